@@ -1,0 +1,33 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// Segue: a plugin host for view-transition animators.
+//
+// The layout is the architecture: `AnimatorABI` is the C ABI (its header is the
+// contract with plugins), `HostContainer` is the host library, `segue` is the
+// command-line tool, and `Plugins/*` are animators built exactly as a third
+// party's would be: dynamic libraries that know nothing but the ABI.
+let package = Package(
+    name: "Segue",
+    products: [
+        .library(name: "HostContainer", targets: ["HostContainer"]),
+        .executable(name: "segue", targets: ["segue"]),
+        .library(name: "SpringSlide", type: .dynamic, targets: ["SpringSlide"]),
+        .library(name: "CurlUp", type: .dynamic, targets: ["CurlUp"]),
+        .library(name: "ImageZoom", type: .dynamic, targets: ["ImageZoom"]),
+    ],
+    targets: [
+        .target(name: "AnimatorABI"),
+        .target(name: "HostContainer", dependencies: ["AnimatorABI"]),
+        .executableTarget(name: "segue", dependencies: ["HostContainer"]),
+        .target(name: "SpringSlide", dependencies: ["AnimatorABI"], path: "Plugins/SpringSlide"),
+        .target(name: "CurlUp", dependencies: ["AnimatorABI"], path: "Plugins/CurlUp"),
+        .target(name: "ImageZoom", dependencies: ["AnimatorABI"], path: "Plugins/ImageZoom"),
+        .executableTarget(
+            name: "SegueBenchmark",
+            dependencies: ["HostContainer"],
+            path: "Benchmarks/SegueBenchmark"
+        ),
+        .testTarget(name: "HostContainerTests", dependencies: ["HostContainer"]),
+    ]
+)

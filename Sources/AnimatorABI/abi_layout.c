@@ -1,0 +1,16 @@
+// Pins the ABI's layout: a change that moves a member of a frozen struct fails
+// to compile here instead of breaking plugins at run time.
+#include "segue_animator.h"
+
+#include <stddef.h>
+
+_Static_assert(sizeof(segue_rect_t) == 32, "segue_rect_t is four doubles");
+_Static_assert(sizeof(segue_vec3_t) == 24, "segue_vec3_t is three doubles");
+_Static_assert(sizeof(segue_transform3d_t) == 128, "segue_transform3d_t is sixteen doubles");
+_Static_assert(sizeof(segue_layer_request_t) == 16, "segue_layer_request_t is frozen for major 1");
+_Static_assert(sizeof(segue_element_ref_t) == 8, "segue_element_ref_t is frozen for major 1");
+_Static_assert(offsetof(segue_plugin_t, struct_size) == 8, "struct_size follows the version");
+_Static_assert(offsetof(segue_animator_t, struct_size) == 8, "struct_size follows the version");
+_Static_assert(offsetof(segue_context_t, struct_size) == 8, "struct_size follows the version");
+_Static_assert(offsetof(segue_plan_t, struct_size) == 8, "struct_size follows the version");
+_Static_assert(offsetof(segue_host_t, struct_size) == 8, "struct_size follows the version");
