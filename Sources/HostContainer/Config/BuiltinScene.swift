@@ -1,0 +1,47 @@
+import Foundation
+
+extension SegueConfig {
+    /// The label the built-in scene goes by in messages.
+    public static let builtinSceneLabel = "<built-in scene>"
+
+    /// The scene `segue run` plays without a config: seed-000's five children
+    /// (photo, video, file, contact and clipboard senders), a grid and a detail
+    /// child that share an `image` element, and rules that exercise all three
+    /// bundled animators and the built-in default. Plugin folders are left to
+    /// the defaults. It is written in the config format, and parsed like any config.
+    public static var builtinScene: SegueConfig {
+        do {
+            return try parse(Data(builtinSceneJSON.utf8), file: builtinSceneLabel, baseDirectory: "/")
+        } catch {
+            fatalError("the built-in scene is a valid config: \(error)")
+        }
+    }
+
+    /// The built-in scene's JSON text, printed by `segue run --print-config`.
+    public static let builtinSceneJSON = """
+    {
+      "children": [
+        "photo", "video", "file", "contact", "clipboard",
+        {"name": "grid", "color": "#F4F1EA", "elements": [
+          {"name": "image", "frame": [16, 120, 171, 171], "image": 1},
+          {"name": "label", "frame": [16, 299, 171, 24], "label": "Sunset"},
+          {"name": "cell1.image", "frame": [203, 120, 171, 171], "image": 2},
+          {"name": "cell2.image", "frame": [16, 339, 171, 171], "image": 3},
+          {"name": "cell3.image", "frame": [203, 339, 171, 171], "image": 4}
+        ]},
+        {"name": "detail", "color": "#2B2D42", "elements": [
+          {"name": "image", "frame": [0, 100, 390, 390], "image": 1},
+          {"name": "label", "frame": [16, 506, 358, 32], "label": "Sunset"}
+        ]}
+      ],
+      "rules": [
+        {"to": "video", "animator": "SpringSlide"},
+        {"to": "file", "animator": "CurlUp"},
+        {"from": "file", "to": "contact", "animator": "SpringSlide", "parameters": {"damping": 0.3}},
+        {"from": "grid", "to": "detail", "animator": "ImageZoom"},
+        {"from": "detail", "to": "grid", "animator": "ImageZoom"}
+      ],
+      "script": ["video", "file", "contact", "clipboard", "grid", "detail", "grid", "photo"]
+    }
+    """
+}

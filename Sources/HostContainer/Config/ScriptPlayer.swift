@@ -1,0 +1,53 @@
+/// Plays a config's script: builds the container from its children, selects
+/// each scripted child in turn on a virtual clock, and reports every transition.
+/// The main job of `segue run`.
+public struct ScriptPlayer {
+    public let config: SegueConfig
+    public let registry: AnimatorRegistry
+    /// Frames per second of the virtual clock.
+    public var frameRate: Double = 60
+    public var size: Rect = Scene.defaultSize
+
+    public init(config: SegueConfig, registry: AnimatorRegistry) {
+        self.config = config
+        self.registry = registry
+    }
+
+    /// The children the script runs over: the config's, or the built-in
+    /// scene's when the config has none.
+    public var children: [SegueConfig.Child] {
+        config.children.isEmpty ? SegueConfig.builtinScene.children : config.children
+    }
+
+    /// The script: the config's; else the built-in scene's when its children
+    /// are used; else every child after the first, in order.
+    public var script: [String] {
+        if !config.script.isEmpty { return config.script }
+        if config.children.isEmpty { return SegueConfig.builtinScene.script }
+        return children.dropFirst().map(\.name)
+    }
+
+    /// Plays the script to the end.
+    /// - Parameter onReport: called as each transition ends, in order.
+    /// - Returns: every report, in order.
+    /// - Throws: ``SelectionError`` when the script names a child that does not exist.
+    @discardableResult
+    public func play(onReport: (TransitionReport) -> Void = { _ in }) throws(SelectionError) -> [TransitionReport] {
+        let clock = VirtualClock()
+        let container = ContainerViewController(
+            viewControllers: Scene.viewControllers(for: children, size: size), size: size, clock: clock)
+        let delegate = ConfigDrivenDelegate(config: config, registry: registry)
+        container.delegate = delegate
+        var reports: [TransitionReport] = []
+        container.onTransitionEnd = { report in
+            reports.append(report)
+        }
+        for name in script {
+            let before = reports.count
+            try container.select(named: name)
+            container.runUntilIdle(advancing: clock, frameInterval: 1 / frameRate)
+            for report in reports[before...] { onReport(report) }
+        }
+        return reports
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+
+/// A Segue config file: where plugins are, which animator runs for which
+/// transition, the children, and the script `segue run` plays.
+///
+/// ```json
+/// {
+///   "plugins": ["plugins"],
+///   "defaultAnimator": "SpringSlide",
+///   "rules": [{"from": "grid", "to": "detail", "animator": "ImageZoom"},
+///             {"to": "file", "animator": "CurlUp", "parameters": {"curve": "easeIn"}}],
+///   "children": ["photo", {"name": "file", "color": "#3478F6"}],
+///   "script": ["file", "photo"]
+/// }
+/// ```
+/// Unknown keys are errors, so that a typo never goes unnoticed.
+public struct SegueConfig: Equatable, Sendable {
+    /// A rule: the most specific match wins (from and to, then to only, then
+    /// from only); among equally specific rules, the first in the file.
+    public struct Rule: Equatable, Sendable {
+        public var from: String?
+        public var to: String?
+        public var animator: String
+        public var parameters: [String: ParameterValue]
+        /// Where it is in the file, for reports: `rules[2]`.
+        public var label: String
+
+        public init(from: String? = nil, to: String? = nil, animator: String,
+                    parameters: [String: ParameterValue] = [:], label: String) {
+            self.from = from
+            self.to = to
+            self.animator = animator
+            self.parameters = parameters
+            self.label = label
+        }
+    }
+
+    /// A named element of a child's view.
+    public struct Element: Equatable, Sendable {
+        public var name: String
+        /// In the child's coordinates.
+        public var frame: Rect
+        public var content: ViewContent
+        public var color: Color?
+    }
+
+    /// A child of the container.
+    public struct Child: Equatable, Sendable {
+        public var name: String
+        public var color: Color?
+        public var elements: [Element]
+    }
+
+    /// The config file's path ("<built-in scene>" for the built-in one).
+    public var file: String
+    /// Plugin folders, absolute (relative entries are resolved against the config's folder).
+    public var plugins: [String] = []
+    public var defaultAnimator: String?
+    public var rules: [Rule] = []
+    public var children: [Child] = []
+    /// Child names to select in order, starting from the first child shown.
+    public var script: [String] = []
+
+    /// The name that, in `animator` or `defaultAnimator`, means the built-in default.
+    public static let builtinAnimatorName = "default"
+
+    /// Reads the config at `path`.
+    /// - Throws: ``ConfigError`` naming the file, the key path, what was expected and found.
+    public static func load(path: String) throws(ConfigError) -> SegueConfig {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(file: path, keyPath: "$", expected: "a readable JSON file",
+                              found: FileManager.default.fileExists(atPath: path) ? "a file that cannot be read" : "no such file")
+        }
+        let base = (URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        return try parse(data, file: path, baseDirectory: base)
+    }
+
+    /// Parses config JSON; relative plugin folders are resolved against `baseDirectory`.
+    /// - Throws: ``ConfigError``.
+    public static func parse(_ data: Data, file: String, baseDirectory: String) throws(ConfigError) -> SegueConfig {
+        let document: JSONValue
+        do {
+            document = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw ConfigError(file: file, keyPath: "$", expected: "valid JSON", found: Self.syntaxProblem(error))
+        }
+        return try ConfigReader(file: file, baseDirectory: baseDirectory).config(document)
+    }
+
+    private static func syntaxProblem(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return "a syntax error: \(underlying ?? context.debugDescription)"
+        }
+        return "a syntax error: \(error)"
+    }
+}
+
+/// Walks a config document, naming the key path of every problem.
+private struct ConfigReader {
+    let file: String
+    let baseDirectory: String
+
+    func fail(_ path: String, expected: String, found: JSONValue) -> ConfigError {
+        ConfigError(file: file, keyPath: path, expected: expected, found: found.found)
+    }
+
+    func object(_ value: JSONValue, _ path: String, keys allowed: [String]) throws(ConfigError) -> [String: JSONValue] {
+        guard case .object(let members) = value else { throw fail(path, expected: "an object", found: value) }
+        for key in members.keys.sorted() where !allowed.contains(key) {
+            throw ConfigError(file: file, keyPath: "\(path).\(key)",
+                              expected: "one of the keys \(allowed.map { "'\($0)'" }.joined(separator: ", "))",
+                              found: "the unknown key '\(key)'")
+        }
+        return members
+    }
+
+    func string(_ value: JSONValue, _ path: String) throws(ConfigError) -> String {
+        guard case .string(let s) = value, !s.isEmpty else { throw fail(path, expected: "a non-empty string", found: value) }
+        return s
+    }
+
+    func array(_ value: JSONValue, _ path: String) throws(ConfigError) -> [JSONValue] {
+        guard case .array(let items) = value else { throw fail(path, expected: "an array", found: value) }
+        return items
+    }
+
+    func config(_ document: JSONValue) throws(ConfigError) -> SegueConfig {
+        let top = try object(document, "$", keys: ["plugins", "defaultAnimator", "rules", "children", "script"])
+        var config = SegueConfig(file: file)
+        if let plugins = top["plugins"] {
+            for (i, item) in try array(plugins, "$.plugins").enumerated() {
+                let folder = try string(item, "$.plugins[\(i)]")
+                config.plugins.append(folder.hasPrefix("/") ? folder : (baseDirectory as NSString).appendingPathComponent(folder))
+            }
+        }
+        if let name = top["defaultAnimator"] { config.defaultAnimator = try string(name, "$.defaultAnimator") }
+        if let children = top["children"] {
+            for (i, item) in try array(children, "$.children").enumerated() {
+                let child = try self.child(item, "$.children[\(i)]")
+                if config.children.contains(where: { $0.name == child.name }) {
+                    throw fail("$.children[\(i)]", expected: "a child name not used before", found: .string(child.name))
+                }
+                config.children.append(child)
+            }
+        }
+        let names = config.children.map(\.name)
+        func checkChild(_ value: JSONValue, _ path: String) throws(ConfigError) -> String {
+            let name = try string(value, path)
+            if !names.isEmpty && !names.contains(name) {
+                throw fail(path, expected: "the name of a child (\(names.joined(separator: ", ")))", found: value)
+            }
+            return name
+        }
+        if let rules = top["rules"] {
+            for (i, item) in try array(rules, "$.rules").enumerated() {
+                let path = "$.rules[\(i)]"
+                let r = try object(item, path, keys: ["from", "to", "animator", "parameters"])
+                let from = try r["from"].map { v throws(ConfigError) in try checkChild(v, "\(path).from") }
+                let to = try r["to"].map { v throws(ConfigError) in try checkChild(v, "\(path).to") }
+                if from == nil && to == nil {
+                    throw fail(path, expected: "'from', 'to' or both (a rule for every transition is 'defaultAnimator')", found: item)
+                }
+                guard let animatorValue = r["animator"] else {
+                    throw ConfigError(file: file, keyPath: "\(path).animator", expected: "an animator name", found: "nothing (the key is missing)")
+                }
+                let animator = try string(animatorValue, "\(path).animator")
+                var parameters: [String: ParameterValue] = [:]
+                if let p = r["parameters"] {
+                    guard case .object(let members) = p else { throw fail("\(path).parameters", expected: "an object", found: p) }
+                    for (key, value) in members {
+                        switch value {
+                        case .number(let n): parameters[key] = .number(n)
+                        case .bool(let b): parameters[key] = .bool(b)
+                        case .string(let s): parameters[key] = .string(s)
+                        default: throw fail("\(path).parameters.\(key)", expected: "a number, a boolean or a string", found: value)
+                        }
+                    }
+                }
+                config.rules.append(SegueConfig.Rule(
+                    from: from, to: to, animator: animator, parameters: parameters, label: "rules[\(i)]"))
+            }
+        }
+        if let script = top["script"] {
+            for (i, item) in try array(script, "$.script").enumerated() {
+                config.script.append(try checkChild(item, "$.script[\(i)]"))
+            }
+        }
+        return config
+    }
+
+    func child(_ value: JSONValue, _ path: String) throws(ConfigError) -> SegueConfig.Child {
+        if case .string = value { return SegueConfig.Child(name: try string(value, path), color: nil, elements: []) }
+        guard case .object = value else { throw fail(path, expected: "a child name or an object with 'name'", found: value) }
+        let c = try object(value, path, keys: ["name", "color", "elements"])
+        guard let nameValue = c["name"] else {
+            throw ConfigError(file: file, keyPath: "\(path).name", expected: "the child's name", found: "nothing (the key is missing)")
+        }
+        var child = SegueConfig.Child(name: try string(nameValue, "\(path).name"), color: nil, elements: [])
+        if let color = c["color"] { child.color = try self.color(color, "\(path).color") }
+        if let elements = c["elements"] {
+            for (i, item) in try array(elements, "\(path).elements").enumerated() {
+                let ep = "\(path).elements[\(i)]"
+                let e = try object(item, ep, keys: ["name", "frame", "image", "label", "color"])
+                guard let n = e["name"], let f = e["frame"] else {
+                    throw ConfigError(file: file, keyPath: ep, expected: "an element with 'name' and 'frame'",
+                                      found: "an object with \(e.keys.sorted().joined(separator: ", "))")
+                }
+                let name = try string(n, "\(ep).name")
+                if child.elements.contains(where: { $0.name == name }) {
+                    throw fail("\(ep).name", expected: "an element name not used before in this child", found: n)
+                }
+                guard case .array(let numbers) = f, numbers.count == 4,
+                      case .number(let x) = numbers[0], case .number(let y) = numbers[1],
+                      case .number(let w) = numbers[2], case .number(let h) = numbers[3], w >= 0, h >= 0 else {
+                    throw fail("\(ep).frame", expected: "[x, y, width, height] with a width and height of 0 or more", found: f)
+                }
+                var content = ViewContent.none
+                if let image = e["image"] {
+                    guard case .number(let seed) = image, seed == seed.rounded(), abs(seed) < 1e9 else {
+                        throw fail("\(ep).image", expected: "a whole number (the picture's seed)", found: image)
+                    }
+                    content = .image(seed: Int(seed))
+                } else if let label = e["label"] {
+                    content = .label(try string(label, "\(ep).label"))
+                }
+                child.elements.append(SegueConfig.Element(
+                    name: name, frame: Rect(x: x, y: y, width: w, height: h), content: content,
+                    color: try e["color"].map { v throws(ConfigError) in try color(v, "\(ep).color") }))
+            }
+        }
+        return child
+    }
+
+    func color(_ value: JSONValue, _ path: String) throws(ConfigError) -> Color {
+        guard case .string(let s) = value, let c = Color(hex: s) else {
+            throw fail(path, expected: "a colour as \"#RRGGBB\" or \"#RRGGBBAA\"", found: value)
+        }
+        return c
+    }
+}

@@ -1,0 +1,164 @@
+/// One running transition: the animator's plan turned into layers, and the
+/// per-frame loop that evaluates and applies them. Everything a frame needs is
+/// allocated in ``begin(_:context:startTime:)``, so ``apply(at:)`` allocates nothing.
+final class ActiveTransition {
+    /// The longest duration the container accepts, in seconds.
+    static let maximumDuration = 60.0
+
+    let animator: any TransitionAnimator
+    let context: TransitionContext
+    let plan: TransitionPlan
+    let startTime: Double
+    var reason = ""
+    var frames = 0
+    /// Set when the animator produced a value the container cannot show.
+    private(set) var failure: String?
+
+    private let layers: [View]
+    private let restingFrames: [Rect]
+    private let snapshots: [View]
+    private let hiddenElements: [View]
+    private var meshes: [Mesh?]
+
+    var duration: Double { plan.duration }
+
+    private init(animator: any TransitionAnimator, context: TransitionContext, plan: TransitionPlan, startTime: Double,
+                 layers: [View], snapshots: [View], hiddenElements: [View], meshes: [Mesh?]) {
+        self.animator = animator
+        self.context = context
+        self.plan = plan
+        self.startTime = startTime
+        self.layers = layers
+        self.restingFrames = layers.map { $0.convert($0.bounds, to: context.containerView) }
+        self.snapshots = snapshots
+        self.hiddenElements = hiddenElements
+        self.meshes = meshes
+    }
+
+    /// Asks `animator` for a plan, checks it, and sets its layers up in the
+    /// container view. On failure nothing in the view tree has changed and the
+    /// error says why, naming the animator.
+    static func begin(_ animator: any TransitionAnimator, context: TransitionContext,
+                      startTime: Double) -> Result<ActiveTransition, PlanError> {
+        let plan: TransitionPlan
+        switch animator.setup(context) {
+        case .decline(let why):
+            return .failure(PlanError("\(animator.name) declined: \(why)"))
+        case .invalid(let problem):
+            animator.animationEnded(false)
+            return .failure(PlanError("\(animator.name) planned an unusable transition: \(problem)"))
+        case .animate(let p):
+            plan = p
+        }
+        if let problem = problem(in: plan, context: context) {
+            animator.animationEnded(false)
+            return .failure(PlanError("\(animator.name) planned an unusable transition: \(problem)"))
+        }
+
+        let container = context.containerView
+        let from = context.fromViewController.view, to = context.toViewController.view
+        let fromElements = from.elements, toElements = to.elements
+        if to.superview !== container { container.addSubview(to) }
+        var layers: [View] = [], snapshots: [View] = [], meshes: [Mesh?] = []
+        for request in plan.layers {
+            let layer: View
+            switch request.kind {
+            case .view(.from): layer = from
+            case .view(.to): layer = to
+            case .snapshot(let ref):
+                let element = (ref.side == .from ? fromElements : toElements)[ref.index]
+                let frame = element.convert(element.bounds, to: container)
+                layer = element.snapshot()
+                layer.frame = frame
+                container.addSubview(layer)
+                snapshots.append(layer)
+            }
+            layers.append(layer)
+            meshes.append(request.meshColumns > 0
+                ? Mesh(columns: request.meshColumns, rows: request.meshRows,
+                       covering: layer.convert(layer.bounds, to: container))
+                : nil)
+        }
+        let hidden = plan.hiddenElements.map { ($0.side == .from ? fromElements : toElements)[$0.index] }
+        for element in hidden { element.isHidden = true }
+        return .success(ActiveTransition(
+            animator: animator, context: context, plan: plan, startTime: startTime,
+            layers: layers, snapshots: snapshots, hiddenElements: hidden, meshes: meshes))
+    }
+
+    private static func problem(in plan: TransitionPlan, context: TransitionContext) -> String? {
+        guard plan.duration.isFinite, plan.duration > 0, plan.duration <= maximumDuration else {
+            return "duration \(plan.duration) s is outside (0, \(maximumDuration)]"
+        }
+        let counts: [TransitionSide: Int] = [
+            .from: context.fromViewController.view.elements.count, .to: context.toViewController.view.elements.count,
+        ]
+        func check(_ ref: ElementReference) -> String? {
+            let n = counts[ref.side]!
+            return ref.index >= 0 && ref.index < n
+                ? nil : "element \(ref.index) of the \(ref.side) view does not exist (it has \(n))"
+        }
+        var seenViews: Set<String> = []
+        for (i, request) in plan.layers.enumerated() {
+            switch request.kind {
+            case .view(let side):
+                if !seenViews.insert("\(side)").inserted { return "layer \(i) repeats the \(side) view" }
+            case .snapshot(let ref):
+                if let p = check(ref) { return "layer \(i): \(p)" }
+            }
+            let meshOK = (request.meshColumns == 0 && request.meshRows == 0)
+                || (1...64).contains(request.meshColumns) && (1...64).contains(request.meshRows)
+            if !meshOK { return "layer \(i) asks for a \(request.meshColumns)x\(request.meshRows) mesh" }
+        }
+        for ref in plan.hiddenElements {
+            if let p = check(ref) { return "hidden \(p)" }
+        }
+        return nil
+    }
+
+    /// Evaluates every layer at `t` and applies the states. When a state is not
+    /// finite, nothing is applied and ``failure`` says which value it was.
+    func apply(at t: Double) {
+        frames += 1
+        for index in layers.indices {
+            var state = LayerState(
+                frame: restingFrames[index], zPosition: Double(index),
+                mesh: meshes[index]?.vertices ?? .init(start: nil, count: 0))
+            animator.evaluate(layer: index, at: t, state: &state)
+            if let member = state.firstNonFiniteMember {
+                failure = "produced a non-finite \(member) for layer \(index) at t = \(t) s"
+                return
+            }
+            let layer = layers[index]
+            layer.frame = state.frame
+            layer.transform = state.transform
+            layer.alpha = min(max(state.alpha, 0), 1)
+            layer.zPosition = state.zPosition
+            layer.isHidden = state.isHidden
+            if layer.mesh !== meshes[index] { layer.mesh = meshes[index] }
+        }
+    }
+
+    /// Puts every view back at rest: snapshots removed, hidden elements shown,
+    /// the root views' frames, transforms, alpha, order and meshes restored.
+    func tearDown() {
+        for snapshot in snapshots { snapshot.removeFromSuperview() }
+        for element in hiddenElements { element.isHidden = false }
+        for (layer, frame) in zip(layers, restingFrames) where layer.superview === context.containerView {
+            layer.frame = frame
+            layer.transform = .identity
+            layer.alpha = 1
+            layer.zPosition = 0
+            layer.isHidden = false
+            layer.mesh = nil
+        }
+        let to = context.toViewController.view
+        if !layers.contains(where: { $0 === to }) { to.frame = context.finalFrame(for: context.toViewController) }
+    }
+}
+
+/// Why a plan could not be used; the text names the animator.
+struct PlanError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

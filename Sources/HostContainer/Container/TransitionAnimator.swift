@@ -1,0 +1,132 @@
+/// An animator in the evaluation model: it describes a transition, the host
+/// animates it. The Swift face of the C ABI's `segue_animator_t`; plugin
+/// animators and the built-in default both conform.
+///
+/// The container calls ``setup(_:)`` once, then ``evaluate(layer:at:state:)``
+/// for times it chooses, then ``animationEnded(_:)`` once. Like UIKit's
+/// `UIViewControllerAnimatedTransitioning`, an animator concerns itself only with
+/// the context it is given, so it works in any container.
+public protocol TransitionAnimator: AnyObject {
+    /// The short name shown in reports, e.g. "SpringSlide".
+    var name: String { get }
+    /// Where the animator comes from, for reports.
+    var source: AnimatorSource { get }
+    /// Plans the transition (its duration and layers) or declines it.
+    func setup(_ context: TransitionContext) -> AnimatorSetup
+    /// Writes the state of layer `layer` at time `t` in [0, duration]. Pure:
+    /// the same inputs give the same state. Must not allocate.
+    func evaluate(layer: Int, at t: Double, state: inout LayerState)
+    /// Called once after the transition ended; `completed` is false when it was
+    /// cancelled or abandoned.
+    func animationEnded(_ completed: Bool)
+}
+
+/// Where an animator comes from.
+public enum AnimatorSource: Equatable, Sendable {
+    /// Segue's private default animator.
+    case builtin
+    /// A plugin, loaded from the shared library at this path.
+    case plugin(path: String)
+    /// An animator object the embedding application supplied itself.
+    case application
+}
+
+/// What ``TransitionAnimator/setup(_:)`` answers.
+public enum AnimatorSetup {
+    case animate(TransitionPlan)
+    /// Not this transition; the reason is shown to people.
+    case decline(reason: String)
+    /// The animator broke the ABI's rules while planning; the text says how.
+    case invalid(String)
+}
+
+/// The layers a transition needs and its duration.
+public struct TransitionPlan: Equatable {
+    /// Seconds; the container accepts values in (0, 60].
+    public var duration: Double
+    /// Bottom first.
+    public var layers: [LayerRequest]
+    /// Elements hidden while the transition runs, shown again at its end.
+    public var hiddenElements: [ElementReference]
+
+    public init(duration: Double, layers: [LayerRequest], hiddenElements: [ElementReference] = []) {
+        self.duration = duration
+        self.layers = layers
+        self.hiddenElements = hiddenElements
+    }
+}
+
+/// Which view an element belongs to.
+public enum TransitionSide: Equatable, Sendable {
+    case from, to
+}
+
+/// An element of the from or to view, by its index in ``TransitionContext/elements(of:)``.
+public struct ElementReference: Equatable, Sendable {
+    public var side: TransitionSide
+    public var index: Int
+
+    public init(side: TransitionSide, index: Int) {
+        self.side = side
+        self.index = index
+    }
+}
+
+/// One layer the animator drives.
+public struct LayerRequest: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        /// The child's root view.
+        case view(TransitionSide)
+        /// A copy of an element, made at setup and removed at the end.
+        case snapshot(ElementReference)
+    }
+
+    public var kind: Kind
+    /// Mesh divisions (0 and 0 for none); the mesh has (columns + 1) × (rows + 1) vertices.
+    public var meshColumns: Int
+    public var meshRows: Int
+
+    public init(_ kind: Kind, meshColumns: Int = 0, meshRows: Int = 0) {
+        self.kind = kind
+        self.meshColumns = meshColumns
+        self.meshRows = meshRows
+    }
+}
+
+/// The state of one layer at one time. The container fills it with the layer's
+/// resting values (frame at setup, identity, alpha 1, z = layer index, shown)
+/// before each ``TransitionAnimator/evaluate(layer:at:state:)``.
+public struct LayerState {
+    /// Container coordinates.
+    public var frame: Rect
+    /// Applied about the frame's centre.
+    public var transform: Transform3D
+    /// The container clamps it to [0, 1].
+    public var alpha: Double
+    /// Higher draws on top.
+    public var zPosition: Double
+    public var isHidden: Bool
+    /// The layer's deformation mesh in container coordinates, row-major from the
+    /// top-left; empty when none was requested. Container-owned; not reset
+    /// between calls, so write every vertex.
+    public var mesh: UnsafeMutableBufferPointer<Vec3>
+
+    public init(frame: Rect, zPosition: Double, mesh: UnsafeMutableBufferPointer<Vec3> = .init(start: nil, count: 0)) {
+        self.frame = frame
+        self.transform = .identity
+        self.alpha = 1
+        self.zPosition = zPosition
+        self.isHidden = false
+        self.mesh = mesh
+    }
+
+    /// The name of the first member that is not finite, or nil when all are.
+    public var firstNonFiniteMember: String? {
+        if !frame.isFinite { return "frame" }
+        if !transform.isFinite { return "transform" }
+        if !alpha.isFinite { return "alpha" }
+        if !zPosition.isFinite { return "z_position" }
+        for vertex in mesh where !vertex.isFinite { return "mesh" }
+        return nil
+    }
+}

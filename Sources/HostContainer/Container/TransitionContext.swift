@@ -1,0 +1,86 @@
+/// The transition context a container builds for each transition, as the
+/// objc.io article's `PrivateTransitionContext`: the two children, the
+/// container view, the direction, and the frame rules.
+///
+/// With W the container's width and `travel = goingRight ? -W : +W`:
+/// the from view goes from the bounds to the bounds moved by `travel`, and the
+/// to view from the bounds moved by `-travel` to the bounds.
+public final class TransitionContext {
+    public enum Key: Sendable { case from, to }
+    public enum PresentationStyle: Sendable { case custom }
+
+    /// The view the transition happens in: the from view's superview.
+    public let containerView: View
+    public let fromViewController: ViewController
+    public let toViewController: ViewController
+    /// True when the target child comes after the current one.
+    public let goingRight: Bool
+    public let presentationStyle = PresentationStyle.custom
+    public let isAnimated = true
+    public let isInteractive: Bool
+
+    private let disappearingFrom, disappearingTo, appearingFrom, appearingTo: Rect
+    private let onComplete: (Bool) -> Void
+    private var completed = false
+
+    /// Builds the context for a switch between two children of `containerView`.
+    /// - Precondition: the from view is loaded and in the container view.
+    init(from: ViewController, to: ViewController, containerView: View, goingRight: Bool,
+         isInteractive: Bool = false, completion: @escaping (Bool) -> Void) {
+        precondition(from.view.superview === containerView, "the from view must be in the container view")
+        self.containerView = containerView
+        self.fromViewController = from
+        self.toViewController = to
+        self.goingRight = goingRight
+        self.isInteractive = isInteractive
+        self.onComplete = completion
+        let bounds = containerView.bounds
+        let travel = goingRight ? -bounds.width : bounds.width
+        disappearingFrom = bounds
+        appearingTo = bounds
+        disappearingTo = bounds.offsetBy(dx: travel, dy: 0)
+        appearingFrom = bounds.offsetBy(dx: -travel, dy: 0)
+    }
+
+    public func viewController(forKey key: Key) -> ViewController {
+        key == .from ? fromViewController : toViewController
+    }
+
+    /// Where a participating controller's view starts: `.zero` for any other controller.
+    public func initialFrame(for vc: ViewController) -> Rect {
+        if vc === fromViewController { return disappearingFrom }
+        if vc === toViewController { return appearingFrom }
+        return .zero
+    }
+
+    /// Where a participating controller's view ends: `.zero` for any other controller.
+    public func finalFrame(for vc: ViewController) -> Rect {
+        if vc === fromViewController { return disappearingTo }
+        if vc === toViewController { return appearingTo }
+        return .zero
+    }
+
+    /// The named elements of one side with their frames in container coordinates.
+    public func elements(of side: TransitionSide) -> [(name: String, frame: Rect)] {
+        let root = (side == .from ? fromViewController : toViewController).view
+        return root.elements.map { element in
+            (element.name ?? "", element.convert(element.bounds, to: containerView))
+        }
+    }
+
+    /// Always false for a non-interactive transition.
+    public var transitionWasCancelled: Bool { false }
+
+    /// No-ops for non-interactive transitions, as in the article.
+    public func updateInteractiveTransition(_ percentComplete: Double) {}
+    public func finishInteractiveTransition() {}
+    public func cancelInteractiveTransition() {}
+
+    /// Runs the container's completion. Only the first call has an effect: a
+    /// transition completes exactly once.
+    public func completeTransition(_ didComplete: Bool) {
+        guard !completed else { return }
+        completed = true
+        onComplete(didComplete)
+    }
+}

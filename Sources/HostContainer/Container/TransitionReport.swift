@@ -1,0 +1,27 @@
+/// What happened in one transition, for people and scripts.
+public struct TransitionReport: Equatable, Sendable {
+    public var from: String
+    public var to: String
+    /// The animator that finished the transition: a plugin's short name or "default".
+    public var animator: String
+    public var source: AnimatorSource
+    /// Which rule chose the animator, or why the built-in default ran instead.
+    public var reason: String
+    /// Seconds, as planned by the animator that finished the transition.
+    public var duration: Double
+    /// How many times the layers were evaluated and applied.
+    public var frames: Int
+    public var completed: Bool
+}
+
+/// The containment steps of a switch, in the order the container performs them.
+public enum ContainerEvent: Equatable, Sendable {
+    case willMoveToParent(child: String, parent: String?)
+    case addChild(String)
+    case transitionStarted(from: String, to: String, animator: String)
+    case removeFromSuperview(String)
+    case removeFromParent(String)
+    case didMoveToParent(child: String, parent: String?)
+    case animationEnded(animator: String, completed: Bool)
+    case didSelect(String)
+}

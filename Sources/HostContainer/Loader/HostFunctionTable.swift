@@ -1,0 +1,92 @@
+import AnimatorABI
+import Foundation
+
+/// A message a plugin wrote through the host's `log` function.
+public struct PluginLogMessage: Sendable {
+    public enum Level: Int, Sendable { case debug, info, warning, error }
+    /// The path of the plugin that wrote it.
+    public var plugin: String
+    public var level: Level
+    public var message: String
+}
+
+/// The `segue_host_t` tables handed to plugins. Each plugin gets its own copy,
+/// whose `host_data` identifies it in log messages; the copies live for the
+/// life of the process, as the header promises.
+enum HostFunctionTable {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var plugins: [String] = []
+    nonisolated(unsafe) private static var logHandler: @Sendable (PluginLogMessage) -> Void = { message in
+        let line = "segue: [\(message.level)] \(message.plugin): \(message.message)\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// Replaces where plugin log messages go (standard error by default).
+    static func setLogHandler(_ handler: @escaping @Sendable (PluginLogMessage) -> Void) {
+        lock.withLock { logHandler = handler }
+    }
+
+    /// A new table for the plugin at `path`, valid for the life of the process.
+    static func make(for path: String) -> UnsafePointer<segue_host_t> {
+        let index = lock.withLock {
+            plugins.append(path)
+            return plugins.count - 1
+        }
+        var table = segue_host_t()
+        table.abi_version = segue_version_t(major: UInt32(SEGUE_ABI_VERSION_MAJOR), minor: UInt32(SEGUE_ABI_VERSION_MINOR))
+        table.struct_size = UInt32(MemoryLayout<segue_host_t>.size)
+        table.host_name = UnsafePointer(strdup("segue"))
+        table.host_version = UnsafePointer(strdup(SegueVersion.string))
+        table.host_data = UnsafeMutableRawPointer(bitPattern: index + 1)
+        table.log = { host, level, message in
+            guard let host, let message else { return }
+            let index = Int(bitPattern: host.pointee.host_data) - 1
+            let (path, handler) = HostFunctionTable.lock.withLock {
+                (HostFunctionTable.plugins.indices.contains(index) ? HostFunctionTable.plugins[index] : "?",
+                 HostFunctionTable.logHandler)
+            }
+            handler(PluginLogMessage(
+                plugin: path, level: PluginLogMessage.Level(rawValue: Int(level.rawValue)) ?? .info,
+                message: String(cString: message)))
+        }
+        table.curve_value = { curve, t in
+            let named = TimingCurve.named
+            let index = Int(curve.rawValue)
+            return (named.indices.contains(index) ? named[index].curve : .linear).value(at: t)
+        }
+        table.cubic_bezier_value = { x1, y1, x2, y2, t in
+            TimingCurve(x1: x1, y1: y1, x2: x2, y2: y2).value(at: t)
+        }
+        table.spring_init = { out, duration, damping, velocity in
+            guard let out else { return false }
+            guard let spring = Spring(duration: duration, dampingRatio: damping, initialVelocity: velocity) else {
+                out.pointee = segue_spring_t()
+                return false
+            }
+            out.pointee = segue_spring_t(
+                duration: spring.duration, damping_ratio: spring.dampingRatio,
+                initial_velocity: spring.initialVelocity, omega0: spring.omega0)
+            return true
+        }
+        table.spring_value = { spring, t in
+            guard let s = spring?.pointee else { return 0 }
+            return Spring(duration: s.duration, dampingRatio: s.damping_ratio, initialVelocity: s.initial_velocity,
+                          omega0: s.omega0).value(at: t)
+        }
+        let pointer = UnsafeMutablePointer<segue_host_t>.allocate(capacity: 1)
+        pointer.initialize(to: table)
+        return UnsafePointer(pointer)
+    }
+}
+
+/// The host's version, reported to plugins and by `segue --version`.
+public enum SegueVersion {
+    public static let string = "1.0.0"
+}
+
+/// The animator ABI version this host speaks.
+public enum AnimatorABIVersion {
+    public static let major = Int(SEGUE_ABI_VERSION_MAJOR)
+    public static let minor = Int(SEGUE_ABI_VERSION_MINOR)
+    public static var string: String { "\(major).\(minor)" }
+}

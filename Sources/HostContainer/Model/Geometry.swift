@@ -1,0 +1,130 @@
+/// A rectangle in points: origin and size. Layout-compatible with `segue_rect_t`.
+public struct Rect: Equatable, Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+
+    public var midX: Double { x + width / 2 }
+    public var midY: Double { y + height / 2 }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+
+    /// The same rectangle moved by `dx`, `dy`.
+    public func offsetBy(dx: Double, dy: Double) -> Rect {
+        Rect(x: x + dx, y: y + dy, width: width, height: height)
+    }
+
+    /// The rectangle with origin (0, 0) and this size.
+    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+
+    /// Whether every member is finite.
+    public var isFinite: Bool { x.isFinite && y.isFinite && width.isFinite && height.isFinite }
+
+    /// Linear interpolation: `self` at 0, `other` at 1.
+    public func interpolated(to other: Rect, _ f: Double) -> Rect {
+        Rect(
+            x: x + (other.x - x) * f, y: y + (other.y - y) * f,
+            width: width + (other.width - width) * f, height: height + (other.height - height) * f)
+    }
+
+    public var description: String { "(\(x), \(y), \(width), \(height))" }
+}
+
+/// A point in 3D, z towards the viewer. Layout-compatible with `segue_vec3_t`.
+public struct Vec3: Equatable, Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var z: Double
+
+    public init(x: Double, y: Double, z: Double) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+
+    public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
+}
+
+/// A 3D transform with Core Animation's `CATransform3D` layout and meaning:
+/// row vectors (a point maps to p × M), translation in m41, m42, m43, perspective
+/// in m34. Layout-compatible with `segue_transform3d_t`.
+public struct Transform3D: Equatable, Hashable, Sendable {
+    /// m11, m12, ... m44, row by row.
+    public var m: (Double, Double, Double, Double, Double, Double, Double, Double,
+                   Double, Double, Double, Double, Double, Double, Double, Double)
+
+    public init(_ values: [Double]) {
+        precondition(values.count == 16, "a 4x4 transform takes 16 values")
+        m = (values[0], values[1], values[2], values[3], values[4], values[5], values[6], values[7],
+             values[8], values[9], values[10], values[11], values[12], values[13], values[14], values[15])
+    }
+
+    public static let identity = Transform3D([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+
+    /// A translation by `tx`, `ty`, `tz`.
+    public static func translation(_ tx: Double, _ ty: Double, _ tz: Double = 0) -> Transform3D {
+        Transform3D([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, tx, ty, tz, 1])
+    }
+
+    /// The values row by row, m11 first.
+    public var values: [Double] {
+        withUnsafeBytes(of: m) { Array($0.bindMemory(to: Double.self)) }
+    }
+
+    /// Translation part (m41, m42, m43).
+    public var translation: Vec3 { Vec3(x: m.12, y: m.13, z: m.14) }
+
+    public var isIdentity: Bool { self == .identity }
+
+    /// Whether every member is finite. Allocation-free: the driver checks every frame.
+    public var isFinite: Bool {
+        withUnsafeBytes(of: m) { $0.assumingMemoryBound(to: Double.self).allSatisfy(\.isFinite) }
+    }
+
+    /// `self` then `other`: with row vectors, the product self × other.
+    public func concatenating(_ other: Transform3D) -> Transform3D {
+        let a = values, b = other.values
+        var r = [Double](repeating: 0, count: 16)
+        for i in 0..<4 {
+            for j in 0..<4 {
+                var s = 0.0
+                for k in 0..<4 { s += a[i * 4 + k] * b[k * 4 + j] }
+                r[i * 4 + j] = s
+            }
+        }
+        return Transform3D(r)
+    }
+
+    /// The inverse of a translation-only transform, as the seed's `CGAffineTransformInvert(travel)`.
+    /// - Precondition: the transform is a pure translation.
+    public var invertedTranslation: Transform3D {
+        let t = translation
+        return .translation(-t.x, -t.y, -t.z)
+    }
+
+    public static func == (lhs: Transform3D, rhs: Transform3D) -> Bool {
+        withUnsafeBytes(of: lhs.m) { a in withUnsafeBytes(of: rhs.m) { b in
+            a.assumingMemoryBound(to: Double.self).elementsEqual(b.assumingMemoryBound(to: Double.self))
+        } }
+    }
+    public func hash(into hasher: inout Hasher) { hasher.combine(values) }
+}
+
+extension Transform3D: CustomStringConvertible {
+    public var description: String {
+        if isIdentity { return "identity" }
+        let t = translation
+        let rest = Transform3D.translation(-t.x, -t.y, -t.z).concatenating(self)
+        return rest.isIdentity ? "translate(\(t.x), \(t.y), \(t.z))" : "\(values)"
+    }
+}

@@ -1,0 +1,169 @@
+/// An RGBA colour, components in [0, 1].
+public struct Color: Equatable, Hashable, Sendable {
+    public var red, green, blue, alpha: Double
+
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
+    public static let white = Color(red: 1, green: 1, blue: 1)
+
+    /// Parses `#RRGGBB` or `#RRGGBBAA`; nil for anything else.
+    public init?(hex: String) {
+        guard hex.hasPrefix("#"), hex.count == 7 || hex.count == 9,
+              let v = UInt32(hex.dropFirst(), radix: 16) else { return nil }
+        let hasAlpha = hex.count == 9
+        let rgba = hasAlpha ? v : (v << 8) | 0xFF
+        self.init(
+            red: Double((rgba >> 24) & 0xFF) / 255, green: Double((rgba >> 16) & 0xFF) / 255,
+            blue: Double((rgba >> 8) & 0xFF) / 255, alpha: Double(rgba & 0xFF) / 255)
+    }
+}
+
+/// What a view shows besides its background.
+public enum ViewContent: Equatable, Hashable, Sendable {
+    case none
+    /// A procedural picture, drawn from its seed (the same seed, the same picture).
+    case image(seed: Int)
+    /// A line of text.
+    case label(String)
+}
+
+/// A view is data: geometry, appearance and subviews. No pixels are needed to run
+/// a transition; a renderer turns views into pixels.
+///
+/// Views form a tree through ``addSubview(_:)`` and ``removeFromSuperview()``.
+/// Subviews with a ``name`` are the view's *elements*, which animators see.
+/// Not thread-safe: use a view tree from one thread.
+public final class View {
+    /// The name of this view as an element of its child; nil for anonymous views.
+    public var name: String?
+    /// Position and size in the superview's coordinates.
+    public var frame: Rect
+    /// Applied about the frame's centre, like `CALayer.transform`.
+    public var transform: Transform3D = .identity
+    public var alpha: Double = 1
+    public var isHidden = false
+    /// Drawing order among siblings: higher draws on top; ties keep insertion order.
+    public var zPosition: Double = 0
+    public var backgroundColor: Color = .clear
+    public var content: ViewContent = .none
+    /// Rounded-corner radius in points.
+    public var cornerRadius: Double = 0
+    /// When set, the view is drawn as this mesh (container coordinates) instead of
+    /// with frame and transform. Transitions set it for layers that asked for one.
+    public var mesh: Mesh? = nil
+
+    public private(set) var subviews: [View] = []
+    public private(set) weak var superview: View?
+
+    public init(name: String? = nil, frame: Rect) {
+        self.name = name
+        self.frame = frame
+    }
+
+    /// The view's own coordinate space: origin (0, 0) and its frame's size.
+    public var bounds: Rect { frame.bounds }
+
+    /// Adds `view` on top of the subviews, taking it from its old superview first.
+    public func addSubview(_ view: View) {
+        view.removeFromSuperview()
+        subviews.append(view)
+        view.superview = self
+    }
+
+    /// Removes the view from its superview; does nothing when it has none.
+    public func removeFromSuperview() {
+        guard let parent = superview else { return }
+        parent.subviews.removeAll { $0 === self }
+        superview = nil
+    }
+
+    /// Whether `self` is `view` or one of its descendants.
+    public func isDescendant(of view: View) -> Bool {
+        var v: View? = self
+        while let current = v {
+            if current === view { return true }
+            v = current.superview
+        }
+        return false
+    }
+
+    /// The named descendants, depth first in subview order.
+    public var elements: [View] {
+        subviews.flatMap { sub in (sub.name == nil ? [] : [sub]) + sub.elements }
+    }
+
+    /// The named descendant called `name`, if any.
+    public func element(named name: String) -> View? {
+        elements.first { $0.name == name }
+    }
+
+    /// `rect`, given in this view's coordinates, in the coordinates of `ancestor`
+    /// (or of the root of the tree when nil). Transforms are not applied: this is
+    /// the layout geometry that transitions start from.
+    public func convert(_ rect: Rect, to ancestor: View?) -> Rect {
+        var r = rect
+        var v: View? = self
+        while let current = v, current !== ancestor {
+            guard let parent = current.superview else { break }
+            r = r.offsetBy(dx: current.frame.x, dy: current.frame.y)
+            v = parent
+        }
+        return r
+    }
+
+    /// A copy of this view and its subtree, detached, for snapshots.
+    public func snapshot() -> View {
+        let copy = View(name: name, frame: frame)
+        copy.transform = transform
+        copy.alpha = alpha
+        copy.isHidden = false
+        copy.zPosition = zPosition
+        copy.backgroundColor = backgroundColor
+        copy.content = content
+        copy.cornerRadius = cornerRadius
+        for sub in subviews { copy.addSubview(sub.snapshot()) }
+        return copy
+    }
+
+    /// Whether the view is at rest: identity transform, alpha 1, shown, no mesh,
+    /// and the same for every element. What every view is between transitions.
+    public var isAtRest: Bool {
+        transform.isIdentity && alpha == 1 && !isHidden && mesh == nil
+            && subviews.allSatisfy(\.isAtRest)
+    }
+}
+
+/// A deformation grid of (columns + 1) × (rows + 1) vertices, row-major from the
+/// top-left, in container coordinates. Its storage is allocated once, so a
+/// transition can rewrite it every frame without allocating.
+public final class Mesh {
+    public let columns: Int
+    public let rows: Int
+    /// The vertices; owned by the mesh, valid for its lifetime.
+    public let vertices: UnsafeMutableBufferPointer<Vec3>
+
+    /// A flat grid covering `frame`.
+    public init(columns: Int, rows: Int, covering frame: Rect) {
+        self.columns = columns
+        self.rows = rows
+        vertices = .allocate(capacity: (columns + 1) * (rows + 1))
+        for j in 0...rows {
+            for i in 0...columns {
+                vertices[j * (columns + 1) + i] = Vec3(
+                    x: frame.x + frame.width * Double(i) / Double(columns),
+                    y: frame.y + frame.height * Double(j) / Double(rows), z: 0)
+            }
+        }
+    }
+
+    deinit { vertices.deallocate() }
+
+    /// Vertex (i, j): column i, row j.
+    public subscript(i: Int, j: Int) -> Vec3 { vertices[j * (columns + 1) + i] }
+}

@@ -1,0 +1,68 @@
+/// A timing curve: a cubic Bezier from (0, 0) to (1, 1), as UIKit's
+/// `UICubicTimingParameters`. Evaluated by solving x(s) = t, then y(s).
+public struct TimingCurve: Equatable, Hashable, Sendable {
+    public let x1: Double, y1: Double, x2: Double, y2: Double
+
+    /// A custom curve; x1 and x2 are clamped to [0, 1] so that x(s) is monotonic.
+    public init(x1: Double, y1: Double, x2: Double, y2: Double) {
+        self.x1 = min(max(x1, 0), 1)
+        self.y1 = y1
+        self.x2 = min(max(x2, 0), 1)
+        self.y2 = y2
+    }
+
+    public static let linear = TimingCurve(x1: 0, y1: 0, x2: 1, y2: 1)
+    public static let easeIn = TimingCurve(x1: 0.42, y1: 0, x2: 1, y2: 1)
+    public static let easeOut = TimingCurve(x1: 0, y1: 0, x2: 0.58, y2: 1)
+    public static let easeInEaseOut = TimingCurve(x1: 0.42, y1: 0, x2: 0.58, y2: 1)
+    public static let `default` = TimingCurve(x1: 0.25, y1: 0.1, x2: 0.25, y2: 1)
+
+    /// The curve's names in the ABI's `segue_curve_t` order.
+    public static let named: [(name: String, curve: TimingCurve)] = [
+        ("linear", .linear), ("easeIn", .easeIn), ("easeOut", .easeOut),
+        ("easeInOut", .easeInEaseOut), ("default", .default),
+    ]
+
+    /// The curve's progress at time fraction `t`, clamped to [0, 1].
+    /// - Complexity: O(1): at most 8 Newton steps, then at most 40 bisection steps.
+    public func value(at t: Double) -> Double {
+        guard t.isFinite else { return t > 0 ? 1 : 0 }
+        if t <= 0 { return 0 }
+        if t >= 1 { return 1 }
+        return sampleY(solveX(t))
+    }
+
+    // Coefficients of the polynomial form a*s^3 + b*s^2 + c*s.
+    private var cx: Double { 3 * x1 }
+    private var bx: Double { 3 * (x2 - x1) - cx }
+    private var ax: Double { 1 - cx - bx }
+    private var cy: Double { 3 * y1 }
+    private var by: Double { 3 * (y2 - y1) - cy }
+    private var ay: Double { 1 - cy - by }
+
+    private func sampleX(_ s: Double) -> Double { ((ax * s + bx) * s + cx) * s }
+    private func sampleY(_ s: Double) -> Double { ((ay * s + by) * s + cy) * s }
+    private func slopeX(_ s: Double) -> Double { (3 * ax * s + 2 * bx) * s + cx }
+
+    private func solveX(_ x: Double) -> Double {
+        let epsilon = 1e-12
+        var s = x
+        for _ in 0..<8 {
+            let error = sampleX(s) - x
+            if abs(error) < epsilon { return s }
+            let d = slopeX(s)
+            if abs(d) < 1e-9 { break }
+            s -= error / d
+        }
+        // Newton stalled (flat slope): bisection always converges on [0, 1].
+        var lo = 0.0, hi = 1.0
+        s = x
+        for _ in 0..<40 {
+            let v = sampleX(s)
+            if abs(v - x) < epsilon { return s }
+            if v < x { lo = s } else { hi = s }
+            s = (lo + hi) / 2
+        }
+        return s
+    }
+}
