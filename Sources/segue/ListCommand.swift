@@ -1,0 +1,103 @@
+import Foundation
+import HostContainer
+
+/// `segue list`: what the plugin folders hold, and what was rejected, with why.
+enum ListCommand {
+    static let help = """
+    USAGE: segue list [--plugins DIR]... [--config FILE] [--json]
+
+    Examines every .so file in the plugin folders and lists the animators found
+    (name, id, version, parameters, file) and the files rejected, with why.
+    Exits 0 when the folders could be examined, whatever they held.
+
+    OPTIONS:
+      --plugins DIR    A plugin folder; repeat for more. Searched first.
+      --config FILE    Also search the folders of this config's "plugins".
+      --json           One JSON document: {"animators": [...], "rejected":
+                       [{"file", "reason"}], "folders": [...], "warnings": [...]}.
+      --help           Show this help.
+
+    With neither --plugins nor --config, ./plugins and the folder of the segue
+    executable are searched, in that order.
+    """
+
+    static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
+        let args = try Arguments(arguments, flags: ["--json", "--help"], options: ["--config", "--plugins"])
+        if args.has("--help") {
+            print(help)
+            return .success
+        }
+        var config: SegueConfig?
+        do {
+            config = try args.single("--config").map { path throws(ConfigError) in try SegueConfig.load(path: path) }
+        } catch {
+            printError("segue: \(error)")
+            return .failure
+        }
+        let registry = AnimatorRegistry(folders: PluginFolders.resolve(commandLine: args.values("--plugins"), config: config))
+        if args.has("--json") {
+            print(jsonLine(Listing(registry)))
+        } else {
+            printHuman(registry)
+        }
+        return .success
+    }
+
+    private static func printHuman(_ registry: AnimatorRegistry) {
+        print("Searched: \(registry.folders.joined(separator: ", "))")
+        for warning in registry.warnings { print("warning: \(warning)") }
+        print("\nAnimators (\(registry.animators.count)):")
+        for a in registry.animators {
+            print("  \(a.name) \(a.version)  \(a.id)\n    \(a.summary)\n    file: \(a.file)")
+            for p in a.parameters {
+                print("    - \(p.name): \(Listing.Parameter(p).type) = \(Listing.Parameter(p).defaultText), \(p.explanation)")
+            }
+        }
+        print("\nRejected (\(registry.rejections.count)):")
+        for r in registry.rejections { print("  \(r.file)\n    \(r.reason)") }
+    }
+
+    struct Listing: Encodable {
+        struct Animator: Encodable {
+            let name, id, version, description, file: String
+            let parameters: [Parameter]
+        }
+        struct Parameter: Encodable {
+            let name, type, explanation: String
+            let `default`, min, max: Double
+            let choices: [String]?
+
+            init(_ p: ParameterDescriptor) {
+                (name, explanation, `default`, min, max) = (p.name, p.explanation, p.defaultValue, p.minimum, p.maximum)
+                switch p.kind {
+                case .number: (type, choices) = ("number", nil)
+                case .integer: (type, choices) = ("integer", nil)
+                case .boolean: (type, choices) = ("boolean", nil)
+                case .choice(let c): (type, choices) = ("choice", c)
+                }
+            }
+
+            var defaultText: String {
+                if let choices { return "\"\(choices[Int(`default`)])\" of \(choices.joined(separator: ", "))" }
+                if type == "boolean" { return `default` == 1 ? "true" : "false" }
+                return "\(ParameterValue.number(`default`)) in [\(ParameterValue.number(min)), \(ParameterValue.number(max))]"
+            }
+        }
+        struct Rejected: Encodable { let file, reason: String }
+
+        let animators: [Animator]
+        let rejected: [Rejected]
+        let folders: [String]
+        let warnings: [String]
+
+        init(_ registry: AnimatorRegistry) {
+            animators = registry.animators.map {
+                Animator(name: $0.name, id: $0.id, version: $0.version, description: $0.summary, file: $0.file,
+                         parameters: $0.parameters.map(Parameter.init))
+            }
+            rejected = registry.rejections.map { Rejected(file: $0.file, reason: $0.reason) }
+            folders = registry.folders
+            warnings = registry.warnings
+        }
+    }
+}

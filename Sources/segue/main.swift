@@ -1,0 +1,48 @@
+import Foundation
+import HostContainer
+
+// segue: the command-line face of the Segue plugin host.
+// Exit codes: 0 ok, 1 failure, 2 usage.
+
+let help = """
+USAGE: segue <command> [options]
+
+Segue hosts view-transition animators: plugins (.so files) chosen by name in
+a config file, with a built-in default when none matches.
+
+COMMANDS:
+  run     Play a config's script (or the built-in scene) and report each transition.
+  list    List the animators found in the plugin folders, and the files rejected.
+
+Run 'segue <command> --help' for a command's options. 'segue --version' prints
+the version and the animator ABI version.
+"""
+
+func dispatch(_ arguments: [String]) throws(UsageError) -> ExitCode {
+    guard let command = arguments.first else {
+        print(help)
+        return .usage
+    }
+    let rest = Array(arguments.dropFirst())
+    switch command {
+    case "run": return try RunCommand.main(rest)
+    case "list": return try ListCommand.main(rest)
+    case "--help", "-h", "help":
+        print(help)
+        return .success
+    case "--version":
+        print("segue \(SegueVersion.string) (animator ABI \(AnimatorABIVersion.string))")
+        return .success
+    default:
+        throw UsageError("unknown command '\(command)'")
+    }
+}
+
+let code: ExitCode
+do {
+    code = try dispatch(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    printError("segue: \(error.message)\nRun 'segue --help' for usage.")
+    code = .usage
+}
+exit(code.rawValue)
