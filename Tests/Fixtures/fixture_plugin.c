@@ -1,0 +1,138 @@
+/*
+ * A configurable test plugin in plain C: a crossfade that can be built with one
+ * deliberate fault at a time (-DFAULT_...), so that the tests can check every
+ * rejection and fallback against a real shared library. Built by the tests
+ * with the system C compiler against the public header alone.
+ */
+#include "segue_animator.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#ifndef FIXTURE_ID
+#define FIXTURE_ID "org.segue.test.fade/1"
+#endif
+#ifndef FIXTURE_NAME
+#define FIXTURE_NAME "TestFade"
+#endif
+
+/* Counters the tests read with dlsym, to see how the host called the animator. */
+SEGUE_EXPORT int fixture_setup_calls = 0;
+SEGUE_EXPORT int fixture_end_calls = 0;
+SEGUE_EXPORT int fixture_last_completed = -1;
+
+static const segue_param_t level_param = {
+    .struct_size = sizeof(segue_param_t),
+#ifdef FAULT_PARAM_BAD_NAME
+    .name = "9lives",
+#else
+    .name = "level",
+#endif
+    .explanation = "Opacity the to view reaches mid-way.",
+    .type = SEGUE_PARAM_NUMBER,
+#ifdef FAULT_DEFAULT_OUT_OF_RANGE
+    .default_value = 5,
+#else
+    .default_value = 0.5,
+#endif
+    .min_value = 0, .max_value = 1,
+};
+
+static const segue_param_t *const params[] = { &level_param };
+
+static segue_setup_result_t setup(const segue_animator_t *self, const segue_context_t *ctx, segue_plan_t *plan) {
+    (void)self; (void)ctx;
+    fixture_setup_calls++;
+#ifdef FAULT_DECLINE
+    strncpy(plan->decline_reason, "this fixture always declines", SEGUE_REASON_CAPACITY - 1);
+    return SEGUE_SETUP_DECLINE;
+#elif defined(FAULT_SETUP_RESULT)
+    return (segue_setup_result_t)7;
+#else
+    plan->duration = 0.5;
+#ifdef FAULT_TOO_MANY_LAYERS
+    plan->layer_count = SEGUE_MAX_LAYERS + 1;
+#else
+    plan->layer_count = 2;
+#endif
+    plan->layers[0].kind = SEGUE_LAYER_FROM_VIEW;
+    plan->layers[1].kind = SEGUE_LAYER_TO_VIEW;
+#ifdef FAULT_BAD_ELEMENT
+    plan->hidden_count = 1;
+    plan->hidden[0].side = SEGUE_SIDE_TO;
+    plan->hidden[0].element = 99;
+#endif
+    return SEGUE_SETUP_ANIMATE;
+#endif
+}
+
+static void evaluate(const segue_animator_t *self, const segue_context_t *ctx, const segue_plan_t *plan,
+                     double t, uint32_t layer, segue_layer_state_t *state) {
+    (void)self;
+    double f = t / plan->duration;
+#ifdef FAULT_NAN
+    if (f > 0.5) { state->alpha = NAN; return; }
+#endif
+    state->alpha = layer == 0 ? 1 - f : f * (f <= 0.5 ? 2 * ctx->params[0] : 1);
+}
+
+static void end(const segue_animator_t *self, const segue_context_t *ctx, segue_plan_t *plan, bool completed) {
+    (void)self; (void)ctx; (void)plan;
+    fixture_end_calls++;
+    fixture_last_completed = completed;
+}
+
+static const segue_animator_t fade = {
+#ifdef FAULT_ANIMATOR_ABI_MAJOR
+    .abi_version = { 2, 0 },
+#else
+    .abi_version = SEGUE_ABI_VERSION_INIT,
+#endif
+    .struct_size = sizeof(segue_animator_t),
+    .id = FIXTURE_ID,
+#ifdef FAULT_NULL_NAME
+    .name = NULL,
+#elif defined(FAULT_LONG_NAME)
+    .name = "ThisNameIsFarTooLongForTheAnimatorABIWhichAllowsSixtyThreeBytesAtMost",
+#else
+    .name = FIXTURE_NAME,
+#endif
+    .version = "1.0.0",
+    .description = "A crossfade for the tests.",
+    .params = params,
+    .param_count = 1,
+    .setup = setup,
+#ifdef FAULT_NULL_EVALUATE
+    .evaluate = NULL,
+#else
+    .evaluate = evaluate,
+#endif
+    .end = end,
+};
+
+static const segue_animator_t *const animators[] = { &fade };
+
+static const segue_plugin_t plugin = {
+#ifdef FAULT_ABI_MAJOR
+    .abi_version = { SEGUE_ABI_VERSION_MAJOR + 1, 0 },
+#else
+    .abi_version = SEGUE_ABI_VERSION_INIT,
+#endif
+    .struct_size = sizeof(segue_plugin_t),
+    .animators = animators,
+    .animator_count = 1,
+};
+
+#ifdef FAULT_NO_ENTRY
+SEGUE_EXPORT const segue_plugin_t *some_other_entry(const segue_host_t *host) {
+#else
+SEGUE_EXPORT const segue_plugin_t *segue_animator_entry(const segue_host_t *host) {
+#endif
+    (void)host;
+#ifdef FAULT_ENTRY_NULL
+    return NULL;
+#else
+    return &plugin;
+#endif
+}

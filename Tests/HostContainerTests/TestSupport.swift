@@ -1,0 +1,146 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import HostContainer
+
+/// Where things are when the tests run.
+enum Paths {
+    /// The package's root folder.
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }  // Tests/HostContainerTests/TestSupport.swift
+        return url.path
+    }()
+
+    /// The build folder holding the test runner, the plugin .so files and `segue`.
+    static let binFolder: String = {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return (exe as NSString).deletingLastPathComponent
+    }()
+
+    static let header = packageRoot + "/Sources/AnimatorABI/include"
+
+    static func plugin(_ name: String) -> String { binFolder + "/lib\(name).so" }
+
+    static let segue = binFolder + "/segue"
+}
+
+/// A fresh temporary folder, removed by nobody: the tests' files are small and
+/// the loader may keep libraries in it mapped for the life of the process.
+func makeTemporaryFolder(_ label: String = "segue-test") -> String {
+    var template = Array((NSTemporaryDirectory() + "/\(label)-XXXXXX").utf8CString)
+    let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    return String(cString: path!)
+}
+
+/// Runs a program to its end.
+@discardableResult
+func run(_ program: String, _ arguments: [String], in folder: String? = nil) throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+}
+
+/// Builds C plugins with the system C compiler against the public header alone:
+/// the proof that the ABI is a C ABI.
+enum CPlugin {
+    /// Compiles `source` (a path) with `defines` into `folder/lib<name>.so`.
+    static func build(_ source: String, name: String, defines: [String] = [], into folder: String) throws -> String {
+        let output = folder + "/lib\(name).so"
+        let result = try run("/usr/bin/env", ["cc", "-std=c11", "-Wall", "-Werror", "-shared", "-fPIC",
+                                               "-I", Paths.header] + defines.map { "-D\($0)" } + ["-o", output, source, "-lm"])
+        guard result.status == 0 else { throw CompileError(message: result.err) }
+        return output
+    }
+
+    struct CompileError: Error { let message: String }
+
+    static let fixtureSource = Paths.packageRoot + "/Tests/Fixtures/fixture_plugin.c"
+
+    /// The fixture plugin built with the given faults, each in a folder of its own.
+    static func fixture(_ name: String, _ defines: String...) throws -> (folder: String, file: String) {
+        let folder = makeTemporaryFolder("fixture-\(name)")
+        return (folder, try build(fixtureSource, name: name, defines: defines, into: folder))
+    }
+
+    /// An exported `int` of a loaded plugin, for the fixture's call counters.
+    static func counter(_ symbol: String, in file: String) -> Int32 {
+        let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)!
+        return dlsym(handle, symbol)!.assumingMemoryBound(to: Int32.self).pointee
+    }
+}
+
+/// A child controller that records the containment calls it receives.
+final class RecordingViewController: ViewController {
+    var calls: [String] = []
+    override func willMove(toParent parent: ViewController?) { calls.append("willMove(\(parent?.name ?? "nil"))") }
+    override func didMove(toParent parent: ViewController?) { calls.append("didMove(\(parent?.name ?? "nil"))") }
+}
+
+/// A container of named children with recording controllers, on a virtual clock.
+final class Harness {
+    let clock = VirtualClock()
+    let children: [RecordingViewController]
+    let container: ContainerViewController
+    var events: [ContainerEvent] = []
+    var reports: [TransitionReport] = []
+    /// Held strongly here: the container holds its delegate weakly, as UIKit does.
+    var delegate: (any ContainerViewControllerDelegate)? {
+        didSet { container.delegate = delegate }
+    }
+
+    init(_ names: [String] = ["a", "b", "c"], size: Rect = Rect(x: 0, y: 0, width: 320, height: 480),
+         elements: [String: [(String, Rect)]] = [:]) {
+        children = names.map { name in
+            let root = View(frame: size.bounds)
+            for (elementName, frame) in elements[name] ?? [] { root.addSubview(View(name: elementName, frame: frame)) }
+            return RecordingViewController(name: name, view: root)
+        }
+        container = ContainerViewController(viewControllers: children, size: size, clock: clock)
+        container.onEvent = { [unowned self] in events.append($0) }
+        container.onTransitionEnd = { [unowned self] in reports.append($0) }
+    }
+
+    func child(_ name: String) -> RecordingViewController { children.first { $0.name == name }! }
+
+    /// The children whose views are in the container.
+    var shownNames: [String] {
+        container.view.subviews.compactMap { v in children.first { $0.view === v }?.name }
+    }
+
+    /// Selects `name` and runs until idle at 60 fps.
+    func switchTo(_ name: String) throws {
+        try container.select(named: name)
+        container.runUntilIdle(advancing: clock)
+    }
+
+    /// Asserts the container is at rest: one child shown, it is the selection,
+    /// every view at rest, containment consistent.
+    func expectConsistent(sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(!container.isTransitioning, sourceLocation: sourceLocation)
+        #expect(shownNames.count == 1, "exactly one child shown, found \(shownNames)", sourceLocation: sourceLocation)
+        #expect(container.view.subviews.count == 1, "no leftover layers", sourceLocation: sourceLocation)
+        let selected = container.selectedViewController
+        #expect(shownNames.first == selected?.name, sourceLocation: sourceLocation)
+        #expect(container.children.count == 1 && container.children.first === selected, sourceLocation: sourceLocation)
+        #expect(selected?.view.frame == container.view.bounds, sourceLocation: sourceLocation)
+        for child in children {
+            #expect(child.view.isAtRest, "\(child.name) is at rest", sourceLocation: sourceLocation)
+        }
+    }
+}
+
+/// A registry of the three bundled plugins, loaded from their real .so files.
+let bundledRegistry = AnimatorRegistry(folders: [Paths.binFolder])
+
+func approx(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool { abs(a - b) <= tolerance }
