@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <string.h>
 
+/* Some faults leave a function or the plugin unused. */
+#define FIXTURE_UNUSED __attribute__((unused))
+
 #ifndef FIXTURE_ID
 #define FIXTURE_ID "org.segue.test.fade/1"
 #endif
@@ -67,7 +70,7 @@ static segue_setup_result_t setup(const segue_animator_t *self, const segue_cont
 #endif
 }
 
-static void evaluate(const segue_animator_t *self, const segue_context_t *ctx, const segue_plan_t *plan,
+FIXTURE_UNUSED static void evaluate(const segue_animator_t *self, const segue_context_t *ctx, const segue_plan_t *plan,
                      double t, uint32_t layer, segue_layer_state_t *state) {
     (void)self;
     double f = t / plan->duration;
@@ -113,7 +116,7 @@ static const segue_animator_t fade = {
 
 static const segue_animator_t *const animators[] = { &fade };
 
-static const segue_plugin_t plugin = {
+FIXTURE_UNUSED static const segue_plugin_t plugin = {
 #ifdef FAULT_ABI_MAJOR
     .abi_version = { SEGUE_ABI_VERSION_MAJOR + 1, 0 },
 #else

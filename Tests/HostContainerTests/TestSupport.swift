@@ -29,7 +29,8 @@ enum Paths {
 /// A fresh temporary folder, removed by nobody: the tests' files are small and
 /// the loader may keep libraries in it mapped for the life of the process.
 func makeTemporaryFolder(_ label: String = "segue-test") -> String {
-    var template = Array((NSTemporaryDirectory() + "/\(label)-XXXXXX").utf8CString)
+    let base = URL(fileURLWithPath: NSTemporaryDirectory()).standardizedFileURL.path
+    var template = Array((base + "/\(label)-XXXXXX").utf8CString)
     let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     return String(cString: path!)
 }

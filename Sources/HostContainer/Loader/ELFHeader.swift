@@ -39,7 +39,7 @@ struct ELFHeader {
     /// - Returns: the header, or why the file is not an ELF file for this host.
     static func read(path: String) -> Result<ELFHeader, LoadFailure> {
         guard let file = FileHandle(forReadingAtPath: path) else {
-            return .failure(LoadFailure("cannot be opened for reading"))
+            return .failure(LoadFailure("cannot be opened: \(String(cString: strerror(errno)))"))
         }
         defer { try? file.close() }
         let bytes = [UInt8]((try? file.read(upToCount: 64)) ?? Data())
