@@ -98,6 +98,9 @@ public struct ParameterDescriptor: Equatable, Sendable {
             case .choice: "choice"
             }
         }
+
+        /// The label with its article, for messages: "a number", "an integer".
+        var withArticle: String { (self == .integer ? "an " : "a ") + label }
     }
 
     public let name: String
@@ -120,7 +123,7 @@ public struct ParameterDescriptor: Equatable, Sendable {
             return .success(Double(index))
         case (.number, .number(let v)), (.integer, .number(let v)), (.choice, .number(let v)):
             guard v.isFinite, v >= minimum, v <= maximum else {
-                return .failure(ParameterError(message: "expected a \(kind.label) in \(range), found \(value)"))
+                return .failure(ParameterError(message: "expected \(kind.withArticle) in \(range), found \(value)"))
             }
             if kind != .number && v != v.rounded() {
                 return .failure(ParameterError(message: "expected a whole number in \(range), found \(value)"))
@@ -128,7 +131,7 @@ public struct ParameterDescriptor: Equatable, Sendable {
             return .success(v)
         default:
             let expected = switch kind {
-            case .number, .integer: "a \(kind.label) in \(range)"
+            case .number, .integer: "\(kind.withArticle) in \(range)"
             case .boolean: "true or false"
             case .choice(let choices): "one of \(choices.map { "\"\($0)\"" }.joined(separator: ", "))"
             }

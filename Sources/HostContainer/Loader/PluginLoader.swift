@@ -209,7 +209,7 @@ struct DescriptorReader {
             return .failure(LoadFailure("malformed descriptor: \(at) is a boolean, so min must be 0 and max 1; found \(lo) and \(hi)"))
         }
         if kind != .number && def != def.rounded() {
-            return .failure(LoadFailure("malformed descriptor: \(at) is a \(kind.label) with the fractional default \(def)"))
+            return .failure(LoadFailure("malformed descriptor: \(at) is \(kind.withArticle) with the fractional default \(def)"))
         }
         return .success(ParameterDescriptor(
             name: name, explanation: explanation, kind: kind, defaultValue: def, minimum: lo, maximum: hi))

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+@testable import HostContainer
+
+/// Config parsing: every problem names the file, the key path, what was
+/// expected and what was found.
+struct ConfigTests {
+    func parse(_ json: String, file: String = "/cfg/segue.json") throws(ConfigError) -> SegueConfig {
+        try SegueConfig.parse(Data(json.utf8), file: file, baseDirectory: "/cfg")
+    }
+
+    func error(_ json: String) -> ConfigError? {
+        do {
+            _ = try parse(json)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aFullConfigParses() throws {
+        let c = try parse("""
+        {"plugins": ["plugins", "/opt/segue"], "defaultAnimator": "SpringSlide",
+         "rules": [{"from": "a", "to": "b", "animator": "CurlUp", "parameters": {"curve": "easeIn", "rows": 8, "flag": true}}],
+         "children": ["a", {"name": "b", "color": "#112233", "elements": [{"name": "image", "frame": [1, 2, 3, 4], "image": 7}]}],
+         "script": ["b", "a"]}
+        """)
+        #expect(c.plugins == ["/cfg/plugins", "/opt/segue"], "relative folders are relative to the config file")
+        #expect(c.defaultAnimator == "SpringSlide")
+        #expect(c.rules == [SegueConfig.Rule(from: "a", to: "b", animator: "CurlUp",
+                                             parameters: ["curve": .string("easeIn"), "rows": .number(8), "flag": .bool(true)],
+                                             label: "rules[0]")])
+        #expect(c.children.map(\.name) == ["a", "b"])
+        #expect(c.children[1].color == Color(hex: "#112233"))
+        #expect(c.children[1].elements == [SegueConfig.Element(name: "image", frame: Rect(x: 1, y: 2, width: 3, height: 4),
+                                                               content: .image(seed: 7), color: nil)])
+        #expect(c.script == ["b", "a"])
+    }
+
+    @Test func malformedJSONNamesTheFileAndTheSyntaxError() throws {
+        let e = try #require(error(#"{"rules": [}"#))
+        #expect(e.file == "/cfg/segue.json" && e.keyPath == "$" && e.expected == "valid JSON")
+        #expect(e.found.hasPrefix("a syntax error"))
+    }
+
+    @Test(arguments: [
+        (#"[1, 2]"#, "$", "an object", "an array of 2"),
+        (#"{"rule": []}"#, "$.rule", "one of the keys 'plugins', 'defaultAnimator', 'rules', 'children', 'script'", "the unknown key 'rule'"),
+        (#"{"plugins": "p"}"#, "$.plugins", "an array", #"the string "p""#),
+        (#"{"plugins": [3]}"#, "$.plugins[0]", "a non-empty string", "the number 3"),
+        (#"{"rules": [{"to": "b"}]}"#, "$.rules[0].animator", "an animator name", "nothing (the key is missing)"),
+        (#"{"rules": [{"animator": "X"}]}"#, "$.rules[0]", "'from', 'to' or both (a rule for every transition is 'defaultAnimator')", "an object"),
+        (#"{"rules": [{"to": "b", "animator": 5}]}"#, "$.rules[0].animator", "a non-empty string", "the number 5"),
+        (#"{"rules": [{"to": "b", "animator": "X", "parameters": {"p": [1]}}]}"#, "$.rules[0].parameters.p", "a number, a boolean or a string", "an array of 1"),
+        (#"{"children": ["a"], "rules": [{"to": "zz", "animator": "X"}]}"#, "$.rules[0].to", "the name of a child (a)", #"the string "zz""#),
+        (#"{"children": ["a", "a"]}"#, "$.children[1]", "a child name not used before", #"the string "a""#),
+        (##"{"children": [{"color": "#fff"}]}"##, "$.children[0].name", "the child's name", "nothing (the key is missing)"),
+        (#"{"children": [{"name": "a", "color": "red"}]}"#, "$.children[0].color", ##"a colour as "#RRGGBB" or "#RRGGBBAA""##, #"the string "red""#),
+        (#"{"children": [{"name": "a", "elements": [{"name": "i", "frame": [1, 2]}]}]}"#, "$.children[0].elements[0].frame", "[x, y, width, height] with a width and height of 0 or more", "an array of 2"),
+        (#"{"children": ["a", "b"], "script": ["b", "c"]}"#, "$.script[1]", "the name of a child (a, b)", #"the string "c""#),
+        (#"{"defaultAnimator": true}"#, "$.defaultAnimator", "a non-empty string", "the boolean true"),
+    ])
+    func badConfigsNameTheKeyPathWhatWasExpectedAndWhatWasFound(json: String, keyPath: String, expected: String, found: String) throws {
+        let e = try #require(error(json), "\(json) should be rejected")
+        #expect(e == ConfigError(file: "/cfg/segue.json", keyPath: keyPath, expected: expected, found: found))
+        #expect(e.description == "/cfg/segue.json: \(keyPath): expected \(expected), found \(found)")
+    }
+
+    @Test func aMissingFileSaysSo() {
+        #expect(throws: ConfigError(file: "/nonexistent/segue.json", keyPath: "$", expected: "a readable JSON file", found: "no such file")) {
+            try SegueConfig.load(path: "/nonexistent/segue.json")
+        }
+    }
+
+    @Test func loadResolvesPluginFoldersAgainstTheConfigsFolder() throws {
+        let folder = makeTemporaryFolder()
+        try #"{"plugins": ["p", "../q"]}"#.write(toFile: folder + "/segue.json", atomically: true, encoding: .utf8)
+        let c = try SegueConfig.load(path: folder + "/segue.json")
+        #expect(c.plugins == [folder + "/p", folder + "/../q"])
+    }
+
+    @Test func theBuiltinSceneIsAValidConfigThatExercisesAllThreePlugins() {
+        let scene = SegueConfig.builtinScene
+        #expect(scene.children.map(\.name) == ["photo", "video", "file", "contact", "clipboard", "grid", "detail"])
+        #expect(Set(scene.rules.map(\.animator)) == ["SpringSlide", "CurlUp", "ImageZoom"])
+        let grid = scene.children.first { $0.name == "grid" }!, detail = scene.children.first { $0.name == "detail" }!
+        #expect(grid.elements.contains { $0.name == "image" } && detail.elements.contains { $0.name == "image" })
+    }
+}
+
+/// The config-driven delegate: rule precedence and every fallback reason.
+struct SelectionTests {
+    func delegate(_ json: String, registry: AnimatorRegistry = bundledRegistry) throws -> ConfigDrivenDelegate {
+        ConfigDrivenDelegate(config: try SegueConfig.parse(Data(json.utf8), file: "t.json", baseDirectory: "/"), registry: registry)
+    }
+
+    @Test func theMostSpecificRuleWinsAndTheFirstAmongEquals() throws {
+        let d = try delegate("""
+        {"rules": [{"from": "a", "animator": "F"}, {"to": "b", "animator": "T"}, {"from": "a", "to": "b", "animator": "FT"},
+                   {"to": "b", "animator": "T2"}, {"from": "c", "animator": "F2"}], "defaultAnimator": "D"}
+        """)
+        #expect(d.rule(from: "a", to: "b")?.animator == "FT", "from+to over to-only over from-only")
+        #expect(d.rule(from: "x", to: "b")?.animator == "T", "to-only over from-only, first among equals")
+        #expect(d.rule(from: "a", to: "x")?.animator == "F")
+        #expect(d.rule(from: "c", to: "b")?.animator == "T", "to-only beats from-only")
+        #expect(d.rule(from: "x", to: "y") == nil)
+    }
+
+    @Test func aMatchingRuleChoosesThePluginAndSaysWhich() throws {
+        let d = try delegate(#"{"rules": [{"from": "a", "to": "b", "animator": "CurlUp"}]}"#)
+        let r = d.resolve(from: "a", to: "b")
+        #expect(r.animator?.name == "CurlUp")
+        #expect(r.reason == #"rules[0] (from "a", to "b")"#)
+    }
+
+    @Test func defaultAnimatorAppliesWhenNoRuleMatches() throws {
+        let d = try delegate(#"{"rules": [{"to": "b", "animator": "CurlUp"}], "defaultAnimator": "SpringSlide"}"#)
+        let r = d.resolve(from: "a", to: "c")
+        #expect(r.animator?.name == "SpringSlide" && r.reason == "defaultAnimator")
+    }
+
+    @Test func noRuleAndNoDefaultAnimatorFallsBackToTheBuiltin() throws {
+        let r = try delegate(#"{"rules": [{"to": "b", "animator": "CurlUp"}]}"#).resolve(from: "a", to: "c")
+        #expect(r.animator == nil)
+        #expect(r.reason == "no rule matches a -> c and no defaultAnimator is set")
+    }
+
+    @Test func theNameDefaultChoosesTheBuiltinExplicitly() throws {
+        let r = try delegate(#"{"rules": [{"to": "c", "animator": "default"}]}"#).resolve(from: "a", to: "c")
+        #expect(r.animator == nil && r.reason == #"rules[0] (to "c") chose the built-in default"#)
+    }
+
+    @Test func anUnknownAnimatorNameFallsBackWithAHint() throws {
+        let d = try delegate(#"{"rules": [{"to": "b", "animator": "curlup"}, {"to": "c", "animator": "Nope"}]}"#)
+        let r = d.resolve(from: "a", to: "b")
+        #expect(r.animator == nil)
+        #expect(r.reason == #"rules[0] (to "b") names the animator 'curlup', which no loaded plugin provides (did you mean 'CurlUp'?); the built-in default ran instead"#)
+        #expect(d.resolve(from: "a", to: "c").reason.contains("'Nope', which no loaded plugin provides; the built-in"))
+    }
+
+    @Test(arguments: [
+        (#"{"damping": 3}"#, "SpringSlide parameter 'damping': expected a number in [0.05, 1], found 3"),
+        (#"{"damping": "soft"}"#, #"SpringSlide parameter 'damping': expected a number in [0.05, 1], found "soft""#),
+        (#"{"dampening": 0.5}"#, "SpringSlide has no parameter 'dampening'; it has 'damping', 'velocity', 'duration', 'padding'"),
+        (#"{"duration": -1}"#, "SpringSlide parameter 'duration': expected a number in [0.05, 10], found -1"),
+    ])
+    func anInvalidParameterFallsBackAndNamesIt(parameters: String, message: String) throws {
+        let d = try delegate(#"{"rules": [{"to": "b", "animator": "SpringSlide", "parameters": \#(parameters)}]}"#)
+        let r = d.resolve(from: "a", to: "b")
+        #expect(r.animator == nil)
+        #expect(r.reason == #"rules[0] (to "b"): \#(message); the built-in default ran instead"#)
+    }
+
+    @Test func choiceAndIntegerParametersAreValidated() throws {
+        let curl = try #require(bundledRegistry.animator(named: "CurlUp"))
+        #expect(try curl.resolveParameters(["curve": .string("easeIn"), "rows": .number(8)]).get() == [0.4, 1, 48, 8])
+        #expect(try curl.resolveParameters(["curve": .number(2)]).get()[1] == 2)
+        #expect(curl.resolveParameters(["curve": .string("bouncy")]) == .failure(ParameterError(
+            message: #"CurlUp parameter 'curve': expected one of "linear", "easeIn", "easeOut", "easeInOut", found "bouncy""#)))
+        #expect(curl.resolveParameters(["rows": .number(8.5)]) == .failure(ParameterError(
+            message: "CurlUp parameter 'rows': expected a whole number in [2, 64], found 8.5")))
+        #expect(curl.resolveParameters(["rows": .bool(true)]) == .failure(ParameterError(
+            message: "CurlUp parameter 'rows': expected an integer in [2, 64], found true")))
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+
+@testable import HostContainer
+
+/// Animators that decline, break the plan rules or produce non-finite values
+/// never crash the host: the built-in default takes over, the report says
+/// why, the transition completes exactly once, and the container ends consistent.
+struct FallbackTests {
+    /// Runs a -> b with the fixture plugin built with `defines`, chosen by a config rule.
+    func runFixture(_ label: String, _ defines: String..., parameters: String = "{}") throws -> (Harness, TransitionReport, String) {
+        let folder = makeTemporaryFolder("fallback-\(label)")
+        let file = try CPlugin.build(CPlugin.fixtureSource, name: label, defines: defines, into: folder)
+        let registry = AnimatorRegistry(folders: [folder])
+        #expect(registry.rejections.isEmpty, "\(registry.rejections)")
+        let config = try SegueConfig.parse(
+            Data(#"{"rules": [{"to": "b", "animator": "TestFade", "parameters": \#(parameters)}]}"#.utf8),
+            file: "t.json", baseDirectory: "/")
+        let h = Harness()
+        h.delegate = ConfigDrivenDelegate(config: config, registry: registry)
+        try h.switchTo("b")
+        h.expectConsistent()
+        #expect(h.reports.count == 1)
+        return (h, try #require(h.reports.first), file)
+    }
+
+    @Test func aWorkingCPluginRunsWithItsConfiguredParameter() throws {
+        let folder = makeTemporaryFolder()
+        let file = try CPlugin.build(CPlugin.fixtureSource, name: "fade", into: folder)
+        let config = try SegueConfig.parse(
+            Data(#"{"rules": [{"to": "b", "animator": "TestFade", "parameters": {"level": 0.25}}]}"#.utf8),
+            file: "t.json", baseDirectory: "/")
+        let h = Harness()
+        h.delegate = ConfigDrivenDelegate(config: config, registry: AnimatorRegistry(folders: [folder]))
+        try h.container.select(named: "b")
+        h.clock.advance(by: 0.125)
+        h.container.tick()
+        // f = 0.25, so the to view's alpha is f * 2 * level = 0.125.
+        #expect(approx(h.child("b").view.alpha, 0.125))
+        h.container.runUntilIdle(advancing: h.clock)
+        #expect(h.reports.first?.animator == "TestFade" && h.reports.first?.source == .plugin(path: file))
+        #expect(CPlugin.counter("fixture_end_calls", in: file) == 1, "end is called exactly once")
+        #expect(CPlugin.counter("fixture_last_completed", in: file) == 1)
+        h.expectConsistent()
+    }
+
+    @Test func aDecliningAnimatorHandsOverToTheDefaultWithItsReason() throws {
+        let (_, report, file) = try runFixture("decline", "FAULT_DECLINE")
+        #expect(report.animator == "default" && report.source == .builtin && report.completed)
+        #expect(report.reason == "TestFade declined: this fixture always declines; the built-in default ran instead")
+        #expect(CPlugin.counter("fixture_end_calls", in: file) == 0, "end follows only a successful setup")
+    }
+
+    @Test func anUnknownSetupResultIsTreatedAsADecline() throws {
+        let (_, report, _) = try runFixture("result7", "FAULT_SETUP_RESULT")
+        #expect(report.reason == "TestFade declined: setup returned 7, which is neither SEGUE_SETUP_ANIMATE nor SEGUE_SETUP_DECLINE; the built-in default ran instead")
+    }
+
+    @Test func tooManyLayersIsAnUnusablePlan() throws {
+        let (_, report, file) = try runFixture("layers9", "FAULT_TOO_MANY_LAYERS")
+        #expect(report.animator == "default")
+        #expect(report.reason == "TestFade planned an unusable transition: layer_count is 9, at most 8 are allowed; the built-in default ran instead")
+        #expect(CPlugin.counter("fixture_end_calls", in: file) == 1)
+        #expect(CPlugin.counter("fixture_last_completed", in: file) == 0)
+    }
+
+    @Test func hidingAnElementThatDoesNotExistIsAnUnusablePlan() throws {
+        let (_, report, _) = try runFixture("element99", "FAULT_BAD_ELEMENT")
+        #expect(report.reason == "TestFade planned an unusable transition: hidden element 99 of the to view does not exist (it has 0); the built-in default ran instead")
+    }
+
+    @Test func anAnimatorThatReturnsNaNIsReplacedMidwayAndTheTransitionStillCompletes() throws {
+        let (h, report, file) = try runFixture("nan", "FAULT_NAN")
+        #expect(report.animator == "default" && report.source == .builtin && report.completed)
+        #expect(report.reason.hasPrefix("TestFade produced a non-finite alpha for layer 0 at t = "))
+        #expect(report.reason.hasSuffix("; the built-in default finished the transition"))
+        #expect(CPlugin.counter("fixture_end_calls", in: file) == 1)
+        #expect(CPlugin.counter("fixture_last_completed", in: file) == 0, "the abandoned animator hears completed = false")
+        let ended = h.events.filter { if case .animationEnded = $0 { true } else { false } }
+        #expect(ended == [.animationEnded(animator: "default", completed: true)], "the transition completes exactly once")
+        #expect(h.events.filter { $0 == .didSelect("b") }.count == 1)
+    }
+
+    @Test func nonFiniteValuesAreNeverApplied() throws {
+        final class NaNAnimator: TransitionAnimator {
+            let name = "NaN", source = AnimatorSource.application
+            func setup(_ context: TransitionContext) -> AnimatorSetup {
+                .animate(TransitionPlan(duration: 1, layers: [LayerRequest(.view(.from)), LayerRequest(.view(.to))]))
+            }
+            func evaluate(layer: Int, at t: Double, state: inout LayerState) {
+                state.frame.x = t > 0.3 ? .infinity : 0
+            }
+            func animationEnded(_ completed: Bool) {}
+        }
+        final class D: ContainerViewControllerDelegate {
+            func containerViewController(_ c: ContainerViewController, animationControllerForTransitionFrom from: ViewController,
+                                         to: ViewController) -> AnimatorResolution { .use(NaNAnimator(), reason: "test") }
+        }
+        let h = Harness()
+        h.delegate = D()
+        try h.container.select(named: "b")
+        for _ in 0..<70 {
+            h.clock.advance(by: 1.0 / 60)
+            h.container.tick()
+            for view in h.container.view.subviews {
+                #expect(view.frame.isFinite && view.transform.isFinite && view.alpha.isFinite)
+            }
+        }
+        h.expectConsistent()
+        #expect(h.reports.first?.reason.hasPrefix("NaN produced a non-finite frame for layer 0 at t = ") == true)
+    }
+
+    @Test func aPlanWithAnAbsurdDurationIsRefused() throws {
+        final class Slow: TransitionAnimator {
+            let name = "Slow", source = AnimatorSource.application
+            var ended: [Bool] = []
+            func setup(_ context: TransitionContext) -> AnimatorSetup {
+                .animate(TransitionPlan(duration: .nan, layers: [LayerRequest(.view(.from))]))
+            }
+            func evaluate(layer: Int, at t: Double, state: inout LayerState) {}
+            func animationEnded(_ completed: Bool) { ended.append(completed) }
+        }
+        final class D: ContainerViewControllerDelegate {
+            let slow = Slow()
+            func containerViewController(_ c: ContainerViewController, animationControllerForTransitionFrom from: ViewController,
+                                         to: ViewController) -> AnimatorResolution { .use(slow, reason: "test") }
+        }
+        let h = Harness()
+        let d = D()
+        h.delegate = d
+        try h.switchTo("b")
+        #expect(h.reports.first?.reason == "Slow planned an unusable transition: duration nan s is outside (0, 60.0]; the built-in default ran instead")
+        #expect(d.slow.ended == [false])
+        h.expectConsistent()
+    }
+}
+
+/// The plain C example in Examples/, built with the system C compiler against
+/// the header alone, loads and is selected by name.
+struct CExampleTests {
+    @Test func theCurveSlideExampleBuildsLoadsAndIsSelectedByName() throws {
+        let folder = makeTemporaryFolder("c-example")
+        let file = try CPlugin.build(Paths.packageRoot + "/Examples/c-animator/curve_slide.c", name: "CurveSlide", into: folder)
+        let registry = AnimatorRegistry(folders: [folder])
+        let slide = try #require(registry.animator(named: "CurveSlide"))
+        #expect(slide.id == "org.segue.example.curve-slide/1" && slide.file == file)
+        let config = try SegueConfig.parse(
+            Data(#"{"rules": [{"to": "b", "animator": "CurveSlide", "parameters": {"curve": "linear"}}]}"#.utf8),
+            file: "t.json", baseDirectory: "/")
+        let h = Harness()
+        h.delegate = ConfigDrivenDelegate(config: config, registry: registry)
+        try h.container.select(named: "b")
+        // The frames the host computed, followed linearly: at t = 0.1 of 0.4 s, a quarter of the way.
+        #expect(h.child("b").view.frame.x == 320)
+        h.clock.advance(by: 0.1)
+        h.container.tick()
+        #expect(approx(h.child("a").view.frame.x, -80) && approx(h.child("b").view.frame.x, 240))
+        h.container.runUntilIdle(advancing: h.clock)
+        #expect(h.reports.first?.animator == "CurveSlide" && h.reports.first?.duration == 0.4)
+        h.expectConsistent()
+    }
+}
