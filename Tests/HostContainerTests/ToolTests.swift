@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@testable import HostContainer
+
+/// The `segue` command-line tool, run as a person or a script would run it.
+struct ToolTests {
+    func jsonLines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        }
+    }
+
+    @Test func runOnTheBuiltinSceneShowsEveryBundledAnimatorAndTheDefault() throws {
+        let result = try run(Paths.segue, ["run", "--json"], in: makeTemporaryFolder())
+        #expect(result.status == 0, "\(result.err)")
+        let lines = try jsonLines(result.out)
+        #expect(lines.count == 8)
+        let animators = Set(lines.compactMap { $0["animator"] as? String })
+        #expect(animators == ["SpringSlide", "CurlUp", "ImageZoom", "default"])
+        for line in lines {
+            for key in ["from", "to", "animator", "source", "reason", "duration", "frames", "completed"] {
+                #expect(line[key] != nil, "key \(key) in \(line)")
+            }
+            #expect(line["completed"] as? Bool == true)
+            let plugin = line["source"] as? String == "plugin"
+            #expect(plugin == (line["animator"] as? String != "default"))
+            if plugin { #expect((line["file"] as? String)?.hasSuffix(".so") == true) }
+        }
+        let zoom = try #require(lines.first { $0["from"] as? String == "grid" && $0["to"] as? String == "detail" })
+        #expect(zoom["animator"] as? String == "ImageZoom" && zoom["duration"] as? Double == 0.3 && zoom["frames"] as? Int == 19)
+    }
+
+    @Test func runPrintsAReadableLinePerTransition() throws {
+        let result = try run(Paths.segue, ["run"], in: makeTemporaryFolder())
+        #expect(result.status == 0)
+        #expect(result.out.contains("video -> file: CurlUp (plugin "))
+        #expect(result.out.contains("contact -> clipboard: default (builtin), 1.000 s, 61 frames, completed\n    why: no rule matches contact -> clipboard and no defaultAnimator is set"))
+    }
+
+    /// The issue's acceptance check: CurlUp and SpringSlide from plugins; an
+    /// unknown name and ImageZoom between children that share nothing fall back.
+    @Test func runWithAConfigReportsPluginsAndFallbacks() throws {
+        let folder = makeTemporaryFolder()
+        try """
+        {"plugins": ["\(Paths.binFolder)"],
+         "children": ["one", "two", "three", "four", "five"],
+         "rules": [{"to": "two", "animator": "CurlUp"}, {"to": "three", "animator": "SpringSlide"},
+                   {"to": "four", "animator": "Wobble"}, {"to": "five", "animator": "ImageZoom"}]}
+        """.write(toFile: folder + "/segue.json", atomically: true, encoding: .utf8)
+        let result = try run(Paths.segue, ["run", "--config", folder + "/segue.json", "--json"])
+        #expect(result.status == 0, "\(result.err)")
+        let lines = try jsonLines(result.out)
+        #expect(lines.map { $0["animator"] as? String } == ["CurlUp", "SpringSlide", "default", "default"])
+        #expect(lines.map { $0["source"] as? String } == ["plugin", "plugin", "builtin", "builtin"])
+        #expect((lines[2]["reason"] as? String)?.contains("'Wobble', which no loaded plugin provides") == true)
+        #expect(lines[3]["reason"] as? String == "ImageZoom declined: the from view 'four' and the to view 'five' share no named element; the built-in default ran instead")
+    }
+
+    /// The issue's acceptance check for `list`.
+    @Test func listShowsThePluginsAndRejectsWhatIsNotAPlugin() throws {
+        let folder = makeTemporaryFolder()
+        for name in ["SpringSlide", "CurlUp", "ImageZoom"] {
+            try FileManager.default.copyItem(atPath: Paths.plugin(name), toPath: folder + "/lib\(name).so")
+        }
+        let libz = URL(fileURLWithPath: "/lib/x86_64-linux-gnu/libz.so.1").resolvingSymlinksInPath().path
+        try FileManager.default.copyItem(atPath: libz, toPath: folder + "/libz-copy.so")
+        try "not a library".write(toFile: folder + "/x.so", atomically: true, encoding: .utf8)
+        let result = try run(Paths.segue, ["list", "--plugins", folder, "--json"])
+        #expect(result.status == 0)
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        let animators = try #require(doc["animators"] as? [[String: Any]])
+        #expect(Set(animators.compactMap { $0["name"] as? String }) == ["SpringSlide", "CurlUp", "ImageZoom"])
+        for a in animators {
+            #expect(a["id"] is String && a["file"] is String && a["version"] is String && a["parameters"] is [Any])
+        }
+        let rejected = try #require(doc["rejected"] as? [[String: String]])
+        #expect(rejected.map { ($0["file"]! as NSString).lastPathComponent } == ["libz-copy.so", "x.so"])
+        #expect(rejected[0]["reason"]!.hasPrefix("no entry point"))
+        #expect(rejected[1]["reason"]!.hasPrefix("not a shared library"))
+    }
+
+    @Test func aBadConfigFailsWithExitCode1AndAMessageNamingTheKey() throws {
+        let folder = makeTemporaryFolder()
+        try #"{"rules": [{"to": "b", "animator": 3}]}"#.write(toFile: folder + "/bad.json", atomically: true, encoding: .utf8)
+        let result = try run(Paths.segue, ["run", "--config", folder + "/bad.json"])
+        #expect(result.status == 1)
+        #expect(result.err == "segue: \(folder)/bad.json: $.rules[0].animator: expected a non-empty string, found the number 3\n")
+        #expect(result.out.isEmpty)
+    }
+
+    @Test(arguments: [["run", "--bogus"], ["frobnicate"], ["run", "--config"], ["list", "extra"], []])
+    func usageMistakesExitWith2(arguments: [String]) throws {
+        let result = try run(Paths.segue, arguments)
+        #expect(result.status == 2)
+    }
+
+    @Test(arguments: [["--help"], ["run", "--help"], ["list", "--help"]])
+    func helpIsEverywhereAndExits0(arguments: [String]) throws {
+        let result = try run(Paths.segue, arguments)
+        #expect(result.status == 0 && result.out.hasPrefix("USAGE: segue"))
+    }
+
+    @Test func printConfigPrintsTheBuiltinSceneAsAConfigThatRuns() throws {
+        let folder = makeTemporaryFolder()
+        let printed = try run(Paths.segue, ["run", "--print-config"])
+        try printed.out.write(toFile: folder + "/scene.json", atomically: true, encoding: .utf8)
+        let result = try run(Paths.segue, ["run", "--config", folder + "/scene.json", "--plugins", Paths.binFolder, "--json"])
+        #expect(result.status == 0)
+        #expect(try jsonLines(result.out).count == 8)
+    }
+}
