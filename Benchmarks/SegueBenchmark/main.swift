@@ -1,1 +1,219 @@
-print("bench")
+// SegueBenchmark: what per-frame evaluation through the plugin ABI costs
+// against the same math called directly in Swift, and how long loading
+// plugins takes. Run it in release mode (see the README); it is not a test.
+//
+//   swift run -c release SegueBenchmark [--frames N] [--copies N]
+//
+// With --alloc-check ANIMATOR --frames N it only evaluates N frames of one
+// animator, for counting allocations under valgrind (see the README).
+
+import Foundation
+import HostContainer
+
+// MARK: - The same math, called directly in Swift
+
+/// CurlUp's math (Plugins/CurlUp) as a Swift animator, the reference the
+/// plugin is measured against.
+final class SwiftCurl: TransitionAnimator {
+    let name = "CurlUp (Swift)", source = AnimatorSource.application
+    let duration = 0.4, radius = 48.0, rows = 32, columns = 4
+    /// A parameter in the plugin, so a stored value here, not a constant the compiler could fold.
+    let curve = TimingCurve.named[3].curve
+
+    func setup(_ context: TransitionContext) -> AnimatorSetup {
+        .animate(TransitionPlan(duration: duration, layers: [
+            LayerRequest(.view(.to)), LayerRequest(.view(.from), meshColumns: columns, meshRows: rows),
+        ]))
+    }
+
+    func evaluate(layer: Int, at t: Double, state: inout LayerState) {
+        guard layer == 1 else { return }
+        let progress = curve.value(at: t / duration)
+        let frame = state.frame
+        let line = frame.height - progress * (frame.height + Double.pi * radius)
+        for j in 0...rows {
+            let y = frame.height * Double(j) / Double(rows)
+            var py = y, pz = 0.0
+            let d = y - line
+            if d > 0 {
+                let angle = d / radius
+                if angle <= Double.pi {
+                    py = line + radius * sin(angle)
+                    pz = radius * (1 - cos(angle))
+                } else {
+                    py = line - (d - Double.pi * radius)
+                    pz = 2 * radius
+                }
+            }
+            for i in 0...columns {
+                state.mesh[j * (columns + 1) + i] = Vec3(
+                    x: frame.x + frame.width * Double(i) / Double(columns), y: frame.y + py, z: pz)
+            }
+        }
+        state.isHidden = progress >= 1
+    }
+
+    func animationEnded(_ completed: Bool) {}
+}
+
+/// ImageZoom's math (Plugins/ImageZoom) as a Swift animator.
+final class SwiftZoom: TransitionAnimator {
+    let name = "ImageZoom (Swift)", source = AnimatorSource.application
+    let duration = 0.3
+    let curve = TimingCurve.named[3].curve
+    var fromFrame = Rect.zero, toFrame = Rect.zero, finalFrame = Rect.zero
+
+    func setup(_ context: TransitionContext) -> AnimatorSetup {
+        fromFrame = context.elements(of: .from)[0].frame
+        toFrame = context.elements(of: .to)[0].frame
+        finalFrame = context.finalFrame(for: context.toViewController)
+        return .animate(TransitionPlan(
+            duration: duration,
+            layers: [LayerRequest(.view(.from)), LayerRequest(.view(.to)),
+                     LayerRequest(.snapshot(ElementReference(side: .from, index: 0)))],
+            hiddenElements: [ElementReference(side: .from, index: 0), ElementReference(side: .to, index: 0)]))
+    }
+
+    func evaluate(layer: Int, at t: Double, state: inout LayerState) {
+        let progress = curve.value(at: t / duration)
+        switch layer {
+        case 1:
+            state.frame = finalFrame
+            state.alpha = progress
+        case 2:
+            state.frame = fromFrame.interpolated(to: toFrame, progress)
+        default:
+            break
+        }
+    }
+
+    func animationEnded(_ completed: Bool) {}
+}
+
+// MARK: - Measuring
+
+func now() -> Double { MonotonicClock().now }
+
+/// Median seconds of `runs` runs of `body`.
+func median(runs: Int = 9, _ body: () -> Void) -> Double {
+    var times: [Double] = []
+    for _ in 0..<runs {
+        let start = now()
+        body()
+        times.append(now() - start)
+    }
+    return times.sorted()[runs / 2]
+}
+
+/// A from and a to child sharing an `image` element, in a 390x844 container.
+func makeContext() -> TransitionContext {
+    let bounds = Rect(x: 0, y: 0, width: 390, height: 844)
+    let container = View(frame: bounds)
+    let grid = View(frame: bounds), detail = View(frame: bounds)
+    grid.addSubview(View(name: "image", frame: Rect(x: 16, y: 120, width: 171, height: 171)))
+    detail.addSubview(View(name: "image", frame: Rect(x: 0, y: 100, width: 390, height: 390)))
+    container.addSubview(grid)
+    return TransitionContext(from: ViewController(name: "grid", view: grid), to: ViewController(name: "detail", view: detail),
+                             containerView: container, goingRight: true) { _ in }
+}
+
+/// Evaluates every layer of `animator` at `frames` evenly spaced times; returns
+/// nanoseconds per frame (all layers).
+func evaluationCost(_ animator: any TransitionAnimator, frames: Int, runs: Int = 9) -> Double {
+    let context = makeContext()
+    guard case .animate(let plan) = animator.setup(context) else { fatalError("\(animator.name) declined") }
+    let meshes = plan.layers.map { $0.meshColumns > 0 ? Mesh(columns: $0.meshColumns, rows: $0.meshRows, covering: context.containerView.bounds) : nil }
+    var sink = 0.0
+    let seconds = median(runs: runs) {
+        for f in 0..<frames {
+            let t = plan.duration * Double(f) / Double(frames - 1)
+            for layer in plan.layers.indices {
+                var state = LayerState(frame: context.containerView.bounds, zPosition: Double(layer),
+                                       mesh: meshes[layer]?.vertices ?? .init(start: nil, count: 0))
+                animator.evaluate(layer: layer, at: t, state: &state)
+                sink += state.alpha + state.frame.x + state.transform.translation.x
+            }
+        }
+    }
+    animator.animationEnded(true)
+    if sink.isNaN { print("") }  // keeps the work observable
+    return seconds / Double(frames) * 1e9
+}
+
+// MARK: - Main
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+func option(_ name: String, default value: Int, in arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return value }
+    return v
+}
+let frames = option("--frames", default: 20_000)
+let copies = option("--copies", default: 100)
+let binFolder = (try! FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") as NSString).deletingLastPathComponent
+
+// Plugin load time: the first scan of the build folder (three Swift plugins).
+let loadStart = now()
+let registry = AnimatorRegistry(folders: [binFolder])
+let loadSeconds = now() - loadStart
+func plugin(_ name: String) -> AnimatorDescriptor {
+    guard let d = registry.animator(named: name) else { fatalError("\(name) not found in \(binFolder): build it first") }
+    return d
+}
+func defaults(_ d: AnimatorDescriptor) -> [Double] { d.parameters.map(\.defaultValue) }
+
+if let i = arguments.firstIndex(of: "--alloc-check"), i + 1 < arguments.count {
+    let name = arguments[i + 1]
+    let d = plugin(name)
+    _ = evaluationCost(d.makeAnimator(parameters: defaults(d)), frames: frames, runs: 1)
+    print("evaluated \(frames) frames of \(name)")
+    exit(0)
+}
+
+print("Segue benchmark (\(frames) frames per run; per animator the best of 5 medians of 9 runs)\n")
+print("Per-frame evaluation, all layers, ns per frame:")
+print("  animator      through the ABI   direct Swift   ratio")
+let pairs: [(String, any TransitionAnimator, any TransitionAnimator)] = [
+    ("SpringSlide", plugin("SpringSlide").makeAnimator(parameters: defaults(plugin("SpringSlide"))),
+     ContainerViewController.makeDefaultAnimator()),
+    ("CurlUp", plugin("CurlUp").makeAnimator(parameters: defaults(plugin("CurlUp"))), SwiftCurl()),
+    ("ImageZoom", plugin("ImageZoom").makeAnimator(parameters: defaults(plugin("ImageZoom"))), SwiftZoom()),
+]
+for (name, abi, swift) in pairs {
+    // Alternate the two, five rounds, and keep each side's best median: what
+    // the machine does meanwhile shows up as noise in both.
+    var viaABI = Double.infinity, direct = Double.infinity
+    for _ in 0..<5 {
+        viaABI = min(viaABI, evaluationCost(abi, frames: frames))
+        direct = min(direct, evaluationCost(swift, frames: frames))
+    }
+    print("  " + name.padding(toLength: 12, withPad: " ", startingAt: 0)
+          + String(format: "  %15.1f  %13.1f   %5.3f", viaABI, direct, viaABI / direct))
+}
+print("  (SpringSlide's direct Swift counterpart is the built-in default: the same algorithm and spring.)")
+
+print("\nPlugin loading:")
+print(String(format: "  first scan of the build folder (3 Swift plugins): %.2f ms", loadSeconds * 1e3))
+
+// Startup with many plugins installed: N copies of the plain C example.
+let folder = NSTemporaryDirectory() + "segue-bench-\(getpid())"
+try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Examples/c-animator/curve_slide.c").path
+let include = URL(fileURLWithPath: source).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Sources/AnimatorABI/include").path
+let cc = Process()
+cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+cc.arguments = ["cc", "-O2", "-shared", "-fPIC", "-I", include, "-o", folder + "/libCurveSlide.so", source]
+if (try? cc.run()) != nil, ({ cc.waitUntilExit(); return cc.terminationStatus == 0 }()) {
+    for i in 1..<copies {
+        try? FileManager.default.copyItem(atPath: folder + "/libCurveSlide.so", toPath: folder + "/libCurveSlide-\(i).so")
+    }
+    let start = now()
+    let many = AnimatorRegistry(folders: [folder])
+    let seconds = now() - start
+    print(String(format: "  scan of %d C plugin files (1 loaded, %d duplicates rejected after loading): %.2f ms, %.1f us per file",
+                 copies, many.rejections.count, seconds * 1e3, seconds / Double(copies) * 1e6))
+} else {
+    print("  (no C compiler: the many-plugins scan was skipped)")
+}
+try? FileManager.default.removeItem(atPath: folder)

@@ -116,11 +116,12 @@ private func evaluate(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePo
                       _ state: UnsafeMutablePointer<segue_layer_state_t>?) {
     // Layer 0, the to view, rests beneath: nothing to change.
     guard layer == 1, let ctx, let plan, let state, let host, let mesh = state.pointee.mesh else { return }
-    let c = ctx.pointee
+    // Read through the pointers: copying the context or the plan would cost more than the math.
+    let params = ctx.pointee.params!
     let duration = plan.pointee.duration
     let progress = host.pointee.curve_value(
-        segue_curve_t(rawValue: UInt32(c.params[Param.curve.rawValue])), duration > 0 ? t / duration : 1)
-    let r = c.params[Param.radius.rawValue]
+        segue_curve_t(rawValue: UInt32(params[Param.curve.rawValue])), duration > 0 ? t / duration : 1)
+    let r = params[Param.radius.rawValue]
     let frame = state.pointee.frame
     let rows = Int(plan.pointee.layers.1.mesh_rows), columns = Int(meshColumns)
     guard Int(state.pointee.mesh_vertex_count) >= (rows + 1) * (columns + 1) else { return }

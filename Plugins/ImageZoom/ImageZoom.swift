@@ -91,7 +91,7 @@ public func segueAnimatorEntry(_ h: UnsafePointer<segue_host_t>?) -> UnsafePoint
 // MARK: - Animation
 
 // Scratch layout: [0] 1 when zooming in (the to image is the larger), else 0;
-// [1] the from element's index; [2] the to element's index.
+// [1...4] the from element's frame; [5...8] the to element's frame.
 
 private func sameName(_ a: segue_view_t, _ i: Int, _ b: segue_view_t, _ j: Int) -> Bool {
     guard let x = a.elements[i]?.pointee.name, let y = b.elements[j]?.pointee.name else { return false }
@@ -122,8 +122,10 @@ private func setup(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePoint
     let toFrame = c.to.elements[toIndex]!.pointee.frame
     let zoomIn = toFrame.width * toFrame.height >= fromFrame.width * fromFrame.height
     plan.pointee.scratch.0 = zoomIn ? 1 : 0
-    plan.pointee.scratch.1 = Double(fromIndex)
-    plan.pointee.scratch.2 = Double(toIndex)
+    (plan.pointee.scratch.1, plan.pointee.scratch.2, plan.pointee.scratch.3, plan.pointee.scratch.4) =
+        (fromFrame.x, fromFrame.y, fromFrame.width, fromFrame.height)
+    (plan.pointee.scratch.5, plan.pointee.scratch.6, plan.pointee.scratch.7, plan.pointee.scratch.8) =
+        (toFrame.x, toFrame.y, toFrame.width, toFrame.height)
     plan.pointee.duration = c.params[Param.duration.rawValue]
     // Zooming in, the detail view fades in over the grid; zooming out, it fades
     // out over the grid. Either way the travelling image is on top.
@@ -144,23 +146,24 @@ private func setup(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePoint
 private func evaluate(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePointer<segue_context_t>?,
                       _ plan: UnsafePointer<segue_plan_t>?, _ t: Double, _ layer: UInt32,
                       _ state: UnsafeMutablePointer<segue_layer_state_t>?) {
+    // Read through the pointers: copying the context or the plan would cost more than the math.
     guard let ctx, let plan, let state, let host else { return }
-    let c = ctx.pointee, p = plan.pointee
-    let duration = p.duration
+    let duration = plan.pointee.duration
     let progress = host.pointee.curve_value(
-        segue_curve_t(rawValue: UInt32(c.params[Param.curve.rawValue])), duration > 0 ? t / duration : 1)
-    let zoomIn = p.scratch.0 == 1
+        segue_curve_t(rawValue: UInt32(ctx.pointee.params[Param.curve.rawValue])), duration > 0 ? t / duration : 1)
+    let zoomIn = plan.pointee.scratch.0 == 1
     switch layer {
     case 1:
         // The detail view: placed at finalFrame(to) and fading in, or fading out.
-        if zoomIn { state.pointee.frame = c.to_final_frame }
+        if zoomIn { state.pointee.frame = ctx.pointee.to_final_frame }
         state.pointee.alpha = zoomIn ? progress : 1 - progress
     case 2:
-        let a = c.from.elements[Int(p.scratch.1)]!.pointee.frame
-        let b = c.to.elements[Int(p.scratch.2)]!.pointee.frame
+        let s = UnsafeRawPointer(plan).advanced(by: MemoryLayout<segue_plan_t>.offset(of: \.scratch)!)
+            .assumingMemoryBound(to: Double.self)
+        // The snapshot travels from the cell's image frame (s[1...4]) to the detail image's (s[5...8]).
         state.pointee.frame = segue_rect_t(
-            x: a.x + (b.x - a.x) * progress, y: a.y + (b.y - a.y) * progress,
-            width: a.width + (b.width - a.width) * progress, height: a.height + (b.height - a.height) * progress)
+            x: s[1] + (s[5] - s[1]) * progress, y: s[2] + (s[6] - s[2]) * progress,
+            width: s[3] + (s[7] - s[3]) * progress, height: s[4] + (s[8] - s[4]) * progress)
     default:
         break  // the view beneath rests
     }

@@ -113,10 +113,12 @@ private func evaluate(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePo
                       _ plan: UnsafePointer<segue_plan_t>?, _ t: Double, _ layer: UInt32,
                       _ state: UnsafeMutablePointer<segue_layer_state_t>?) {
     guard let plan, let state, let host else { return }
-    let s = plan.pointee.scratch
-    var spring = segue_spring_t(duration: s.1, damping_ratio: s.2, initial_velocity: s.3, omega0: s.4)
+    // Read through the pointer: copying the plan would cost more than the math.
+    var spring = segue_spring_t(
+        duration: plan.pointee.scratch.1, damping_ratio: plan.pointee.scratch.2,
+        initial_velocity: plan.pointee.scratch.3, omega0: plan.pointee.scratch.4)
     let p = host.pointee.spring_value(&spring, t)
-    let travel = s.0
+    let travel = plan.pointee.scratch.0
     if layer == 0 {
         state.pointee.transform.m.12 = travel * p  // m41: x translation
         state.pointee.alpha = 1 - p

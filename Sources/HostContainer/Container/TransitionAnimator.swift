@@ -1,3 +1,5 @@
+import AnimatorABI
+
 /// An animator in the evaluation model: it describes a transition, the host
 /// animates it. The Swift face of the C ABI's `segue_animator_t`; plugin
 /// animators and the built-in default both conform.
@@ -96,28 +98,58 @@ public struct LayerRequest: Equatable, Sendable {
 /// The state of one layer at one time. The container fills it with the layer's
 /// resting values (frame at setup, identity, alpha 1, z = layer index, shown)
 /// before each ``TransitionAnimator/evaluate(layer:at:state:)``.
+///
+/// It is stored as the ABI's `segue_layer_state_t`, so that a plugin writes
+/// into it directly: per-frame evaluation through the ABI copies nothing.
 public struct LayerState {
+    /// The ABI form; plugins receive a pointer to it.
+    var raw: segue_layer_state_t
+
+    public init(frame: Rect, zPosition: Double, mesh: UnsafeMutableBufferPointer<Vec3> = .init(start: nil, count: 0)) {
+        raw = segue_layer_state_t(
+            struct_size: UInt32(MemoryLayout<segue_layer_state_t>.size),
+            frame: segue_rect_t(x: frame.x, y: frame.y, width: frame.width, height: frame.height),
+            transform: segue_transform3d_t(m: Transform3D.identity.m),
+            alpha: 1, z_position: zPosition, hidden: false,
+            mesh: UnsafeMutableRawPointer(mesh.baseAddress)?.assumingMemoryBound(to: segue_vec3_t.self),
+            mesh_vertex_count: UInt32(mesh.count))
+    }
+
     /// Container coordinates.
-    public var frame: Rect
+    public var frame: Rect {
+        get { Rect(x: raw.frame.x, y: raw.frame.y, width: raw.frame.width, height: raw.frame.height) }
+        set { raw.frame = segue_rect_t(x: newValue.x, y: newValue.y, width: newValue.width, height: newValue.height) }
+    }
+
     /// Applied about the frame's centre.
-    public var transform: Transform3D
+    public var transform: Transform3D {
+        get { Transform3D(m: raw.transform.m) }
+        set { raw.transform.m = newValue.m }
+    }
+
     /// The container clamps it to [0, 1].
-    public var alpha: Double
+    public var alpha: Double {
+        get { raw.alpha }
+        set { raw.alpha = newValue }
+    }
+
     /// Higher draws on top.
-    public var zPosition: Double
-    public var isHidden: Bool
+    public var zPosition: Double {
+        get { raw.z_position }
+        set { raw.z_position = newValue }
+    }
+
+    public var isHidden: Bool {
+        get { raw.hidden }
+        set { raw.hidden = newValue }
+    }
+
     /// The layer's deformation mesh in container coordinates, row-major from the
     /// top-left; empty when none was requested. Container-owned; not reset
     /// between calls, so write every vertex.
-    public var mesh: UnsafeMutableBufferPointer<Vec3>
-
-    public init(frame: Rect, zPosition: Double, mesh: UnsafeMutableBufferPointer<Vec3> = .init(start: nil, count: 0)) {
-        self.frame = frame
-        self.transform = .identity
-        self.alpha = 1
-        self.zPosition = zPosition
-        self.isHidden = false
-        self.mesh = mesh
+    public var mesh: UnsafeMutableBufferPointer<Vec3> {
+        UnsafeMutableBufferPointer(
+            start: UnsafeMutableRawPointer(raw.mesh)?.assumingMemoryBound(to: Vec3.self), count: Int(raw.mesh_vertex_count))
     }
 
     /// The name of the first member that is not finite, or nil when all are.

@@ -24,8 +24,11 @@ public final class TransitionContext {
     private var completed = false
 
     /// Builds the context for a switch between two children of `containerView`.
+    /// Containers build contexts; so may any other container that reuses an
+    /// animator, which only ever concerns itself with the context.
+    /// - Parameter completion: runs once, on the first ``completeTransition(_:)``.
     /// - Precondition: the from view is loaded and in the container view.
-    init(from: ViewController, to: ViewController, containerView: View, goingRight: Bool,
+    public init(from: ViewController, to: ViewController, containerView: View, goingRight: Bool,
          isInteractive: Bool = false, completion: @escaping (Bool) -> Void) {
         precondition(from.view.superview === containerView, "the from view must be in the container view")
         self.containerView = containerView

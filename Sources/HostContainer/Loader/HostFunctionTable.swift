@@ -49,11 +49,7 @@ enum HostFunctionTable {
                 plugin: path, level: PluginLogMessage.Level(rawValue: Int(level.rawValue)) ?? .info,
                 message: String(cString: message)))
         }
-        table.curve_value = { curve, t in
-            let named = TimingCurve.named
-            let index = Int(curve.rawValue)
-            return (named.indices.contains(index) ? named[index].curve : .linear).value(at: t)
-        }
+        table.curve_value = { curve, t in TimingCurve(curve).value(at: t) }
         table.cubic_bezier_value = { x1, y1, x2, y2, t in
             TimingCurve(x1: x1, y1: y1, x2: x2, y2: y2).value(at: t)
         }
@@ -76,6 +72,19 @@ enum HostFunctionTable {
         let pointer = UnsafeMutablePointer<segue_host_t>.allocate(capacity: 1)
         pointer.initialize(to: table)
         return UnsafePointer(pointer)
+    }
+}
+
+extension TimingCurve {
+    /// The named curve for an ABI `segue_curve_t`; unknown values are linear, as the header says.
+    init(_ curve: segue_curve_t) {
+        switch curve {
+        case SEGUE_CURVE_EASE_IN: self = .easeIn
+        case SEGUE_CURVE_EASE_OUT: self = .easeOut
+        case SEGUE_CURVE_EASE_IN_OUT: self = .easeInEaseOut
+        case SEGUE_CURVE_DEFAULT: self = .default
+        default: self = .linear
+        }
     }
 }
 

@@ -11,6 +11,11 @@ final class PluginAnimator: TransitionAnimator {
     var name: String { descriptor.name }
     var source: AnimatorSource { .plugin(path: descriptor.file) }
 
+    /// Read once: going through `descriptor.raw.pointee` each frame would copy the whole descriptor.
+    private let raw: UnsafePointer<segue_animator_t>
+    private let evaluateFunction: @convention(c) (
+        UnsafePointer<segue_animator_t>?, UnsafePointer<segue_context_t>?, UnsafePointer<segue_plan_t>?,
+        Double, UInt32, UnsafeMutablePointer<segue_layer_state_t>?) -> Void
     private let context = UnsafeMutablePointer<segue_context_t>.allocate(capacity: 1)
     private let plan = UnsafeMutablePointer<segue_plan_t>.allocate(capacity: 1)
     /// Everything the C context points to, all from malloc, freed in one place.
@@ -20,6 +25,8 @@ final class PluginAnimator: TransitionAnimator {
     init(descriptor: AnimatorDescriptor, parameters: [Double]) {
         self.descriptor = descriptor
         self.parameters = parameters
+        raw = descriptor.raw
+        evaluateFunction = descriptor.raw.pointee.evaluate  // validated non-NULL at load
         context.initialize(to: segue_context_t())
         plan.initialize(to: segue_plan_t())
     }
@@ -54,19 +61,7 @@ final class PluginAnimator: TransitionAnimator {
     }
 
     func evaluate(layer: Int, at t: Double, state: inout LayerState) {
-        var c = segue_layer_state_t(
-            struct_size: UInt32(MemoryLayout<segue_layer_state_t>.size),
-            frame: segue_rect_t(x: state.frame.x, y: state.frame.y, width: state.frame.width, height: state.frame.height),
-            transform: segue_transform3d_t(m: state.transform.m),
-            alpha: state.alpha, z_position: state.zPosition, hidden: state.isHidden,
-            mesh: UnsafeMutableRawPointer(state.mesh.baseAddress)?.assumingMemoryBound(to: segue_vec3_t.self),
-            mesh_vertex_count: UInt32(state.mesh.count))
-        descriptor.raw.pointee.evaluate(descriptor.raw, context, plan, t, UInt32(layer), &c)
-        state.frame = Rect(x: c.frame.x, y: c.frame.y, width: c.frame.width, height: c.frame.height)
-        state.transform.m = c.transform.m
-        state.alpha = c.alpha
-        state.zPosition = c.z_position
-        state.isHidden = c.hidden
+        evaluateFunction(raw, context, plan, t, UInt32(layer), &state.raw)
     }
 
     func animationEnded(_ completed: Bool) {

@@ -63,6 +63,12 @@ public struct Transform3D: Equatable, Hashable, Sendable {
     public var m: (Double, Double, Double, Double, Double, Double, Double, Double,
                    Double, Double, Double, Double, Double, Double, Double, Double)
 
+    /// A transform from its values as a tuple, m11 first.
+    public init(m: (Double, Double, Double, Double, Double, Double, Double, Double,
+                    Double, Double, Double, Double, Double, Double, Double, Double)) {
+        self.m = m
+    }
+
     public init(_ values: [Double]) {
         precondition(values.count == 16, "a 4x4 transform takes 16 values")
         m = (values[0], values[1], values[2], values[3], values[4], values[5], values[6], values[7],
