@@ -4,8 +4,10 @@
 //
 //   swift run -c release SegueBenchmark [--frames N] [--copies N]
 //
-// With --alloc-check ANIMATOR --frames N it only evaluates N frames of one
-// animator, for counting allocations under valgrind (see the README).
+// With --single ANIMATOR [--swift] --frames N it only evaluates N frames of
+// one animator, through the ABI or (--swift) its direct Swift counterpart:
+// run that under valgrind to count instructions (callgrind, repeatable
+// whatever the machine is doing) or allocations (memcheck's heap summary).
 
 import Foundation
 import HostContainer
@@ -26,10 +28,10 @@ final class SwiftCurl: TransitionAnimator {
         ]))
     }
 
-    func evaluate(layer: Int, at t: Double, state: inout LayerState) {
-        guard layer == 1 else { return }
+    func evaluate(at t: Double, layers: LayerStates) {
         let progress = curve.value(at: t / duration)
-        let frame = state.frame
+        let frame = layers[1].frame
+        let mesh = layers[1].mesh
         let line = frame.height - progress * (frame.height + Double.pi * radius)
         for j in 0...rows {
             let y = frame.height * Double(j) / Double(rows)
@@ -46,11 +48,11 @@ final class SwiftCurl: TransitionAnimator {
                 }
             }
             for i in 0...columns {
-                state.mesh[j * (columns + 1) + i] = Vec3(
+                mesh[j * (columns + 1) + i] = Vec3(
                     x: frame.x + frame.width * Double(i) / Double(columns), y: frame.y + py, z: pz)
             }
         }
-        state.isHidden = progress >= 1
+        layers[1].isHidden = progress >= 1
     }
 
     func animationEnded(_ completed: Bool) {}
@@ -74,17 +76,11 @@ final class SwiftZoom: TransitionAnimator {
             hiddenElements: [ElementReference(side: .from, index: 0), ElementReference(side: .to, index: 0)]))
     }
 
-    func evaluate(layer: Int, at t: Double, state: inout LayerState) {
+    func evaluate(at t: Double, layers: LayerStates) {
         let progress = curve.value(at: t / duration)
-        switch layer {
-        case 1:
-            state.frame = finalFrame
-            state.alpha = progress
-        case 2:
-            state.frame = fromFrame.interpolated(to: toFrame, progress)
-        default:
-            break
-        }
+        layers[1].frame = finalFrame
+        layers[1].alpha = progress
+        layers[2].frame = fromFrame.interpolated(to: toFrame, progress)
     }
 
     func animationEnded(_ completed: Bool) {}
@@ -123,15 +119,21 @@ func evaluationCost(_ animator: any TransitionAnimator, frames: Int, runs: Int =
     let context = makeContext()
     guard case .animate(let plan) = animator.setup(context) else { fatalError("\(animator.name) declined") }
     let meshes = plan.layers.map { $0.meshColumns > 0 ? Mesh(columns: $0.meshColumns, rows: $0.meshRows, covering: context.containerView.bounds) : nil }
+    let states = UnsafeMutablePointer<LayerState>.allocate(capacity: plan.layers.count)
+    defer { states.deallocate() }
     var sink = 0.0
+    // As the container does each frame: fill the resting states, evaluate, read them.
     let seconds = median(runs: runs) {
         for f in 0..<frames {
             let t = plan.duration * Double(f) / Double(frames - 1)
             for layer in plan.layers.indices {
-                var state = LayerState(frame: context.containerView.bounds, zPosition: Double(layer),
-                                       mesh: meshes[layer]?.vertices ?? .init(start: nil, count: 0))
-                animator.evaluate(layer: layer, at: t, state: &state)
-                sink += state.alpha + state.frame.x + state.transform.translation.x
+                (states + layer).initialize(to: LayerState(
+                    frame: context.containerView.bounds, zPosition: Double(layer),
+                    mesh: meshes[layer]?.vertices ?? .init(start: nil, count: 0)))
+            }
+            animator.evaluate(at: t, layers: LayerStates(base: states, count: plan.layers.count))
+            for layer in plan.layers.indices {
+                sink += states[layer].alpha + states[layer].frame.x + states[layer].transform.translation.x
             }
         }
     }
@@ -161,23 +163,25 @@ func plugin(_ name: String) -> AnimatorDescriptor {
 }
 func defaults(_ d: AnimatorDescriptor) -> [Double] { d.parameters.map(\.defaultValue) }
 
-if let i = arguments.firstIndex(of: "--alloc-check"), i + 1 < arguments.count {
-    let name = arguments[i + 1]
-    let d = plugin(name)
-    _ = evaluationCost(d.makeAnimator(parameters: defaults(d)), frames: frames, runs: 1)
-    print("evaluated \(frames) frames of \(name)")
-    exit(0)
-}
-
-print("Segue benchmark (\(frames) frames per run; per animator the best of 5 medians of 9 runs)\n")
-print("Per-frame evaluation, all layers, ns per frame:")
-print("  animator      through the ABI   direct Swift   ratio")
 let pairs: [(String, any TransitionAnimator, any TransitionAnimator)] = [
     ("SpringSlide", plugin("SpringSlide").makeAnimator(parameters: defaults(plugin("SpringSlide"))),
      ContainerViewController.makeDefaultAnimator()),
     ("CurlUp", plugin("CurlUp").makeAnimator(parameters: defaults(plugin("CurlUp"))), SwiftCurl()),
     ("ImageZoom", plugin("ImageZoom").makeAnimator(parameters: defaults(plugin("ImageZoom"))), SwiftZoom()),
 ]
+
+if let i = arguments.firstIndex(of: "--single"), i + 1 < arguments.count {
+    let name = arguments[i + 1]
+    guard let pair = pairs.first(where: { $0.0 == name }) else { fatalError("no animator \(name)") }
+    let swift = arguments.contains("--swift")
+    _ = evaluationCost(swift ? pair.2 : pair.1, frames: frames, runs: 1)
+    print("evaluated \(frames) frames of \(name) \(swift ? "in Swift" : "through the ABI")")
+    exit(0)
+}
+
+print("Segue benchmark (\(frames) frames per run; per animator the best of 5 medians of 9 runs)\n")
+print("Per-frame evaluation, all layers, ns per frame:")
+print("  animator      through the ABI   direct Swift   ratio")
 for (name, abi, swift) in pairs {
     // Alternate the two, five rounds, and keep each side's best median: what
     // the machine does meanwhile shows up as noise in both.

@@ -54,11 +54,12 @@ static segue_setup_result_t setup(const segue_animator_t *self, const segue_cont
 }
 
 static void evaluate(const segue_animator_t *self, const segue_context_t *ctx, const segue_plan_t *plan,
-                     double t, uint32_t layer, segue_layer_state_t *state) {
+                     double t, segue_layer_state_t *const *states, uint32_t layer_count) {
     (void)self;
+    (void)layer_count; /* always plan->layer_count: 2 */
     double f = host->curve_value((segue_curve_t)ctx->params[PARAM_CURVE], t / plan->duration);
-    state->frame = layer == 0 ? lerp(ctx->from_initial_frame, ctx->from_final_frame, f)
-                              : lerp(ctx->to_initial_frame, ctx->to_final_frame, f);
+    states[0]->frame = lerp(ctx->from_initial_frame, ctx->from_final_frame, f);
+    states[1]->frame = lerp(ctx->to_initial_frame, ctx->to_final_frame, f);
 }
 
 static const segue_animator_t curve_slide = {

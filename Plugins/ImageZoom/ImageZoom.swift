@@ -144,27 +144,25 @@ private func setup(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePoint
 }
 
 private func evaluate(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePointer<segue_context_t>?,
-                      _ plan: UnsafePointer<segue_plan_t>?, _ t: Double, _ layer: UInt32,
-                      _ state: UnsafeMutablePointer<segue_layer_state_t>?) {
+                      _ plan: UnsafePointer<segue_plan_t>?, _ t: Double,
+                      _ states: UnsafePointer<UnsafeMutablePointer<segue_layer_state_t>?>?, _ count: UInt32) {
     // Read through the pointers: copying the context or the plan would cost more than the math.
-    guard let ctx, let plan, let state, let host else { return }
+    guard let ctx, let plan, let states, count == 3, let upper = states[1], let image = states[2], let host else { return }
     let duration = plan.pointee.duration
     let progress = host.pointee.curve_value(
         segue_curve_t(rawValue: UInt32(ctx.pointee.params[Param.curve.rawValue])), duration > 0 ? t / duration : 1)
-    let zoomIn = plan.pointee.scratch.0 == 1
-    switch layer {
-    case 1:
-        // The detail view: placed at finalFrame(to) and fading in, or fading out.
-        if zoomIn { state.pointee.frame = ctx.pointee.to_final_frame }
-        state.pointee.alpha = zoomIn ? progress : 1 - progress
-    case 2:
-        let s = UnsafeRawPointer(plan).advanced(by: MemoryLayout<segue_plan_t>.offset(of: \.scratch)!)
-            .assumingMemoryBound(to: Double.self)
-        // The snapshot travels from the cell's image frame (s[1...4]) to the detail image's (s[5...8]).
-        state.pointee.frame = segue_rect_t(
-            x: s[1] + (s[5] - s[1]) * progress, y: s[2] + (s[6] - s[2]) * progress,
-            width: s[3] + (s[7] - s[3]) * progress, height: s[4] + (s[8] - s[4]) * progress)
-    default:
-        break  // the view beneath rests
+    // Layer 0, the view beneath, rests. Layer 1 is the detail view: placed at
+    // finalFrame(to) and fading in when zooming in; fading out when zooming out.
+    if plan.pointee.scratch.0 == 1 {
+        upper.pointee.frame = ctx.pointee.to_final_frame
+        upper.pointee.alpha = progress
+    } else {
+        upper.pointee.alpha = 1 - progress
     }
+    // Layer 2, the snapshot, travels from the cell's image frame (s[1...4]) to the detail image's (s[5...8]).
+    let s = UnsafeRawPointer(plan).advanced(by: MemoryLayout<segue_plan_t>.offset(of: \.scratch)!)
+        .assumingMemoryBound(to: Double.self)
+    image.pointee.frame = segue_rect_t(
+        x: s[1] + (s[5] - s[1]) * progress, y: s[2] + (s[6] - s[2]) * progress,
+        width: s[3] + (s[7] - s[3]) * progress, height: s[4] + (s[8] - s[4]) * progress)
 }

@@ -110,20 +110,17 @@ private func setup(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePoint
 }
 
 private func evaluate(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePointer<segue_context_t>?,
-                      _ plan: UnsafePointer<segue_plan_t>?, _ t: Double, _ layer: UInt32,
-                      _ state: UnsafeMutablePointer<segue_layer_state_t>?) {
-    guard let plan, let state, let host else { return }
+                      _ plan: UnsafePointer<segue_plan_t>?, _ t: Double,
+                      _ states: UnsafePointer<UnsafeMutablePointer<segue_layer_state_t>?>?, _ count: UInt32) {
+    guard let plan, let states, count == 2, let from = states[0], let to = states[1], let host else { return }
     // Read through the pointer: copying the plan would cost more than the math.
     var spring = segue_spring_t(
         duration: plan.pointee.scratch.1, damping_ratio: plan.pointee.scratch.2,
         initial_velocity: plan.pointee.scratch.3, omega0: plan.pointee.scratch.4)
     let p = host.pointee.spring_value(&spring, t)
     let travel = plan.pointee.scratch.0
-    if layer == 0 {
-        state.pointee.transform.m.12 = travel * p  // m41: x translation
-        state.pointee.alpha = 1 - p
-    } else {
-        state.pointee.transform.m.12 = -travel * (1 - p)
-        state.pointee.alpha = p
-    }
+    from.pointee.transform.m.12 = travel * p  // m41: x translation
+    from.pointee.alpha = 1 - p
+    to.pointee.transform.m.12 = -travel * (1 - p)
+    to.pointee.alpha = p
 }

@@ -71,13 +71,14 @@ static segue_setup_result_t setup(const segue_animator_t *self, const segue_cont
 }
 
 FIXTURE_UNUSED static void evaluate(const segue_animator_t *self, const segue_context_t *ctx, const segue_plan_t *plan,
-                     double t, uint32_t layer, segue_layer_state_t *state) {
-    (void)self;
+                     double t, segue_layer_state_t *const *states, uint32_t layer_count) {
+    (void)self; (void)layer_count;
     double f = t / plan->duration;
 #ifdef FAULT_NAN
-    if (f > 0.5) { state->alpha = NAN; return; }
+    if (f > 0.5) { states[0]->alpha = NAN; return; }
 #endif
-    state->alpha = layer == 0 ? 1 - f : f * (f <= 0.5 ? 2 * ctx->params[0] : 1);
+    states[0]->alpha = 1 - f;
+    states[1]->alpha = f * (f <= 0.5 ? 2 * ctx->params[0] : 1);
 }
 
 static void end(const segue_animator_t *self, const segue_context_t *ctx, segue_plan_t *plan, bool completed) {

@@ -118,10 +118,15 @@ struct BundledPluginTests {
         let ctx = TransitionContext(from: h.child("a"), to: h.child("b"), containerView: h.container.view, goingRight: true) { _ in }
         guard case .animate(let plan) = animator.setup(ctx) else { Issue.record("CurlUp declined"); return }
         let mesh = Mesh(columns: plan.layers[1].meshColumns, rows: plan.layers[1].meshRows, covering: h.container.view.bounds)
-        var state = LayerState(frame: h.container.view.bounds, zPosition: 1, mesh: mesh.vertices)
-        animator.evaluate(layer: 1, at: plan.duration, state: &state)
+        let states = [LayerState(frame: h.container.view.bounds, zPosition: 0),
+                      LayerState(frame: h.container.view.bounds, zPosition: 1, mesh: mesh.vertices)]
+        let storage = UnsafeMutablePointer<LayerState>.allocate(capacity: 2)
+        defer { storage.deallocate() }
+        storage.initialize(from: states, count: 2)
+        animator.evaluate(at: plan.duration, layers: LayerStates(base: storage, count: 2))
         #expect(mesh.vertices.allSatisfy { $0.y <= 0 }, "the whole page is above the container's top")
-        #expect(state.isHidden)
+        #expect(storage[1].isHidden)
+        #expect(storage[0].frame == h.container.view.bounds && storage[0].alpha == 1, "the view beneath rests")
         animator.animationEnded(true)
     }
 

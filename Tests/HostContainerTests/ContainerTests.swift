@@ -222,9 +222,11 @@ struct DefaultAnimatorTests {
             let animator = PrivateAnimatedTransition()
             guard case .animate(let plan) = animator.setup(ctx) else { Issue.record("declined"); return }
             #expect(plan.duration == 1.0)
-            var state = LayerState(frame: container.bounds, zPosition: 0)
-            animator.evaluate(layer: 0, at: 1, state: &state)
-            #expect(state.transform.translation.x == (goingRight ? -116 : 116))
+            let storage = UnsafeMutablePointer<LayerState>.allocate(capacity: 2)
+            defer { storage.deallocate() }
+            storage.initialize(repeating: LayerState(frame: container.bounds, zPosition: 0), count: 2)
+            animator.evaluate(at: 1, layers: LayerStates(base: storage, count: 2))
+            #expect(storage[0].transform.translation.x == (goingRight ? -116 : 116))
         }
     }
 }
@@ -243,6 +245,6 @@ final class Recorder: TransitionAnimator {
         onSetup(context)
         return inner.setup(context)
     }
-    func evaluate(layer: Int, at t: Double, state: inout LayerState) { inner.evaluate(layer: layer, at: t, state: &state) }
+    func evaluate(at t: Double, layers: LayerStates) { inner.evaluate(at: t, layers: layers) }
     func animationEnded(_ completed: Bool) { inner.animationEnded(completed) }
 }

@@ -87,8 +87,8 @@ struct FallbackTests {
             func setup(_ context: TransitionContext) -> AnimatorSetup {
                 .animate(TransitionPlan(duration: 1, layers: [LayerRequest(.view(.from)), LayerRequest(.view(.to))]))
             }
-            func evaluate(layer: Int, at t: Double, state: inout LayerState) {
-                state.frame.x = t > 0.3 ? .infinity : 0
+            func evaluate(at t: Double, layers: LayerStates) {
+                layers[0].frame.x = t > 0.3 ? .infinity : 0
             }
             func animationEnded(_ completed: Bool) {}
         }
@@ -117,7 +117,7 @@ struct FallbackTests {
             func setup(_ context: TransitionContext) -> AnimatorSetup {
                 .animate(TransitionPlan(duration: .nan, layers: [LayerRequest(.view(.from))]))
             }
-            func evaluate(layer: Int, at t: Double, state: inout LayerState) {}
+            func evaluate(at t: Double, layers: LayerStates) {}
             func animationEnded(_ completed: Bool) { ended.append(completed) }
         }
         final class D: ContainerViewControllerDelegate {

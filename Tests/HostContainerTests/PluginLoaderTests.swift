@@ -35,7 +35,7 @@ struct PluginLoaderTests {
 
     @Test func anEmptyFileIsNotASharedLibrary() throws {
         let file = makeTemporaryFolder() + "/empty.so"
-        FileManager.default.createFile(atPath: file, contents: Data())
+        _ = FileManager.default.createFile(atPath: file, contents: Data())
         #expect(try rejection(file).hasSuffix("(found an empty file)"))
     }
 

@@ -19,6 +19,8 @@ final class ActiveTransition {
     private let snapshots: [View]
     private let hiddenElements: [View]
     private var meshes: [Mesh?]
+    /// One state per layer, reused every frame.
+    private let states: UnsafeMutablePointer<LayerState>
 
     var duration: Double { plan.duration }
 
@@ -33,7 +35,10 @@ final class ActiveTransition {
         self.snapshots = snapshots
         self.hiddenElements = hiddenElements
         self.meshes = meshes
+        self.states = .allocate(capacity: max(layers.count, 1))
     }
+
+    deinit { states.deallocate() }
 
     /// Asks `animator` for a plan, checks it, and sets its layers up in the
     /// container view. On failure nothing in the view tree has changed and the
@@ -121,14 +126,19 @@ final class ActiveTransition {
     func apply(at t: Double) {
         frames += 1
         for index in layers.indices {
-            var state = LayerState(
+            (states + index).initialize(to: LayerState(
                 frame: restingFrames[index], zPosition: Double(index),
-                mesh: meshes[index]?.vertices ?? .init(start: nil, count: 0))
-            animator.evaluate(layer: index, at: t, state: &state)
-            if let member = state.firstNonFiniteMember {
+                mesh: meshes[index]?.vertices ?? .init(start: nil, count: 0)))
+        }
+        animator.evaluate(at: t, layers: LayerStates(base: states, count: layers.count))
+        for index in layers.indices {
+            if let member = states[index].firstNonFiniteMember {
                 failure = "produced a non-finite \(member) for layer \(index) at t = \(t) s"
                 return
             }
+        }
+        for index in layers.indices {
+            let state = states[index]
             let layer = layers[index]
             layer.frame = state.frame
             layer.transform = state.transform

@@ -27,15 +27,12 @@ final class PrivateAnimatedTransition: TransitionAnimator {
             duration: Self.transitionDuration, layers: [LayerRequest(.view(.from)), LayerRequest(.view(.to))]))
     }
 
-    func evaluate(layer: Int, at t: Double, state: inout LayerState) {
+    func evaluate(at t: Double, layers: LayerStates) {
         let p = spring.value(at: t)
-        if layer == 0 {
-            state.transform = .translation(travel * p, 0)
-            state.alpha = 1 - p
-        } else {
-            state.transform = .translation(-travel * (1 - p), 0)
-            state.alpha = p
-        }
+        layers[0].transform = .translation(travel * p, 0)
+        layers[0].alpha = 1 - p
+        layers[1].transform = .translation(-travel * (1 - p), 0)
+        layers[1].alpha = p
     }
 
     func animationEnded(_ completed: Bool) {}

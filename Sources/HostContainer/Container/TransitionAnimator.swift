@@ -4,8 +4,8 @@ import AnimatorABI
 /// animates it. The Swift face of the C ABI's `segue_animator_t`; plugin
 /// animators and the built-in default both conform.
 ///
-/// The container calls ``setup(_:)`` once, then ``evaluate(layer:at:state:)``
-/// for times it chooses, then ``animationEnded(_:)`` once. Like UIKit's
+/// The container calls ``setup(_:)`` once, then ``evaluate(at:layers:)`` for
+/// times it chooses, then ``animationEnded(_:)`` once. Like UIKit's
 /// `UIViewControllerAnimatedTransitioning`, an animator concerns itself only with
 /// the context it is given, so it works in any container.
 public protocol TransitionAnimator: AnyObject {
@@ -15,9 +15,10 @@ public protocol TransitionAnimator: AnyObject {
     var source: AnimatorSource { get }
     /// Plans the transition (its duration and layers) or declines it.
     func setup(_ context: TransitionContext) -> AnimatorSetup
-    /// Writes the state of layer `layer` at time `t` in [0, duration]. Pure:
-    /// the same inputs give the same state. Must not allocate.
-    func evaluate(layer: Int, at t: Double, state: inout LayerState)
+    /// Writes the state of every layer at time `t` in [0, duration]; `layers`
+    /// holds one pre-filled state per planned layer, in plan order. Pure: the
+    /// same inputs give the same states. Must not allocate.
+    func evaluate(at t: Double, layers: LayerStates)
     /// Called once after the transition ended; `completed` is false when it was
     /// cancelled or abandoned.
     func animationEnded(_ completed: Bool)
@@ -97,7 +98,7 @@ public struct LayerRequest: Equatable, Sendable {
 
 /// The state of one layer at one time. The container fills it with the layer's
 /// resting values (frame at setup, identity, alpha 1, z = layer index, shown)
-/// before each ``TransitionAnimator/evaluate(layer:at:state:)``.
+/// before each ``TransitionAnimator/evaluate(at:layers:)``.
 ///
 /// It is stored as the ABI's `segue_layer_state_t`, so that a plugin writes
 /// into it directly: per-frame evaluation through the ABI copies nothing.
@@ -160,5 +161,31 @@ public struct LayerState {
         if !zPosition.isFinite { return "z_position" }
         for vertex in mesh where !vertex.isFinite { return "mesh" }
         return nil
+    }
+}
+
+/// The states of a transition's layers for one frame, in plan order: a view of
+/// container-owned storage, valid during ``TransitionAnimator/evaluate(at:layers:)``.
+/// Write through the subscript: `layers[1].alpha = p`.
+public struct LayerStates {
+    let base: UnsafeMutablePointer<LayerState>
+    public let count: Int
+
+    /// A view of `count` initialised states at `base`, which the caller owns
+    /// and keeps alive while the view is used: for containers of one's own.
+    public init(base: UnsafeMutablePointer<LayerState>, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    public subscript(index: Int) -> LayerState {
+        unsafeAddress {
+            precondition(index >= 0 && index < count, "layer \(index) of \(count)")
+            return UnsafePointer(base + index)
+        }
+        nonmutating unsafeMutableAddress {
+            precondition(index >= 0 && index < count, "layer \(index) of \(count)")
+            return base + index
+        }
     }
 }

@@ -15,7 +15,10 @@ final class PluginAnimator: TransitionAnimator {
     private let raw: UnsafePointer<segue_animator_t>
     private let evaluateFunction: @convention(c) (
         UnsafePointer<segue_animator_t>?, UnsafePointer<segue_context_t>?, UnsafePointer<segue_plan_t>?,
-        Double, UInt32, UnsafeMutablePointer<segue_layer_state_t>?) -> Void
+        Double, UnsafePointer<UnsafeMutablePointer<segue_layer_state_t>?>?, UInt32) -> Void
+    /// The `states` array handed to evaluate, filled each frame with pointers into the container's states.
+    private let statePointers = UnsafeMutablePointer<UnsafeMutablePointer<segue_layer_state_t>?>.allocate(
+        capacity: Int(SEGUE_MAX_LAYERS))
     private let context = UnsafeMutablePointer<segue_context_t>.allocate(capacity: 1)
     private let plan = UnsafeMutablePointer<segue_plan_t>.allocate(capacity: 1)
     /// Everything the C context points to, all from malloc, freed in one place.
@@ -36,6 +39,7 @@ final class PluginAnimator: TransitionAnimator {
         releaseContext()
         context.deallocate()
         plan.deallocate()
+        statePointers.deallocate()
     }
 
     func setup(_ ctx: TransitionContext) -> AnimatorSetup {
@@ -60,8 +64,15 @@ final class PluginAnimator: TransitionAnimator {
         }
     }
 
-    func evaluate(layer: Int, at t: Double, state: inout LayerState) {
-        evaluateFunction(raw, context, plan, t, UInt32(layer), &state.raw)
+    func evaluate(at t: Double, layers: LayerStates) {
+        // A LayerState is its segue_layer_state_t and nothing else, so the
+        // plugin writes straight into the container's storage.
+        let count = min(layers.count, Int(SEGUE_MAX_LAYERS))
+        let raw = UnsafeMutableRawPointer(layers.base)
+        for i in 0..<count {
+            statePointers[i] = (raw + i * MemoryLayout<LayerState>.stride).assumingMemoryBound(to: segue_layer_state_t.self)
+        }
+        evaluateFunction(self.raw, context, plan, t, statePointers, UInt32(count))
     }
 
     func animationEnded(_ completed: Bool) {

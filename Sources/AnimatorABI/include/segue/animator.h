@@ -7,9 +7,11 @@
  *    and the layers it needs (the two root views, snapshots of elements), the
  *    elements to hide while it runs; or it declines with a reason.
  * 2. evaluate(): for any time t in [0, duration], in any order, as often as the
- *    host likes, the state of one layer: frame, transform, alpha, z order,
- *    visibility and, where requested, a deformation mesh. It must be pure (the
- *    same inputs give the same state) and must not allocate, lock or block.
+ *    host likes, the state of every layer: frame, transform, alpha, z order,
+ *    visibility and, where requested, a deformation mesh. One call per frame,
+ *    so values the layers share (a curve's progress, a spring) are computed
+ *    once. It must be pure (the same inputs give the same states) and must not
+ *    allocate, lock or block.
  * 3. end(): once, after the host has completed the transition (or abandoned
  *    it), with whether it completed. Release anything setup acquired here.
  * The host owns the clock: it decides which t to ask for, completes the
@@ -239,12 +241,14 @@ struct segue_animator {
     segue_setup_result_t (*setup)(const segue_animator_t *self, const segue_context_t *ctx, segue_plan_t *plan);
 
     /**
-     * Writes the state of layer `layer` (< plan->layer_count) at time `t` in
-     * [0, plan->duration] into `*state`. Pure and allocation-free; see the
-     * file comment. Required. [any-thread]
+     * Writes the state of every layer at time `t` in [0, plan->duration]:
+     * `states[i]` is layer i's state, for i < `layer_count`, which equals
+     * plan->layer_count. The array and the states are host-owned and valid
+     * during the call; each state is pre-filled (see segue_layer_state_t).
+     * Pure and allocation-free; see the file comment. Required. [any-thread]
      */
     void (*evaluate)(const segue_animator_t *self, const segue_context_t *ctx, const segue_plan_t *plan,
-                     double t, uint32_t layer, segue_layer_state_t *state);
+                     double t, segue_layer_state_t *const *states, uint32_t layer_count);
 
     /**
      * Called once after a successful setup, when the transition has ended:
