@@ -22,7 +22,8 @@ enum PluginFolders {
     }
 
     static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+        URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath + "/"))
+            .standardizedFileURL.path
     }
 
     static func executableFolder() -> String {
