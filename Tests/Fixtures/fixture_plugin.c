@@ -133,10 +133,11 @@ SEGUE_EXPORT const segue_plugin_t *some_other_entry(const segue_host_t *host) {
 #else
 SEGUE_EXPORT const segue_plugin_t *segue_animator_entry(const segue_host_t *host) {
 #endif
-    (void)host;
 #ifdef FAULT_ENTRY_NULL
+    host->log(host, SEGUE_LOG_ERROR, "this fixture refuses to load");
     return NULL;
 #else
+    (void)host;
     return &plugin;
 #endif
 }

@@ -42,11 +42,12 @@ struct PluginLoaderTests {
     @Test func aLibraryBuiltForAnotherMachineIsTheWrongArchitecture() throws {
         let (folder, built) = try CPlugin.fixture("arch")
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: built)))
-        bytes[18] = 183  // e_machine: AArch64
-        bytes[19] = 0
-        let file = folder + "/libarm.so"
+        let other: UInt16 = ELFHeader.hostMachine == 183 ? 62 : 183  // e_machine: x86-64 or AArch64
+        bytes[18] = UInt8(other & 0xFF)
+        bytes[19] = UInt8(other >> 8)
+        let file = folder + "/libother.so"
         try Data(bytes).write(to: URL(fileURLWithPath: file))
-        #expect(try rejection(file) == "wrong architecture: built for AArch64, but this host is x86-64, 64-bit")
+        #expect(try rejection(file) == "wrong architecture: built for \(ELFHeader.machineName(other)), but this host is \(ELFHeader.machineName(ELFHeader.hostMachine)), 64-bit")
     }
 
     @Test func aRelocatableObjectIsNotASharedLibrary() throws {
@@ -58,10 +59,8 @@ struct PluginLoaderTests {
     }
 
     @Test func aSystemLibraryHasNoEntryPoint() throws {
-        let system = try #require(["/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib/x86_64-linux-gnu/libz.so.1",
-                                   "/lib/x86_64-linux-gnu/libm.so.6"].first { FileManager.default.fileExists(atPath: $0) })
         let file = makeTemporaryFolder() + "/libsystem-copy.so"
-        try FileManager.default.copyItem(atPath: URL(fileURLWithPath: system).resolvingSymlinksInPath().path, toPath: file)
+        try FileManager.default.copyItem(atPath: try systemLibrary(), toPath: file)
         let reason = try rejection(file)
         #expect(reason.hasPrefix("no entry point: the library does not export 'segue_animator_entry'"), "\(reason)")
     }
@@ -71,9 +70,21 @@ struct PluginLoaderTests {
         #expect(try rejection(file).hasPrefix("no entry point"))
     }
 
-    @Test func anEntryThatReturnsNullRefusesToLoad() throws {
+    @Test func anEntryThatReturnsNullRefusesToLoadAndItsLogReachesTheHost() throws {
         let (_, file) = try CPlugin.fixture("entrynull", "FAULT_ENTRY_NULL")
+        let messages = LogCapture()
+        PluginLoader.setLogHandler { messages.append($0) }
         #expect(try rejection(file) == "'segue_animator_entry' returned NULL: the plugin refused to load (see its log messages)")
+        let logged = messages.all.filter { $0.plugin == file }
+        #expect(logged.map(\.message) == ["this fixture refuses to load"])
+        #expect(logged.map(\.level) == [.error])
+    }
+
+    final class LogCapture: @unchecked Sendable {
+        private let lock = NSLock()
+        private var messages: [PluginLogMessage] = []
+        func append(_ m: PluginLogMessage) { lock.withLock { messages.append(m) } }
+        var all: [PluginLogMessage] { lock.withLock { messages } }
     }
 
     @Test func aPluginBuiltForAnotherABIMajorIsRefused() throws {

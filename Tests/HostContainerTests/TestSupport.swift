@@ -26,6 +26,15 @@ enum Paths {
     static let segue = binFolder + "/segue"
 }
 
+/// A system shared library that is not a plugin (resolved, so that copying it copies the file).
+func systemLibrary() throws -> String {
+    let candidates = ["x86_64-linux-gnu", "aarch64-linux-gnu", "riscv64-linux-gnu"].flatMap { triple in
+        ["/lib/\(triple)/libz.so.1", "/usr/lib/\(triple)/libz.so.1", "/lib/\(triple)/libm.so.6"]
+    }
+    let found = try #require(candidates.first { FileManager.default.fileExists(atPath: $0) }, "a system library to copy")
+    return URL(fileURLWithPath: found).resolvingSymlinksInPath().path
+}
+
 /// A fresh temporary folder, removed by nobody: the tests' files are small and
 /// the loader may keep libraries in it mapped for the life of the process.
 func makeTemporaryFolder(_ label: String = "segue-test") -> String {

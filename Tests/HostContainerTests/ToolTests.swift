@@ -63,8 +63,7 @@ struct ToolTests {
         for name in ["SpringSlide", "CurlUp", "ImageZoom"] {
             try FileManager.default.copyItem(atPath: Paths.plugin(name), toPath: folder + "/lib\(name).so")
         }
-        let libz = URL(fileURLWithPath: "/lib/x86_64-linux-gnu/libz.so.1").resolvingSymlinksInPath().path
-        try FileManager.default.copyItem(atPath: libz, toPath: folder + "/libz-copy.so")
+        try FileManager.default.copyItem(atPath: try systemLibrary(), toPath: folder + "/libz-copy.so")
         try "not a library".write(toFile: folder + "/x.so", atomically: true, encoding: .utf8)
         let result = try run(Paths.segue, ["list", "--plugins", folder, "--json"])
         #expect(result.status == 0)
