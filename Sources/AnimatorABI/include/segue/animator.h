@@ -66,10 +66,12 @@ typedef struct segue_param {
     uint32_t type;
     /** The value used when config does not set it; within [min_value, max_value]. */
     double default_value;
+    /** The smallest and largest values config may set; finite, min <= max. */
     double min_value;
     double max_value;
-    /** For SEGUE_PARAM_CHOICE: the choices' names, plugin-owned; otherwise NULL and 0. */
+    /** For SEGUE_PARAM_CHOICE: the choices' names (as config writes them), plugin-owned; otherwise NULL. */
     const char *const *choices;
+    /** How many choices; 0 unless the type is SEGUE_PARAM_CHOICE. */
     uint32_t choice_count;
 } segue_param_t;
 
@@ -114,9 +116,13 @@ typedef struct segue_element_ref {
     uint32_t element;
 } segue_element_ref_t;
 
+/** Most layers one transition may use. */
 #define SEGUE_MAX_LAYERS 8
+/** Most elements one transition may hide. */
 #define SEGUE_MAX_HIDDEN_ELEMENTS 8
+/** Size of segue_plan_t.decline_reason, in bytes, with its NUL. */
 #define SEGUE_REASON_CAPACITY 256
+/** Number of doubles in segue_plan_t.scratch. */
 #define SEGUE_SCRATCH_COUNT 32
 
 /**
@@ -125,19 +131,22 @@ typedef struct segue_element_ref {
  * the rest of the transition; valid until end returns.
  */
 typedef struct segue_plan {
-    /** Set by the host. */
+    /** The host's ABI version; set by the host. */
     segue_version_t abi_version;
+    /** sizeof(segue_plan_t) as the host was built; set by the host. Write nothing past it. */
     uint32_t struct_size;
 
     /** [out] Seconds; finite and in (0, 60]. */
     double duration;
 
-    /** [out] The layers, bottom first. At most SEGUE_MAX_LAYERS. */
+    /** [out] How many of `layers` are used: at most SEGUE_MAX_LAYERS. */
     uint32_t layer_count;
+    /** [out] The layers, bottom first. A root view may appear once; the to view is added to the container either way. */
     segue_layer_request_t layers[SEGUE_MAX_LAYERS];
 
-    /** [out] Elements the host hides while the transition runs and shows again at its end. */
+    /** [out] How many of `hidden` are used: at most SEGUE_MAX_HIDDEN_ELEMENTS. */
     uint32_t hidden_count;
+    /** [out] Elements the host hides while the transition runs and shows again at its end. */
     segue_element_ref_t hidden[SEGUE_MAX_HIDDEN_ELEMENTS];
 
     /** [out] When setup declines: why, for people. NUL-terminated; truncated to fit. */
@@ -180,9 +189,10 @@ typedef struct segue_layer_state {
     double alpha;
     /** Drawing order among the transition's layers: higher draws on top. */
     double z_position;
+    /** Whether the layer is drawn at all. */
     bool hidden;
     /**
-     * The deformation, when the layer asked for a mesh; else NULL and 0. Host-
+     * The deformation, when the layer asked for a mesh; else NULL. Host-
      * owned, valid during the call. (mesh_rows + 1) rows of (mesh_columns + 1)
      * vertices, row-major from the top-left: vertex (i, j) is where the point
      * of the layer's content at (i / mesh_columns, j / mesh_rows) of its width
@@ -190,6 +200,7 @@ typedef struct segue_layer_state {
      * a mesh is present it replaces frame and transform for drawing.
      */
     segue_vec3_t *mesh;
+    /** The number of vertices in `mesh`: (mesh_columns + 1) * (mesh_rows + 1), or 0. */
     uint32_t mesh_vertex_count;
 } segue_layer_state_t;
 
@@ -211,6 +222,7 @@ typedef struct segue_animator segue_animator_t;
  * host reads it once at load and validates every member.
  */
 struct segue_animator {
+    /** The ABI version the animator was built against: SEGUE_ABI_VERSION_INIT. */
     segue_version_t abi_version;
     /** sizeof(segue_animator_t) as the plugin was built. */
     uint32_t struct_size;
@@ -229,8 +241,9 @@ struct segue_animator {
     /** One or two sentences for people; at most SEGUE_MAX_DESCRIPTION bytes. Not NULL. */
     const char *description;
 
-    /** The parameters, plugin-owned; NULL when param_count is 0. At most SEGUE_MAX_PARAMS. */
+    /** The parameters, plugin-owned; NULL when param_count is 0. */
     const segue_param_t *const *params;
+    /** How many parameters: at most SEGUE_MAX_PARAMS. The context's params follow this order. */
     uint32_t param_count;
 
     /**

@@ -36,7 +36,11 @@ typedef struct segue_element {
     segue_rect_t frame;
 } segue_element_t;
 
-/** One side of the transition: a child's root view and its elements. */
+/**
+ * One side of the transition: a child's root view and its elements.
+ * Embedded in segue_context_t, so frozen for ABI major 1: what a later minor
+ * adds about a view goes at the end of segue_context_t instead.
+ */
 typedef struct segue_view {
     /** The child's name. Host-owned, NUL-terminated. */
     const char *name;
@@ -47,8 +51,13 @@ typedef struct segue_view {
     uint32_t element_count;
 } segue_view_t;
 
-/** Everything an animator may know about a transition. See the file comment for ownership. */
+/**
+ * Everything an animator may know about a transition. See the file comment for
+ * ownership and lifetime. Read it from any thread the animator is called on;
+ * never write to it.
+ */
 typedef struct segue_context {
+    /** The host's ABI version. */
     segue_version_t abi_version;
     /** sizeof(segue_context_t) as the host was built. */
     uint32_t struct_size;
@@ -59,7 +68,7 @@ typedef struct segue_context {
     /** The container's bounds: origin (0, 0), its width and height. */
     segue_rect_t container_bounds;
 
-    /** The child going away and the child coming in. */
+    /** The child going away and the child coming in, with their elements. */
     segue_view_t from;
     segue_view_t to;
 

@@ -29,6 +29,7 @@ typedef struct segue_plugin {
     uint32_t struct_size;
     /** The animators; plugin-owned array of plugin-owned descriptors. */
     const segue_animator_t *const *animators;
+    /** How many animators: 1 to SEGUE_MAX_ANIMATORS. Ids and short names must be unique within the plugin. */
     uint32_t animator_count;
 } segue_plugin_t;
 

@@ -12,10 +12,10 @@ extern "C" {
 
 /** A rectangle: origin and size, in points. Plain data. */
 typedef struct segue_rect {
-    double x;
-    double y;
-    double width;
-    double height;
+    double x;      /**< left edge */
+    double y;      /**< top edge */
+    double width;  /**< 0 or more */
+    double height; /**< 0 or more */
 } segue_rect_t;
 
 /** A point in 3D, in points; z grows towards the viewer. Plain data. */
@@ -33,7 +33,7 @@ typedef struct segue_vec3 {
  * A layer's transform is applied about the centre of its frame.
  */
 typedef struct segue_transform3d {
-    double m[16];
+    double m[16]; /**< m11, m12, m13, m14, m21, ... m44, row by row */
 } segue_transform3d_t;
 
 /** The identity transform, for initialisers. */

@@ -34,8 +34,8 @@ extern "C" {
 
 /** An ABI version. Plain data; copy freely. */
 typedef struct segue_version {
-    uint32_t major;
-    uint32_t minor;
+    uint32_t major; /**< incompatible changes */
+    uint32_t minor; /**< compatible growth */
 } segue_version_t;
 
 /** The version this header describes. Put it in every struct you fill. */
