@@ -4,13 +4,15 @@ import PackageDescription
 // Segue: a plugin host for view-transition animators.
 //
 // The layout is the architecture: `AnimatorABI` is the C ABI (its header is the
-// contract with plugins), `HostContainer` is the host library, `segue` is the
-// command-line tool, and `Plugins/*` are animators built exactly as a third
-// party's would be: dynamic libraries that know nothing but the ABI.
+// contract with plugins), `AnimatorKit` is Swift sugar over it for plugin
+// authors, `HostContainer` is the host library, `segue` is the command-line
+// tool, and `Plugins/*` are animators built exactly as a third party's would
+// be: dynamic libraries that know nothing but the ABI.
 let package = Package(
     name: "Segue",
     products: [
         .library(name: "HostContainer", targets: ["HostContainer"]),
+        .library(name: "AnimatorKit", targets: ["AnimatorKit"]),
         .executable(name: "segue", targets: ["segue"]),
         .library(name: "SpringSlide", type: .dynamic, targets: ["SpringSlide"]),
         .library(name: "CurlUp", type: .dynamic, targets: ["CurlUp"]),
@@ -18,11 +20,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "AnimatorABI"),
+        .target(name: "AnimatorKit", dependencies: ["AnimatorABI"]),
         .target(name: "HostContainer", dependencies: ["AnimatorABI"]),
         .executableTarget(name: "segue", dependencies: ["HostContainer"]),
-        .target(name: "SpringSlide", dependencies: ["AnimatorABI"], path: "Plugins/SpringSlide"),
-        .target(name: "CurlUp", dependencies: ["AnimatorABI"], path: "Plugins/CurlUp"),
-        .target(name: "ImageZoom", dependencies: ["AnimatorABI"], path: "Plugins/ImageZoom"),
+        .target(name: "SpringSlide", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/SpringSlide"),
+        .target(name: "CurlUp", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/CurlUp"),
+        .target(name: "ImageZoom", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/ImageZoom"),
         .executableTarget(
             name: "SegueBenchmark",
             dependencies: ["HostContainer"],

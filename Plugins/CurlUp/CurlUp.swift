@@ -11,85 +11,28 @@
 // Built as a third party would build it: only the C ABI, one @c export.
 
 import AnimatorABI
+import AnimatorKit
 import Glibc
-
-private func cString(_ s: StaticString) -> UnsafePointer<CChar> {
-    UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
-}
 
 private enum Param: Int {
     case duration, curve, radius, rows
 }
 
-nonisolated(unsafe) private let curveNames: UnsafeMutablePointer<UnsafePointer<CChar>?> = {
-    let names: [UnsafePointer<CChar>?] = [cString("linear"), cString("easeIn"), cString("easeOut"), cString("easeInOut")]
-    let p = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: names.count)
-    p.initialize(from: names, count: names.count)
-    return p
-}()
-
-private func parameter(_ name: StaticString, _ explanation: StaticString, _ type: segue_param_type_t,
-                       _ value: Double, _ min: Double, _ max: Double, choices: Int = 0) -> UnsafePointer<segue_param_t>? {
-    let p = UnsafeMutablePointer<segue_param_t>.allocate(capacity: 1)
-    p.initialize(to: segue_param_t(
-        struct_size: UInt32(MemoryLayout<segue_param_t>.size), name: cString(name), explanation: cString(explanation),
-        type: UInt32(type.rawValue), default_value: value, min_value: min, max_value: max,
-        choices: choices > 0 ? UnsafePointer(curveNames) : nil, choice_count: UInt32(choices)))
-    return UnsafePointer(p)
-}
-
-nonisolated(unsafe) private let parameters: UnsafeMutablePointer<UnsafePointer<segue_param_t>?> = {
-    let list: [UnsafePointer<segue_param_t>?] = [
-        parameter("duration", "Length of the transition, in seconds.", SEGUE_PARAM_NUMBER, 0.4, 0.05, 10),
-        parameter("curve", "Timing curve of the curl line's rise.", SEGUE_PARAM_CHOICE, 3, 0, 3, choices: 4),
-        parameter("radius", "Radius of the curl, in points.", SEGUE_PARAM_NUMBER, 48, 4, 400),
-        parameter("rows", "Mesh rows down the page: more is smoother and costs more.", SEGUE_PARAM_INTEGER, 32, 2, 64),
-    ]
-    let p = UnsafeMutablePointer<UnsafePointer<segue_param_t>?>.allocate(capacity: list.count)
-    p.initialize(from: list, count: list.count)
-    return p
-}()
-
-nonisolated(unsafe) private let animator: UnsafeMutablePointer<segue_animator_t> = {
-    var a = segue_animator_t()
-    a.abi_version = segue_version_t(major: UInt32(SEGUE_ABI_VERSION_MAJOR), minor: UInt32(SEGUE_ABI_VERSION_MINOR))
-    a.struct_size = UInt32(MemoryLayout<segue_animator_t>.size)
-    a.id = cString("org.segue.curl-up/1")
-    a.name = cString("CurlUp")
-    a.version = cString("1.0.0")
-    a.description = cString("The from view curls up from its bottom edge like a page, revealing the to view (seed-004).")
-    a.params = UnsafePointer(parameters)
-    a.param_count = 4
-    a.setup = setup
-    a.evaluate = evaluate
-    let p = UnsafeMutablePointer<segue_animator_t>.allocate(capacity: 1)
-    p.initialize(to: a)
-    return p
-}()
-
-nonisolated(unsafe) private let animatorList: UnsafeMutablePointer<UnsafePointer<segue_animator_t>?> = {
-    let p = UnsafeMutablePointer<UnsafePointer<segue_animator_t>?>.allocate(capacity: 1)
-    p.initialize(to: UnsafePointer(animator))
-    return p
-}()
-
-nonisolated(unsafe) private let plugin: UnsafeMutablePointer<segue_plugin_t> = {
-    let p = UnsafeMutablePointer<segue_plugin_t>.allocate(capacity: 1)
-    p.initialize(to: segue_plugin_t(
-        abi_version: segue_version_t(major: UInt32(SEGUE_ABI_VERSION_MAJOR), minor: UInt32(SEGUE_ABI_VERSION_MINOR)),
-        struct_size: UInt32(MemoryLayout<segue_plugin_t>.size),
-        animators: UnsafePointer(animatorList), animator_count: 1))
-    return p
-}()
-
-nonisolated(unsafe) private var host: UnsafePointer<segue_host_t>?
+private let plugin = Plugin([Animator(
+    id: "org.segue.curl-up/1", name: "CurlUp", version: "1.0.0",
+    description: "The from view curls up from its bottom edge like a page, revealing the to view (seed-004).",
+    parameters: [
+        .number("duration", "Length of the transition, in seconds.", default: 0.4, min: 0.05, max: 10),
+        .choice("curve", "Timing curve of the curl line's rise.", ["linear", "easeIn", "easeOut", "easeInOut"], default: 3),
+        .number("radius", "Radius of the curl, in points.", default: 48, min: 4, max: 400),
+        .integer("rows", "Mesh rows down the page: more is smoother and costs more.", default: 32, min: 2, max: 64),
+    ],
+    setup: setup, evaluate: evaluate)])
 
 /// The one exported symbol. [main-thread]
 @c(segue_animator_entry)
-public func segueAnimatorEntry(_ h: UnsafePointer<segue_host_t>?) -> UnsafePointer<segue_plugin_t>? {
-    guard let h, segue_version_is_compatible(h.pointee.abi_version) else { return nil }
-    host = h
-    return UnsafePointer(plugin)
+public func segueAnimatorEntry(_ host: UnsafePointer<segue_host_t>?) -> UnsafePointer<segue_plugin_t>? {
+    plugin.attach(host)
 }
 
 // MARK: - Animation
@@ -101,13 +44,11 @@ private let meshColumns: UInt32 = 4
 private func setup(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePointer<segue_context_t>?,
                    _ plan: UnsafeMutablePointer<segue_plan_t>?) -> segue_setup_result_t {
     guard let ctx, let plan else { return SEGUE_SETUP_DECLINE }
-    let c = ctx.pointee
-    plan.pointee.duration = c.params[Param.duration.rawValue]
-    plan.pointee.layer_count = 2
-    plan.pointee.layers.0 = segue_layer_request_t(kind: UInt32(SEGUE_LAYER_TO_VIEW.rawValue), element: 0, mesh_columns: 0, mesh_rows: 0)
-    plan.pointee.layers.1 = segue_layer_request_t(
-        kind: UInt32(SEGUE_LAYER_FROM_VIEW.rawValue), element: 0,
-        mesh_columns: meshColumns, mesh_rows: UInt32(c.params[Param.rows.rawValue]))
+    let params = ctx.pointee.params!
+    plan.plan(duration: params[Param.duration.rawValue], layers: [
+        .init(SEGUE_LAYER_TO_VIEW),
+        .init(SEGUE_LAYER_FROM_VIEW, meshColumns: meshColumns, meshRows: UInt32(params[Param.rows.rawValue])),
+    ])
     return SEGUE_SETUP_ANIMATE
 }
 
@@ -115,7 +56,7 @@ private func evaluate(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePo
                       _ plan: UnsafePointer<segue_plan_t>?, _ t: Double,
                       _ states: UnsafePointer<UnsafeMutablePointer<segue_layer_state_t>?>?, _ count: UInt32) {
     // Layer 0, the to view, rests beneath: nothing to change. Layer 1 is the page.
-    guard let ctx, let plan, let states, count == 2, let state = states[1], let host,
+    guard let ctx, let plan, let states, count == 2, let state = states[1], let host = plugin.host,
           let mesh = state.pointee.mesh else { return }
     // Read through the pointers: copying the context or the plan would cost more than the math.
     let params = ctx.pointee.params!
