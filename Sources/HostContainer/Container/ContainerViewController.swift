@@ -134,23 +134,18 @@ open class ContainerViewController: ViewController {
 
         let resolution = delegate?.containerViewController(self, animationControllerForTransitionFrom: from, to: to)
             ?? .useDefault(reason: "no delegate")
-        var reason = resolution.reason
-        var transition: ActiveTransition?
-        if let animator = resolution.animator {
-            switch ActiveTransition.begin(animator, context: context, startTime: clock.now) {
-            case .success(let t): transition = t
-            case .failure(let why): reason = "\(why); the built-in default ran instead"
-            }
+        let running: ActiveTransition
+        switch resolution.animator.map({ ActiveTransition.begin($0, context: context, startTime: clock.now) }) {
+        case .success(let t)?:
+            running = t
+            running.reason = resolution.reason
+        case .failure(let why)?:
+            running = beginDefault(context, startTime: clock.now)
+            running.reason = "\(why); the built-in default ran instead"
+        case nil:
+            running = beginDefault(context, startTime: clock.now)
+            running.reason = resolution.reason
         }
-        if transition == nil {
-            guard case .success(let t) = ActiveTransition.begin(
-                PrivateAnimatedTransition(), context: context, startTime: clock.now) else {
-                fatalError("the built-in default animator always plans a transition")
-            }
-            transition = t
-        }
-        let running = transition!
-        running.reason = reason
         active = running
         emit(.transitionStarted(from: from.name, to: to.name, animator: running.animator.name))
         tick()
@@ -163,14 +158,19 @@ open class ContainerViewController: ViewController {
         failed.tearDown()
         failed.animator.animationEnded(false)
         let elapsed = min(max(progress, 0), 1) * PrivateAnimatedTransition.transitionDuration
-        guard case .success(let replacement) = ActiveTransition.begin(
-            PrivateAnimatedTransition(), context: failed.context, startTime: clock.now - elapsed) else {
-            fatalError("the built-in default animator always plans a transition")
-        }
+        let replacement = beginDefault(failed.context, startTime: clock.now - elapsed)
         replacement.reason = "\(failed.animator.name) \(why); the built-in default finished the transition"
         replacement.frames = failed.frames
         active = replacement
         replacement.apply(at: min(elapsed, replacement.duration))
+    }
+
+    private func beginDefault(_ context: TransitionContext, startTime: Double) -> ActiveTransition {
+        guard case .success(let transition) = ActiveTransition.begin(
+            PrivateAnimatedTransition(), context: context, startTime: startTime) else {
+            fatalError("the built-in default animator always plans a usable transition")
+        }
+        return transition
     }
 
     private func finishTransition(completed: Bool) {
