@@ -134,7 +134,7 @@ SEGUE_EXPORT const segue_plugin_t *some_other_entry(const segue_host_t *host) {
 SEGUE_EXPORT const segue_plugin_t *segue_animator_entry(const segue_host_t *host) {
 #endif
 #ifdef FAULT_ENTRY_NULL
-    host->log(host, SEGUE_LOG_ERROR, "this fixture refuses to load");
+    if (SEGUE_HOST_HAS(host, log)) host->log(host, SEGUE_LOG_ERROR, "this fixture refuses to load");
     return NULL;
 #else
     (void)host;

@@ -18,7 +18,7 @@ final class ActiveTransition {
     private let restingFrames: [Rect]
     private let snapshots: [View]
     private let hiddenElements: [View]
-    private var meshes: [Mesh?]
+    private let meshes: [Mesh?]
     /// One state per layer, reused every frame.
     private let states: UnsafeMutablePointer<LayerState>
 
