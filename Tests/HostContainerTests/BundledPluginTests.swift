@@ -110,6 +110,39 @@ struct BundledPluginTests {
         #expect(page.mesh == nil, "the mesh is gone once the transition ends")
     }
 
+    /// Sets `name` up for a → b in a 320x480 container and evaluates every layer at `t` (nil: the duration).
+    func statesAtTime(_ name: String, _ t: Double?, elements: [String: [(String, Rect)]] = [:]) throws -> [LayerState] {
+        let d = try descriptor(name)
+        let animator = d.makeAnimator(parameters: d.parameters.map(\.defaultValue))
+        let h = Harness(["a", "b"], elements: elements)
+        h.child("b").view.frame = h.container.view.bounds
+        let ctx = TransitionContext(from: h.child("a"), to: h.child("b"), containerView: h.container.view, goingRight: true) { _ in }
+        guard case .animate(let plan) = animator.setup(ctx) else { throw Declined() }
+        defer { animator.animationEnded(true) }
+        let storage = UnsafeMutablePointer<LayerState>.allocate(capacity: plan.layers.count)
+        defer { storage.deallocate() }
+        for i in plan.layers.indices { (storage + i).initialize(to: LayerState(frame: h.container.view.bounds, zPosition: Double(i))) }
+        animator.evaluate(at: t ?? plan.duration, layers: LayerStates(base: storage, count: plan.layers.count))
+        return (0..<plan.layers.count).map { storage[$0] }
+    }
+
+    struct Declined: Error {}
+
+    @Test func springSlideEndsWithTheFromViewOneTravelAwayAndTheToViewInPlace() throws {
+        let end = try statesAtTime("SpringSlide", nil)
+        #expect(end[0].transform == .translation(-336, 0) && end[0].alpha == 0)
+        #expect(end[1].transform == .identity && end[1].alpha == 1)
+        let start = try statesAtTime("SpringSlide", 0)
+        #expect(start[0].transform == .identity && start[0].alpha == 1)
+        #expect(start[1].transform == .translation(336, 0) && start[1].alpha == 0)
+    }
+
+    @Test func imageZoomEndsWithTheSnapshotOnTheDetailImageAndTheDetailOpaque() throws {
+        let end = try statesAtTime("ImageZoom", nil, elements: ["a": [("image", cell)], "b": [("image", detail)]])
+        #expect(end.count == 3)
+        #expect(end[2].frame == detail && end[1].alpha == 1 && end[1].frame == Rect(x: 0, y: 0, width: 320, height: 480))
+    }
+
     @Test func curlUpAtTheEndHasRolledTheWholePageAway() throws {
         let curl = try descriptor("CurlUp")
         let animator = curl.makeAnimator(parameters: curl.parameters.map(\.defaultValue))

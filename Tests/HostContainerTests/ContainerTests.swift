@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import HostContainer
@@ -109,6 +110,36 @@ struct ContainerTests {
         #expect(h.reports.map { "\($0.from)->\($0.to)" } == ["a->b", "b->a"])
         #expect(h.container.selectedViewController === h.child("a"))
         h.expectConsistent()
+    }
+
+    @Test func aRealClockDrivesATransitionToItsEnd() throws {
+        final class Quick: TransitionAnimator {
+            let name = "Quick", source = AnimatorSource.application
+            func setup(_ context: TransitionContext) -> AnimatorSetup {
+                .animate(TransitionPlan(duration: 0.02, layers: [LayerRequest(.view(.from)), LayerRequest(.view(.to))]))
+            }
+            func evaluate(at t: Double, layers: LayerStates) { layers[1].alpha = t / 0.02 }
+            func animationEnded(_ completed: Bool) {}
+        }
+        final class D: ContainerViewControllerDelegate {
+            func containerViewController(_ c: ContainerViewController, animationControllerForTransitionFrom from: ViewController,
+                                         to: ViewController) -> AnimatorResolution { .use(Quick(), reason: "quick") }
+        }
+        let clock = MonotonicClock()
+        let a = ViewController(name: "a", view: View(frame: Rect(x: 0, y: 0, width: 10, height: 10)))
+        let b = ViewController(name: "b", view: View(frame: Rect(x: 0, y: 0, width: 10, height: 10)))
+        let container = ContainerViewController(viewControllers: [a, b], size: Rect(x: 0, y: 0, width: 10, height: 10), clock: clock)
+        let d = D()
+        container.delegate = d
+        var completed: [Bool] = []
+        container.onTransitionEnd = { completed.append($0.completed) }
+        try container.select(named: "b")
+        while container.isTransitioning {
+            usleep(2_000)
+            container.tick()
+        }
+        #expect(completed == [true])
+        #expect(container.selectedViewController === b && b.view.alpha == 1)
     }
 
     @Test func contextFramesFollowTheRulesGoingRight() {
