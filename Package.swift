@@ -8,6 +8,12 @@ import PackageDescription
 // authors, `HostContainer` is the host library, `segue` is the command-line
 // tool, and `Plugins/*` are animators built exactly as a third party's would
 // be: dynamic libraries that know nothing but the ABI.
+
+/// Plugins export `segue_animator_entry` and nothing else.
+let pluginLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/exports.map"]),
+]
+
 let package = Package(
     name: "Segue",
     products: [
@@ -23,9 +29,15 @@ let package = Package(
         .target(name: "AnimatorKit", dependencies: ["AnimatorABI"]),
         .target(name: "HostContainer", dependencies: ["AnimatorABI"]),
         .executableTarget(name: "segue", dependencies: ["HostContainer"]),
-        .target(name: "SpringSlide", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/SpringSlide"),
-        .target(name: "CurlUp", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/CurlUp"),
-        .target(name: "ImageZoom", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/ImageZoom"),
+        .target(
+            name: "SpringSlide", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/SpringSlide",
+            linkerSettings: pluginLinkerSettings),
+        .target(
+            name: "CurlUp", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/CurlUp",
+            linkerSettings: pluginLinkerSettings),
+        .target(
+            name: "ImageZoom", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/ImageZoom",
+            linkerSettings: pluginLinkerSettings),
         .executableTarget(
             name: "SegueBenchmark",
             dependencies: ["HostContainer"],

@@ -41,6 +41,18 @@ struct BundledPluginTests {
         #expect(spring.file == Paths.plugin("SpringSlide"))
     }
 
+    @Test(arguments: ["SpringSlide", "CurlUp", "ImageZoom"])
+    func eachPluginExportsTheEntryPointAndNothingElse(name: String) throws {
+        let result = try run("/usr/bin/env", ["nm", "-D", "--defined-only", Paths.plugin(name)])
+        #expect(result.status == 0, "\(result.err)")
+        let globals = result.out.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, fields[1].first?.isUppercase == true else { return nil }
+            return String(fields[2])
+        }
+        #expect(globals == ["segue_animator_entry"])
+    }
+
     // MARK: SpringSlide (SEEDS.md section 3)
 
     @Test func springSlideFollowsItsSpringAtStartMidAndEnd() throws {
