@@ -56,7 +56,7 @@ private func evaluate(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePo
                       _ plan: UnsafePointer<segue_plan_t>?, _ t: Double,
                       _ states: UnsafePointer<UnsafeMutablePointer<segue_layer_state_t>?>?, _ count: UInt32) {
     // Layer 0, the to view, rests beneath: nothing to change. Layer 1 is the page.
-    guard let ctx, let plan, let states, count == 2, let state = states[1], let host = plugin.host,
+    guard let ctx, let plan, let states, count == 2, let state = states[1], let host = ctx.pointee.host,
           let mesh = state.pointee.mesh else { return }
     // Read through the pointers: copying the context or the plan would cost more than the math.
     let params = ctx.pointee.params!

@@ -80,7 +80,7 @@ private func evaluate(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePo
                       _ plan: UnsafePointer<segue_plan_t>?, _ t: Double,
                       _ states: UnsafePointer<UnsafeMutablePointer<segue_layer_state_t>?>?, _ count: UInt32) {
     // Read through the pointers: copying the context or the plan would cost more than the math.
-    guard let ctx, let plan, let states, count == 3, let upper = states[1], let image = states[2], let host = plugin.host else { return }
+    guard let ctx, let plan, let states, count == 3, let upper = states[1], let image = states[2], let host = ctx.pointee.host else { return }
     let duration = plan.pointee.duration
     let progress = host.pointee.curve_value(
         segue_curve_t(rawValue: UInt32(ctx.pointee.params[Param.curve.rawValue])), duration > 0 ? t / duration : 1)

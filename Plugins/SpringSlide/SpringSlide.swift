@@ -35,7 +35,7 @@ public func segueAnimatorEntry(_ host: UnsafePointer<segue_host_t>?) -> UnsafePo
 
 private func setup(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePointer<segue_context_t>?,
                    _ plan: UnsafeMutablePointer<segue_plan_t>?) -> segue_setup_result_t {
-    guard let ctx, let plan, let host = plugin.host else { return SEGUE_SETUP_DECLINE }
+    guard let ctx, let plan, let host = ctx.pointee.host else { return SEGUE_SETUP_DECLINE }
     let c = ctx.pointee
     let value = { (p: Param) in c.params[p.rawValue] }
     var spring = segue_spring_t()
@@ -55,7 +55,7 @@ private func setup(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePoint
 private func evaluate(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePointer<segue_context_t>?,
                       _ plan: UnsafePointer<segue_plan_t>?, _ t: Double,
                       _ states: UnsafePointer<UnsafeMutablePointer<segue_layer_state_t>?>?, _ count: UInt32) {
-    guard let plan, let states, count == 2, let from = states[0], let to = states[1], let host = plugin.host else { return }
+    guard let ctx, let plan, let states, count == 2, let from = states[0], let to = states[1], let host = ctx.pointee.host else { return }
     let s = plan.scratch
     var spring = segue_spring_t(duration: s[1], damping_ratio: s[2], initial_velocity: s[3], omega0: s[4])
     let p = host.pointee.spring_value(&spring, t)

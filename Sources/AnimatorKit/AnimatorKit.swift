@@ -71,32 +71,25 @@ public typealias EndFunction = @convention(c) (
 ) -> Void
 
 /// A plugin's descriptor with one or more animators, allocated for the life
-/// of the process, and the host it was handed. Its entry point is one line:
+/// of the process. Its entry point is one line:
 ///
 /// ```swift
 /// @c(segue_animator_entry)
 /// public func entry(_ host: UnsafePointer<segue_host_t>?) -> UnsafePointer<segue_plugin_t>? { plugin.attach(host) }
 /// ```
-public final class Plugin: @unchecked Sendable {
+/// Animators reach the host's functions through `ctx->host` in every call.
+/// It is Sendable because what it points to is never written after `init`.
+public struct Plugin: @unchecked Sendable {
     public let descriptor: UnsafePointer<segue_plugin_t>
-    /// The host's function table, once ``attach(_:)`` has run; valid for the process lifetime.
-    /// Written once by the entry point, before the host calls anything else. [any-thread to read]
-    public var host: UnsafePointer<segue_host_t>? { hostSlot.pointee }
 
-    /// Where ``host`` is kept: a plain pointer rather than a stored `var`, so
-    /// that reading it on every frame costs no dynamic exclusivity check.
-    private let hostSlot = UnsafeMutablePointer<UnsafePointer<segue_host_t>?>.allocate(capacity: 1)
-
-    /// Keeps `host` and answers the descriptor, or NULL (refusing to load) when
-    /// the host speaks another ABI major. [main-thread, once]
+    /// Answers the descriptor, or NULL (refusing to load) when the host speaks
+    /// another ABI major. [main-thread, once]
     public func attach(_ host: UnsafePointer<segue_host_t>?) -> UnsafePointer<segue_plugin_t>? {
         guard let host, segue_version_is_compatible(host.pointee.abi_version) else { return nil }
-        hostSlot.pointee = host
         return descriptor
     }
 
     public init(_ animators: [Animator]) {
-        hostSlot.initialize(to: nil)
         let list = animators.map { a -> UnsafePointer<segue_animator_t>? in
             var raw = segue_animator_t()
             raw.abi_version = animatorABIVersion
