@@ -5,11 +5,9 @@ import Glibc
 /// Swift code whose runtime metadata stays registered, and the animators it
 /// exports are used for the life of the process (see DESIGN: "never dlclose").
 final class DynamicLibrary {
-    let path: String
     private let handle: UnsafeMutableRawPointer
 
-    private init(path: String, handle: UnsafeMutableRawPointer) {
-        self.path = path
+    private init(handle: UnsafeMutableRawPointer) {
         self.handle = handle
     }
 
@@ -23,7 +21,7 @@ final class DynamicLibrary {
             let message = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
             return .failure(LoadFailure(message))
         }
-        return .success(DynamicLibrary(path: path, handle: handle))
+        return .success(DynamicLibrary(handle: handle))
     }
 
     /// The address of `symbol`, or nil when the library does not export it.

@@ -14,11 +14,6 @@ public struct Rect: Equatable, Hashable, Sendable, CustomStringConvertible {
 
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
-    public var midX: Double { x + width / 2 }
-    public var midY: Double { y + height / 2 }
-    public var maxX: Double { x + width }
-    public var maxY: Double { y + height }
-
     /// The same rectangle moved by `dx`, `dy`.
     public func offsetBy(dx: Double, dy: Double) -> Rect {
         Rect(x: x + dx, y: y + dy, width: width, height: height)
@@ -109,13 +104,6 @@ public struct Transform3D: Equatable, Hashable, Sendable {
             }
         }
         return Transform3D(r)
-    }
-
-    /// The inverse of a translation-only transform, as the seed's `CGAffineTransformInvert(travel)`.
-    /// - Precondition: the transform is a pure translation.
-    public var invertedTranslation: Transform3D {
-        let t = translation
-        return .translation(-t.x, -t.y, -t.z)
     }
 
     public static func == (lhs: Transform3D, rhs: Transform3D) -> Bool {

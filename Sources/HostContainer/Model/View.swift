@@ -83,16 +83,6 @@ public final class View {
         superview = nil
     }
 
-    /// Whether `self` is `view` or one of its descendants.
-    public func isDescendant(of view: View) -> Bool {
-        var v: View? = self
-        while let current = v {
-            if current === view { return true }
-            v = current.superview
-        }
-        return false
-    }
-
     /// The named descendants, depth first in subview order.
     public var elements: [View] {
         subviews.flatMap { sub in (sub.name == nil ? [] : [sub]) + sub.elements }

@@ -40,11 +40,6 @@ public final class AnimatorRegistry: @unchecked Sendable {
         animators.first { $0.name == name }
     }
 
-    /// The animator whose id is `id`.
-    public func animator(id: String) -> AnimatorDescriptor? {
-        animators.first { $0.id == id }
-    }
-
     /// A loaded animator whose name differs from `name` only in case, for "did you mean".
     public func suggestion(for name: String) -> String? {
         animators.first { $0.name.lowercased() == name.lowercased() }?.name
