@@ -148,7 +148,14 @@ struct PluginLoaderTests {
         #expect(registry.warnings == ["plugin folder /nonexistent/segue-plugins does not exist"])
     }
 
-    @Test func pluginsLogThroughTheHostWithTheirFileNamed() throws {
+    @Test func aLayerStateIsExactlyItsABIStruct() {
+        // PluginAnimator hands plugins pointers into the container's LayerState storage.
+        #expect(MemoryLayout<LayerState>.size == MemoryLayout<segue_layer_state_t>.size)
+        #expect(MemoryLayout<LayerState>.stride == MemoryLayout<segue_layer_state_t>.stride)
+        #expect(MemoryLayout<Vec3>.stride == MemoryLayout<segue_vec3_t>.stride)
+    }
+
+    @Test func theHostTableServesCurvesAndSprings() throws {
         // The host table's log, curves and spring are what plugins call: check them through the C ABI.
         let (_, file) = try CPlugin.fixture("logging")
         let animator = try #require(try PluginLoader.load(path: file).get().first)

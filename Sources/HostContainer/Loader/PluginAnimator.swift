@@ -4,7 +4,7 @@ import Glibc
 /// A plugin animator for one transition: translates the Swift
 /// ``TransitionAnimator`` calls into the C ABI. The C context and plan it hands
 /// the plugin are allocated in ``setup(_:)`` and freed after `end`, so the
-/// per-frame ``evaluate(layer:at:state:)`` allocates nothing.
+/// per-frame ``evaluate(at:layers:)`` allocates nothing.
 final class PluginAnimator: TransitionAnimator {
     let descriptor: AnimatorDescriptor
     let parameters: [Double]
@@ -48,7 +48,7 @@ final class PluginAnimator: TransitionAnimator {
         plan.pointee = segue_plan_t()
         plan.pointee.abi_version = Self.version
         plan.pointee.struct_size = UInt32(MemoryLayout<segue_plan_t>.size)
-        let result = descriptor.raw.pointee.setup(descriptor.raw, context, plan)
+        let result = raw.pointee.setup(raw, context, plan)
         switch result {
         case SEGUE_SETUP_ANIMATE:
             isSetUp = true
@@ -78,7 +78,7 @@ final class PluginAnimator: TransitionAnimator {
     func animationEnded(_ completed: Bool) {
         guard isSetUp else { return }
         isSetUp = false
-        descriptor.raw.pointee.end?(descriptor.raw, context, plan, completed)
+        raw.pointee.end?(raw, context, plan, completed)
     }
 
     private static let version = segue_version_t(
