@@ -42,7 +42,24 @@ static const segue_param_t level_param = {
     .min_value = 0, .max_value = 1,
 };
 
+static const char *const choice_names[] = { "one", "two" };
+
+FIXTURE_UNUSED static const segue_param_t choice_param = {
+    .struct_size = sizeof(segue_param_t),
+    .name = "pick",
+    .explanation = "A choice whose range does not match its choices.",
+    .type = SEGUE_PARAM_CHOICE,
+    .default_value = 0, .min_value = 0, .max_value = 5,
+    .choices = choice_names, .choice_count = 2,
+};
+
+#if defined(FAULT_DUPLICATE_PARAM)
+static const segue_param_t *const params[] = { &level_param, &level_param };
+#elif defined(FAULT_CHOICE_RANGE)
+static const segue_param_t *const params[] = { &level_param, &choice_param };
+#else
 static const segue_param_t *const params[] = { &level_param };
+#endif
 
 static segue_setup_result_t setup(const segue_animator_t *self, const segue_context_t *ctx, segue_plan_t *plan) {
     (void)self; (void)ctx;
@@ -61,6 +78,10 @@ static segue_setup_result_t setup(const segue_animator_t *self, const segue_cont
 #endif
     plan->layers[0].kind = SEGUE_LAYER_FROM_VIEW;
     plan->layers[1].kind = SEGUE_LAYER_TO_VIEW;
+#ifdef FAULT_BIG_MESH
+    plan->layers[1].mesh_columns = SEGUE_MAX_MESH_DIVISIONS + 1;
+    plan->layers[1].mesh_rows = 1;
+#endif
 #ifdef FAULT_BAD_ELEMENT
     plan->hidden_count = 1;
     plan->hidden[0].side = SEGUE_SIDE_TO;
@@ -105,7 +126,7 @@ static const segue_animator_t fade = {
     .version = "1.0.0",
     .description = "A crossfade for the tests.",
     .params = params,
-    .param_count = 1,
+    .param_count = sizeof params / sizeof params[0],
     .setup = setup,
 #ifdef FAULT_NULL_EVALUATE
     .evaluate = NULL,
@@ -123,9 +144,17 @@ FIXTURE_UNUSED static const segue_plugin_t plugin = {
 #else
     .abi_version = SEGUE_ABI_VERSION_INIT,
 #endif
+#ifdef FAULT_PLUGIN_STRUCT_SIZE
+    .struct_size = 8,
+#else
     .struct_size = sizeof(segue_plugin_t),
+#endif
     .animators = animators,
+#ifdef FAULT_NO_ANIMATORS
+    .animator_count = 0,
+#else
     .animator_count = 1,
+#endif
 };
 
 #ifdef FAULT_NO_ENTRY

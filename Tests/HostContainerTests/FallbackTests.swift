@@ -64,6 +64,11 @@ struct FallbackTests {
         #expect(CPlugin.counter("fixture_last_completed", in: file) == 0)
     }
 
+    @Test func aMeshFinerThanTheABIAllowsIsAnUnusablePlan() throws {
+        let (_, report, _) = try runFixture("mesh65", "FAULT_BIG_MESH")
+        #expect(report.reason == "TestFade planned an unusable transition: layer 1 asks for a 65x1 mesh; the built-in default ran instead")
+    }
+
     @Test func hidingAnElementThatDoesNotExistIsAnUnusablePlan() throws {
         let (_, report, _) = try runFixture("element99", "FAULT_BAD_ELEMENT")
         #expect(report.reason == "TestFade planned an unusable transition: hidden element 99 of the to view does not exist (it has 0); the built-in default ran instead")

@@ -105,6 +105,10 @@ struct PluginLoaderTests {
         ("nulleval", "FAULT_NULL_EVALUATE", "malformed descriptor: animators[0].evaluate (TestFade) is NULL; it is required"),
         ("defrange", "FAULT_DEFAULT_OUT_OF_RANGE", "malformed descriptor: animators[0].params[0] (TestFade) 'level' has default 5.0 outside [min, max] = [0.0, 1.0]"),
         ("pname", "FAULT_PARAM_BAD_NAME", #"malformed descriptor: animators[0].params[0] (TestFade).name is "9lives"; expected an identifier: a letter or '_', then letters, digits or '_'"#),
+        ("pdup", "FAULT_DUPLICATE_PARAM", "malformed descriptor: animators[0].params[1] (TestFade) repeats the parameter name 'level'"),
+        ("choice", "FAULT_CHOICE_RANGE", "malformed descriptor: animators[0].params[1] (TestFade) 'pick' is a choice of 2, so min must be 0 and max 1; found 0.0 and 5.0"),
+        ("noanim", "FAULT_NO_ANIMATORS", "malformed descriptor: segue_plugin_t.animator_count is 0; a plugin exports at least one animator"),
+        ("size8", "FAULT_PLUGIN_STRUCT_SIZE", "malformed descriptor: segue_plugin_t.struct_size is 8, expected at least 32 for ABI 1.0"),
     ])
     func malformedDescriptorsAreRejectedWithTheMemberNamed(label: String, define: String, reason: String) throws {
         let (_, file) = try CPlugin.fixture(label, define)

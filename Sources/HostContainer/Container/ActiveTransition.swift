@@ -1,9 +1,13 @@
+import AnimatorABI
+
 /// One running transition: the animator's plan turned into layers, and the
 /// per-frame loop that evaluates and applies them. Everything a frame needs is
 /// allocated in ``begin(_:context:startTime:)``, so ``apply(at:)`` allocates nothing.
 final class ActiveTransition {
     /// The longest duration the container accepts, in seconds.
-    static let maximumDuration = 60.0
+    static let maximumDuration = SEGUE_MAX_DURATION
+    /// The most mesh divisions along either axis.
+    static let maximumMeshDivisions = Int(SEGUE_MAX_MESH_DIVISIONS)
 
     let animator: any TransitionAnimator
     let context: TransitionContext
@@ -112,7 +116,8 @@ final class ActiveTransition {
                 if let p = check(ref) { return "layer \(i): \(p)" }
             }
             let meshOK = (request.meshColumns == 0 && request.meshRows == 0)
-                || (1...64).contains(request.meshColumns) && (1...64).contains(request.meshRows)
+                || (1...maximumMeshDivisions).contains(request.meshColumns)
+                && (1...maximumMeshDivisions).contains(request.meshRows)
             if !meshOK { return "layer \(i) asks for a \(request.meshColumns)x\(request.meshRows) mesh" }
         }
         for ref in plan.hiddenElements {

@@ -45,7 +45,7 @@ public enum AnimatorSetup {
 
 /// The layers a transition needs and its duration.
 public struct TransitionPlan: Equatable {
-    /// Seconds; the container accepts values in (0, 60].
+    /// Seconds; the container accepts values in (0, 60] (`SEGUE_MAX_DURATION`).
     public var duration: Double
     /// Bottom first.
     public var layers: [LayerRequest]

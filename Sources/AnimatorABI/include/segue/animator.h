@@ -116,6 +116,8 @@ typedef struct segue_element_ref {
     uint32_t element;
 } segue_element_ref_t;
 
+/** Longest duration a plan may ask for, in seconds. */
+#define SEGUE_MAX_DURATION 60.0
 /** Most layers one transition may use. */
 #define SEGUE_MAX_LAYERS 8
 /** Most elements one transition may hide. */
@@ -136,7 +138,7 @@ typedef struct segue_plan {
     /** sizeof(segue_plan_t) as the host was built; set by the host. Write nothing past it. */
     uint32_t struct_size;
 
-    /** [out] Seconds; finite and in (0, 60]. */
+    /** [out] Seconds; finite and in (0, SEGUE_MAX_DURATION]. */
     double duration;
 
     /** [out] How many of `layers` are used: at most SEGUE_MAX_LAYERS. */
