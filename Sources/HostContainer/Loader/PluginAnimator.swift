@@ -19,6 +19,7 @@ final class PluginAnimator: TransitionAnimator {
     /// The `states` array handed to evaluate, filled each frame with pointers into the container's states.
     private let statePointers = UnsafeMutablePointer<UnsafeMutablePointer<segue_layer_state_t>?>.allocate(
         capacity: Int(SEGUE_MAX_LAYERS))
+    private var pointedCount = 0
     private let context = UnsafeMutablePointer<segue_context_t>.allocate(capacity: 1)
     private let plan = UnsafeMutablePointer<segue_plan_t>.allocate(capacity: 1)
     /// Everything the C context points to, all from malloc, freed in one place.
@@ -32,6 +33,7 @@ final class PluginAnimator: TransitionAnimator {
         evaluateFunction = descriptor.raw.pointee.evaluate  // validated non-NULL at load
         context.initialize(to: segue_context_t())
         plan.initialize(to: segue_plan_t())
+        statePointers.initialize(repeating: nil, count: Int(SEGUE_MAX_LAYERS))
     }
 
     deinit {
@@ -68,11 +70,13 @@ final class PluginAnimator: TransitionAnimator {
         // A LayerState is its segue_layer_state_t and nothing else, so the
         // plugin writes straight into the container's storage.
         let count = min(layers.count, Int(SEGUE_MAX_LAYERS))
-        let raw = UnsafeMutableRawPointer(layers.base)
-        for i in 0..<count {
-            statePointers[i] = (raw + i * MemoryLayout<LayerState>.stride).assumingMemoryBound(to: segue_layer_state_t.self)
+        let base = UnsafeMutableRawPointer(layers.base).assumingMemoryBound(to: segue_layer_state_t.self)
+        // The container reuses its storage every frame, so this fills the array once per transition.
+        if statePointers[0] != base || pointedCount != count {
+            for i in 0..<count { statePointers[i] = base + i }
+            pointedCount = count
         }
-        evaluateFunction(self.raw, context, plan, t, statePointers, UInt32(count))
+        evaluateFunction(raw, context, plan, t, statePointers, UInt32(count))
     }
 
     func animationEnded(_ completed: Bool) {
