@@ -62,10 +62,12 @@ public struct Parameter {
 public typealias SetupFunction = @convention(c) (
     UnsafePointer<segue_animator_t>?, UnsafePointer<segue_context_t>?, UnsafeMutablePointer<segue_plan_t>?
 ) -> segue_setup_result_t
+/// `segue_animator_t.evaluate`: writes every layer's state at time t. [any-thread]
 public typealias EvaluateFunction = @convention(c) (
     UnsafePointer<segue_animator_t>?, UnsafePointer<segue_context_t>?, UnsafePointer<segue_plan_t>?,
     Double, UnsafePointer<UnsafeMutablePointer<segue_layer_state_t>?>?, UInt32
 ) -> Void
+/// `segue_animator_t.end`: the transition ended, completed or not. [main-thread]
 public typealias EndFunction = @convention(c) (
     UnsafePointer<segue_animator_t>?, UnsafePointer<segue_context_t>?, UnsafeMutablePointer<segue_plan_t>?, Bool
 ) -> Void
@@ -80,6 +82,7 @@ public typealias EndFunction = @convention(c) (
 /// Animators reach the host's functions through `ctx->host` in every call.
 /// It is Sendable because what it points to is never written after `init`.
 public struct Plugin: @unchecked Sendable {
+    /// The plugin descriptor, valid for the life of the process.
     public let descriptor: UnsafePointer<segue_plugin_t>
 
     /// Answers the descriptor, or NULL (refusing to load) when the host speaks
@@ -89,6 +92,7 @@ public struct Plugin: @unchecked Sendable {
         return descriptor
     }
 
+    /// Builds the descriptor for `animators`, in order.
     public init(_ animators: [Animator]) {
         let list = animators.map { a -> UnsafePointer<segue_animator_t>? in
             var raw = segue_animator_t()
@@ -119,6 +123,7 @@ public struct Animator {
     let evaluate: EvaluateFunction
     let end: EndFunction?
 
+    /// An animator: the strings and parameters are copied into static ABI structs by ``Plugin``.
     public init(id: StaticString, name: StaticString, version: StaticString, description: StaticString,
                 parameters: [Parameter], setup: SetupFunction, evaluate: EvaluateFunction, end: EndFunction? = nil) {
         (self.id, self.name, self.version, self.description) = (id, name, version, description)

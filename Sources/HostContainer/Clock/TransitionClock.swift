@@ -9,8 +9,10 @@ public protocol TransitionClock: AnyObject {
 
 /// A clock that moves only when told to: deterministic frames for tests and previews.
 public final class VirtualClock: TransitionClock {
+    /// The current virtual time, in seconds.
     public private(set) var now: Double
 
+    /// A clock that starts at `start` seconds.
     public init(start: Double = 0) {
         now = start
     }
@@ -29,8 +31,10 @@ public final class VirtualClock: TransitionClock {
 /// The system's monotonic clock.
 /// The corresponding C function is `clock_gettime(CLOCK_MONOTONIC)`.
 public final class MonotonicClock: TransitionClock {
+    /// The system's monotonic clock.
     public init() {}
 
+    /// Seconds since an unspecified point in the past (typically boot).
     public var now: Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)

@@ -7,9 +7,12 @@
 /// loaded, or a parameter does not fit, it falls back to the built-in default
 /// and the reason says so. Never throws, never traps.
 public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
+    /// The rules and default animator it follows.
     public let config: SegueConfig
+    /// Where animators are looked up by short name.
     public let registry: AnimatorRegistry
 
+    /// A delegate that follows `config`'s rules with the animators in `registry`.
     public init(config: SegueConfig, registry: AnimatorRegistry) {
         self.config = config
         self.registry = registry
@@ -38,6 +41,7 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         return best
     }
 
+    /// Answers ``resolve(from:to:)`` for the two children's names.
     public func containerViewController(
         _ container: ContainerViewController,
         animationControllerForTransitionFrom from: ViewController,

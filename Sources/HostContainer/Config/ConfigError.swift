@@ -5,9 +5,12 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     public var file: String
     /// Where in the document, like `$.rules[2].animator`; `$` for the whole document.
     public var keyPath: String
+    /// What the key should hold, in words.
     public var expected: String
+    /// What it holds, in words.
     public var found: String
 
+    /// An error at `keyPath` of `file`.
     public init(file: String, keyPath: String, expected: String, found: String) {
         self.file = file
         self.keyPath = keyPath
@@ -15,5 +18,6 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
         self.found = found
     }
 
+    /// `FILE: KEYPATH: expected X, found Y`.
     public var description: String { "\(file): \(keyPath): expected \(expected), found \(found)" }
 }

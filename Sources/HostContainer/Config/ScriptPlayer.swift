@@ -2,12 +2,16 @@
 /// each scripted child in turn on a virtual clock, and reports every transition.
 /// The main job of `segue run`.
 public struct ScriptPlayer {
+    /// The config whose children, rules and script are played.
     public let config: SegueConfig
+    /// The animators the rules may name.
     public let registry: AnimatorRegistry
     /// Frames per second of the virtual clock.
     public var frameRate: Double = 60
+    /// The container's size.
     public var size: Rect = Scene.defaultSize
 
+    /// A player for `config` with the animators in `registry`, at 60 fps.
     public init(config: SegueConfig, registry: AnimatorRegistry) {
         self.config = config
         self.registry = registry

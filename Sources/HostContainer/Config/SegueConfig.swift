@@ -18,13 +18,18 @@ public struct SegueConfig: Equatable, Sendable {
     /// A rule: the most specific match wins (from and to, then to only, then
     /// from only); among equally specific rules, the first in the file.
     public struct Rule: Equatable, Sendable {
+        /// The child being left, or nil for any.
         public var from: String?
+        /// The child being shown, or nil for any.
         public var to: String?
+        /// An animator's short name, or "default" for the built-in one.
         public var animator: String
+        /// Parameter values by name, validated when the rule is used.
         public var parameters: [String: ParameterValue]
         /// Where it is in the file, for reports: `rules[2]`.
         public var label: String
 
+        /// A rule; at least one of `from` and `to` should be set.
         public init(from: String? = nil, to: String? = nil, animator: String,
                     parameters: [String: ParameterValue] = [:], label: String) {
             self.from = from
@@ -37,17 +42,23 @@ public struct SegueConfig: Equatable, Sendable {
 
     /// A named element of a child's view.
     public struct Element: Equatable, Sendable {
+        /// The element's name, unique within its child.
         public var name: String
         /// In the child's coordinates.
         public var frame: Rect
+        /// What it shows: a procedural image, a label, or nothing.
         public var content: ViewContent
+        /// Its background colour; white when nil.
         public var color: Color?
     }
 
     /// A child of the container.
     public struct Child: Equatable, Sendable {
+        /// The child's name, unique in the config.
         public var name: String
+        /// Its background colour; one from a fixed palette when nil.
         public var color: Color?
+        /// Its named elements, in order.
         public var elements: [Element]
     }
 
@@ -55,8 +66,11 @@ public struct SegueConfig: Equatable, Sendable {
     public var file: String
     /// Plugin folders, absolute (relative entries are resolved against the config's folder).
     public var plugins: [String] = []
+    /// The animator for transitions no rule matches; the built-in default when nil.
     public var defaultAnimator: String?
+    /// The rules, in file order.
     public var rules: [Rule] = []
+    /// The children, in order; the first is shown first.
     public var children: [Child] = []
     /// Child names to select in order, starting from the first child shown.
     public var script: [String] = []

@@ -21,7 +21,9 @@ open class ContainerViewController: ViewController {
     public let viewControllers: [ViewController]
     /// The child shown, or the one being left while a transition runs.
     public private(set) var selectedViewController: ViewController?
+    /// Supplies animators and hears selections. Held weakly, as in UIKit.
     public weak var delegate: (any ContainerViewControllerDelegate)?
+    /// The clock ``tick()`` reads; owned by the embedder.
     public let clock: any TransitionClock
     /// Hears every containment step, in order.
     public var onEvent: ((ContainerEvent) -> Void)?
@@ -210,6 +212,7 @@ open class ContainerViewController: ViewController {
 public enum SelectionError: Error, Equatable, CustomStringConvertible {
     case unknownChild(String, available: [String])
 
+    /// The error in words, naming the children there are.
     public var description: String {
         switch self {
         case .unknownChild(let name, let available):

@@ -14,8 +14,10 @@ public protocol ContainerViewControllerDelegate: AnyObject {
 }
 
 extension ContainerViewControllerDelegate {
+    /// Does nothing by default.
     public func containerViewController(_ container: ContainerViewController, didSelect viewController: ViewController) {}
 
+    /// Supplies no animator by default, so the container's default runs.
     public func containerViewController(
         _ container: ContainerViewController,
         animationControllerForTransitionFrom from: ViewController,
@@ -27,19 +29,23 @@ extension ContainerViewControllerDelegate {
 
 /// A delegate's answer: an animator and why it was chosen, or why there is none.
 public struct AnimatorResolution {
+    /// The animator, or nil for the container's built-in default.
     public var animator: (any TransitionAnimator)?
     /// For reports: which rule chose it, or why none did.
     public var reason: String
 
+    /// An answer with `animator` (nil: the default) and why.
     public init(animator: (any TransitionAnimator)?, reason: String) {
         self.animator = animator
         self.reason = reason
     }
 
+    /// Use `animator`, chosen for `reason`.
     public static func use(_ animator: any TransitionAnimator, reason: String) -> AnimatorResolution {
         AnimatorResolution(animator: animator, reason: reason)
     }
 
+    /// Use the built-in default, because of `reason`.
     public static func useDefault(reason: String) -> AnimatorResolution {
         AnimatorResolution(animator: nil, reason: reason)
     }

@@ -52,6 +52,7 @@ public struct TransitionPlan: Equatable {
     /// Elements hidden while the transition runs, shown again at its end.
     public var hiddenElements: [ElementReference]
 
+    /// A plan of `duration` seconds over `layers` (bottom first), hiding `hiddenElements` meanwhile.
     public init(duration: Double, layers: [LayerRequest], hiddenElements: [ElementReference] = []) {
         self.duration = duration
         self.layers = layers
@@ -66,9 +67,12 @@ public enum TransitionSide: Equatable, Sendable {
 
 /// An element of the from or to view, by its index in ``TransitionContext/elements(of:)``.
 public struct ElementReference: Equatable, Sendable {
+    /// The view the element belongs to.
     public var side: TransitionSide
+    /// Its index among that view's elements.
     public var index: Int
 
+    /// Element `index` of the `side` view.
     public init(side: TransitionSide, index: Int) {
         self.side = side
         self.index = index
@@ -77,6 +81,7 @@ public struct ElementReference: Equatable, Sendable {
 
 /// One layer the animator drives.
 public struct LayerRequest: Equatable, Sendable {
+    /// What a layer shows.
     public enum Kind: Equatable, Sendable {
         /// The child's root view.
         case view(TransitionSide)
@@ -84,11 +89,14 @@ public struct LayerRequest: Equatable, Sendable {
         case snapshot(ElementReference)
     }
 
+    /// What the layer shows.
     public var kind: Kind
     /// Mesh divisions (0 and 0 for none); the mesh has (columns + 1) × (rows + 1) vertices.
     public var meshColumns: Int
+    /// Mesh divisions down; 0 for no mesh.
     public var meshRows: Int
 
+    /// A layer showing `kind`, deformed by a mesh when the divisions are not 0.
     public init(_ kind: Kind, meshColumns: Int = 0, meshRows: Int = 0) {
         self.kind = kind
         self.meshColumns = meshColumns
@@ -106,6 +114,7 @@ public struct LayerState {
     /// The ABI form; plugins receive a pointer to it.
     var raw: segue_layer_state_t
 
+    /// A resting state: `frame`, identity, alpha 1, `zPosition`, shown, with `mesh` (empty for none).
     public init(frame: Rect, zPosition: Double, mesh: UnsafeMutableBufferPointer<Vec3> = .init(start: nil, count: 0)) {
         raw = segue_layer_state_t(
             struct_size: UInt32(MemoryLayout<segue_layer_state_t>.size),
@@ -140,6 +149,7 @@ public struct LayerState {
         set { raw.z_position = newValue }
     }
 
+    /// Whether the layer is drawn at all.
     public var isHidden: Bool {
         get { raw.hidden }
         set { raw.hidden = newValue }
@@ -169,6 +179,7 @@ public struct LayerState {
 /// Write through the subscript: `layers[1].alpha = p`.
 public struct LayerStates {
     let base: UnsafeMutablePointer<LayerState>
+    /// The number of layers.
     public let count: Int
 
     /// A view of `count` initialised states at `base`, which the caller owns
@@ -178,6 +189,7 @@ public struct LayerStates {
         self.count = count
     }
 
+    /// The state of layer `index`, read and written in place.
     public subscript(index: Int) -> LayerState {
         unsafeAddress {
             precondition(index >= 0 && index < count, "layer \(index) of \(count)")

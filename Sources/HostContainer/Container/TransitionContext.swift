@@ -6,17 +6,24 @@
 /// the from view goes from the bounds to the bounds moved by `travel`, and the
 /// to view from the bounds moved by `-travel` to the bounds.
 public final class TransitionContext {
+    /// Which participant, for ``viewController(forKey:)``.
     public enum Key: Sendable { case from, to }
+    /// Always `.custom`, as in the article.
     public enum PresentationStyle: Sendable { case custom }
 
     /// The view the transition happens in: the from view's superview.
     public let containerView: View
+    /// The child being left.
     public let fromViewController: ViewController
+    /// The child being shown.
     public let toViewController: ViewController
     /// True when the target child comes after the current one.
     public let goingRight: Bool
+    /// `.custom`.
     public let presentationStyle = PresentationStyle.custom
+    /// Always true.
     public let isAnimated = true
+    /// False for the transitions this container runs today.
     public let isInteractive: Bool
 
     private let disappearingFrom, disappearingTo, appearingFrom, appearingTo: Rect
@@ -45,6 +52,7 @@ public final class TransitionContext {
         appearingFrom = bounds.offsetBy(dx: -travel, dy: 0)
     }
 
+    /// The from or the to controller.
     public func viewController(forKey key: Key) -> ViewController {
         key == .from ? fromViewController : toViewController
     }
@@ -76,7 +84,9 @@ public final class TransitionContext {
 
     /// No-ops for non-interactive transitions, as in the article.
     public func updateInteractiveTransition(_ percentComplete: Double) {}
+    /// No-op for a non-interactive transition.
     public func finishInteractiveTransition() {}
+    /// No-op for a non-interactive transition.
     public func cancelInteractiveTransition() {}
 
     /// Runs the container's completion. Only the first call has an effect: a

@@ -1,9 +1,12 @@
 /// What happened in one transition, for people and scripts.
 public struct TransitionReport: Equatable, Sendable {
+    /// The child that was left.
     public var from: String
+    /// The child that was selected.
     public var to: String
     /// The animator that finished the transition: a plugin's short name or "default".
     public var animator: String
+    /// Where that animator came from.
     public var source: AnimatorSource
     /// Which rule chose the animator, or why the built-in default ran instead.
     public var reason: String
@@ -11,6 +14,7 @@ public struct TransitionReport: Equatable, Sendable {
     public var duration: Double
     /// How many times the layers were evaluated and applied.
     public var frames: Int
+    /// False when the transition was cancelled.
     public var completed: Bool
 }
 

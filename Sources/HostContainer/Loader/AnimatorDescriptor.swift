@@ -7,8 +7,11 @@ public final class AnimatorDescriptor: @unchecked Sendable {
     public let id: String
     /// Short name used in config, e.g. "SpringSlide".
     public let name: String
+    /// The animator's own version, e.g. "1.0.0".
     public let version: String
+    /// Its description, for people.
     public let summary: String
+    /// Its parameters, in the order values are passed.
     public let parameters: [ParameterDescriptor]
     /// The plugin file it came from.
     public let file: String
@@ -67,6 +70,7 @@ public enum ParameterValue: Equatable, Sendable, CustomStringConvertible {
     case bool(Bool)
     case string(String)
 
+    /// The value as config would write it.
     public var description: String {
         switch self {
         case .number(let v): v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
@@ -78,12 +82,15 @@ public enum ParameterValue: Equatable, Sendable, CustomStringConvertible {
 
 /// A parameter value that does not fit its parameter.
 public struct ParameterError: Error, Equatable, CustomStringConvertible {
+    /// Names the animator, the parameter, what was expected and what was found.
     public let message: String
+    /// The message.
     public var description: String { message }
 }
 
 /// One typed parameter of an animator.
 public struct ParameterDescriptor: Equatable, Sendable {
+    /// A parameter's type.
     public enum Kind: Equatable, Sendable {
         case number
         case integer
@@ -103,11 +110,17 @@ public struct ParameterDescriptor: Equatable, Sendable {
         var withArticle: String { (self == .integer ? "an " : "a ") + label }
     }
 
+    /// The name config uses.
     public let name: String
+    /// What it changes, for people.
     public let explanation: String
+    /// Its type.
     public let kind: Kind
+    /// The value when config does not set it.
     public let defaultValue: Double
+    /// The smallest value config may set.
     public let minimum: Double
+    /// The largest value config may set.
     public let maximum: Double
 
     /// The value's ABI form (a double), or what was expected and found.

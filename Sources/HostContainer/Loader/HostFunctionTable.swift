@@ -3,10 +3,13 @@ import Foundation
 
 /// A message a plugin wrote through the host's `log` function.
 public struct PluginLogMessage: Sendable {
+    /// The ABI's `segue_log_level_t`.
     public enum Level: Int, Sendable { case debug, info, warning, error }
     /// The path of the plugin that wrote it.
     public var plugin: String
+    /// How severe it is.
     public var level: Level
+    /// What the plugin wrote.
     public var message: String
 }
 
@@ -90,12 +93,16 @@ extension TimingCurve {
 
 /// The host's version, reported to plugins and by `segue --version`.
 public enum SegueVersion {
+    /// The version, as `segue --version` prints it.
     public static let string = "1.0.0"
 }
 
 /// The animator ABI version this host speaks.
 public enum AnimatorABIVersion {
+    /// `SEGUE_ABI_VERSION_MAJOR`.
     public static let major = Int(SEGUE_ABI_VERSION_MAJOR)
+    /// `SEGUE_ABI_VERSION_MINOR`.
     public static let minor = Int(SEGUE_ABI_VERSION_MINOR)
+    /// `MAJOR.MINOR`.
     public static var string: String { "\(major).\(minor)" }
 }

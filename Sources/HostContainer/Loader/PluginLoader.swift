@@ -6,8 +6,10 @@ import Foundation
 public struct PluginRejection: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file's path.
     public var file: String
+    /// Why, naming what was expected and what was found.
     public var reason: String
 
+    /// `FILE: REASON`.
     public var description: String { "\(file): \(reason)" }
 }
 

@@ -1,10 +1,15 @@
 /// A rectangle in points: origin and size. Layout-compatible with `segue_rect_t`.
 public struct Rect: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// The left edge.
     public var x: Double
+    /// The top edge.
     public var y: Double
+    /// The width, 0 or more.
     public var width: Double
+    /// The height, 0 or more.
     public var height: Double
 
+    /// A rectangle at (`x`, `y`) of `width` by `height`.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
@@ -12,6 +17,7 @@ public struct Rect: Equatable, Hashable, Sendable, CustomStringConvertible {
         self.height = height
     }
 
+    /// The empty rectangle at the origin.
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
     /// The same rectangle moved by `dx`, `dy`.
@@ -32,21 +38,27 @@ public struct Rect: Equatable, Hashable, Sendable, CustomStringConvertible {
             width: width + (other.width - width) * f, height: height + (other.height - height) * f)
     }
 
+    /// `(x, y, width, height)`.
     public var description: String { "(\(x), \(y), \(width), \(height))" }
 }
 
 /// A point in 3D, z towards the viewer. Layout-compatible with `segue_vec3_t`.
 public struct Vec3: Equatable, Hashable, Sendable {
+    /// Rightwards.
     public var x: Double
+    /// Downwards.
     public var y: Double
+    /// Towards the viewer.
     public var z: Double
 
+    /// The point (`x`, `y`, `z`).
     public init(x: Double, y: Double, z: Double) {
         self.x = x
         self.y = y
         self.z = z
     }
 
+    /// Whether every coordinate is finite.
     public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
 }
 
@@ -64,12 +76,14 @@ public struct Transform3D: Equatable, Hashable, Sendable {
         self.m = m
     }
 
+    /// A transform from its 16 values, m11 first, row by row.
     public init(_ values: [Double]) {
         precondition(values.count == 16, "a 4x4 transform takes 16 values")
         m = (values[0], values[1], values[2], values[3], values[4], values[5], values[6], values[7],
              values[8], values[9], values[10], values[11], values[12], values[13], values[14], values[15])
     }
 
+    /// The transform that changes nothing.
     public static let identity = Transform3D([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
 
     /// A translation by `tx`, `ty`, `tz`.
@@ -85,6 +99,7 @@ public struct Transform3D: Equatable, Hashable, Sendable {
     /// Translation part (m41, m42, m43).
     public var translation: Vec3 { Vec3(x: m.12, y: m.13, z: m.14) }
 
+    /// Whether it changes nothing.
     public var isIdentity: Bool { self == .identity }
 
     /// Whether every member is finite. Allocation-free: the driver checks every frame.
@@ -106,15 +121,18 @@ public struct Transform3D: Equatable, Hashable, Sendable {
         return Transform3D(r)
     }
 
+    /// Equal when all 16 values are.
     public static func == (lhs: Transform3D, rhs: Transform3D) -> Bool {
         withUnsafeBytes(of: lhs.m) { a in withUnsafeBytes(of: rhs.m) { b in
             a.assumingMemoryBound(to: Double.self).elementsEqual(b.assumingMemoryBound(to: Double.self))
         } }
     }
+    /// Hashes the 16 values.
     public func hash(into hasher: inout Hasher) { hasher.combine(values) }
 }
 
 extension Transform3D: CustomStringConvertible {
+    /// `identity`, `translate(x, y, z)`, or the 16 values.
     public var description: String {
         if isIdentity { return "identity" }
         let t = translation

@@ -1,7 +1,9 @@
 /// An RGBA colour, components in [0, 1].
 public struct Color: Equatable, Hashable, Sendable {
+    /// The components, each in [0, 1].
     public var red, green, blue, alpha: Double
 
+    /// A colour from its components.
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = red
         self.green = green
@@ -9,7 +11,9 @@ public struct Color: Equatable, Hashable, Sendable {
         self.alpha = alpha
     }
 
+    /// Fully transparent.
     public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
+    /// Opaque white.
     public static let white = Color(red: 1, green: 1, blue: 1)
 
     /// Parses `#RRGGBB` or `#RRGGBBAA`; nil for anything else.
@@ -46,11 +50,15 @@ public final class View {
     public var frame: Rect
     /// Applied about the frame's centre, like `CALayer.transform`.
     public var transform: Transform3D = .identity
+    /// Opacity in [0, 1].
     public var alpha: Double = 1
+    /// Whether the view (and its subviews) is drawn at all.
     public var isHidden = false
     /// Drawing order among siblings: higher draws on top; ties keep insertion order.
     public var zPosition: Double = 0
+    /// Fills the view's bounds.
     public var backgroundColor: Color = .clear
+    /// Drawn over the background.
     public var content: ViewContent = .none
     /// Rounded-corner radius in points.
     public var cornerRadius: Double = 0
@@ -58,9 +66,12 @@ public final class View {
     /// with frame and transform. Transitions set it for layers that asked for one.
     public var mesh: Mesh? = nil
 
+    /// The subviews, bottom first (before z-order).
     public private(set) var subviews: [View] = []
+    /// The view this one is a subview of.
     public private(set) weak var superview: View?
 
+    /// A view at `frame`, named when it is an element.
     public init(name: String? = nil, frame: Rect) {
         self.name = name
         self.frame = frame
@@ -133,7 +144,9 @@ public final class View {
 /// top-left, in container coordinates. Its storage is allocated once, so a
 /// transition can rewrite it every frame without allocating.
 public final class Mesh {
+    /// Divisions across.
     public let columns: Int
+    /// Divisions down.
     public let rows: Int
     /// The vertices; owned by the mesh, valid for its lifetime.
     public let vertices: UnsafeMutableBufferPointer<Vec3>

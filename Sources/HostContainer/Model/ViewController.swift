@@ -8,9 +8,12 @@ open class ViewController {
     public let name: String
     /// The root view.
     public let view: View
+    /// The container this controller is a child of.
     public private(set) weak var parent: ViewController?
+    /// The controllers added with ``addChild(_:)``.
     public private(set) var children: [ViewController] = []
 
+    /// A controller called `name` whose root view is `view`.
     public init(name: String, view: View) {
         self.name = name
         self.view = view

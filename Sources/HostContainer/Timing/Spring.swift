@@ -10,7 +10,9 @@ import Foundation
 /// e^(-ζω0t) · sqrt(1 + ((ζω0 - v)/ωd)²) when underdamped, and x(t) itself,
 /// e^(-ω0t) · (1 + (ω0 - v)t), when critically damped.
 public struct Spring: Equatable, Sendable {
+    /// Seconds; progress is exactly 1 from here on.
     public let duration: Double
+    /// Zeta, in (0, 1]: lower bounces more, 1 does not overshoot.
     public let dampingRatio: Double
     /// In units of the whole distance per second: 200 pt at 100 pt/s is 0.5.
     public let initialVelocity: Double

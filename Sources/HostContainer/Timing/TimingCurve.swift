@@ -1,6 +1,7 @@
 /// A timing curve: a cubic Bezier from (0, 0) to (1, 1), as UIKit's
 /// `UICubicTimingParameters`. Evaluated by solving x(s) = t, then y(s).
 public struct TimingCurve: Equatable, Hashable, Sendable {
+    /// The control points P1 = (x1, y1) and P2 = (x2, y2).
     public let x1: Double, y1: Double, x2: Double, y2: Double
 
     /// A custom curve; x1 and x2 are clamped to [0, 1] so that x(s) is monotonic.
@@ -11,10 +12,15 @@ public struct TimingCurve: Equatable, Hashable, Sendable {
         self.y2 = y2
     }
 
+    /// UIKit's `.linear`.
     public static let linear = TimingCurve(x1: 0, y1: 0, x2: 1, y2: 1)
+    /// UIKit's `.easeIn`.
     public static let easeIn = TimingCurve(x1: 0.42, y1: 0, x2: 1, y2: 1)
+    /// UIKit's `.easeOut`.
     public static let easeOut = TimingCurve(x1: 0, y1: 0, x2: 0.58, y2: 1)
+    /// UIKit's `.easeInOut`.
     public static let easeInEaseOut = TimingCurve(x1: 0.42, y1: 0, x2: 0.58, y2: 1)
+    /// UIKit's default curve (`CAMediaTimingFunction(name: .default)`).
     public static let `default` = TimingCurve(x1: 0.25, y1: 0.1, x2: 0.25, y2: 1)
 
     /// The curve's names in the ABI's `segue_curve_t` order.
