@@ -38,6 +38,7 @@ let package = Package(
         .target(
             name: "ImageZoom", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/ImageZoom",
             linkerSettings: pluginLinkerSettings),
+        .executableTarget(name: "EmbeddingExample", dependencies: ["HostContainer"], path: "Examples/embedding"),
         .executableTarget(
             name: "SegueBenchmark",
             dependencies: ["HostContainer"],

@@ -100,6 +100,20 @@ struct ToolTests {
         #expect(result.status == 0 && result.out.hasPrefix("USAGE: segue"))
     }
 
+    @Test func theEmbeddingExampleRunsItsAppAnimatorAPluginAndTheDefault() throws {
+        let result = try run(Paths.binFolder + "/EmbeddingExample", [])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out == """
+            now showing settings
+            home -> settings: Crossfade, 16 frames (the app crossfades into settings)
+            now showing notes
+            settings -> notes: CurlUp, 25 frames (notes curl up)
+            now showing home
+            notes -> home: default, 61 frames (the app has no preference)
+
+            """)
+    }
+
     @Test func printConfigPrintsTheBuiltinSceneAsAConfigThatRuns() throws {
         let folder = makeTemporaryFolder()
         let printed = try run(Paths.segue, ["run", "--print-config"])
