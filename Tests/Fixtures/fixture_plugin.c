@@ -78,6 +78,9 @@ static segue_setup_result_t setup(const segue_animator_t *self, const segue_cont
 #endif
     plan->layers[0].kind = SEGUE_LAYER_FROM_VIEW;
     plan->layers[1].kind = SEGUE_LAYER_TO_VIEW;
+#ifdef FAULT_BAD_LAYER_KIND
+    plan->layers[1].kind = 42;
+#endif
 #ifdef FAULT_BIG_MESH
     plan->layers[1].mesh_columns = SEGUE_MAX_MESH_DIVISIONS + 1;
     plan->layers[1].mesh_rows = 1;

@@ -64,6 +64,12 @@ struct FallbackTests {
         #expect(CPlugin.counter("fixture_last_completed", in: file) == 0)
     }
 
+    @Test func anUnknownLayerKindIsAnUnusablePlan() throws {
+        let (_, report, file) = try runFixture("kind42", "FAULT_BAD_LAYER_KIND")
+        #expect(report.reason == "TestFade planned an unusable transition: layers[1].kind is 42, not a segue_layer_kind_t value; the built-in default ran instead")
+        #expect(CPlugin.counter("fixture_end_calls", in: file) == 1, "a successful setup is always followed by end")
+    }
+
     @Test func aMeshFinerThanTheABIAllowsIsAnUnusablePlan() throws {
         let (_, report, _) = try runFixture("mesh65", "FAULT_BIG_MESH")
         #expect(report.reason == "TestFade planned an unusable transition: layer 1 asks for a 65x1 mesh; the built-in default ran instead")

@@ -88,6 +88,15 @@ struct ToolTests {
         #expect(result.out.isEmpty)
     }
 
+    @Test func aScriptNamingAChildThatDoesNotExistFailsWithExitCode1() throws {
+        let folder = makeTemporaryFolder()
+        try #"{"script": ["video", "podcast"]}"#.write(toFile: folder + "/s.json", atomically: true, encoding: .utf8)
+        let result = try run(Paths.segue, ["run", "--config", folder + "/s.json", "--plugins", Paths.binFolder, "--json"])
+        #expect(result.status == 1)
+        #expect(try jsonLines(result.out).map { $0["to"] as? String } == ["video"], "what ran before the mistake is reported")
+        #expect(result.err.contains("\(folder)/s.json: $.script: no child named 'podcast'; the children are 'photo', 'video'"))
+    }
+
     @Test(arguments: [["run", "--bogus"], ["frobnicate"], ["run", "--config"], ["list", "extra"], []])
     func usageMistakesExitWith2(arguments: [String]) throws {
         let result = try run(Paths.segue, arguments)
