@@ -164,3 +164,48 @@ struct SelectionTests {
             message: "CurlUp parameter 'rows': expected an integer in [2, 64], found true")))
     }
 }
+
+/// Mangled config files never crash the parser: each one parses or is an error
+/// that names the file and a key path.
+struct ConfigRobustnessTests {
+    /// SplitMix64: a small deterministic generator, so a failure can be replayed.
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    }
+
+    @Test func mangledConfigsParseOrFailWithAKeyPath() {
+        let original = Array(SegueConfig.builtinSceneJSON.utf8)
+        let replacements = Array(#"{}[]":,0123456789.-eE truefalsnul#\"#.utf8)
+        var rng = Generator(state: 2026)
+        var parsed = 0, rejected = 0
+        for iteration in 0..<2000 {
+            var bytes = original
+            for _ in 0...rng.below(4) {
+                let at = rng.below(bytes.count)
+                switch rng.below(3) {
+                case 0: bytes[at] = replacements[rng.below(replacements.count)]
+                case 1: bytes.remove(at: at)
+                default: bytes.insert(replacements[rng.below(replacements.count)], at: at)
+                }
+            }
+            do {
+                _ = try SegueConfig.parse(Data(bytes), file: "fuzz.json", baseDirectory: "/")
+                parsed += 1
+            } catch {
+                rejected += 1
+                #expect(error.file == "fuzz.json" && error.keyPath.hasPrefix("$"), "iteration \(iteration): \(error)")
+                #expect(!error.expected.isEmpty && !error.found.isEmpty, "iteration \(iteration)")
+            }
+        }
+        #expect(parsed + rejected == 2000)
+        #expect(rejected > 0 && parsed > 0, "the mutations exercise both outcomes")
+    }
+}
