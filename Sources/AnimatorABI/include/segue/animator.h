@@ -20,8 +20,8 @@
  * Threads. [main-thread] means the thread that drives the container; the host
  * never calls one animator's setup or end concurrently with any call for the
  * same transition. evaluate is [any-thread]: the host may call it for one
- * transition from several threads at once (a renderer may), which purity makes
- * safe.
+ * transition from several threads at once (a renderer may), each call with
+ * states and meshes of its own, which purity makes safe.
  */
 
 #include <stdbool.h>
@@ -178,7 +178,8 @@ typedef enum segue_setup_result {
  * The state of one layer at one time. Host-owned, written by evaluate.
  * Before each call the host fills it with the layer's resting values: its
  * frame at setup, identity transform, alpha 1, z_position equal to the layer's
- * index, not hidden. The mesh is not reset: write every vertex.
+ * index, not hidden. A mesh starts as a flat grid over the layer's frame and
+ * is not reset between calls: write every vertex.
  */
 typedef struct segue_layer_state {
     /** sizeof(segue_layer_state_t) as the host was built; write nothing past it. */
