@@ -83,6 +83,23 @@ struct ContainerTests {
         #expect(r.frames == 61, "t = 0 and 60 frames at 60 fps over 1 s")
     }
 
+    @Test func aSelectionMadeFromDidSelectRunsAfterTheCompletionHasFinished() throws {
+        final class Chain: ContainerViewControllerDelegate {
+            func containerViewController(_ c: ContainerViewController, didSelect vc: ViewController) {
+                if vc.name == "b" { c.select(index: 2) }
+            }
+        }
+        let h = Harness()
+        h.delegate = Chain()
+        h.events.removeAll()
+        try h.switchTo("b")
+        #expect(h.reports.map { "\($0.from)->\($0.to)" } == ["a->b", "b->c"])
+        let firstDidSelect = try #require(h.events.firstIndex(of: .didSelect("b")))
+        let secondStart = try #require(h.events.firstIndex(of: .willMoveToParent(child: "b", parent: nil)))
+        #expect(firstDidSelect < secondStart, "b's completion finishes before the next switch starts")
+        h.expectConsistent()
+    }
+
     @Test func indexSelectionIsClampedLikeSeed000Swipes() {
         let h = Harness()
         h.container.select(index: 99)

@@ -32,6 +32,9 @@ open class ContainerViewController: ViewController {
 
     private var active: ActiveTransition?
     private var pendingSelection: ViewController?
+    /// True while a transition's completion calls out (animationEnded, didSelect,
+    /// reports): a selection made from there waits until they have all run.
+    private var isFinishing = false
 
     /// Makes a container of `size` showing `viewControllers[0]` without animation.
     public init(name: String = "container", viewControllers: [ViewController], size: Rect, clock: any TransitionClock) {
@@ -68,7 +71,7 @@ open class ContainerViewController: ViewController {
     }
 
     private func select(_ target: ViewController) {
-        if active != nil {
+        if active != nil || isFinishing {
             pendingSelection = target
             return
         }
@@ -177,6 +180,7 @@ open class ContainerViewController: ViewController {
 
     private func finishTransition(completed: Bool) {
         guard let transition = active else { return }
+        isFinishing = true
         let context = transition.context
         let from = context.fromViewController, to = context.toViewController
         transition.tearDown()
@@ -198,6 +202,7 @@ open class ContainerViewController: ViewController {
             from: from.name, to: to.name, animator: transition.animator.name, source: transition.animator.source,
             reason: transition.reason, duration: transition.duration, frames: transition.frames,
             completed: completed))
+        isFinishing = false
 
         if let next = pendingSelection {
             pendingSelection = nil
