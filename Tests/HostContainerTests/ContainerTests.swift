@@ -100,6 +100,21 @@ struct ContainerTests {
         h.expectConsistent()
     }
 
+    @Test func aSelectionMadeWhileTheDelegateChoosesAnAnimatorWaits() throws {
+        final class Eager: ContainerViewControllerDelegate {
+            func containerViewController(_ c: ContainerViewController, animationControllerForTransitionFrom from: ViewController,
+                                         to: ViewController) -> AnimatorResolution {
+                if to.name == "b" { c.select(index: 2) }
+                return .useDefault(reason: "eager")
+            }
+        }
+        let h = Harness()
+        h.delegate = Eager()
+        try h.switchTo("b")
+        #expect(h.reports.map { "\($0.from)->\($0.to)" } == ["a->b", "b->c"])
+        h.expectConsistent()
+    }
+
     @Test func indexSelectionIsClampedLikeSeed000Swipes() {
         let h = Harness()
         h.container.select(index: 99)

@@ -32,9 +32,10 @@ open class ContainerViewController: ViewController {
 
     private var active: ActiveTransition?
     private var pendingSelection: ViewController?
-    /// True while a transition's completion calls out (animationEnded, didSelect,
-    /// reports): a selection made from there waits until they have all run.
-    private var isFinishing = false
+    /// True while a switch is being set up or completed and calls out (the
+    /// delegate, the animator, observers): a selection made from there waits
+    /// until the container is consistent again.
+    private var isSwitching = false
 
     /// Makes a container of `size` showing `viewControllers[0]` without animation.
     public init(name: String = "container", viewControllers: [ViewController], size: Rect, clock: any TransitionClock) {
@@ -71,7 +72,7 @@ open class ContainerViewController: ViewController {
     }
 
     private func select(_ target: ViewController) {
-        if active != nil || isFinishing {
+        if active != nil || isSwitching {
             pendingSelection = target
             return
         }
@@ -125,6 +126,8 @@ open class ContainerViewController: ViewController {
     }
 
     private func startTransition(from: ViewController, to: ViewController) {
+        isSwitching = true
+        defer { isSwitching = false }
         let fromIndex = viewControllers.firstIndex { $0 === from }!
         let toIndex = viewControllers.firstIndex { $0 === to }!
         from.willMove(toParent: nil)
@@ -180,7 +183,7 @@ open class ContainerViewController: ViewController {
 
     private func finishTransition(completed: Bool) {
         guard let transition = active else { return }
-        isFinishing = true
+        isSwitching = true
         let context = transition.context
         let from = context.fromViewController, to = context.toViewController
         transition.tearDown()
@@ -202,7 +205,7 @@ open class ContainerViewController: ViewController {
             from: from.name, to: to.name, animator: transition.animator.name, source: transition.animator.source,
             reason: transition.reason, duration: transition.duration, frames: transition.frames,
             completed: completed))
-        isFinishing = false
+        isSwitching = false
 
         if let next = pendingSelection {
             pendingSelection = nil
