@@ -41,7 +41,7 @@ enum RunCommand {
         }
         let config: SegueConfig
         do {
-            config = try (args.single("--config")).map { path throws(ConfigError) in try SegueConfig.load(path: path) }
+            config = try args.single("--config").map { path throws(ConfigError) in try SegueConfig.load(path: path) }
                 ?? SegueConfig.builtinScene
         } catch {
             printError("segue: \(error)")
