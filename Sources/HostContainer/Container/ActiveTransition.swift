@@ -59,14 +59,15 @@ final class ActiveTransition {
         case .animate(let p):
             plan = p
         }
-        if let problem = problem(in: plan, context: context) {
+        let container = context.containerView
+        let from = context.fromViewController.view, to = context.toViewController.view
+        let fromElements = from.elements, toElements = to.elements
+        let counts: [TransitionSide: Int] = [.from: fromElements.count, .to: toElements.count]
+        if let problem = problem(in: plan, elementCounts: counts) {
             animator.animationEnded(false)
             return .failure(PlanError("\(animator.name) planned an unusable transition: \(problem)"))
         }
 
-        let container = context.containerView
-        let from = context.fromViewController.view, to = context.toViewController.view
-        let fromElements = from.elements, toElements = to.elements
         if to.superview !== container { container.addSubview(to) }
         var layers: [View] = [], snapshots: [View] = [], meshes: [Mesh?] = []
         for request in plan.layers {
@@ -95,13 +96,10 @@ final class ActiveTransition {
             layers: layers, snapshots: snapshots, hiddenElements: hidden, meshes: meshes))
     }
 
-    private static func problem(in plan: TransitionPlan, context: TransitionContext) -> String? {
+    private static func problem(in plan: TransitionPlan, elementCounts counts: [TransitionSide: Int]) -> String? {
         guard plan.duration.isFinite, plan.duration > 0, plan.duration <= maximumDuration else {
             return "duration \(plan.duration) s is outside (0, \(maximumDuration)]"
         }
-        let counts: [TransitionSide: Int] = [
-            .from: context.fromViewController.view.elements.count, .to: context.toViewController.view.elements.count,
-        ]
         func check(_ ref: ElementReference) -> String? {
             let n = counts[ref.side]!
             return ref.index >= 0 && ref.index < n
