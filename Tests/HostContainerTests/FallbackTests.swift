@@ -7,8 +7,8 @@ import Testing
 /// never crash the host: the built-in default takes over, the report says
 /// why, the transition completes exactly once, and the container ends consistent.
 struct FallbackTests {
-    /// Runs a -> b with the fixture plugin built with `defines`, chosen by a config rule.
-    func runFixture(_ label: String, _ defines: String..., parameters: String = "{}") throws -> (Harness, TransitionReport, String) {
+    /// A harness whose config rule picks the fixture plugin, built with `defines`, for a -> b.
+    func fixtureHarness(_ label: String, _ defines: [String], parameters: String = "{}") throws -> (Harness, String) {
         let folder = makeTemporaryFolder("fallback-\(label)")
         let file = try CPlugin.build(CPlugin.fixtureSource, name: label, defines: defines, into: folder)
         let registry = AnimatorRegistry(folders: [folder])
@@ -18,6 +18,12 @@ struct FallbackTests {
             file: "t.json", baseDirectory: "/")
         let h = Harness()
         h.delegate = ConfigDrivenDelegate(config: config, registry: registry)
+        return (h, file)
+    }
+
+    /// Runs a -> b with the fixture plugin built with `defines`.
+    func runFixture(_ label: String, _ defines: String...) throws -> (Harness, TransitionReport, String) {
+        let (h, file) = try fixtureHarness(label, defines)
         try h.switchTo("b")
         h.expectConsistent()
         #expect(h.reports.count == 1)
@@ -25,13 +31,7 @@ struct FallbackTests {
     }
 
     @Test func aWorkingCPluginRunsWithItsConfiguredParameter() throws {
-        let folder = makeTemporaryFolder()
-        let file = try CPlugin.build(CPlugin.fixtureSource, name: "fade", into: folder)
-        let config = try SegueConfig.parse(
-            Data(#"{"rules": [{"to": "b", "animator": "TestFade", "parameters": {"level": 0.25}}]}"#.utf8),
-            file: "t.json", baseDirectory: "/")
-        let h = Harness()
-        h.delegate = ConfigDrivenDelegate(config: config, registry: AnimatorRegistry(folders: [folder]))
+        let (h, file) = try fixtureHarness("fade", [], parameters: #"{"level": 0.25}"#)
         try h.container.select(named: "b")
         h.clock.advance(by: 0.125)
         h.container.tick()
