@@ -10,8 +10,9 @@ enum RunCommand {
     Builds a container from a config file, plays its script on a virtual clock
     at 60 frames per second, and prints one line per transition: from -> to,
     the animator and where it came from, why it was chosen (or why the built-in
-    default ran instead), the duration, the frames evaluated, and whether it
-    completed.
+    default ran instead), the duration, the frames evaluated, whether it
+    completed or was cancelled, and the child shown at its end. Script steps
+    may be interactive: see the README's "Interactive transitions".
 
     Without --config, plays the built-in scene: seed-000's five children, a
     grid and a detail child sharing an image, and rules that exercise
@@ -68,7 +69,7 @@ enum RunCommand {
 
     static func describe(_ r: TransitionReport) -> String {
         let origin = r.source.file.map { "plugin \(PluginFolders.display($0))" } ?? r.source.kind
-        let outcome = r.completed ? "completed" : "cancelled"
+        let outcome = (r.interactive ? "interactive, " : "") + (r.completed ? "completed" : "cancelled, \(r.shown) stays shown")
         return "\(r.from) -> \(r.to): \(r.animator) (\(origin)), \(String(format: "%.3f", r.duration)) s, \(r.frames) frames, \(outcome)\n    why: \(r.reason)"
     }
 
@@ -79,10 +80,12 @@ enum RunCommand {
         let duration: Double
         let frames: Int
         let completed: Bool
+        let shown: String
+        let interactive: Bool
 
         init(_ r: TransitionReport) {
             (from, to, animator, source, reason, file) = (r.from, r.to, r.animator, r.source.kind, r.reason, r.source.file)
-            (duration, frames, completed) = (r.duration, r.frames, r.completed)
+            (duration, frames, completed, shown, interactive) = (r.duration, r.frames, r.completed, r.shown, r.interactive)
         }
     }
 }

@@ -131,16 +131,22 @@ struct ContainerTests {
         h.expectConsistent()
     }
 
-    @Test func selectionsDuringATransitionCoalesceToTheLast() throws {
-        let h = Harness()
+    @Test func aBurstOfSelectionsHurriesTheRunningTransitionThenRunsTheLast() throws {
+        let h = Harness(["a", "b", "c", "d"])
+        var endTimes: [Double] = []
+        h.container.onTransitionEnd = { [unowned h] in h.reports.append($0); endTimes.append(h.clock.now) }
         try h.container.select(named: "b")
         h.clock.advance(by: 0.2)
         h.container.tick()
         try h.container.select(named: "c")
-        try h.container.select(named: "a")
+        try h.container.select(named: "d")
+        try h.container.select(named: "c")
         h.container.runUntilIdle(advancing: h.clock)
-        #expect(h.reports.map { "\($0.from)->\($0.to)" } == ["a->b", "b->a"])
-        #expect(h.container.selectedViewController === h.child("a"))
+        #expect(h.reports.map { "\($0.from)->\($0.to)" } == ["a->b", "b->c"])
+        #expect(h.reports.map(\.completed) == [true, true])
+        // The default runs 1 s; interrupted at 0.2 s, it ends within the hurry (plus a frame).
+        #expect(endTimes[0] <= 0.2 + ContainerViewController.hurryDuration + 1.0 / 60 + 1e-9)
+        #expect(h.container.selectedViewController === h.child("c"))
         h.expectConsistent()
     }
 

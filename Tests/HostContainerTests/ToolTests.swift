@@ -15,18 +15,21 @@ struct ToolTests {
         let result = try run(Paths.segue, ["run", "--json"], in: makeTemporaryFolder())
         #expect(result.status == 0, "\(result.err)")
         let lines = try jsonLines(result.out)
-        #expect(lines.count == 8)
+        #expect(lines.count == 9)
         let animators = Set(lines.compactMap { $0["animator"] as? String })
         #expect(animators == ["SpringSlide", "CurlUp", "ImageZoom", "default"])
         for line in lines {
-            for key in ["from", "to", "animator", "source", "reason", "duration", "frames", "completed"] {
+            for key in ["from", "to", "animator", "source", "reason", "duration", "frames", "completed", "shown", "interactive"] {
                 #expect(line[key] != nil, "key \(key) in \(line)")
             }
-            #expect(line["completed"] as? Bool == true)
             let plugin = line["source"] as? String == "plugin"
             #expect(plugin == (line["animator"] as? String != "default"))
             if plugin { #expect((line["file"] as? String)?.hasSuffix(".so") == true) }
         }
+        // The scene's way back from the detail is interactive: cancelled once, then finished.
+        #expect(lines.map { $0["completed"] as? Bool } == [true, true, true, true, true, true, false, true, true])
+        #expect(lines.map { $0["shown"] as? String } == ["video", "file", "contact", "clipboard", "grid", "detail", "detail", "grid", "photo"])
+        #expect(lines.map { $0["interactive"] as? Bool } == [false, false, false, false, false, false, true, true, false])
         let zoom = try #require(lines.first { $0["from"] as? String == "grid" && $0["to"] as? String == "detail" })
         #expect(zoom["animator"] as? String == "ImageZoom" && zoom["duration"] as? Double == 0.3 && zoom["frames"] as? Int == 19)
     }
@@ -129,6 +132,6 @@ struct ToolTests {
         try printed.out.write(toFile: folder + "/scene.json", atomically: true, encoding: .utf8)
         let result = try run(Paths.segue, ["run", "--config", folder + "/scene.json", "--plugins", Paths.binFolder, "--json"])
         #expect(result.status == 0)
-        #expect(try jsonLines(result.out).count == 8)
+        #expect(try jsonLines(result.out).count == 9)
     }
 }

@@ -7,7 +7,9 @@ extension SegueConfig {
     /// The scene `segue run` plays without a config: seed-000's five children
     /// (photo, video, file, contact and clipboard senders), a grid and a detail
     /// child that share an `image` element, and rules that exercise all three
-    /// bundled animators and the built-in default. Plugin folders are left to
+    /// bundled animators and the built-in default, and a script that ends with
+    /// seed-002's interactive way back from the detail: once cancelled, once
+    /// finished by the edge-pan rule. Plugin folders are left to
     /// the defaults. It is written in the config format, and parsed like any config.
     public static var builtinScene: SegueConfig {
         do {
@@ -41,7 +43,12 @@ extension SegueConfig {
         {"from": "grid", "to": "detail", "animator": "ImageZoom"},
         {"from": "detail", "to": "grid", "animator": "ImageZoom"}
       ],
-      "script": ["video", "file", "contact", "clipboard", "grid", "detail", "grid", "photo"]
+      "script": [
+        "video", "file", "contact", "clipboard", "grid", "detail",
+        {"select": "grid", "interactive": [0.1, 0.25, 0.4, 0.3], "release": "cancel"},
+        {"select": "grid", "interactive": [0.15, 0.35, 0.55], "release": "gesture", "velocity": 0.8},
+        "photo"
+      ]
     }
     """
 }

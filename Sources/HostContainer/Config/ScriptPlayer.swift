@@ -1,5 +1,6 @@
 /// Plays a config's script: builds the container from its children, selects
-/// each scripted child in turn on a virtual clock, and reports every transition.
+/// each scripted child in turn on a virtual clock (interactively where the
+/// step says so), and reports every transition.
 /// The main job of `segue run`.
 public struct ScriptPlayer {
     /// The config whose children, rules and script are played.
@@ -25,10 +26,10 @@ public struct ScriptPlayer {
 
     /// The script: the config's; else the built-in scene's when its children
     /// are used; else every child after the first, in order.
-    public var script: [String] {
+    public var script: [ScriptStep] {
         if !config.script.isEmpty { return config.script }
         if config.children.isEmpty { return SegueConfig.builtinScene.script }
-        return children.dropFirst().map(\.name)
+        return children.dropFirst().map { ScriptStep(child: $0.name) }
     }
 
     /// Plays the script to the end.
@@ -46,12 +47,34 @@ public struct ScriptPlayer {
         container.onTransitionEnd = { report in
             reports.append(report)
         }
-        for name in script {
+        let frame = 1 / frameRate
+        for step in script {
             let before = reports.count
-            try container.select(named: name)
-            container.runUntilIdle(advancing: clock, frameInterval: 1 / frameRate)
+            if let fractions = step.interactive {
+                if let interaction = try container.selectInteractively(named: step.child) {
+                    for fraction in fractions {
+                        clock.advance(by: frame)
+                        interaction.update(fraction)
+                    }
+                    clock.advance(by: frame)
+                    release(interaction, step, lastFraction: fractions.last!)
+                }
+            } else {
+                try container.select(named: step.child)
+            }
+            container.runUntilIdle(advancing: clock, frameInterval: frame)
             for report in reports[before...] { onReport(report) }
         }
         return reports
+    }
+
+    private func release(_ interaction: PercentDrivenInteraction, _ step: ScriptStep, lastFraction: Double) {
+        switch step.release {
+        case .finish: interaction.finish(velocity: max(step.velocity, 0))
+        case .cancel: interaction.cancel(velocity: max(-step.velocity, 0))
+        case .gesture:
+            let pan = EdgePanGesture(width: size.width)
+            pan.release(interaction, translation: lastFraction * size.width, velocity: step.velocity * size.width)
+        }
     }
 }

@@ -72,8 +72,8 @@ public struct SegueConfig: Equatable, Sendable {
     public var rules: [Rule] = []
     /// The children, in order; the first is shown first.
     public var children: [Child] = []
-    /// Child names to select in order, starting from the first child shown.
-    public var script: [String] = []
+    /// The steps to play in order, starting from the first child shown.
+    public var script: [ScriptStep] = []
 
     /// The name that, in `animator` or `defaultAnimator`, means the built-in default.
     public static let builtinAnimatorName = "default"
@@ -197,10 +197,52 @@ private struct ConfigReader {
         }
         if let script = top["script"] {
             for (i, item) in try array(script, "$.script").enumerated() {
-                config.script.append(try checkChild(item, "$.script[\(i)]"))
+                config.script.append(try step(item, "$.script[\(i)]", checkChild: checkChild))
             }
         }
         return config
+    }
+
+    func step(_ value: JSONValue, _ path: String,
+              checkChild: (JSONValue, String) throws(ConfigError) -> String) throws(ConfigError) -> ScriptStep {
+        if case .string = value { return ScriptStep(child: try checkChild(value, path)) }
+        guard case .object = value else { throw fail(path, expected: "a child name or an object with 'select'", found: value) }
+        let s = try object(value, path, keys: ["select", "interactive", "release", "velocity"])
+        guard let select = s["select"] else {
+            throw ConfigError(file: file, keyPath: "\(path).select", expected: "the name of the child to select",
+                              found: "nothing (the key is missing)")
+        }
+        var step = ScriptStep(child: try checkChild(select, "\(path).select"))
+        if let list = s["interactive"] {
+            guard case .array(let items) = list, !items.isEmpty else {
+                throw fail("\(path).interactive", expected: "a non-empty array of fractions from 0 to 1", found: list)
+            }
+            step.interactive = []
+            for (i, item) in items.enumerated() {
+                guard case .number(let f) = item, (0...1).contains(f) else {
+                    throw fail("\(path).interactive[\(i)]", expected: "a fraction from 0 to 1", found: item)
+                }
+                step.interactive!.append(f)
+            }
+        }
+        for key in ["release", "velocity"] where s[key] != nil && step.interactive == nil {
+            throw ConfigError(file: file, keyPath: "\(path).\(key)", expected: "'\(key)' only with 'interactive'",
+                              found: "a step that is not interactive")
+        }
+        if let release = s["release"] {
+            guard case .string(let r) = release, let value = ScriptStep.Release(rawValue: r) else {
+                let names = ScriptStep.Release.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+                throw fail("\(path).release", expected: "one of \(names)", found: release)
+            }
+            step.release = value
+        }
+        if let velocity = s["velocity"] {
+            guard case .number(let v) = velocity else {
+                throw fail("\(path).velocity", expected: "a number (container widths per second)", found: velocity)
+            }
+            step.velocity = v
+        }
+        return step
     }
 
     func child(_ value: JSONValue, _ path: String) throws(ConfigError) -> SegueConfig.Child {

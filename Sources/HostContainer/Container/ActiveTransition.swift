@@ -2,7 +2,7 @@ import AnimatorABI
 
 /// One running transition: the animator's plan turned into layers, and the
 /// per-frame loop that evaluates and applies them. Everything a frame needs is
-/// allocated in ``begin(_:context:startTime:)``, so ``apply(at:)`` allocates nothing.
+/// allocated in ``begin(_:context:)``, so ``apply(at:)`` allocates nothing.
 final class ActiveTransition {
     /// The longest duration the container accepts, in seconds.
     static let maximumDuration = SEGUE_MAX_DURATION
@@ -12,30 +12,43 @@ final class ActiveTransition {
     let animator: any TransitionAnimator
     let context: TransitionContext
     let plan: TransitionPlan
-    let startTime: Double
+    /// Where the transition is and how it moves; the container steers it.
+    /// Held at the start until the container sets it moving.
+    var playhead = Playhead.held(0) {
+        didSet { context.transitionWasCancelled = playhead.target == 0 }
+    }
     var reason = ""
     var frames = 0
     /// Set when the animator produced a value the container cannot show.
     private(set) var failure: String?
 
     private let layers: [View]
-    private let restingFrames: [Rect]
+    /// Each layer as it was before the transition, in container coordinates.
+    private let restingPoses: [Pose]
     private let snapshots: [View]
-    private let hiddenElements: [View]
+    /// The elements the plan hides, with whether each was hidden before.
+    private let hiddenElements: [(view: View, wasHidden: Bool)]
     private let meshes: [Mesh?]
     /// One state per layer, reused every frame.
     private let states: UnsafeMutablePointer<LayerState>
 
     var duration: Double { plan.duration }
 
-    private init(animator: any TransitionAnimator, context: TransitionContext, plan: TransitionPlan, startTime: Double,
-                 layers: [View], snapshots: [View], hiddenElements: [View], meshes: [Mesh?]) {
+    /// What a transition changes on a layer, to put back at its end.
+    private struct Pose {
+        var frame: Rect, transform: Transform3D, alpha: Double, zPosition: Double, isHidden: Bool
+    }
+
+    private init(animator: any TransitionAnimator, context: TransitionContext, plan: TransitionPlan,
+                 layers: [View], snapshots: [View], hiddenElements: [(view: View, wasHidden: Bool)], meshes: [Mesh?]) {
         self.animator = animator
         self.context = context
         self.plan = plan
-        self.startTime = startTime
         self.layers = layers
-        self.restingFrames = layers.map { $0.convert($0.bounds, to: context.containerView) }
+        self.restingPoses = layers.map {
+            Pose(frame: $0.convert($0.bounds, to: context.containerView), transform: $0.transform,
+                 alpha: $0.alpha, zPosition: $0.zPosition, isHidden: $0.isHidden)
+        }
         self.snapshots = snapshots
         self.hiddenElements = hiddenElements
         self.meshes = meshes
@@ -47,8 +60,7 @@ final class ActiveTransition {
     /// Asks `animator` for a plan, checks it, and sets its layers up in the
     /// container view. On failure nothing in the view tree has changed and the
     /// error says why, naming the animator.
-    static func begin(_ animator: any TransitionAnimator, context: TransitionContext,
-                      startTime: Double) -> Result<ActiveTransition, PlanError> {
+    static func begin(_ animator: any TransitionAnimator, context: TransitionContext) -> Result<ActiveTransition, PlanError> {
         let plan: TransitionPlan
         switch animator.setup(context) {
         case .decline(let why):
@@ -89,10 +101,13 @@ final class ActiveTransition {
                        covering: layer.convert(layer.bounds, to: container))
                 : nil)
         }
-        let hidden = plan.hiddenElements.map { ($0.side == .from ? fromElements : toElements)[$0.index] }
-        for element in hidden { element.isHidden = true }
+        let hidden = plan.hiddenElements.map { ref in
+            let element = (ref.side == .from ? fromElements : toElements)[ref.index]
+            return (view: element, wasHidden: element.isHidden)
+        }
+        for element in hidden { element.view.isHidden = true }
         return .success(ActiveTransition(
-            animator: animator, context: context, plan: plan, startTime: startTime,
+            animator: animator, context: context, plan: plan,
             layers: layers, snapshots: snapshots, hiddenElements: hidden, meshes: meshes))
     }
 
@@ -130,7 +145,7 @@ final class ActiveTransition {
         frames += 1
         for index in layers.indices {
             (states + index).initialize(to: LayerState(
-                frame: restingFrames[index], zPosition: Double(index),
+                frame: restingPoses[index].frame, zPosition: Double(index),
                 mesh: meshes[index]?.vertices ?? .init(start: nil, count: 0)))
         }
         animator.evaluate(at: t, layers: LayerStates(base: states, count: layers.count))
@@ -152,17 +167,18 @@ final class ActiveTransition {
         }
     }
 
-    /// Puts every view back at rest: snapshots removed, hidden elements shown,
-    /// the root views' frames, transforms, alpha, order and meshes restored.
+    /// Puts every view back as it was before the transition: snapshots
+    /// removed, hidden elements as they were, the root views' frames,
+    /// transforms, alpha, order and visibility restored, meshes dropped.
     func tearDown() {
         for snapshot in snapshots { snapshot.removeFromSuperview() }
-        for element in hiddenElements { element.isHidden = false }
-        for (layer, frame) in zip(layers, restingFrames) where layer.superview === context.containerView {
-            layer.frame = frame
-            layer.transform = .identity
-            layer.alpha = 1
-            layer.zPosition = 0
-            layer.isHidden = false
+        for element in hiddenElements { element.view.isHidden = element.wasHidden }
+        for (layer, pose) in zip(layers, restingPoses) where layer.superview === context.containerView {
+            layer.frame = pose.frame
+            layer.transform = pose.transform
+            layer.alpha = pose.alpha
+            layer.zPosition = pose.zPosition
+            layer.isHidden = pose.isHidden
             layer.mesh = nil
         }
         let to = context.toViewController.view

@@ -1,20 +1,32 @@
 /// A container view controller that shows one of its children at a time and
 /// switches between them with animated transitions, as in the objc.io article
-/// "Custom Container View Controller Transitions", stage 3.
+/// "Custom Container View Controller Transitions", stage 3, with the article's
+/// "exercise" done: interactive, cancellable and interruptible transitions.
 ///
 /// - The first child is shown without animation when the container is made.
 /// - Selecting the shown child does nothing.
 /// - A switch calls `from.willMove(toParent: nil)` and `addChild(to)`, runs the
 ///   transition, then `from.view.removeFromSuperview()`,
 ///   `from.removeFromParent()`, `to.didMove(toParent: self)`, the animator's
-///   `animationEnded`, and the delegate's `didSelect`.
+///   `animationEnded(true)`, and the delegate's `didSelect`.
+/// - A cancelled or reversed switch ends instead with
+///   `to.view.removeFromSuperview()`, `to.removeFromParent()` (so `to` hears
+///   `didMove(toParent: nil)`), `from.didMove(toParent: self)` and
+///   `animationEnded(false)`; the delegate's `didSelect` is not called. Every
+///   `willMove` a child heard is answered by one `didMove` naming where it ended up.
 /// - The delegate supplies the animator; when it supplies none, the animator
 ///   declines, plans something unusable or produces non-finite values, the
 ///   private default animator runs, and the report says why.
 ///
+/// Interruptions: a selection is never lost. Asked for while a transition
+/// runs on its own, selecting the child it is leaving reverses it, selecting
+/// the child it is heading to keeps (or restores) that course, and selecting
+/// any other child hurries the running transition to its end (in at most
+/// ``hurryDuration``) and then runs the new switch. While an interaction
+/// holds a transition, selections wait for its release. A burst of requests
+/// coalesces to the last.
+///
 /// Transitions run on the embedder's clock: call ``tick()`` once per frame.
-/// A selection asked for while a transition runs is kept and started when the
-/// transition ends; several such requests coalesce to the last.
 /// Not thread-safe: drive a container from one thread.
 open class ContainerViewController: ViewController {
     /// The children, in order.
@@ -30,7 +42,14 @@ open class ContainerViewController: ViewController {
     /// Hears the report of every transition when it ends.
     public var onTransitionEnd: ((TransitionReport) -> Void)?
 
+    /// The longest a running transition takes to finish once a selection of
+    /// another child interrupts it: 0.15 s.
+    public static let hurryDuration = 0.15
+
     private var active: ActiveTransition?
+    /// The interaction holding or releasing the active transition, kept here
+    /// so that a transition never freezes because its driver was dropped.
+    private var interaction: PercentDrivenInteraction?
     private var pendingSelection: ViewController?
     /// True while a switch is being set up or completed and calls out (the
     /// delegate, the animator, observers): a selection made from there waits
@@ -51,6 +70,21 @@ open class ContainerViewController: ViewController {
     /// Whether a transition is running.
     public var isTransitioning: Bool { active != nil }
 
+    /// Whether an interaction holds the running transition (not yet released).
+    public var isInteracting: Bool { active.map { $0.playhead.target == nil } ?? false }
+
+    /// Whether the running transition is heading back to the child it left.
+    /// Setting it reverses a transition mid-flight, as
+    /// `UIViewPropertyAnimator.isReversed`, for every animator; it is ignored
+    /// when idle or while an interaction holds the transition.
+    public var isReversed: Bool {
+        get { active?.playhead.target == 0 }
+        set {
+            guard let running = active, running.playhead.target != nil else { return }
+            steer(running, toward: newValue ? 0 : 1)
+        }
+    }
+
     /// The index of the shown (or being left) child.
     public var selectedIndex: Int? {
         selectedViewController.flatMap { s in viewControllers.firstIndex { $0 === s } }
@@ -58,60 +92,154 @@ open class ContainerViewController: ViewController {
 
     /// Selects the child at `index`, clamped to `0...count-1` as seed-000's swipes are.
     public func select(index: Int) {
-        guard !viewControllers.isEmpty else { return }
-        select(viewControllers[min(max(index, 0), viewControllers.count - 1)])
+        guard let target = child(at: index) else { return }
+        select(target)
     }
 
     /// Selects the child called `name`.
     /// - Throws: ``SelectionError/unknownChild(_:available:)`` when there is none.
     public func select(named name: String) throws(SelectionError) {
+        select(try child(named: name))
+    }
+
+    /// Starts an interactive switch to the child at `index` (clamped), held at
+    /// 0 until the returned interaction moves it.
+    ///
+    /// A transition already running on its own is first brought to its end at
+    /// once, so the gesture starts from a child at rest and is never lost.
+    /// - Returns: the interaction, or nil when no switch started: the child is
+    ///   already shown, or another interaction holds a transition (the
+    ///   selection then waits for its release), or the container is busy
+    ///   calling out (the selection then runs on its own when it can).
+    @discardableResult
+    public func selectInteractively(index: Int) -> PercentDrivenInteraction? {
+        child(at: index).flatMap(selectInteractively)
+    }
+
+    /// Starts an interactive switch to the child called `name`; see ``selectInteractively(index:)``.
+    /// - Throws: ``SelectionError/unknownChild(_:available:)`` when there is none.
+    @discardableResult
+    public func selectInteractively(named name: String) throws(SelectionError) -> PercentDrivenInteraction? {
+        selectInteractively(try child(named: name))
+    }
+
+    private func child(at index: Int) -> ViewController? {
+        viewControllers.isEmpty ? nil : viewControllers[min(max(index, 0), viewControllers.count - 1)]
+    }
+
+    private func child(named name: String) throws(SelectionError) -> ViewController {
         guard let vc = viewControllers.first(where: { $0.name == name }) else {
             throw .unknownChild(name, available: viewControllers.map(\.name))
         }
-        select(vc)
+        return vc
     }
 
     private func select(_ target: ViewController) {
-        if active != nil || isSwitching {
+        if isSwitching {
+            pendingSelection = target
+        } else if let running = active {
+            retarget(running, to: target)
+        } else if let from = selectedViewController, target !== from {
+            startTransition(from: from, to: target, interactive: false)
+        }
+    }
+
+    /// The interruption policy: reverse or resume towards a child the running
+    /// transition joins, hurry it for any other, wait while an interaction holds it.
+    private func retarget(_ running: ActiveTransition, to target: ViewController) {
+        guard running.playhead.target != nil else {
             pendingSelection = target
             return
         }
-        guard let from = selectedViewController, target !== from else { return }
-        startTransition(from: from, to: target)
+        let context = running.context
+        if target === context.toViewController || target === context.fromViewController {
+            pendingSelection = nil
+            steer(running, toward: target === context.toViewController ? 1 : 0)
+        } else {
+            pendingSelection = target
+            let now = clock.now
+            running.playhead = .heading(to: running.playhead.target!, from: running.playhead.fraction(at: now),
+                                        at: now, duration: running.duration, limit: Self.hurryDuration)
+        }
+    }
+
+    /// Sends a moving transition towards `end` (1: the to child, 0: back), at
+    /// its animator's own pace, from where it is now.
+    private func steer(_ running: ActiveTransition, toward end: Double) {
+        guard running.playhead.target != end else { return }
+        let now = clock.now
+        running.playhead = .heading(to: end, from: running.playhead.fraction(at: now), at: now, duration: running.duration)
+    }
+
+    private func selectInteractively(_ target: ViewController) -> PercentDrivenInteraction? {
+        if isSwitching || isInteracting {
+            pendingSelection = target
+            return nil
+        }
+        if let running = active {
+            // Bring it to where it was heading now, so the gesture starts at rest.
+            pendingSelection = nil
+            let now = clock.now
+            running.playhead = .heading(to: running.playhead.target!, from: running.playhead.fraction(at: now),
+                                        at: now, duration: running.duration, limit: 0)
+            tick()
+            if active != nil { return nil }
+        }
+        guard let from = selectedViewController, target !== from else { return nil }
+        startTransition(from: from, to: target, interactive: true)
+        return interaction
     }
 
     /// Advances the running transition to the clock's time, applying the
-    /// animator's layer states, and completes it when its duration has passed.
-    /// Does nothing when idle.
+    /// animator's layer states, and completes it when it has reached either
+    /// end: its duration (completed) or, after a cancel or a reversal, its
+    /// start (not completed). Does nothing when idle.
     public func tick() {
-        guard let transition = active else { return }
-        let t = clock.now - transition.startTime
-        // Within a nanosecond of the end is the end: frame times summed in
-        // floating point land a hair short of it.
-        if t >= transition.duration - 1e-9 {
-            transition.apply(at: transition.duration)
-            if transition.failure != nil { fallBackToDefault(transition, progress: 1) }
-            active?.context.completeTransition(true)
-        } else {
-            transition.apply(at: max(t, 0))
-            if transition.failure != nil { fallBackToDefault(transition, progress: t / transition.duration) }
+        guard let running = active else { return }
+        let now = clock.now
+        let fraction = running.playhead.fraction(at: now)
+        running.apply(at: fraction * running.duration)
+        if running.failure != nil { fallBackToDefault(running, fraction: fraction) }
+        if let current = active, current.playhead.arrived(at: now) {
+            current.context.completeTransition(current.playhead.target == 1)
         }
     }
 
     /// Drives transitions on a virtual clock until the container is idle,
-    /// pending selections included.
+    /// pending selections included, or an interaction holds a transition.
     /// - Returns: the number of frames ticked.
     @discardableResult
     public func runUntilIdle(advancing clock: VirtualClock, frameInterval: Double = 1.0 / 60.0) -> Int {
         var frames = 0
         let origin = clock.now
-        while isTransitioning {
+        while isTransitioning && !isInteracting {
             frames += 1
             clock.advance(to: origin + Double(frames) * frameInterval)
             tick()
         }
         return frames
     }
+
+    // MARK: - Interaction
+
+    /// Carries out an interaction's command, when `context` is the running
+    /// transition's and an interaction holds it; otherwise does nothing.
+    func interact(_ context: TransitionContext, _ command: InteractionCommand) {
+        guard let running = active, running.context === context, let interaction, isInteracting else { return }
+        let now = clock.now
+        switch command {
+        case .update(let fraction):
+            running.playhead = .held(fraction)
+        case .release(let target, let velocity):
+            running.playhead = interaction.releasePlayhead(
+                target: target, velocity: velocity, from: running.playhead.fraction(at: now), at: now,
+                duration: running.duration)
+        }
+        tick()
+    }
+
+    /// Whether an interaction holds the transition of `context`.
+    func isHeld(_ context: TransitionContext) -> Bool { active?.context === context && isInteracting }
 
     // MARK: - Switching
 
@@ -125,7 +253,7 @@ open class ContainerViewController: ViewController {
         selectedViewController = child
     }
 
-    private func startTransition(from: ViewController, to: ViewController) {
+    private func startTransition(from: ViewController, to: ViewController, interactive: Bool) {
         isSwitching = true
         defer { isSwitching = false }
         let fromIndex = viewControllers.firstIndex { $0 === from }!
@@ -137,45 +265,50 @@ open class ContainerViewController: ViewController {
         to.view.frame = view.bounds
 
         let context = TransitionContext(
-            from: from, to: to, containerView: view, goingRight: toIndex > fromIndex
+            from: from, to: to, containerView: view, goingRight: toIndex > fromIndex, isInteractive: interactive
         ) { [unowned self] completed in self.finishTransition(completed: completed) }
 
         let resolution = delegate?.containerViewController(self, animationControllerForTransitionFrom: from, to: to)
             ?? .useDefault(reason: "no delegate")
         let running: ActiveTransition
-        switch resolution.animator.map({ ActiveTransition.begin($0, context: context, startTime: clock.now) }) {
+        switch resolution.animator.map({ ActiveTransition.begin($0, context: context) }) {
         case .success(let t)?:
             running = t
             running.reason = resolution.reason
         case .failure(let why)?:
-            running = beginDefault(context, startTime: clock.now)
+            running = beginDefault(context)
             running.reason = "\(why); the built-in default ran instead"
         case nil:
-            running = beginDefault(context, startTime: clock.now)
+            running = beginDefault(context)
             running.reason = resolution.reason
+        }
+        if interactive {
+            interaction = PercentDrivenInteraction(container: self, context: context)
+            context.onInteraction = { [weak self, unowned context] command in self?.interact(context, command) }
+        } else {
+            running.playhead = .playing(duration: running.duration, from: clock.now)
         }
         active = running
         emit(.transitionStarted(from: from.name, to: to.name, animator: running.animator.name))
         tick()
     }
 
-    /// Hands a transition whose animator produced non-finite values to the default
-    /// animator, at the same fraction of progress.
-    private func fallBackToDefault(_ failed: ActiveTransition, progress: Double) {
+    /// Hands a transition whose animator produced non-finite values to the
+    /// default animator, at the same fraction and with the same motion.
+    private func fallBackToDefault(_ failed: ActiveTransition, fraction: Double) {
         let why = failed.failure ?? "it failed"
         failed.tearDown()
         failed.animator.animationEnded(false)
-        let elapsed = min(max(progress, 0), 1) * PrivateAnimatedTransition.transitionDuration
-        let replacement = beginDefault(failed.context, startTime: clock.now - elapsed)
+        let replacement = beginDefault(failed.context)
         replacement.reason = "\(failed.animator.name) \(why); the built-in default finished the transition"
         replacement.frames = failed.frames
+        replacement.playhead = failed.playhead
         active = replacement
-        replacement.apply(at: min(elapsed, replacement.duration))
+        replacement.apply(at: fraction * replacement.duration)
     }
 
-    private func beginDefault(_ context: TransitionContext, startTime: Double) -> ActiveTransition {
-        guard case .success(let transition) = ActiveTransition.begin(
-            PrivateAnimatedTransition(), context: context, startTime: startTime) else {
+    private func beginDefault(_ context: TransitionContext) -> ActiveTransition {
+        guard case .success(let transition) = ActiveTransition.begin(PrivateAnimatedTransition(), context: context) else {
             fatalError("the built-in default animator always plans a usable transition")
         }
         return transition
@@ -187,24 +320,35 @@ open class ContainerViewController: ViewController {
         let context = transition.context
         let from = context.fromViewController, to = context.toViewController
         transition.tearDown()
-        to.view.frame = context.finalFrame(for: to)
-
-        from.view.removeFromSuperview()
-        emit(.removeFromSuperview(from.name))
-        from.removeFromParent()
-        emit(.removeFromParent(from.name))
-        to.didMove(toParent: self)
-        emit(.didMoveToParent(child: to.name, parent: name))
+        interaction = nil
+        if completed {
+            to.view.frame = context.finalFrame(for: to)
+            from.view.removeFromSuperview()
+            emit(.removeFromSuperview(from.name))
+            from.removeFromParent()
+            emit(.removeFromParent(from.name))
+            to.didMove(toParent: self)
+            emit(.didMoveToParent(child: to.name, parent: name))
+            selectedViewController = to
+        } else {
+            to.view.removeFromSuperview()
+            emit(.removeFromSuperview(to.name))
+            to.removeFromParent()
+            emit(.removeFromParent(to.name))
+            from.didMove(toParent: self)
+            emit(.didMoveToParent(child: from.name, parent: name))
+        }
         active = nil
-        selectedViewController = to
         transition.animator.animationEnded(completed)
         emit(.animationEnded(animator: transition.animator.name, completed: completed))
-        delegate?.containerViewController(self, didSelect: to)
-        emit(.didSelect(to.name))
+        if completed {
+            delegate?.containerViewController(self, didSelect: to)
+            emit(.didSelect(to.name))
+        }
         onTransitionEnd?(TransitionReport(
             from: from.name, to: to.name, animator: transition.animator.name, source: transition.animator.source,
             reason: transition.reason, duration: transition.duration, frames: transition.frames,
-            completed: completed))
+            completed: completed, shown: (completed ? to : from).name, interactive: context.isInteractive))
         isSwitching = false
 
         if let next = pendingSelection {

@@ -23,7 +23,8 @@ public final class TransitionContext {
     public let presentationStyle = PresentationStyle.custom
     /// Always true.
     public let isAnimated = true
-    /// False for the transitions this container runs today.
+    /// True when the transition was started interactively
+    /// (``ContainerViewController/selectInteractively(named:)``).
     public let isInteractive: Bool
 
     private let disappearingFrom, disappearingTo, appearingFrom, appearingTo: Rect
@@ -79,15 +80,30 @@ public final class TransitionContext {
         }
     }
 
-    /// Always false for a non-interactive transition.
-    public var transitionWasCancelled: Bool { false }
+    /// True while the transition is heading back to its start: after a cancel
+    /// or a reversal. A transition that ends this way reports `completed == false`.
+    public internal(set) var transitionWasCancelled = false
 
-    /// No-ops for non-interactive transitions, as in the article.
-    public func updateInteractiveTransition(_ percentComplete: Double) {}
-    /// No-op for a non-interactive transition.
-    public func finishInteractiveTransition() {}
-    /// No-op for a non-interactive transition.
-    public func cancelInteractiveTransition() {}
+    /// Where the container hears an interactive transition's calls; set by the container.
+    var onInteraction: ((InteractionCommand) -> Void)?
+
+    /// Scrubs an interactive transition to `percentComplete` (clamped to
+    /// [0, 1]), as ``PercentDrivenInteraction/update(_:)``. A no-op for a
+    /// non-interactive transition, as in the article, and after a release.
+    public func updateInteractiveTransition(_ percentComplete: Double) {
+        guard isInteractive, !percentComplete.isNaN else { return }
+        onInteraction?(.update(min(max(percentComplete, 0), 1)))
+    }
+    /// Plays the rest of an interactive transition, as ``PercentDrivenInteraction/finish(velocity:)``.
+    /// A no-op for a non-interactive transition.
+    public func finishInteractiveTransition() {
+        if isInteractive { onInteraction?(.release(target: 1, velocity: 0)) }
+    }
+    /// Plays an interactive transition back to its start, as ``PercentDrivenInteraction/cancel(velocity:)``.
+    /// A no-op for a non-interactive transition.
+    public func cancelInteractiveTransition() {
+        if isInteractive { onInteraction?(.release(target: 0, velocity: 0)) }
+    }
 
     /// Runs the container's completion. Only the first call has an effect: a
     /// transition completes exactly once.

@@ -14,8 +14,12 @@ public struct TransitionReport: Equatable, Sendable {
     public var duration: Double
     /// How many times the layers were evaluated and applied.
     public var frames: Int
-    /// False when the transition was cancelled.
+    /// False when the transition was cancelled or reversed back to its start.
     public var completed: Bool
+    /// The child shown once the transition ended: `to` when completed, else `from`.
+    public var shown: String
+    /// Whether the transition was started interactively.
+    public var interactive: Bool
 }
 
 /// The containment steps of a switch, in the order the container performs them.
