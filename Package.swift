@@ -5,7 +5,8 @@ import PackageDescription
 //
 // The layout is the architecture: `AnimatorABI` is the C ABI (its header is the
 // contract with plugins), `AnimatorKit` is Swift sugar over it for plugin
-// authors, `HostContainer` is the host library, `segue` is the command-line
+// authors, `HostContainer` is the host library, `Renderer` turns its views
+// into pictures (the host runs without it), `segue` is the command-line
 // tool, and `Plugins/*` are animators built exactly as a third party's would
 // be: dynamic libraries that know nothing but the ABI.
 
@@ -19,6 +20,7 @@ let package = Package(
     products: [
         .library(name: "HostContainer", targets: ["HostContainer"]),
         .library(name: "AnimatorKit", targets: ["AnimatorKit"]),
+        .library(name: "Renderer", targets: ["Renderer"]),
         .executable(name: "segue", targets: ["segue"]),
         .library(name: "SpringSlide", type: .dynamic, targets: ["SpringSlide"]),
         .library(name: "CurlUp", type: .dynamic, targets: ["CurlUp"]),
@@ -28,7 +30,8 @@ let package = Package(
         .target(name: "AnimatorABI"),
         .target(name: "AnimatorKit", dependencies: ["AnimatorABI"]),
         .target(name: "HostContainer", dependencies: ["AnimatorABI"]),
-        .executableTarget(name: "segue", dependencies: ["HostContainer"]),
+        .target(name: "Renderer", dependencies: ["HostContainer"]),
+        .executableTarget(name: "segue", dependencies: ["HostContainer", "Renderer"]),
         .target(
             name: "SpringSlide", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/SpringSlide",
             linkerSettings: pluginLinkerSettings),
@@ -41,9 +44,9 @@ let package = Package(
         .executableTarget(name: "EmbeddingExample", dependencies: ["HostContainer"], path: "Examples/embedding"),
         .executableTarget(
             name: "SegueBenchmark",
-            dependencies: ["HostContainer"],
+            dependencies: ["HostContainer", "Renderer"],
             path: "Benchmarks/SegueBenchmark"
         ),
-        .testTarget(name: "HostContainerTests", dependencies: ["HostContainer"]),
+        .testTarget(name: "HostContainerTests", dependencies: ["HostContainer", "Renderer"]),
     ]
 )

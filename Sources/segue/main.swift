@@ -13,6 +13,7 @@ a config file, with a built-in default when none matches.
 COMMANDS:
   run     Play a config's script (or the built-in scene) and report each transition.
   list    List the animators found in the plugin folders, and the files rejected.
+  preview Render one transition by one animator to an animated GIF or a PNG filmstrip.
 
 Run 'segue <command> --help' for a command's options. 'segue --version' prints
 the version and the animator ABI version.
@@ -27,6 +28,7 @@ func dispatch(_ arguments: [String]) throws(UsageError) -> ExitCode {
     switch command {
     case "run": return try RunCommand.main(rest)
     case "list": return try ListCommand.main(rest)
+    case "preview": return try PreviewCommand.main(rest)
     case "--help", "-h", "help":
         print(help)
         return .success

@@ -11,6 +11,10 @@ public struct ScriptPlayer {
     public var frameRate: Double = 60
     /// The container's size.
     public var size: Rect = Scene.defaultSize
+    /// Called with the container at every frame of every transition: when it
+    /// starts, after each interactive update and after each tick, the last
+    /// time at rest. For renderers; nil by default.
+    public var onFrame: ((ContainerViewController) -> Void)?
 
     /// A player for `config` with the animators in `registry`, at 60 fps.
     public init(config: SegueConfig, registry: AnimatorRegistry) {
@@ -48,21 +52,36 @@ public struct ScriptPlayer {
             reports.append(report)
         }
         let frame = 1 / frameRate
+        /// Ticks at the frame rate until the container is idle or held.
+        func drive() {
+            let origin = clock.now
+            var frames = 0
+            while container.isTransitioning && !container.isInteracting {
+                frames += 1
+                clock.advance(to: origin + Double(frames) * frame)
+                container.tick()
+                onFrame?(container)
+            }
+        }
         for step in script {
             let before = reports.count
             if let fractions = step.interactive {
                 if let interaction = try container.selectInteractively(named: step.child) {
+                    onFrame?(container)
                     for fraction in fractions {
                         clock.advance(by: frame)
                         interaction.update(fraction)
+                        onFrame?(container)
                     }
                     clock.advance(by: frame)
                     release(interaction, step, lastFraction: fractions.last!)
+                    onFrame?(container)
                 }
             } else {
                 try container.select(named: step.child)
+                if container.isTransitioning { onFrame?(container) }
             }
-            container.runUntilIdle(advancing: clock, frameInterval: frame)
+            drive()
             for report in reports[before...] { onReport(report) }
         }
         return reports

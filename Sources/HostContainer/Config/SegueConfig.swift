@@ -75,6 +75,9 @@ public struct SegueConfig: Equatable, Sendable {
     /// The steps to play in order, starting from the first child shown.
     public var script: [ScriptStep] = []
 
+    /// An empty config labelled `file`: no folders, rules, children or script.
+    public init(file: String) { self.file = file }
+
     /// The name that, in `animator` or `defaultAnimator`, means the built-in default.
     public static let builtinAnimatorName = "default"
 

@@ -70,6 +70,9 @@ open class ContainerViewController: ViewController {
     /// Whether a transition is running.
     public var isTransitioning: Bool { active != nil }
 
+    /// The running transition's duration in seconds, as its animator planned it; nil when idle.
+    public var transitionDuration: Double? { active?.duration }
+
     /// Whether an interaction holds the running transition (not yet released).
     public var isInteracting: Bool { active.map { $0.playhead.target == nil } ?? false }
 

@@ -1,0 +1,84 @@
+import HostContainer
+
+/// An RGBA image in memory: premultiplied linear-light-free (sRGB values
+/// blended as they are, as UIKit does), row-major from the top-left.
+/// Not thread-safe: one thread draws into a canvas at a time.
+public struct Canvas: Sendable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// Premultiplied red, green, blue, alpha per pixel, each in [0, 1].
+    public internal(set) var pixels: [Float]
+
+    /// A canvas of `width` × `height` filled with `color`.
+    public init(width: Int, height: Int, color: Color = .clear) {
+        self.width = max(width, 0)
+        self.height = max(height, 0)
+        let a = Float(color.alpha)
+        let px: [Float] = [Float(color.red) * a, Float(color.green) * a, Float(color.blue) * a, a]
+        let n = self.width * self.height * 4
+        pixels = [Float](unsafeUninitializedCapacity: n) { buffer, count in
+            for i in 0..<n { buffer[i] = px[i & 3] }
+            count = n
+        }
+    }
+
+    /// The colour at pixel (x, y), un-premultiplied; clear outside the canvas.
+    public func color(x: Int, y: Int) -> Color {
+        guard x >= 0, y >= 0, x < width, y < height else { return .clear }
+        let i = (y * width + x) * 4
+        let a = Double(pixels[i + 3])
+        guard a > 0 else { return .clear }
+        return Color(red: Double(pixels[i]) / a, green: Double(pixels[i + 1]) / a, blue: Double(pixels[i + 2]) / a, alpha: a)
+    }
+
+    /// Blends `color` (straight alpha) at `coverage` over pixel (x, y): source over.
+    @inline(__always)
+    mutating func blend(x: Int, y: Int, r: Float, g: Float, b: Float, a: Float) {
+        let i = (y * width + x) * 4
+        let k = 1 - a
+        pixels[i] = r * a + pixels[i] * k
+        pixels[i + 1] = g * a + pixels[i + 1] * k
+        pixels[i + 2] = b * a + pixels[i + 2] * k
+        pixels[i + 3] = a + pixels[i + 3] * k
+    }
+
+    /// Bilinear sample at (x, y) in pixel units, premultiplied; clear outside.
+    func sample(_ x: Double, _ y: Double) -> SIMD4<Float> {
+        let fx = x - 0.5, fy = y - 0.5
+        let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
+        let tx = Float(fx - Double(x0)), ty = Float(fy - Double(y0))
+        func at(_ px: Int, _ py: Int) -> SIMD4<Float> {
+            guard px >= 0, py >= 0, px < width, py < height else { return .zero }
+            let i = (py * width + px) * 4
+            return SIMD4(pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+        }
+        let top = at(x0, y0) * (1 - tx) + at(x0 + 1, y0) * tx
+        let bottom = at(x0, y0 + 1) * (1 - tx) + at(x0 + 1, y0 + 1) * tx
+        return top * (1 - ty) + bottom * ty
+    }
+
+    /// Draws `other` with its top-left at (x, y), source over.
+    public mutating func draw(_ other: Canvas, atX x: Int, y: Int) {
+        for row in 0..<other.height where row + y >= 0 && row + y < height {
+            for col in 0..<other.width where col + x >= 0 && col + x < width {
+                let s = (row * other.width + col) * 4, d = ((row + y) * width + col + x) * 4
+                let k = 1 - other.pixels[s + 3]
+                for c in 0..<4 { pixels[d + c] = other.pixels[s + c] + pixels[d + c] * k }
+            }
+        }
+    }
+
+    /// 8-bit straight-alpha RGBA bytes, row by row, for encoders.
+    public var rgba8: [UInt8] {
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        for p in 0..<(width * height) {
+            let a = pixels[p * 4 + 3]
+            out[p * 4 + 3] = UInt8((min(max(a, 0), 1) * 255).rounded())
+            guard a > 0 else { continue }
+            for c in 0..<3 { out[p * 4 + c] = UInt8((min(max(pixels[p * 4 + c] / a, 0), 1) * 255).rounded()) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,126 @@
+import HostContainer
+
+/// Renders one transition of a scene on the virtual clock: every frame for an
+/// animation, or stills at evenly spaced times for a filmstrip.
+///
+/// The container, its children and the delegate are real: what the preview
+/// shows is what the container does, fallbacks included (the report says).
+public struct TransitionPreview {
+    /// The scene's children.
+    public var children: [SegueConfig.Child]
+    /// The container's size, in points.
+    public var size: Rect
+    /// The child shown first; the transition leaves it.
+    public var from: String
+    /// The child the transition selects.
+    public var to: String
+    /// Draws the frames.
+    public var renderer: ViewRenderer
+
+    /// A preview of `from` -> `to` among `children` in a container of `size`.
+    public init(children: [SegueConfig.Child], size: Rect, from: String, to: String, renderer: ViewRenderer) {
+        self.children = children
+        self.size = size
+        self.from = from
+        self.to = to
+        self.renderer = renderer
+    }
+
+    /// One rendered moment: seconds since the transition started, and the picture.
+    public struct Frame {
+        /// Seconds since the transition started.
+        public var time: Double
+        /// The container at that time.
+        public var canvas: Canvas
+    }
+
+    /// Renders the transition at `fps` from t = 0 until it has ended; the last
+    /// frame shows the container at rest after the transition.
+    /// - Parameter onFrame: called after each frame is rendered, with its index.
+    /// - Returns: the frames and the transition's report.
+    /// - Throws: ``SelectionError`` when `from` or `to` is not a child.
+    public func animation(fps: Double, delegate: any ContainerViewControllerDelegate,
+                          onFrame: (Int) -> Void = { _ in }) throws(SelectionError) -> (frames: [Frame], report: TransitionReport?) {
+        let (container, clock, report) = try start(delegate: delegate)
+        var frames = [Frame(time: 0, canvas: renderer.render(container.view))]
+        onFrame(0)
+        let origin = clock.now
+        while container.isTransitioning {
+            clock.advance(to: origin + Double(frames.count) / fps)
+            container.tick()
+            frames.append(Frame(time: clock.now - origin, canvas: renderer.render(container.view)))
+            onFrame(frames.count - 1)
+        }
+        return (frames, report.value)
+    }
+
+    /// Renders `count` stills at evenly spaced times from 0 to the transition's duration.
+    /// - Throws: ``SelectionError`` when `from` or `to` is not a child.
+    public func stills(count: Int, delegate: any ContainerViewControllerDelegate,
+                       onFrame: (Int) -> Void = { _ in }) throws(SelectionError) -> (frames: [Frame], report: TransitionReport?) {
+        let (container, clock, report) = try start(delegate: delegate)
+        let duration = container.transitionDuration ?? 0
+        let origin = clock.now
+        var frames: [Frame] = []
+        for k in 0..<max(count, 2) {
+            let t = duration * Double(k) / Double(max(count, 2) - 1)
+            clock.advance(to: origin + t)
+            container.tick()
+            frames.append(Frame(time: t, canvas: renderer.render(container.view)))
+            onFrame(k)
+        }
+        container.runUntilIdle(advancing: clock)
+        return (frames, report.value)
+    }
+
+    /// A box the container's end-of-transition callback fills.
+    final class ReportBox { var value: TransitionReport? }
+
+    /// A container showing `from`, with `delegate` set and the switch to `to` begun.
+    private func start(delegate: any ContainerViewControllerDelegate) throws(SelectionError)
+        -> (ContainerViewController, VirtualClock, ReportBox) {
+        let clock = VirtualClock()
+        let container = ContainerViewController(
+            viewControllers: Scene.viewControllers(for: children, size: size), size: size, clock: clock)
+        // Get to the from child first (unrendered, with the default), keeping the
+        // children's order so that the direction is the scene's.
+        try container.select(named: from)
+        container.runUntilIdle(advancing: clock)
+        container.delegate = delegate
+        let box = ReportBox()
+        container.onTransitionEnd = { box.value = $0 }
+        try container.select(named: to)
+        return (container, clock, box)
+    }
+}
+
+/// Filmstrips: stills side by side in one picture, each labelled with its time.
+public enum Filmstrip {
+    /// Lays `frames` out left to right on a light background, with their times
+    /// ("0.15 s") beneath, drawn by `renderer`'s font at its scale.
+    public static func compose(_ frames: [TransitionPreview.Frame], renderer: ViewRenderer) -> Canvas {
+        guard let first = frames.first?.canvas else { return Canvas(width: 0, height: 0) }
+        let gap = max(Int((12 * renderer.scale).rounded()), 4)
+        let labelHeight = max(Int((28 * renderer.scale).rounded()), 10)
+        var strip = Canvas(width: frames.count * (first.width + gap) + gap, height: first.height + 2 * gap + labelHeight,
+                           color: Color(red: 0.93, green: 0.93, blue: 0.94))
+        for (k, frame) in frames.enumerated() {
+            let x = gap + k * (first.width + gap)
+            strip.draw(frame.canvas, atX: x, y: gap)
+            let label = View(frame: Rect(x: 0, y: 0, width: Double(first.width) / renderer.scale,
+                                         height: Double(labelHeight) / renderer.scale))
+            label.content = .label(String(format2(frame.time)) + " s")
+            var labelRenderer = renderer
+            labelRenderer.background = .clear
+            strip.draw(labelRenderer.render(label), atX: x, y: gap + first.height + gap / 2)
+        }
+        return strip
+    }
+
+    /// `t` with two decimals, without Foundation.
+    static func format2(_ t: Double) -> String {
+        let hundredths = Int((t * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}

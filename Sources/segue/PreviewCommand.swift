@@ -1,0 +1,214 @@
+import Foundation
+import HostContainer
+import Renderer
+
+/// `segue preview ANIMATOR`: renders one transition by one animator to an
+/// animated GIF or a PNG filmstrip.
+enum PreviewCommand {
+    static let help = """
+    USAGE: segue preview ANIMATOR [--from NAME] [--to NAME] [--config FILE]
+                         [--plugins DIR]... [--size WxH] [--fps N] [--scale F]
+                         [--frames N] [--param NAME=VALUE]... [--out FILE] [--json]
+
+    Renders one transition by ANIMATOR (a plugin's short name, or 'default' for
+    the built-in one) on the virtual clock, with Segue's software renderer.
+
+    OPTIONS:
+      --from, --to NAME  The children to switch between. Without them, the first
+                         rule naming ANIMATOR in the config (or the built-in
+                         scene) decides; else the first two children.
+      --config FILE      The scene: its children and plugin folders.
+      --plugins DIR      A plugin folder; repeat for more.
+      --size WxH         The container's size in points (default 390x844).
+      --fps N            Frames per second of a GIF (default 60).
+      --scale F          Pixels per point (default 1).
+      --frames N         Stills in a PNG filmstrip (default 6).
+      --param NAME=VALUE A parameter of the animator, checked like a config's.
+      --out FILE         .gif: an animated GIF, looping, one frame per time
+                         step with a short hold on the first and last; .png: a
+                         filmstrip of stills at evenly spaced times, each
+                         labelled with its time. Default: ANIMATOR.gif.
+      --json             Print what was written as one JSON object; no progress.
+      --help             Show this help.
+    """
+
+    static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
+        guard let name = arguments.first, !name.hasPrefix("-") else {
+            if arguments.contains("--help") {
+                print(help)
+                return .success
+            }
+            throw UsageError("preview needs an animator's name (or 'default')")
+        }
+        let args = try Arguments(Array(arguments.dropFirst()), flags: ["--json", "--help"], options: [
+            "--from", "--to", "--config", "--plugins", "--size", "--fps", "--scale", "--frames", "--param", "--out"])
+        if args.has("--help") {
+            print(help)
+            return .success
+        }
+        let size = try args.single("--size").map { value throws(UsageError) in try parseSize(value) } ?? Scene.defaultSize
+        let fps = try number(args, "--fps", default: 60, range: 1...120)
+        let scale = try number(args, "--scale", default: 1, range: 0.05...4)
+        let stills = Int(try number(args, "--frames", default: 6, range: 2...30))
+        let out = try args.single("--out") ?? "\(name).gif"
+        let format = (out as NSString).pathExtension.lowercased()
+        guard format == "gif" || format == "png" else {
+            throw UsageError("--out \(out): expected a file ending in .gif or .png")
+        }
+        var parameters: [String: ParameterValue] = [:]
+        for item in args.values("--param") {
+            guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
+                throw UsageError("--param \(item): expected NAME=VALUE")
+            }
+            let value = String(item[item.index(after: eq)...])
+            parameters[String(item[..<eq])] = Double(value).map(ParameterValue.number)
+                ?? (value == "true" || value == "false" ? .bool(value == "true") : .string(value))
+        }
+
+        let config: SegueConfig
+        do {
+            config = try args.single("--config").map { path throws(ConfigError) in try SegueConfig.load(path: path) }
+                ?? SegueConfig.builtinScene
+        } catch {
+            printError("segue: \(error)")
+            return .failure
+        }
+        let registry = AnimatorRegistry(folders: PluginFolders.resolve(commandLine: args.values("--plugins"), config: config))
+        if name != SegueConfig.builtinAnimatorName {
+            guard let descriptor = registry.animator(named: name) else {
+                let hint = registry.suggestion(for: name).map { " (did you mean '\($0)'?)" } ?? ""
+                let known = registry.animators.map(\.name).joined(separator: ", ")
+                printError("segue: no animator named '\(name)'\(hint); found: \(known.isEmpty ? "none" : known), and 'default'")
+                return .failure
+            }
+            if case .failure(let error) = descriptor.resolveParameters(parameters) {
+                printError("segue: \(error.message)")
+                return .failure
+            }
+        } else if let key = parameters.keys.sorted().first {
+            printError("segue: the built-in default has no parameters; found '\(key)'")
+            return .failure
+        }
+        let children = config.children.isEmpty ? SegueConfig.builtinScene.children : config.children
+        let names = children.map(\.name)
+        guard names.count >= 2 else {
+            printError("segue: \(config.file): a preview needs at least two children")
+            return .failure
+        }
+        let (from, to) = endpoints(for: name, config: config, children: names,
+                                   from: try args.single("--from"), to: try args.single("--to"))
+        for child in [from, to] where !names.contains(child) {
+            printError("segue: \(SelectionError.unknownChild(child, available: names))")
+            return .failure
+        }
+        guard from != to else {
+            printError("segue: --from and --to are both '\(from)': there is no transition to show")
+            return .failure
+        }
+
+        // One rule, from -> to with ANIMATOR: the config's delegate does the rest.
+        var forced = SegueConfig(file: config.file)
+        forced.rules = [SegueConfig.Rule(from: from, to: to, animator: name, parameters: parameters, label: "preview")]
+        let delegate = ConfigDrivenDelegate(config: forced, registry: registry)
+        let renderer = ViewRenderer(scale: scale)
+        let preview = TransitionPreview(children: children, size: size, from: from, to: to, renderer: renderer)
+        let json = args.has("--json")
+        let progress = Progress(enabled: !json, label: "\(name) \(from) -> \(to)")
+        let frames: [TransitionPreview.Frame], report: TransitionReport?
+        let bytes: [UInt8]
+        do {
+            if format == "gif" {
+                (frames, report) = try preview.animation(fps: fps, delegate: delegate, onFrame: progress.frame)
+                bytes = GIF.encode(frames: frames.map(\.canvas), delays: gifDelays(count: frames.count, fps: fps))
+            } else {
+                (frames, report) = try preview.stills(count: stills, delegate: delegate, onFrame: progress.frame)
+                bytes = PNG.encode(Filmstrip.compose(frames, renderer: renderer))
+            }
+        } catch {
+            printError("segue: \(error)")
+            return .failure
+        }
+        progress.finish()
+        guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else {
+            printError("segue: cannot write \(out)")
+            return .failure
+        }
+        if let report, report.animator != name {
+            printError("segue: warning: \(report.reason)")
+        }
+        let written = Written(
+            written: out, format: format, frames: frames.count, width: frames.first?.canvas.width ?? 0,
+            height: frames.first?.canvas.height ?? 0, bytes: bytes.count, animator: report?.animator ?? name,
+            from: from, to: to, duration: report?.duration ?? 0, reason: report?.reason ?? "")
+        print(json ? jsonLine(written) : "wrote \(out): \(frames.count) frames of \(written.width)x\(written.height), \(report?.animator ?? name) \(from) -> \(to)")
+        return .success
+    }
+
+    /// What `--json` prints.
+    struct Written: Encodable {
+        let written, format: String
+        let frames, width, height, bytes: Int
+        let animator, from, to: String
+        let duration: Double
+        let reason: String
+    }
+
+    /// GIF delays in hundredths of a second: one time step per frame (GIF's
+    /// resolution is 1/100 s, and viewers treat less than 2 as 10, so at least
+    /// 2), with the first frame held 0.5 s and the last 1 s.
+    static func gifDelays(count: Int, fps: Double) -> [Int] {
+        let step = max(Int((100 / fps).rounded()), 2)
+        return (0..<count).map { $0 == 0 ? 50 : $0 == count - 1 ? 100 : step }
+    }
+
+    /// The children a preview of `name` switches between.
+    static func endpoints(for name: String, config: SegueConfig, children: [String], from: String?, to: String?) -> (String, String) {
+        let scene = config.children.isEmpty ? SegueConfig.builtinScene : config
+        let rule = scene.rules.first { $0.animator == name && (from == nil || $0.from == nil || $0.from == from) && (to == nil || $0.to == nil || $0.to == to) }
+        let target = to ?? rule?.to ?? (from.flatMap { f in children.first { $0 != f } } ?? children[1])
+        let source = from ?? rule?.from ?? {
+            // The child before the target, as a script would come to it.
+            let i = children.firstIndex(of: target) ?? 0
+            return i > 0 ? children[i - 1] : children[1]
+        }()
+        return (source, target)
+    }
+
+    static func number(_ args: Arguments, _ option: String, default value: Double, range: ClosedRange<Double>) throws(UsageError) -> Double {
+        guard let text = try args.single(option) else { return value }
+        guard let v = Double(text), range.contains(v) else {
+            throw UsageError("\(option) \(text): expected a number from \(range.lowerBound.formatted()) to \(range.upperBound.formatted())")
+        }
+        return v
+    }
+
+    static func parseSize(_ text: String) throws(UsageError) -> Rect {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), (1...4096).contains(w), (1...4096).contains(h) else {
+            throw UsageError("--size \(text): expected WIDTHxHEIGHT in points, each from 1 to 4096, like 390x844")
+        }
+        return Rect(x: 0, y: 0, width: w, height: h)
+    }
+}
+
+/// A one-line progress report on the terminal; silent when stderr is not a TTY.
+final class Progress {
+    let enabled: Bool
+    let label: String
+    private var shown = false
+
+    init(enabled: Bool, label: String) {
+        self.enabled = enabled && isatty(STDERR_FILENO) == 1
+        self.label = label
+    }
+
+    func frame(_ index: Int) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[Krendering \(label): frame \(index + 1)".utf8))
+        shown = true
+    }
+
+    func finish() {
+        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}
