@@ -58,12 +58,21 @@ public struct TransitionPreview {
     /// - Throws: ``SelectionError`` when `from` or `to` is not a child.
     public func stills(count: Int, delegate: any ContainerViewControllerDelegate,
                        onFrame: (Int) -> Void = { _ in }) throws(SelectionError) -> (frames: [Frame], report: TransitionReport?) {
+        let n = max(count, 2)
+        return try stills(delegate: delegate, onFrame: onFrame) { duration in
+            (0..<n).map { duration * Double($0) / Double(n - 1) }
+        }
+    }
+
+    /// Renders stills at the times `times(duration)` picks, in order, given the
+    /// transition's duration; a time at or past the duration shows the end at rest.
+    /// - Throws: ``SelectionError`` when `from` or `to` is not a child.
+    public func stills(delegate: any ContainerViewControllerDelegate, onFrame: (Int) -> Void = { _ in },
+                       times: (Double) -> [Double]) throws(SelectionError) -> (frames: [Frame], report: TransitionReport?) {
         let (container, clock, report) = try start(delegate: delegate)
-        let duration = container.transitionDuration ?? 0
         let origin = clock.now
         var frames: [Frame] = []
-        for k in 0..<max(count, 2) {
-            let t = duration * Double(k) / Double(max(count, 2) - 1)
+        for (k, t) in times(container.transitionDuration ?? 0).enumerated() {
             clock.advance(to: origin + t)
             container.tick()
             frames.append(Frame(time: t, canvas: renderer.render(container.view)))

@@ -162,11 +162,12 @@ public struct ViewRenderer: Sendable {
             guard lift > 0.5 else { continue }
             let left = project(Vec3(x: vertex(i, 0).x, y: 0, z: 0)).0, right = project(Vec3(x: vertex(i + 1, 0).x, y: 0, z: 0)).0
             let reach = min(lift, 60) * 0.6 * scale * ss, depth = Float(0.35 * min(lift / 60, 1))
-            for px in max(Int(left.rounded()), 0)..<min(Int(right.rounded()), layer.width) {
+            let columns = max(Int(left.rounded()), 0)..<max(min(Int(right.rounded()), layer.width), max(Int(left.rounded()), 0))
+            for px in columns {
                 let f = (Double(px) + 0.5 - left) / max(right - left, 1e-9)
                 let top = bottom.0 + (bottom.1 - bottom.0) * f
-                guard top.isFinite else { continue }
-                for py in max(Int(top), 0)..<min(Int(top + reach), layer.height) {
+                guard top.isFinite, top < Double(layer.height), top + reach > 0 else { continue }
+                for py in max(Int(top), 0)..<max(min(Int(top + reach), layer.height), max(Int(top), 0)) {
                     let fade = 1 - Float((Double(py) + 0.5 - top) / reach)
                     layer.blend(x: px, y: py, r: 0, g: 0, b: 0, a: depth * fade * fade)
                 }

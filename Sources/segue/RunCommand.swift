@@ -1,11 +1,13 @@
 import Foundation
 import HostContainer
+import Renderer
 
 /// `segue run`: the main job. Builds a container from a config (or the
 /// built-in scene), plays its script, and reports every transition.
 enum RunCommand {
     static let help = """
     USAGE: segue run [--config FILE] [--plugins DIR]... [--json] [--print-config]
+                     [--preview DIR [--scale F]]
 
     Builds a container from a config file, plays its script on a virtual clock
     at 60 frames per second, and prints one line per transition: from -> to,
@@ -26,12 +28,16 @@ enum RunCommand {
       --json           One JSON object per transition per line, keys: from,
                        to, animator, source ("plugin" or "builtin"), file,
                        reason, duration, frames, completed.
+      --preview DIR    Also render every transition to an animated GIF in DIR,
+                       named NN-FROM-TO-ANIMATOR.gif (with --json, the key
+                       "preview" gives its path).
+      --scale F        Pixels per point of the previews (default 1).
       --print-config   Print the built-in scene's config and exit.
       --help           Show this help.
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try Arguments(arguments, flags: ["--json", "--help", "--print-config"], options: ["--config", "--plugins"])
+        let args = try Arguments(arguments, flags: ["--json", "--help", "--print-config"], options: ["--config", "--plugins", "--preview", "--scale"])
         if args.has("--help") {
             print(help)
             return .success
@@ -56,9 +62,25 @@ enum RunCommand {
             let names = registry.animators.map(\.name).joined(separator: ", ")
             print("Playing \(config.file) with \(registry.animators.count) plugin animator(s)\(names.isEmpty ? "" : ": \(names)")")
         }
+        var player = ScriptPlayer(config: config, registry: registry)
+        let recorder = try args.single("--preview").map { folder throws(UsageError) in
+            PreviewRecorder(folder: folder, renderer: ViewRenderer(scale: try PreviewCommand.number(args, "--scale", default: 1, range: 0.05...4)),
+                            fps: player.frameRate, progress: !json)
+        }
+        if let recorder {
+            do {
+                try FileManager.default.createDirectory(atPath: recorder.folder, withIntermediateDirectories: true)
+            } catch {
+                printError("segue: cannot make the preview folder \(recorder.folder): \(error.localizedDescription)")
+                return .failure
+            }
+            player.onFrame = recorder.record
+        }
         do {
-            try ScriptPlayer(config: config, registry: registry).play { report in
-                print(json ? jsonLine(ReportLine(report)) : describe(report))
+            try player.play { report in
+                var line = ReportLine(report)
+                line.preview = recorder?.write(report)
+                print(json ? jsonLine(line) : describe(report) + (line.preview.map { "\n    preview: \($0)" } ?? ""))
             }
         } catch {
             printError("segue: \(config.file): $.script: \(error)")
@@ -82,10 +104,43 @@ enum RunCommand {
         let completed: Bool
         let shown: String
         let interactive: Bool
+        var preview: String?
 
         init(_ r: TransitionReport) {
             (from, to, animator, source, reason, file) = (r.from, r.to, r.animator, r.source.kind, r.reason, r.source.file)
             (duration, frames, completed, shown, interactive) = (r.duration, r.frames, r.completed, r.shown, r.interactive)
         }
+    }
+}
+
+/// Renders the frames of `segue run --preview` and writes one GIF per transition.
+final class PreviewRecorder {
+    let folder: String
+    let renderer: ViewRenderer
+    let fps: Double
+    let progress: Bool
+    private var frames: [Canvas] = []
+    private var written = 0
+
+    init(folder: String, renderer: ViewRenderer, fps: Double, progress: Bool) {
+        (self.folder, self.renderer, self.fps, self.progress) = (folder, renderer, fps, progress)
+    }
+
+    func record(_ container: ContainerViewController) {
+        frames.append(renderer.render(container.view))
+    }
+
+    /// Writes the frames since the last report; returns the file's path, or nil when it cannot be written.
+    func write(_ report: TransitionReport) -> String? {
+        defer { frames.removeAll() }
+        written += 1
+        let number = written < 10 ? "0\(written)" : "\(written)"
+        let path = (folder as NSString).appendingPathComponent("\(number)-\(report.from)-\(report.to)-\(report.animator).gif")
+        let bytes = GIF.encode(frames: frames, delays: PreviewCommand.gifDelays(count: frames.count, fps: fps))
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            printError("segue: cannot write \(path)")
+            return nil
+        }
+        return path
     }
 }

@@ -1,0 +1,342 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import HostContainer
+@testable import Renderer
+
+/// The software renderer, the PNG and GIF encoders and `segue preview`. Files
+/// are decoded here independently: PNG chunks checked and inflated with the
+/// system's zlib, GIF blocks parsed and LZW-decoded by a decoder of the test's own.
+struct RendererTests {
+    // MARK: - Decoders
+
+    /// The system zlib, loaded at run time (libz.so.1 ships with every Debian).
+    enum Zlib {
+        typealias Uncompress = @convention(c) (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt>, UnsafePointer<UInt8>, UInt) -> Int32
+        typealias CRC = @convention(c) (UInt, UnsafePointer<UInt8>, UInt32) -> UInt
+        nonisolated(unsafe) static let handle = dlopen("libz.so.1", RTLD_NOW)
+
+        static func inflate(_ data: [UInt8], size: Int) throws -> [UInt8] {
+            let f = unsafeBitCast(try #require(dlsym(try #require(handle), "uncompress")), to: Uncompress.self)
+            var out = [UInt8](repeating: 0, count: size)
+            var length = UInt(size)
+            let status = out.withUnsafeMutableBufferPointer { o in data.withUnsafeBufferPointer { f(o.baseAddress!, &length, $0.baseAddress!, UInt($0.count)) } }
+            #expect(status == 0, "zlib uncompress returned \(status)")
+            #expect(Int(length) == size)
+            return out
+        }
+
+        static func crc32(_ bytes: [UInt8]) throws -> UInt32 {
+            let f = unsafeBitCast(try #require(dlsym(try #require(handle), "crc32")), to: CRC.self)
+            return UInt32(bytes.withUnsafeBufferPointer { f(0, $0.baseAddress!, UInt32($0.count)) })
+        }
+    }
+
+    struct DecodedPNG { var width = 0, height = 0; var rgba: [UInt8] = []; var chunks: [String] = [] }
+
+    /// Checks signature, chunk CRCs and header, inflates IDAT with zlib and undoes the row filters.
+    func decodePNG(_ file: [UInt8]) throws -> DecodedPNG {
+        #expect(Array(file.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        var png = DecodedPNG(), idat: [UInt8] = [], i = 8
+        func be32(_ at: Int) -> Int { Int(file[at]) << 24 | Int(file[at + 1]) << 16 | Int(file[at + 2]) << 8 | Int(file[at + 3]) }
+        while i + 12 <= file.count {
+            let length = be32(i), type = String(decoding: file[(i + 4)..<(i + 8)], as: UTF8.self)
+            let typed = Array(file[(i + 4)..<(i + 8 + length)])
+            #expect(UInt32(be32(i + 8 + length)) == (try Zlib.crc32(typed)), "CRC of \(type)")
+            png.chunks.append(type)
+            if type == "IHDR" {
+                (png.width, png.height) = (be32(i + 8), be32(i + 12))
+                #expect(Array(file[(i + 16)..<(i + 21)]) == [8, 6, 0, 0, 0], "8-bit RGBA")
+            }
+            if type == "IDAT" { idat += typed.dropFirst(4) }
+            i += 12 + length
+        }
+        #expect(i == file.count && png.chunks.first == "IHDR" && png.chunks.last == "IEND")
+        let stride = png.width * 4
+        let raw = try Zlib.inflate(idat, size: (stride + 1) * png.height)
+        png.rgba = [UInt8](repeating: 0, count: stride * png.height)
+        for y in 0..<png.height {
+            let filter = raw[y * (stride + 1)]
+            #expect(filter <= 2)
+            for x in 0..<stride {
+                let d = raw[y * (stride + 1) + 1 + x]
+                let left = x >= 4 ? png.rgba[y * stride + x - 4] : 0, up = y > 0 ? png.rgba[(y - 1) * stride + x] : 0
+                png.rgba[y * stride + x] = d &+ (filter == 1 ? left : filter == 2 ? up : 0)
+            }
+        }
+        return png
+    }
+
+    struct DecodedGIF { var width = 0, height = 0; var delays: [Int] = []; var loops: Int?; var frames: [[UInt8]] = [] }
+
+    /// Parses every block and LZW-decodes every frame to palette indices.
+    func decodeGIF(_ file: [UInt8]) throws -> DecodedGIF {
+        #expect(String(decoding: file.prefix(6), as: UTF8.self) == "GIF89a")
+        var gif = DecodedGIF()
+        func le16(_ at: Int) -> Int { Int(file[at]) | Int(file[at + 1]) << 8 }
+        (gif.width, gif.height) = (le16(6), le16(8))
+        var i = 13 + (file[10] & 0x80 != 0 ? 3 << (Int(file[10] & 7) + 1) : 0)
+        func subBlocks() -> [UInt8] {
+            var data: [UInt8] = []
+            while file[i] != 0 { data += file[(i + 1)...(i + Int(file[i]))]; i += Int(file[i]) + 1 }
+            i += 1
+            return data
+        }
+        while i < file.count {
+            switch file[i] {
+            case 0x21:
+                let label = file[i + 1]
+                i += 2
+                let data = subBlocks()
+                if label == 0xF9 { gif.delays.append(Int(data[1]) | Int(data[2]) << 8) }
+                if label == 0xFF, String(decoding: data.prefix(11), as: UTF8.self) == "NETSCAPE2.0" {
+                    gif.loops = Int(data[12]) | Int(data[13]) << 8
+                }
+            case 0x2C:
+                let w = le16(i + 5), h = le16(i + 7)
+                #expect(file[i + 9] & 0x80 == 0, "no local colour table")
+                let minimum = Int(file[i + 10])
+                i += 11
+                gif.frames.append(try lzwDecode(subBlocks(), minimumCodeSize: minimum, count: w * h))
+            case 0x3B:
+                i += 1
+                #expect(i == file.count, "nothing after the trailer")
+                return gif
+            default:
+                Issue.record("unknown GIF block \(file[i]) at \(i)")
+                return gif
+            }
+        }
+        Issue.record("no GIF trailer")
+        return gif
+    }
+
+    func lzwDecode(_ data: [UInt8], minimumCodeSize: Int, count: Int) throws -> [UInt8] {
+        let clear = 1 << minimumCodeSize, end = clear + 1
+        var table: [[UInt8]] = [], width = minimumCodeSize + 1, out: [UInt8] = [], previous: [UInt8]?
+        func reset() { table = (0..<clear).map { [UInt8($0)] } + [[], []]; width = minimumCodeSize + 1; previous = nil }
+        reset()
+        var bit = 0
+        while bit + width <= data.count * 8 {
+            var code = 0
+            for k in 0..<width where data[(bit + k) / 8] & (1 << ((bit + k) % 8)) != 0 { code |= 1 << k }
+            bit += width
+            if code == clear { reset(); continue }
+            if code == end { break }
+            let entry: [UInt8]
+            if code < table.count { entry = table[code] } else {
+                let p = try #require(previous, "code \(code) with no previous")
+                try #require(code == table.count, "code \(code) beyond the table (\(table.count))")
+                entry = p + [p[0]]
+            }
+            out += entry
+            if let p = previous, table.count < 4096 { table.append(p + [entry[0]]) }
+            previous = entry
+            if table.count == 1 << width && width < 12 { width += 1 }
+        }
+        #expect(out.count == count, "a frame decodes to one index per pixel")
+        return out
+    }
+
+    // MARK: - Encoders
+
+    @Test func aPNGRoundTripsThroughZlib() throws {
+        var canvas = Canvas(width: 37, height: 23, color: Color(red: 0.2, green: 0.4, blue: 0.6))
+        for x in 0..<37 { canvas.blend(x: x, y: x % 23, r: 1, g: 0.5, b: 0, a: Float(x) / 36) }
+        let png = try decodePNG(PNG.encode(canvas))
+        #expect(png.width == 37 && png.height == 23 && png.chunks == ["IHDR", "IDAT", "IEND"])
+        #expect(png.rgba == canvas.rgba8)
+    }
+
+    @Test func aGIFHasItsFramesDelaysAndLoop() throws {
+        // Enough varied pixels to fill the LZW table and force clear codes.
+        let frames = (0..<3).map { k in
+            var c = Canvas(width: 97, height: 61)
+            for y in 0..<61 { for x in 0..<97 {
+                let v = Float((x * 7 + y * 13 + k * 31) % 251) / 250
+                c.blend(x: x, y: y, r: v, g: 1 - v, b: Float((x ^ y) & 1), a: 1)
+            } }
+            return c
+        }
+        let gif = try decodeGIF(GIF.encode(frames: frames, delays: [50, 2, 100]))
+        #expect(gif.width == 97 && gif.height == 61)
+        #expect(gif.delays == [50, 2, 100] && gif.loops == 0)
+        #expect(gif.frames == frames.map { GIF.indices($0, width: 97, height: 61) })
+    }
+
+    // MARK: - Drawing
+
+    /// The built-in scene driven directly: the container at the given times of one transition.
+    func render(_ animator: String, from: String, to: String, at times: [Double], scale: Double = 0.25)
+        -> (frames: [Canvas], container: ContainerViewController, states: [[Rect]]) {
+        let clock = VirtualClock()
+        let size = Scene.defaultSize
+        let children = SegueConfig.builtinScene.children
+        let container = ContainerViewController(viewControllers: Scene.viewControllers(for: children, size: size), size: size, clock: clock)
+        try? container.select(named: from)
+        container.runUntilIdle(advancing: clock)
+        var config = SegueConfig(file: "test")
+        config.rules = [SegueConfig.Rule(from: from, to: to, animator: animator, label: "test")]
+        let delegate = ConfigDrivenDelegate(config: config, registry: bundledRegistry)
+        container.delegate = delegate
+        try? container.select(named: to)
+        let origin = clock.now
+        let renderer = ViewRenderer(scale: scale)
+        var frames: [Canvas] = [], states: [[Rect]] = []
+        for t in times {
+            clock.advance(to: origin + t)
+            container.tick()
+            frames.append(renderer.render(container.view))
+            states.append(container.view.subviews.map(\.frame))
+        }
+        withExtendedLifetime(delegate) {}
+        return (frames, container, states)
+    }
+
+    func close(_ a: Color, _ b: Color, _ tolerance: Double = 0.02) -> Bool {
+        abs(a.red - b.red) <= tolerance && abs(a.green - b.green) <= tolerance && abs(a.blue - b.blue) <= tolerance
+    }
+
+    func background(_ child: String) -> Color {
+        Scene.viewControllers(for: SegueConfig.builtinScene.children, size: Scene.defaultSize)
+            .first { $0.name == child }!.view.backgroundColor
+    }
+
+    static let cases = [("default", "photo", "video", 1.0), ("SpringSlide", "photo", "video", 1.0),
+                        ("CurlUp", "video", "file", 0.4), ("ImageZoom", "grid", "detail", 0.3)]
+
+    @Test(arguments: cases)
+    func theFromViewFillsTheContainerAtTheStartAndTheToViewAtTheEnd(_ c: (String, String, String, Double)) {
+        let (animator, from, to, duration) = c
+        let (frames, container, _) = render(animator, from: from, to: to, at: [0, duration])
+        #expect(!container.isTransitioning)
+        // Probe points clear of the grid's and the detail's elements: x 4...388, y 600...832 points.
+        for (frame, child) in [(frames[0], from), (frames[1], to)] {
+            for x in stride(from: 1, to: 97, by: 8) {
+                for y in [150, 180, 208] {
+                    let probe = frame.color(x: x, y: y)
+                    #expect(close(probe, background(child)), "\(animator) at (\(x), \(y)): \(probe) should be \(child)'s \(background(child))")
+                }
+            }
+        }
+    }
+
+    @Test func midwayThroughCurlUpBothViewsAndThePagesBackAreVisible() {
+        let (frames, _, _) = render("CurlUp", from: "video", to: "file", at: [0.15])
+        let page = background("video"), beneath = background("file"), back = Content.backSide(of: page)
+        var counts = (front: 0, beneath: 0, back: 0)
+        let f = frames[0]
+        for y in 0..<f.height { for x in 0..<f.width {
+            let c = f.color(x: x, y: y)
+            if close(c, page) { counts.front += 1 }
+            if close(c, beneath) { counts.beneath += 1 }
+            if close(c, back) { counts.back += 1 }
+        } }
+        let total = f.width * f.height
+        #expect(counts.front > total / 20 && counts.beneath > total / 20 && counts.back > total / 20, "\(counts) of \(total)")
+        // The page's back is lighter than its front.
+        #expect(back.red + back.green + back.blue > page.red + page.green + page.blue)
+    }
+
+    @Test func midwayThroughImageZoomTheSnapshotLiesBetweenTheCellAndTheDetailImage() throws {
+        let cell = Rect(x: 16, y: 120, width: 171, height: 171), detail = Rect(x: 0, y: 100, width: 390, height: 390)
+        let scale = 0.5
+        let (frames, container, _) = render("ImageZoom", from: "grid", to: "detail", at: [0.15], scale: scale)
+        let snapshot = try #require(container.view.subviews.first { if case .image = $0.content { true } else { false } })
+        let f = snapshot.frame
+        #expect(f.x < cell.x && f.x > detail.x && f.width > cell.width && f.width < detail.width)
+        #expect(f.y < cell.y && f.y > detail.y)
+        // Where the snapshot lies, the picture is drawn, scaled to its frame: even outside the cell's frame.
+        for (u, v) in [(0.5, 0.5), (0.95, 0.2), (0.9, 0.9), (0.1, 0.8)] {
+            let x = f.x + u * f.width, y = f.y + v * f.height
+            let expected = Content.imageColor(seed: 1, u: u, v: v)
+            let probe = frames[0].color(x: Int(x * scale), y: Int(y * scale))
+            #expect(close(probe, expected, 0.06), "at (\(u), \(v)): \(probe) vs \(expected)")
+        }
+    }
+
+    @Test func aTransformWithPerspectiveDrawsATrapezoid() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 200, height: 200))
+        let card = View(frame: Rect(x: 50, y: 50, width: 100, height: 100))
+        card.backgroundColor = Color(red: 1, green: 0, blue: 0)
+        let (s, c, d) = (sin(0.6), cos(0.6), 300.0)
+        card.transform = Transform3D([c, 0, -s, s / d, 0, 1, 0, 0, s, 0, c, -c / d, 0, 0, 0, 1])
+        root.addSubview(card)
+        let canvas = ViewRenderer().render(root)
+        func redHeight(_ x: Int) -> Int { (0..<200).filter { close(canvas.color(x: x, y: $0), card.backgroundColor, 0.1) }.count }
+        let columns = (0..<200).filter { redHeight($0) > 0 }
+        let left = try! #require(columns.first), right = try! #require(columns.last)
+        let (hl, hr) = (redHeight(left + 2), redHeight(right - 2))
+        #expect(hl > hr + 15, "the near edge is taller: \(hl) vs \(hr)")
+        #expect(Double(right - left) < 100 * c + 10, "foreshortened: \(right - left) px wide")
+        // The top edge slopes: each side's first red row differs.
+        let top = { (x: Int) in (0..<200).first { close(canvas.color(x: x, y: $0), card.backgroundColor, 0.1) } ?? 0 }
+        #expect(top(left + 2) < top(right - 2))
+    }
+
+    @Test func edgesAreAntiAliased() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 40, height: 40))
+        let square = View(frame: Rect(x: 10.5, y: 10, width: 20, height: 20))
+        square.backgroundColor = Color(red: 0, green: 0, blue: 0)
+        root.addSubview(square)
+        let canvas = ViewRenderer().render(root)
+        // The left edge at x = 10.5 covers half of pixel 10.
+        #expect(abs(canvas.color(x: 10, y: 20).red - 0.5) < 0.02)
+        #expect(canvas.color(x: 11, y: 20).red < 0.01 && canvas.color(x: 9, y: 20).red > 0.99)
+    }
+
+    // MARK: - The tool
+
+    @Test func previewWritesAGIFWithOneFramePerTimeStep() throws {
+        let folder = makeTemporaryFolder("preview")
+        let result = try run(Paths.segue, ["preview", "CurlUp", "--out", "a.gif", "--scale", "0.2", "--fps", "20", "--json"], in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        let gif = try decodeGIF(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/a.gif"))))
+        // 0.4 s at 20 fps: t = 0, 0.05, ..., 0.4.
+        #expect(gif.frames.count == 9 && gif.delays == [50] + Array(repeating: 5, count: 7) + [100] && gif.loops == 0)
+        #expect(gif.width == 78 && gif.height == 169)
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        #expect(written["frames"] as? Int == 9 && written["animator"] as? String == "CurlUp" && written["from"] as? String == "video")
+        #expect(result.err.isEmpty, "no progress line when not on a terminal")
+    }
+
+    @Test func previewWritesAPNGFilmstripWithTimes() throws {
+        let folder = makeTemporaryFolder("preview")
+        let result = try run(Paths.segue, ["preview", "ImageZoom", "--out", "b.png", "--scale", "0.2", "--frames", "4"], in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("wrote b.png: 4 frames of 78x169, ImageZoom grid -> detail"))
+        let png = try decodePNG(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/b.png"))))
+        let gap = 4
+        #expect(png.width == 4 * (78 + gap) + gap && png.height > 169 + 2 * gap)
+    }
+
+    @Test func previewChecksItsArguments() throws {
+        let folder = makeTemporaryFolder("preview")
+        let cases: [([String], Int32, String)] = [
+            (["preview", "Curlup"], 1, "no animator named 'Curlup' (did you mean 'CurlUp'?)"),
+            (["preview", "CurlUp", "--param", "radius=1000", "--out", "x.png"], 1, "CurlUp parameter 'radius'"),
+            (["preview", "SpringSlide", "--param", "bounce=2", "--out", "x.png"], 1, "SpringSlide has no parameter 'bounce'"),
+            (["preview", "default", "--from", "photo", "--to", "nowhere", "--out", "x.png"], 1, "no child named 'nowhere'"),
+            (["preview", "default", "--out", "x.jpg"], 2, "expected a file ending in .gif or .png"),
+            (["preview", "default", "--size", "0x10"], 2, "expected WIDTHxHEIGHT"),
+        ]
+        for (arguments, status, message) in cases {
+            let result = try run(Paths.segue, arguments, in: folder)
+            #expect(result.status == status && result.err.contains(message), "\(arguments): \(result.status) \(result.err)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/x.png"))
+    }
+
+    @Test func runWritesAPreviewPerTransition() throws {
+        let folder = makeTemporaryFolder("run-preview")
+        try #"{"children": ["a", "b"], "script": ["b", "a"]}"#.write(toFile: folder + "/s.json", atomically: true, encoding: .utf8)
+        let result = try run(Paths.segue, ["run", "--config", "s.json", "--preview", "out", "--scale", "0.1", "--json"], in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted()
+        #expect(files == ["01-a-b-default.gif", "02-b-a-default.gif"])
+        let gif = try decodeGIF(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/out/" + files[0]))))
+        #expect(gif.frames.count == 61, "one per frame evaluated: t = 0, then 60 ticks")
+        #expect(result.out.contains(#""preview":"out/01-a-b-default.gif""#))
+    }
+}
