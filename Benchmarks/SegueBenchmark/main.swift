@@ -4,6 +4,9 @@
 //
 //   swift run -c release SegueBenchmark [--frames N] [--copies N]
 //
+// It ends with rendering figures: frames per second of the software renderer
+// for each animator at 390x844, and GIF and PNG encoding times.
+//
 // With --single ANIMATOR [--swift] --frames N it only evaluates N frames of
 // one animator, through the ABI or (--swift) its direct Swift counterpart:
 // run that under valgrind to count instructions (callgrind, repeatable
@@ -221,3 +224,4 @@ if (try? cc.run()) != nil, ({ cc.waitUntilExit(); return cc.terminationStatus ==
     print("  (no C compiler: the many-plugins scan was skipped)")
 }
 try? FileManager.default.removeItem(atPath: folder)
+renderingBenchmark(registry: registry)

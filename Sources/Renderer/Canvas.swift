@@ -1,7 +1,7 @@
 import HostContainer
 
-/// An RGBA image in memory: premultiplied linear-light-free (sRGB values
-/// blended as they are, as UIKit does), row-major from the top-left.
+/// An RGBA image in memory: premultiplied, sRGB values blended as they are
+/// (as UIKit does), row-major from the top-left.
 /// Not thread-safe: one thread draws into a canvas at a time.
 public struct Canvas: Sendable {
     /// Width in pixels.
@@ -33,7 +33,7 @@ public struct Canvas: Sendable {
         return Color(red: Double(pixels[i]) / a, green: Double(pixels[i + 1]) / a, blue: Double(pixels[i + 2]) / a, alpha: a)
     }
 
-    /// Blends `color` (straight alpha) at `coverage` over pixel (x, y): source over.
+    /// Blends the straight-alpha colour (r, g, b) at opacity `a` over pixel (x, y): source over.
     @inline(__always)
     mutating func blend(x: Int, y: Int, r: Float, g: Float, b: Float, a: Float) {
         let i = (y * width + x) * 4
@@ -42,21 +42,6 @@ public struct Canvas: Sendable {
         pixels[i + 1] = g * a + pixels[i + 1] * k
         pixels[i + 2] = b * a + pixels[i + 2] * k
         pixels[i + 3] = a + pixels[i + 3] * k
-    }
-
-    /// Bilinear sample at (x, y) in pixel units, premultiplied; clear outside.
-    func sample(_ x: Double, _ y: Double) -> SIMD4<Float> {
-        let fx = x - 0.5, fy = y - 0.5
-        let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
-        let tx = Float(fx - Double(x0)), ty = Float(fy - Double(y0))
-        func at(_ px: Int, _ py: Int) -> SIMD4<Float> {
-            guard px >= 0, py >= 0, px < width, py < height else { return .zero }
-            let i = (py * width + px) * 4
-            return SIMD4(pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
-        }
-        let top = at(x0, y0) * (1 - tx) + at(x0 + 1, y0) * tx
-        let bottom = at(x0, y0 + 1) * (1 - tx) + at(x0 + 1, y0 + 1) * tx
-        return top * (1 - ty) + bottom * ty
     }
 
     /// Draws `other` with its top-left at (x, y), source over.

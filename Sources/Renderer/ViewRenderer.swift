@@ -201,10 +201,15 @@ public struct ViewRenderer: Sendable {
 
     private func fillTextured(screen: [(Double, Double)], uv: [(Double, Double)], texture: Canvas, back: Bool,
                               into canvas: inout Canvas) {
-        rasterize(screen, canvas: canvas) { px, py, l0, l1, l2 in
-            let s = texture.sample(l0 * uv[0].0 + l1 * uv[1].0 + l2 * uv[2].0, l0 * uv[0].1 + l1 * uv[1].1 + l2 * uv[2].1)
-            guard s.w > 0 else { return }
-            var c = Color(red: Double(s.x / s.w), green: Double(s.y / s.w), blue: Double(s.z / s.w), alpha: Double(s.w))
+        rasterize(screen, width: canvas.width, height: canvas.height) { px, py, l0, l1, l2 in
+            // Nearest texel: the layer is drawn at twice the resolution and averaged down.
+            let tx = Int(l0 * uv[0].0 + l1 * uv[1].0 + l2 * uv[2].0), ty = Int(l0 * uv[0].1 + l1 * uv[1].1 + l2 * uv[2].1)
+            guard tx >= 0, ty >= 0, tx < texture.width, ty < texture.height else { return }
+            let i = (ty * texture.width + tx) * 4
+            let a = texture.pixels[i + 3]
+            guard a > 0 else { return }
+            var c = Color(red: Double(texture.pixels[i] / a), green: Double(texture.pixels[i + 1] / a),
+                          blue: Double(texture.pixels[i + 2] / a), alpha: Double(a))
             if back { c = Content.backSide(of: c) }
             canvas.blend(x: px, y: py, r: Float(c.red), g: Float(c.green), b: Float(c.blue), a: Float(c.alpha))
         }
@@ -213,14 +218,16 @@ public struct ViewRenderer: Sendable {
     /// Calls `body` for every pixel centre inside the triangle, with its
     /// barycentric weights. Shared edges are included from both sides' rules so
     /// neighbouring cells leave no cracks.
-    private func rasterize(_ p: [(Double, Double)], canvas: Canvas,
+    /// Takes the canvas's size, not the canvas: holding a second reference to
+    /// its pixels while `body` writes them would copy them on every triangle.
+    private func rasterize(_ p: [(Double, Double)], width: Int, height: Int,
                            _ body: (Int, Int, Double, Double, Double) -> Void) {
         let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[1].1 - p[0].1) * (p[2].0 - p[0].0)
         guard abs(area) > 1e-9 else { return }
         let minX = max(Int(min(p[0].0, p[1].0, p[2].0).rounded(.down)), 0)
-        let maxX = min(Int(max(p[0].0, p[1].0, p[2].0).rounded(.up)), canvas.width - 1)
+        let maxX = min(Int(max(p[0].0, p[1].0, p[2].0).rounded(.up)), width - 1)
         let minY = max(Int(min(p[0].1, p[1].1, p[2].1).rounded(.down)), 0)
-        let maxY = min(Int(max(p[0].1, p[1].1, p[2].1).rounded(.up)), canvas.height - 1)
+        let maxY = min(Int(max(p[0].1, p[1].1, p[2].1).rounded(.up)), height - 1)
         guard minX <= maxX, minY <= maxY else { return }
         let epsilon = -1e-7
         for py in minY...maxY {

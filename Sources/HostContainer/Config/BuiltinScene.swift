@@ -23,7 +23,11 @@ extension SegueConfig {
     public static let builtinSceneJSON = """
     {
       "children": [
-        "photo", "video", "file", "contact", "clipboard",
+        {"name": "photo", "elements": [{"name": "photo.title", "frame": [24, 380, 342, 84], "label": "Photo"}]},
+        {"name": "video", "elements": [{"name": "video.title", "frame": [24, 380, 342, 84], "label": "Video"}]},
+        {"name": "file", "elements": [{"name": "file.title", "frame": [24, 380, 342, 84], "label": "File"}]},
+        {"name": "contact", "elements": [{"name": "contact.title", "frame": [24, 380, 342, 84], "label": "Contact"}]},
+        {"name": "clipboard", "elements": [{"name": "clipboard.title", "frame": [24, 380, 342, 84], "label": "Clipboard"}]},
         {"name": "grid", "color": "#F4F1EA", "elements": [
           {"name": "image", "frame": [16, 120, 171, 171], "image": 1},
           {"name": "label", "frame": [16, 299, 171, 24], "label": "Sunset"},
