@@ -29,7 +29,8 @@ let package = Package(
     targets: [
         .target(name: "AnimatorABI"),
         .target(name: "AnimatorKit", dependencies: ["AnimatorABI"]),
-        .target(name: "HostContainer", dependencies: ["AnimatorABI"]),
+        .target(name: "HeapProbe"),
+        .target(name: "HostContainer", dependencies: ["AnimatorABI", "HeapProbe"]),
         .target(name: "Renderer", dependencies: ["HostContainer"]),
         .executableTarget(name: "segue", dependencies: ["HostContainer", "Renderer"]),
         .target(

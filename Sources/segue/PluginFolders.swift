@@ -27,9 +27,12 @@ enum PluginFolders {
     }
 
     static func executableFolder() -> String {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? absolute(CommandLine.arguments[0])
-        return (exe as NSString).deletingLastPathComponent
+        (executablePath() as NSString).deletingLastPathComponent
+    }
+
+    /// The running `segue` executable.
+    static func executablePath() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? absolute(CommandLine.arguments[0])
     }
 }
 

@@ -14,6 +14,7 @@ COMMANDS:
   run     Play a config's script (or the built-in scene) and report each transition.
   list    List the animators found in the plugin folders, and the files rejected.
   preview Render one transition by one animator to an animated GIF or a PNG filmstrip.
+  validate Check a plugin file in a child process: a crash or a hang is reported, not suffered.
 
 Run 'segue <command> --help' for a command's options. 'segue --version' prints
 the version and the animator ABI version.
@@ -29,6 +30,7 @@ func dispatch(_ arguments: [String]) throws(UsageError) -> ExitCode {
     case "run": return try RunCommand.main(rest)
     case "list": return try ListCommand.main(rest)
     case "preview": return try PreviewCommand.main(rest)
+    case "validate": return try ValidateCommand.main(rest)
     case "--help", "-h", "help":
         print(help)
         return .success

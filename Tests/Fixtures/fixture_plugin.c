@@ -1,13 +1,14 @@
 /*
  * A configurable test plugin in plain C: a crossfade that can be built with one
  * deliberate fault at a time (-DFAULT_...), so that the tests can check every
- * rejection and fallback against a real shared library. Built by the tests
+ * rejection, fallback and validator check against a real shared library. Built by the tests
  * with the system C compiler against the public header alone.
  */
 #include "segue_animator.h"
 
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Some faults leave a function or the plugin unused. */
@@ -64,6 +65,9 @@ static const segue_param_t *const params[] = { &level_param };
 static segue_setup_result_t setup(const segue_animator_t *self, const segue_context_t *ctx, segue_plan_t *plan) {
     (void)self; (void)ctx;
     fixture_setup_calls++;
+#ifdef FAULT_CRASH_SETUP
+    *(volatile int *)(uintptr_t)plan->layer_count = 1; /* layer_count is 0: a write through NULL */
+#endif
 #ifdef FAULT_DECLINE
     strncpy(plan->decline_reason, "this fixture always declines", SEGUE_REASON_CAPACITY - 1);
     return SEGUE_SETUP_DECLINE;
@@ -100,6 +104,16 @@ FIXTURE_UNUSED static void evaluate(const segue_animator_t *self, const segue_co
     double f = t / plan->duration;
 #ifdef FAULT_NAN
     if (f > 0.5) { states[0]->alpha = NAN; return; }
+#endif
+#ifdef FAULT_HANG_EVALUATE
+    if (f > 0.25) { volatile int spinning = 1; while (spinning) {} }
+#endif
+#ifdef FAULT_LEAK
+    volatile char *lost = malloc(256);
+    if (lost) lost[0] = 1; /* never freed */
+#endif
+#ifdef FAULT_WRONG_FINAL_FRAME
+    states[1]->frame.x += 10 * f; /* the to view ends 10 points right of its final frame */
 #endif
     states[0]->alpha = 1 - f;
     states[1]->alpha = f * (f <= 0.5 ? 2 * ctx->params[0] : 1);

@@ -34,5 +34,7 @@ final class DynamicLibrary {
 /// Why a plugin file could not be loaded; the text is shown to people.
 struct LoadFailure: Error, CustomStringConvertible {
     let description: String
+    /// True when the library loaded and answered, but what it described is malformed.
+    var inDescriptor = false
     init(_ description: String) { self.description = description }
 }

@@ -8,6 +8,11 @@ public struct PluginRejection: Error, Equatable, Sendable, CustomStringConvertib
     public var file: String
     /// Why, naming what was expected and what was found.
     public var reason: String
+    /// True when the library loaded, its entry point answered with a plugin of
+    /// this ABI major, and what it described was malformed; false when loading
+    /// stopped before (the file, the dynamic loader, the entry point, the ABI
+    /// version) or for a reason outside the file (a duplicate).
+    public var inDescriptor = false
 
     /// `FILE: REASON`.
     public var description: String { "\(file): \(reason)" }
@@ -35,7 +40,9 @@ public enum PluginLoader {
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         return lock.withLock {
             if let known = loaded[resolved] { return known }
-            let result = loadOnce(path: resolved).mapError { PluginRejection(file: resolved, reason: $0.description) }
+            let result = loadOnce(path: resolved).mapError {
+                PluginRejection(file: resolved, reason: $0.description, inDescriptor: $0.inDescriptor)
+            }
             loaded[resolved] = result
             return result
         }
@@ -77,6 +84,14 @@ struct DescriptorReader {
         case .failure(let why): return .failure(why)
         case .success(let p): plugin = p
         }
+        return readAnimators(of: plugin).mapError { failure in
+            var marked = failure
+            marked.inDescriptor = true
+            return marked
+        }
+    }
+
+    private func readAnimators(of plugin: segue_plugin_t) -> Result<[AnimatorDescriptor], LoadFailure> {
         guard plugin.animator_count > 0 else {
             return .failure(LoadFailure("malformed descriptor: segue_plugin_t.animator_count is 0; a plugin exports at least one animator"))
         }
