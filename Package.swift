@@ -19,6 +19,8 @@ let package = Package(
     name: "Segue",
     products: [
         .library(name: "HostContainer", targets: ["HostContainer"]),
+        // The C ABI alone, for animators written in Swift (Examples/swift-animator).
+        .library(name: "AnimatorABI", targets: ["AnimatorABI"]),
         .library(name: "AnimatorKit", targets: ["AnimatorKit"]),
         .library(name: "Renderer", targets: ["Renderer"]),
         .executable(name: "segue", targets: ["segue"]),

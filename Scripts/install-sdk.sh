@@ -1,0 +1,28 @@
+#!/bin/sh
+# Installs the Segue animator SDK under a prefix: the C header
+# (PREFIX/include/segue_animator.h and PREFIX/include/segue/*.h) and a
+# pkg-config file (PREFIX/lib/pkgconfig/segue-animator.pc), so that
+#   cc $(pkg-config --cflags segue-animator) -shared -fPIC -o libX.so x.c
+# works from any folder. Usage: Scripts/install-sdk.sh [PREFIX]  (default /usr/local)
+set -eu
+prefix=${1:-/usr/local}
+case "$prefix" in /*) ;; *) prefix="$(pwd)/$prefix" ;; esac
+root=$(cd "$(dirname "$0")/.." && pwd)
+include="$root/Sources/AnimatorABI/include"
+major=$(sed -n 's/^#define SEGUE_ABI_VERSION_MAJOR \([0-9][0-9]*\).*/\1/p' "$include/segue/version.h")
+minor=$(sed -n 's/^#define SEGUE_ABI_VERSION_MINOR \([0-9][0-9]*\).*/\1/p' "$include/segue/version.h")
+[ -n "$major" ] && [ -n "$minor" ] || { echo "install-sdk: cannot read the ABI version from $include/segue/version.h" >&2; exit 1; }
+mkdir -p "$prefix/include/segue" "$prefix/lib/pkgconfig"
+cp "$include/segue_animator.h" "$prefix/include/"
+cp "$include"/segue/*.h "$prefix/include/segue/"
+cat > "$prefix/lib/pkgconfig/segue-animator.pc" <<PC
+prefix=$prefix
+includedir=\${prefix}/include
+
+Name: segue-animator
+Description: The C ABI of Segue animator plugins (header only; plugins link nothing)
+Version: $major.$minor
+Cflags: -I\${includedir}
+PC
+echo "installed the Segue animator SDK (ABI $major.$minor) under $prefix"
+echo "  export PKG_CONFIG_PATH=\"$prefix/lib/pkgconfig\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}\""

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@testable import HostContainer
+
+/// The author's guide cannot rot: its C blocks are compiled, its Swift blocks
+/// are the template's files (which are built and validated), and its shell
+/// blocks are run in order, in a fresh folder outside the project, exactly as
+/// a reader would: install the SDK, build with pkg-config, list, validate,
+/// select in a config, preview.
+struct GuideTests {
+    static let guide = Paths.packageRoot + "/docs/writing-an-animator.md"
+
+    /// The fenced code blocks of the guide, in order, with their language.
+    func blocks() throws -> [(language: String, text: String)] {
+        let lines = try String(contentsOfFile: Self.guide, encoding: .utf8).components(separatedBy: "\n")
+        var result: [(String, String)] = [], language: String?, body: [String] = []
+        for line in lines {
+            if line.hasPrefix("```") {
+                if let open = language {
+                    result.append((open, body.joined(separator: "\n") + "\n"))
+                    language = nil
+                } else {
+                    language = String(line.dropFirst(3))
+                    body = []
+                }
+            } else if language != nil {
+                body.append(line)
+            }
+        }
+        return result
+    }
+
+    @Test func everyCBlockCompilesAgainstTheHeaderAlone() throws {
+        let c = try blocks().filter { $0.language == "c" }
+        #expect(!c.isEmpty)
+        let folder = makeTemporaryFolder("guide-c")
+        for (i, block) in c.enumerated() {
+            let source = folder + "/block\(i).c"
+            try block.text.write(toFile: source, atomically: true, encoding: .utf8)
+            _ = try CPlugin.build(source, name: "Block\(i)", into: folder)
+        }
+    }
+
+    @Test func theSwiftBlocksAreTheTemplateWhichBuildsAndPasses() throws {
+        let swift = try blocks().filter { $0.language == "swift" }.map(\.text)
+        let template = Paths.packageRoot + "/Examples/swift-animator"
+        #expect(swift == [try String(contentsOfFile: template + "/Package.swift", encoding: .utf8),
+                          try String(contentsOfFile: template + "/Sources/Crossfade/Crossfade.swift", encoding: .utf8)])
+        let scratch = makeTemporaryFolder("swift-template")
+        let build = try run("/usr/bin/env", ["swift", "build", "--package-path", template, "--scratch-path", scratch], in: scratch)
+        #expect(build.status == 0, "\(build.out)\(build.err)")
+        let plugin = scratch + "/debug/libCrossfade.so"
+        let validate = try run(Paths.segue, ["validate", plugin], in: scratch)
+        #expect(validate.status == 0 && validate.out.contains("passed: 8 checks, 0 failed"), "\(validate.out)")
+        let exports = try run("/usr/bin/env", ["nm", "-D", "--defined-only", plugin], in: scratch)
+        #expect(exports.out.split(separator: "\n").filter { $0.contains(" T ") }.map { $0.split(separator: " ").last! } == ["segue_animator_entry"])
+    }
+
+    /// The issue's acceptance check: the guide, followed to the letter in a fresh home folder.
+    @Test func followingTheGuideGivesAWorkingAnimator() throws {
+        let home = makeTemporaryFolder("guide-home")
+        var script = "set -eu\n"
+        for block in try blocks() {
+            switch block.language {
+            case "sh": script += block.text
+            case "c":
+                let name = try #require(block.text.split(separator: ":").first?.replacingOccurrences(of: "/* ", with: ""))
+                script += "cat > \(name) <<'GUIDE_EOF'\n\(block.text)GUIDE_EOF\n"
+            default: continue
+            }
+        }
+        try script.write(toFile: home + "/guide.sh", atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home
+        environment["SEGUE"] = Paths.packageRoot
+        environment["PREFIX"] = home + "/prefix"
+        environment["PKG_CONFIG_PATH"] = nil
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [home + "/guide.sh"]
+        process.currentDirectoryURL = URL(fileURLWithPath: home)
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(output)\n\(errors)")
+        #expect(FileManager.default.fileExists(atPath: home + "/prefix/lib/pkgconfig/segue-animator.pc"))
+        #expect(FileManager.default.fileExists(atPath: home + "/prefix/include/segue_animator.h"))
+        #expect(output.contains("FadeUp"), "segue list shows it: \(output)")
+        #expect(output.contains("passed: 8 checks, 0 failed"), "segue validate passes it: \(output)")
+        #expect(output.contains("photo -> video: FadeUp (plugin plugins/libFadeUp.so)"), "the config selects it: \(output)")
+        #expect(output.contains("wrote fade-up.png"))
+        #expect(FileManager.default.fileExists(atPath: home + "/fade-up/fade-up.png"))
+    }
+
+    static let hasMake = FileManager.default.isExecutableFile(atPath: "/usr/bin/make")
+
+    @Test(.enabled(if: hasMake, "the Makefile needs make"))
+    func theCTemplatesMakefileBuildsThePlugin() throws {
+        let out = makeTemporaryFolder("c-template")
+        let result = try run("/usr/bin/make", ["-C", Paths.packageRoot + "/Examples/c-animator", "OUT=\(out)"], in: out)
+        #expect(result.status == 0, "\(result.err)")
+        let registry = AnimatorRegistry(folders: [out])
+        #expect(registry.animators.map(\.name) == ["CurveSlide"])
+    }
+}
