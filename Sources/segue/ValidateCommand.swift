@@ -102,7 +102,14 @@ enum ValidateCommand {
             if !json { print("\(check.status.rawValue.uppercased().padding(toLength: 4, withPad: " ", startingAt: 0))  \(check.name): \(check.message)") }
         }
         while names == nil || results.count < names!.count {
-            let run = Worker(arguments: ["validate", path] + arguments + ["--worker", "\(results.count)"])
+            let run: Worker
+            do {
+                run = try Worker(arguments: ["validate", path] + arguments + ["--worker", "\(results.count)"])
+            } catch {
+                report(ValidationCheck(name: names?[results.count] ?? "entry point and ABI version", status: .fail,
+                                       message: "the validator could not start its child process: \(error)"))
+                return results
+            }
             var running: (index: Int, since: Double)?
             var outcome: String?
             while outcome == nil {
@@ -162,7 +169,7 @@ final class Worker: @unchecked Sendable {  // `pending` is shared with the readi
     private let lock = NSLock()
     private var pending = Data()
 
-    init(arguments: [String]) {
+    init(arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: PluginFolders.executablePath())
         process.arguments = arguments
         process.standardOutput = output
@@ -175,7 +182,7 @@ final class Worker: @unchecked Sendable {  // `pending` is shared with the readi
             guard let self else { return }
             lock.withLock { pending.append(data) }
         }
-        do { try process.run() } catch { printError("segue: cannot start the validator's child: \(error)") }
+        try process.run()
     }
 
     /// The complete lines received since the last call.

@@ -168,18 +168,8 @@ struct SelectionTests {
 /// Mangled config files never crash the parser: each one parses or is an error
 /// that names the file and a key path.
 struct ConfigRobustnessTests {
-    /// SplitMix64: a small deterministic generator, so a failure can be replayed.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
+    /// The host's seedable generator (the validator's), so a failure can be replayed.
+    typealias Generator = SplitMix
 
     @Test func mangledConfigsParseOrFailWithAKeyPath() {
         let original = Array(SegueConfig.builtinSceneJSON.utf8)
@@ -208,4 +198,9 @@ struct ConfigRobustnessTests {
         #expect(parsed + rejected == 2000)
         #expect(rejected > 0 && parsed > 0, "the mutations exercise both outcomes")
     }
+}
+
+extension SplitMix {
+    /// A value in 0..<n.
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }

@@ -83,7 +83,7 @@ open class ContainerViewController: ViewController {
     public var isReversed: Bool {
         get { active?.playhead.target == 0 }
         set {
-            guard let running = active, running.playhead.target != nil else { return }
+            guard let running = active, let target = running.playhead.target, target != (newValue ? 0 : 1) else { return }
             steer(running, toward: newValue ? 0 : 1)
         }
     }
@@ -157,21 +157,20 @@ open class ContainerViewController: ViewController {
         let context = running.context
         if target === context.toViewController || target === context.fromViewController {
             pendingSelection = nil
-            steer(running, toward: target === context.toViewController ? 1 : 0)
+            let end = target === context.toViewController ? 1.0 : 0.0
+            if running.playhead.target != end { steer(running, toward: end) }
         } else {
             pendingSelection = target
-            let now = clock.now
-            running.playhead = .heading(to: running.playhead.target!, from: running.playhead.fraction(at: now),
-                                        at: now, duration: running.duration, limit: Self.hurryDuration)
+            steer(running, toward: running.playhead.target!, within: Self.hurryDuration)
         }
     }
 
-    /// Sends a moving transition towards `end` (1: the to child, 0: back), at
-    /// its animator's own pace, from where it is now.
-    private func steer(_ running: ActiveTransition, toward end: Double) {
-        guard running.playhead.target != end else { return }
+    /// Sends a transition towards `end` (1: the to child, 0: back) from where
+    /// it is now, linearly at its animator's own pace, in at most `limit` seconds.
+    private func steer(_ running: ActiveTransition, toward end: Double, within limit: Double = .infinity) {
         let now = clock.now
-        running.playhead = .heading(to: end, from: running.playhead.fraction(at: now), at: now, duration: running.duration)
+        running.playhead = .heading(to: end, from: running.playhead.fraction(at: now), at: now,
+                                    duration: running.duration, limit: limit)
     }
 
     private func selectInteractively(_ target: ViewController) -> PercentDrivenInteraction? {
@@ -182,9 +181,7 @@ open class ContainerViewController: ViewController {
         if let running = active {
             // Bring it to where it was heading now, so the gesture starts at rest.
             pendingSelection = nil
-            let now = clock.now
-            running.playhead = .heading(to: running.playhead.target!, from: running.playhead.fraction(at: now),
-                                        at: now, duration: running.duration, limit: 0)
+            steer(running, toward: running.playhead.target!, within: 0)
             tick()
             if active != nil { return nil }
         }
@@ -228,7 +225,7 @@ open class ContainerViewController: ViewController {
     /// Carries out an interaction's command, when `context` is the running
     /// transition's and an interaction holds it; otherwise does nothing.
     func interact(_ context: TransitionContext, _ command: InteractionCommand) {
-        guard let running = active, running.context === context, let interaction, isInteracting else { return }
+        guard isHeld(context), let running = active, let interaction else { return }
         let now = clock.now
         switch command {
         case .update(let fraction):
