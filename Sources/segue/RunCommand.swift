@@ -118,21 +118,24 @@ final class PreviewRecorder {
     let folder: String
     let renderer: ViewRenderer
     let fps: Double
-    let progress: Bool
+    let progress: Progress
     private var frames: [Canvas] = []
     private var written = 0
 
     init(folder: String, renderer: ViewRenderer, fps: Double, progress: Bool) {
-        (self.folder, self.renderer, self.fps, self.progress) = (folder, renderer, fps, progress)
+        (self.folder, self.renderer, self.fps) = (folder, renderer, fps)
+        self.progress = Progress(enabled: progress, label: "previews")
     }
 
     func record(_ container: ContainerViewController) {
         frames.append(renderer.render(container.view))
+        progress.frame(frames.count - 1)
     }
 
     /// Writes the frames since the last report; returns the file's path, or nil when it cannot be written.
     func write(_ report: TransitionReport) -> String? {
         defer { frames.removeAll() }
+        progress.finish()
         written += 1
         let number = written < 10 ? "0\(written)" : "\(written)"
         let path = (folder as NSString).appendingPathComponent("\(number)-\(report.from)-\(report.to)-\(report.animator).gif")
