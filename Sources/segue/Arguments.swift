@@ -1,3 +1,5 @@
+import HostContainer
+
 /// A small command-line parser: `--flag`, `--option VALUE` (repeatable), and
 /// nothing else. A mistake is a ``UsageError``, which exits with code 2.
 struct Arguments {
@@ -25,6 +27,29 @@ struct Arguments {
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
     func values(_ option: String) -> [String] { options[option] ?? [] }
+
+    /// Splits a command's leading operand off its arguments (`segue preview NAME ...`).
+    /// - Returns: the operand and the rest, or nil when the arguments ask for `--help` instead.
+    /// - Throws: ``UsageError`` saying `missing` when there is no operand.
+    static func operand(_ arguments: [String], missing: String) throws(UsageError) -> (String, [String])? {
+        guard let first = arguments.first, !first.hasPrefix("-") else {
+            if arguments.contains("--help") { return nil }
+            throw UsageError(missing)
+        }
+        return (first, Array(arguments.dropFirst()))
+    }
+
+    /// The config `--config` names, or the built-in scene when none is given;
+    /// nil after printing why the file cannot be used (the command then exits 1).
+    func config() throws(UsageError) -> SegueConfig? {
+        do {
+            return try single("--config").map { path throws(ConfigError) in try SegueConfig.load(path: path) }
+                ?? SegueConfig.builtinScene
+        } catch {
+            printError("segue: \(error)")
+            return nil
+        }
+    }
 
     func single(_ option: String) throws(UsageError) -> String? {
         let all = values(option)

@@ -27,13 +27,7 @@ enum ListCommand {
             print(help)
             return .success
         }
-        var config: SegueConfig?
-        do {
-            config = try args.single("--config").map { path throws(ConfigError) in try SegueConfig.load(path: path) }
-        } catch {
-            printError("segue: \(error)")
-            return .failure
-        }
+        guard let config = try args.config() else { return .failure }
         let registry = AnimatorRegistry(folders: PluginFolders.resolve(commandLine: args.values("--plugins"), config: config))
         if args.has("--json") {
             print(jsonLine(Listing(registry)))

@@ -33,14 +33,11 @@ enum PreviewCommand {
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        guard let name = arguments.first, !name.hasPrefix("-") else {
-            if arguments.contains("--help") {
-                print(help)
-                return .success
-            }
-            throw UsageError("preview needs an animator's name (or 'default')")
+        guard let (name, rest) = try Arguments.operand(arguments, missing: "preview needs an animator's name (or 'default')") else {
+            print(help)
+            return .success
         }
-        let args = try Arguments(Array(arguments.dropFirst()), flags: ["--json", "--help"], options: [
+        let args = try Arguments(rest, flags: ["--json", "--help"], options: [
             "--from", "--to", "--config", "--plugins", "--size", "--fps", "--scale", "--frames", "--param", "--out"])
         if args.has("--help") {
             print(help)
@@ -65,14 +62,7 @@ enum PreviewCommand {
                 ?? (value == "true" || value == "false" ? .bool(value == "true") : .string(value))
         }
 
-        let config: SegueConfig
-        do {
-            config = try args.single("--config").map { path throws(ConfigError) in try SegueConfig.load(path: path) }
-                ?? SegueConfig.builtinScene
-        } catch {
-            printError("segue: \(error)")
-            return .failure
-        }
+        guard let config = try args.config() else { return .failure }
         let registry = AnimatorRegistry(folders: PluginFolders.resolve(commandLine: args.values("--plugins"), config: config))
         if name != SegueConfig.builtinAnimatorName {
             guard let descriptor = registry.animator(named: name) else {

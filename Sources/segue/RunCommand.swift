@@ -46,14 +46,7 @@ enum RunCommand {
             print(SegueConfig.builtinSceneJSON)
             return .success
         }
-        let config: SegueConfig
-        do {
-            config = try args.single("--config").map { path throws(ConfigError) in try SegueConfig.load(path: path) }
-                ?? SegueConfig.builtinScene
-        } catch {
-            printError("segue: \(error)")
-            return .failure
-        }
+        guard let config = try args.config() else { return .failure }
         let json = args.has("--json")
         let registry = AnimatorRegistry(folders: PluginFolders.resolve(commandLine: args.values("--plugins"), config: config))
         for warning in registry.warnings { printError("segue: warning: \(warning)") }

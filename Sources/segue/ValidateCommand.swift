@@ -32,14 +32,11 @@ enum ValidateCommand {
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        guard let path = arguments.first, !path.hasPrefix("-") else {
-            if arguments.contains("--help") {
-                print(help)
-                return .success
-            }
-            throw UsageError("validate needs a plugin file")
+        guard let (path, rest) = try Arguments.operand(arguments, missing: "validate needs a plugin file") else {
+            print(help)
+            return .success
         }
-        let args = try Arguments(Array(arguments.dropFirst()), flags: ["--json", "--help"],
+        let args = try Arguments(rest, flags: ["--json", "--help"],
                                  options: ["--strictness", "--seed", "--timeout", "--worker"])
         if args.has("--help") {
             print(help)
