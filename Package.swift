@@ -5,7 +5,8 @@ import PackageDescription
 //
 // The layout is the architecture: `AnimatorABI` is the C ABI (its header is the
 // contract with plugins), `AnimatorKit` is Swift sugar over it for plugin
-// authors, `HostContainer` is the host library, `Renderer` turns its views
+// authors, `HostContainer` is the host library, `segue-worker` is the process
+// that runs plugin code when plugins are isolated, `Renderer` turns views
 // into pictures (the host runs without it), `segue` is the command-line
 // tool, and `Plugins/*` are animators built exactly as a third party's would
 // be: dynamic libraries that know nothing but the ABI.
@@ -24,6 +25,8 @@ let package = Package(
         .library(name: "AnimatorKit", targets: ["AnimatorKit"]),
         .library(name: "Renderer", targets: ["Renderer"]),
         .executable(name: "segue", targets: ["segue"]),
+        // Runs plugin code out of the host's process; ship it beside any program that embeds Segue.
+        .executable(name: "segue-worker", targets: ["segue-worker"]),
         .library(name: "SpringSlide", type: .dynamic, targets: ["SpringSlide"]),
         .library(name: "CurlUp", type: .dynamic, targets: ["CurlUp"]),
         .library(name: "ImageZoom", type: .dynamic, targets: ["ImageZoom"]),
@@ -32,7 +35,9 @@ let package = Package(
         .target(name: "AnimatorABI"),
         .target(name: "AnimatorKit", dependencies: ["AnimatorABI"]),
         .target(name: "HeapProbe"),
-        .target(name: "HostContainer", dependencies: ["AnimatorABI", "HeapProbe"]),
+        .target(name: "ProcessShims"),
+        .target(name: "HostContainer", dependencies: ["AnimatorABI", "HeapProbe", "ProcessShims"]),
+        .executableTarget(name: "segue-worker", dependencies: ["HostContainer", "AnimatorABI"]),
         .target(name: "Renderer", dependencies: ["HostContainer"]),
         .executableTarget(name: "segue", dependencies: ["HostContainer", "Renderer"]),
         .target(

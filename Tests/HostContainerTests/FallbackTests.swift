@@ -11,7 +11,7 @@ struct FallbackTests {
     func fixtureHarness(_ label: String, _ defines: [String], parameters: String = "{}") throws -> (Harness, String) {
         let folder = makeTemporaryFolder("fallback-\(label)")
         let file = try CPlugin.build(CPlugin.fixtureSource, name: label, defines: defines, into: folder)
-        let registry = AnimatorRegistry(folders: [folder])
+        let registry = AnimatorRegistry(folders: [folder], isolation: .none)
         #expect(registry.rejections.isEmpty, "\(registry.rejections)")
         let config = try SegueConfig.parse(
             Data(#"{"rules": [{"to": "b", "animator": "TestFade", "parameters": \#(parameters)}]}"#.utf8),
@@ -152,7 +152,7 @@ struct CExampleTests {
     @Test func theCurveSlideExampleBuildsLoadsAndIsSelectedByName() throws {
         let folder = makeTemporaryFolder("c-example")
         let file = try CPlugin.build(Paths.packageRoot + "/Examples/c-animator/curve_slide.c", name: "CurveSlide", into: folder)
-        let registry = AnimatorRegistry(folders: [folder])
+        let registry = AnimatorRegistry(folders: [folder], isolation: .none)
         let slide = try #require(registry.animator(named: "CurveSlide"))
         #expect(slide.id == "org.segue.example.curve-slide/1" && slide.file == file)
         let config = try SegueConfig.parse(

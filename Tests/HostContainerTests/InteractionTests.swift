@@ -156,7 +156,7 @@ struct InteractionTests {
     @Test func cancellingAPluginCallsItsEndWithCompletedFalseOnce() throws {
         let folder = makeTemporaryFolder("cancel-end")
         let file = try CPlugin.build(CPlugin.fixtureSource, name: "fade", into: folder)
-        let registry = AnimatorRegistry(folders: [folder])
+        let registry = AnimatorRegistry(folders: [folder], isolation: .none)
         let d = try #require(registry.animator(named: "TestFade"))
         let h = Harness()
         h.delegate = BundledPluginTests.Delegate(d, d.parameters.map(\.defaultValue))
@@ -274,7 +274,7 @@ struct InteractionTests {
     @Test func anAnimatorThatFailsMidInteractionIsReplacedAndStaysHeld() throws {
         let folder = makeTemporaryFolder("interactive-nan")
         _ = try CPlugin.build(CPlugin.fixtureSource, name: "nan", defines: ["FAULT_NAN"], into: folder)
-        let d = try #require(AnimatorRegistry(folders: [folder]).animator(named: "TestFade"))
+        let d = try #require(AnimatorRegistry(folders: [folder], isolation: .none).animator(named: "TestFade"))
         let h = Harness()
         h.delegate = BundledPluginTests.Delegate(d, d.parameters.map(\.defaultValue))
         let interaction = try #require(try h.container.selectInteractively(named: "b"))

@@ -9,7 +9,7 @@ import AnimatorABI
 struct PluginLoaderTests {
     func rejection(_ file: String) throws -> String {
         switch PluginLoader.load(path: file) {
-        case .success(let animators): throw LoadedUnexpectedly(names: animators.map(\.name))
+        case .success(let animators): throw LoadedUnexpectedly(names: animators.map(\.description.name))
         case .failure(let rejection):
             #expect(rejection.file == URL(fileURLWithPath: file).resolvingSymlinksInPath().path)
             return rejection.reason
@@ -118,8 +118,8 @@ struct PluginLoaderTests {
     @Test func aValidCPluginLoadsWithItsParameters() throws {
         let (_, file) = try CPlugin.fixture("valid")
         let animators = try PluginLoader.load(path: file).get()
-        #expect(animators.map(\.name) == ["TestFade"])
-        let p = try #require(animators.first?.parameters.first)
+        #expect(animators.map(\.description.name) == ["TestFade"])
+        let p = try #require(animators.first?.description.parameters.first)
         #expect(p.name == "level" && p.kind == .number && p.defaultValue == 0.5 && p.minimum == 0 && p.maximum == 1)
     }
 

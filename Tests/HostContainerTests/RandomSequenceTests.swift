@@ -20,7 +20,7 @@ struct RandomSequenceTests {
     static let nanAnimator: AnimatorDescriptor? = {
         let folder = makeTemporaryFolder("random-nan")
         guard (try? CPlugin.build(CPlugin.fixtureSource, name: "nan", defines: ["FAULT_NAN"], into: folder)) != nil else { return nil }
-        return AnimatorRegistry(folders: [folder]).animator(named: "TestFade")
+        return AnimatorRegistry(folders: [folder], isolation: .none).animator(named: "TestFade")
     }()
 
     /// Picks an animator for each switch from the sequence's generator.

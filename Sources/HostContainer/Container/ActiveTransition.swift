@@ -65,6 +65,8 @@ final class ActiveTransition {
         switch animator.setup(context) {
         case .decline(let why):
             return .failure(PlanError("\(animator.name) declined: \(why)"))
+        case .failed(let why):
+            return .failure(PlanError("\(animator.name) \(why)"))
         case .invalid(let problem):
             animator.animationEnded(false)
             return .failure(PlanError("\(animator.name) planned an unusable transition: \(problem)"))
@@ -149,7 +151,18 @@ final class ActiveTransition {
                 mesh: meshes[index]?.vertices ?? .init(start: nil, count: 0)))
         }
         animator.evaluate(at: t, layers: LayerStates(base: states, count: layers.count))
+        if let why = animator.failure {
+            failure = why
+            return
+        }
         for index in layers.indices {
+            // The animator may have written anything: the mesh pointer and count
+            // are the host's own again before anything reads them, and hidden is 0 or 1.
+            let mesh = meshes[index]?.vertices
+            states[index].raw.mesh = UnsafeMutableRawPointer(mesh?.baseAddress)?.assumingMemoryBound(to: segue_vec3_t.self)
+            states[index].raw.mesh_vertex_count = UInt32(mesh?.count ?? 0)
+            let hidden = UnsafeRawPointer(states + index).load(fromByteOffset: LayerState.hiddenOffset, as: UInt8.self)
+            states[index].raw.hidden = hidden != 0
             if let member = states[index].firstNonFiniteMember {
                 failure = "produced a non-finite \(member) for layer \(index) at t = \(t) s"
                 return

@@ -339,7 +339,11 @@ open class ContainerViewController: ViewController {
             emit(.didMoveToParent(child: from.name, parent: name))
         }
         active = nil
+        let failedBefore = transition.animator.failure != nil
         transition.animator.animationEnded(completed)
+        if !failedBefore, let why = transition.animator.failure {
+            transition.reason += "; then \(transition.animator.name) \(why)"
+        }
         emit(.animationEnded(animator: transition.animator.name, completed: completed))
         if completed {
             delegate?.containerViewController(self, didSelect: to)

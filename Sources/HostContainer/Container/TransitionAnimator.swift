@@ -22,6 +22,16 @@ public protocol TransitionAnimator: AnyObject {
     /// Called once after the transition ended; `completed` is false when it was
     /// cancelled or abandoned.
     func animationEnded(_ completed: Bool)
+    /// Set when the animator can no longer run (its worker process crashed,
+    /// hung or exited): what happened, in which call, at which t. The
+    /// container then lets the built-in default finish the transition. Nil by
+    /// default.
+    var failure: String? { get }
+}
+
+extension TransitionAnimator {
+    /// Animators that run in the host's own process never fail this way.
+    public var failure: String? { nil }
 }
 
 /// Where an animator comes from.
@@ -41,6 +51,9 @@ public enum AnimatorSetup {
     case decline(reason: String)
     /// The animator broke the ABI's rules while planning; the text says how.
     case invalid(String)
+    /// The animator could not plan at all (its process crashed, hung or exited,
+    /// or it is quarantined); the text says what happened.
+    case failed(String)
 }
 
 /// The layers a transition needs and its duration.
@@ -124,6 +137,9 @@ public struct LayerState {
             mesh: UnsafeMutableRawPointer(mesh.baseAddress)?.assumingMemoryBound(to: segue_vec3_t.self),
             mesh_vertex_count: UInt32(mesh.count))
     }
+
+    /// Where `hidden` lies, to read it as a byte: a plugin may store any value there.
+    static let hiddenOffset = MemoryLayout<segue_layer_state_t>.offset(of: \segue_layer_state_t.hidden)!
 
     /// Container coordinates.
     public var frame: Rect {

@@ -1,5 +1,6 @@
 import AnimatorABI
 import Glibc
+import ProcessShims
 
 /// A shared library opened with `dlopen`. Never closed: a library may hold
 /// Swift code whose runtime metadata stays registered, and the animators it
@@ -18,23 +19,32 @@ final class DynamicLibrary {
     /// The corresponding C function is `dlopen`.
     static func open(_ path: String) -> Result<DynamicLibrary, LoadFailure> {
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-            let message = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+            let message = dlerror().map { PluginText.escaped(String(cString: $0)) } ?? "unknown dlopen error"
             return .failure(LoadFailure(message))
         }
         return .success(DynamicLibrary(handle: handle))
     }
 
-    /// The address of `symbol`, or nil when the library does not export it.
-    /// The corresponding C function is `dlsym`.
-    func lookup(symbol: String) -> UnsafeMutableRawPointer? {
-        dlsym(handle, symbol)
+    /// A symbol the library exports.
+    enum Symbol {
+        case function(UnsafeMutableRawPointer)
+        /// Exported, but not a function: calling it would crash.
+        case data
+        case missing
+    }
+
+    /// What the library exports as `symbol`.
+    /// The corresponding C functions are `dlsym` and `dladdr1`.
+    func lookup(function symbol: String) -> Symbol {
+        guard let address = dlsym(handle, symbol) else { return .missing }
+        return process_shims_symbol_is_function(address) == 0 ? .data : .function(address)
     }
 }
 
 /// Why a plugin file could not be loaded; the text is shown to people.
-struct LoadFailure: Error, CustomStringConvertible {
-    let description: String
+package struct LoadFailure: Error, CustomStringConvertible {
+    package let description: String
     /// True when the library loaded and answered, but what it described is malformed.
-    var inDescriptor = false
-    init(_ description: String) { self.description = description }
+    package var inDescriptor = false
+    package init(_ description: String) { self.description = description }
 }

@@ -9,7 +9,7 @@ public struct PluginLogMessage: Sendable {
     public var plugin: String
     /// How severe it is.
     public var level: Level
-    /// What the plugin wrote.
+    /// What the plugin wrote, with control characters escaped.
     public var message: String
 }
 
@@ -23,6 +23,9 @@ enum HostFunctionTable {
         let line = "segue: [\(message.level)] \(message.plugin): \(message.message)\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
+
+    /// The longest log message read, in bytes; the rest is dropped.
+    static let longestMessage = 4096
 
     /// Replaces where plugin log messages go (standard error by default).
     static func setLogHandler(_ handler: @escaping @Sendable (PluginLogMessage) -> Void) {
@@ -48,9 +51,10 @@ enum HostFunctionTable {
                 (HostFunctionTable.plugins.indices.contains(index) ? HostFunctionTable.plugins[index] : "?",
                  HostFunctionTable.logHandler)
             }
+            let length = strnlen(message, HostFunctionTable.longestMessage)
             handler(PluginLogMessage(
                 plugin: path, level: PluginLogMessage.Level(rawValue: Int(level.rawValue)) ?? .info,
-                message: String(cString: message)))
+                message: PluginText.escaped(UnsafeRawBufferPointer(start: message, count: length))))
         }
         table.curve_value = { curve, t in TimingCurve(curve).value(at: t) }
         table.cubic_bezier_value = { x1, y1, x2, y2, t in

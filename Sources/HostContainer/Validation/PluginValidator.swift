@@ -71,7 +71,10 @@ public struct PluginValidator {
     }
 
     private var checks: [Check] {
-        let loaded = PluginLoader.load(path: path)
+        let identity = (try? FileIdentity.of(path).get()) ?? FileIdentity(device: 0, inode: 0, size: 0, modified: 0, changed: 0)
+        let loaded = PluginLoader.load(path: path).map { list in
+            list.map { AnimatorDescriptor($0.description, file: path, identity: identity, isolation: .none, worker: WorkerSettings()) }
+        }
         var list = [Check(name: "entry point and ABI version") {
             switch loaded {
             case .success: return (.pass, "'\(SEGUE_ENTRY_SYMBOL)' answered with a plugin for ABI \(AnimatorABIVersion.major).x")

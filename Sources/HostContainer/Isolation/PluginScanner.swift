@@ -1,0 +1,119 @@
+import Foundation
+
+/// Learns what plugin files contain without mapping them into this process,
+/// in the manner of GStreamer's plugin scanner: scanner processes
+/// (`segue-worker scan`) load each file, call its entry point and send back its
+/// description, which the host validates again. A file that crashes, exits,
+/// hangs (past ``WorkerDeadlines/scan``) or writes to standard output while it
+/// is examined is rejected with the phase and what happened, and a fresh
+/// scanner goes on with the other files.
+enum PluginScanner {
+    /// Scans `files`, in parallel on up to two scanner processes.
+    /// - Returns: one outcome per file, in the order given.
+    static func scan(_ files: [String], settings: WorkerSettings) -> [Result<PluginDescription, PluginRejection>] {
+        guard !files.isEmpty else { return [] }
+        let executable: String
+        switch settings.worker() {
+        case .failure(let why): return files.map { .failure(PluginRejection(file: $0, reason: "not scanned: \(why)")) }
+        case .success(let path): executable = path
+        }
+        let results = Results(count: files.count)
+        let lanes = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount), (files.count + 7) / 8)
+        DispatchQueue.concurrentPerform(iterations: lanes) { _ in
+            var scanner: Scanner?
+            while let index = results.claim() {
+                if scanner == nil { scanner = Scanner(executable: executable) }
+                guard let s = scanner else {
+                    results.set(index, .failure(PluginRejection(file: files[index], reason: "not scanned: the scanner process could not be started")))
+                    continue
+                }
+                let (outcome, alive) = s.scan(files[index], deadline: settings.deadlines.scan)
+                results.set(index, outcome)
+                if !alive { scanner = nil }
+            }
+        }
+        return results.all
+    }
+
+    /// Outcomes filled in by the lanes, and the next file to claim.
+    private final class Results: @unchecked Sendable {  // guarded by `lock`
+        private let lock = NSLock()
+        private var outcomes: [Result<PluginDescription, PluginRejection>?]
+        private var next = 0
+        init(count: Int) { outcomes = Array(repeating: nil, count: count) }
+        func claim() -> Int? {
+            lock.withLock {
+                guard next < outcomes.count else { return nil }
+                next += 1
+                return next - 1
+            }
+        }
+        func set(_ index: Int, _ outcome: Result<PluginDescription, PluginRejection>) { lock.withLock { outcomes[index] = outcome } }
+        var all: [Result<PluginDescription, PluginRejection>] { lock.withLock { outcomes.map { $0! } } }
+    }
+
+    /// One scanner process.
+    private final class Scanner {
+        let process: ChildProcess
+        let channel: WorkerChannel
+        let memory: SharedMemory
+
+        init?(executable: String) {
+            guard let (host, worker) = WorkerChannel.pair(), let memory = SharedMemory(size: WorkerLayout.size) else { return nil }
+            defer { worker.close() }
+            guard let process = try? ChildProcess(executable: executable, arguments: ["scan"],
+                                                  descriptors: [worker.descriptor, memory.descriptor]) else {
+                host.close()
+                return nil
+            }
+            (self.process, channel, self.memory) = (process, host, memory)
+        }
+
+        deinit { channel.close() }
+
+        /// The outcome for `file`, and whether this scanner can go on.
+        func scan(_ file: String, deadline: Double) -> (Result<PluginDescription, PluginRejection>, Bool) {
+            func reject(_ reason: String, inDescriptor: Bool = false) -> Result<PluginDescription, PluginRejection> {
+                .failure(PluginRejection(file: file, reason: reason, inDescriptor: inDescriptor))
+            }
+            let path = [UInt8](file.utf8)
+            memory.base.storeBytes(of: 0, toByteOffset: WorkerLayout.phase, as: UInt32.self)
+            guard memory.write(path, at: WorkerLayout.text, capacity: WorkerLayout.textCapacity),
+                  channel.send(WorkerRequest(op: .scan, length: UInt32(path.count))) else {
+                return (reject("not scanned: the scanner process stopped answering"), false)
+            }
+            switch channel.receive(WorkerReply.self, within: deadline) {
+            case .success(let reply):
+                let text = memory.copy(at: WorkerLayout.text, count: Int(reply.length), capacity: WorkerLayout.textCapacity)
+                guard reply.status == WorkerReply.ok, let result = try? JSONDecoder().decode(ScanResult.self, from: Data(text)) else {
+                    process.kill()
+                    return (reject("the scanner sent an unreadable answer about it"), false)
+                }
+                switch result {
+                case .rejected(let reason, let inDescriptor): return (reject(PluginText.escaped(reason), inDescriptor: inDescriptor), true)
+                case .plugin(let description):
+                    // The scanner ran the plugin's code: what it says is checked again here.
+                    switch description.validated() {
+                    case .success(let valid): return (.success(valid), true)
+                    case .failure(let why): return (reject(why.description, inDescriptor: true), true)
+                    }
+                }
+            case .failure(let failure):
+                let phase = LoadPhase(rawValue: memory.base.load(fromByteOffset: WorkerLayout.phase, as: UInt32.self))
+                let when = phase?.description ?? "while it was examined"
+                let what: String
+                switch failure {
+                case .timedOut:
+                    process.kill()
+                    what = "did not finish within \(deadline.formatted()) s \(when) (an endless loop?); the scanner was killed"
+                case .closed:
+                    what = "\((process.wait(seconds: 2) ?? process.kill())?.description ?? "stopped the scanner") \(when)"
+                case .malformed:
+                    process.kill()
+                    what = "broke the scanner's answer \(when)"
+                }
+                return (reject("the plugin \(what)"), false)
+            }
+        }
+    }
+}

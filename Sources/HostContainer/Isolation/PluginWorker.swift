@@ -1,0 +1,257 @@
+import AnimatorABI
+import Foundation
+
+/// How a plugin failed in its worker: what the quarantine remembers and the
+/// reports say.
+public struct PluginFailure: Sendable, Equatable, CustomStringConvertible {
+    /// The plugin file.
+    public var file: String
+    /// The animator whose call failed, when one did.
+    public var animator: String?
+    /// "load", "setup", "evaluate" or "end".
+    public var call: String
+    /// The time asked of evaluate.
+    public var t: Double?
+    /// What happened: "crashed with signal 11 (...)", "exited with status 3",
+    /// "did not answer within 0.5 s and was killed", ...
+    public var what: String
+    /// When.
+    public var date: Date
+
+    /// "crashed with signal 11 (SIGSEGV, a segmentation fault) in evaluate at t = 0.250 s (plugin FILE)".
+    public var description: String {
+        let at = t.map { " at t = \(String(format: "%.3f", $0)) s" } ?? ""
+        return "\(what) in \(call)\(at) (plugin \(file))"
+    }
+
+    /// The reason a quarantined plugin's animators fall back, with when it failed.
+    var quarantineReason: String {
+        let time = DateFormatter.localizedString(from: date, dateStyle: .none, timeStyle: .medium)
+        let who = animator.map { "\($0) " } ?? ""
+        return "is quarantined: its plugin \(file) \(what) in \(who)\(call)\(t.map { " at t = \(String(format: "%.3f", $0)) s" } ?? "") at \(time)"
+    }
+}
+
+/// The host's side of one worker process: the plugin file it serves, started
+/// on first use and reused by every transition of that file's animators.
+/// Every call has a deadline; a crash, an exit, a hang or a malformed reply
+/// ends the worker and quarantines the plugin for the rest of the process.
+/// Thread-safe: calls are serialised.
+final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by `lock`
+    let file: String
+    let settings: WorkerSettings
+    private let lock = NSLock()
+    private var process: ChildProcess?
+    private var channel: WorkerChannel?
+    private var memory: SharedMemory?
+    private var animatorIDs: Set<String> = []
+    private var nextSlot: UInt32 = 1
+    /// Set once the worker failed: the plugin is quarantined.
+    private(set) var failure: PluginFailure? {
+        get { lock.withLock { _failure } }
+        set { lock.withLock { _failure = newValue } }
+    }
+    private var _failure: PluginFailure?
+
+    init(file: String, settings: WorkerSettings) {
+        self.file = file
+        self.settings = settings
+    }
+
+    deinit { channel?.close() }
+
+    enum SetupOutcome {
+        /// Setup ran: what it returned, and the host's own copy of the plan.
+        case planned(slot: UInt32, result: UInt32, plan: segue_plan_t)
+        case failed(String)
+    }
+
+    func setup(animator id: String, name: String, payload: TransitionPayload) -> SetupOutcome {
+        lock.withLock {
+            if let failure = _failure { return .failed(failure.quarantineReason) }
+            if let why = startIfNeeded(for: name) { return .failed(why) }
+            guard animatorIDs.contains(id) else {
+                return .failed("is no longer provided by \(file) (was the file replaced since it was scanned?)")
+            }
+            guard let memory, let text = try? JSONEncoder().encode(SetupRequest(animator: id, payload: payload)),
+                  memory.write([UInt8](text), at: WorkerLayout.text, capacity: WorkerLayout.textCapacity) else {
+                return .failed("could not be sent its context")
+            }
+            let slot = nextSlot
+            nextSlot &+= 1
+            let reply = call(WorkerRequest(op: .setup, slot: slot, length: UInt32(text.count)), "setup", name, nil,
+                             settings.deadlines.setup)
+            switch reply {
+            case .failure(let why): return .failed(why.message)
+            case .success(let r) where r.status != WorkerReply.ok:
+                return .failed("could not be set up: \(PluginText.escaped(memory.copy(at: WorkerLayout.text, count: Int(r.length), capacity: 4096)))")
+            case .success(let r):
+                var plan = ABI.emptyPlan()
+                withUnsafeMutableBytes(of: &plan) { $0.copyMemory(from: UnsafeRawBufferPointer(start: memory.base + WorkerLayout.plan, count: $0.count)) }
+                plan.instance = nil
+                return .planned(slot: slot, result: r.value, plan: plan)
+            }
+        }
+    }
+
+    /// Evaluates `slot` at `t` into `layers` (and their meshes).
+    /// - Returns: nil, or what went wrong (the worker is then gone).
+    func evaluate(slot: UInt32, name: String, t: Double, layers: LayerStates) -> String? {
+        lock.withLock {
+            if let failure = _failure { return failure.quarantineReason }
+            guard let memory else { return "has no worker" }
+            let count = min(layers.count, Int(SEGUE_MAX_LAYERS))
+            for i in 0..<count {
+                let slotBase = memory.base + WorkerLayout.state(i)
+                var state = layers[i].raw
+                let mesh = UnsafeMutableBufferPointer(start: state.mesh, count: min(Int(state.mesh_vertex_count), WorkerLayout.meshCapacity))
+                state.mesh = nil
+                state.mesh_vertex_count = UInt32(mesh.count)
+                slotBase.storeBytes(of: state, as: segue_layer_state_t.self)
+                if let source = mesh.baseAddress {
+                    (memory.base + WorkerLayout.mesh(i)).copyMemory(from: source, byteCount: mesh.count * WorkerLayout.vertexStride)
+                }
+            }
+            if case .failure(let why) = call(WorkerRequest(op: .evaluate, slot: slot, argument: UInt32(count), t: t),
+                                             "evaluate", name, t, settings.deadlines.evaluate) {
+                return why.message
+            }
+            // Copied member by member from the shared memory into the host's own
+            // storage; the host's mesh pointer and count stay the host's.
+            for i in 0..<count {
+                let from = UnsafeRawPointer(memory.base + WorkerLayout.state(i))
+                let to = UnsafeMutableRawPointer(layers.base + i)
+                for (offset, size) in Self.copiedMembers { (to + offset).copyMemory(from: from + offset, byteCount: size) }
+                (to + LayerState.hiddenOffset).storeBytes(of: from.load(fromByteOffset: LayerState.hiddenOffset, as: UInt8.self) != 0, as: Bool.self)
+                let mesh = layers[i].mesh
+                if let target = mesh.baseAddress {
+                    UnsafeMutableRawPointer(target).copyMemory(from: memory.base + WorkerLayout.mesh(i),
+                                                               byteCount: mesh.count * WorkerLayout.vertexStride)
+                }
+            }
+            return nil
+        }
+    }
+
+    func end(slot: UInt32, name: String, completed: Bool) -> String? {
+        lock.withLock {
+            if let failure = _failure { return failure.quarantineReason }
+            if case .failure(let why) = call(WorkerRequest(op: .end, slot: slot, argument: completed ? 1 : 0), "end", name, nil,
+                                             settings.deadlines.end) {
+                return why.message
+            }
+            return nil
+        }
+    }
+
+    /// The members of a layer state copied back: everything but the mesh pointer and count, and `hidden` (a byte).
+    private static let copiedMembers: [(Int, Int)] = {
+        let L = MemoryLayout<segue_layer_state_t>.self
+        return [(L.offset(of: \.frame)!, MemoryLayout<segue_rect_t>.size),
+                (L.offset(of: \.transform)!, MemoryLayout<segue_transform3d_t>.size),
+                (L.offset(of: \.alpha)!, 8), (L.offset(of: \.z_position)!, 8)]
+    }()
+
+    // MARK: - The process
+
+    /// Starts the worker and loads the plugin; nil, or why it could not.
+    private func startIfNeeded(for name: String) -> String? {
+        if process != nil { return nil }
+        WorkerLayout.check()
+        let executable: String
+        switch settings.worker() {
+        case .failure(let why): return why.description
+        case .success(let path): executable = path
+        }
+        guard let (host, worker) = WorkerChannel.pair(), let memory = SharedMemory(size: WorkerLayout.size) else {
+            return "could not be started: \(String(cString: strerror(errno)))"
+        }
+        defer { worker.close() }
+        do {
+            process = try ChildProcess(executable: executable, arguments: ["serve", file],
+                                       descriptors: [worker.descriptor, memory.descriptor])
+        } catch {
+            host.close()
+            return "could not be started: \(error)"
+        }
+        (channel, self.memory) = (host, memory)
+        switch receive("load", name, nil, settings.deadlines.load) {
+        case .failure(let why): return why.message
+        case .success(let r):
+            let text = PluginText.escaped(memory.copy(at: WorkerLayout.text, count: Int(r.length), capacity: 1 << 20))
+            guard r.status == WorkerReply.ok else {
+                return fail(call: "load", animator: name, t: nil, what: "could not load it: \(text)", kill: true)
+            }
+            animatorIDs = Set(text.split(separator: "\n").map(String.init))
+            return nil
+        }
+    }
+
+    private func call(_ request: WorkerRequest, _ call: String, _ name: String, _ t: Double?, _ deadline: Double) -> Result<WorkerReply, CallFailure> {
+        guard let channel, channel.send(request) else {
+            return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: ended(), kill: false)))
+        }
+        return receive(call, name, t, deadline)
+    }
+
+    private func receive(_ call: String, _ name: String, _ t: Double?, _ deadline: Double) -> Result<WorkerReply, CallFailure> {
+        switch channel!.receive(WorkerReply.self, within: deadline) {
+        case .success(let reply): return .success(reply)
+        case .failure(.timedOut):
+            return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: "did not answer within \(deadline.formatted()) s (an endless loop?) and was killed", kill: true)))
+        case .failure(.closed):
+            return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: ended(), kill: false)))
+        case .failure(.malformed(let size)):
+            return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: "sent a malformed reply (\(size) bytes) and was killed", kill: true)))
+        }
+    }
+
+    /// How the worker ended, once its end of the socket closed.
+    private func ended() -> String {
+        guard let ended = process?.wait(seconds: 2) ?? process?.kill() else { return "stopped answering" }
+        return ended.description
+    }
+
+    /// Ends the worker and quarantines the plugin. Returns the failure, for reports.
+    private func fail(call: String, animator: String?, t: Double?, what: String, kill: Bool) -> String {
+        if kill { process?.kill() }
+        channel?.close()
+        (process, channel, memory) = (nil, nil, nil)
+        let failure = PluginFailure(file: file, animator: animator, call: call, t: t, what: what, date: Date())
+        _failure = failure
+        return "\(failure.description); the plugin is quarantined"
+    }
+}
+
+/// A call that did not get its answer; the message says why, for reports.
+struct CallFailure: Error {
+    let message: String
+}
+
+/// The worker processes of this process, one per plugin file (by path and
+/// file identity: a replaced file gets a fresh worker), and the quarantine:
+/// a worker that failed stays in the pool, failed, until it is cleared.
+enum WorkerPool {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var workers: [String: PluginWorker] = [:]
+
+    static func worker(file: String, identity: FileIdentity, settings: WorkerSettings) -> PluginWorker {
+        let key = "\(file)|\(identity)|\(settings.executable ?? "")"
+        return lock.withLock {
+            if let known = workers[key] { return known }
+            let worker = PluginWorker(file: file, settings: settings)
+            workers[key] = worker
+            return worker
+        }
+    }
+
+    /// How every quarantined plugin failed.
+    static var quarantined: [PluginFailure] {
+        lock.withLock { workers.values.compactMap(\.failure) }.sorted { $0.date < $1.date }
+    }
+
+    /// Lets the plugins in `files` run again, in fresh workers.
+    static func clearQuarantine(files: Set<String>) {
+        lock.withLock { workers = workers.filter { $0.value.failure == nil || !files.contains($0.value.file) } }
+    }
+}

@@ -1,0 +1,110 @@
+import Glibc
+import ProcessShims
+
+/// One end of the host–worker conversation: fixed-size messages over a
+/// `SOCK_SEQPACKET` socket (boundaries kept, one message per read), with a
+/// deadline on every wait. A message of the wrong size is a protocol error.
+package struct WorkerChannel: Sendable {
+    package let descriptor: Int32
+
+    package init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// A connected pair, both ends close-on-exec.
+    package static func pair() -> (WorkerChannel, WorkerChannel)? {
+        var fds: [Int32] = [0, 0]
+        let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &fds) == 0 else { return nil }
+        return (WorkerChannel(descriptor: fds[0]), WorkerChannel(descriptor: fds[1]))
+    }
+
+    /// Why a message did not arrive.
+    package enum Failure: Error, Equatable {
+        /// Nothing within the deadline.
+        case timedOut
+        /// The other end closed (it exited or crashed).
+        case closed
+        /// A message of the wrong size.
+        case malformed(Int)
+    }
+
+    /// Sends `message`; false when the other end is gone. Never raises SIGPIPE.
+    @discardableResult
+    package func send<T: BitwiseCopyable>(_ message: T) -> Bool {
+        withUnsafeBytes(of: message) { bytes in
+            Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count
+        }
+    }
+
+    /// Waits at most `seconds` (forever when nil) for one message of type `T`.
+    package func receive<T: BitwiseCopyable>(_: T.Type, within seconds: Double?) -> Result<T, Failure> {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let deadline = seconds.map { MonotonicClock().now + $0 }
+        while true {
+            let left = deadline.map { max(0, Int32((($0 - MonotonicClock().now) * 1000).rounded(.up))) } ?? -1
+            let ready = poll(&poller, 1, left)
+            if ready > 0 { break }
+            if ready == 0 { return .failure(.timedOut) }
+            if errno != EINTR { return .failure(.closed) }
+        }
+        let size = MemoryLayout<T>.size
+        var buffer = [UInt8](repeating: 0, count: size + 1)
+        var got: Int
+        repeat {
+            got = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, size + 1, 0) }
+        } while got < 0 && errno == EINTR
+        if got <= 0 { return .failure(.closed) }
+        guard got == size else { return .failure(.malformed(got)) }
+        return .success(buffer.withUnsafeBytes { $0.loadUnaligned(as: T.self) })
+    }
+
+    package func close() { _ = Glibc.close(descriptor) }
+}
+
+/// A shared-memory region, mapped in the host and in one worker. The host
+/// copies out of it before it validates or uses anything, and never reads a
+/// pointer or a size from it: the worker runs plugin code and may write
+/// anything here at any time.
+package final class SharedMemory: @unchecked Sendable {
+    package let base: UnsafeMutableRawPointer
+    package let size: Int
+    /// The memfd, to pass to the worker.
+    package let descriptor: Int32
+
+    /// A new region of `size` bytes, zeroed.
+    package init?(size: Int) {
+        let fd = process_shims_shared_memory("segue-worker", size)
+        guard fd >= 0, let mapped = Self.map(fd, size) else { return nil }
+        (base, self.size, descriptor) = (mapped, size, fd)
+    }
+
+    /// Maps the region another process made and passed as `descriptor`.
+    package init?(descriptor fd: Int32, size: Int) {
+        guard let mapped = Self.map(fd, size) else { return nil }
+        (base, self.size, descriptor) = (mapped, size, fd)
+    }
+
+    private static func map(_ fd: Int32, _ size: Int) -> UnsafeMutableRawPointer? {
+        let p = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+        return p == MAP_FAILED ? nil : p
+    }
+
+    deinit {
+        munmap(base, size)
+        Glibc.close(descriptor)
+    }
+
+    /// Writes `bytes` at `offset`; false when they do not fit in `capacity`.
+    package func write(_ bytes: [UInt8], at offset: Int, capacity: Int) -> Bool {
+        guard bytes.count <= capacity, offset + capacity <= size else { return false }
+        bytes.withUnsafeBytes { (base + offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        return true
+    }
+
+    /// A private copy of `count` bytes at `offset`, clamped to `capacity`.
+    package func copy(at offset: Int, count: Int, capacity: Int) -> [UInt8] {
+        let n = max(0, min(count, capacity, size - offset))
+        return Array(UnsafeRawBufferPointer(start: base + offset, count: n))
+    }
+}

@@ -1,0 +1,92 @@
+import AnimatorABI
+
+/// What the host asks a worker process to do. One request, one reply, always
+/// in that order; the bulky data travels through shared memory (``WorkerLayout``).
+package enum WorkerOp: UInt32 {
+    /// Scanner: examine the file whose path is in the text area; the reply's
+    /// text is a JSON ``ScanResult``.
+    case scan = 1
+    /// Run `slot`'s setup; the text area holds a JSON ``SetupRequest``. The
+    /// reply's value is what setup returned; the plan is in the plan area.
+    case setup = 2
+    /// Evaluate `slot` at `t` for `argument` layers, whose pre-filled states
+    /// and meshes are in the state and mesh areas; they come back there.
+    case evaluate = 3
+    /// Run `slot`'s end with `argument` as completed (0 or 1), and forget it.
+    case end = 4
+}
+
+/// A request, host to worker.
+package struct WorkerRequest: BitwiseCopyable {
+    package var op: UInt32
+    /// The transition, numbered by the host.
+    package var slot: UInt32
+    package var argument: UInt32
+    /// Bytes of text in the text area.
+    package var length: UInt32
+    package var t: Double
+
+    package init(op: WorkerOp, slot: UInt32 = 0, argument: UInt32 = 0, length: UInt32 = 0, t: Double = 0) {
+        (self.op, self.slot, self.argument, self.length, self.t) = (op.rawValue, slot, argument, length, t)
+    }
+}
+
+/// A reply, worker to host. The first reply of a serving worker comes unasked:
+/// its answer to loading the plugin (the animator ids, one a line, in the text).
+package struct WorkerReply: BitwiseCopyable {
+    /// ``WorkerReply/ok`` or ``WorkerReply/failed`` (the text then says why).
+    package var status: UInt32
+    package var value: UInt32
+    /// Bytes of text in the text area.
+    package var length: UInt32
+    package var reserved: UInt32 = 0
+
+    package static let ok: UInt32 = 0
+    package static let failed: UInt32 = 1
+
+    package init(status: UInt32, value: UInt32 = 0, length: UInt32 = 0) {
+        (self.status, self.value, self.length) = (status, value, length)
+    }
+}
+
+/// The shared-memory region's layout: fixed offsets, so that neither side
+/// ever reads a pointer or an offset from the other.
+package enum WorkerLayout {
+    /// The whole region (sparse: only touched pages cost memory).
+    package static let size = 8 << 20
+    /// A scanner's ``LoadPhase`` (UInt32), written before each step.
+    package static let phase = 0
+    /// Text: JSON requests and answers, reasons, paths.
+    package static let text = 64
+    package static let textCapacity = (4 << 20) - 64
+    /// One `segue_plan_t`.
+    package static let plan = 4 << 20
+    /// `SEGUE_MAX_LAYERS` layer states.
+    package static let states = plan + 4096
+    package static let stateStride = MemoryLayout<segue_layer_state_t>.stride
+    /// `SEGUE_MAX_LAYERS` meshes of ``meshCapacity`` vertices each.
+    package static let meshes = states + 8192
+    package static let meshCapacity = Int((SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1))
+    package static let vertexStride = MemoryLayout<segue_vec3_t>.stride
+
+    package static func state(_ layer: Int) -> Int { states + layer * stateStride }
+    package static func mesh(_ layer: Int) -> Int { meshes + layer * meshCapacity * vertexStride }
+
+    static func check() {
+        precondition(MemoryLayout<segue_plan_t>.size <= 4096 && Int(SEGUE_MAX_LAYERS) * stateStride <= 8192)
+        precondition(mesh(Int(SEGUE_MAX_LAYERS)) <= size)
+    }
+}
+
+/// What a scanner learned of one file.
+package enum ScanResult: Codable {
+    case plugin(PluginDescription)
+    case rejected(reason: String, inDescriptor: Bool)
+}
+
+/// The text of a setup request.
+package struct SetupRequest: Codable {
+    /// The animator's id: the worker looks it up in the library it loaded.
+    package var animator: String
+    package var payload: TransitionPayload
+}

@@ -1,0 +1,175 @@
+import AnimatorABI
+import Glibc
+
+/// An animator as loaded in this process: its description, copied out, and
+/// the function pointers read once at load. Nothing is read from the plugin's
+/// descriptor again after that (a plugin that rewrites it later cannot reach
+/// the host through it).
+package struct LoadedAnimator: @unchecked Sendable {
+    package let description: AnimatorDescription
+    /// The descriptor, passed back to the plugin as `self`; never dereferenced by the host after load.
+    package let raw: UnsafePointer<segue_animator_t>
+    package let host: UnsafePointer<segue_host_t>
+    package let setup: @convention(c) (UnsafePointer<segue_animator_t>?, UnsafePointer<segue_context_t>?,
+                                       UnsafeMutablePointer<segue_plan_t>?) -> segue_setup_result_t
+    package let evaluate: @convention(c) (UnsafePointer<segue_animator_t>?, UnsafePointer<segue_context_t>?,
+                                          UnsafePointer<segue_plan_t>?, Double,
+                                          UnsafePointer<UnsafeMutablePointer<segue_layer_state_t>?>?, UInt32) -> Void
+    package let end: (@convention(c) (UnsafePointer<segue_animator_t>?, UnsafePointer<segue_context_t>?,
+                                      UnsafeMutablePointer<segue_plan_t>?, Bool) -> Void)?
+}
+
+/// Reads the structs a plugin returns by the ABI's rules (the major version
+/// must match, a struct is read up to the smaller of its declared size and
+/// the host's, what the plugin did not provide reads as zero) and copies
+/// everything into plain values. Checks what only the memory can tell (NULL
+/// pointers, sizes, string lengths); ``PluginDescription/validated()`` checks
+/// the rest.
+struct DescriptorReader {
+    let host: UnsafePointer<segue_host_t>
+
+    func readPlugin(_ pointer: UnsafeRawPointer) -> Result<[LoadedAnimator], LoadFailure> {
+        let plugin: segue_plugin_t
+        switch read(pointer, as: segue_plugin_t.self, name: "segue_plugin_t") {
+        case .failure(let why): return .failure(why)
+        case .success(let p): plugin = p
+        }
+        return readAnimators(of: plugin).mapError { failure in
+            var marked = failure
+            marked.inDescriptor = true
+            return marked
+        }
+    }
+
+    private func readAnimators(of plugin: segue_plugin_t) -> Result<[LoadedAnimator], LoadFailure> {
+        guard plugin.animator_count > 0 else {
+            return .failure(LoadFailure("malformed descriptor: segue_plugin_t.animator_count is 0; a plugin exports at least one animator"))
+        }
+        guard plugin.animator_count <= SEGUE_MAX_ANIMATORS else {
+            return .failure(LoadFailure("malformed descriptor: segue_plugin_t.animator_count is \(plugin.animator_count), at most \(SEGUE_MAX_ANIMATORS) are allowed"))
+        }
+        guard let list = plugin.animators else {
+            return .failure(LoadFailure("malformed descriptor: segue_plugin_t.animators is NULL but animator_count is \(plugin.animator_count)"))
+        }
+        var result: [LoadedAnimator] = []
+        for i in 0..<Int(plugin.animator_count) {
+            guard let a = list[i] else {
+                return .failure(LoadFailure("malformed descriptor: segue_plugin_t.animators[\(i)] is NULL"))
+            }
+            switch readAnimator(a, at: "animators[\(i)]") {
+            case .failure(let why): return .failure(why)
+            case .success(let d): result.append(d)
+            }
+        }
+        return .success(result)
+    }
+
+    private func readAnimator(_ pointer: UnsafePointer<segue_animator_t>, at path: String) -> Result<LoadedAnimator, LoadFailure> {
+        let a: segue_animator_t
+        switch read(UnsafeRawPointer(pointer), as: segue_animator_t.self, name: "\(path) (segue_animator_t)") {
+        case .failure(let why): return .failure(why)
+        case .success(let v): a = v
+        }
+        let id: String, name: String, version: String, summary: String
+        switch (string(a.id, "\(path).id", max: Int(SEGUE_MAX_ID)),
+                string(a.name, "\(path).name", max: Int(SEGUE_MAX_NAME)),
+                string(a.version, "\(path).version", max: Int(SEGUE_MAX_VERSION)),
+                string(a.description, "\(path).description", max: Int(SEGUE_MAX_DESCRIPTION))) {
+        case (.success(let i), .success(let n), .success(let v), .success(let d)):
+            (id, name, version, summary) = (i, n, v, d)
+        case (.failure(let why), _, _, _), (_, .failure(let why), _, _), (_, _, .failure(let why), _), (_, _, _, .failure(let why)):
+            return .failure(why)
+        }
+        let label = PluginText.escaped(name)
+        guard let setup = a.setup else { return .failure(LoadFailure("malformed descriptor: \(path).setup (\(label)) is NULL; it is required")) }
+        guard let evaluate = a.evaluate else { return .failure(LoadFailure("malformed descriptor: \(path).evaluate (\(label)) is NULL; it is required")) }
+        guard a.param_count <= SEGUE_MAX_PARAMS else {
+            return .failure(LoadFailure("malformed descriptor: \(path).param_count (\(label)) is \(a.param_count); at most \(SEGUE_MAX_PARAMS) are allowed"))
+        }
+        var params: [ParameterDescriptor] = []
+        if a.param_count > 0 {
+            guard let list = a.params else {
+                return .failure(LoadFailure("malformed descriptor: \(path).params (\(label)) is NULL but param_count is \(a.param_count)"))
+            }
+            for i in 0..<Int(a.param_count) {
+                let at = "\(path).params[\(i)] (\(label))"
+                guard let p = list[i] else { return .failure(LoadFailure("malformed descriptor: \(at) is NULL")) }
+                switch readParameter(p, at: at) {
+                case .failure(let why): return .failure(why)
+                case .success(let d): params.append(d)
+                }
+            }
+        }
+        return .success(LoadedAnimator(
+            description: AnimatorDescription(id: id, name: name, version: version, summary: summary, parameters: params),
+            raw: pointer, host: host, setup: setup, evaluate: evaluate, end: a.end))
+    }
+
+    private func readParameter(_ pointer: UnsafePointer<segue_param_t>, at path: String) -> Result<ParameterDescriptor, LoadFailure> {
+        let declared = Int(UnsafeRawPointer(pointer).load(as: UInt32.self))
+        guard declared >= MemoryLayout<segue_param_t>.size else {
+            return .failure(LoadFailure("malformed descriptor: \(path).struct_size is \(declared), expected at least \(MemoryLayout<segue_param_t>.size)"))
+        }
+        let p = pointer.pointee
+        let name: String, explanation: String
+        switch (string(p.name, "\(path).name", max: Int(SEGUE_MAX_PARAM_NAME)),
+                string(p.explanation, "\(path).explanation", max: Int(SEGUE_MAX_DESCRIPTION))) {
+        case (.success(let n), .success(let e)): (name, explanation) = (n, e)
+        case (.failure(let why), _), (_, .failure(let why)): return .failure(why)
+        }
+        let kind: ParameterDescriptor.Kind
+        switch p.type {
+        case UInt32(SEGUE_PARAM_NUMBER.rawValue): kind = .number
+        case UInt32(SEGUE_PARAM_INTEGER.rawValue): kind = .integer
+        case UInt32(SEGUE_PARAM_BOOLEAN.rawValue): kind = .boolean
+        case UInt32(SEGUE_PARAM_CHOICE.rawValue):
+            guard p.choice_count > 0, let list = p.choices else {
+                return .failure(LoadFailure("malformed descriptor: \(path) '\(PluginText.escaped(name))' is a choice with no choices (choices NULL or choice_count 0)"))
+            }
+            guard p.choice_count <= PluginDescription.maximumChoices else {
+                return .failure(LoadFailure("malformed descriptor: \(path) '\(PluginText.escaped(name))' has \(p.choice_count) choices; at most \(PluginDescription.maximumChoices) are allowed"))
+            }
+            var choices: [String] = []
+            for i in 0..<Int(p.choice_count) {
+                switch string(list[i], "\(path).choices[\(i)]", max: Int(SEGUE_MAX_PARAM_NAME)) {
+                case .failure(let why): return .failure(why)
+                case .success(let c): choices.append(c)
+                }
+            }
+            kind = .choice(choices)
+        default:
+            return .failure(LoadFailure("malformed descriptor: \(path) '\(PluginText.escaped(name))' has unknown type \(p.type); expected 0 (number), 1 (integer), 2 (boolean) or 3 (choice)"))
+        }
+        return .success(ParameterDescriptor(
+            name: name, explanation: explanation, kind: kind, defaultValue: p.default_value, minimum: p.min_value,
+            maximum: p.max_value))
+    }
+
+    /// Reads a versioned struct: checks its major version and size, copies what
+    /// both sides know, and zero-fills the rest.
+    private func read<T>(_ pointer: UnsafeRawPointer, as: T.Type, name: String) -> Result<T, LoadFailure> {
+        let version = pointer.load(as: segue_version_t.self)
+        guard segue_version_is_compatible(version) else {
+            return .failure(LoadFailure("ABI major mismatch: \(name) was built for ABI \(version.major).\(version.minor), but this host speaks ABI \(SEGUE_ABI_VERSION_MAJOR).x; rebuild the plugin against this host's segue_animator.h"))
+        }
+        let declared = Int(pointer.load(fromByteOffset: MemoryLayout<segue_version_t>.size, as: UInt32.self))
+        let size = MemoryLayout<T>.size
+        guard declared >= size else {
+            return .failure(LoadFailure("malformed descriptor: \(name).struct_size is \(declared), expected at least \(size) for ABI \(version.major).\(version.minor)"))
+        }
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<T>.alignment)
+        defer { storage.deallocate() }
+        storage.copyMemory(from: pointer, byteCount: size)
+        return .success(storage.load(as: T.self))
+    }
+
+    /// A NUL-terminated string of at most `max` bytes, read without running past `max + 1` bytes.
+    private func string(_ pointer: UnsafePointer<CChar>?, _ name: String, max: Int) -> Result<String, LoadFailure> {
+        guard let pointer else { return .failure(LoadFailure("malformed descriptor: \(name) is NULL")) }
+        let length = strnlen(pointer, max + 1)
+        guard length <= max else {
+            return .failure(LoadFailure("malformed descriptor: \(name) is longer than \(max) bytes (the most this ABI allows)"))
+        }
+        return .success(String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self))
+    }
+}

@@ -1,0 +1,153 @@
+import AnimatorABI
+
+/// What a plugin file provides, as plain data copied out of the plugin: no
+/// pointer into plugin memory survives in it. A scanner process sends it to the
+/// host, which validates it again (``validated()``), since the scanner ran the
+/// plugin's code and may have been corrupted by it.
+package struct PluginDescription: Codable, Equatable, Sendable {
+    /// The animators, in the plugin's order.
+    package var animators: [AnimatorDescription]
+
+    package init(animators: [AnimatorDescription]) {
+        self.animators = animators
+    }
+
+    /// The most choices one choice parameter may have.
+    static let maximumChoices = 256
+
+    /// This description with every text escaped (``PluginText``), or why it
+    /// breaks the ABI's rules, naming the member, what was expected and what
+    /// was found. Everything checkable on the data is checked here, so a
+    /// scanner's answer gets the same scrutiny as the plugin's own structs.
+    package func validated() -> Result<PluginDescription, LoadFailure> {
+        func malformed(_ text: String) -> Result<PluginDescription, LoadFailure> {
+            var failure = LoadFailure("malformed descriptor: " + text)
+            failure.inDescriptor = true
+            return .failure(failure)
+        }
+        guard !animators.isEmpty else {
+            return malformed("segue_plugin_t.animator_count is 0; a plugin exports at least one animator")
+        }
+        guard animators.count <= Int(SEGUE_MAX_ANIMATORS) else {
+            return malformed("segue_plugin_t.animator_count is \(animators.count), at most \(SEGUE_MAX_ANIMATORS) are allowed")
+        }
+        var clean: [AnimatorDescription] = []
+        var seen: [String: Int] = [:]
+        for (i, a) in animators.enumerated() {
+            let path = "animators[\(i)]"
+            for (member, value, limit) in [("id", a.id, SEGUE_MAX_ID), ("name", a.name, SEGUE_MAX_NAME),
+                                           ("version", a.version, SEGUE_MAX_VERSION),
+                                           ("description", a.summary, SEGUE_MAX_DESCRIPTION)]
+            where value.utf8.count > Int(limit) {
+                return malformed("\(path).\(member) is longer than \(limit) bytes (the most this ABI allows)")
+            }
+            if !Self.isValidID(a.id) {
+                return malformed("\(path).id is \"\(PluginText.escaped(a.id))\"; expected a reverse-DNS name, a slash and a revision, like \"com.example.spring-slide/1\"")
+            }
+            if !Self.isValidName(a.name) {
+                return malformed("\(path).name is \"\(PluginText.escaped(a.name))\"; expected a letter then letters, digits, '-' or '_', like \"SpringSlide\"")
+            }
+            if a.version.isEmpty { return malformed("\(path).version is empty; expected a version like \"1.0.0\"") }
+            guard a.parameters.count <= Int(SEGUE_MAX_PARAMS) else {
+                return malformed("\(path).param_count (\(a.name)) is \(a.parameters.count); at most \(SEGUE_MAX_PARAMS) are allowed")
+            }
+            var parameters: [ParameterDescriptor] = []
+            for (k, p) in a.parameters.enumerated() {
+                let at = "\(path).params[\(k)] (\(a.name))"
+                if let problem = Self.problem(in: p, at: at) { return malformed(problem) }
+                if parameters.contains(where: { $0.name == p.name }) {
+                    return malformed("\(at) repeats the parameter name '\(p.name)'")
+                }
+                parameters.append(p.escaped())
+            }
+            for key in [a.id, a.name] {
+                if let earlier = seen[key] { return malformed("animators[\(i)] repeats '\(key)' of animators[\(earlier)]") }
+                seen[key] = i
+            }
+            clean.append(AnimatorDescription(
+                id: a.id, name: a.name, version: PluginText.escaped(a.version), summary: PluginText.escaped(a.summary),
+                parameters: parameters))
+        }
+        return .success(PluginDescription(animators: clean))
+    }
+
+    private static func problem(in p: ParameterDescriptor, at path: String) -> String? {
+        if p.name.utf8.count > Int(SEGUE_MAX_PARAM_NAME) {
+            return "\(path).name is longer than \(SEGUE_MAX_PARAM_NAME) bytes (the most this ABI allows)"
+        }
+        if p.explanation.utf8.count > Int(SEGUE_MAX_DESCRIPTION) {
+            return "\(path).explanation is longer than \(SEGUE_MAX_DESCRIPTION) bytes (the most this ABI allows)"
+        }
+        guard isValidParameterName(p.name) else {
+            return "\(path).name is \"\(PluginText.escaped(p.name))\"; expected an identifier: a letter or '_', then letters, digits or '_'"
+        }
+        let at = "\(path) '\(p.name)'"
+        let (lo, hi, def) = (p.minimum, p.maximum, p.defaultValue)
+        guard lo.isFinite, hi.isFinite, def.isFinite else {
+            return "\(at) has a non-finite default, min or max (\(def), \(lo), \(hi))"
+        }
+        guard lo <= hi else { return "\(at) has min \(lo) greater than max \(hi)" }
+        guard def >= lo, def <= hi else { return "\(at) has default \(def) outside [min, max] = [\(lo), \(hi)]" }
+        switch p.kind {
+        case .choice(let choices):
+            guard !choices.isEmpty else { return "\(at) is a choice with no choices (choices NULL or choice_count 0)" }
+            guard choices.count <= maximumChoices else {
+                return "\(at) has \(choices.count) choices; at most \(maximumChoices) are allowed"
+            }
+            for (c, choice) in choices.enumerated() where choice.isEmpty || choice.utf8.count > Int(SEGUE_MAX_PARAM_NAME) {
+                return "\(path).choices[\(c)] is empty or longer than \(SEGUE_MAX_PARAM_NAME) bytes"
+            }
+            guard lo == 0, hi == Double(choices.count - 1) else {
+                return "\(at) is a choice of \(choices.count), so min must be 0 and max \(choices.count - 1); found \(lo) and \(hi)"
+            }
+        case .boolean where lo != 0 || hi != 1:
+            return "\(at) is a boolean, so min must be 0 and max 1; found \(lo) and \(hi)"
+        default: break
+        }
+        if p.kind != .number && def != def.rounded() {
+            return "\(at) is \(p.kind.withArticle) with the fractional default \(def)"
+        }
+        return nil
+    }
+
+    static func isValidID(_ id: String) -> Bool {
+        let parts = id.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let domain = parts.first, let revision = parts.last,
+              !revision.isEmpty, revision.allSatisfy(\.isASCII), revision.allSatisfy(\.isNumber),
+              domain.contains("."), !domain.hasPrefix("."), !domain.hasSuffix(".") else { return false }
+        return domain.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "." || $0 == "-") }
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.first, first.isASCII, first.isLetter else { return false }
+        return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
+
+    static func isValidParameterName(_ name: String) -> Bool {
+        guard let first = name.first, first.isASCII, first.isLetter || first == "_" else { return false }
+        return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+    }
+}
+
+/// One animator of a ``PluginDescription``.
+package struct AnimatorDescription: Codable, Equatable, Sendable {
+    package var id: String
+    package var name: String
+    package var version: String
+    package var summary: String
+    package var parameters: [ParameterDescriptor]
+
+    package init(id: String, name: String, version: String, summary: String, parameters: [ParameterDescriptor]) {
+        (self.id, self.name, self.version, self.summary, self.parameters) = (id, name, version, summary, parameters)
+    }
+}
+
+extension ParameterDescriptor {
+    /// The parameter with its free text escaped (its name and choices are checked identifiers).
+    func escaped() -> ParameterDescriptor {
+        var safeKind = kind
+        if case .choice(let choices) = kind { safeKind = .choice(choices.map { PluginText.escaped($0) }) }
+        return ParameterDescriptor(name: name, explanation: PluginText.escaped(explanation), kind: safeKind,
+                            defaultValue: defaultValue, minimum: minimum, maximum: maximum)
+    }
+}

@@ -1,0 +1,89 @@
+/// An animator a plugin file provides, as the registry learned it: what
+/// `segue list` shows and what config rules select by ``name``. Plain data: no
+/// plugin is loaded until ``makeAnimator(parameters:)`` is called.
+public final class AnimatorDescriptor: @unchecked Sendable {
+    /// Stable id with revision, e.g. "org.segue.spring-slide/1".
+    public let id: String
+    /// Short name used in config, e.g. "SpringSlide".
+    public let name: String
+    /// The animator's own version, e.g. "1.0.0".
+    public let version: String
+    /// Its description, for people.
+    public let summary: String
+    /// Its parameters, in the order values are passed.
+    public let parameters: [ParameterDescriptor]
+    /// The plugin file it came from.
+    public let file: String
+    /// Where its code runs.
+    public let isolation: PluginIsolation
+
+    let identity: FileIdentity
+    let worker: WorkerSettings
+
+    init(_ d: AnimatorDescription, file: String, identity: FileIdentity, isolation: PluginIsolation, worker: WorkerSettings) {
+        (id, name, version, summary, parameters) = (d.id, d.name, d.version, d.summary, d.parameters)
+        (self.file, self.identity, self.isolation, self.worker) = (file, identity, isolation, worker)
+    }
+
+    /// A new animator for one transition, with validated parameter values in
+    /// ``parameters`` order (see ``resolveParameters(_:)``). With
+    /// ``PluginIsolation/process`` it runs in the plugin's worker process
+    /// (started on first use); with ``PluginIsolation/none`` the plugin is
+    /// loaded into this process now, if it was not already.
+    public func makeAnimator(parameters values: [Double]) -> any TransitionAnimator {
+        switch isolation {
+        case .process:
+            return IsolatedAnimator(worker: WorkerPool.worker(file: file, identity: identity, settings: worker),
+                                    id: id, name: name, parameters: values)
+        case .none:
+            switch PluginLoader.load(path: file) {
+            case .failure(let rejection):
+                return UnavailableAnimator(name: name, file: file, why: "could not be loaded: \(rejection.reason)")
+            case .success(let loaded):
+                guard let animator = loaded.first(where: { $0.description.id == id }) else {
+                    return UnavailableAnimator(name: name, file: file, why: "is no longer provided by \(file) (was the file replaced since it was scanned?)")
+                }
+                return PluginAnimator(animator: animator, file: file, parameters: values)
+            }
+        }
+    }
+
+    /// Checks configured values against the parameters and fills in defaults.
+    /// - Parameter values: values by parameter name: `Double`, `Int`, `Bool` or,
+    ///   for a choice, the choice's name (`String`) or index.
+    /// - Returns: one value per parameter, in order, or a message naming the
+    ///   parameter, what was expected and what was found.
+    public func resolveParameters(_ values: [String: ParameterValue]) -> Result<[Double], ParameterError> {
+        for key in values.keys.sorted() where !parameters.contains(where: { $0.name == key }) {
+            let known = parameters.isEmpty ? "it has none" : "it has " + parameters.map { "'\($0.name)'" }.joined(separator: ", ")
+            return .failure(ParameterError(message: "\(name) has no parameter '\(key)'; \(known)"))
+        }
+        var resolved: [Double] = []
+        for p in parameters {
+            guard let given = values[p.name] else {
+                resolved.append(p.defaultValue)
+                continue
+            }
+            switch p.validate(given) {
+            case .success(let v): resolved.append(v)
+            case .failure(let error):
+                return .failure(ParameterError(message: "\(name) parameter '\(p.name)': \(error.message)"))
+            }
+        }
+        return .success(resolved)
+    }
+}
+
+/// An animator whose plugin cannot run: its setup fails with the reason, so
+/// the container falls back to the built-in default and says why.
+private final class UnavailableAnimator: TransitionAnimator {
+    let name: String
+    let source: AnimatorSource
+    let why: String
+    init(name: String, file: String, why: String) {
+        (self.name, self.source, self.why) = (name, .plugin(path: file), why)
+    }
+    func setup(_ context: TransitionContext) -> AnimatorSetup { .failed(why) }
+    func evaluate(at t: Double, layers: LayerStates) {}
+    func animationEnded(_ completed: Bool) {}
+}

@@ -1,0 +1,32 @@
+/* ProcessShims: the few Linux calls the isolation layer needs that Swift's
+ * Glibc module leaves out (memfd_create, posix_spawn's closefrom). Host-only:
+ * plugins never see it. Every function is thread-safe. */
+#ifndef PROCESS_SHIMS_H
+#define PROCESS_SHIMS_H
+#include <stddef.h>
+#include <sys/types.h>
+
+/**
+ * An anonymous shared-memory file of `size` bytes (memfd_create), close-on-exec.
+ * Returns its descriptor, or -1 with errno set.
+ */
+int process_shims_shared_memory(const char *name, size_t size);
+
+/**
+ * Starts `path` with `argv` and `envp` (NULL-terminated) through posix_spawn.
+ * In the child, standard input is /dev/null, standard output and standard
+ * error are both this process's standard error (so nothing a child prints can
+ * reach our standard output), `fds[i]` becomes descriptor 3 + i, and every
+ * other descriptor is closed. Returns 0 and sets `*pid`, or an errno value.
+ */
+int process_shims_spawn(const char *path, char *const argv[], char *const envp[], const int *fds, int fd_count,
+                        pid_t *pid);
+
+/**
+ * Whether the symbol at `address` (from dlsym) is a function: 1 for a
+ * function, 0 for data or any other kind, -1 when the dynamic loader cannot
+ * tell. Calling a data symbol as a function would crash.
+ */
+int process_shims_symbol_is_function(const void *address);
+
+#endif

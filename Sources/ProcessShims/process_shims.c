@@ -1,0 +1,48 @@
+#define _GNU_SOURCE
+#include "process_shims.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <link.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+int process_shims_shared_memory(const char *name, size_t size) {
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0) return -1;
+    if (ftruncate(fd, (off_t)size) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int process_shims_spawn(const char *path, char *const argv[], char *const envp[], const int *fds, int fd_count,
+                        pid_t *pid) {
+    posix_spawn_file_actions_t actions;
+    int rc = posix_spawn_file_actions_init(&actions);
+    if (rc != 0) return rc;
+    /* dup2 onto a slot another source still needs would clobber it: move every source above the targets first. */
+    int high = 3 + fd_count + 16;
+    for (int i = 0; i < fd_count && rc == 0; i++) rc = posix_spawn_file_actions_adddup2(&actions, fds[i], high + i);
+    if (rc == 0) rc = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    if (rc == 0) rc = posix_spawn_file_actions_adddup2(&actions, 2, 1);
+    for (int i = 0; i < fd_count && rc == 0; i++) rc = posix_spawn_file_actions_adddup2(&actions, high + i, 3 + i);
+    if (rc == 0) rc = posix_spawn_file_actions_addclosefrom_np(&actions, 3 + fd_count);
+    if (rc == 0) rc = posix_spawn(pid, path, &actions, NULL, argv, envp);
+    posix_spawn_file_actions_destroy(&actions);
+    return rc;
+}
+
+int process_shims_symbol_is_function(const void *address) {
+    Dl_info info;
+    const ElfW(Sym) *symbol = NULL;
+    if (!dladdr1(address, &info, (void **)&symbol, RTLD_DL_SYMENT) || symbol == NULL) return -1;
+    int type = ELF64_ST_TYPE(symbol->st_info);
+    return type == STT_FUNC || type == STT_GNU_IFUNC;
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Glibc
+import HostContainer
+
+/// `segue-worker scan`: examines each file the host names and answers a JSON
+/// ``ScanResult``. Writes the current ``LoadPhase`` to shared memory before
+/// each step, so that the host can say where a plugin crashed or hung.
+struct Scanning {
+    let channel: WorkerChannel
+    let memory: SharedMemory
+
+    func run() {
+        let captured = captureStandardOutput()
+        while case .success(let request) = channel.receive(WorkerRequest.self, within: nil) {
+            guard request.op == WorkerOp.scan.rawValue else { exit(2) }
+            let path = String(decoding: memory.copy(at: WorkerLayout.text, count: Int(request.length), capacity: 1 << 16), as: UTF8.self)
+            let loaded = PluginLoader.load(path: path) { phase in
+                memory.base.storeBytes(of: phase.rawValue, toByteOffset: WorkerLayout.phase, as: UInt32.self)
+            }
+            let printed = drain(captured)
+            let result: ScanResult
+            if !printed.isEmpty {
+                result = .rejected(reason: "wrote \(printed.count) bytes to standard output while it was examined (\"\(PluginText.escaped(printed.prefix(60)))\"); a plugin must not print: log through host->log", inDescriptor: false)
+            } else {
+                switch loaded {
+                case .success(let animators): result = .plugin(PluginDescription(animators: animators.map(\.description)))
+                case .failure(let rejection): result = .rejected(reason: rejection.reason, inDescriptor: rejection.inDescriptor)
+                }
+            }
+            guard let text = try? JSONEncoder().encode(result),
+                  memory.write([UInt8](text), at: WorkerLayout.text, capacity: WorkerLayout.textCapacity) else {
+                channel.send(WorkerReply(status: WorkerReply.failed))
+                continue
+            }
+            channel.send(WorkerReply(status: WorkerReply.ok, length: UInt32(text.count)))
+        }
+        exit(0)
+    }
+
+    /// Points standard output at a pipe read after each file; returns its read end.
+    private func captureStandardOutput() -> Int32 {
+        guard let fds = Output.pipe(nonblockingRead: true) else { return -1 }
+        dup2(fds[1], 1)
+        close(fds[1])
+        return fds[0]
+    }
+
+    private func drain(_ fd: Int32) -> [UInt8] {
+        var all: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while fd >= 0 {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
+            if n <= 0 { break }
+            all += buffer[0..<n]
+        }
+        return all
+    }
+}

@@ -1,0 +1,91 @@
+import AnimatorABI
+import Foundation
+import Glibc
+import HostContainer
+
+/// `segue-worker serve FILE`: loads one plugin and runs its animators' setup,
+/// evaluate and end as the host asks, several transitions at once if need be
+/// (each is a slot). The plugin writes its layer states and meshes straight
+/// into shared memory; the host copies them out and checks them.
+struct Serving {
+    let file: String
+    let channel: WorkerChannel
+    let memory: SharedMemory
+
+    /// One transition under way.
+    final class Running {
+        let animator: LoadedAnimator
+        let context: CContext
+        let plan = UnsafeMutablePointer<segue_plan_t>.allocate(capacity: 1)
+        init(animator: LoadedAnimator, context: CContext) {
+            (self.animator, self.context) = (animator, context)
+            plan.initialize(to: ABI.emptyPlan())
+        }
+        deinit { plan.deallocate() }
+    }
+
+    func run() {
+        let animators: [String: LoadedAnimator]
+        switch PluginLoader.load(path: file) {
+        case .failure(let rejection):
+            reply(WorkerReply.failed, text: rejection.reason)
+            exit(0)
+        case .success(let loaded):
+            animators = Dictionary(loaded.map { ($0.description.id, $0) }, uniquingKeysWith: { a, _ in a })
+            reply(WorkerReply.ok, value: UInt32(loaded.count), text: loaded.map(\.description.id).joined(separator: "\n"))
+        }
+        var running: [UInt32: Running] = [:]
+        let states = UnsafeMutablePointer<UnsafeMutablePointer<segue_layer_state_t>?>.allocate(capacity: Int(SEGUE_MAX_LAYERS))
+        while case .success(let request) = channel.receive(WorkerRequest.self, within: nil) {
+            switch WorkerOp(rawValue: request.op) {
+            case .setup?:
+                let text = memory.copy(at: WorkerLayout.text, count: Int(request.length), capacity: WorkerLayout.textCapacity)
+                guard let setup = try? JSONDecoder().decode(SetupRequest.self, from: Data(text)) else { exit(2) }
+                guard let animator = animators[setup.animator] else {
+                    reply(WorkerReply.failed, text: "\(file) has no animator '\(setup.animator)'")
+                    continue
+                }
+                guard setup.payload.parameters.count == animator.description.parameters.count else {
+                    reply(WorkerReply.failed, text: "\(animator.description.name) takes \(animator.description.parameters.count) parameters, not \(setup.payload.parameters.count)")
+                    continue
+                }
+                let transition = Running(animator: animator, context: CContext(setup.payload, host: animator.host))
+                let result = animator.setup(animator.raw, transition.context.pointer, transition.plan)
+                (memory.base + WorkerLayout.plan).storeBytes(of: transition.plan.pointee, as: segue_plan_t.self)
+                if result == SEGUE_SETUP_ANIMATE { running[request.slot] = transition }
+                reply(WorkerReply.ok, value: result.rawValue)
+            case .evaluate?:
+                guard let transition = running[request.slot] else { exit(2) }
+                let plan = transition.plan.pointee
+                let count = min(Int(request.argument), Int(SEGUE_MAX_LAYERS), Int(plan.layer_count))
+                withUnsafeBytes(of: plan.layers) { raw in
+                    let layers = raw.bindMemory(to: segue_layer_request_t.self)
+                    for i in 0..<count {
+                        let state = (memory.base + WorkerLayout.state(i)).assumingMemoryBound(to: segue_layer_state_t.self)
+                        let vertices = Int(layers[i].mesh_columns + 1) * Int(layers[i].mesh_rows + 1)
+                        let meshed = layers[i].mesh_columns > 0 && vertices <= WorkerLayout.meshCapacity
+                        state.pointee.mesh = meshed ? (memory.base + WorkerLayout.mesh(i)).assumingMemoryBound(to: segue_vec3_t.self) : nil
+                        state.pointee.mesh_vertex_count = meshed ? UInt32(vertices) : 0
+                        states[i] = state
+                    }
+                }
+                transition.animator.evaluate(transition.animator.raw, transition.context.pointer, transition.plan, request.t,
+                                             states, UInt32(count))
+                reply(WorkerReply.ok)
+            case .end?:
+                guard let transition = running.removeValue(forKey: request.slot) else { exit(2) }
+                transition.animator.end?(transition.animator.raw, transition.context.pointer, transition.plan, request.argument != 0)
+                reply(WorkerReply.ok)
+            default:
+                exit(2)
+            }
+        }
+        exit(0)
+    }
+
+    private func reply(_ status: UInt32, value: UInt32 = 0, text: String = "") {
+        let bytes = [UInt8](text.utf8.prefix(1 << 20))
+        _ = memory.write(bytes, at: WorkerLayout.text, capacity: WorkerLayout.textCapacity)
+        channel.send(WorkerReply(status: status, value: value, length: UInt32(bytes.count)))
+    }
+}

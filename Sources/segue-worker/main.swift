@@ -1,0 +1,33 @@
+import Foundation
+import Glibc
+import HostContainer
+
+// segue-worker: the only process that runs plugin code when Segue isolates
+// plugins. Started by the host with descriptor 3, a SOCK_SEQPACKET socket to
+// the host, and descriptor 4, the shared memory (see WorkerProtocol.swift).
+//
+//   segue-worker scan         examine the files the host names, one by one
+//   segue-worker serve FILE   load FILE and run its animators for the host
+//
+// It exits as soon as the host goes away, even while a plugin spins: a
+// watchdog thread waits for the host's end of the socket to close.
+
+let channel = WorkerChannel(descriptor: 3)
+guard let memory = SharedMemory(descriptor: 4, size: WorkerLayout.size) else {
+    FileHandle.standardError.write(Data("segue-worker: not started by a Segue host (no shared memory on descriptor 4)\n".utf8))
+    exit(2)
+}
+Output.watchHost(channel)
+
+switch CommandLine.arguments.dropFirst().first {
+case "scan":
+    Output.relayStandardError()
+    Scanning(channel: channel, memory: memory).run()
+case "serve" where CommandLine.arguments.count == 3:
+    let file = CommandLine.arguments[2]
+    Output.relayStandardOutputAndError(as: file)
+    Serving(file: file, channel: channel, memory: memory).run()
+default:
+    FileHandle.standardError.write(Data("usage: segue-worker scan | serve FILE (started by the Segue host, not by hand)\n".utf8))
+    exit(2)
+}
