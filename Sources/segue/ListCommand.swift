@@ -4,31 +4,41 @@ import HostContainer
 /// `segue list`: what the plugin folders hold, and what was rejected, with why.
 enum ListCommand {
     static let help = """
-    USAGE: segue list [--plugins DIR]... [--config FILE] [--json]
+    USAGE: segue list [--plugins DIR]... [--config FILE] [--isolation process|none]
+                      [--allow-insecure-plugins] [--json]
 
     Examines every .so file in the plugin folders and lists the animators found
     (name, id, version, parameters, file) and the files rejected, with why.
+    Files are examined in a scanner process (with --isolation none, in this
+    one), and what was learned is cached (see SEGUE_REGISTRY_CACHE in the
+    README), so a file is examined again only when it changed.
     Exits 0 when the folders could be examined, whatever they held.
 
     OPTIONS:
       --plugins DIR    A plugin folder; repeat for more. Searched first.
       --config FILE    Also search the folders of this config's "plugins".
+      --isolation process|none
+                       Where plugin code runs (see segue run --help).
+      --allow-insecure-plugins
+                       Examine files and folders that others can write.
       --json           One JSON document: {"animators": [...], "rejected":
-                       [{"file", "reason"}], "folders": [...], "warnings": [...]}.
+                       [{"file", "reason"}], "folders": [...], "warnings": [...],
+                       "scanned": N (files examined, not taken from the cache)}.
       --help           Show this help.
 
-    With neither --plugins nor --config, ./plugins and the folder of the segue
-    executable are searched, in that order.
+    With neither --plugins nor --config, the folder of the segue executable is
+    searched.
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try Arguments(arguments, flags: ["--json", "--help"], options: ["--config", "--plugins"])
+        let args = try Arguments(arguments, flags: PluginFolders.flags.union(["--json", "--help"]),
+                                 options: PluginFolders.options.union(["--config"]))
         if args.has("--help") {
             print(help)
             return .success
         }
         guard let config = try args.config() else { return .failure }
-        let registry = AnimatorRegistry(folders: PluginFolders.resolve(commandLine: args.values("--plugins"), config: config))
+        let registry = try PluginFolders.registry(args, config: config)
         if args.has("--json") {
             print(jsonLine(Listing(registry)))
         } else {
@@ -83,6 +93,7 @@ enum ListCommand {
         let rejected: [Rejected]
         let folders: [String]
         let warnings: [String]
+        let scanned: Int
 
         init(_ registry: AnimatorRegistry) {
             animators = registry.animators.map {
@@ -92,6 +103,7 @@ enum ListCommand {
             rejected = registry.rejections.map { Rejected(file: $0.file, reason: $0.reason) }
             folders = registry.folders
             warnings = registry.warnings
+            scanned = registry.scannedCount
         }
     }
 }

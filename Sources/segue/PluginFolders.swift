@@ -4,15 +4,35 @@ import HostContainer
 /// Where the tool looks for plugins, in order:
 /// 1. every `--plugins DIR`, in the order given;
 /// 2. the config's `plugins` folders, relative to the config file;
-/// 3. only when neither gives any: `./plugins` (when it exists), then the
-///    folder the `segue` executable is in (where SwiftPM puts the built
-///    plugin `.so` files).
+/// 3. only when neither gives any: the folder the `segue` executable is in
+///    (where SwiftPM puts the built plugin `.so` files). The current folder
+///    is never searched unless named: running segue inside a cloned
+///    repository must not run that repository's code.
 enum PluginFolders {
     static func resolve(commandLine: [String], config: SegueConfig?) -> [String] {
         let given = commandLine.map(absolute) + (config?.plugins ?? [])
-        if !given.isEmpty { return given }
-        let local = absolute("plugins")
-        return (FileManager.default.fileExists(atPath: local) ? [local] : []) + [executableFolder()]
+        return given.isEmpty ? [executableFolder()] : given
+    }
+
+    /// The options every command that finds plugins takes.
+    static let options: Set<String> = ["--plugins", "--isolation"]
+    static let flags: Set<String> = ["--allow-insecure-plugins"]
+
+    /// The registry for a command's `--plugins`, `--isolation` and
+    /// `--allow-insecure-plugins` and its config: the standard cache
+    /// (`SEGUE_REGISTRY_CACHE`), permissions checked unless
+    /// `--allow-insecure-plugins` or `SEGUE_ALLOW_INSECURE_PLUGINS=1`.
+    static func registry(_ args: Arguments, config: SegueConfig?) throws(UsageError) -> AnimatorRegistry {
+        var options = RegistryOptions()
+        options.cache = RegistryCache.standard()
+        options.checksPermissions = !args.has("--allow-insecure-plugins")
+            && ProcessInfo.processInfo.environment["SEGUE_ALLOW_INSECURE_PLUGINS"] != "1"
+        let isolation = try args.single("--isolation").map { value throws(UsageError) in
+            guard let i = PluginIsolation(rawValue: value) else { throw UsageError("--isolation \(value): expected process or none") }
+            return i
+        } ?? config?.isolation ?? .process
+        return AnimatorRegistry(folders: resolve(commandLine: args.values("--plugins"), config: config),
+                                isolation: isolation, options: options)
     }
 
     /// `path` relative to the current folder when it lies inside it, for people.
@@ -39,6 +59,12 @@ enum PluginFolders {
 /// Writes a line to standard error.
 func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Writes a line to standard output at once: a report printed is never lost
+/// to a buffer, whatever happens later.
+func printNow(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 /// One line of JSON, keys sorted, for scripts.

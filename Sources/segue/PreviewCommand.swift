@@ -7,7 +7,7 @@ import Renderer
 enum PreviewCommand {
     static let help = """
     USAGE: segue preview ANIMATOR [--from NAME] [--to NAME] [--config FILE]
-                         [--plugins DIR]... [--size WxH] [--fps N] [--scale F]
+                         [--plugins DIR]... [--isolation process|none] [--size WxH] [--fps N] [--scale F]
                          [--frames N] [--param NAME=VALUE]... [--out FILE] [--json]
 
     Renders one transition by ANIMATOR (a plugin's short name, or 'default' for
@@ -19,6 +19,10 @@ enum PreviewCommand {
                          scene) decides; else the first two children.
       --config FILE      The scene: its children and plugin folders.
       --plugins DIR      A plugin folder; repeat for more.
+      --isolation process|none
+                         Where plugin code runs (see segue run --help).
+      --allow-insecure-plugins
+                         Load plugin files and folders that others can write.
       --size WxH         The container's size in points (default 390x844).
       --fps N            Frames per second of a GIF (default 60).
       --scale F          Pixels per point (default 1).
@@ -37,8 +41,8 @@ enum PreviewCommand {
             print(help)
             return .success
         }
-        let args = try Arguments(rest, flags: ["--json", "--help"], options: [
-            "--from", "--to", "--config", "--plugins", "--size", "--fps", "--scale", "--frames", "--param", "--out"])
+        let args = try Arguments(rest, flags: PluginFolders.flags.union(["--json", "--help"]), options: PluginFolders.options.union([
+            "--from", "--to", "--config", "--size", "--fps", "--scale", "--frames", "--param", "--out"]))
         if args.has("--help") {
             print(help)
             return .success
@@ -63,7 +67,7 @@ enum PreviewCommand {
         }
 
         guard let config = try args.config() else { return .failure }
-        let registry = AnimatorRegistry(folders: PluginFolders.resolve(commandLine: args.values("--plugins"), config: config))
+        let registry = try PluginFolders.registry(args, config: config)
         if name != SegueConfig.builtinAnimatorName {
             guard let descriptor = registry.animator(named: name) else {
                 let hint = registry.suggestion(for: name).map { " (did you mean '\($0)'?)" } ?? ""

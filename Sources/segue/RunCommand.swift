@@ -23,8 +23,16 @@ enum RunCommand {
     OPTIONS:
       --config FILE    The config file (JSON). See the README for its keys.
       --plugins DIR    A plugin folder; repeat for more. Searched before the
-                       config's folders. With neither, ./plugins and the
-                       folder of the segue executable are searched.
+                       config's folders. With neither, the folder of the
+                       segue executable is searched.
+      --isolation process|none
+                       Where plugin code runs: in worker processes (the
+                       default; a plugin that crashes or hangs costs only
+                       its transition) or in this process (trusted plugins
+                       only). Overrides the config's "isolation".
+      --allow-insecure-plugins
+                       Load plugin files and folders that others can write
+                       (refused by default; also SEGUE_ALLOW_INSECURE_PLUGINS=1).
       --json           One JSON object per transition per line, keys: from,
                        to, animator, source ("plugin" or "builtin"), file,
                        reason, duration, frames, completed.
@@ -37,7 +45,8 @@ enum RunCommand {
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try Arguments(arguments, flags: ["--json", "--help", "--print-config"], options: ["--config", "--plugins", "--preview", "--scale"])
+        let args = try Arguments(arguments, flags: PluginFolders.flags.union(["--json", "--help", "--print-config"]),
+                                 options: PluginFolders.options.union(["--config", "--preview", "--scale"]))
         if args.has("--help") {
             print(help)
             return .success
@@ -48,12 +57,12 @@ enum RunCommand {
         }
         guard let config = try args.config() else { return .failure }
         let json = args.has("--json")
-        let registry = AnimatorRegistry(folders: PluginFolders.resolve(commandLine: args.values("--plugins"), config: config))
+        let registry = try PluginFolders.registry(args, config: config)
         for warning in registry.warnings { printError("segue: warning: \(warning)") }
         for rejection in registry.rejections { printError("segue: skipped \(rejection.file): \(rejection.reason)") }
         if !json {
             let names = registry.animators.map(\.name).joined(separator: ", ")
-            print("Playing \(config.file) with \(registry.animators.count) plugin animator(s)\(names.isEmpty ? "" : ": \(names)")")
+            printNow("Playing \(config.file) with \(registry.animators.count) plugin animator(s)\(names.isEmpty ? "" : ": \(names)")")
         }
         var player = ScriptPlayer(config: config, registry: registry)
         let recorder = try args.single("--preview").map { folder throws(UsageError) in
@@ -73,7 +82,7 @@ enum RunCommand {
             try player.play { report in
                 var line = ReportLine(report)
                 line.preview = recorder?.write(report)
-                print(json ? jsonLine(line) : describe(report) + (line.preview.map { "\n    preview: \($0)" } ?? ""))
+                printNow(json ? jsonLine(line) : describe(report) + (line.preview.map { "\n    preview: \($0)" } ?? ""))
             }
         } catch {
             printError("segue: \(config.file): $.script: \(error)")

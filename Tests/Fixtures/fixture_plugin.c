@@ -7,9 +7,12 @@
 #include "segue_animator.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Some faults leave a function or the plugin unused. */
 #define FIXTURE_UNUSED __attribute__((unused))
@@ -19,6 +22,21 @@
 #endif
 #ifndef FIXTURE_NAME
 #define FIXTURE_NAME "TestFade"
+#endif
+
+/* Faults of a plugin that misbehaves the ways real ones do: each crashes,
+ * aborts, exits, spins or prints at one point. */
+#define FIXTURE_CRASH() (*(volatile int *)(uintptr_t)0 = 1)
+#define FIXTURE_SPIN() do { volatile int spinning = 1; while (spinning) {} } while (0)
+/* A report line a hostile plugin might try to plant in `segue run --json`. */
+#define FIXTURE_FAKE_REPORT "{\"animator\":\"Forged\",\"completed\":true,\"from\":\"photo\",\"to\":\"video\"}\n"
+
+#ifdef FAULT_CHANGE_DESCRIPTOR
+static void change_descriptor(void);
+#endif
+
+#ifdef FAULT_CRASH_CONSTRUCTOR
+__attribute__((constructor)) static void crash_on_load(void) { FIXTURE_CRASH(); }
 #endif
 
 /* Counters the tests read with dlsym, to see how the host called the animator. */
@@ -65,6 +83,21 @@ static const segue_param_t *const params[] = { &level_param };
 static segue_setup_result_t setup(const segue_animator_t *self, const segue_context_t *ctx, segue_plan_t *plan) {
     (void)self; (void)ctx;
     fixture_setup_calls++;
+#ifdef FAULT_ABORT_SETUP
+    abort();
+#endif
+#ifdef FAULT_EXIT_SETUP
+    exit(0);
+#endif
+#ifdef FAULT__EXIT_SETUP
+    _exit(3);
+#endif
+#ifdef FAULT_HANG_SETUP
+    FIXTURE_SPIN();
+#endif
+#ifdef FAULT_CHANGE_DESCRIPTOR
+    change_descriptor();
+#endif
 #ifdef FAULT_CRASH_SETUP
     *(volatile int *)(uintptr_t)plan->layer_count = 1; /* layer_count is 0: a write through NULL */
 #endif
@@ -84,6 +117,10 @@ static segue_setup_result_t setup(const segue_animator_t *self, const segue_cont
     plan->layers[1].kind = SEGUE_LAYER_TO_VIEW;
 #ifdef FAULT_BAD_LAYER_KIND
     plan->layers[1].kind = 42;
+#endif
+#ifdef FAULT_MESH_POINTER
+    plan->layers[1].mesh_columns = 2;
+    plan->layers[1].mesh_rows = 2;
 #endif
 #ifdef FAULT_BIG_MESH
     plan->layers[1].mesh_columns = SEGUE_MAX_MESH_DIVISIONS + 1;
@@ -106,7 +143,18 @@ FIXTURE_UNUSED static void evaluate(const segue_animator_t *self, const segue_co
     if (f > 0.5) { states[0]->alpha = NAN; return; }
 #endif
 #ifdef FAULT_HANG_EVALUATE
-    if (f > 0.25) { volatile int spinning = 1; while (spinning) {} }
+    if (f > 0.25) FIXTURE_SPIN();
+#endif
+#ifdef FAULT_CRASH_EVALUATE
+    if (f > 0.25) FIXTURE_CRASH();
+#endif
+#ifdef FAULT_PRINT_EVALUATE
+    if (write(1, FIXTURE_FAKE_REPORT, strlen(FIXTURE_FAKE_REPORT)) < 0) return;
+#endif
+#ifdef FAULT_MESH_POINTER
+    for (uint32_t i = 0; i < states[1]->mesh_vertex_count; i++) states[1]->mesh[i].z = 0;
+    states[1]->mesh = (segue_vec3_t *)(uintptr_t)0x10; /* the host must not follow these */
+    states[1]->mesh_vertex_count = 1u << 30;
 #endif
 #ifdef FAULT_LEAK
     volatile char *lost = malloc(256);
@@ -123,9 +171,33 @@ static void end(const segue_animator_t *self, const segue_context_t *ctx, segue_
     (void)self; (void)ctx; (void)plan;
     fixture_end_calls++;
     fixture_last_completed = completed;
+#ifdef FAULT_CRASH_END
+    FIXTURE_CRASH();
+#endif
 }
 
+#ifdef FAULT_CHANGE_DESCRIPTOR
+static segue_animator_t fade; /* writable, so that setup can rewrite it */
+#else
+static const segue_animator_t fade;
+#endif
+
+#ifdef FAULT_CHANGE_DESCRIPTOR
+/* Rewrites the descriptor after the host read it: a host that read it again would crash. */
+static void change_descriptor(void) {
+    fade.name = NULL;
+    fade.id = (const char *)(uintptr_t)1;
+    fade.setup = NULL;
+    fade.evaluate = (void *)(uintptr_t)1;
+    fade.param_count = 1000;
+}
+#endif
+
+#ifdef FAULT_CHANGE_DESCRIPTOR
+static segue_animator_t fade = {
+#else
 static const segue_animator_t fade = {
+#endif
 #ifdef FAULT_ANIMATOR_ABI_MAJOR
     .abi_version = { 2, 0 },
 #else
@@ -174,10 +246,24 @@ FIXTURE_UNUSED static const segue_plugin_t plugin = {
 #endif
 };
 
-#ifdef FAULT_NO_ENTRY
+#ifdef FAULT_DATA_ENTRY
+/* Data under the entry point's name: calling it would crash. */
+SEGUE_EXPORT const int fixture_entry_data[4] __asm__("segue_animator_entry") = { 0 };
+SEGUE_EXPORT const segue_plugin_t *fixture_entry(const segue_host_t *host) {
+#elif defined(FAULT_NO_ENTRY)
 SEGUE_EXPORT const segue_plugin_t *some_other_entry(const segue_host_t *host) {
 #else
 SEGUE_EXPORT const segue_plugin_t *segue_animator_entry(const segue_host_t *host) {
+#endif
+#ifdef FAULT_CRASH_ENTRY
+    FIXTURE_CRASH();
+#endif
+#ifdef FAULT_HANG_ENTRY
+    FIXTURE_SPIN();
+#endif
+#ifdef FAULT_PRINT_ENTRY
+    printf(FIXTURE_FAKE_REPORT);
+    fflush(stdout);
 #endif
 #ifdef FAULT_ENTRY_NULL
     if (SEGUE_HOST_HAS(host, log)) host->log(host, SEGUE_LOG_ERROR, "this fixture refuses to load");

@@ -27,9 +27,9 @@ struct RandomSequenceTests {
     final class RandomDelegate: ContainerViewControllerDelegate {
         var rng: ConfigRobustnessTests.Generator
         let choices: [AnimatorDescriptor?]
-        init(seed: UInt64, nan: AnimatorDescriptor) {
+        init(seed: UInt64, plugins: [AnimatorDescriptor], registry: AnimatorRegistry = bundledRegistry) {
             rng = .init(state: seed)
-            choices = [nil, nan] + ["SpringSlide", "CurlUp", "ImageZoom"].map { bundledRegistry.animator(named: $0) }
+            choices = [nil] + plugins + ["SpringSlide", "CurlUp", "ImageZoom"].map { registry.animator(named: $0) }
         }
         func containerViewController(_ c: ContainerViewController, animationControllerForTransitionFrom from: ViewController,
                                      to: ViewController) -> AnimatorResolution {
@@ -59,7 +59,7 @@ struct RandomSequenceTests {
             ?? (0..<Self.chunkSize).map { UInt64(chunk * Self.chunkSize + $0 + 1) }
         var coverage = Coverage()
         for seed in seeds {
-            let reports = try play(seed: seed, nan: nan)
+            let reports = try play(seed: seed, delegate: RandomDelegate(seed: seed, plugins: [nan]))
             coverage.add(reports)
         }
         guard seeds.count == Self.chunkSize else { return }
@@ -70,12 +70,36 @@ struct RandomSequenceTests {
         #expect(coverage.fellBack > 0 && coverage.declined > 0)
     }
 
+    /// Fixtures whose worker crashes or hangs mid-transition, run out of process.
+    static let faultyRegistry: AnimatorRegistry = {
+        let folder = makeTemporaryFolder("random-faults")
+        for (name, id, fault) in [("Crasher", "crash", "FAULT_CRASH_EVALUATE"), ("Hanger", "hang", "FAULT_HANG_EVALUATE"),
+                                  ("Ender", "end", "FAULT_CRASH_END")] {
+            _ = try? CPlugin.build(CPlugin.fixtureSource, name: id,
+                                   defines: [fault, "FIXTURE_NAME=\"\(name)\"", "FIXTURE_ID=\"org.segue.test.\(id)/1\""], into: folder)
+        }
+        return AnimatorRegistry(folders: [folder, Paths.binFolder])
+    }()
+
+    /// The same invariants with plugins in worker processes, some of which
+    /// crash, hang or crash in end: each costs only its own transition.
+    @Test func randomSequencesKeepTheContainerConsistentWhenWorkersCrashAndHang() throws {
+        let registry = Self.faultyRegistry
+        let faulty = try ["Crasher", "Hanger", "Ender"].map { try #require(registry.animator(named: $0)) }
+        var failed = 0
+        for seed in UInt64(50_001)...50_150 {
+            let reports = try play(seed: seed, delegate: RandomDelegate(seed: seed, plugins: faulty, registry: registry))
+            failed += reports.filter { $0.reason.contains("quarantined") }.count
+        }
+        #expect(failed > 10, "the faulty plugins failed and were quarantined")
+        #expect(Set(registry.quarantined.map(\.call)) == ["evaluate", "end"])
+    }
+
     /// Plays one sequence, checking after every step; returns its reports.
-    func play(seed: UInt64, nan: AnimatorDescriptor) throws -> [TransitionReport] {
+    func play(seed: UInt64, delegate: RandomDelegate) throws -> [TransitionReport] {
         let image = Rect(x: 10, y: 10, width: 50, height: 50), big = Rect(x: 0, y: 40, width: 320, height: 320)
         // Children a and c share an element with b, so ImageZoom animates some switches and declines others.
         let h = Harness(["a", "b", "c", "d"], elements: ["a": [("image", image)], "b": [("image", big)], "c": [("image", image)]])
-        let delegate = RandomDelegate(seed: seed, nan: nan)
         h.delegate = delegate
         var rng = ConfigRobustnessTests.Generator(state: seed &* 7919)
         var interaction: PercentDrivenInteraction?

@@ -24,6 +24,9 @@ enum Paths {
     static func plugin(_ name: String) -> String { binFolder + "/lib\(name).so" }
 
     static let segue = binFolder + "/segue"
+
+    /// The registry cache the tests' `segue` runs share, away from the user's own.
+    static let testCache = makeTemporaryFolder("segue-cache") + "/registry.json"
 }
 
 /// A system shared library that is not a plugin (resolved, so that copying it copies the file).
@@ -44,21 +47,62 @@ func makeTemporaryFolder(_ label: String = "segue-test") -> String {
     return String(cString: path!)
 }
 
-/// Runs a program to its end.
+/// Runs a program to its end, killing it after `timeout` seconds, with the
+/// tests' own registry cache and `environment` added.
 @discardableResult
-func run(_ program: String, _ arguments: [String], in folder: String? = nil) throws -> (status: Int32, out: String, err: String) {
+func run(_ program: String, _ arguments: [String], in folder: String? = nil, environment: [String: String] = [:],
+         timeout: Double = 120) throws -> (status: Int32, out: String, err: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    env["SEGUE_REGISTRY_CACHE"] = Paths.testCache
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
     if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    let pid = process.processIdentifier
+    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+    let errData = ReadAll(err.fileHandleForReading)
     let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    watchdog.cancel()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData.wait(), as: UTF8.self))
+}
+
+/// Reads a pipe to its end on another thread, so that a child filling one pipe never blocks on the other.
+final class ReadAll: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+    init(_ handle: FileHandle) {
+        DispatchQueue.global().async { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
+}
+
+/// The processes still running whose environment holds `tag` (children of a
+/// `segue` started with it), after waiting up to `seconds` for them to end.
+func processesTagged(_ tag: String, within seconds: Double = 5) -> [String] {
+    let deadline = Date().addingTimeInterval(seconds)
+    while true {
+        let alive = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.filter { pid in
+            guard Int(pid) != nil, let env = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            return env.range(of: Data(tag.utf8)) != nil && !stat.contains(") Z ")
+        } ?? []
+        if alive.isEmpty || Date() > deadline { return alive }
+        usleep(20_000)
+    }
 }
 
 /// Builds C plugins with the system C compiler against the public header alone:

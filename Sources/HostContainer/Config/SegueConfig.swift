@@ -68,6 +68,8 @@ public struct SegueConfig: Equatable, Sendable {
     public var plugins: [String] = []
     /// The animator for transitions no rule matches; the built-in default when nil.
     public var defaultAnimator: String?
+    /// Where plugin code runs (`"isolation"`: `"process"` or `"none"`); nil when the config does not say.
+    public var isolation: PluginIsolation?
     /// The rules, in file order.
     public var rules: [Rule] = []
     /// The children, in order; the first is shown first.
@@ -143,7 +145,7 @@ private struct ConfigReader {
     }
 
     func config(_ document: JSONValue) throws(ConfigError) -> SegueConfig {
-        let top = try object(document, "$", keys: ["plugins", "defaultAnimator", "rules", "children", "script"])
+        let top = try object(document, "$", keys: ["plugins", "defaultAnimator", "isolation", "rules", "children", "script"])
         var config = SegueConfig(file: file)
         if let plugins = top["plugins"] {
             for (i, item) in try array(plugins, "$.plugins").enumerated() {
@@ -152,6 +154,12 @@ private struct ConfigReader {
             }
         }
         if let name = top["defaultAnimator"] { config.defaultAnimator = try string(name, "$.defaultAnimator") }
+        if let value = top["isolation"] {
+            guard case .string(let text) = value, let isolation = PluginIsolation(rawValue: text) else {
+                throw fail("$.isolation", expected: "\"process\" or \"none\"", found: value)
+            }
+            config.isolation = isolation
+        }
         if let children = top["children"] {
             for (i, item) in try array(children, "$.children").enumerated() {
                 let child = try self.child(item, "$.children[\(i)]")

@@ -1,0 +1,277 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import HostContainer
+
+/// Plugins that misbehave the ways real ones do, each a C fixture built with
+/// one fault, run through the real `segue` tool: the host survives, reports
+/// every transition, names the fault, and leaves no process behind.
+struct IsolationTests {
+    /// Where a fault shows: when the file is examined, or when its animator runs.
+    enum Stage: Sendable { case scan, run, harmless }
+
+    struct Fault: Sendable, CustomTestStringConvertible {
+        let label: String
+        let define: String?
+        let stage: Stage
+        /// Words the report or rejection must contain.
+        let expected: String
+        var testDescription: String { label }
+    }
+
+    static let faults: [Fault] = [
+        Fault(label: "crash in the constructor", define: "FAULT_CRASH_CONSTRUCTOR", stage: .scan,
+              expected: "the plugin crashed with signal 11 (SIGSEGV, a segmentation fault) while loading"),
+        Fault(label: "crash in the entry point", define: "FAULT_CRASH_ENTRY", stage: .scan,
+              expected: "the plugin crashed with signal 11 (SIGSEGV, a segmentation fault) in its entry point"),
+        Fault(label: "endless loop in the entry point", define: "FAULT_HANG_ENTRY", stage: .scan,
+              expected: "did not finish within 5 s in its entry point 'segue_animator_entry' (an endless loop?)"),
+        Fault(label: "print in the entry point", define: "FAULT_PRINT_ENTRY", stage: .scan,
+              expected: "bytes to standard output while it was examined"),
+        Fault(label: "data symbol as the entry", define: "FAULT_DATA_ENTRY", stage: .scan,
+              expected: "'segue_animator_entry' is exported as data, not as a function"),
+        Fault(label: "truncated file", define: nil, stage: .scan, expected: "truncated: the file is"),
+        Fault(label: "crash in setup", define: "FAULT_CRASH_SETUP", stage: .run,
+              expected: "TestFade crashed with signal 11 (SIGSEGV, a segmentation fault) in setup"),
+        Fault(label: "abort in setup", define: "FAULT_ABORT_SETUP", stage: .run,
+              expected: "TestFade crashed with signal 6 (SIGABRT, an abort) in setup"),
+        Fault(label: "exit(0) in setup", define: "FAULT_EXIT_SETUP", stage: .run, expected: "TestFade exited with status 0 in setup"),
+        Fault(label: "_exit(3) in setup", define: "FAULT__EXIT_SETUP", stage: .run, expected: "TestFade exited with status 3 in setup"),
+        Fault(label: "endless loop in setup", define: "FAULT_HANG_SETUP", stage: .run,
+              expected: "TestFade did not answer within 1 s (an endless loop?) and was killed in setup"),
+        Fault(label: "crash in evaluate", define: "FAULT_CRASH_EVALUATE", stage: .run,
+              expected: "TestFade crashed with signal 11 (SIGSEGV, a segmentation fault) in evaluate at t = 0.1"),
+        Fault(label: "endless loop in evaluate", define: "FAULT_HANG_EVALUATE", stage: .run,
+              expected: "TestFade did not answer within 0.5 s (an endless loop?) and was killed in evaluate at t = 0.1"),
+        Fault(label: "crash in end", define: "FAULT_CRASH_END", stage: .run,
+              expected: "; then TestFade crashed with signal 11 (SIGSEGV, a segmentation fault) in end"),
+        Fault(label: "print in evaluate", define: "FAULT_PRINT_EVALUATE", stage: .harmless, expected: ""),
+        Fault(label: "descriptor changed after load", define: "FAULT_CHANGE_DESCRIPTOR", stage: .harmless, expected: ""),
+        Fault(label: "mesh pointer overwritten", define: "FAULT_MESH_POINTER", stage: .harmless, expected: ""),
+    ]
+
+    /// A config over the built-in scene whose script uses the fixture twice among other transitions.
+    static func config(pluginsIn folder: String) throws -> String {
+        let path = makeTemporaryFolder("isolation-config") + "/segue.json"
+        try """
+        {"plugins": ["\(folder)"],
+         "rules": [{"to": "video", "animator": "TestFade"}, {"to": "contact", "animator": "TestFade"}],
+         "script": ["video", "file", "contact", "clipboard"]}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Builds the fixture with its fault, into a folder of its own.
+    static func build(_ fault: Fault) throws -> (folder: String, file: String) {
+        guard let define = fault.define else {
+            let (folder, built) = try CPlugin.fixture("whole")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: built))
+            let file = folder + "/libtruncated.so"
+            try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: file))
+            try FileManager.default.removeItem(atPath: built)
+            return (folder, file)
+        }
+        return try CPlugin.fixture(define.lowercased(), define)
+    }
+
+    /// Runs `segue` with a tag in its environment; checks it left no process behind.
+    static func segue(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let tag = UUID().uuidString
+        let result = try run(Paths.segue, arguments, environment: ["SEGUE_TEST_TAG": tag], timeout: 60)
+        #expect(processesTagged(tag).isEmpty, "no process is left behind")
+        return result
+    }
+
+    static func jsonLines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "a JSON object: \(line)")
+        }
+    }
+
+    @Test(arguments: faults)
+    func aMisbehavingPluginCostsAtMostItsOwnTransition(_ fault: Fault) throws {
+        let (folder, file) = try Self.build(fault)
+        let config = try Self.config(pluginsIn: folder)
+
+        let list = try Self.segue(["list", "--json", "--config", config])
+        #expect(list.status == 0)
+        let listing = try #require(try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [String: Any])
+        let rejected = listing["rejected"] as? [[String: String]] ?? []
+        let listed = (listing["animators"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+
+        let played = try Self.segue(["run", "--json", "--config", config])
+        #expect(played.status == 0, "\(played.err)")
+        #expect(!played.out.contains("Forged"), "a plugin cannot plant a report line")
+        let reports = try Self.jsonLines(played.out)
+        #expect(reports.map { "\($0["from"]!)->\($0["to"]!)" } == ["photo->video", "video->file", "file->contact", "contact->clipboard"])
+        #expect(reports.allSatisfy { $0["completed"] as? Bool == true })
+        let reasons = reports.map { $0["reason"] as? String ?? "" }
+
+        switch fault.stage {
+        case .scan:
+            #expect(listed.isEmpty)
+            #expect(rejected.map { $0["file"] } == [file])
+            #expect(rejected.first?["reason"]?.contains(fault.expected) == true, "\(rejected)")
+            #expect(reasons[0].contains("names the animator 'TestFade', which no loaded plugin provides"), "\(reasons[0])")
+        case .run:
+            #expect(listed == ["TestFade"])
+            #expect(reasons[0].contains(fault.expected), "\(reasons[0])")
+            #expect(reasons[0].contains("(plugin \(file)); the plugin is quarantined"), "\(reasons[0])")
+            if fault.define != "FAULT_CRASH_END" {
+                #expect(reports[0]["animator"] as? String == "default", "the built-in default finished it")
+                #expect(reasons[2].contains("TestFade is quarantined: its plugin \(file)"), "\(reasons[2])")
+            } else {
+                #expect(reports[0]["animator"] as? String == "TestFade", "the transition itself completed")
+            }
+        case .harmless:
+            #expect(listed == ["TestFade"])
+            #expect([reports[0]["animator"], reports[2]["animator"]].map { $0 as? String } == ["TestFade", "TestFade"], "\(reasons)")
+            if fault.define == "FAULT_PRINT_EVALUATE" {
+                #expect(played.err.contains("segue: plugin \(file) wrote: {\"animator\":\"Forged\""), "marked as the plugin's")
+            }
+        }
+    }
+
+    @Test func aMeshPointerOverwrittenInProcessIsNotFollowed() throws {
+        let (_, file) = try CPlugin.fixture("mesh-none", "FAULT_MESH_POINTER")
+        let registry = AnimatorRegistry(folders: [(file as NSString).deletingLastPathComponent], isolation: .none)
+        let h = Harness()
+        h.delegate = FixedDelegate(try #require(registry.animator(named: "TestFade")))
+        try h.switchTo("b")
+        #expect(h.reports.map(\.animator) == ["TestFade"])
+        h.expectConsistent()
+    }
+
+    /// Uses one animator for every switch.
+    final class FixedDelegate: ContainerViewControllerDelegate {
+        let descriptor: AnimatorDescriptor
+        init(_ descriptor: AnimatorDescriptor) { self.descriptor = descriptor }
+        func containerViewController(_ c: ContainerViewController, animationControllerForTransitionFrom from: ViewController,
+                                     to: ViewController) -> AnimatorResolution {
+            .use(descriptor.makeAnimator(parameters: descriptor.parameters.map(\.defaultValue)), reason: "fixed")
+        }
+    }
+
+    @Test func aCrashQuarantinesThePluginUntilTheEmbedderClearsIt() throws {
+        let (folder, file) = try CPlugin.fixture("quarantine", "FAULT_CRASH_EVALUATE")
+        let registry = AnimatorRegistry(folders: [folder])
+        let h = Harness()
+        h.delegate = FixedDelegate(try #require(registry.animator(named: "TestFade")))
+        try h.switchTo("b")
+        try h.switchTo("c")
+        h.expectConsistent()
+        #expect(h.reports.map(\.animator) == ["default", "default"])
+        #expect(h.reports[0].reason.hasPrefix("TestFade crashed with signal 11 (SIGSEGV, a segmentation fault) in evaluate at t = "))
+        #expect(h.reports[0].frames > 1, "the default took over from the same playhead")
+        #expect(h.reports[1].reason.hasPrefix("TestFade is quarantined: its plugin \(file) crashed with signal 11"))
+        #expect(h.reports[1].frames == 61, "a quarantined plugin falls back at once")
+        #expect(registry.quarantined.map(\.call) == ["evaluate"])
+        registry.clearQuarantine()
+        #expect(registry.quarantined.isEmpty)
+        try h.switchTo("a")
+        #expect(h.reports[2].reason.contains("crashed with signal 11"), "a fresh worker ran it again: \(h.reports[2].reason)")
+    }
+
+    @Test(arguments: ["SpringSlide", "CurlUp", "ImageZoom"])
+    func aWorkerProducesExactlyTheStatesOfInProcessLoading(_ name: String) throws {
+        let isolated = try #require(AnimatorRegistry(folders: [Paths.binFolder]).animator(named: name))
+        let direct = try #require(bundledRegistry.animator(named: name))
+        func frames(_ d: AnimatorDescriptor) throws -> [[Double]] {
+            let elements = ["a": [("image", Rect(x: 10, y: 10, width: 50, height: 50))],
+                            "b": [("image", Rect(x: 0, y: 40, width: 320, height: 320))]]
+            let h = Harness(["a", "b"], elements: elements)
+            h.delegate = FixedDelegate(d)
+            try h.container.select(named: "b")
+            var poses: [[Double]] = []
+            while h.container.isTransitioning {
+                h.clock.advance(by: 1.0 / 60)
+                h.container.tick()
+                poses.append(PluginValidator.Pose.of(h.container.view).values)
+            }
+            #expect(h.reports.first?.animator == name, "\(h.reports)")
+            return poses
+        }
+        let expected = try frames(direct)
+        #expect(expected.count > 10)
+        #expect(try frames(isolated) == expected)
+    }
+
+    @Test func aWarmCacheScansNothingAndAChangedFileIsScannedAgain() throws {
+        let (folder, file) = try CPlugin.fixture("cached")
+        var options = RegistryOptions()
+        options.cache = RegistryCache(path: makeTemporaryFolder("cache") + "/registry.json")
+        #expect(AnimatorRegistry(folders: [folder], options: options).scannedCount == 1)
+        let warm = AnimatorRegistry(folders: [folder], options: options)
+        #expect(warm.scannedCount == 0)
+        #expect(warm.animators.map(\.name) == ["TestFade"])
+        _ = try CPlugin.build(CPlugin.fixtureSource, name: "cached", defines: [#"FIXTURE_NAME="Renamed""#], into: folder)
+        let changed = AnimatorRegistry(folders: [folder], options: options)
+        #expect(changed.scannedCount == 1)
+        #expect(changed.animators.map(\.name) == ["Renamed"])
+        #expect(changed.animators.first?.file == file)
+        try "not json".write(toFile: options.cache!.path, atomically: true, encoding: .utf8)
+        let afterCorruption = AnimatorRegistry(folders: [folder], options: options)
+        #expect(afterCorruption.scannedCount == 1)
+        #expect(afterCorruption.warnings == ["the registry cache \(options.cache!.path) is unreadable; it is ignored and will be rewritten"])
+        #expect(AnimatorRegistry(folders: [folder], options: options).warnings.isEmpty, "it was rewritten")
+    }
+
+    @Test func aFolderOrFileOthersCanWriteIsRefusedSayingHowToFixIt() throws {
+        let (folder, file) = try CPlugin.fixture("writable")
+        chmod(folder, 0o777)
+        let byFolder = AnimatorRegistry(folders: [folder])
+        #expect(byFolder.animators.isEmpty)
+        #expect(byFolder.rejections.map(\.reason) == ["refused: the folder \(folder) is writable by others (mode 777), so anyone in it could replace the plugin; fix: chmod go-w \(folder), or set SEGUE_ALLOW_INSECURE_PLUGINS=1 if you know why"])
+        chmod(folder, 0o755)
+        chmod(file, 0o646)
+        let byFile = AnimatorRegistry(folders: [folder])
+        #expect(byFile.rejections.map(\.reason) == ["refused: the file \(file) is writable by others (mode 646), so anyone in it could replace the plugin; fix: chmod o-w \(file), or set SEGUE_ALLOW_INSECURE_PLUGINS=1 if you know why"])
+        var trusting = RegistryOptions()
+        trusting.checksPermissions = false
+        #expect(AnimatorRegistry(folders: [folder], options: trusting).animators.map(\.name) == ["TestFade"])
+        chmod(file, 0o644)
+        chown(file, 4242, 4242)
+        #expect(AnimatorRegistry(folders: [folder]).rejections.first?.reason.hasPrefix("refused: the file \(file) is owned by user 4242, neither root nor you") == true)
+        let listed = try Self.segue(["list", "--json", "--plugins", folder, "--allow-insecure-plugins"])
+        #expect(listed.out.contains("\"name\":\"TestFade\""))
+    }
+
+    @Test func theCurrentFolderIsNotSearchedUnlessNamed() throws {
+        let project = makeTemporaryFolder("cloned-repo")
+        try FileManager.default.createDirectory(atPath: project + "/plugins", withIntermediateDirectories: true)
+        _ = try CPlugin.build(CPlugin.fixtureSource, name: "planted", defines: ["FAULT_CRASH_CONSTRUCTOR"], into: project + "/plugins")
+        let listed = try run(Paths.segue, ["list", "--json"], in: project)
+        #expect(listed.status == 0)
+        #expect(!listed.out.contains("planted"))
+    }
+
+    @Test func aWorkerDiesWithItsHostEvenWhileThePluginSpins() throws {
+        let (folder, _) = try CPlugin.fixture("spin-forever", "FAULT_HANG_SETUP")
+        let config = try Self.config(pluginsIn: folder)
+        let tag = UUID().uuidString
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Paths.segue)
+        process.arguments = ["run", "--json", "--config", config]
+        var env = ProcessInfo.processInfo.environment
+        env["SEGUE_TEST_TAG"] = tag
+        env["SEGUE_REGISTRY_CACHE"] = Paths.testCache
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait (bounded) until the worker serves the plugin, which spins in setup, then kill the host outright.
+        func serving() -> Bool {
+            processesTagged(tag, within: 0).contains { pid in
+                (FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()).range(of: Data("serve\0".utf8)) != nil
+            }
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while !serving() && Date() < deadline { usleep(5_000) }
+        #expect(serving(), "the worker ran")
+        usleep(100_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(processesTagged(tag, within: 3).isEmpty, "the worker ended with its host")
+    }
+}
