@@ -46,7 +46,7 @@ struct ConfigTests {
 
     @Test(arguments: [
         (#"[1, 2]"#, "$", "an object", "an array of 2"),
-        (#"{"rule": []}"#, "$.rule", "one of the keys 'plugins', 'defaultAnimator', 'rules', 'children', 'script'", "the unknown key 'rule'"),
+        (#"{"rule": []}"#, "$.rule", "one of the keys 'plugins', 'defaultAnimator', 'isolation', 'rules', 'children', 'script'", "the unknown key 'rule'"),
         (#"{"plugins": "p"}"#, "$.plugins", "an array", #"the string "p""#),
         (#"{"plugins": [3]}"#, "$.plugins[0]", "a non-empty string", "the number 3"),
         (#"{"rules": [{"to": "b"}]}"#, "$.rules[0].animator", "an animator name", "nothing (the key is missing)"),
@@ -60,6 +60,7 @@ struct ConfigTests {
         (#"{"children": [{"name": "a", "elements": [{"name": "i", "frame": [1, 2]}]}]}"#, "$.children[0].elements[0].frame", "[x, y, width, height] with a width and height of 0 or more", "an array of 2"),
         (#"{"children": ["a", "b"], "script": ["b", "c"]}"#, "$.script[1]", "the name of a child (a, b)", #"the string "c""#),
         (#"{"defaultAnimator": true}"#, "$.defaultAnimator", "a non-empty string", "the boolean true"),
+        (#"{"isolation": "sandbox"}"#, "$.isolation", #""process" or "none""#, #"the string "sandbox""#),
     ])
     func badConfigsNameTheKeyPathWhatWasExpectedAndWhatWasFound(json: String, keyPath: String, expected: String, found: String) throws {
         let e = try #require(error(json), "\(json) should be rejected")
