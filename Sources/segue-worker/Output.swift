@@ -12,17 +12,6 @@ enum Output {
         text.withUTF8 { bytes in _ = Glibc.write(hostError, bytes.baseAddress, bytes.count) }
     }
 
-    /// Ends this process when the host's end of `channel` closes, whatever the main thread is doing.
-    static func watchHost(_ channel: WorkerChannel) {
-        let thread = Thread {
-            var poller = pollfd(fd: channel.descriptor, events: 0, revents: 0)
-            while true {
-                if poll(&poller, 1, -1) > 0 && poller.revents & Int16(POLLHUP | POLLERR) != 0 { _exit(0) }
-            }
-        }
-        thread.start()
-    }
-
     /// Plugins' writes to standard error reach the host's, each line marked.
     static func relayStandardError() {
         hostError = dup(2)

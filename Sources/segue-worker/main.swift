@@ -17,7 +17,7 @@ guard let memory = SharedMemory(descriptor: 4, size: WorkerLayout.size) else {
     FileHandle.standardError.write(Data("segue-worker: not started by a Segue host (no shared memory on descriptor 4)\n".utf8))
     exit(2)
 }
-Output.watchHost(channel)
+HostLifeline.exitWhenClosed(channel.descriptor)
 
 switch CommandLine.arguments.dropFirst().first {
 case "scan":

@@ -6,13 +6,16 @@ import HostContainer
 /// hangs is reported against the check that triggered it, not suffered.
 enum ValidateCommand {
     static let help = """
-    USAGE: segue validate PLUGIN.so [--strictness 1-10] [--seed N] [--timeout SECONDS] [--json]
+    USAGE: segue validate PLUGIN.so [--strictness 1-10] [--seed N] [--timeout SECONDS]
+                          [--context N] [--in-process] [--json]
 
     Runs the checks below in a child process, one after another. Each prints
-    PASS, WARN or FAIL with what was expected and what was found. A crash or a
-    hang (no answer within --timeout, 10 s by default) fails the check that was
-    running; the animator's later checks are then not run (WARN), and the
-    others go on in a fresh child. Exits 1 when any check failed.
+    PASS, WARN or FAIL with what was expected and what was found. A crash, an
+    exit or a hang (no answer within --timeout, 10 s by default, loading
+    included) fails the check that was running, naming the call (setup,
+    evaluate or end), the context of the matrix and t; the animator's later
+    checks are then not run (WARN), and the others go on in a fresh child. The
+    child never outlives segue validate. Exits 1 when any check failed.
 
     Checks, rising with strictness (default 5):
       1+  entry point and ABI version; descriptor (ids, names, versions,
@@ -27,8 +30,14 @@ enum ValidateCommand {
       5+  parameter sets fuzzed from --seed (strictness - 4 of them)
 
     OPTIONS:
-      --json     One JSON object: plugin, strictness, seed, passed, checks
-                 [{name, status, message}].
+      --strictness N  1 to 10 (default 5): how many contexts, samples and evaluations.
+      --seed N        Seeds the fuzzed parameters (default 1).
+      --timeout S     Seconds one check may take, loading included (default 10).
+      --context N     Only context N of the matrix (as a failure names it).
+      --in-process    Run the checks in this process: a crash stops segue,
+                      which is what a debugger wants (gdb --args segue ...).
+      --json          One JSON object: plugin, strictness, seed, passed, checks
+                      [{name, status, message}].
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
@@ -36,8 +45,8 @@ enum ValidateCommand {
             print(help)
             return .success
         }
-        let args = try Arguments(rest, flags: ["--json", "--help"],
-                                 options: ["--strictness", "--seed", "--timeout", "--worker"])
+        let args = try Arguments(rest, flags: ["--json", "--help", "--in-process"],
+                                 options: ["--strictness", "--seed", "--timeout", "--context", "--worker"])
         if args.has("--help") {
             print(help)
             return .success
@@ -45,13 +54,23 @@ enum ValidateCommand {
         let strictness = Int(try PreviewCommand.number(args, "--strictness", default: 5, range: 1...10))
         let seed = UInt64(try PreviewCommand.number(args, "--seed", default: 1, range: 0...Double(UInt32.max)))
         let timeout = try PreviewCommand.number(args, "--timeout", default: 10, range: 0.1...3600)
-        if let from = try args.single("--worker") {
-            return worker(PluginValidator(path: path, strictness: strictness, seed: seed), from: Int(from) ?? 0)
+        let context = try args.single("--context").map { value throws(UsageError) in
+            guard let n = Int(value), n >= 0 else { throw UsageError("--context \(value): expected a context number, 0 or more") }
+            return n
         }
-        let checks = supervise(path: path, arguments: ["--strictness", "\(strictness)", "--seed", "\(seed)"],
-                               timeout: timeout, json: args.has("--json"))
+        var validator = PluginValidator(path: path, strictness: strictness, seed: seed)
+        validator.onlyContext = context
+        if let from = try args.single("--worker") {
+            return worker(validator, from: Int(from) ?? 0)
+        }
+        var forwarded = ["--strictness", "\(strictness)", "--seed", "\(seed)"]
+        if let context { forwarded += ["--context", "\(context)"] }
+        let json = args.has("--json")
+        let checks = args.has("--in-process")
+            ? inProcess(validator, json: json)
+            : supervise(path: path, arguments: forwarded, timeout: timeout, json: json)
         let failed = checks.filter { $0.status == .fail }.count
-        if args.has("--json") {
+        if json {
             print(jsonLine(Summary(plugin: path, strictness: strictness, seed: seed, passed: failed == 0, checks: checks)))
         } else {
             let warnings = checks.filter { $0.status == .warn }.count
@@ -68,18 +87,39 @@ enum ValidateCommand {
         let checks: [ValidationCheck]
     }
 
-    /// What a worker prints, one JSON object per line.
+    /// What a child writes to the parent, one JSON object per line, on descriptor 3.
     struct Line: Codable {
         var names: [String]?
         var start: Int?
         var result: ValidationCheck?
     }
 
-    /// The child: lists the checks, then runs them from `from` on, announcing each.
-    static func worker(_ validator: PluginValidator, from: Int) -> ExitCode {
-        func send(_ line: Line) {
-            FileHandle.standardOutput.write(Data((jsonLine(line) + "\n").utf8))
+    /// Prints a check's outcome as it comes.
+    static func show(_ check: ValidationCheck, json: Bool) {
+        if !json { printNow("\(check.status.rawValue.uppercased().padding(toLength: 4, withPad: " ", startingAt: 0))  \(check.name): \(check.message)") }
+    }
+
+    /// Every check in this process.
+    static func inProcess(_ validator: PluginValidator, json: Bool) -> [ValidationCheck] {
+        if !json { printNow("Validating \(validator.path) in this process") }
+        return validator.checkNames.indices.map { index in
+            let check = validator.run(check: index)
+            show(check, json: json)
+            return check
         }
+    }
+
+    /// The child: lists the checks, then runs them from `from` on, announcing
+    /// each on descriptor 3 and recording each plugin call in the shared memory
+    /// on descriptor 4. Ends when the parent goes away.
+    static func worker(_ validator: PluginValidator, from: Int) -> ExitCode {
+        HostLifeline.exitWhenClosed(3)
+        var validator = validator
+        if let memory = SharedMemory(descriptor: 4, size: ValidationProgress.size) {
+            validator.progress = ValidationProgress(memory: memory)
+        }
+        let channel = FileHandle(fileDescriptor: 3, closeOnDealloc: false)
+        func send(_ line: Line) { channel.write(Data((jsonLine(line) + "\n").utf8)) }
         let names = validator.checkNames
         send(Line(names: names))
         for index in from..<max(names.count, from) {
@@ -89,124 +129,125 @@ enum ValidateCommand {
         return .success
     }
 
-    /// The parent: runs workers until every check has an outcome.
+    /// The parent: runs children until every check has an outcome.
     static func supervise(path: String, arguments: [String], timeout: Double, json: Bool) -> [ValidationCheck] {
-        if !json { print("Validating \(path)") }
+        if !json { printNow("Validating \(path)") }
         var names: [String]?
         var results: [ValidationCheck] = []
         func report(_ check: ValidationCheck) {
             results.append(check)
-            if !json { print("\(check.status.rawValue.uppercased().padding(toLength: 4, withPad: " ", startingAt: 0))  \(check.name): \(check.message)") }
+            show(check, json: json)
         }
         while names == nil || results.count < names!.count {
-            let run: Worker
+            let child: ValidationChild
             do {
-                run = try Worker(arguments: ["validate", path] + arguments + ["--worker", "\(results.count)"])
+                child = try ValidationChild(arguments: ["validate", path] + arguments + ["--worker", "\(results.count)"])
             } catch {
                 report(ValidationCheck(name: names?[results.count] ?? "entry point and ABI version", status: .fail,
                                        message: "the validator could not start its child process: \(error)"))
                 return results
             }
-            var running: (index: Int, since: Double)?
+            // The deadline runs from the start: loading the plugin counts.
+            var running = (index: results.count, since: now())
             var outcome: String?
-            while outcome == nil {
-                let status = run.exitStatus  // read first: once it is set, all the output is in
-                for line in run.lines() {
-                    guard let data = line.data(using: .utf8), let message = try? JSONDecoder().decode(Line.self, from: data) else { continue }
+            var finished = false
+            while outcome == nil && !finished {
+                let ended = child.process.termination  // read first: once it is set, all the output is in
+                for line in child.lines(waiting: ended == nil ? 0.005 : 0) {
+                    guard let message = try? JSONDecoder().decode(Line.self, from: Data(line.utf8)) else { continue }
                     if let list = message.names { names = list }
                     if let index = message.start { running = (index, now()) }
                     if let result = message.result {
                         report(result)
-                        running = nil
+                        running = (results.count, now())
                     }
                 }
-                if let status {
-                    if status.normal && status.code == 0 && running == nil { break }
-                    outcome = status.normal ? "the validator's child exited with status \(status.code)" : "crashed (\(signalName(status.code)))"
-                } else if let r = running, now() - r.since > timeout {
-                    run.kill()
-                    outcome = "did not finish within \(timeout.formatted()) s (an endless loop?); the child was killed"
-                } else {
-                    usleep(2_000)
+                if let ended {
+                    finished = names != nil && results.count >= names!.count
+                    if !finished { outcome = ended.description }
+                } else if now() - running.since > timeout {
+                    child.process.kill()
+                    outcome = "did not finish within \(timeout.formatted()) s (an endless loop?) and was killed"
                 }
             }
-            guard let why = outcome else { continue }
+            guard let what = outcome else { continue }
+            let place = child.place(path: path, arguments: arguments)
             guard let list = names else {
-                report(ValidationCheck(name: "entry point and ABI version", status: .fail, message: "loading the plugin \(why)"))
+                report(ValidationCheck(name: "entry point and ABI version", status: .fail, message: "the plugin \(what) while it was loaded\(place)"))
+                report(ValidationCheck(name: "descriptor", status: .warn, message: "not read: loading stopped before the descriptor"))
                 return results
             }
-            let index = running?.index ?? results.count
-            report(ValidationCheck(name: list[index], status: .fail, message: "\(why) during this check"))
+            let index = min(running.index, list.count - 1)
+            report(ValidationCheck(name: list[index], status: .fail, message: "the plugin \(what)\(place) during this check"))
             // The animator's other checks would only meet the same fault.
             let owner = list[index].split(separator: ":", maxSplits: 1).first.map(String.init)
             while results.count < list.count {
                 let next = list[results.count]
                 guard index < 2 || next.hasPrefix("\(owner ?? ""): ") else { break }
-                report(ValidationCheck(name: next, status: .warn, message: "not run: the plugin \(why.hasPrefix("crashed") ? "crashed" : "hung") in an earlier check"))
+                report(ValidationCheck(name: next, status: .warn, message: "not run: the plugin \(what.hasPrefix("did not") ? "hung" : "failed") in an earlier check"))
             }
+            if index < 2 { return results }
         }
         return results
     }
 
     static func now() -> Double { MonotonicClock().now }
-
-    static func signalName(_ signal: Int32) -> String {
-        let names: [Int32: String] = [SIGSEGV: "SIGSEGV, a segmentation fault", SIGABRT: "SIGABRT, an abort", SIGBUS: "SIGBUS",
-                                      SIGFPE: "SIGFPE, an arithmetic fault", SIGILL: "SIGILL, an illegal instruction or a trap",
-                                      SIGKILL: "SIGKILL", SIGTRAP: "SIGTRAP"]
-        return "signal \(signal), \(names[signal] ?? "an unexpected signal")"
-    }
 }
 
-/// A child `segue` process whose standard output is read line by line without blocking.
-final class Worker: @unchecked Sendable {  // `pending` is shared with the reading thread, under `lock`
-    private let process = Process()
-    private let output = Pipe()
-    private var buffer = Data()
-    private let lock = NSLock()
-    private var pending = Data()
+/// A child `segue validate --worker` process: its lines come on a pipe, its
+/// plugin calls are recorded in shared memory, and it ends with its parent.
+final class ValidationChild {
+    let process: ChildProcess
+    private let reader: Int32
+    private let memory: SharedMemory
+    private var buffer: [UInt8] = []
 
     init(arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: PluginFolders.executablePath())
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            lock.withLock { pending.append(data) }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0, let memory = SharedMemory(size: ValidationProgress.size) else {
+            throw SpawnError(executable: "segue", reason: String(cString: strerror(errno)))
         }
-        try process.run()
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        defer { close(fds[1]) }
+        do {
+            process = try ChildProcess(executable: PluginFolders.executablePath(), arguments: arguments,
+                                       descriptors: [fds[1], memory.descriptor])
+        } catch {
+            close(fds[0])
+            throw error
+        }
+        (reader, self.memory) = (fds[0], memory)
     }
 
-    /// The complete lines received since the last call.
-    func lines() -> [String] {
-        lock.withLock {
-            buffer.append(pending)
-            pending.removeAll()
+    deinit {
+        close(reader)
+        process.kill()
+    }
+
+    /// The complete lines that arrived, waiting at most `seconds` for the first.
+    func lines(waiting seconds: Double) -> [String] {
+        var poller = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+        while poll(&poller, 1, Int32(seconds * 1000)) > 0 {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { read(reader, $0.baseAddress, 65536) }
+            if n <= 0 { break }
+            buffer += chunk[0..<n]
+            if seconds > 0 { break }
         }
         var result: [String] = []
         while let newline = buffer.firstIndex(of: 10) {
-            result.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-            buffer.removeSubrange(buffer.startIndex...newline)
+            result.append(String(decoding: buffer[..<newline], as: UTF8.self))
+            buffer.removeSubrange(...newline)
         }
         return result
     }
 
-    /// How the child ended, once it has and its output is read; nil while it runs.
-    var exitStatus: (normal: Bool, code: Int32)? {
-        guard !process.isRunning else { return nil }
-        output.fileHandleForReading.readabilityHandler = nil
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
-        lock.withLock { pending.append(rest) }
-        return (process.terminationReason == .exit, process.terminationStatus)
-    }
-
-    func kill() {
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+    /// Where the plugin was when the child died, and how to run that context again.
+    func place(path: String, arguments: [String]) -> String {
+        guard let p = ValidationProgress.read(memory) else { return "" }
+        let at = p.t.map { " at t = \(String(format: "%.3f", $0)) s" } ?? ""
+        // The forwarded arguments start with --strictness N --seed S.
+        let again = ["segue", "validate", path] + arguments.prefix(4) + ["--context", "\(p.context)", "--in-process"]
+        return " in \(p.call)\(at), context \(p.context) of the matrix (\(p.label)); to run that context alone in one process, for a debugger: \(again.joined(separator: " "))"
     }
 }

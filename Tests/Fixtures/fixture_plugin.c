@@ -38,6 +38,9 @@ static void change_descriptor(void);
 #ifdef FAULT_CRASH_CONSTRUCTOR
 __attribute__((constructor)) static void crash_on_load(void) { FIXTURE_CRASH(); }
 #endif
+#ifdef FAULT_EXIT_CONSTRUCTOR
+__attribute__((constructor)) static void exit_on_load(void) { exit(0); }
+#endif
 
 /* Counters the tests read with dlsym, to see how the host called the animator. */
 SEGUE_EXPORT int fixture_setup_calls = 0;

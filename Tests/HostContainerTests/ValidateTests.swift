@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 @testable import HostContainer
@@ -45,8 +46,10 @@ struct ValidateTests {
         ("FAULT_DEFAULT_OUT_OF_RANGE", "descriptor", "'level' has default 5.0 outside [min, max] = [0.0, 1.0]"),
         ("FAULT_NAN", "TestFade: finite states", "expected finite values; it produced a non-finite alpha for layer 0 at t = "),
         ("FAULT_WRONG_FINAL_FRAME", "TestFade: final state", "expected the to view at its final frame (0.0, 0.0, 24.0, 48.0) at t = duration; found (10.0, 0.0, 24.0, 48.0)"),
-        ("FAULT_CRASH_SETUP", "TestFade: setup over the context matrix", "crashed (signal 11, SIGSEGV, a segmentation fault) during this check"),
-        ("FAULT_HANG_EVALUATE", "TestFade: finite states", "did not finish within 1 s (an endless loop?); the child was killed during this check"),
+        ("FAULT_CRASH_SETUP", "TestFade: setup over the context matrix", "the plugin crashed with signal 11 (SIGSEGV, a segmentation fault) in setup, context 0 of the matrix (tiny 24x48, going right, a shared element, parameters at default); to run that context alone in one process, for a debugger: segue validate "),
+        ("FAULT_HANG_EVALUATE", "TestFade: finite states", "the plugin did not finish within 1 s (an endless loop?) and was killed in evaluate at t = 0."),
+        ("FAULT_HANG_ENTRY", "entry point and ABI version", "the plugin did not finish within 1 s (an endless loop?) and was killed while it was loaded"),
+        ("FAULT_EXIT_CONSTRUCTOR", "entry point and ABI version", "the plugin exited with status 0 while it was loaded"),
         ("FAULT_LEAK", "TestFade: no memory growth", "expected no heap growth across 2500 evaluations; found"),
         ("FAULT_DECLINE", "TestFade: setup over the context matrix", "declined all 48 contexts, each with a reason"),
     ]
@@ -67,6 +70,34 @@ struct ValidateTests {
         }
         // Every check of the plan has an outcome, even after a crash or a hang.
         #expect(Set(outcome.names).count == outcome.names.count && outcome.names.count >= 2)
+    }
+
+    @Test func aCrashNamesTheCommandThatRunsItsContextAloneAndThatCommandDoes() throws {
+        let (_, file) = try CPlugin.fixture("validate-rerun", "FAULT_CRASH_SETUP")
+        let outcome = try validate(file, ["--strictness", "2", "--seed", "7"])
+        let message = try #require(outcome.checks["TestFade: setup over the context matrix"]?.message)
+        #expect(message.contains("segue validate \(file) --strictness 2 --seed 7 --context 0 --in-process during this check"), "\(message)")
+        let one = try run(Paths.segue, ["validate", Paths.binFolder + "/libCurlUp.so", "--strictness", "2", "--context", "5", "--in-process"])
+        #expect(one.status == 0)
+        #expect(one.out.contains("PASS  CurlUp: finite states: finite at t = 0, 5 sampled times and t = duration over 1 context(s)"), "\(one.out)")
+    }
+
+    @Test func theChildDiesWithTheValidator() throws {
+        let (_, file) = try CPlugin.fixture("validate-spin", "FAULT_HANG_EVALUATE")
+        let tag = UUID().uuidString
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Paths.segue)
+        process.arguments = ["validate", file, "--timeout", "600"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["SEGUE_TEST_TAG": tag]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while processesTagged(tag, within: 0).count < 2 && Date() < deadline { usleep(10_000) }
+        usleep(300_000)  // the child is spinning in evaluate by now
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(processesTagged(tag, within: 3).isEmpty, "the validator's child ended with it")
     }
 
     @Test func theTextOutputNamesEachCheck() throws {

@@ -105,5 +105,8 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is guarded b
 package struct SpawnError: Error, CustomStringConvertible {
     package let executable: String
     package let reason: String
+    package init(executable: String, reason: String) {
+        (self.executable, self.reason) = (executable, reason)
+    }
     package var description: String { "cannot start \(executable): \(reason)" }
 }

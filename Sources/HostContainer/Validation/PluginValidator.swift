@@ -48,6 +48,11 @@ public struct PluginValidator {
     /// How much the heap may grow across the memory check's evaluations: 4 KiB.
     public static let allowedGrowth = 4_096
 
+    /// When set, the matrix is only this context (its number in the whole matrix).
+    public var onlyContext: Int?
+    /// Where the child that runs the checks records the call under way.
+    package var progress: ValidationProgress?
+
     /// A validator of `path`; `strictness` is clamped to 1...10.
     public init(path: String, strictness: Int = 5, seed: UInt64 = 1) {
         self.path = path
@@ -109,6 +114,8 @@ public struct PluginValidator {
     /// One context of the matrix, described for messages.
     struct Situation {
         var size: Rect, goingRight: Bool, shared: Bool, parameters: [Double], label: String
+        /// Its number in the whole matrix.
+        var index = 0
     }
 
     func situations(for d: AnimatorDescriptor) -> [Situation] {
@@ -139,12 +146,13 @@ public struct PluginValidator {
                     for (setLabel, values) in sets {
                         result.append(Situation(
                             size: size, goingRight: goingRight, shared: shared, parameters: values,
-                            label: "\(sizeLabel), going \(goingRight ? "right" : "left"), \(shared ? "a shared element" : "no shared element"), parameters \(setLabel)"))
+                            label: "\(sizeLabel), going \(goingRight ? "right" : "left"), \(shared ? "a shared element" : "no shared element"), parameters \(setLabel)",
+                            index: result.count))
                     }
                 }
             }
         }
-        return result
+        return onlyContext.map { only in result.filter { $0.index == only } } ?? result
     }
 
     /// A from and a to child in a container view, the to child not yet added.
@@ -175,12 +183,20 @@ public struct PluginValidator {
         case unusable(String)
     }
 
+    /// A new animator of `d` for `s`, whose calls are recorded in ``progress``.
+    func animator(_ d: AnimatorDescriptor, _ s: Situation) -> any TransitionAnimator {
+        let made = d.makeAnimator(parameters: s.parameters)
+        guard let progress else { return made }
+        progress.enter(context: s.index, label: s.label)
+        return TracedAnimator(made, progress: progress)
+    }
+
     func begin(_ d: AnimatorDescriptor, _ s: Situation) -> Begun {
         let stage = Stage(s)
-        let animator = d.makeAnimator(parameters: s.parameters)
+        let animator = animator(d, s)
         if case .decline(let reason) = animator.setup(stage.context) { return .declined(reason) }
         // The plan is checked by the container's own rules; a second setup is harmless (setup may run again).
-        switch ActiveTransition.begin(d.makeAnimator(parameters: s.parameters), context: stage.context) {
+        switch ActiveTransition.begin(self.animator(d, s), context: stage.context) {
         case .success(let t): return .running(t, stage)
         case .failure(let why): return .unusable(why.description)
         }
@@ -303,9 +319,13 @@ public struct PluginValidator {
 
     var evaluations: Int { 500 * strictness }
 
+    /// The ordinary container with a shared element and default parameters, for the memory and time checks.
+    func ordinarySituation(for d: AnimatorDescriptor) -> Situation? {
+        situations(for: d).first { $0.label.hasPrefix("ordinary") && $0.label.contains("a shared element") }
+    }
+
     func memoryCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
-        var s = situations(for: d).first { $0.label.hasPrefix("ordinary") }!
-        s.shared = true
+        guard let s = ordinarySituation(for: d) else { return (.warn, "not checked: --context leaves out the ordinary container") }
         guard case .running(let t, _) = begin(d, s) else { return (.warn, "not checked: the animator declined \(s.label)") }
         defer { end(t) }
         for k in 0..<20 { t.apply(at: t.duration * Double(k) / 20) }
@@ -319,8 +339,7 @@ public struct PluginValidator {
     }
 
     func timeCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
-        var s = situations(for: d).first { $0.label.hasPrefix("ordinary") }!
-        s.shared = true
+        guard let s = ordinarySituation(for: d) else { return (.warn, "not checked: --context leaves out the ordinary container") }
         guard case .running(let t, _) = begin(d, s) else { return (.warn, "not checked: the animator declined \(s.label)") }
         defer { end(t) }
         var samples: [Double] = []
