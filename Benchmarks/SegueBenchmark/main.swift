@@ -1,8 +1,8 @@
 // SegueBenchmark: what per-frame evaluation through the plugin ABI costs
-// against the same math called directly in Swift, and how long loading
-// plugins takes. Run it in release mode (see the README); it is not a test.
+// against the same math called directly in Swift, what a round trip to a
+// worker process adds, and how startup grows with the plugins installed. Run it in release mode (see the README); it is not a test.
 //
-//   swift run -c release SegueBenchmark [--frames N] [--copies N]
+//   swift build -c release && .build/release/SegueBenchmark [--frames N] [--counts 10,100,1000,5000]
 //
 // It ends with rendering figures: frames per second of the software renderer
 // for each animator at 390x844, and GIF and PNG encoding times.
@@ -147,19 +147,48 @@ func evaluationCost(_ animator: any TransitionAnimator, frames: Int, runs: Int =
 
 // MARK: - Main
 
+/// The median time of one evaluation of all layers, in microseconds, each
+/// frame timed on its own; with `pace`, one frame every `pace` seconds, as a
+/// display would ask (the worker then sleeps between frames).
+func medianFrame(_ animator: any TransitionAnimator, frames: Int, pace: Double? = nil) -> Double {
+    let context = makeContext()
+    guard case .animate(let plan) = animator.setup(context) else { fatalError("\(animator.name) declined") }
+    let meshes = plan.layers.map { $0.meshColumns > 0 ? Mesh(columns: $0.meshColumns, rows: $0.meshRows, covering: context.containerView.bounds) : nil }
+    let states = UnsafeMutablePointer<LayerState>.allocate(capacity: plan.layers.count)
+    defer { states.deallocate() }
+    var times: [Double] = []
+    times.reserveCapacity(frames)
+    for f in 0..<frames {
+        let t = plan.duration * Double(f % 100) / 99
+        for layer in plan.layers.indices {
+            (states + layer).initialize(to: LayerState(
+                frame: context.containerView.bounds, zPosition: Double(layer),
+                mesh: meshes[layer]?.vertices ?? .init(start: nil, count: 0)))
+        }
+        if let pace { usleep(UInt32(pace * 1e6)) }
+        let start = now()
+        animator.evaluate(at: t, layers: LayerStates(base: states, count: plan.layers.count))
+        times.append(now() - start)
+    }
+    precondition(animator.failure == nil, "\(animator.name) failed: \(animator.failure!)")
+    animator.animationEnded(true)
+    return times.sorted()[frames / 2] * 1e6
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String, default value: Int, in arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return value }
     return v
 }
 let frames = option("--frames", default: 20_000)
-let copies = option("--copies", default: 100)
 let binFolder = (try! FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") as NSString).deletingLastPathComponent
 
-// Plugin load time: the first scan of the build folder (three Swift plugins).
+// Plugin load time: the first scan of the build folder (three Swift plugins), in a scanner process.
 let loadStart = now()
-let registry = AnimatorRegistry(folders: [binFolder])
+let workerRegistry = AnimatorRegistry(folders: [binFolder])
 let loadSeconds = now() - loadStart
+/// In-process loading, for the ABI's own cost.
+let registry = AnimatorRegistry(folders: [binFolder], isolation: .none)
 func plugin(_ name: String) -> AnimatorDescriptor {
     guard let d = registry.animator(named: name) else { fatalError("\(name) not found in \(binFolder): build it first") }
     return d
@@ -198,30 +227,22 @@ for (name, abi, swift) in pairs {
 }
 print("  (SpringSlide's direct Swift counterpart is the built-in default: the same algorithm and spring.)")
 
-print("\nPlugin loading:")
-print(String(format: "  first scan of the build folder (3 Swift plugins): %.2f ms", loadSeconds * 1e3))
-
-// Startup with many plugins installed: N copies of the plain C example.
-let folder = NSTemporaryDirectory() + "segue-bench-\(getpid())"
-try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Examples/c-animator/curve_slide.c").path
-let include = URL(fileURLWithPath: source).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Sources/AnimatorABI/include").path
-let cc = Process()
-cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-cc.arguments = ["cc", "-O2", "-shared", "-fPIC", "-I", include, "-o", folder + "/libCurveSlide.so", source]
-if (try? cc.run()) != nil, ({ cc.waitUntilExit(); return cc.terminationStatus == 0 }()) {
-    for i in 1..<copies {
-        try? FileManager.default.copyItem(atPath: folder + "/libCurveSlide.so", toPath: folder + "/libCurveSlide-\(i).so")
-    }
-    let start = now()
-    let many = AnimatorRegistry(folders: [folder])
-    let seconds = now() - start
-    print(String(format: "  scan of %d C plugin files (1 loaded, %d duplicates rejected after loading): %.2f ms, %.1f us per file",
-                 copies, many.rejections.count, seconds * 1e3, seconds / Double(copies) * 1e6))
-} else {
-    print("  (no C compiler: the many-plugins scan was skipped)")
+print("\nPer-frame evaluation in a worker process (one round trip through shared memory), µs per frame, median:")
+print("  animator      worker, back to back   worker, 1 frame/ms   in-process (ABI)")
+for (name, inProcess, _) in pairs {
+    let isolated = workerRegistry.animator(named: name)!
+    func fresh() -> any TransitionAnimator { isolated.makeAnimator(parameters: defaults(isolated)) }
+    print("  " + name.padding(toLength: 12, withPad: " ", startingAt: 0)
+          + String(format: "  %20.2f   %18.2f   %16.2f", medianFrame(fresh(), frames: frames),
+                   medianFrame(fresh(), frames: 2_000, pace: 0.001), medianFrame(inProcess, frames: frames)))
 }
-try? FileManager.default.removeItem(atPath: folder)
+
+print("\nPlugin loading:")
+print(String(format: "  first scan of the build folder (3 Swift plugins, in a scanner process): %.2f ms", loadSeconds * 1e3))
+print("\nStartup with N C plugins installed (segue run playing one transition with one of them; median wall time):")
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+let counts = arguments.firstIndex(of: "--counts").map { i in arguments[i + 1].split(separator: ",").compactMap { Int($0) } }
+    ?? [10, 100, 1_000, 5_000]
+startupBenchmark(counts: counts, repository: repository)
 renderingBenchmark(registry: registry)

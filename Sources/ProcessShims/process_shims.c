@@ -46,3 +46,19 @@ int process_shims_symbol_is_function(const void *address) {
     int type = ELF64_ST_TYPE(symbol->st_info);
     return type == STT_FUNC || type == STT_GNU_IFUNC;
 }
+
+void process_shims_store_release(unsigned *address, unsigned value) {
+    __atomic_store_n(address, value, __ATOMIC_RELEASE);
+}
+
+unsigned process_shims_load_acquire(const unsigned *address) {
+    return __atomic_load_n(address, __ATOMIC_ACQUIRE);
+}
+
+void process_shims_spin_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}

@@ -83,9 +83,12 @@ struct Serving {
         exit(0)
     }
 
+    /// Sends a reply, then counts it in shared memory for a host that spins.
     private func reply(_ status: UInt32, value: UInt32 = 0, text: String = "") {
-        let bytes = [UInt8](text.utf8.prefix(1 << 20))
-        _ = memory.write(bytes, at: WorkerLayout.text, capacity: WorkerLayout.textCapacity)
-        channel.send(WorkerReply(status: status, value: value, length: UInt32(bytes.count)))
+        if !text.isEmpty {
+            _ = memory.write([UInt8](text.utf8.prefix(1 << 20)), at: WorkerLayout.text, capacity: WorkerLayout.textCapacity)
+        }
+        channel.send(WorkerReply(status: status, value: value, length: UInt32(text.utf8.prefix(1 << 20).count)))
+        memory.storeRelease(memory.loadAcquire(at: WorkerLayout.replies) &+ 1, at: WorkerLayout.replies)
     }
 }

@@ -188,11 +188,18 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     }
 
     private func call(_ request: WorkerRequest, _ call: String, _ name: String, _ t: Double?, _ deadline: Double) -> Result<WorkerReply, CallFailure> {
+        let before = memory?.loadAcquire(at: WorkerLayout.replies) ?? 0
         guard let channel, channel.send(request) else {
             return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: ended(), kill: false)))
         }
+        // The reply is then already queued: receiving it does not sleep.
+        _ = memory?.spin(whileEqual: before, at: WorkerLayout.replies, seconds: Self.spinLimit)
         return receive(call, name, t, deadline)
     }
+
+    /// How long the host spins for an answer before it sleeps: a sleep and a
+    /// wake-up cost about 10 µs, more than most frames take to evaluate.
+    static let spinLimit = 0.000_2
 
     private func receive(_ call: String, _ name: String, _ t: Double?, _ deadline: Double) -> Result<WorkerReply, CallFailure> {
         switch channel!.receive(WorkerReply.self, within: deadline) {

@@ -39,27 +39,67 @@ package struct WorkerChannel: Sendable {
 
     /// Waits at most `seconds` (forever when nil) for one message of type `T`.
     package func receive<T: BitwiseCopyable>(_: T.Type, within seconds: Double?) -> Result<T, Failure> {
-        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let deadline = seconds.map { MonotonicClock().now + $0 }
-        while true {
-            let left = deadline.map { max(0, Int32((($0 - MonotonicClock().now) * 1000).rounded(.up))) } ?? -1
-            let ready = poll(&poller, 1, left)
-            if ready > 0 { break }
-            if ready == 0 { return .failure(.timedOut) }
-            if errno != EINTR { return .failure(.closed) }
+        // A message already queued (the usual case after the host spun for it) needs no poll.
+        if seconds != nil, let queued = read(T.self, flags: Int32(MSG_DONTWAIT)) { return queued }
+        if let seconds {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let deadline = MonotonicClock().now + seconds
+            while true {
+                let left = max(0, Int32(((deadline - MonotonicClock().now) * 1000).rounded(.up)))
+                let ready = poll(&poller, 1, left)
+                if ready > 0 { break }
+                if ready == 0 { return .failure(.timedOut) }
+                if errno != EINTR { return .failure(.closed) }
+            }
         }
+        return read(T.self, flags: 0) ?? .failure(.closed)
+    }
+
+    /// One message, or nil when `MSG_DONTWAIT` found none.
+    private func read<T: BitwiseCopyable>(_: T.Type, flags: Int32) -> Result<T, Failure>? {
         let size = MemoryLayout<T>.size
-        var buffer = [UInt8](repeating: 0, count: size + 1)
-        var got: Int
-        repeat {
-            got = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, size + 1, 0) }
-        } while got < 0 && errno == EINTR
-        if got <= 0 { return .failure(.closed) }
-        guard got == size else { return .failure(.malformed(got)) }
-        return .success(buffer.withUnsafeBytes { $0.loadUnaligned(as: T.self) })
+        // One byte more than a message, so that a longer one shows as malformed.
+        return withUnsafeTemporaryAllocation(byteCount: size + 1, alignment: MemoryLayout<T>.alignment) { buffer in
+            var got: Int
+            repeat {
+                got = recv(descriptor, buffer.baseAddress, size + 1, flags)
+            } while got < 0 && errno == EINTR
+            if got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && flags != 0 { return nil }
+            if got <= 0 { return .failure(.closed) }
+            guard got == size else { return .failure(.malformed(got)) }
+            return .success(buffer.load(as: T.self))
+        }
     }
 
     package func close() { _ = Glibc.close(descriptor) }
+}
+
+extension SharedMemory {
+    /// The UInt32 at `offset`, read with acquire ordering.
+    package func loadAcquire(at offset: Int) -> UInt32 {
+        UInt32(process_shims_load_acquire((base + offset).assumingMemoryBound(to: UInt32.self)))
+    }
+
+    /// Stores `value` at `offset` with release ordering.
+    package func storeRelease(_ value: UInt32, at offset: Int) {
+        process_shims_store_release((base + offset).assumingMemoryBound(to: UInt32.self), value)
+    }
+
+    /// Spins until the UInt32 at `offset` differs from `value`, for at most
+    /// `seconds`. A frame's answer usually comes sooner than a sleep and a
+    /// wake-up would take, so the host waits this way before it sleeps.
+    /// - Returns: whether it changed.
+    package func spin(whileEqual value: UInt32, at offset: Int, seconds: Double) -> Bool {
+        let clock = MonotonicClock()
+        let deadline = clock.now + seconds
+        while true {
+            for _ in 0..<64 {
+                if loadAcquire(at: offset) != value { return true }
+                process_shims_spin_pause()
+            }
+            if clock.now > deadline { return false }
+        }
+    }
 }
 
 /// A shared-memory region, mapped in the host and in one worker. The host

@@ -56,6 +56,9 @@ package enum WorkerLayout {
     package static let size = 8 << 20
     /// A scanner's ``LoadPhase`` (UInt32), written before each step.
     package static let phase = 0
+    /// The number of replies a worker has sent (UInt32, release-stored after
+    /// each), so that the host can see a reply arrive without sleeping.
+    package static let replies = 8
     /// Text: JSON requests and answers, reasons, paths.
     package static let text = 64
     package static let textCapacity = (4 << 20) - 64

@@ -29,4 +29,13 @@ int process_shims_spawn(const char *path, char *const argv[], char *const envp[]
  */
 int process_shims_symbol_is_function(const void *address);
 
+/** Stores `value` at `address` with release ordering (shared memory between processes). */
+void process_shims_store_release(unsigned *address, unsigned value);
+
+/** Loads the value at `address` with acquire ordering. */
+unsigned process_shims_load_acquire(const unsigned *address);
+
+/** Tells the CPU this is a spin-wait loop (x86 PAUSE, ARM YIELD). */
+void process_shims_spin_pause(void);
+
 #endif
