@@ -81,7 +81,7 @@ func startupBenchmark(counts: [Int], repository: String) {
         replace(&copy, name, Array(("C" + digits.suffix(9) + "\0").utf8))
         return copy
     }
-    print("  plugins   dlopen floor   segue run cold   cold/floor   segue run warm   warm/warm(10)")
+    print("  plugins   dlopen floor   segue run cold   cold/floor   segue run warm   warm/warm(10)   warm registry alone")
     var warmTen: Double?
     for count in counts {
         let folder = work + "/plugins-\(count)"
@@ -105,9 +105,17 @@ func startupBenchmark(counts: [Int], repository: String) {
             timeRun(segue, ["run", "--config", config], environment: ["SEGUE_REGISTRY_CACHE": cache])
         }.sorted()[(runs + 4) / 2]
         if count == 10 { warmTen = warm }
+        var options = RegistryOptions()
+        options.cache = RegistryCache(path: cache)
+        let registrySeconds = (0..<5).map { _ -> Double in
+            let start = now()
+            _ = AnimatorRegistry(folders: [folder], options: options)
+            return now() - start
+        }.sorted()[2]
         let ratio = warmTen.map { String(format: "%.2f", warm / $0) } ?? "-"
         print(String(format: "  %7d   %9.1f ms   %11.1f ms   %9.2f   %11.1f ms   ", count, floorSeconds * 1e3, cold * 1e3,
-                     cold / floorSeconds, warm * 1e3) + ratio)
+                     cold / floorSeconds, warm * 1e3) + ratio.padding(toLength: 14, withPad: " ", startingAt: 0)
+              + String(format: "%8.2f ms", registrySeconds * 1e3))
         try? FileManager.default.removeItem(atPath: folder)
     }
 }

@@ -202,6 +202,14 @@ let pairs: [(String, any TransitionAnimator, any TransitionAnimator)] = [
     ("ImageZoom", plugin("ImageZoom").makeAnimator(parameters: defaults(plugin("ImageZoom"))), SwiftZoom()),
 ]
 
+// --registry FOLDER CACHE N: builds a warm registry N times, for a profiler.
+if let i = arguments.firstIndex(of: "--registry"), i + 3 < arguments.count {
+    var options = RegistryOptions()
+    options.cache = RegistryCache(path: arguments[i + 2])
+    for _ in 0..<(Int(arguments[i + 3]) ?? 1) { _ = AnimatorRegistry(folders: [arguments[i + 1]], options: options) }
+    exit(0)
+}
+
 if let i = arguments.firstIndex(of: "--single"), i + 1 < arguments.count {
     let name = arguments[i + 1]
     guard let pair = pairs.first(where: { $0.0 == name }) else { fatalError("no animator \(name)") }

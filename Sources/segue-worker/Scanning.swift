@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import HostContainer
 
-/// `segue-worker scan`: examines each file the host names and answers a JSON
-/// ``ScanResult``. Writes the current ``LoadPhase`` to shared memory before
+/// `segue-worker scan`: examines each file the host names and answers a
+/// ``ScanResult`` in its binary form. Writes the current ``LoadPhase`` to shared memory before
 /// each step, so that the host can say where a plugin crashed or hung.
 struct Scanning {
     let channel: WorkerChannel
@@ -27,8 +27,8 @@ struct Scanning {
                 case .failure(let rejection): result = .rejected(reason: rejection.reason, inDescriptor: rejection.inDescriptor)
                 }
             }
-            guard let text = try? JSONEncoder().encode(result),
-                  memory.write([UInt8](text), at: WorkerLayout.text, capacity: WorkerLayout.textCapacity) else {
+            let text = result.encoded()
+            guard memory.write(text, at: WorkerLayout.text, capacity: WorkerLayout.textCapacity) else {
                 channel.send(WorkerReply(status: WorkerReply.failed))
                 continue
             }

@@ -200,7 +200,7 @@ struct IsolationTests {
     @Test func aWarmCacheScansNothingAndAChangedFileIsScannedAgain() throws {
         let (folder, file) = try CPlugin.fixture("cached")
         var options = RegistryOptions()
-        options.cache = RegistryCache(path: makeTemporaryFolder("cache") + "/registry.json")
+        options.cache = RegistryCache(path: makeTemporaryFolder("cache") + "/registry.bin")
         #expect(AnimatorRegistry(folders: [folder], options: options).scannedCount == 1)
         let warm = AnimatorRegistry(folders: [folder], options: options)
         #expect(warm.scannedCount == 0)
@@ -210,11 +210,16 @@ struct IsolationTests {
         #expect(changed.scannedCount == 1)
         #expect(changed.animators.map(\.name) == ["Renamed"])
         #expect(changed.animators.first?.file == file)
-        try "not json".write(toFile: options.cache!.path, atomically: true, encoding: .utf8)
-        let afterCorruption = AnimatorRegistry(folders: [folder], options: options)
-        #expect(afterCorruption.scannedCount == 1)
-        #expect(afterCorruption.warnings == ["the registry cache \(options.cache!.path) is unreadable; it is ignored and will be rewritten"])
-        #expect(AnimatorRegistry(folders: [folder], options: options).warnings.isEmpty, "it was rewritten")
+        let path = options.cache!.path
+        let whole = try Data(contentsOf: URL(fileURLWithPath: path))
+        for damage in [Data("not a cache".utf8), whole.prefix(whole.count - 3)] {
+            try damage.write(to: URL(fileURLWithPath: path))
+            let afterDamage = AnimatorRegistry(folders: [folder], options: options)
+            #expect(afterDamage.scannedCount == 1)
+            #expect(afterDamage.animators.map(\.parameters.count) == [1])
+            #expect(afterDamage.warnings == ["the registry cache \(path) is damaged; it is ignored and will be rewritten"])
+            #expect(AnimatorRegistry(folders: [folder], options: options).warnings.isEmpty, "it was rewritten")
+        }
     }
 
     @Test func aFolderOrFileOthersCanWriteIsRefusedSayingHowToFixIt() throws {

@@ -26,7 +26,7 @@ enum Paths {
     static let segue = binFolder + "/segue"
 
     /// The registry cache the tests' `segue` runs share, away from the user's own.
-    static let testCache = makeTemporaryFolder("segue-cache") + "/registry.json"
+    static let testCache = makeTemporaryFolder("segue-cache") + "/registry.bin"
 }
 
 /// A system shared library that is not a plugin (resolved, so that copying it copies the file).

@@ -85,7 +85,7 @@ enum PluginScanner {
             switch channel.receive(WorkerReply.self, within: deadline) {
             case .success(let reply):
                 let text = memory.copy(at: WorkerLayout.text, count: Int(reply.length), capacity: WorkerLayout.textCapacity)
-                guard reply.status == WorkerReply.ok, let result = try? JSONDecoder().decode(ScanResult.self, from: Data(text)) else {
+                guard reply.status == WorkerReply.ok, let result = try? ScanResult(decoding: text) else {
                     process.kill()
                     return (reject("the scanner sent an unreadable answer about it"), false)
                 }

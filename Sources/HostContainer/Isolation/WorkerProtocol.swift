@@ -4,7 +4,7 @@ import AnimatorABI
 /// in that order; the bulky data travels through shared memory (``WorkerLayout``).
 package enum WorkerOp: UInt32 {
     /// Scanner: examine the file whose path is in the text area; the reply's
-    /// text is a JSON ``ScanResult``.
+    /// text is a ``ScanResult`` in its binary form.
     case scan = 1
     /// Run `slot`'s setup; the text area holds a JSON ``SetupRequest``. The
     /// reply's value is what setup returned; the plan is in the plan area.
@@ -82,7 +82,7 @@ package enum WorkerLayout {
 }
 
 /// What a scanner learned of one file.
-package enum ScanResult: Codable {
+package enum ScanResult {
     case plugin(PluginDescription)
     case rejected(reason: String, inDescriptor: Bool)
 }

@@ -8,12 +8,14 @@ import Glibc
 package struct FileTrust {
     /// Folders already judged, by path.
     private var folders: [String: String?] = [:]
+    private let me = geteuid()
 
     package init() {}
 
-    /// Why `path` (a resolved, absolute path) must not be loaded, or nil when it may.
-    package mutating func problem(with path: String) -> String? {
-        if let own = Self.judge(path, isFolder: false) { return own }
+    /// Why `path` (a resolved, absolute path, of which `info` is the `stat`)
+    /// must not be loaded, or nil when it may.
+    package mutating func problem(with path: String, info: stat) -> String? {
+        if let own = Self.judge(path, info, isFolder: false, me: me) { return own }
         var folder = path
         while let slash = folder.lastIndex(of: "/"), folder != "/" {
             folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
@@ -21,29 +23,26 @@ package struct FileTrust {
                 if let problem = known { return problem }
                 continue
             }
-            let verdict = Self.judge(folder, isFolder: true)
+            var folderInfo = stat()
+            let verdict = stat(folder, &folderInfo) == 0 ? Self.judge(folder, folderInfo, isFolder: true, me: me) : nil
             folders[folder] = verdict
             if let verdict { return verdict }
         }
         return nil
     }
 
-    private static func judge(_ path: String, isFolder: Bool) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }  // missing files are reported elsewhere
-        let what = isFolder ? "the folder \(path)" : "the file \(path)"
+    private static func judge(_ path: String, _ info: stat, isFolder: Bool, me: uid_t) -> String? {
         let mode = info.st_mode
-        let me = geteuid()
+        let sticky = isFolder && mode & S_ISVTX != 0 && info.st_uid == 0
+        let writable = mode & (S_IWOTH | S_IWGRP) != 0 && !sticky
+        guard info.st_uid != 0 && info.st_uid != me || writable else { return nil }
+        // Only a refusal pays for its words.
+        let what = isFolder ? "the folder \(path)" : "the file \(path)"
         if info.st_uid != 0 && info.st_uid != me {
             return "refused: \(what) is owned by user \(info.st_uid), neither root nor you (user \(me)), so its owner could change the plugin; fix: chown \(me) \(path), or set SEGUE_ALLOW_INSECURE_PLUGINS=1 if you know why"
         }
-        let sticky = isFolder && mode & S_ISVTX != 0 && info.st_uid == 0
         let writers = [(S_IWOTH, "others"), (S_IWGRP, "its group")].filter { mode & $0.0 != 0 }.map(\.1)
-        if let who = writers.first, !sticky {
-            let octal = String(mode & 0o7777, radix: 8)
-            let fix = who == "others" ? "o-w" : "g-w"
-            return "refused: \(what) is writable by \(who) (mode \(octal)), so anyone in it could replace the plugin; fix: chmod \(writers.count > 1 ? "go-w" : fix) \(path), or set SEGUE_ALLOW_INSECURE_PLUGINS=1 if you know why"
-        }
-        return nil
+        let fix = writers.count > 1 ? "go-w" : writers[0] == "others" ? "o-w" : "g-w"
+        return "refused: \(what) is writable by \(writers[0]) (mode \(String(mode & 0o7777, radix: 8))), so anyone in it could replace the plugin; fix: chmod \(fix) \(path), or set SEGUE_ALLOW_INSECURE_PLUGINS=1 if you know why"
     }
 }

@@ -110,23 +110,35 @@ package struct PluginDescription: Codable, Equatable, Sendable {
         return nil
     }
 
+    // The rules are ASCII-only, so they are checked on bytes: the registry checks every cached id and name at startup.
+
+    /// `[a-z0-9.-]+/[0-9]+`, the domain with a dot, not at either end.
     static func isValidID(_ id: String) -> Bool {
-        let parts = id.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let domain = parts.first, let revision = parts.last,
-              !revision.isEmpty, revision.allSatisfy(\.isASCII), revision.allSatisfy(\.isNumber),
-              domain.contains("."), !domain.hasPrefix("."), !domain.hasSuffix(".") else { return false }
-        return domain.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "." || $0 == "-") }
+        var id = id
+        return id.withUTF8 { bytes in
+            guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")), slash > 0 else { return false }
+            let domain = bytes[..<slash], revision = bytes[(slash + 1)...]
+            guard !revision.isEmpty, revision.allSatisfy(isDigit), domain.contains(UInt8(ascii: ".")),
+                  domain.first != UInt8(ascii: "."), domain.last != UInt8(ascii: ".") else { return false }
+            return domain.allSatisfy { isLower($0) || isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+        }
     }
 
+    /// `[A-Za-z][A-Za-z0-9_-]*`.
     static func isValidName(_ name: String) -> Bool {
-        guard let first = name.first, first.isASCII, first.isLetter else { return false }
-        return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        guard let first = name.utf8.first, isLetter(first) else { return false }
+        return name.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
     }
 
+    /// `[A-Za-z_][A-Za-z0-9_]*`.
     static func isValidParameterName(_ name: String) -> Bool {
-        guard let first = name.first, first.isASCII, first.isLetter || first == "_" else { return false }
-        return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        guard let first = name.utf8.first, isLetter(first) || first == UInt8(ascii: "_") else { return false }
+        return name.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") }
     }
+
+    private static func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+    private static func isLower(_ b: UInt8) -> Bool { b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z") }
+    private static func isLetter(_ b: UInt8) -> Bool { isLower(b | 0x20) }
 }
 
 /// One animator of a ``PluginDescription``.

@@ -60,7 +60,10 @@ public enum PluginLoader {
     ///   Animators with a malformed descriptor reject the whole file: a plugin
     ///   is built as one piece, and half of it is a surprise.
     package static func load(path: String, phase: (LoadPhase) -> Void = { _ in }) -> Result<[LoadedAnimator], PluginRejection> {
-        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let resolved = realpath(path, nil).map { p in
+            defer { free(p) }
+            return String(cString: p)
+        } ?? path
         return lock.withLock {
             if let known = loaded[resolved] { return known }
             let result = loadOnce(path: resolved, phase: phase).mapError {

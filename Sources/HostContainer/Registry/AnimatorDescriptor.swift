@@ -1,27 +1,32 @@
 /// An animator a plugin file provides, as the registry learned it: what
 /// `segue list` shows and what config rules select by ``name``. Plain data: no
-/// plugin is loaded until ``makeAnimator(parameters:)`` is called.
+/// plugin is loaded until ``makeAnimator(parameters:)`` is called, and a
+/// cached description is decoded only when its details are first read.
 public final class AnimatorDescriptor: @unchecked Sendable {
     /// Stable id with revision, e.g. "org.segue.spring-slide/1".
     public let id: String
     /// Short name used in config, e.g. "SpringSlide".
     public let name: String
     /// The animator's own version, e.g. "1.0.0".
-    public let version: String
+    public var version: String { details.animator(index).version }
     /// Its description, for people.
-    public let summary: String
+    public var summary: String { details.animator(index).summary }
     /// Its parameters, in the order values are passed.
-    public let parameters: [ParameterDescriptor]
+    public var parameters: [ParameterDescriptor] { details.animator(index).parameters }
     /// The plugin file it came from.
     public let file: String
     /// Where its code runs.
     public let isolation: PluginIsolation
 
+    let details: PluginDetails
+    /// Its position in the plugin.
+    let index: Int
     let identity: FileIdentity
     let worker: WorkerSettings
 
-    init(_ d: AnimatorDescription, file: String, identity: FileIdentity, isolation: PluginIsolation, worker: WorkerSettings) {
-        (id, name, version, summary, parameters) = (d.id, d.name, d.version, d.summary, d.parameters)
+    init(_ details: PluginDetails, index: Int, file: String, identity: FileIdentity, isolation: PluginIsolation,
+         worker: WorkerSettings) {
+        (self.details, self.index, id, name) = (details, index, details.names[index].id, details.names[index].name)
         (self.file, self.identity, self.isolation, self.worker) = (file, identity, isolation, worker)
     }
 
@@ -54,6 +59,7 @@ public final class AnimatorDescriptor: @unchecked Sendable {
     /// - Returns: one value per parameter, in order, or a message naming the
     ///   parameter, what was expected and what was found.
     public func resolveParameters(_ values: [String: ParameterValue]) -> Result<[Double], ParameterError> {
+        let parameters = self.parameters
         for key in values.keys.sorted() where !parameters.contains(where: { $0.name == key }) {
             let known = parameters.isEmpty ? "it has none" : "it has " + parameters.map { "'\($0.name)'" }.joined(separator: ", ")
             return .failure(ParameterError(message: "\(name) has no parameter '\(key)'; \(known)"))

@@ -42,7 +42,6 @@ public final class AnimatorRegistry: @unchecked Sendable {
 
     private var byName: [String: AnimatorDescriptor] = [:]
     private var byID: [String: AnimatorDescriptor] = [:]
-    private var byLowercasedName: [String: String] = [:]
 
     /// Finds the plugins in `folders`.
     /// - Complexity: linear in the number of files; files already in the cache
@@ -55,36 +54,39 @@ public final class AnimatorRegistry: @unchecked Sendable {
         var seenFiles: Set<String> = []
         for folder in folders {
             for file in sharedLibraries(in: folder) {
-                let resolved = URL(fileURLWithPath: file).resolvingSymlinksInPath().path
-                guard seenFiles.insert(resolved).inserted else { continue }
-                if options.checksPermissions, let problem = trust.problem(with: resolved) {
-                    rejections.append(PluginRejection(file: resolved, reason: problem))
+                guard seenFiles.insert(file).inserted else { continue }
+                var info = stat()
+                guard stat(file, &info) == 0 else {
+                    rejections.append(PluginRejection(file: file, reason: "cannot be opened: \(String(cString: strerror(errno)))"))
                     continue
                 }
-                switch FileIdentity.of(resolved) {
-                case .failure(let why): rejections.append(PluginRejection(file: resolved, reason: why.description))
-                case .success(let identity): files.append((resolved, identity))
+                if options.checksPermissions, let problem = trust.problem(with: file, info: info) {
+                    rejections.append(PluginRejection(file: file, reason: problem))
+                    continue
                 }
+                files.append((file, FileIdentity(info)))
             }
         }
 
         let (cached, cacheWarning) = options.cache?.load() ?? ([:], nil)
         if let cacheWarning { warnings.append(cacheWarning) }
         var entries = cached
-        var outcomes: [Result<PluginDescription, PluginRejection>?] = files.map { file in
+        var outcomes: [RegistryCache.Entry.Outcome?] = files.map { file in
             guard let entry = cached[file.path], entry.identity == file.identity else { return nil }
-            if let plugin = entry.plugin { return .success(plugin) }
-            return entry.rejection.map { .failure($0) }
+            if case .plugin(let details) = entry.outcome,
+               !details.names.allSatisfy({ PluginDescription.isValidID($0.id) && PluginDescription.isValidName($0.name) }) {
+                return nil
+            }
+            return entry.outcome
         }
         let pending = outcomes.indices.filter { outcomes[$0] == nil }
         scannedCount = pending.count
         for (index, outcome) in zip(pending, examine(pending.map { files[$0].path }, options: options)) {
-            outcomes[index] = outcome
-            let file = files[index]
             switch outcome {
-            case .success(let plugin): entries[file.path] = RegistryCache.Entry(identity: file.identity, plugin: plugin)
-            case .failure(let rejection): entries[file.path] = RegistryCache.Entry(identity: file.identity, rejection: rejection)
+            case .success(let plugin): outcomes[index] = .plugin(PluginDetails(plugin))
+            case .failure(let rejection): outcomes[index] = .rejected(rejection)
             }
+            entries[files[index].path] = RegistryCache.Entry(identity: files[index].identity, outcome: outcomes[index]!)
         }
         if let cache = options.cache, !pending.isEmpty || cacheWarning != nil, let warning = cache.save(entries) {
             warnings.append(warning)
@@ -92,10 +94,11 @@ public final class AnimatorRegistry: @unchecked Sendable {
 
         for (file, outcome) in zip(files, outcomes) {
             switch outcome! {
-            case .failure(let rejection): rejections.append(rejection)
-            case .success(let plugin):
-                for d in plugin.animators {
-                    register(AnimatorDescriptor(d, file: file.path, identity: file.identity, isolation: isolation, worker: options.worker))
+            case .rejected(let rejection): rejections.append(rejection)
+            case .plugin(let details):
+                for index in details.names.indices {
+                    register(AnimatorDescriptor(details, index: index, file: file.path, identity: file.identity,
+                                                isolation: isolation, worker: options.worker))
                 }
             }
         }
@@ -126,8 +129,10 @@ public final class AnimatorRegistry: @unchecked Sendable {
     }
 
     /// A loaded animator whose name differs from `name` only in case, for "did you mean".
+    /// - Complexity: O(n): it serves error messages only.
     public func suggestion(for name: String) -> String? {
-        byLowercasedName[name.lowercased()]
+        let folded = Self.folded(name)
+        return animators.first { Self.folded($0.name) == folded }?.name
     }
 
     /// How each plugin of this registry that failed in its worker failed: those
@@ -156,24 +161,50 @@ public final class AnimatorRegistry: @unchecked Sendable {
             animators.append(animator)
             byID[animator.id] = animator
             byName[animator.name] = animator
-            if byLowercasedName[animator.name.lowercased()] == nil { byLowercasedName[animator.name.lowercased()] = animator.name }
         }
     }
 
+    /// The `.so` files in `folder`, in name order, as resolved paths: the
+    /// folder is resolved once, and a file only when it is a link.
     private func sharedLibraries(in folder: String) -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
+        var info = stat()
+        guard stat(folder, &info) == 0 else {
             warnings.append("plugin folder \(folder) does not exist")
             return []
         }
-        guard isDirectory.boolValue else {
+        guard info.st_mode & S_IFMT == S_IFDIR else {
             warnings.append("plugin folder \(folder) is not a folder")
             return []
         }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+        guard let resolved = Self.realPath(folder), let directory = opendir(folder) else {
             warnings.append("plugin folder \(folder) cannot be read")
             return []
         }
-        return names.filter { $0.hasSuffix(".so") }.sorted().map { (folder as NSString).appendingPathComponent($0) }
+        defer { closedir(directory) }
+        var found: [(name: String, isLink: Bool)] = []
+        while let entry = readdir(directory) {
+            let name: String? = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let bytes = raw.prefix { $0 != 0 }
+                return bytes.count > 3 && bytes.suffix(3).elementsEqual(".so".utf8) ? String(decoding: bytes, as: UTF8.self) : nil
+            }
+            guard let name else { continue }
+            let type = entry.pointee.d_type
+            found.append((name, type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN)))
+        }
+        return found.sorted { $0.name < $1.name }.map { file in
+            let path = resolved == "/" ? "/" + file.name : resolved + "/" + file.name
+            return file.isLink ? (Self.realPath(path) ?? path) : path
+        }
+    }
+
+    /// `name` in ASCII lower case (animator names are ASCII), for "did you mean".
+    private static func folded(_ name: String) -> String {
+        String(decoding: name.utf8.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

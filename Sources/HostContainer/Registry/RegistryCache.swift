@@ -9,18 +9,29 @@ public struct FileIdentity: Codable, Hashable, Sendable, CustomStringConvertible
     static func of(_ path: String) -> Result<FileIdentity, LoadFailure> {
         var info = stat()
         guard stat(path, &info) == 0 else { return .failure(LoadFailure("cannot be opened: \(String(cString: strerror(errno)))")) }
+        return .success(FileIdentity(info))
+    }
+
+    /// The identity a `stat` found.
+    init(_ info: stat) {
         func nanos(_ t: timespec) -> Int64 { Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec) }
-        return .success(FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                                     modified: nanos(info.st_mtim), changed: nanos(info.st_ctim)))
+        (device, inode, size) = (UInt64(info.st_dev), UInt64(info.st_ino), Int64(info.st_size))
+        (modified, changed) = (nanos(info.st_mtim), nanos(info.st_ctim))
+    }
+
+    init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
+        (self.device, self.inode, self.size, self.modified, self.changed) = (device, inode, size, modified, changed)
     }
 
     public var description: String { "\(device):\(inode):\(size):\(modified):\(changed)" }
 }
 
 /// What scans learned, kept on disk so that startup does no scanning and
-/// loads nothing (GStreamer's `registry-ARCH.bin` is the model): one JSON file,
-/// keyed by path and file identity, rejections included, written atomically,
-/// and ignored with a warning when it is unreadable or from another version.
+/// loads nothing (GStreamer's `registry-ARCH.bin` is the model): one binary
+/// file, keyed by path and file identity, rejections included, written
+/// atomically, and ignored with a warning when it is damaged or from another
+/// version. Each file's animator ids and names are read at startup; the rest
+/// of its description is decoded when first asked for.
 public struct RegistryCache: Sendable {
     /// The cache file.
     public let path: String
@@ -31,14 +42,14 @@ public struct RegistryCache: Sendable {
     }
 
     /// The standard cache: `$SEGUE_REGISTRY_CACHE` when set (`off` turns the
-    /// cache off), else `$XDG_CACHE_HOME/segue/registry-ARCH.json`, else
-    /// `~/.cache/segue/registry-ARCH.json`.
+    /// cache off), else `$XDG_CACHE_HOME/segue/registry-ARCH.bin`, else
+    /// `~/.cache/segue/registry-ARCH.bin`.
     public static func standard() -> RegistryCache? {
         let env = ProcessInfo.processInfo.environment
         if let given = env["SEGUE_REGISTRY_CACHE"], !given.isEmpty { return given == "off" ? nil : RegistryCache(path: given) }
         let base = env["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? env["HOME"].map { $0 + "/.cache" }
-        return base.map { RegistryCache(path: "\($0)/segue/registry-\(architecture).json") }
+        return base.map { RegistryCache(path: "\($0)/segue/registry-\(architecture).bin") }
     }
 
     static var architecture: String {
@@ -51,48 +62,135 @@ public struct RegistryCache: Sendable {
         #endif
     }
 
-    /// One file's entry.
-    struct Entry: Codable {
+    /// One file's entry: a rejection, or its animators' ids and names with the
+    /// rest of the description still encoded.
+    struct Entry {
         var identity: FileIdentity
-        var plugin: PluginDescription?
-        var rejection: PluginRejection?
+        var outcome: Outcome
+        enum Outcome {
+            case rejected(PluginRejection)
+            case plugin(PluginDetails)
+        }
     }
 
-    private struct Contents: Codable {
-        var format = "segue-registry"
-        var version = RegistryCache.formatVersion
-        var host = SegueVersion.string
-        var abi = AnimatorABIVersion.string
-        var entries: [String: Entry]
-    }
+    static let magic = Array("SEGUEREG".utf8)
+    static let formatVersion: UInt32 = 2
 
-    static let formatVersion = 1
-
-    /// The entries, or none and a warning when the file is unreadable or from another version.
+    /// The entries, or none and a warning when the file is damaged or from another version.
     func load() -> (entries: [String: Entry], warning: String?) {
         guard let data = FileManager.default.contents(atPath: path) else { return ([:], nil) }
-        guard let contents = try? JSONDecoder().decode(Contents.self, from: data), contents.format == "segue-registry" else {
-            return ([:], "the registry cache \(path) is unreadable; it is ignored and will be rewritten")
+        let bytes = [UInt8](data)
+        var r = ByteReader(bytes, from: Self.magic.count)
+        guard bytes.starts(with: Self.magic), let version = try? r.u32() else {
+            return ([:], "the registry cache \(path) is damaged; it is ignored and will be rewritten")
         }
-        guard contents.version == Self.formatVersion, contents.host == SegueVersion.string, contents.abi == AnimatorABIVersion.string else {
-            return ([:], "the registry cache \(path) was written by segue \(contents.host) (ABI \(contents.abi), format \(contents.version)); it is ignored and will be rewritten")
+        guard version == Self.formatVersion, let host = try? r.string(), let abi = try? r.string(),
+              host == SegueVersion.string, abi == AnimatorABIVersion.string else {
+            return ([:], "the registry cache \(path) was written by another version of segue; it is ignored and will be rewritten")
         }
-        return (contents.entries, nil)
+        do throws(ByteReader.Truncated) {
+            var entries: [String: Entry] = [:]
+            let count = try r.count(minimumSize: 45)
+            entries.reserveCapacity(count)
+            for _ in 0..<count {
+                let file = try r.string()
+                let identity = FileIdentity(device: try r.u64(), inode: try r.u64(), size: Int64(bitPattern: try r.u64()),
+                                            modified: Int64(bitPattern: try r.u64()), changed: Int64(bitPattern: try r.u64()))
+                switch try r.u8() {
+                case 0:
+                    var names: [(id: String, name: String)] = []
+                    for _ in 0..<(try r.count(minimumSize: 8)) { names.append((try r.string(), try r.string())) }
+                    let payload = try r.blob()
+                    entries[file] = Entry(identity: identity, outcome: .plugin(PluginDetails(names: names, encoded: payload)))
+                default:
+                    let inDescriptor = try r.u8() != 0
+                    let reason = try r.string()
+                    entries[file] = Entry(identity: identity, outcome: .rejected(
+                        PluginRejection(file: file, reason: reason, inDescriptor: inDescriptor)))
+                }
+            }
+            return (entries, nil)
+        } catch {
+            return ([:], "the registry cache \(path) is damaged; it is ignored and will be rewritten")
+        }
     }
 
     /// Writes `entries` atomically (a temporary file renamed over the cache).
     /// - Returns: nil, or a warning saying why it could not.
     func save(_ entries: [String: Entry]) -> String? {
+        var w = ByteWriter()
+        for b in Self.magic { w.u8(b) }
+        w.u32(Self.formatVersion)
+        w.string(SegueVersion.string)
+        w.string(AnimatorABIVersion.string)
+        w.u32(UInt32(entries.count))
+        for (file, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            w.string(file)
+            let id = entry.identity
+            for v in [id.device, id.inode, UInt64(bitPattern: id.size), UInt64(bitPattern: id.modified), UInt64(bitPattern: id.changed)] { w.u64(v) }
+            switch entry.outcome {
+            case .plugin(let details):
+                w.u8(0)
+                w.u32(UInt32(details.names.count))
+                for n in details.names {
+                    w.string(n.id)
+                    w.string(n.name)
+                }
+                w.blob(details.encoded)
+            case .rejected(let rejection):
+                w.u8(1)
+                w.u8(rejection.inDescriptor ? 1 : 0)
+                w.string(rejection.reason)
+            }
+        }
         let folder = (path as NSString).deletingLastPathComponent
         let temporary = "\(path).\(getpid()).tmp"
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try JSONEncoder().encode(Contents(entries: entries)).write(to: URL(fileURLWithPath: temporary))
+            try Data(w.bytes).write(to: URL(fileURLWithPath: temporary))
             guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
             return nil
         } catch {
             unlink(temporary)
             return "the registry cache \(path) could not be written: \(error.localizedDescription)"
         }
+    }
+}
+
+/// A plugin file's description as the registry keeps it: the animators' ids
+/// and names at once, the rest decoded (and validated again) on first use.
+/// Thread-safe.
+final class PluginDetails: @unchecked Sendable {  // `decoded` is guarded by `lock`
+    let names: [(id: String, name: String)]
+    let encoded: ArraySlice<UInt8>
+    private let lock = NSLock()
+    private var decoded: PluginDescription?
+
+    init(names: [(id: String, name: String)], encoded: ArraySlice<UInt8>) {
+        (self.names, self.encoded) = (names, encoded)
+    }
+
+    /// Details already at hand (a fresh scan).
+    convenience init(_ description: PluginDescription) {
+        self.init(names: description.animators.map { ($0.id, $0.name) }, encoded: description.encoded()[...])
+        decoded = description
+    }
+
+    /// Animator `index`'s description; a damaged cache entry reads as an
+    /// animator with no parameters whose summary says so.
+    func animator(_ index: Int) -> AnimatorDescription {
+        let description = lock.withLock {
+            if decoded == nil {
+                var r = ByteReader(Array(encoded))
+                decoded = (try? PluginDescription(decoding: &r)).flatMap { try? $0.validated().get() }
+            }
+            return decoded
+        }
+        let (id, name) = names[index]
+        guard let a = description?.animators.indices.contains(index) == true ? description?.animators[index] : nil,
+              a.id == id, a.name == name else {
+            return AnimatorDescription(id: id, name: name, version: "?", summary: "(its registry cache entry is damaged: delete the cache to scan it again)", parameters: [])
+        }
+        return a
     }
 }

@@ -78,7 +78,8 @@ public struct PluginValidator {
     private var checks: [Check] {
         let identity = (try? FileIdentity.of(path).get()) ?? FileIdentity(device: 0, inode: 0, size: 0, modified: 0, changed: 0)
         let loaded = PluginLoader.load(path: path).map { list in
-            list.map { AnimatorDescriptor($0.description, file: path, identity: identity, isolation: .none, worker: WorkerSettings()) }
+            let details = PluginDetails(PluginDescription(animators: list.map(\.description)))
+            return list.indices.map { AnimatorDescriptor(details, index: $0, file: path, identity: identity, isolation: .none, worker: WorkerSettings()) }
         }
         var list = [Check(name: "entry point and ABI version") {
             switch loaded {
