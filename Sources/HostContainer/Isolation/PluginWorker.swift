@@ -26,7 +26,9 @@ public struct PluginFailure: Sendable, Equatable, CustomStringConvertible {
 
     /// The reason a quarantined plugin's animators fall back, with when it failed.
     var quarantineReason: String {
-        let time = DateFormatter.localizedString(from: date, dateStyle: .none, timeStyle: .medium)
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        let time = formatter.string(from: date)
         let who = animator.map { "\($0) " } ?? ""
         return "is quarantined: its plugin \(file) \(what) in \(who)\(call)\(t.map { " at t = \(String(format: "%.3f", $0)) s" } ?? "") at \(time)"
     }

@@ -13,7 +13,7 @@ package struct PluginDescription: Codable, Equatable, Sendable {
     }
 
     /// The most choices one choice parameter may have.
-    static let maximumChoices = 256
+    static let maximumChoices = Int(SEGUE_MAX_CHOICES)
 
     /// This description with every text escaped (``PluginText``), or why it
     /// breaks the ABI's rules, naming the member, what was expected and what

@@ -49,6 +49,8 @@ typedef enum segue_param_type {
 #define SEGUE_MAX_PARAM_NAME 63
 /** Most parameters one animator may declare. */
 #define SEGUE_MAX_PARAMS 32
+/** Most choices one choice parameter may have; each name at most SEGUE_MAX_PARAM_NAME bytes. */
+#define SEGUE_MAX_CHOICES 256
 
 /**
  * A parameter the animator accepts, which config files set by name. Plugin-
@@ -71,7 +73,7 @@ typedef struct segue_param {
     double max_value;
     /** For SEGUE_PARAM_CHOICE: the choices' names (as config writes them), plugin-owned; otherwise NULL. */
     const char *const *choices;
-    /** How many choices; 0 unless the type is SEGUE_PARAM_CHOICE. */
+    /** How many choices: 1 to SEGUE_MAX_CHOICES for SEGUE_PARAM_CHOICE, otherwise 0. */
     uint32_t choice_count;
 } segue_param_t;
 

@@ -6,6 +6,28 @@
  * `segue_animator_entry`, and nothing else the host needs. The host loads it
  * with dlopen(RTLD_NOW | RTLD_LOCAL), calls the entry once, validates what it
  * returns, and never unloads the library.
+ *
+ * Where a plugin runs
+ * -------------------
+ * By default the host runs no plugin code in its own process:
+ * - A scanner process loads the library and calls the entry point to learn
+ *   what it provides; the host caches that and may not load the library
+ *   again until an animator is selected. Constructors and the entry point
+ *   must therefore be quick and have no side effects; a scan that takes more
+ *   than 5 s rejects the file.
+ * - A worker process per plugin file, started on first use, runs setup,
+ *   evaluate and end. Each call has a deadline (setup 1 s, evaluate 0.5 s,
+ *   end 1 s; loading 5 s). A plugin that crashes, exits, or misses a deadline
+ *   loses its worker: the running transition is finished by the built-in
+ *   default and the plugin is quarantined for the rest of the host's life.
+ * - The same library may thus be loaded in several processes, one after
+ *   another: keep no state in globals that must survive between them.
+ * - Never write to standard output. A worker's standard output and error
+ *   reach the host's standard error, marked as the plugin's; writing to
+ *   standard output while being scanned rejects the file. Log through
+ *   segue_host_t.log.
+ * Hosts may also load plugins into their own process (isolation "none"), for
+ * trusted plugins: the rules above are the same either way.
  */
 
 #include <stdint.h>
