@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where plugin code runs.
-public enum PluginIsolation: String, Sendable, Codable, CaseIterable {
+public enum PluginIsolation: String, Sendable, CaseIterable {
     /// The default. A scanner process examines plugin files and a worker
     /// process per plugin file runs its animators: a plugin that crashes,
     /// hangs, exits or prints costs at most its own transition, which the

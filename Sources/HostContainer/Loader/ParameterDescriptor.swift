@@ -23,9 +23,9 @@ public struct ParameterError: Error, Equatable, CustomStringConvertible {
 }
 
 /// One typed parameter of an animator.
-public struct ParameterDescriptor: Equatable, Sendable, Codable {
+public struct ParameterDescriptor: Equatable, Sendable {
     /// A parameter's type.
-    public enum Kind: Equatable, Sendable, Codable {
+    public enum Kind: Equatable, Sendable {
         case number
         case integer
         case boolean

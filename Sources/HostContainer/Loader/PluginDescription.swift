@@ -4,7 +4,7 @@ import AnimatorABI
 /// pointer into plugin memory survives in it. A scanner process sends it to the
 /// host, which validates it again (``validated()``), since the scanner ran the
 /// plugin's code and may have been corrupted by it.
-package struct PluginDescription: Codable, Equatable, Sendable {
+package struct PluginDescription: Equatable, Sendable {
     /// The animators, in the plugin's order.
     package var animators: [AnimatorDescription]
 
@@ -142,7 +142,7 @@ package struct PluginDescription: Codable, Equatable, Sendable {
 }
 
 /// One animator of a ``PluginDescription``.
-package struct AnimatorDescription: Codable, Equatable, Sendable {
+package struct AnimatorDescription: Equatable, Sendable {
     package var id: String
     package var name: String
     package var version: String

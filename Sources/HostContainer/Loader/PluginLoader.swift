@@ -3,7 +3,7 @@ import Foundation
 
 /// Why a file in a plugins folder was not loaded, or why one of its animators was
 /// left out, in words a person can act on.
-public struct PluginRejection: Error, Equatable, Sendable, Codable, CustomStringConvertible {
+public struct PluginRejection: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file's path.
     public var file: String
     /// Why, naming what was expected and what was found.

@@ -2,7 +2,7 @@ import Foundation
 
 /// Which version of a file a cache entry describes: a changed, replaced or
 /// touched file has another identity and is scanned again.
-public struct FileIdentity: Codable, Hashable, Sendable, CustomStringConvertible {
+public struct FileIdentity: Hashable, Sendable, CustomStringConvertible {
     var device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64
 
     /// The identity of the file at `path` now, or why it cannot be examined.
