@@ -105,8 +105,12 @@ public final class AnimatorRegistry: @unchecked Sendable {
     }
 
     /// Examines files not in the cache: the cheap checks here, the rest in a
-    /// scanner process (or in this process when isolation is none).
+    /// scanner process; or all in this process when isolation is none (the
+    /// loader makes the same checks first).
     private func examine(_ paths: [String], options: RegistryOptions) -> [Result<PluginDescription, PluginRejection>] {
+        if isolation == .none {
+            return paths.map { PluginLoader.load(path: $0).map { PluginDescription(animators: $0.map(\.description)) } }
+        }
         var outcomes: [Result<PluginDescription, PluginRejection>?] = paths.map { path in
             switch ELFHeader.read(path: path) {
             case .failure(let why): return .failure(PluginRejection(file: path, reason: why.description))
@@ -114,11 +118,7 @@ public final class AnimatorRegistry: @unchecked Sendable {
             }
         }
         let loadable = outcomes.indices.filter { outcomes[$0] == nil }
-        let found: [Result<PluginDescription, PluginRejection>]
-        switch isolation {
-        case .process: found = PluginScanner.scan(loadable.map { paths[$0] }, settings: options.worker)
-        case .none: found = loadable.map { PluginLoader.load(path: paths[$0]).map { PluginDescription(animators: $0.map(\.description)) } }
-        }
+        let found = PluginScanner.scan(loadable.map { paths[$0] }, settings: options.worker)
         for (index, outcome) in zip(loadable, found) { outcomes[index] = outcome }
         return outcomes.map { $0! }
     }
