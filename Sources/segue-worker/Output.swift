@@ -12,39 +12,24 @@ enum Output {
         text.withUTF8 { bytes in _ = Glibc.write(hostError, bytes.baseAddress, bytes.count) }
     }
 
-    /// Plugins' writes to standard error reach the host's, each line marked.
-    static func relayStandardError() {
+    /// What plugins write to `descriptors` (standard output, error or both)
+    /// reaches the host's standard error, each line escaped and marked with
+    /// `label`; plugin log messages go there too.
+    static func relay(_ descriptors: [Int32], label: String) {
         hostError = dup(2)
-        relay(into: [2], label: "a plugin being scanned wrote")
         PluginLoader.setLogHandler(logLine)
-    }
-
-    /// Plugins' writes to standard output and error reach the host's standard error, each line marked.
-    static func relayStandardOutputAndError(as file: String) {
-        hostError = dup(2)
-        relay(into: [1, 2], label: "plugin \(file) wrote")
-        PluginLoader.setLogHandler(logLine)
+        guard let fds = closeOnExecPipe() else { return }
+        for d in descriptors { dup2(fds.write, d) }
+        close(fds.write)
+        startRelay(from: fds.read, label: label)
     }
 
     @Sendable static func logLine(_ m: PluginLogMessage) {
         write("segue: [\(m.level)] \(m.plugin): \(m.message)")
     }
 
-    /// A close-on-exec pipe: read end, write end.
-    static func pipe(nonblockingRead: Bool) -> [Int32]? {
-        var fds: [Int32] = [0, 0]
-        guard Glibc.pipe(&fds) == 0 else { return nil }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        if nonblockingRead { _ = fcntl(fds[0], F_SETFL, O_NONBLOCK) }
-        return fds
-    }
-
-    /// Points `descriptors` at a pipe whose lines a thread writes to the host's standard error, escaped and marked.
-    private static func relay(into descriptors: [Int32], label: String) {
-        guard let fds = pipe(nonblockingRead: false) else { return }
-        for d in descriptors { dup2(fds[1], d) }
-        close(fds[1])
-        let reader = fds[0]
+    /// A thread that writes the lines arriving on `reader` to the host's standard error.
+    private static func startRelay(from reader: Int32, label: String) {
         Thread {
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)

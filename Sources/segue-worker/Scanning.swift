@@ -39,10 +39,10 @@ struct Scanning {
 
     /// Points standard output at a pipe read after each file; returns its read end.
     private func captureStandardOutput() -> Int32 {
-        guard let fds = Output.pipe(nonblockingRead: true) else { return -1 }
-        dup2(fds[1], 1)
-        close(fds[1])
-        return fds[0]
+        guard let fds = closeOnExecPipe(nonblockingRead: true) else { return -1 }
+        dup2(fds.write, 1)
+        close(fds.write)
+        return fds.read
     }
 
     private func drain(_ fd: Int32) -> [UInt8] {

@@ -21,11 +21,11 @@ HostLifeline.exitWhenClosed(channel.descriptor)
 
 switch CommandLine.arguments.dropFirst().first {
 case "scan":
-    Output.relayStandardError()
+    Output.relay([2], label: "a plugin being scanned wrote")
     Scanning(channel: channel, memory: memory).run()
 case "serve" where CommandLine.arguments.count == 3:
     let file = CommandLine.arguments[2]
-    Output.relayStandardOutputAndError(as: file)
+    Output.relay([1, 2], label: "plugin \(file) wrote")
     Serving(file: file, channel: channel, memory: memory).run()
 default:
     FileHandle.standardError.write(Data("usage: segue-worker scan | serve FILE (started by the Segue host, not by hand)\n".utf8))

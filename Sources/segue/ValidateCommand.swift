@@ -203,20 +203,18 @@ final class ValidationChild {
     private var buffer: [UInt8] = []
 
     init(arguments: [String]) throws {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0, let memory = SharedMemory(size: ValidationProgress.size) else {
+        guard let fds = closeOnExecPipe(), let memory = SharedMemory(size: ValidationProgress.size) else {
             throw SpawnError(executable: "segue", reason: String(cString: strerror(errno)))
         }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        defer { close(fds[1]) }
+        defer { close(fds.write) }
         do {
             process = try ChildProcess(executable: PluginFolders.executablePath(), arguments: arguments,
-                                       descriptors: [fds[1], memory.descriptor])
+                                       descriptors: [fds.write, memory.descriptor])
         } catch {
-            close(fds[0])
+            close(fds.read)
             throw error
         }
-        (reader, self.memory) = (fds[0], memory)
+        (reader, self.memory) = (fds.read, memory)
     }
 
     deinit {

@@ -19,10 +19,10 @@ public struct PluginFailure: Sendable, Equatable, CustomStringConvertible {
     public var date: Date
 
     /// "crashed with signal 11 (SIGSEGV, a segmentation fault) in evaluate at t = 0.250 s (plugin FILE)".
-    public var description: String {
-        let at = t.map { " at t = \(String(format: "%.3f", $0)) s" } ?? ""
-        return "\(what) in \(call)\(at) (plugin \(file))"
-    }
+    public var description: String { "\(what) in \(call)\(atTime) (plugin \(file))" }
+
+    /// " at t = 0.250 s", or nothing when no t was asked.
+    private var atTime: String { t.map { " at t = \(String(format: "%.3f", $0)) s" } ?? "" }
 
     /// The reason a quarantined plugin's animators fall back, with when it failed.
     var quarantineReason: String {
@@ -30,7 +30,7 @@ public struct PluginFailure: Sendable, Equatable, CustomStringConvertible {
         formatter.dateFormat = "HH:mm:ss"
         let time = formatter.string(from: date)
         let who = animator.map { "\($0) " } ?? ""
-        return "is quarantined: its plugin \(file) \(what) in \(who)\(call)\(t.map { " at t = \(String(format: "%.3f", $0)) s" } ?? "") at \(time)"
+        return "is quarantined: its plugin \(file) \(what) in \(who)\(call)\(atTime) at \(time)"
     }
 }
 
@@ -49,10 +49,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     private var animatorIDs: Set<String> = []
     private var nextSlot: UInt32 = 1
     /// Set once the worker failed: the plugin is quarantined.
-    private(set) var failure: PluginFailure? {
-        get { lock.withLock { _failure } }
-        set { lock.withLock { _failure = newValue } }
-    }
+    var failure: PluginFailure? { lock.withLock { _failure } }
     private var _failure: PluginFailure?
 
     init(file: String, settings: WorkerSettings) {
