@@ -22,12 +22,12 @@ enum ListCommand {
       --allow-insecure-plugins
                        Examine files and folders that others can write.
       --json           One JSON document: {"animators": [...], "rejected":
-                       [{"file", "reason"}], "folders": [...], "warnings": [...],
-                       "scanned": N (files examined, not taken from the cache)}.
+                       [{"file", "reason"}], "folders": [{"path", "origin",
+                       "state", "files"}], "warnings": [...], "scanned": N
+                       (files examined, not taken from the cache)}.
       --help           Show this help.
 
-    With neither --plugins nor --config, the folder of the segue executable is
-    searched.
+    \(PluginFolders.searchOrderHelp)
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
@@ -48,7 +48,11 @@ enum ListCommand {
     }
 
     private static func printHuman(_ registry: AnimatorRegistry) {
-        print("Searched: \(registry.folders.joined(separator: ", "))")
+        print("Searched, in order:")
+        for folder in Listing.Folder.all(registry) {
+            let state = folder.state == "searched" ? "\(folder.files) .so file\(folder.files == 1 ? "" : "s")" : folder.state
+            print("  \(folder.path) (\(folder.origin)): \(state)")
+        }
         for warning in registry.warnings { print("warning: \(warning)") }
         print("\nAnimators (\(registry.animators.count)):")
         for a in registry.animators {
@@ -88,10 +92,26 @@ enum ListCommand {
             }
         }
         struct Rejected: Encodable { let file, reason: String }
+        struct Folder: Encodable {
+            let path, origin, state: String
+            let files: Int
+
+            static func all(_ registry: AnimatorRegistry) -> [Folder] {
+                registry.searched.map { searched in
+                    let origin = searched.folder.origin == .given ? "--plugins" : searched.folder.origin.rawValue
+                    switch searched.state {
+                    case .searched(let files): return Folder(path: searched.folder.path, origin: origin, state: "searched", files: files)
+                    case .missing: return Folder(path: searched.folder.path, origin: origin, state: "missing", files: 0)
+                    case .notAFolder: return Folder(path: searched.folder.path, origin: origin, state: "not a folder", files: 0)
+                    case .unreadable: return Folder(path: searched.folder.path, origin: origin, state: "unreadable", files: 0)
+                    }
+                }
+            }
+        }
 
         let animators: [Animator]
         let rejected: [Rejected]
-        let folders: [String]
+        let folders: [Folder]
         let warnings: [String]
         let scanned: Int
 
@@ -101,7 +121,7 @@ enum ListCommand {
                          parameters: $0.parameters.map(Parameter.init))
             }
             rejected = registry.rejections.map { Rejected(file: $0.file, reason: $0.reason) }
-            folders = registry.folders
+            folders = Folder.all(registry)
             warnings = registry.warnings
             scanned = registry.scannedCount
         }

@@ -1,18 +1,26 @@
 import Foundation
 import HostContainer
 
-/// Where the tool looks for plugins, in order:
-/// 1. every `--plugins DIR`, in the order given;
-/// 2. the config's `plugins` folders, relative to the config file;
-/// 3. only when neither gives any: the folder the `segue` executable is in
-///    (where SwiftPM puts the built plugin `.so` files). The current folder
-///    is never searched unless named: running segue inside a cloned
-///    repository must not run that repository's code.
+/// Where the tool looks for plugins: the standard search path (see
+/// ``PluginSearchPath``), with `--plugins` folders first and the config's
+/// `plugins` after `SEGUE_PLUGIN_PATH`. The current folder is never searched
+/// unless named: running segue inside a cloned repository must not run that
+/// repository's code.
 enum PluginFolders {
-    static func resolve(commandLine: [String], config: SegueConfig?) -> [String] {
-        let given = commandLine.map(absolute) + (config?.plugins ?? [])
-        return given.isEmpty ? [executableFolder()] : given
+    static func resolve(commandLine: [String], config: SegueConfig?) -> [PluginFolder] {
+        PluginSearchPath.standard(given: commandLine.map(absolute), config: config?.plugins ?? [])
     }
+
+    /// The search order, for every command's help.
+    static let searchOrderHelp = """
+    Plugin folders are searched in this order, earlier ones winning a name
+    clash: --plugins DIR (in the order given), SEGUE_PLUGIN_PATH (colon-
+    separated), the config's "plugins", the user folder
+    $XDG_DATA_HOME/segue/plugins (~/.local/share/segue/plugins), the
+    installation's PREFIX/lib/segue/plugins, and the plugins built beside the
+    segue executable. SEGUE_PLUGIN_SYSTEM_PATH, when set, replaces the last
+    two (set it empty to search only your own folders).
+    """
 
     /// The options every command that finds plugins takes.
     static let options: Set<String> = ["--plugins", "--isolation"]
@@ -31,7 +39,7 @@ enum PluginFolders {
             guard let i = PluginIsolation(rawValue: value) else { throw UsageError("--isolation \(value): expected process or none") }
             return i
         } ?? config?.isolation ?? .process
-        return AnimatorRegistry(folders: resolve(commandLine: args.values("--plugins"), config: config),
+        return AnimatorRegistry(searchPath: resolve(commandLine: args.values("--plugins"), config: config),
                                 isolation: isolation, options: options)
     }
 
@@ -46,14 +54,8 @@ enum PluginFolders {
             .standardizedFileURL.path
     }
 
-    static func executableFolder() -> String {
-        (executablePath() as NSString).deletingLastPathComponent
-    }
-
     /// The running `segue` executable.
-    static func executablePath() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? absolute(CommandLine.arguments[0])
-    }
+    static func executablePath() -> String { PluginSearchPath.currentExecutable() }
 }
 
 /// Writes a line to standard error.

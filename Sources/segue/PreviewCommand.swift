@@ -34,6 +34,8 @@ enum PreviewCommand {
                          labelled with its time. Default: ANIMATOR.gif.
       --json             Print what was written as one JSON object; no progress.
       --help             Show this help.
+
+    \(PluginFolders.searchOrderHelp)
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {

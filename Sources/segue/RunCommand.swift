@@ -22,9 +22,7 @@ enum RunCommand {
 
     OPTIONS:
       --config FILE    The config file (JSON). See the README for its keys.
-      --plugins DIR    A plugin folder; repeat for more. Searched before the
-                       config's folders. With neither, the folder of the
-                       segue executable is searched.
+      --plugins DIR    A plugin folder; repeat for more. Searched first.
       --isolation process|none
                        Where plugin code runs: in worker processes (the
                        default; a plugin that crashes or hangs costs only
@@ -42,6 +40,8 @@ enum RunCommand {
       --scale F        Pixels per point of the previews (default 1).
       --print-config   Print the built-in scene's config and exit.
       --help           Show this help.
+
+    \(PluginFolders.searchOrderHelp)
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {

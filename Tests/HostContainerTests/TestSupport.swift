@@ -27,6 +27,9 @@ enum Paths {
 
     /// The registry cache the tests' `segue` runs share, away from the user's own.
     static let testCache = makeTemporaryFolder("segue-cache") + "/registry.bin"
+
+    /// An `XDG_DATA_HOME` with no plugins in it.
+    static let emptyDataHome = makeTemporaryFolder("segue-data")
 }
 
 /// A system shared library that is not a plugin (resolved, so that copying it copies the file).
@@ -57,6 +60,9 @@ func run(_ program: String, _ arguments: [String], in folder: String? = nil, env
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     env["SEGUE_REGISTRY_CACHE"] = Paths.testCache
+    env["XDG_DATA_HOME"] = Paths.emptyDataHome  // the user's own plugins never reach a test
+    env["SEGUE_PLUGIN_PATH"] = nil
+    env["SEGUE_PLUGIN_SYSTEM_PATH"] = nil
     for (key, value) in environment { env[key] = value }
     process.environment = env
     if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }

@@ -73,13 +73,19 @@ struct ToolTests {
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         let animators = try #require(doc["animators"] as? [[String: Any]])
         #expect(Set(animators.compactMap { $0["name"] as? String }) == ["SpringSlide", "CurlUp", "ImageZoom"])
+        #expect(animators.allSatisfy { ($0["file"] as? String)?.hasPrefix(folder + "/") == true }, "the folder named first wins")
         for a in animators {
             #expect(a["id"] is String && a["file"] is String && a["version"] is String && a["parameters"] is [Any])
         }
         let rejected = try #require(doc["rejected"] as? [[String: String]])
-        #expect(rejected.map { ($0["file"]! as NSString).lastPathComponent } == ["libz-copy.so", "x.so"])
+        #expect(rejected.map { ($0["file"]! as NSString).lastPathComponent }
+                == ["libz-copy.so", "x.so", "libCurlUp.so", "libImageZoom.so", "libSpringSlide.so"])
         #expect(rejected[0]["reason"]!.hasPrefix("no entry point"))
         #expect(rejected[1]["reason"]!.hasPrefix("not a shared library"))
+        for bundled in rejected[2...] {
+            #expect(bundled["file"]!.hasPrefix(Paths.binFolder + "/"))
+            #expect(bundled["reason"]!.hasPrefix("duplicate id"), "the bundled copies lose, and say to whom")
+        }
     }
 
     @Test func aBadConfigFailsWithExitCode1AndAMessageNamingTheKey() throws {

@@ -64,7 +64,8 @@ public struct SegueConfig: Equatable, Sendable {
 
     /// The config file's path ("<built-in scene>" for the built-in one).
     public var file: String
-    /// Plugin folders, absolute (relative entries are resolved against the config's folder).
+    /// Plugin folders, absolute: a leading `~`, `$HOME` or `${HOME}` is the
+    /// home folder, and other relative entries are relative to the config's folder.
     public var plugins: [String] = []
     /// The animator for transitions no rule matches; the built-in default when nil.
     public var defaultAnimator: String?
@@ -149,7 +150,7 @@ private struct ConfigReader {
         var config = SegueConfig(file: file)
         if let plugins = top["plugins"] {
             for (i, item) in try array(plugins, "$.plugins").enumerated() {
-                let folder = try string(item, "$.plugins[\(i)]")
+                let folder = PluginSearchPath.expandingHome(try string(item, "$.plugins[\(i)]"))
                 config.plugins.append(folder.hasPrefix("/") ? folder : (baseDirectory as NSString).appendingPathComponent(folder))
             }
         }

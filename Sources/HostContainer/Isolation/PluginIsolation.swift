@@ -48,8 +48,7 @@ public struct WorkerSettings: Sendable, Equatable {
     /// - Returns: the path, or nil when there is none.
     public static func locateWorker() -> String? {
         if let given = ProcessInfo.processInfo.environment["SEGUE_WORKER"], !given.isEmpty { return given }
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let folder = (exe as NSString).deletingLastPathComponent
+        let folder = (PluginSearchPath.currentExecutable() as NSString).deletingLastPathComponent
         return [folder + "/segue-worker", folder + "/../libexec/segue/segue-worker"]
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }

@@ -13,6 +13,26 @@ public struct RegistryOptions: Sendable {
     public init() {}
 }
 
+/// A folder of a registry's search path, and what searching it found.
+public struct SearchedFolder: Sendable, Equatable {
+    /// What searching a folder found.
+    public enum State: Sendable, Equatable {
+        /// The folder was read; it holds this many `.so` files.
+        case searched(files: Int)
+        /// There is no such folder (normal for the standard ones).
+        case missing
+        /// The path is not a folder.
+        case notAFolder
+        /// The folder cannot be read.
+        case unreadable
+    }
+
+    /// The folder.
+    public var folder: PluginFolder
+    /// What was found there.
+    public var state: State
+}
+
 /// The animators available to a host: every plugin found in a list of
 /// folders, each file either described or rejected with a reason.
 ///
@@ -27,15 +47,20 @@ public struct RegistryOptions: Sendable {
 /// found wins and the later one is rejected, naming the file that won.
 /// A file reached twice (the same folder given twice, or a link) is read once.
 public final class AnimatorRegistry: @unchecked Sendable {
+    /// The folders searched, in order, with where each came from.
+    public let searchPath: [PluginFolder]
     /// The folders searched, in order.
-    public let folders: [String]
+    public var folders: [String] { searchPath.map(\.path) }
+    /// What each folder of ``searchPath`` held, in the same order.
+    public private(set) var searched: [SearchedFolder] = []
     /// Where plugin code runs.
     public let isolation: PluginIsolation
     /// The animators found, in precedence order.
     public private(set) var animators: [AnimatorDescriptor] = []
     /// The files, or animators within files, that were not accepted, with why.
     public private(set) var rejections: [PluginRejection] = []
-    /// Problems with the folders themselves (missing, unreadable) and the cache.
+    /// Problems with the folders themselves (a named folder missing, any
+    /// folder unreadable) and the cache.
     public private(set) var warnings: [String] = []
     /// How many files were examined by loading them (the others came from the cache).
     public private(set) var scannedCount = 0
@@ -43,17 +68,32 @@ public final class AnimatorRegistry: @unchecked Sendable {
     private var byName: [String: AnimatorDescriptor] = [:]
     private var byID: [String: AnimatorDescriptor] = [:]
 
-    /// Finds the plugins in `folders`.
+    let options: RegistryOptions
+
+    /// Finds the plugins in `folders`, each named by the program (a missing one is warned about).
     /// - Complexity: linear in the number of files; files already in the cache
     ///   with the same identity are not examined again.
-    public init(folders: [String], isolation: PluginIsolation = .process, options: RegistryOptions = RegistryOptions()) {
-        self.folders = folders
+    public convenience init(folders: [String], isolation: PluginIsolation = .process,
+                            options: RegistryOptions = RegistryOptions()) {
+        self.init(searchPath: folders.map { PluginFolder($0, origin: .given) }, isolation: isolation, options: options)
+    }
+
+    /// Finds the plugins in the folders of `searchPath`, in order (see
+    /// ``PluginSearchPath/standard(given:config:executable:environment:)``).
+    /// - Complexity: linear in the number of files; files already in the cache
+    ///   with the same identity are not examined again.
+    public init(searchPath: [PluginFolder], isolation: PluginIsolation = .process,
+                options: RegistryOptions = RegistryOptions()) {
+        self.searchPath = searchPath
         self.isolation = isolation
+        self.options = options
         var trust = FileTrust()
         var files: [(path: String, identity: FileIdentity)] = []
         var seenFiles: Set<String> = []
-        for folder in folders {
-            for file in sharedLibraries(in: folder) {
+        for folder in searchPath {
+            let (state, libraries) = sharedLibraries(in: folder)
+            searched.append(SearchedFolder(folder: folder, state: state))
+            for file in libraries {
                 guard seenFiles.insert(file).inserted else { continue }
                 var info = stat()
                 guard stat(file, &info) == 0 else {
@@ -166,19 +206,20 @@ public final class AnimatorRegistry: @unchecked Sendable {
 
     /// The `.so` files in `folder`, in name order, as resolved paths: the
     /// folder is resolved once, and a file only when it is a link.
-    private func sharedLibraries(in folder: String) -> [String] {
+    private func sharedLibraries(in searched: PluginFolder) -> (SearchedFolder.State, [String]) {
+        let folder = searched.path
         var info = stat()
         guard stat(folder, &info) == 0 else {
-            warnings.append("plugin folder \(folder) does not exist")
-            return []
+            if searched.isNamed { warnings.append("plugin folder \(folder) does not exist") }
+            return (.missing, [])
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             warnings.append("plugin folder \(folder) is not a folder")
-            return []
+            return (.notAFolder, [])
         }
         guard let resolved = Self.realPath(folder), let directory = opendir(folder) else {
             warnings.append("plugin folder \(folder) cannot be read")
-            return []
+            return (.unreadable, [])
         }
         defer { closedir(directory) }
         var found: [(name: String, isLink: Bool)] = []
@@ -191,10 +232,10 @@ public final class AnimatorRegistry: @unchecked Sendable {
             let type = entry.pointee.d_type
             found.append((name, type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN)))
         }
-        return found.sorted { $0.name < $1.name }.map { file in
+        return (.searched(files: found.count), found.sorted { $0.name < $1.name }.map { file in
             let path = resolved == "/" ? "/" + file.name : resolved + "/" + file.name
             return file.isLink ? (Self.realPath(path) ?? path) : path
-        }
+        })
     }
 
     /// `name` in ASCII lower case (animator names are ASCII), for "did you mean".
