@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <link.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -61,4 +62,28 @@ void process_shims_spin_pause(void) {
 #elif defined(__aarch64__)
     __asm__ volatile("yield");
 #endif
+}
+
+static int signal_pipe_write_end = -1;
+
+static void write_signal_number(int signal_number) {
+    int saved = errno;
+    unsigned char byte = (unsigned char)signal_number;
+    ssize_t written = write(signal_pipe_write_end, &byte, 1); /* full pipe: the signal is already pending there */
+    (void)written;
+    errno = saved;
+}
+
+int process_shims_signal_pipe(const int *signals, int count) {
+    int ends[2];
+    if (pipe2(ends, O_CLOEXEC | O_NONBLOCK) != 0) return -1;
+    signal_pipe_write_end = ends[1];
+    struct sigaction action = {0};
+    action.sa_handler = write_signal_number;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    for (int i = 0; i < count; i++) {
+        if (sigaction(signals[i], &action, NULL) != 0) return -1;
+    }
+    return ends[0];
 }

@@ -38,10 +38,59 @@ struct ConfigTests {
         #expect(c.script == ["b", "a"])
     }
 
-    @Test func malformedJSONNamesTheFileAndTheSyntaxError() throws {
-        let e = try #require(error(#"{"rules": [}"#))
-        #expect(e.file == "/cfg/segue.json" && e.keyPath == "$" && e.expected == "valid JSON")
-        #expect(e.found.hasPrefix("a syntax error"))
+    @Test func malformedJSONNamesTheFileTheLineAndColumnAndTheSyntaxError() throws {
+        let e = try #require(error("{\"rules\": [\n  }"))
+        #expect(e == ConfigError(file: "/cfg/segue.json", line: 2, column: 3, keyPath: "$.rules[0]", expected: "a value", found: "'}'"))
+        #expect(e.description == "/cfg/segue.json:2:3: $.rules[0]: expected a value, found '}'")
+    }
+
+    /// Strict RFC 8259, each mistake placed exactly.
+    @Test(arguments: [
+        ("{\"script\": [\"a\",]}", 1, 17, "$.script[1]", "a value (no comma after the last item)", "']'"),
+        ("{\"plugins\": [],\n}", 2, 1, "$", "a string key (no comma after the last member)", "'}'"),
+        ("{\"plugins\": [],\n \"plugins\": []}", 2, 2, "$.plugins", "each key once", "'plugins' again (first at line 1, column 2)"),
+        ("{\"a\": 01}", 1, 8, "$.a", "no leading zero in a number", "'1'"),
+        ("{\"a\": 1e400}", 1, 7, "$.a", "a number a double can hold (magnitude below 1.8e308)", "the number 1e400"),
+        ("{\"a\": -}", 1, 8, "$.a", "a digit", "'}'"),
+        ("{\"a\": \"x\ty\"}", 1, 9, "$.a", "no raw control character in a string (write it as an escape)", "a tab"),
+        ("{\"a\": \"\\q\"}", 1, 8, "$.a", "one of the escapes \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX", "'\\'"),
+        ("{\"a\": \"\\uDC00\"}", 1, 8, "$.a", "a high surrogate before a low one", "'\\'"),
+        ("{\"a\": \"open}", 1, 7, "$.a", "a string closed by '\"'", "the end of the document"),
+        ("{} {}", 1, 4, "$", "the end of the document", "'{'"),
+        ("{\"a\": tru}", 1, 7, "$.a", "a value", "'t'"),
+        ("// comment\n{}", 1, 1, "$", "a value", "'/'"),
+        ("", 1, 1, "$", "a value", "the end of the document"),
+    ])
+    func syntaxErrorsArePlaced(json: String, line: Int, column: Int, keyPath: String, expected: String, found: String) throws {
+        let e = try #require(error(json), "\(json) should be rejected")
+        #expect(e == ConfigError(file: "/cfg/segue.json", line: line, column: column, keyPath: keyPath, expected: expected, found: found))
+    }
+
+    @Test func everyNumberOfTheGrammarIsRead() throws {
+        let doc = try JSONReader.parse(Array(#"[0e1, 1e-400, -0, 1E+2, 0.5e-1, 123456789012345678901234567890, -1.5]"#.utf8))
+        #expect(doc == .array([0, 0, -0.0, 100, 0.05, 123456789012345678901234567890, -1.5].map { .number($0) }))
+        #expect(try JSONReader.parse(Array("\u{FEFF}{\"s\": \"\\u00e9\\uD83D\\uDE00\\n\"}".utf8)) == .object(["s": .string("é😀\n")]))
+    }
+
+    @Test func deepNestingIsRefusedNotACrash() {
+        let deep = String(repeating: "[", count: 100_000)
+        #expect(throws: JSONReader.SyntaxError.self) { try JSONReader.parse(Array(deep.utf8)) }
+    }
+
+    @Test func aConfigIsReadFromAPipe() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let text = #"{"children": ["a", "b"], "script": ["b"]}"#
+        #expect(write(ends[1], text, text.utf8.count) == text.utf8.count)
+        close(ends[1])
+        defer { close(ends[0]) }
+        let config = try SegueConfig.load(path: "/proc/self/fd/\(ends[0])")
+        #expect(config.script == ["b"])
+    }
+
+    @Test func aMissingKeyPointsAtTheObjectThatLacksIt() throws {
+        let e = try #require(error("{\"rules\": [\n  {\"to\": \"b\"}]}"))
+        #expect((e.line, e.column, e.keyPath) == (2, 3, "$.rules[0].animator"))
     }
 
     @Test(arguments: [
@@ -64,8 +113,9 @@ struct ConfigTests {
     ])
     func badConfigsNameTheKeyPathWhatWasExpectedAndWhatWasFound(json: String, keyPath: String, expected: String, found: String) throws {
         let e = try #require(error(json), "\(json) should be rejected")
-        #expect(e == ConfigError(file: "/cfg/segue.json", keyPath: keyPath, expected: expected, found: found))
-        #expect(e.description == "/cfg/segue.json: \(keyPath): expected \(expected), found \(found)")
+        #expect((e.file, e.keyPath, e.expected, e.found) == ("/cfg/segue.json", keyPath, expected, found))
+        #expect(e.line == 1 && e.column != nil, "every mistake is placed")
+        #expect(e.description == "/cfg/segue.json:1:\(e.column ?? 0): \(keyPath): expected \(expected), found \(found)")
     }
 
     @Test func aMissingFileSaysSo() {

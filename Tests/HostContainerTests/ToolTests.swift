@@ -93,7 +93,7 @@ struct ToolTests {
         try #"{"rules": [{"to": "b", "animator": 3}]}"#.write(toFile: folder + "/bad.json", atomically: true, encoding: .utf8)
         let result = try run(Paths.segue, ["run", "--config", folder + "/bad.json"])
         #expect(result.status == 1)
-        #expect(result.err == "segue: \(folder)/bad.json: $.rules[0].animator: expected a non-empty string, found the number 3\n")
+        #expect(result.err == "segue: \(folder)/bad.json:1:24: $.rules[0].animator: expected a non-empty string, found the number 3\n")
         #expect(result.out.isEmpty)
     }
 

@@ -67,6 +67,9 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
             return .useDefault(reason: "\(why) chose the built-in default")
         }
         guard let descriptor = registry.animator(named: name) else {
+            if let gone = registry.departure(of: name) {
+                return .useDefault(reason: "\(why) names the animator '\(name)', which is gone: \(gone); the built-in default ran instead")
+            }
             let hint = registry.suggestion(for: name).map { " (did you mean '\($0)'?)" } ?? ""
             return .useDefault(reason: "\(why) names the animator '\(name)', which no loaded plugin provides\(hint); the built-in default ran instead")
         }

@@ -84,35 +84,46 @@ public struct SegueConfig: Equatable, Sendable {
     /// The name that, in `animator` or `defaultAnimator`, means the built-in default.
     public static let builtinAnimatorName = "default"
 
-    /// Reads the config at `path`.
-    /// - Throws: ``ConfigError`` naming the file, the key path, what was expected and found.
+    /// Reads the config at `path`: a file, or any readable stream (a pipe,
+    /// `/dev/stdin`); `-` is standard input.
+    /// - Throws: ``ConfigError`` naming the file, the line and column, the key
+    ///   path, what was expected and what was found.
     public static func load(path: String) throws(ConfigError) -> SegueConfig {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let fd = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
             throw ConfigError(file: path, keyPath: "$", expected: "a readable JSON file",
-                              found: FileManager.default.fileExists(atPath: path) ? "a file that cannot be read" : "no such file")
+                              found: errno == ENOENT ? "no such file" : "a file that cannot be read (\(String(cString: strerror(errno))))")
         }
-        let base = (URL(fileURLWithPath: path).deletingLastPathComponent().path)
-        return try parse(data, file: path, baseDirectory: base)
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        guard let data = try? handle.readToEnd() else {
+            throw ConfigError(file: path, keyPath: "$", expected: "a readable JSON file", found: "a file that cannot be read")
+        }
+        let base = path == "-" ? FileManager.default.currentDirectoryPath : URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return try parse(data ?? Data(), file: path == "-" ? "<stdin>" : path, baseDirectory: base)
     }
 
-    /// Parses config JSON; relative plugin folders are resolved against `baseDirectory`.
-    /// - Throws: ``ConfigError``.
+    /// Parses config JSON (strict RFC 8259: see the README); relative plugin
+    /// folders are resolved against `baseDirectory`.
+    /// - Throws: ``ConfigError``, with the line and column of the problem.
     public static func parse(_ data: Data, file: String, baseDirectory: String) throws(ConfigError) -> SegueConfig {
+        let bytes = [UInt8](data)
         let document: JSONValue
         do {
-            document = try JSONDecoder().decode(JSONValue.self, from: data)
+            document = try JSONReader.parse(bytes)
         } catch {
-            throw ConfigError(file: file, keyPath: "$", expected: "valid JSON", found: Self.syntaxProblem(error))
+            let (line, column) = JSONReader.lineAndColumn(of: error.offset, in: bytes)
+            throw ConfigError(file: file, line: line, column: column, keyPath: error.keyPath,
+                              expected: error.expected, found: error.found)
         }
-        return try ConfigReader(file: file, baseDirectory: baseDirectory).config(document)
-    }
-
-    private static func syntaxProblem(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return "a syntax error: \(underlying ?? context.debugDescription)"
+        do {
+            return try ConfigReader(file: file, baseDirectory: baseDirectory).config(document)
+        } catch {
+            var located = error
+            if let offset = JSONReader.offset(of: error.keyPath, in: bytes) {
+                (located.line, located.column) = JSONReader.lineAndColumn(of: offset, in: bytes)
+            }
+            throw located
         }
-        return "a syntax error: \(error)"
     }
 }
 

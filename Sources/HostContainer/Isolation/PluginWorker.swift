@@ -239,10 +239,13 @@ struct CallFailure: Error {
 /// a worker that failed stays in the pool, failed, until it is cleared.
 enum WorkerPool {
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var workers: [String: PluginWorker] = [:]
+    private struct Key: Hashable {
+        var file: String, identity: FileIdentity, executable: String?
+    }
+    nonisolated(unsafe) private static var workers: [Key: PluginWorker] = [:]
 
     static func worker(file: String, identity: FileIdentity, settings: WorkerSettings) -> PluginWorker {
-        let key = "\(file)|\(identity)|\(settings.executable ?? "")"
+        let key = Key(file: file, identity: identity, executable: settings.executable)
         return lock.withLock {
             if let known = workers[key] { return known }
             let worker = PluginWorker(file: file, settings: settings)
@@ -254,6 +257,12 @@ enum WorkerPool {
     /// How every quarantined plugin failed.
     static var quarantined: [PluginFailure] {
         lock.withLock { workers.values.compactMap(\.failure) }.sorted { $0.date < $1.date }
+    }
+
+    /// Forgets the workers of `file` as it was (`identity`): it changed or went
+    /// away. Each one ends when the last transition using it lets it go.
+    static func retire(file: String, identity: FileIdentity) {
+        lock.withLock { workers = workers.filter { $0.key.file != file || $0.key.identity != identity } }
     }
 
     /// Lets the plugins in `files` run again, in fresh workers.

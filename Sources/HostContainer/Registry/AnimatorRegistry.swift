@@ -65,6 +65,8 @@ public final class AnimatorRegistry: @unchecked Sendable {
     /// How many files were examined by loading them (the others came from the cache).
     public private(set) var scannedCount = 0
 
+    /// Why animators removed by a reload are gone, by name.
+    var departures: [String: String] = [:]
     private var byName: [String: AnimatorDescriptor] = [:]
     private var byID: [String: AnimatorDescriptor] = [:]
 

@@ -38,4 +38,13 @@ unsigned process_shims_load_acquire(const unsigned *address);
 /** Tells the CPU this is a spin-wait loop (x86 PAUSE, ARM YIELD). */
 void process_shims_spin_pause(void);
 
+/**
+ * Catches `signals` (SIGINT, SIGTERM...) by writing each one's number, as one
+ * byte, to a pipe, and returns the pipe's read end (non-blocking,
+ * close-on-exec), or -1 with errno set. The self-pipe trick: a program that
+ * polls can then end cleanly on a signal. Call it once, before starting
+ * threads; children started later get the default handlers back at exec.
+ */
+int process_shims_signal_pipe(const int *signals, int count);
+
 #endif
