@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <link.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
@@ -82,8 +83,13 @@ int process_shims_signal_pipe(const int *signals, int count) {
     action.sa_handler = write_signal_number;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
+    sigset_t wanted;
+    sigemptyset(&wanted);
     for (int i = 0; i < count; i++) {
         if (sigaction(signals[i], &action, NULL) != 0) return -1;
+        sigaddset(&wanted, signals[i]);
     }
+    /* A parent may have started us with these blocked (the mask survives exec): unblock them here. */
+    pthread_sigmask(SIG_UNBLOCK, &wanted, NULL);
     return ends[0];
 }

@@ -6,7 +6,7 @@ import Renderer
 /// built-in scene), plays its script, and reports every transition.
 enum RunCommand {
     static let help = """
-    USAGE: segue run [--config FILE] [--plugins DIR]... [--json] [--print-config]
+    USAGE: segue run [--config FILE] [--plugins DIR]... [--json] [--watch] [--print-config]
                      [--preview DIR [--scale F]]
 
     Builds a container from a config file, plays its script on a virtual clock
@@ -38,6 +38,11 @@ enum RunCommand {
                        named NN-FROM-TO-ANIMATOR.gif (with --json, the key
                        "preview" gives its path).
       --scale F        Pixels per point of the previews (default 1).
+      --watch          After playing, stay up: watch the plugin folders and
+                       the config, and on every change reload and play the
+                       script again, saying what changed (see "Hot reload" in
+                       the README). A config saved with a mistake keeps the
+                       last good one running. SIGINT or SIGTERM ends it (exit 0).
       --print-config   Print the built-in scene's config and exit.
       --help           Show this help.
 
@@ -45,7 +50,7 @@ enum RunCommand {
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try Arguments(arguments, flags: PluginFolders.flags.union(["--json", "--help", "--print-config"]),
+        let args = try Arguments(arguments, flags: PluginFolders.flags.union(["--json", "--help", "--print-config", "--watch"]),
                                  options: PluginFolders.options.union(["--config", "--preview", "--scale"]))
         if args.has("--help") {
             print(help)
@@ -55,19 +60,20 @@ enum RunCommand {
             print(SegueConfig.builtinSceneJSON)
             return .success
         }
+        let watching = args.has("--watch")
+        if watching, try args.single("--config") == "-" {
+            throw UsageError("--watch needs a config file it can watch, not standard input")
+        }
+        // Before any child process starts: SIGINT and SIGTERM end a watch cleanly.
+        let signals = watching ? FileWatcher.signalPipe([SIGINT, SIGTERM]) : -1
         guard let config = try args.config() else { return .failure }
         let json = args.has("--json")
         let registry = try PluginFolders.registry(args, config: config)
         for warning in registry.warnings { printError("segue: warning: \(warning)") }
         for rejection in registry.rejections { printError("segue: skipped \(rejection.file): \(rejection.reason)") }
-        if !json {
-            let names = registry.animators.map(\.name).joined(separator: ", ")
-            printNow("Playing \(config.file) with \(registry.animators.count) plugin animator(s)\(names.isEmpty ? "" : ": \(names)")")
-        }
-        var player = ScriptPlayer(config: config, registry: registry)
         let recorder = try args.single("--preview").map { folder throws(UsageError) in
             PreviewRecorder(folder: folder, renderer: ViewRenderer(scale: try PreviewCommand.number(args, "--scale", default: 1, range: 0.05...4)),
-                            fps: player.frameRate, progress: !json)
+                            progress: !json)
         }
         if let recorder {
             do {
@@ -76,6 +82,23 @@ enum RunCommand {
                 printError("segue: cannot make the preview folder \(recorder.folder): \(error.localizedDescription)")
                 return .failure
             }
+        }
+        let played = play(config, registry, json: json, recorder: recorder)
+        guard watching else { return played ? .success : .failure }
+        let watch = Watch(args: args, config: config, registry: registry, json: json, recorder: recorder)
+        return watch.run(signals: signals)
+    }
+
+    /// Plays `config`'s script with `registry`'s animators, printing each report as it ends.
+    /// - Returns: false when the script cannot be played (it names a child that does not exist).
+    static func play(_ config: SegueConfig, _ registry: AnimatorRegistry, json: Bool, recorder: PreviewRecorder?) -> Bool {
+        if !json {
+            let names = registry.animators.map(\.name).joined(separator: ", ")
+            printNow("Playing \(config.file) with \(registry.animators.count) plugin animator(s)\(names.isEmpty ? "" : ": \(names)")")
+        }
+        var player = ScriptPlayer(config: config, registry: registry)
+        if let recorder {
+            recorder.fps = player.frameRate
             player.onFrame = recorder.record
         }
         do {
@@ -86,9 +109,9 @@ enum RunCommand {
             }
         } catch {
             printError("segue: \(config.file): $.script: \(error)")
-            return .failure
+            return false
         }
-        return .success
+        return true
     }
 
     static func describe(_ r: TransitionReport) -> String {
@@ -119,13 +142,13 @@ enum RunCommand {
 final class PreviewRecorder {
     let folder: String
     let renderer: ViewRenderer
-    let fps: Double
+    var fps: Double = 60
     let progress: Progress
     private var frames: [Canvas] = []
     private var written = 0
 
-    init(folder: String, renderer: ViewRenderer, fps: Double, progress: Bool) {
-        (self.folder, self.renderer, self.fps) = (folder, renderer, fps)
+    init(folder: String, renderer: ViewRenderer, progress: Bool) {
+        (self.folder, self.renderer) = (folder, renderer)
         self.progress = Progress(enabled: progress, label: "previews")
     }
 

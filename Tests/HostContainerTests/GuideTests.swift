@@ -84,11 +84,16 @@ struct GuideTests {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        process.standardInput = FileHandle.nullDevice
         try process.run()
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(-pid, SIGKILL); kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 600, execute: watchdog)
+        let errors = ReadAll(err.fileHandleForReading)
         let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)\n\(errors)")
+        watchdog.cancel()
+        #expect(process.terminationStatus == 0, "\(output)\n\(String(decoding: errors.wait(), as: UTF8.self))")
         #expect(FileManager.default.fileExists(atPath: home + "/prefix/lib/pkgconfig/segue-animator.pc"))
         #expect(FileManager.default.fileExists(atPath: home + "/prefix/include/segue_animator.h"))
         #expect(output.contains("FadeUp"), "segue list shows it: \(output)")

@@ -42,8 +42,10 @@ void process_shims_spin_pause(void);
  * Catches `signals` (SIGINT, SIGTERM...) by writing each one's number, as one
  * byte, to a pipe, and returns the pipe's read end (non-blocking,
  * close-on-exec), or -1 with errno set. The self-pipe trick: a program that
- * polls can then end cleanly on a signal. Call it once, before starting
- * threads; children started later get the default handlers back at exec.
+ * polls can then end cleanly on a signal. The signals are unblocked in the
+ * calling thread (a parent may have started us with them blocked). Call it
+ * once, from the main thread, before starting threads; children started
+ * later get the default handlers back at exec.
  */
 int process_shims_signal_pipe(const int *signals, int count);
 

@@ -1,0 +1,85 @@
+import Foundation
+import HostContainer
+
+extension RunCommand {
+    /// `segue run --watch`: after the first play, reloads and plays again on
+    /// every change to the plugin folders or the config, until SIGINT or SIGTERM.
+    struct Watch {
+        let args: Arguments
+        var config: SegueConfig
+        var registry: AnimatorRegistry
+        let json: Bool
+        let recorder: PreviewRecorder?
+
+        /// The config file watched, absolute; nil for the built-in scene.
+        var configPath: String? { (try? args.single("--config")).flatMap { $0 }.map(PluginFolders.absolute) }
+
+        consuming func run(signals: Int32) -> ExitCode {
+            let watcher: FileWatcher
+            do {
+                watcher = try FileWatcher(folders: registry.folders, files: configPath.map { [$0] } ?? [])
+            } catch {
+                printError("segue: \(error)")
+                return .failure
+            }
+            status("Watching \(registry.folders.count) plugin folder(s)\(configPath.map { " and \(PluginFolders.display($0))" } ?? ""); SIGINT (Ctrl-C) stops.")
+            var reloads = 0
+            var configBroken = false
+            while true {
+                let paths: Set<String>
+                switch watcher.next(settle: 0.1, interruptedBy: signals) {
+                case .interrupted(let signal):
+                    status("Stopped watching (\(signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)")).")
+                    return .success
+                case .changed(let changed):
+                    paths = changed
+                }
+                var notes: [String] = []
+                if let configPath, paths.contains(configPath) {
+                    do {
+                        let fresh = try SegueConfig.load(path: config.file)
+                        if configBroken { status("\(PluginFolders.display(configPath)) is good again.") }
+                        configBroken = false
+                        if fresh != config {
+                            config = fresh
+                            notes.append("config \(PluginFolders.display(configPath)) changed")
+                        }
+                    } catch {
+                        configBroken = true
+                        printError("segue: \(error)")
+                        status("Keeping the last good config until \(PluginFolders.display(configPath)) is fixed.")
+                    }
+                }
+                let (next, changes) = registry.reloaded(
+                    searchPath: PluginFolders.resolve(commandLine: args.values("--plugins"), config: config))
+                registry = next
+                do {
+                    try watcher.watch(folders: registry.folders, files: configPath.map { [$0] } ?? [])
+                } catch {
+                    printError("segue: warning: \(error)")
+                }
+                notes += changes.descriptions
+                guard !notes.isEmpty else { continue }
+                reloads += 1
+                if json {
+                    printNow(jsonLine(ReloadLine(reload: reloads, changes: notes)))
+                } else {
+                    printNow("Reload \(reloads): " + notes.joined(separator: "; "))
+                }
+                _ = RunCommand.play(config, registry, json: json, recorder: recorder)
+            }
+        }
+
+        /// A line about the watch itself: on standard output for people, on
+        /// standard error with --json (whose output is reports and reloads only).
+        func status(_ text: String) {
+            if json { printError("segue: \(text)") } else { printNow(text) }
+        }
+    }
+
+    /// A reload, as `--json --watch` prints it between plays.
+    struct ReloadLine: Encodable {
+        let reload: Int
+        let changes: [String]
+    }
+}
