@@ -8,7 +8,7 @@ enum PreviewCommand {
     static let help = """
     USAGE: segue preview ANIMATOR [--from NAME] [--to NAME] [--config FILE]
                          [--plugins DIR]... [--isolation process|none] [--size WxH] [--fps N] [--scale F]
-                         [--frames N] [--param NAME=VALUE]... [--out FILE] [--json]
+                         [--frames N] [--param NAME=VALUE]... [--out FILE] [--json] [--watch]
 
     Renders one transition by ANIMATOR (a plugin's short name, or 'default' for
     the built-in one) on the virtual clock, with Segue's software renderer.
@@ -33,6 +33,10 @@ enum PreviewCommand {
                          filmstrip of stills at evenly spaced times, each
                          labelled with its time. Default: ANIMATOR.gif.
       --json             Print what was written as one JSON object; no progress.
+      --watch            After writing, watch the plugin folders and write the
+                         preview again whenever a plugin changes (an author's
+                         loop: rebuild, look), saying what was written or why
+                         the new build was rejected. SIGINT or SIGTERM ends it.
       --help             Show this help.
 
     \(PluginFolders.searchOrderHelp)
@@ -43,7 +47,7 @@ enum PreviewCommand {
             print(help)
             return .success
         }
-        let args = try Arguments(rest, flags: PluginFolders.flags.union(["--json", "--help"]), options: PluginFolders.options.union([
+        let args = try Arguments(rest, flags: PluginFolders.flags.union(["--json", "--help", "--watch"]), options: PluginFolders.options.union([
             "--from", "--to", "--config", "--size", "--fps", "--scale", "--frames", "--param", "--out"]))
         if args.has("--help") {
             print(help)
@@ -68,76 +72,125 @@ enum PreviewCommand {
                 ?? (value == "true" || value == "false" ? .bool(value == "true") : .string(value))
         }
 
+        let watching = args.has("--watch")
+        let signals = watching ? FileWatcher.signalPipe([SIGINT, SIGTERM]) : -1
         guard let config = try args.config() else { return .failure }
-        let registry = try PluginFolders.registry(args, config: config)
-        if name != SegueConfig.builtinAnimatorName {
-            guard let descriptor = registry.animator(named: name) else {
-                let hint = registry.suggestion(for: name).map { " (did you mean '\($0)'?)" } ?? ""
-                let known = registry.animators.map(\.name).joined(separator: ", ")
-                printError("segue: no animator named '\(name)'\(hint); found: \(known.isEmpty ? "none" : known), and 'default'")
-                return .failure
-            }
-            if case .failure(let error) = descriptor.resolveParameters(parameters) {
-                printError("segue: \(error.message)")
-                return .failure
-            }
-        } else if let key = parameters.keys.sorted().first {
-            printError("segue: the built-in default has no parameters; found '\(key)'")
-            return .failure
-        }
-        let children = config.children.isEmpty ? SegueConfig.builtinScene.children : config.children
-        let names = children.map(\.name)
-        guard names.count >= 2 else {
-            printError("segue: \(config.file): a preview needs at least two children")
-            return .failure
-        }
-        let (from, to) = endpoints(for: name, config: config, children: names,
-                                   from: try args.single("--from"), to: try args.single("--to"))
-        for child in [from, to] where !names.contains(child) {
-            printError("segue: \(SelectionError.unknownChild(child, available: names))")
-            return .failure
-        }
-        guard from != to else {
-            printError("segue: --from and --to are both '\(from)': there is no transition to show")
-            return .failure
-        }
+        var registry = try PluginFolders.registry(args, config: config)
+        let job = Job(name: name, config: config, parameters: parameters, from: try args.single("--from"),
+                      to: try args.single("--to"), size: size, fps: fps, scale: scale, stills: stills, out: out,
+                      format: format, json: args.has("--json"))
+        let rendered = job.render(with: registry)
+        guard watching else { return rendered ? .success : .failure }
 
-        // One rule, from -> to with ANIMATOR: the config's delegate does the rest.
-        var forced = SegueConfig(file: config.file)
-        forced.rules = [SegueConfig.Rule(from: from, to: to, animator: name, parameters: parameters, label: "preview")]
-        let delegate = ConfigDrivenDelegate(config: forced, registry: registry)
-        let renderer = ViewRenderer(scale: scale)
-        let preview = TransitionPreview(children: children, size: size, from: from, to: to, renderer: renderer)
-        let json = args.has("--json")
-        let progress = Progress(enabled: !json, label: "\(name) \(from) -> \(to)")
-        let frames: [TransitionPreview.Frame], report: TransitionReport?
-        let bytes: [UInt8]
+        // The author's loop: render again whenever a plugin changes.
+        let watcher: FileWatcher
         do {
-            if format == "gif" {
-                (frames, report) = try preview.animation(fps: fps, delegate: delegate, onFrame: progress.frame)
-                bytes = GIF.encode(frames: frames.map(\.canvas), delays: gifDelays(count: frames.count, fps: fps))
-            } else {
-                (frames, report) = try preview.stills(count: stills, delegate: delegate, onFrame: progress.frame)
-                bytes = PNG.encode(Filmstrip.compose(frames, renderer: renderer))
-            }
+            watcher = try FileWatcher(folders: registry.folders)
         } catch {
             printError("segue: \(error)")
             return .failure
         }
-        progress.finish()
-        guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else {
-            printError("segue: cannot write \(out)")
-            return .failure
+        printError("segue: watching \(registry.folders.count) plugin folder(s) for new builds; SIGINT (Ctrl-C) stops.")
+        while case .changed = watcher.next(settle: 0.1, interruptedBy: signals) {
+            let (next, changes) = registry.reloaded()
+            registry = next
+            guard !changes.isEmpty else { continue }
+            for line in changes.descriptions { printError("segue: \(line)") }
+            if name != SegueConfig.builtinAnimatorName, registry.animator(named: name) == nil,
+               let rejection = changes.rejected.first {
+                printError("segue: the new build was rejected (\(rejection.file): \(rejection.reason)); \(out) is left as it was")
+                continue
+            }
+            _ = job.render(with: registry)
         }
-        if let report, report.animator != name {
-            printError("segue: warning: \(report.reason)")
-        }
-        let written = Written(
-            written: out, format: format, frames: frames.count, width: frames.first?.canvas.width ?? 0,
-            height: frames.first?.canvas.height ?? 0, bytes: bytes.count, animator: report?.animator ?? name,
-            from: from, to: to, duration: report?.duration ?? 0, reason: report?.reason ?? "")
-        print(json ? jsonLine(written) : "wrote \(out): \(frames.count) frames of \(written.width)x\(written.height), \(report?.animator ?? name) \(from) -> \(to)")
+        printError("segue: stopped watching.")
         return .success
+    }
+
+    /// One preview to render: the options, checked.
+    struct Job {
+        let name: String
+        let config: SegueConfig
+        let parameters: [String: ParameterValue]
+        let from, to: String?
+        let size: Rect
+        let fps, scale: Double
+        let stills: Int
+        let out, format: String
+        let json: Bool
+
+        /// Renders the preview with `registry`'s animators and writes it,
+        /// printing what was written or why not.
+        /// - Returns: whether it was written.
+        func render(with registry: AnimatorRegistry) -> Bool {
+            if name != SegueConfig.builtinAnimatorName {
+                guard let descriptor = registry.animator(named: name) else {
+                    let hint = registry.suggestion(for: name).map { " (did you mean '\($0)'?)" } ?? ""
+                    let known = registry.animators.map(\.name).joined(separator: ", ")
+                    printError("segue: no animator named '\(name)'\(hint); found: \(known.isEmpty ? "none" : known), and 'default'")
+                    return false
+                }
+                if case .failure(let error) = descriptor.resolveParameters(parameters) {
+                    printError("segue: \(error.message)")
+                    return false
+                }
+            } else if let key = parameters.keys.sorted().first {
+                printError("segue: the built-in default has no parameters; found '\(key)'")
+                return false
+            }
+            let children = config.children.isEmpty ? SegueConfig.builtinScene.children : config.children
+            let names = children.map(\.name)
+            guard names.count >= 2 else {
+                printError("segue: \(config.file): a preview needs at least two children")
+                return false
+            }
+            let (from, to) = endpoints(for: name, config: config, children: names,
+                                       from: from, to: to)
+            for child in [from, to] where !names.contains(child) {
+                printError("segue: \(SelectionError.unknownChild(child, available: names))")
+                return false
+            }
+            guard from != to else {
+                printError("segue: --from and --to are both '\(from)': there is no transition to show")
+                return false
+            }
+
+            // One rule, from -> to with ANIMATOR: the config's delegate does the rest.
+            var forced = SegueConfig(file: config.file)
+            forced.rules = [SegueConfig.Rule(from: from, to: to, animator: name, parameters: parameters, label: "preview")]
+            let delegate = ConfigDrivenDelegate(config: forced, registry: registry)
+            let renderer = ViewRenderer(scale: scale)
+            let preview = TransitionPreview(children: children, size: size, from: from, to: to, renderer: renderer)
+            let progress = Progress(enabled: !json, label: "\(name) \(from) -> \(to)")
+            let frames: [TransitionPreview.Frame], report: TransitionReport?
+            let bytes: [UInt8]
+            do {
+                if format == "gif" {
+                    (frames, report) = try preview.animation(fps: fps, delegate: delegate, onFrame: progress.frame)
+                    bytes = GIF.encode(frames: frames.map(\.canvas), delays: gifDelays(count: frames.count, fps: fps))
+                } else {
+                    (frames, report) = try preview.stills(count: stills, delegate: delegate, onFrame: progress.frame)
+                    bytes = PNG.encode(Filmstrip.compose(frames, renderer: renderer))
+                }
+            } catch {
+                printError("segue: \(error)")
+                return false
+            }
+            progress.finish()
+            guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else {
+                printError("segue: cannot write \(out)")
+                return false
+            }
+            if let report, report.animator != name {
+                printError("segue: warning: \(report.reason)")
+            }
+            let written = Written(
+                written: out, format: format, frames: frames.count, width: frames.first?.canvas.width ?? 0,
+                height: frames.first?.canvas.height ?? 0, bytes: bytes.count, animator: report?.animator ?? name,
+                from: from, to: to, duration: report?.duration ?? 0, reason: report?.reason ?? "")
+            printNow(json ? jsonLine(written) : "wrote \(out): \(frames.count) frames of \(written.width)x\(written.height), \(report?.animator ?? name) \(from) -> \(to)")
+            return true
+        }
     }
 
     /// What `--json` prints.

@@ -213,3 +213,35 @@ final class Flag: @unchecked Sendable {
     func set() { lock.withLock { value = true } }
     var isSet: Bool { lock.withLock { value } }
 }
+
+extension WatchTests {
+    /// The author's loop: each new build is previewed, a broken one is named and skipped.
+    @Test func previewWatchRendersEachNewBuild() throws {
+        let folder = makeTemporaryFolder()
+        let plugins = folder + "/plugins"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        let tag = UUID().uuidString
+        let segue = try LiveProcess(Paths.segue, ["preview", "TestFade", "--plugins", plugins, "--out", "fade.png",
+                                                  "--scale", "0.1", "--watch"],
+                                    in: folder, environment: ["SEGUE_TEST_TAG": tag])
+        var err = segue.waitForError("SIGINT (Ctrl-C) stops.")
+        #expect(err.contains("segue: no animator named 'TestFade'"), "\(err)")
+
+        try Self.install(try Self.build("fade"), at: plugins + "/libfade.so")
+        var out = segue.waitForOutput("wrote fade.png: ")
+        #expect(out.contains("wrote fade.png: 6 frames of"), "\(out)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/fade.png"))
+
+        try "half a build".write(toFile: plugins + "/libfade.so", atomically: true, encoding: .utf8)
+        err = segue.waitForError("the new build was rejected")
+        #expect(err.contains("segue: the new build was rejected (\(plugins)/libfade.so: not a shared library"), "\(err)")
+
+        try Self.install(try Self.build("fade", "FAULT_DECLINE"), at: plugins + "/libfade.so")
+        out = segue.waitForOutput("wrote fade.png: ", count: 2)
+        err = segue.waitForError("TestFade declined")
+        #expect(err.contains("warning: TestFade declined: this fixture always declines"), "\(err)")
+
+        #expect(segue.stop(with: SIGINT) == 0)
+        #expect(processesTagged(tag).isEmpty)
+    }
+}
