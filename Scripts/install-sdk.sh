@@ -3,7 +3,11 @@
 # (PREFIX/include/segue_animator.h and PREFIX/include/segue/*.h) and a
 # pkg-config file (PREFIX/lib/pkgconfig/segue-animator.pc), so that
 #   cc $(pkg-config --cflags segue-animator) -shared -fPIC -o libX.so x.c
-# works from any folder. Usage: Scripts/install-sdk.sh [PREFIX]  (default /usr/local)
+# works from any folder, and a plugin's Makefile can install itself into
+#   $(pkg-config --variable=plugindir segue-animator)   (the installation's folder)
+# or the user's ${XDG_DATA_HOME:-$HOME/.local/share}/segue/plugins.
+# Scripts/install.sh installs it with everything else.
+# Usage: Scripts/install-sdk.sh [PREFIX]  (default /usr/local)
 set -eu
 prefix=${1:-/usr/local}
 case "$prefix" in /*) ;; *) prefix="$(pwd)/$prefix" ;; esac
@@ -18,6 +22,9 @@ cp "$include"/segue/*.h "$prefix/include/segue/"
 cat > "$prefix/lib/pkgconfig/segue-animator.pc" <<PC
 prefix=$prefix
 includedir=\${prefix}/include
+libdir=\${prefix}/lib
+# The installation's plugin folder, searched by every user's segue.
+plugindir=\${libdir}/segue/plugins
 
 Name: segue-animator
 Description: The C ABI of Segue animator plugins (header only; plugins link nothing)

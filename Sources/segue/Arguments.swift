@@ -6,6 +6,11 @@ struct Arguments {
     private(set) var flags: Set<String> = []
     private(set) var options: [String: [String]] = [:]
 
+    /// Parses `arguments` against the flags and options `command` accepts.
+    init(_ arguments: [String], command: CommandSpec) throws(UsageError) {
+        try self.init(arguments, flags: command.flags, options: command.valued)
+    }
+
     /// Parses `arguments` against the flags and options a command accepts.
     init(_ arguments: [String], flags allowedFlags: Set<String>, options allowedOptions: Set<String>) throws(UsageError) {
         var rest = arguments[...]

@@ -5,7 +5,7 @@ import HostContainer
 enum ListCommand {
     static let help = """
     USAGE: segue list [--plugins DIR]... [--config FILE] [--isolation process|none]
-                      [--allow-insecure-plugins] [--json]
+                      [--allow-insecure-plugins] [--json | --names]
 
     Examines every .so file in the plugin folders and lists the animators found
     (name, id, version, parameters, file) and the files rejected, with why.
@@ -25,21 +25,24 @@ enum ListCommand {
                        [{"file", "reason"}], "folders": [{"path", "origin",
                        "state", "files"}], "warnings": [...], "scanned": N
                        (files examined, not taken from the cache)}.
+      --names          Print only the animators' names, one per line (for
+                       scripts and shell completions).
       --help           Show this help.
 
     \(PluginFolders.searchOrderHelp)
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try Arguments(arguments, flags: PluginFolders.flags.union(["--json", "--help"]),
-                                 options: PluginFolders.options.union(["--config"]))
+        let args = try Arguments(arguments, command: Commands.list)
         if args.has("--help") {
             print(help)
             return .success
         }
         guard let config = try args.config() else { return .failure }
         let registry = try PluginFolders.registry(args, config: config)
-        if args.has("--json") {
+        if args.has("--names") {
+            for animator in registry.animators { printNow(animator.name) }
+        } else if args.has("--json") {
             print(jsonLine(Listing(registry)))
         } else {
             printHuman(registry)

@@ -22,10 +22,6 @@ enum PluginFolders {
     two (set it empty to search only your own folders).
     """
 
-    /// The options every command that finds plugins takes.
-    static let options: Set<String> = ["--plugins", "--isolation"]
-    static let flags: Set<String> = ["--allow-insecure-plugins"]
-
     /// The registry for a command's `--plugins`, `--isolation` and
     /// `--allow-insecure-plugins` and its config: the standard cache
     /// (`SEGUE_REGISTRY_CACHE`), permissions checked unless

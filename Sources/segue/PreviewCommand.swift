@@ -47,8 +47,7 @@ enum PreviewCommand {
             print(help)
             return .success
         }
-        let args = try Arguments(rest, flags: PluginFolders.flags.union(["--json", "--help", "--watch"]), options: PluginFolders.options.union([
-            "--from", "--to", "--config", "--size", "--fps", "--scale", "--frames", "--param", "--out"]))
+        let args = try Arguments(rest, command: Commands.preview)
         if args.has("--help") {
             print(help)
             return .success

@@ -50,8 +50,7 @@ enum RunCommand {
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try Arguments(arguments, flags: PluginFolders.flags.union(["--json", "--help", "--print-config", "--watch"]),
-                                 options: PluginFolders.options.union(["--config", "--preview", "--scale"]))
+        let args = try Arguments(arguments, command: Commands.run)
         if args.has("--help") {
             print(help)
             return .success

@@ -45,8 +45,7 @@ enum ValidateCommand {
             print(help)
             return .success
         }
-        let args = try Arguments(rest, flags: ["--json", "--help", "--in-process"],
-                                 options: ["--strictness", "--seed", "--timeout", "--context", "--worker"])
+        let args = try Arguments(rest, command: Commands.validate)
         if args.has("--help") {
             print(help)
             return .success

@@ -15,6 +15,10 @@ COMMANDS:
   list    List the animators found in the plugin folders, and the files rejected.
   preview Render one transition by one animator to an animated GIF or a PNG filmstrip.
   validate Check a plugin file in a child process: a crash or a hang is reported, not suffered.
+  completions
+          Print the shell completions for bash, zsh or fish.
+  help COMMAND
+          Show a command's help (like 'segue COMMAND --help').
 
 Run 'segue <command> --help' for a command's options. 'segue --version' prints
 the version and the animator ABI version.
@@ -31,6 +35,9 @@ func dispatch(_ arguments: [String]) throws(UsageError) -> ExitCode {
     case "list": return try ListCommand.main(rest)
     case "preview": return try PreviewCommand.main(rest)
     case "validate": return try ValidateCommand.main(rest)
+    case "completions": return try CompletionsCommand.main(rest)
+    case "help" where !rest.isEmpty:
+        return try dispatch([rest[0], "--help"])
     case "--help", "-h", "help":
         print(help)
         return .success

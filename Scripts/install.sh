@@ -1,0 +1,111 @@
+#!/bin/sh
+# Installs Segue under a prefix, or uninstalls it.
+#
+#   Scripts/install.sh                  # under ~/.local (no root needed)
+#   Scripts/install.sh --system         # under /usr/local
+#   Scripts/install.sh --prefix DIR     # under DIR
+#   Scripts/install.sh --uninstall [--prefix DIR | --system]
+#   Scripts/install.sh --from BUILD_DIR # install what is already built there
+#                                       # (default: a release build, made now)
+#
+# Installs:
+#   bin/segue                          the tool
+#   libexec/segue/segue-worker         the process plugin code runs in
+#   lib/segue/plugins/lib*.so          the bundled animators (the system plugin folder)
+#   include/segue_animator.h, include/segue/*.h, lib/pkgconfig/segue-animator.pc
+#                                      the SDK (Scripts/install-sdk.sh)
+#   share/man/man1/segue.1             the man page
+#   share/bash-completion/completions/segue, share/zsh/site-functions/_segue,
+#   share/fish/vendor_completions.d/segue.fish
+#                                      completions, from 'segue completions SHELL'
+#   share/segue/install-manifest       what was installed, for --uninstall
+# The programs use the Swift runtime of the toolchain that built them.
+set -eu
+
+usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
+
+prefix="$HOME/.local"
+from=""
+action=install
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --prefix) [ $# -ge 2 ] || { echo "install: --prefix needs a folder" >&2; exit 2; }; prefix=$2; shift 2 ;;
+        --prefix=*) prefix=${1#--prefix=}; shift ;;
+        --system) prefix=/usr/local; shift ;;
+        --from) [ $# -ge 2 ] || { echo "install: --from needs a build folder" >&2; exit 2; }; from=$2; shift 2 ;;
+        --from=*) from=${1#--from=}; shift ;;
+        --uninstall) action=uninstall; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+    esac
+done
+case "$prefix" in /*) ;; *) prefix="$(pwd)/$prefix" ;; esac
+manifest="$prefix/share/segue/install-manifest"
+
+if [ "$action" = uninstall ]; then
+    [ -f "$manifest" ] || { echo "install: nothing to uninstall: $manifest does not exist" >&2; exit 1; }
+    while IFS= read -r file; do
+        [ -n "$file" ] && rm -f "$prefix/$file"
+    done < "$manifest"
+    rm -f "$manifest"
+    # Folders only Segue uses go if empty; shared ones (bin, share/man...) stay.
+    for folder in share/segue lib/segue/plugins lib/segue libexec/segue include/segue; do
+        rmdir "$prefix/$folder" 2>/dev/null || true
+    done
+    echo "uninstalled Segue from $prefix"
+    exit 0
+fi
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+if [ -z "$from" ]; then
+    cd "$root"
+    for product in segue segue-worker SpringSlide CurlUp ImageZoom; do
+        swift build -c release --product "$product"
+    done
+    from=$(swift build -c release --show-bin-path)
+fi
+for built in segue segue-worker libSpringSlide.so libCurlUp.so libImageZoom.so; do
+    [ -f "$from/$built" ] || { echo "install: $from/$built is missing: build it first, or leave out --from" >&2; exit 1; }
+done
+
+installed=$(mktemp)
+trap 'rm -f "$installed"' EXIT
+# put SOURCE RELATIVE-DESTINATION MODE: copies beside it, then renames, so a
+# running segue never sees a half-written file.
+put() {
+    mkdir -p "$(dirname "$prefix/$2")"
+    cp "$1" "$prefix/$2.installing"
+    chmod "$3" "$prefix/$2.installing"
+    mv -f "$prefix/$2.installing" "$prefix/$2"
+    echo "$2" >> "$installed"
+}
+
+put "$from/segue" bin/segue 755
+put "$from/segue-worker" libexec/segue/segue-worker 755
+for plugin in SpringSlide CurlUp ImageZoom; do
+    put "$from/lib$plugin.so" "lib/segue/plugins/lib$plugin.so" 755
+done
+put "$root/docs/segue.1" share/man/man1/segue.1 644
+
+completions=$(mktemp -d)
+trap 'rm -f "$installed"; rm -rf "$completions"' EXIT
+"$prefix/bin/segue" completions bash > "$completions/segue"
+"$prefix/bin/segue" completions zsh > "$completions/_segue"
+"$prefix/bin/segue" completions fish > "$completions/segue.fish"
+put "$completions/segue" share/bash-completion/completions/segue 644
+put "$completions/_segue" share/zsh/site-functions/_segue 644
+put "$completions/segue.fish" share/fish/vendor_completions.d/segue.fish 644
+
+sh "$root/Scripts/install-sdk.sh" "$prefix" > /dev/null
+echo include/segue_animator.h >> "$installed"
+for header in "$root"/Sources/AnimatorABI/include/segue/*.h; do
+    echo "include/segue/$(basename "$header")" >> "$installed"
+done
+echo lib/pkgconfig/segue-animator.pc >> "$installed"
+
+mkdir -p "$(dirname "$manifest")"
+sort -u "$installed" > "$manifest"
+echo "installed Segue under $prefix:"
+echo "  $prefix/bin/segue, with the bundled animators in $prefix/lib/segue/plugins"
+echo "  your own plugins go in \${XDG_DATA_HOME:-~/.local/share}/segue/plugins"
+case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "  add $prefix/bin to PATH to run segue by name" ;; esac
