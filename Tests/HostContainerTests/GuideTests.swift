@@ -76,6 +76,8 @@ struct GuideTests {
         environment["SEGUE"] = Paths.packageRoot
         environment["PREFIX"] = home + "/prefix"
         environment["PKG_CONFIG_PATH"] = nil
+        environment["XDG_DATA_HOME"] = nil  // the guide's user folder is in its own home
+        environment["SEGUE_REGISTRY_CACHE"] = Paths.testCache
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [home + "/guide.sh"]
@@ -95,6 +97,8 @@ struct GuideTests {
         watchdog.cancel()
         #expect(process.terminationStatus == 0, "\(output)\n\(String(decoding: errors.wait(), as: UTF8.self))")
         #expect(FileManager.default.fileExists(atPath: home + "/prefix/lib/pkgconfig/segue-animator.pc"))
+        #expect(FileManager.default.fileExists(atPath: home + "/.local/share/segue/plugins/libFadeUp.so"),
+                "the guide installs the animator in the user's folder, where segue list finds it with no flag")
         #expect(FileManager.default.fileExists(atPath: home + "/prefix/include/segue_animator.h"))
         #expect(output.contains("FadeUp"), "segue list shows it: \(output)")
         #expect(output.contains("passed: 8 checks, 0 failed"), "segue validate passes it: \(output)")
@@ -112,5 +116,12 @@ struct GuideTests {
         #expect(result.status == 0, "\(result.err)")
         let registry = AnimatorRegistry(folders: [out])
         #expect(registry.animators.map(\.name) == ["CurveSlide"])
+
+        let data = makeTemporaryFolder("segue-data")
+        let installed = try run("/usr/bin/make", ["-C", Paths.packageRoot + "/Examples/c-animator", "OUT=\(out)", "install"],
+                                in: out, environment: ["XDG_DATA_HOME": data])
+        #expect(installed.status == 0, "\(installed.err)")
+        let user = PluginSearchPath.standard(executable: "/nowhere/bin/segue", environment: ["XDG_DATA_HOME": data])
+        #expect(AnimatorRegistry(searchPath: user).animators.map(\.name) == ["CurveSlide"], "make install puts it in the user's folder")
     }
 }
