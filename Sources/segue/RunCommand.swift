@@ -70,6 +70,10 @@ enum RunCommand {
         let registry = try PluginFolders.registry(args, config: config)
         for warning in registry.warnings { printError("segue: warning: \(warning)") }
         for rejection in registry.rejections { printError("segue: skipped \(rejection.file): \(rejection.reason)") }
+        if registry.animators.isEmpty {
+            let searched = registry.folders.map(PluginFolders.display).joined(separator: ", ")
+            printError("segue: warning: no plugin animators found (searched \(searched.isEmpty ? "no folder" : searched); 'segue list' says more): rules naming one fall back to the built-in default")
+        }
         let recorder = try args.single("--preview").map { folder throws(UsageError) in
             PreviewRecorder(folder: folder, renderer: ViewRenderer(scale: try PreviewCommand.number(args, "--scale", default: 1, range: 0.05...4)),
                             progress: !json)

@@ -97,4 +97,14 @@ struct LocationTests {
         let human = try run(Paths.segue, ["list"], in: makeTemporaryFolder(), environment: ["XDG_DATA_HOME": data])
         #expect(human.out.hasPrefix("Searched, in order:\n  \(user) (user): 1 .so file\n"), "\(human.out)")
     }
+
+    /// A segue that finds no plugin at all says so, instead of falling back quietly.
+    @Test func aRunWithNoPluginsSaysWhereItLooked() throws {
+        let data = makeTemporaryFolder("segue-data")
+        let result = try run(Paths.segue, ["run", "--json"], in: makeTemporaryFolder(),
+                             environment: ["XDG_DATA_HOME": data, "SEGUE_PLUGIN_SYSTEM_PATH": ""])
+        #expect(result.status == 0)
+        #expect(result.err.contains("segue: warning: no plugin animators found (searched \(data)/segue/plugins; 'segue list' says more)"),
+                "\(result.err)")
+    }
 }
