@@ -192,6 +192,17 @@ struct JSONReader {
     private mutating func string() throws(SyntaxError) -> String {
         let open = index
         index += 1
+        // Most strings have no escape: take them straight from the bytes.
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            guard let decoded = String(validating: bytes[index..<end], as: UTF8.self) else {
+                index = open
+                throw error(expected: "a string of valid UTF-8", found: "bytes that are not UTF-8")
+            }
+            index = end + 1
+            return decoded
+        }
         var text: [UInt8] = []
         while true {
             guard index < bytes.count else {

@@ -172,20 +172,22 @@ private struct ConfigReader {
             }
             config.isolation = isolation
         }
+        var names: Set<String> = []  // linear: a config may have 100,000 children
         if let children = top["children"] {
             for (i, item) in try array(children, "$.children").enumerated() {
                 let child = try self.child(item, "$.children[\(i)]")
-                if config.children.contains(where: { $0.name == child.name }) {
+                guard names.insert(child.name).inserted else {
                     throw fail("$.children[\(i)]", expected: "a child name not used before", found: .string(child.name))
                 }
                 config.children.append(child)
             }
         }
-        let names = config.children.map(\.name)
         func checkChild(_ value: JSONValue, _ path: String) throws(ConfigError) -> String {
             let name = try string(value, path)
             if !names.isEmpty && !names.contains(name) {
-                throw fail(path, expected: "the name of a child (\(names.joined(separator: ", ")))", found: value)
+                let all = config.children.map(\.name)
+                let listed = all.count > 8 ? all.prefix(8).joined(separator: ", ") + ", ... (\(all.count) in all)" : all.joined(separator: ", ")
+                throw fail(path, expected: "the name of a child (\(listed))", found: value)
             }
             return name
         }
@@ -278,6 +280,7 @@ private struct ConfigReader {
         var child = SegueConfig.Child(name: try string(nameValue, "\(path).name"), color: nil, elements: [])
         if let color = c["color"] { child.color = try self.color(color, "\(path).color") }
         if let elements = c["elements"] {
+            var elementNames: Set<String> = []
             for (i, item) in try array(elements, "\(path).elements").enumerated() {
                 let ep = "\(path).elements[\(i)]"
                 let e = try object(item, ep, keys: ["name", "frame", "image", "label", "color"])
@@ -286,7 +289,7 @@ private struct ConfigReader {
                                       found: "an object with \(e.keys.sorted().joined(separator: ", "))")
                 }
                 let name = try string(n, "\(ep).name")
-                if child.elements.contains(where: { $0.name == name }) {
+                guard elementNames.insert(name).inserted else {
                     throw fail("\(ep).name", expected: "an element name not used before in this child", found: n)
                 }
                 guard case .array(let numbers) = f, numbers.count == 4,
