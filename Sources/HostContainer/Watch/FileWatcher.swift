@@ -53,8 +53,10 @@ public final class FileWatcher {
 
     deinit { close(inotify) }
 
-    /// Changes what is watched (after a reload found new folders).
+    /// Changes what is watched (after a reload found new folders). Nothing
+    /// that happens meanwhile in a folder watched before and after is missed.
     public func watch(folders: [String], files: [String]) throws(WatchError) {
+        guard folders != self.folders || files != self.files else { return }
         (self.folders, self.files) = (folders, files)
         try rebuild()
     }
@@ -136,10 +138,10 @@ public final class FileWatcher {
         return mattered
     }
 
-    /// Watches what ``folders`` and ``files`` need now, from scratch.
+    /// Watches what ``folders`` and ``files`` need now. A directory watched
+    /// before keeps its watch (adding it again returns the same one), so no
+    /// event is lost; watches no longer needed are removed afterwards.
     private func rebuild() throws(WatchError) {
-        for wd in watches.keys { inotify_rm_watch(inotify, wd) }
-        watches.removeAll()
         var wanted: [String: Watched] = [:]
         for folder in folders {
             let (existing, missing) = Self.nearestExisting(folder)
@@ -159,14 +161,17 @@ public final class FileWatcher {
         }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB
                           | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        var current: [Int32: Watched] = [:]
         for (directory, watched) in wanted {
             let wd = inotify_add_watch(inotify, directory, mask)
             guard wd >= 0 else {
                 throw WatchError(message: "cannot watch \(directory): \(String(cString: strerror(errno)))"
                                  + (errno == ENOSPC ? " (raise fs.inotify.max_user_watches)" : ""))
             }
-            watches[wd] = watched
+            current[wd] = watched
         }
+        for wd in watches.keys where current[wd] == nil { inotify_rm_watch(inotify, wd) }
+        watches = current
     }
 
     /// The deepest existing folder on `path`'s way, and the components below it that do not exist.
