@@ -63,7 +63,7 @@ enum RunCommand {
         if watching, try args.single("--config") == "-" {
             throw UsageError("--watch needs a config file it can watch, not standard input")
         }
-        // Before any child process starts: SIGINT and SIGTERM end a watch cleanly.
+        // SIGINT and SIGTERM end a watch cleanly, between reloads, instead of killing it.
         let signals = watching ? FileWatcher.signalPipe([SIGINT, SIGTERM]) : -1
         guard let config = try args.config() else { return .failure }
         let json = args.has("--json")

@@ -245,3 +245,16 @@ extension WatchTests {
         #expect(processesTagged(tag).isEmpty)
     }
 }
+
+extension WatchTests {
+    /// In this process a library is never unloaded: a new build of a loaded file says it cannot take over.
+    @Test func aReplacedPluginInProcessSaysItsFirstBuildKeepsRunning() throws {
+        let folder = makeTemporaryFolder()
+        try Self.install(try Self.build("fade"), at: folder + "/libfade.so")
+        let registry = AnimatorRegistry(folders: [folder], isolation: .none)
+        #expect(registry.animators.map(\.name) == ["TestFade"])
+        try Self.install(try Self.build("fade", "FAULT_DECLINE"), at: folder + "/libfade.so")
+        let (_, changes) = registry.reloaded()
+        #expect(changes.descriptions == ["replaced TestFade by a new build (\(folder)/libfade.so); with isolation none the build loaded first keeps running until this program restarts"])
+    }
+}

@@ -13,6 +13,7 @@ public struct RegistryChanges: Sendable, Equatable {
         /// Its plugin file (for a removed animator, the file it came from).
         public var file: String
         /// For a removed animator: why it is gone, for its fallbacks' reasons.
+        /// For a replaced one: a caveat, if any.
         public var why: String?
     }
 
@@ -29,7 +30,7 @@ public struct RegistryChanges: Sendable, Equatable {
         animators.map { change in
             switch change.kind {
             case .added: "added \(change.animator) (\(change.file))"
-            case .replaced: "replaced \(change.animator) by a new build (\(change.file))"
+            case .replaced: "replaced \(change.animator) by a new build (\(change.file))" + (change.why.map { "; \($0)" } ?? "")
             case .removed: "removed \(change.animator): \(change.why ?? change.file)"
             }
         } + rejected.map { "rejected \($0.file): \($0.reason)" }
@@ -46,7 +47,10 @@ public struct RegistryChanges: Sendable, Equatable {
                 continue
             }
             if earlier.file != animator.file || earlier.identity != animator.identity {
-                animators.append(Change(kind: .replaced, animator: animator.name, file: animator.file))
+                // A library is never unloaded: in this process, the same path keeps its first build.
+                let caveat = new.isolation == .none && earlier.file == animator.file
+                    ? "with isolation none the build loaded first keeps running until this program restarts" : nil
+                animators.append(Change(kind: .replaced, animator: animator.name, file: animator.file, why: caveat))
             }
         }
         for animator in old.animators where !after.contains(animator.name) {
