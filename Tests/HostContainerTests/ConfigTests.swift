@@ -89,7 +89,7 @@ struct ConfigTests {
     }
 
     @Test func aMissingKeyPointsAtTheObjectThatLacksIt() throws {
-        let e = try #require(error("{\"rules\": [\n  {\"to\": \"b\"}]}"))
+        let e = try #require(error("{\"children\": [\"a\", \"b\"], \"rules\": [\n  {\"to\": \"b\"}]}"))
         #expect((e.line, e.column, e.keyPath) == (2, 3, "$.rules[0].animator"))
     }
 
@@ -98,10 +98,10 @@ struct ConfigTests {
         (#"{"rule": []}"#, "$.rule", "one of the keys 'plugins', 'defaultAnimator', 'isolation', 'rules', 'children', 'script'", "the unknown key 'rule'"),
         (#"{"plugins": "p"}"#, "$.plugins", "an array", #"the string "p""#),
         (#"{"plugins": [3]}"#, "$.plugins[0]", "a non-empty string", "the number 3"),
-        (#"{"rules": [{"to": "b"}]}"#, "$.rules[0].animator", "an animator name", "nothing (the key is missing)"),
+        (#"{"children": ["a", "b", "c"], "rules": [{"to": "b"}]}"#, "$.rules[0].animator", "an animator name", "nothing (the key is missing)"),
         (#"{"rules": [{"animator": "X"}]}"#, "$.rules[0]", "'from', 'to' or both (a rule for every transition is 'defaultAnimator')", "an object"),
-        (#"{"rules": [{"to": "b", "animator": 5}]}"#, "$.rules[0].animator", "a non-empty string", "the number 5"),
-        (#"{"rules": [{"to": "b", "animator": "X", "parameters": {"p": [1]}}]}"#, "$.rules[0].parameters.p", "a number, a boolean or a string", "an array of 1"),
+        (#"{"children": ["a", "b", "c"], "rules": [{"to": "b", "animator": 5}]}"#, "$.rules[0].animator", "a non-empty string", "the number 5"),
+        (#"{"children": ["a", "b", "c"], "rules": [{"to": "b", "animator": "X", "parameters": {"p": [1]}}]}"#, "$.rules[0].parameters.p", "a number, a boolean or a string", "an array of 1"),
         (#"{"children": ["a"], "rules": [{"to": "zz", "animator": "X"}]}"#, "$.rules[0].to", "the name of a child (a)", #"the string "zz""#),
         (#"{"children": ["a", "a"]}"#, "$.children[1]", "a child name not used before", #"the string "a""#),
         (##"{"children": [{"color": "#fff"}]}"##, "$.children[0].name", "the child's name", "nothing (the key is missing)"),
@@ -110,6 +110,12 @@ struct ConfigTests {
         (#"{"children": ["a", "b"], "script": ["b", "c"]}"#, "$.script[1]", "the name of a child (a, b)", #"the string "c""#),
         (#"{"defaultAnimator": true}"#, "$.defaultAnimator", "a non-empty string", "the boolean true"),
         (#"{"isolation": "sandbox"}"#, "$.isolation", #""process" or "none""#, #"the string "sandbox""#),
+        (#"{"children": ["a", "b"], "script": [{"select": "b", "interactive": [0.5], "release": "gesture", "velocity": -1e308}]}"#,
+         "$.script[0].velocity", "a number of container widths per second within ±1000", "the number -1e+308"),
+        (#"{"children": [{"name": "a", "elements": [{"name": "i", "frame": [0, 1e300, 1, 1]}]}]}"#, "$.children[0].elements[0].frame[1]",
+         "a coordinate within ±100000 points", "the number 1e+300"),
+        (#"{"rules": [{"to": "vidoe", "animator": "CurlUp"}]}"#, "$.rules[0].to",
+         "the name of a child (photo, video, file, contact, clipboard, grid, detail)", #"the string "vidoe""#),
     ])
     func badConfigsNameTheKeyPathWhatWasExpectedAndWhatWasFound(json: String, keyPath: String, expected: String, found: String) throws {
         let e = try #require(error(json), "\(json) should be rejected")
@@ -148,7 +154,7 @@ struct SelectionTests {
 
     @Test func theMostSpecificRuleWinsAndTheFirstAmongEquals() throws {
         let d = try delegate("""
-        {"rules": [{"from": "a", "animator": "F"}, {"to": "b", "animator": "T"}, {"from": "a", "to": "b", "animator": "FT"},
+        {"children": ["a", "b", "c"], "rules": [{"from": "a", "animator": "F"}, {"to": "b", "animator": "T"}, {"from": "a", "to": "b", "animator": "FT"},
                    {"to": "b", "animator": "T2"}, {"from": "c", "animator": "F2"}], "defaultAnimator": "D"}
         """)
         #expect(d.rule(from: "a", to: "b")?.animator == "FT", "from+to over to-only over from-only")
@@ -159,31 +165,31 @@ struct SelectionTests {
     }
 
     @Test func aMatchingRuleChoosesThePluginAndSaysWhich() throws {
-        let d = try delegate(#"{"rules": [{"from": "a", "to": "b", "animator": "CurlUp"}]}"#)
+        let d = try delegate(#"{"children": ["a", "b", "c"], "rules": [{"from": "a", "to": "b", "animator": "CurlUp"}]}"#)
         let r = d.resolve(from: "a", to: "b")
         #expect(r.animator?.name == "CurlUp")
         #expect(r.reason == #"rules[0] (from "a", to "b")"#)
     }
 
     @Test func defaultAnimatorAppliesWhenNoRuleMatches() throws {
-        let d = try delegate(#"{"rules": [{"to": "b", "animator": "CurlUp"}], "defaultAnimator": "SpringSlide"}"#)
+        let d = try delegate(#"{"children": ["a", "b", "c"], "rules": [{"to": "b", "animator": "CurlUp"}], "defaultAnimator": "SpringSlide"}"#)
         let r = d.resolve(from: "a", to: "c")
         #expect(r.animator?.name == "SpringSlide" && r.reason == "defaultAnimator")
     }
 
     @Test func noRuleAndNoDefaultAnimatorFallsBackToTheBuiltin() throws {
-        let r = try delegate(#"{"rules": [{"to": "b", "animator": "CurlUp"}]}"#).resolve(from: "a", to: "c")
+        let r = try delegate(#"{"children": ["a", "b", "c"], "rules": [{"to": "b", "animator": "CurlUp"}]}"#).resolve(from: "a", to: "c")
         #expect(r.animator == nil)
         #expect(r.reason == "no rule matches a -> c and no defaultAnimator is set")
     }
 
     @Test func theNameDefaultChoosesTheBuiltinExplicitly() throws {
-        let r = try delegate(#"{"rules": [{"to": "c", "animator": "default"}]}"#).resolve(from: "a", to: "c")
+        let r = try delegate(#"{"children": ["a", "c"], "rules": [{"to": "c", "animator": "default"}]}"#).resolve(from: "a", to: "c")
         #expect(r.animator == nil && r.reason == #"rules[0] (to "c") chose the built-in default"#)
     }
 
     @Test func anUnknownAnimatorNameFallsBackWithAHint() throws {
-        let d = try delegate(#"{"rules": [{"to": "b", "animator": "curlup"}, {"to": "c", "animator": "Nope"}]}"#)
+        let d = try delegate(#"{"children": ["a", "b", "c"], "rules": [{"to": "b", "animator": "curlup"}, {"to": "c", "animator": "Nope"}]}"#)
         let r = d.resolve(from: "a", to: "b")
         #expect(r.animator == nil)
         #expect(r.reason == #"rules[0] (to "b") names the animator 'curlup', which no loaded plugin provides (did you mean 'CurlUp'?); the built-in default ran instead"#)
@@ -197,7 +203,7 @@ struct SelectionTests {
         (#"{"duration": -1}"#, "SpringSlide parameter 'duration': expected a number in [0.05, 10], found -1"),
     ])
     func anInvalidParameterFallsBackAndNamesIt(parameters: String, message: String) throws {
-        let d = try delegate(#"{"rules": [{"to": "b", "animator": "SpringSlide", "parameters": \#(parameters)}]}"#)
+        let d = try delegate(#"{"children": ["a", "b", "c"], "rules": [{"to": "b", "animator": "SpringSlide", "parameters": \#(parameters)}]}"#)
         let r = d.resolve(from: "a", to: "b")
         #expect(r.animator == nil)
         #expect(r.reason == #"rules[0] (to "b"): \#(message); the built-in default ran instead"#)

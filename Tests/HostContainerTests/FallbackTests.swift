@@ -14,7 +14,7 @@ struct FallbackTests {
         let registry = AnimatorRegistry(folders: [folder], isolation: .none)
         #expect(registry.rejections.isEmpty, "\(registry.rejections)")
         let config = try SegueConfig.parse(
-            Data(#"{"rules": [{"to": "b", "animator": "TestFade", "parameters": \#(parameters)}]}"#.utf8),
+            Data(#"{"children": ["a", "b", "c"], "rules": [{"to": "b", "animator": "TestFade", "parameters": \#(parameters)}]}"#.utf8),
             file: "t.json", baseDirectory: "/")
         let h = Harness()
         h.delegate = ConfigDrivenDelegate(config: config, registry: registry)
@@ -156,7 +156,7 @@ struct CExampleTests {
         let slide = try #require(registry.animator(named: "CurveSlide"))
         #expect(slide.id == "org.segue.example.curve-slide/1" && slide.file == file)
         let config = try SegueConfig.parse(
-            Data(#"{"rules": [{"to": "b", "animator": "CurveSlide", "parameters": {"curve": "linear"}}]}"#.utf8),
+            Data(#"{"children": ["a", "b", "c"], "rules": [{"to": "b", "animator": "CurveSlide", "parameters": {"curve": "linear"}}]}"#.utf8),
             file: "t.json", baseDirectory: "/")
         let h = Harness()
         h.delegate = ConfigDrivenDelegate(config: config, registry: registry)

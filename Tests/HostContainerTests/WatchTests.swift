@@ -105,7 +105,7 @@ struct WatchTests {
         #expect(removedChanges.animators.map(\.kind) == [.removed])
         #expect(removed.departure(of: "TestFade") == "its plugin file \(folder)/libfade.so was removed")
         let delegate = ConfigDrivenDelegate(
-            config: try SegueConfig.parse(Data(#"{"rules": [{"to": "b", "animator": "TestFade"}]}"#.utf8), file: "c", baseDirectory: "/"),
+            config: try SegueConfig.parse(Data(#"{"children": ["a", "b"], "rules": [{"to": "b", "animator": "TestFade"}]}"#.utf8), file: "c", baseDirectory: "/"),
             registry: removed)
         let resolution = delegate.resolve(from: "a", to: "b")
         #expect(resolution.animator == nil)

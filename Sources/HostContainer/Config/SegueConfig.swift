@@ -131,6 +131,10 @@ public struct SegueConfig: Equatable, Sendable {
 private struct ConfigReader {
     let file: String
     let baseDirectory: String
+    /// Frames are in points; a phone is a few hundred, a wall a few thousand.
+    static let coordinateLimit = 100_000.0
+    /// A flick is a few container widths per second.
+    static let velocityLimit = 1_000.0
 
     func fail(_ path: String, expected: String, found: JSONValue) -> ConfigError {
         ConfigError(file: file, keyPath: path, expected: expected, found: found.found)
@@ -182,10 +186,13 @@ private struct ConfigReader {
                 config.children.append(child)
             }
         }
+        // Without children, the config plays the built-in scene's: names are checked against those.
+        let children = names.isEmpty && file != SegueConfig.builtinSceneLabel ? SegueConfig.builtinScene.children : config.children
+        if names.isEmpty { names = Set(children.map(\.name)) }
         func checkChild(_ value: JSONValue, _ path: String) throws(ConfigError) -> String {
             let name = try string(value, path)
             if !names.isEmpty && !names.contains(name) {
-                let all = config.children.map(\.name)
+                let all = children.map(\.name)
                 let listed = all.count > 8 ? all.prefix(8).joined(separator: ", ") + ", ... (\(all.count) in all)" : all.joined(separator: ", ")
                 throw fail(path, expected: "the name of a child (\(listed))", found: value)
             }
@@ -262,8 +269,9 @@ private struct ConfigReader {
             step.release = value
         }
         if let velocity = s["velocity"] {
-            guard case .number(let v) = velocity else {
-                throw fail("\(path).velocity", expected: "a number (container widths per second)", found: velocity)
+            guard case .number(let v) = velocity, abs(v) <= Self.velocityLimit else {
+                throw fail("\(path).velocity", expected: "a number of container widths per second within ±\(Int(Self.velocityLimit))",
+                           found: velocity)
             }
             step.velocity = v
         }
@@ -296,6 +304,10 @@ private struct ConfigReader {
                       case .number(let x) = numbers[0], case .number(let y) = numbers[1],
                       case .number(let w) = numbers[2], case .number(let h) = numbers[3], w >= 0, h >= 0 else {
                     throw fail("\(ep).frame", expected: "[x, y, width, height] with a width and height of 0 or more", found: f)
+                }
+                // Every number that feeds arithmetic is bounded: a frame beyond this is a typo, not a layout.
+                for (i, v) in [x, y, w, h].enumerated() where abs(v) > Self.coordinateLimit {
+                    throw fail("\(ep).frame[\(i)]", expected: "a coordinate within ±\(Int(Self.coordinateLimit)) points", found: .number(v))
                 }
                 var content = ViewContent.none
                 if let image = e["image"] {
