@@ -1,47 +1,77 @@
 import HostContainer
 
-/// A small command-line parser: `--flag`, `--option VALUE` (repeatable), and
-/// nothing else. A mistake is a ``UsageError``, which exits with code 2.
+/// The command-line parser, in the GNU conventions people expect: `--flag`,
+/// `--option VALUE` or `--option=VALUE` (repeatable where it makes sense),
+/// `-h` for `--help`, operands before, between or after options, and `--`
+/// ending the options. A mistake is a ``UsageError``, which exits with code 2
+/// and points to the command's own help.
 struct Arguments {
+    let command: CommandSpec
     private(set) var flags: Set<String> = []
     private(set) var options: [String: [String]] = [:]
+    /// The arguments that are not options, in order.
+    private(set) var operands: [String] = []
 
-    /// Parses `arguments` against the flags and options `command` accepts.
+    /// Parses `arguments` against what `command` accepts.
     init(_ arguments: [String], command: CommandSpec) throws(UsageError) {
-        try self.init(arguments, flags: command.flags, options: command.valued)
-    }
-
-    /// Parses `arguments` against the flags and options a command accepts.
-    init(_ arguments: [String], flags allowedFlags: Set<String>, options allowedOptions: Set<String>) throws(UsageError) {
+        self.command = command
         var rest = arguments[...]
         while let argument = rest.popFirst() {
-            if allowedFlags.contains(argument) {
-                flags.insert(argument)
-            } else if allowedOptions.contains(argument) {
-                guard let value = rest.popFirst(), !value.hasPrefix("--") else {
-                    throw UsageError("\(argument) needs a value")
-                }
-                options[argument, default: []].append(value)
-            } else if argument.hasPrefix("-") {
-                throw UsageError("unknown option '\(argument)'")
-            } else {
-                throw UsageError("unexpected argument '\(argument)'")
+            if argument == "--" {
+                operands += rest
+                break
             }
+            guard argument.hasPrefix("-"), argument != "-" else {
+                operands.append(argument)
+                continue
+            }
+            let name = argument == "-h" ? "--help" : String(argument.prefix { $0 != "=" })
+            let attached = argument.firstIndex(of: "=").map { String(argument[argument.index(after: $0)...]) }
+            if command.flags.contains(name) {
+                guard attached == nil else { throw usage("\(name) takes no value") }
+                flags.insert(name)
+            } else if command.valued.contains(name) {
+                if let attached {
+                    options[name, default: []].append(attached)
+                } else {
+                    guard let value = rest.popFirst(), !value.hasPrefix("--") else { throw usage("\(name) needs a value") }
+                    options[name, default: []].append(value)
+                }
+            } else {
+                throw usage("unknown option '\(PluginText.escaped(name))'")
+            }
+        }
+        if let operand = command.operand {
+            if operands.count > 1 { throw usage("unexpected argument '\(PluginText.escaped(operands[1]))'") }
+            if operands.isEmpty && !has("--help") { throw usage("\(command.name) needs \(Self.describe(operand))") }
+        } else if let first = operands.first {
+            throw usage("unexpected argument '\(PluginText.escaped(first))'")
         }
     }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
     func values(_ option: String) -> [String] { options[option] ?? [] }
 
-    /// Splits a command's leading operand off its arguments (`segue preview NAME ...`).
-    /// - Returns: the operand and the rest, or nil when the arguments ask for `--help` instead.
-    /// - Throws: ``UsageError`` saying `missing` when there is no operand.
-    static func operand(_ arguments: [String], missing: String) throws(UsageError) -> (String, [String])? {
-        guard let first = arguments.first, !first.hasPrefix("-") else {
-            if arguments.contains("--help") { return nil }
-            throw UsageError(missing)
+    /// The command's one operand (commands that take one).
+    var operand: String { operands.first ?? "" }
+
+    /// A usage mistake of this command: its message ends with the command's help hint.
+    func usage(_ message: String) -> UsageError { UsageError(message, command: command.name) }
+
+    /// Refuses `option` (given) unless `required` is given too: an option
+    /// that would do nothing in a combination is a mistake, not a no-op.
+    func require(_ required: String, for option: String) throws(UsageError) {
+        if (has(option) || !values(option).isEmpty) && !(has(required) || !values(required).isEmpty) {
+            throw usage("\(option) only works with \(required)")
         }
-        return (first, Array(arguments.dropFirst()))
+    }
+
+    /// Refuses `option` together with any of `others`.
+    func refuse(_ option: String, with others: [String]) throws(UsageError) {
+        guard has(option) || !values(option).isEmpty else { return }
+        if let other = others.first(where: { has($0) || !values($0).isEmpty }) {
+            throw usage("\(option) cannot be combined with \(other)")
+        }
     }
 
     /// The config `--config` names, or the built-in scene when none is given;
@@ -58,15 +88,29 @@ struct Arguments {
 
     func single(_ option: String) throws(UsageError) -> String? {
         let all = values(option)
-        guard all.count <= 1 else { throw UsageError("\(option) may be given once") }
+        guard all.count <= 1 else { throw usage("\(option) may be given once") }
         return all.first
+    }
+
+    private static func describe(_ operand: CommandSpec.Value) -> String {
+        switch operand {
+        case .animator: "an animator's name (or 'default')"
+        case .file(let ext) where !ext.isEmpty: "a .\(ext) file"
+        case .shell: "a shell: bash, zsh or fish"
+        default: "an argument"
+        }
     }
 }
 
 /// A mistake in how the tool was called.
 struct UsageError: Error {
     let message: String
-    init(_ message: String) { self.message = message }
+    /// The command whose help explains the right way, if it is known.
+    var command: String?
+    init(_ message: String, command: String? = nil) {
+        self.message = message
+        self.command = command
+    }
 }
 
 /// What a command ends with.

@@ -17,20 +17,17 @@ enum CompletionsCommand {
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        guard let (shell, rest) = try Arguments.operand(arguments, missing: "completions needs a shell: bash, zsh or fish") else {
-            print(help)
-            return .success
-        }
-        let args = try Arguments(rest, command: Commands.completions)
+        let args = try Arguments(arguments, command: Commands.completions)
         if args.has("--help") {
             print(help)
             return .success
         }
+        let shell = args.operand
         switch shell {
         case "bash": print(bash(), terminator: "")
         case "zsh": print(zsh(), terminator: "")
         case "fish": print(fish(), terminator: "")
-        default: throw UsageError("completions \(shell): expected bash, zsh or fish")
+        default: throw args.usage("completions \(shell): expected bash, zsh or fish")
         }
         return .success
     }

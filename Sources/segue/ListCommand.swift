@@ -38,6 +38,7 @@ enum ListCommand {
             print(help)
             return .success
         }
+        try args.refuse("--names", with: ["--json"])
         guard let config = try args.config() else { return .failure }
         let registry = try PluginFolders.registry(args, config: config)
         if args.has("--names") {

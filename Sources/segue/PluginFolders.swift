@@ -32,7 +32,7 @@ enum PluginFolders {
         options.checksPermissions = !args.has("--allow-insecure-plugins")
             && ProcessInfo.processInfo.environment["SEGUE_ALLOW_INSECURE_PLUGINS"] != "1"
         let isolation = try args.single("--isolation").map { value throws(UsageError) in
-            guard let i = PluginIsolation(rawValue: value) else { throw UsageError("--isolation \(value): expected process or none") }
+            guard let i = PluginIsolation(rawValue: value) else { throw args.usage("--isolation \(value): expected process or none") }
             return i
         } ?? config?.isolation ?? .process
         return AnimatorRegistry(searchPath: resolve(commandLine: args.values("--plugins"), config: config),

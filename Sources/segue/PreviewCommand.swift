@@ -14,9 +14,10 @@ enum PreviewCommand {
     the built-in one) on the virtual clock, with Segue's software renderer.
 
     OPTIONS:
-      --from, --to NAME  The children to switch between. Without them, the first
-                         rule naming ANIMATOR in the config (or the built-in
-                         scene) decides; else the first two children.
+      --from NAME        The child to switch from, and
+      --to NAME          the child to switch to. Without them, the first rule
+                         naming ANIMATOR in the config (or the built-in scene)
+                         decides; else the first two children.
       --config FILE      The scene: its children and plugin folders.
       --plugins DIR      A plugin folder; repeat for more.
       --isolation process|none
@@ -24,9 +25,9 @@ enum PreviewCommand {
       --allow-insecure-plugins
                          Load plugin files and folders that others can write.
       --size WxH         The container's size in points (default 390x844).
-      --fps N            Frames per second of a GIF (default 60).
+      --fps N            Frames per second of a GIF (default 60; .gif only).
       --scale F          Pixels per point (default 1).
-      --frames N         Stills in a PNG filmstrip (default 6).
+      --frames N         Stills in a PNG filmstrip (default 6; .png only).
       --param NAME=VALUE A parameter of the animator, checked like a config's.
       --out FILE         .gif: an animated GIF, looping, one frame per time
                          step with a short hold on the first and last; .png: a
@@ -43,28 +44,27 @@ enum PreviewCommand {
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        guard let (name, rest) = try Arguments.operand(arguments, missing: "preview needs an animator's name (or 'default')") else {
-            print(help)
-            return .success
-        }
-        let args = try Arguments(rest, command: Commands.preview)
+        let args = try Arguments(arguments, command: Commands.preview)
         if args.has("--help") {
             print(help)
             return .success
         }
-        let size = try args.single("--size").map { value throws(UsageError) in try parseSize(value) } ?? Scene.defaultSize
+        let name = args.operand
+        let size = try args.single("--size").map { value throws(UsageError) in try parseSize(value, args) } ?? Scene.defaultSize
         let fps = try number(args, "--fps", default: 60, range: 1...120)
         let scale = try number(args, "--scale", default: 1, range: 0.05...4)
         let stills = Int(try number(args, "--frames", default: 6, range: 2...30))
         let out = try args.single("--out") ?? "\(name).gif"
         let format = (out as NSString).pathExtension.lowercased()
         guard format == "gif" || format == "png" else {
-            throw UsageError("--out \(out): expected a file ending in .gif or .png")
+            throw args.usage("--out \(out): expected a file ending in .gif or .png")
         }
+        if format == "gif", try args.single("--frames") != nil { throw args.usage("--frames only works with a .png filmstrip (--out FILE.png)") }
+        if format == "png", try args.single("--fps") != nil { throw args.usage("--fps only works with a .gif (--out FILE.gif)") }
         var parameters: [String: ParameterValue] = [:]
         for item in args.values("--param") {
             guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
-                throw UsageError("--param \(item): expected NAME=VALUE")
+                throw args.usage("--param \(item): expected NAME=VALUE")
             }
             let value = String(item[item.index(after: eq)...])
             parameters[String(item[..<eq])] = Double(value).map(ParameterValue.number)
@@ -225,15 +225,15 @@ enum PreviewCommand {
     static func number(_ args: Arguments, _ option: String, default value: Double, range: ClosedRange<Double>) throws(UsageError) -> Double {
         guard let text = try args.single(option) else { return value }
         guard let v = Double(text), range.contains(v) else {
-            throw UsageError("\(option) \(text): expected a number from \(range.lowerBound.formatted()) to \(range.upperBound.formatted())")
+            throw args.usage("\(option) \(text): expected a number from \(range.lowerBound.formatted()) to \(range.upperBound.formatted())")
         }
         return v
     }
 
-    static func parseSize(_ text: String) throws(UsageError) -> Rect {
+    static func parseSize(_ text: String, _ args: Arguments) throws(UsageError) -> Rect {
         let parts = text.lowercased().split(separator: "x")
         guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), (1...4096).contains(w), (1...4096).contains(h) else {
-            throw UsageError("--size \(text): expected WIDTHxHEIGHT in points, each from 1 to 4096, like 390x844")
+            throw args.usage("--size \(text): expected WIDTHxHEIGHT in points, each from 1 to 4096, like 390x844")
         }
         return Rect(x: 0, y: 0, width: w, height: h)
     }

@@ -37,13 +37,15 @@ enum RunCommand {
       --preview DIR    Also render every transition to an animated GIF in DIR,
                        named NN-FROM-TO-ANIMATOR.gif (with --json, the key
                        "preview" gives its path).
-      --scale F        Pixels per point of the previews (default 1).
+      --scale F        Pixels per point of the previews (default 1); only
+                       with --preview.
       --watch          After playing, stay up: watch the plugin folders and
                        the config, and on every change reload and play the
                        script again, saying what changed (see "Hot reload" in
                        the README). A config saved with a mistake keeps the
                        last good one running. SIGINT or SIGTERM ends it (exit 0).
-      --print-config   Print the built-in scene's config and exit.
+      --print-config   Print the built-in scene's config and exit (alone: it
+                       takes no other option).
       --help           Show this help.
 
     \(PluginFolders.searchOrderHelp)
@@ -55,13 +57,15 @@ enum RunCommand {
             print(help)
             return .success
         }
+        try args.refuse("--print-config", with: Commands.run.options.map(\.name).filter { $0 != "--print-config" && $0 != "--help" })
+        try args.require("--preview", for: "--scale")
         if args.has("--print-config") {
             print(SegueConfig.builtinSceneJSON)
             return .success
         }
         let watching = args.has("--watch")
         if watching, try args.single("--config") == "-" {
-            throw UsageError("--watch needs a config file it can watch, not standard input")
+            throw args.usage("--watch needs a config file it can watch, not standard input")
         }
         // SIGINT and SIGTERM end a watch cleanly, between reloads, instead of killing it.
         let signals = watching ? FileWatcher.signalPipe([SIGINT, SIGTERM]) : -1

@@ -35,26 +35,26 @@ enum ValidateCommand {
       --timeout S     Seconds one check may take, loading included (default 10).
       --context N     Only context N of the matrix (as a failure names it).
       --in-process    Run the checks in this process: a crash stops segue,
-                      which is what a debugger wants (gdb --args segue ...).
+                      which is what a debugger wants (gdb --args segue ...);
+                      nothing can time out there, so not with --timeout.
       --json          One JSON object: plugin, strictness, seed, passed, checks
                       [{name, status, message}].
+      --help          Show this help.
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        guard let (path, rest) = try Arguments.operand(arguments, missing: "validate needs a plugin file") else {
-            print(help)
-            return .success
-        }
-        let args = try Arguments(rest, command: Commands.validate)
+        let args = try Arguments(arguments, command: Commands.validate)
         if args.has("--help") {
             print(help)
             return .success
         }
+        let path = args.operand
+        try args.refuse("--in-process", with: ["--timeout"])
         let strictness = Int(try PreviewCommand.number(args, "--strictness", default: 5, range: 1...10))
         let seed = UInt64(try PreviewCommand.number(args, "--seed", default: 1, range: 0...Double(UInt32.max)))
         let timeout = try PreviewCommand.number(args, "--timeout", default: 10, range: 0.1...3600)
         let context = try args.single("--context").map { value throws(UsageError) in
-            guard let n = Int(value), n >= 0 else { throw UsageError("--context \(value): expected a context number, 0 or more") }
+            guard let n = Int(value), n >= 0 else { throw args.usage("--context \(value): expected a context number, 0 or more") }
             return n
         }
         var validator = PluginValidator(path: path, strictness: strictness, seed: seed)

@@ -53,7 +53,7 @@ let code: ExitCode
 do {
     code = try dispatch(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    printError("segue: \(error.message)\nRun 'segue --help' for usage.")
+    printError("segue: \(error.message)\nRun '\(error.command.map { "segue \($0) --help" } ?? "segue --help")' for usage.")
     code = .usage
 }
 exit(code.rawValue)

@@ -113,10 +113,59 @@ struct ToolTests {
         #expect(result.status == 2)
     }
 
-    @Test(arguments: [["--help"], ["run", "--help"], ["list", "--help"]])
+    /// Options that would do nothing in a combination are mistakes, each
+    /// pointing to its command's help.
+    @Test(arguments: [
+        (["run", "--scale", "2"], "--scale only works with --preview", "run"),
+        (["run", "--print-config", "--config", "x.json"], "--print-config cannot be combined with --config", "run"),
+        (["preview", "CurlUp", "--frames", "3"], "--frames only works with a .png filmstrip (--out FILE.png)", "preview"),
+        (["preview", "CurlUp", "--out", "x.png", "--fps", "30"], "--fps only works with a .gif (--out FILE.gif)", "preview"),
+        (["list", "--names", "--json"], "--names cannot be combined with --json", "list"),
+        (["validate", "x.so", "--in-process", "--timeout", "3"], "--in-process cannot be combined with --timeout", "validate"),
+        (["list", "--json=yes"], "--json takes no value", "list"),
+        (["validate"], "validate needs a .so file", "validate"),
+        (["preview", "A", "B"], "unexpected argument 'B'", "preview"),
+        (["run", "--bogus"], "unknown option '--bogus'", "run"),
+    ])
+    func ignoredOptionsAndMistakesAreUsageErrorsThatPointToTheCommandsHelp(arguments: [String], message: String, command: String) throws {
+        let result = try run(Paths.segue, arguments)
+        #expect(result.status == 2)
+        #expect(result.err == "segue: \(message)\nRun 'segue \(command) --help' for usage.\n")
+    }
+
+    @Test(arguments: [["--help"], ["-h"], ["help", "run"], ["run", "-h"], ["list", "--help"], ["preview", "-h"],
+                      ["preview", "CurlUp", "--help"], ["validate", "-h"], ["completions", "--help"]])
     func helpIsEverywhereAndExits0(arguments: [String]) throws {
         let result = try run(Paths.segue, arguments)
         #expect(result.status == 0 && result.out.hasPrefix("USAGE: segue"))
+    }
+
+    /// Every option the parser accepts (the completions are generated from
+    /// the same table) is in its command's --help.
+    @Test func everyCommandsHelpListsAllItsOptions() throws {
+        let bash = try run(Paths.segue, ["completions", "bash"]).out
+        for command in ["run", "list", "preview", "validate", "completions"] {
+            let rest = try #require(bash.components(separatedBy: "\n    \(command))\n").dropFirst().first)
+            let section = try #require(rest.components(separatedBy: "\n        ;;\n").first)
+            let afterValues = try #require(section.components(separatedBy: "esac").last)
+            let offered = try #require(afterValues.components(separatedBy: "compgen -W \"").dropFirst().first?.components(separatedBy: "\"").first)
+            let help = try run(Paths.segue, [command, "--help"]).out
+            for option in offered.split(separator: " ") {
+                #expect(help.contains("  \(option)"), "segue \(command) --help lists \(option)")
+            }
+        }
+    }
+
+    @Test func optionsGoAnywhereWithEqualsOrSpaceAndDoubleDashEndsThem() throws {
+        let folder = makeTemporaryFolder()
+        let before = try run(Paths.segue, ["validate", "--json", "--strictness=1", Paths.plugin("CurlUp")], in: folder)
+        #expect(before.status == 0, "\(before.err)")
+        #expect((try JSONSerialization.jsonObject(with: Data(before.out.utf8)) as? [String: Any])?["passed"] as? Bool == true)
+        let preview = try run(Paths.segue, ["preview", "--out=x.png", "--scale=0.1", "CurlUp", "--frames", "2", "--json"], in: folder)
+        #expect(preview.status == 0, "\(preview.err)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/x.png"))
+        let dashed = try run(Paths.segue, ["validate", "--", "-not-an-option.so"], in: folder)
+        #expect(dashed.status == 1, "after --, '-not-an-option.so' is the plugin file, which does not exist: \(dashed.err)")
     }
 
     @Test func theEmbeddingExampleRunsItsAppAnimatorAPluginAndTheDefault() throws {
