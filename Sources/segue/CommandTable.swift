@@ -47,11 +47,16 @@ enum Commands {
         options: [config] + plugins + [
             json,
             .init(name: "--watch", value: nil, summary: "Reload and play again on every plugin or config change"),
+            .init(name: "--strict", value: nil, summary: "Run segue check first and refuse to play on an error"),
             .init(name: "--preview", value: .folder, summary: "Also write a GIF of every transition into this folder"),
             .init(name: "--scale", value: .text, summary: "Pixels per point of the previews"),
             .init(name: "--print-config", value: nil, summary: "Print the built-in scene's config"),
             help,
         ])
+
+    static let check = CommandSpec(
+        name: "check", summary: "Report every problem a run of a config could meet", operand: nil,
+        options: [config] + plugins + [json, help])
 
     static let list = CommandSpec(
         name: "list", summary: "List the animators in the plugin folders, and the files rejected", operand: nil,
@@ -94,5 +99,5 @@ enum Commands {
         name: "completions", summary: "Print the shell completions for bash, zsh or fish", operand: .shell,
         options: [help])
 
-    static let all = [run, list, preview, validate, completions]
+    static let all = [run, check, list, preview, validate, completions]
 }

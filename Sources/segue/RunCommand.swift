@@ -6,7 +6,7 @@ import Renderer
 /// built-in scene), plays its script, and reports every transition.
 enum RunCommand {
     static let help = """
-    USAGE: segue run [--config FILE] [--plugins DIR]... [--json] [--watch] [--print-config]
+    USAGE: segue run [--config FILE] [--plugins DIR]... [--json] [--watch] [--strict] [--print-config]
                      [--preview DIR [--scale F]]
 
     Builds a container from a config file, plays its script on a virtual clock
@@ -44,6 +44,8 @@ enum RunCommand {
                        script again, saying what changed (see "Hot reload" in
                        the README). A config saved with a mistake keeps the
                        last good one running. SIGINT or SIGTERM ends it (exit 0).
+      --strict         Run the checks of 'segue check' first; on any error,
+                       print them all and play nothing (exit 1).
       --print-config   Print the built-in scene's config and exit (alone: it
                        takes no other option).
       --help           Show this help.
@@ -69,9 +71,21 @@ enum RunCommand {
         }
         // SIGINT and SIGTERM end a watch cleanly, between reloads, instead of killing it.
         let signals = watching ? FileWatcher.signalPipe([SIGINT, SIGTERM]) : -1
-        guard let config = try args.config() else { return .failure }
         let json = args.has("--json")
-        let registry = try PluginFolders.registry(args, config: config)
+        let config: SegueConfig, registry: AnimatorRegistry
+        if args.has("--strict") {
+            let checked = try CheckCommand.check(args)
+            for problem in checked.problems { printError("segue: \(problem)") }
+            let errors = checked.problems.filter { $0.severity == .error }.count
+            guard errors == 0, let checkedConfig = checked.config, let checkedRegistry = checked.registry else {
+                printError("segue: --strict: not playing: \(errors) error\(errors == 1 ? "" : "s") (segue check says the same)")
+                return .failure
+            }
+            (config, registry) = (checkedConfig, checkedRegistry)
+        } else {
+            guard let loaded = try args.config() else { return .failure }
+            (config, registry) = (loaded, try PluginFolders.registry(args, config: loaded))
+        }
         for warning in registry.warnings { printError("segue: warning: \(warning)") }
         for rejection in registry.rejections { printError("segue: skipped \(rejection.file): \(rejection.reason)") }
         if registry.animators.isEmpty {

@@ -12,6 +12,7 @@ a config file, with a built-in default when none matches.
 
 COMMANDS:
   run     Play a config's script (or the built-in scene) and report each transition.
+  check   Report every problem a run of a config could meet (exit 1 on an error).
   list    List the animators found in the plugin folders, and the files rejected.
   preview Render one transition by one animator to an animated GIF or a PNG filmstrip.
   validate Check a plugin file in a child process: a crash or a hang is reported, not suffered.
@@ -33,6 +34,7 @@ func dispatch(_ arguments: [String]) throws(UsageError) -> ExitCode {
     switch command {
     case "run": return try RunCommand.main(rest)
     case "list": return try ListCommand.main(rest)
+    case "check": return try CheckCommand.main(rest)
     case "preview": return try PreviewCommand.main(rest)
     case "validate": return try ValidateCommand.main(rest)
     case "completions": return try CompletionsCommand.main(rest)

@@ -115,7 +115,7 @@ struct ConfigTests {
         (#"{"children": [{"name": "a", "elements": [{"name": "i", "frame": [0, 1e300, 1, 1]}]}]}"#, "$.children[0].elements[0].frame[1]",
          "a coordinate within ±100000 points", "the number 1e+300"),
         (#"{"rules": [{"to": "vidoe", "animator": "CurlUp"}]}"#, "$.rules[0].to",
-         "the name of a child (photo, video, file, contact, clipboard, grid, detail)", #"the string "vidoe""#),
+         "the name of a child (photo, video, file, contact, clipboard, grid, detail)", #"the string "vidoe" (did you mean 'video'?)"#),
     ])
     func badConfigsNameTheKeyPathWhatWasExpectedAndWhatWasFound(json: String, keyPath: String, expected: String, found: String) throws {
         let e = try #require(error(json), "\(json) should be rejected")

@@ -89,24 +89,60 @@ public struct SegueConfig: Equatable, Sendable {
     /// - Throws: ``ConfigError`` naming the file, the line and column, the key
     ///   path, what was expected and what was found.
     public static func load(path: String) throws(ConfigError) -> SegueConfig {
-        let fd = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw ConfigError(file: path, keyPath: "$", expected: "a readable JSON file",
-                              found: errno == ENOENT ? "no such file" : "a file that cannot be read (\(String(cString: strerror(errno))))")
-        }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        guard let data = try? handle.readToEnd() else {
-            throw ConfigError(file: path, keyPath: "$", expected: "a readable JSON file", found: "a file that cannot be read")
-        }
-        let base = path == "-" ? FileManager.default.currentDirectoryPath : URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return try parse(data ?? Data(), file: path == "-" ? "<stdin>" : path, baseDirectory: base)
+        let (bytes, file, base) = try read(path: path)
+        return try parse(bytes, file: file, baseDirectory: base, collecting: false).config
     }
 
     /// Parses config JSON (strict RFC 8259: see the README); relative plugin
     /// folders are resolved against `baseDirectory`.
     /// - Throws: ``ConfigError``, with the line and column of the problem.
     public static func parse(_ data: Data, file: String, baseDirectory: String) throws(ConfigError) -> SegueConfig {
-        let bytes = [UInt8](data)
+        try parse([UInt8](data), file: file, baseDirectory: baseDirectory, collecting: false).config
+    }
+
+    /// A config read for `segue check`: child names that do not exist are
+    /// collected rather than thrown, so that every problem can be reported.
+    struct Checked {
+        var config: SegueConfig
+        var text: [UInt8]
+        var childProblems: [ConfigError]
+    }
+
+    static func loadForCheck(path: String) throws(ConfigError) -> Checked {
+        let (bytes, file, base) = try read(path: path)
+        let (config, problems) = try parse(bytes, file: file, baseDirectory: base, collecting: true)
+        return Checked(config: config, text: bytes, childProblems: problems)
+    }
+
+    /// The bytes at `path` (`-`: standard input), the name to give in
+    /// messages, and the folder relative plugin folders start from.
+    private static func read(path: String) throws(ConfigError) -> ([UInt8], String, String) {
+        let fd = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw ConfigError(file: path, keyPath: "$", expected: "a readable JSON file",
+                              found: errno == ENOENT ? "no such file" : "a file that cannot be read (\(String(cString: strerror(errno))))")
+        }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        let data: Data?  // nil for an empty file
+        do {
+            data = try handle.readToEnd()
+        } catch {
+            throw ConfigError(file: path, keyPath: "$", expected: "a readable JSON file",
+                              found: "a file that cannot be read (\(error.localizedDescription))")
+        }
+        let base = path == "-" ? FileManager.default.currentDirectoryPath : URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return ([UInt8](data ?? Data()), path == "-" ? "<stdin>" : path, base)
+    }
+
+    private static func parse(_ bytes: [UInt8], file: String, baseDirectory: String,
+                              collecting: Bool) throws(ConfigError) -> (config: SegueConfig, problems: [ConfigError]) {
+        func located(_ error: ConfigError) -> ConfigError {
+            var error = error
+            if error.line == nil, let offset = JSONReader.offset(of: error.keyPath, in: bytes) {
+                (error.line, error.column) = JSONReader.lineAndColumn(of: offset, in: bytes)
+            }
+            return error
+        }
         let document: JSONValue
         do {
             document = try JSONReader.parse(bytes)
@@ -116,13 +152,10 @@ public struct SegueConfig: Equatable, Sendable {
                               expected: error.expected, found: error.found)
         }
         do {
-            return try ConfigReader(file: file, baseDirectory: baseDirectory).config(document)
+            let (config, problems) = try ConfigReader(file: file, baseDirectory: baseDirectory, collecting: collecting).config(document)
+            return (config, problems.map(located))
         } catch {
-            var located = error
-            if let offset = JSONReader.offset(of: error.keyPath, in: bytes) {
-                (located.line, located.column) = JSONReader.lineAndColumn(of: offset, in: bytes)
-            }
-            throw located
+            throw located(error)
         }
     }
 }
@@ -131,6 +164,8 @@ public struct SegueConfig: Equatable, Sendable {
 private struct ConfigReader {
     let file: String
     let baseDirectory: String
+    /// Collect child names that do not exist instead of throwing at the first (for `segue check`).
+    let collecting: Bool
     /// Frames are in points; a phone is a few hundred, a wall a few thousand.
     static let coordinateLimit = 100_000.0
     /// A flick is a few container widths per second.
@@ -160,7 +195,8 @@ private struct ConfigReader {
         return items
     }
 
-    func config(_ document: JSONValue) throws(ConfigError) -> SegueConfig {
+    func config(_ document: JSONValue) throws(ConfigError) -> (SegueConfig, [ConfigError]) {
+        var deferred: [ConfigError] = []
         let top = try object(document, "$", keys: ["plugins", "defaultAnimator", "isolation", "rules", "children", "script"])
         var config = SegueConfig(file: file)
         if let plugins = top["plugins"] {
@@ -194,7 +230,11 @@ private struct ConfigReader {
             if !names.isEmpty && !names.contains(name) {
                 let all = children.map(\.name)
                 let listed = all.count > 8 ? all.prefix(8).joined(separator: ", ") + ", ... (\(all.count) in all)" : all.joined(separator: ", ")
-                throw fail(path, expected: "the name of a child (\(listed))", found: value)
+                let hint = ConfigCheck.closest(to: name, in: all).map { " (did you mean '\($0)'?)" } ?? ""
+                let error = ConfigError(file: file, keyPath: path, expected: "the name of a child (\(listed))",
+                                        found: value.found + hint)
+                guard collecting else { throw error }
+                deferred.append(error)
             }
             return name
         }
@@ -232,7 +272,7 @@ private struct ConfigReader {
                 config.script.append(try step(item, "$.script[\(i)]", checkChild: checkChild))
             }
         }
-        return config
+        return (config, deferred)
     }
 
     func step(_ value: JSONValue, _ path: String,

@@ -1,0 +1,92 @@
+import Foundation
+import HostContainer
+
+/// `segue check`: everything a run of a config could meet, reported before
+/// anything plays, for people and for CI.
+enum CheckCommand {
+    static let help = """
+    USAGE: segue check [--config FILE] [--plugins DIR]... [--isolation process|none]
+                       [--allow-insecure-plugins] [--json]
+
+    Reads the config (or the built-in scene) and the plugins it would use, and
+    reports every problem a run could meet, each with its file, line, column
+    and key path:
+      errors    the config cannot be read (with where), a child name that does
+                not exist, an unknown animator (with "did you mean"), a
+                parameter that is unknown (with "did you mean"), of the wrong
+                type or out of range (for a choice, with the names);
+      warnings  a rule that can never win, a script step that does nothing, a
+                plugin file rejected, a plugin folder named but missing.
+    Exits 1 on any error, 0 with warnings only. 'segue run --strict' runs the
+    same checks first and refuses to play on an error.
+
+    OPTIONS:
+      --config FILE    The config file (- for standard input).
+      --plugins DIR    A plugin folder; repeat for more. Searched first.
+      --isolation process|none
+                       Where plugin code runs while plugins are examined.
+      --allow-insecure-plugins
+                       Examine plugin files and folders that others can write.
+      --json           One JSON object: {"version": 1, "config", "errors",
+                       "warnings", "problems": [{"severity", "file", "line",
+                       "column", "keyPath", "message"}]}.
+      --help           Show this help.
+
+    \(PluginFolders.searchOrderHelp)
+    """
+
+    static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
+        let args = try Arguments(arguments, command: Commands.check)
+        if args.has("--help") {
+            print(help)
+            return .success
+        }
+        let result = try check(args)
+        let errors = result.problems.filter { $0.severity == .error }.count
+        let warnings = result.problems.count - errors
+        let given = try args.single("--config")
+        let file = result.config?.file ?? given ?? SegueConfig.builtinSceneLabel
+        if args.has("--json") {
+            printNow(jsonLine(Report(config: file, errors: errors, warnings: warnings, problems: result.problems.map(Problem.init))))
+        } else {
+            for problem in result.problems { printNow(problem.description) }
+            printNow(errors + warnings == 0 ? "\(file): no problems"
+                     : "\(file): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+        }
+        return errors > 0 ? .failure : .success
+    }
+
+    /// The checks for a command's `--config` and plugin options, and the registry they built.
+    static func check(_ args: Arguments) throws(UsageError) -> (config: SegueConfig?, problems: [ConfigProblem], registry: AnimatorRegistry?) {
+        var registry: AnimatorRegistry?
+        var usage: UsageError?
+        let (config, problems) = ConfigCheck.check(path: try args.single("--config")) { config in
+            do throws(UsageError) {
+                registry = try PluginFolders.registry(args, config: config)
+            } catch {
+                usage = error
+            }
+            return registry ?? AnimatorRegistry(folders: [])
+        }
+        if let usage { throw usage }
+        return (config, problems, registry)
+    }
+
+    /// What `--json` prints.
+    struct Report: Encodable {
+        var version = 1
+        let config: String
+        let errors, warnings: Int
+        let problems: [Problem]
+    }
+
+    struct Problem: Encodable {
+        let severity, file, message: String
+        let line, column: Int?
+        let keyPath: String?
+
+        init(_ p: ConfigProblem) {
+            (severity, file, message, line, column, keyPath) = (p.severity.rawValue, p.file, p.message, p.line, p.column, p.keyPath)
+        }
+    }
+}
