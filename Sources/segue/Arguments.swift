@@ -42,8 +42,12 @@ struct Arguments {
             }
         }
         if let operand = command.operand {
-            if operands.count > 1 { throw usage("unexpected argument '\(PluginText.escaped(operands[1]))'") }
-            if operands.isEmpty && !has("--help") { throw usage("\(command.name) needs \(Self.describe(operand))") }
+            if operands.count > command.arity {
+                throw usage("unexpected argument '\(PluginText.escaped(operands[command.arity]))'")
+            }
+            if operands.count < command.arity && !has("--help") {
+                throw usage("\(command.name) needs \(command.arity == 1 ? Self.describe(operand) : "\(command.arity) arguments")")
+            }
         } else if let first = operands.first {
             throw usage("unexpected argument '\(PluginText.escaped(first))'")
         }
@@ -97,6 +101,7 @@ struct Arguments {
         case .animator: "an animator's name (or 'default')"
         case .file(let ext) where !ext.isEmpty: "a .\(ext) file"
         case .shell: "a shell: bash, zsh or fish"
+        case .text: "an argument"
         default: "an argument"
         }
     }

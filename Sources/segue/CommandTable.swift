@@ -23,8 +23,11 @@ struct CommandSpec {
 
     let name: String
     let summary: String
+    /// What its operands are (nil: it takes none), and
     let operand: Value?
     let options: [Option]
+    /// how many it takes.
+    var arity = 1
 
     var flags: Set<String> { Set(options.filter { $0.value == nil }.map(\.name)) }
     var valued: Set<String> { Set(options.filter { $0.value != nil }.map(\.name)) }
@@ -57,6 +60,18 @@ enum Commands {
     static let check = CommandSpec(
         name: "check", summary: "Report every problem a run of a config could meet", operand: nil,
         options: [config] + plugins + [json, help])
+
+    static let inspect = CommandSpec(
+        name: "inspect", summary: "Show everything about one animator", operand: .animator,
+        options: [config] + plugins + [
+            json,
+            .init(name: "--exists", value: nil, summary: "Print nothing; exit 0 if the animator exists, 1 if not"),
+            help,
+        ])
+
+    static let explain = CommandSpec(
+        name: "explain", summary: "Say which animator a switch FROM TO would run, and why", operand: .text,
+        options: [config] + plugins + [json, help], arity: 2)
 
     static let list = CommandSpec(
         name: "list", summary: "List the animators in the plugin folders, and the files rejected", operand: nil,
@@ -99,5 +114,5 @@ enum Commands {
         name: "completions", summary: "Print the shell completions for bash, zsh or fish", operand: .shell,
         options: [help])
 
-    static let all = [run, check, list, preview, validate, completions]
+    static let all = [run, check, explain, list, inspect, preview, validate, completions]
 }

@@ -31,9 +31,8 @@ enum RunCommand {
       --allow-insecure-plugins
                        Load plugin files and folders that others can write
                        (refused by default; also SEGUE_ALLOW_INSECURE_PLUGINS=1).
-      --json           One JSON object per transition per line, keys: from,
-                       to, animator, source ("plugin" or "builtin"), file,
-                       reason, duration, frames, completed.
+      --json           One JSON object per transition per line (see the
+                       README's "JSON output" for every key).
       --preview DIR    Also render every transition to an animated GIF in DIR,
                        named NN-FROM-TO-ANIMATOR.gif (with --json, the key
                        "preview" gives its path).
@@ -138,7 +137,9 @@ enum RunCommand {
     static func describe(_ r: TransitionReport) -> String {
         let origin = r.source.file.map { "plugin \(PluginFolders.display($0))" } ?? r.source.kind
         let outcome = (r.interactive ? "interactive, " : "") + (r.completed ? "completed" : "cancelled, \(r.shown) stays shown")
-        return "\(r.from) -> \(r.to): \(r.animator) (\(origin)), \(String(format: "%.3f", r.duration)) s, \(r.frames) frames, \(outcome)\n    why: \(r.reason)"
+        let parameters = r.parameters.isEmpty ? ""
+            : "\n    parameters: " + r.parameters.map { "\($0.name) = \($0.value)" }.joined(separator: ", ")
+        return "\(r.from) -> \(r.to): \(r.animator) (\(origin)), \(String(format: "%.3f", r.duration)) s, \(r.frames) frames, \(outcome)\n    why: \(r.reason)\(parameters)"
     }
 
     /// A report as one JSON line.
@@ -150,11 +151,29 @@ enum RunCommand {
         let completed: Bool
         let shown: String
         let interactive: Bool
+        let parameters: [String: JSONParameter]
         var preview: String?
+        var version = 1
 
         init(_ r: TransitionReport) {
             (from, to, animator, source, reason, file) = (r.from, r.to, r.animator, r.source.kind, r.reason, r.source.file)
             (duration, frames, completed, shown, interactive) = (r.duration, r.frames, r.completed, r.shown, r.interactive)
+            parameters = Dictionary(r.parameters.map { ($0.name, JSONParameter($0.value)) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+}
+
+/// A parameter value in JSON: a number, a boolean or a choice's name.
+struct JSONParameter: Encodable {
+    let value: ParameterValue
+    init(_ value: ParameterValue) { self.value = value }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch value {
+        case .number(let n): try container.encode(n)
+        case .bool(let b): try container.encode(b)
+        case .string(let s): try container.encode(s)
         }
     }
 }

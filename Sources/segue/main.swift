@@ -13,7 +13,9 @@ a config file, with a built-in default when none matches.
 COMMANDS:
   run     Play a config's script (or the built-in scene) and report each transition.
   check   Report every problem a run of a config could meet (exit 1 on an error).
+  explain Say which animator a switch FROM TO would run, with which parameters, and why.
   list    List the animators found in the plugin folders, and the files rejected.
+  inspect Show everything about one animator: its file, id, version and parameters.
   preview Render one transition by one animator to an animated GIF or a PNG filmstrip.
   validate Check a plugin file in a child process: a crash or a hang is reported, not suffered.
   completions
@@ -35,6 +37,8 @@ func dispatch(_ arguments: [String]) throws(UsageError) -> ExitCode {
     case "run": return try RunCommand.main(rest)
     case "list": return try ListCommand.main(rest)
     case "check": return try CheckCommand.main(rest)
+    case "inspect": return try InspectCommand.main(rest)
+    case "explain": return try ExplainCommand.main(rest)
     case "preview": return try PreviewCommand.main(rest)
     case "validate": return try ValidateCommand.main(rest)
     case "completions": return try CompletionsCommand.main(rest)

@@ -52,32 +52,117 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
 
     /// The animator and reason for a switch between two children, by name.
     public func resolve(from: String, to: String) -> AnimatorResolution {
+        switch decide(from: from, to: to) {
+        case .builtin(let reason):
+            return .useDefault(reason: reason)
+        case .plugin(let descriptor, let values, let why):
+            let used = zip(descriptor.parameters, values).map { NamedParameterValue(name: $0.name, value: $0.configValue($1)) }
+            return .use(descriptor.makeAnimator(parameters: values), reason: why, parameters: used)
+        }
+    }
+
+    /// What ``resolve(from:to:)`` decides, without making an animator.
+    enum Decision {
+        case builtin(reason: String)
+        case plugin(AnimatorDescriptor, values: [Double], reason: String)
+    }
+
+    func decide(from: String, to: String) -> Decision {
         let name: String, parameters: [String: ParameterValue], why: String
         if let rule = rule(from: from, to: to) {
-            var matched: [String] = []
-            if let f = rule.from { matched.append("from \"\(f)\"") }
-            if let t = rule.to { matched.append("to \"\(t)\"") }
-            (name, parameters, why) = (rule.animator, rule.parameters, "\(rule.label) (\(matched.joined(separator: ", ")))")
+            (name, parameters, why) = (rule.animator, rule.parameters, "\(rule.label) (\(Self.matching(rule)))")
         } else if let fallback = config.defaultAnimator {
             (name, parameters, why) = (fallback, [:], "defaultAnimator")
         } else {
-            return .useDefault(reason: "no rule matches \(from) -> \(to) and no defaultAnimator is set")
+            return .builtin(reason: "no rule matches \(from) -> \(to) and no defaultAnimator is set")
         }
         if name == SegueConfig.builtinAnimatorName {
-            return .useDefault(reason: "\(why) chose the built-in default")
+            return .builtin(reason: "\(why) chose the built-in default")
         }
         guard let descriptor = registry.animator(named: name) else {
             if let gone = registry.departure(of: name) {
-                return .useDefault(reason: "\(why) names the animator '\(name)', which is gone: \(gone); the built-in default ran instead")
+                return .builtin(reason: "\(why) names the animator '\(name)', which is gone: \(gone); the built-in default ran instead")
             }
             let hint = registry.suggestion(for: name).map { " (did you mean '\($0)'?)" } ?? ""
-            return .useDefault(reason: "\(why) names the animator '\(name)', which no loaded plugin provides\(hint); the built-in default ran instead")
+            return .builtin(reason: "\(why) names the animator '\(name)', which no loaded plugin provides\(hint); the built-in default ran instead")
         }
         switch descriptor.resolveParameters(parameters) {
         case .failure(let error):
-            return .useDefault(reason: "\(why): \(error.message); the built-in default ran instead")
+            return .builtin(reason: "\(why): \(error.message); the built-in default ran instead")
         case .success(let values):
-            return .use(descriptor.makeAnimator(parameters: values), reason: why)
+            return .plugin(descriptor, values: values, reason: why)
         }
     }
+
+    /// `from "a", to "b"`: what a rule matches, for reasons.
+    static func matching(_ rule: SegueConfig.Rule) -> String {
+        var matched: [String] = []
+        if let f = rule.from { matched.append("from \"\(f)\"") }
+        if let t = rule.to { matched.append("to \"\(t)\"") }
+        return matched.joined(separator: ", ")
+    }
+
+    /// Everything about the choice for a switch from `from` to `to`: the rule
+    /// that wins and the ones it beat, the animator and its file, its
+    /// parameter values and where each comes from. Makes no animator.
+    public func explain(from: String, to: String) -> TransitionExplanation {
+        let winner = rule(from: from, to: to)
+        let beaten = config.rules.filter { rule in
+            rule.label != winner?.label && (rule.from == nil || rule.from == from) && (rule.to == nil || rule.to == to)
+        }.map { rule in
+            let sameLevel = (rule.from != nil) == (winner?.from != nil) && (rule.to != nil) == (winner?.to != nil)
+            return TransitionExplanation.Beaten(
+                label: rule.label, matches: Self.matching(rule), animator: rule.animator,
+                why: sameLevel ? "as specific, but later in the file" : "less specific")
+        }
+        var explanation = TransitionExplanation(from: from, to: to, rule: winner.map { "\($0.label) (\(Self.matching($0)))" },
+                                                beaten: beaten, animator: SegueConfig.builtinAnimatorName, file: nil,
+                                                reason: "", parameters: [])
+        switch decide(from: from, to: to) {
+        case .builtin(let reason):
+            explanation.reason = reason
+        case .plugin(let descriptor, let values, let reason):
+            let given = winner.map(\.parameters) ?? [:]
+            (explanation.animator, explanation.file, explanation.reason) = (descriptor.name, descriptor.file, reason)
+            explanation.parameters = zip(descriptor.parameters, values).map { parameter, value in
+                TransitionExplanation.Parameter(name: parameter.name, value: parameter.configValue(value),
+                                                fromRule: given[parameter.name] != nil)
+            }
+            explanation.fallbacks = [
+                "if \(descriptor.name) declines, plans something unusable, or fails while it runs (a crash, a hang, a non-finite value), the built-in default runs, or finishes the transition from the same point",
+                "if its plugin has failed before in this process, it is quarantined and the built-in default runs at once",
+            ]
+        }
+        return explanation
+    }
+}
+
+/// What ``ConfigDrivenDelegate/explain(from:to:)`` found.
+public struct TransitionExplanation: Sendable, Equatable {
+    /// A rule that matched but lost, and why.
+    public struct Beaten: Sendable, Equatable {
+        public var label, matches, animator, why: String
+    }
+    /// A parameter value and whether the rule set it (else it is the animator's default).
+    public struct Parameter: Sendable, Equatable {
+        public var name: String
+        public var value: ParameterValue
+        public var fromRule: Bool
+    }
+
+    public var from, to: String
+    /// The rule that wins, as reports name it; nil when none matches.
+    public var rule: String?
+    /// The other matching rules, each with why it lost.
+    public var beaten: [Beaten]
+    /// The animator that would run: a plugin's name, or "default".
+    public var animator: String
+    /// Its plugin file; nil for the built-in default.
+    public var file: String?
+    /// The reason a report would give.
+    public var reason: String
+    /// The values the animator would run with, in its order.
+    public var parameters: [Parameter]
+    /// What would happen if the animator does not play its part.
+    public var fallbacks: [String] = []
 }

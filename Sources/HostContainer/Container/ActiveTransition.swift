@@ -18,6 +18,8 @@ final class ActiveTransition {
         didSet { context.transitionWasCancelled = playhead.target == 0 }
     }
     var reason = ""
+    /// The animator's parameter values, for the report.
+    var parameters: [NamedParameterValue] = []
     var frames = 0
     /// Set when the animator produced a value the container cannot show.
     private(set) var failure: String?

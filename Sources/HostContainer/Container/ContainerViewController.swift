@@ -275,6 +275,7 @@ open class ContainerViewController: ViewController {
         case .success(let t)?:
             running = t
             running.reason = resolution.reason
+            running.parameters = resolution.parameters
         case .failure(let why)?:
             running = beginDefault(context)
             running.reason = "\(why); the built-in default ran instead"
@@ -352,7 +353,8 @@ open class ContainerViewController: ViewController {
         onTransitionEnd?(TransitionReport(
             from: from.name, to: to.name, animator: transition.animator.name, source: transition.animator.source,
             reason: transition.reason, duration: transition.duration, frames: transition.frames,
-            completed: completed, shown: (completed ? to : from).name, interactive: context.isInteractive))
+            completed: completed, shown: (completed ? to : from).name, interactive: context.isInteractive,
+            parameters: transition.parameters))
         isSwitching = false
 
         if let next = pendingSelection {

@@ -33,6 +33,9 @@ public struct AnimatorResolution {
     public var animator: (any TransitionAnimator)?
     /// For reports: which rule chose it, or why none did.
     public var reason: String
+    /// For reports: the parameter values `animator` runs with, in its order,
+    /// defaults filled in; empty for the built-in default.
+    public var parameters: [NamedParameterValue] = []
 
     /// An answer with `animator` (nil: the default) and why.
     public init(animator: (any TransitionAnimator)?, reason: String) {
@@ -40,13 +43,26 @@ public struct AnimatorResolution {
         self.reason = reason
     }
 
-    /// Use `animator`, chosen for `reason`.
-    public static func use(_ animator: any TransitionAnimator, reason: String) -> AnimatorResolution {
-        AnimatorResolution(animator: animator, reason: reason)
+    /// Use `animator`, chosen for `reason`, with `parameters` (for reports).
+    public static func use(_ animator: any TransitionAnimator, reason: String,
+                           parameters: [NamedParameterValue] = []) -> AnimatorResolution {
+        var resolution = AnimatorResolution(animator: animator, reason: reason)
+        resolution.parameters = parameters
+        return resolution
     }
 
     /// Use the built-in default, because of `reason`.
     public static func useDefault(reason: String) -> AnimatorResolution {
         AnimatorResolution(animator: nil, reason: reason)
+    }
+}
+
+/// A parameter's name and the value an animator runs with, as a config would write it.
+public struct NamedParameterValue: Equatable, Sendable {
+    public var name: String
+    public var value: ParameterValue
+
+    public init(name: String, value: ParameterValue) {
+        (self.name, self.value) = (name, value)
     }
 }

@@ -20,6 +20,9 @@ public struct TransitionReport: Equatable, Sendable {
     public var shown: String
     /// Whether the transition was started interactively.
     public var interactive: Bool
+    /// The parameter values the animator that finished the transition ran
+    /// with, defaults filled in; empty for the built-in default.
+    public var parameters: [NamedParameterValue] = []
 }
 
 /// The containment steps of a switch, in the order the container performs them.

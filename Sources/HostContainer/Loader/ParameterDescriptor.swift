@@ -58,6 +58,15 @@ public struct ParameterDescriptor: Equatable, Sendable {
     public let maximum: Double
 
     /// The value's ABI form (a double), or what was expected and found.
+    /// A value as passed to the plugin, written as a config would write it.
+    public func configValue(_ raw: Double) -> ParameterValue {
+        switch kind {
+        case .boolean: .bool(raw != 0)
+        case .choice(let choices): Int(exactly: raw).flatMap { choices.indices.contains($0) ? .string(choices[$0]) : nil } ?? .number(raw)
+        case .number, .integer: .number(raw)
+        }
+    }
+
     func validate(_ value: ParameterValue) -> Result<Double, ParameterError> {
         let range = "[\(ParameterValue.number(minimum)), \(ParameterValue.number(maximum))]"
         switch (kind, value) {

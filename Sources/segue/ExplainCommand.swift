@@ -1,0 +1,89 @@
+import Foundation
+import HostContainer
+
+/// `segue explain FROM TO`: what would happen for one switch, and why.
+enum ExplainCommand {
+    static let help = """
+    USAGE: segue explain FROM TO [--config FILE] [--plugins DIR]... [--json]
+
+    Says what a switch from the child FROM to the child TO would run, without
+    running it: the rule that matches and the more general (or later) ones it
+    beat, the animator and its file, each parameter value after defaults and
+    whether the rule or the animator's default set it, and the fallbacks that
+    would apply. Exits 1 when FROM or TO is not a child of the config (or of
+    the built-in scene).
+
+    OPTIONS:
+      --config FILE    The config (default: the built-in scene).
+      --plugins DIR    A plugin folder; repeat for more. Searched first.
+      --isolation process|none
+                       Where plugin code runs while plugins are examined.
+      --allow-insecure-plugins
+                       Examine plugin files and folders that others can write.
+      --json           One JSON object: {"version": 1, "from", "to", "rule",
+                       "beaten": [{"rule", "matches", "animator", "why"}],
+                       "animator", "file", "reason", "parameters": [{"name",
+                       "value", "from"}], "fallbacks": [...]}.
+      --help           Show this help.
+
+    \(PluginFolders.searchOrderHelp)
+    """
+
+    static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
+        let args = try Arguments(arguments, command: Commands.explain)
+        if args.has("--help") {
+            print(help)
+            return .success
+        }
+        let (from, to) = (args.operands[0], args.operands[1])
+        guard let config = try args.config() else { return .failure }
+        let children = (config.children.isEmpty ? SegueConfig.builtinScene.children : config.children).map(\.name)
+        for child in [from, to] where !children.contains(child) {
+            let hint = ConfigCheck.closest(to: child, in: children).map { " (did you mean '\($0)'?)" } ?? ""
+            printError("segue: no child named '\(PluginText.escaped(child))'\(hint); the children are \(children.joined(separator: ", "))")
+            return .failure
+        }
+        guard from != to else {
+            printError("segue: \(from) -> \(to) is no switch: selecting the child shown does nothing")
+            return .failure
+        }
+        let registry = try PluginFolders.registry(args, config: config)
+        let explanation = ConfigDrivenDelegate(config: config, registry: registry).explain(from: from, to: to)
+        printNow(args.has("--json") ? jsonLine(Document(explanation)) : text(explanation))
+        return .success
+    }
+
+    static func text(_ e: TransitionExplanation) -> String {
+        var lines = ["\(e.from) -> \(e.to): \(e.animator) (\(e.file.map { "plugin \(PluginFolders.display($0))" } ?? "builtin"))"]
+        lines.append("  rule:       " + (e.rule ?? "none matches"))
+        for b in e.beaten { lines.append("  beat:       \(b.label) (\(b.matches)) -> \(b.animator): \(b.why)") }
+        if e.reason != e.rule { lines.append("  why:        \(e.reason)") }
+        if !e.parameters.isEmpty {
+            lines.append("  parameters: " + e.parameters.map { "\($0.name) = \($0.value) (\($0.fromRule ? "rule" : "default"))" }
+                .joined(separator: ", "))
+        }
+        for f in e.fallbacks { lines.append("  fallback:   \(f)") }
+        return lines.joined(separator: "\n")
+    }
+
+    struct Document: Encodable {
+        struct Beaten: Encodable { let rule, matches, animator, why: String }
+        struct Parameter: Encodable {
+            let name, from: String
+            let value: JSONParameter
+        }
+        var version = 1
+        let from, to, animator, reason: String
+        let rule, file: String?
+        let beaten: [Beaten]
+        let parameters: [Parameter]
+        let fallbacks: [String]
+
+        init(_ e: TransitionExplanation) {
+            (from, to, animator, reason, rule, file) = (e.from, e.to, e.animator, e.reason, e.rule, e.file)
+            beaten = e.beaten.map { Beaten(rule: $0.label, matches: $0.matches, animator: $0.animator, why: $0.why) }
+            parameters = e.parameters.map { Parameter(name: $0.name, from: $0.fromRule ? "rule" : "default", value: JSONParameter($0.value)) }
+            fallbacks = e.fallbacks
+        }
+    }
+}

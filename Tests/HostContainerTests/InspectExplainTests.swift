@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+@testable import HostContainer
+
+/// `segue inspect`, `segue explain`, and the parameter values in reports,
+/// checked against the animators the registry loads.
+struct InspectExplainTests {
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+    }
+
+    @Test(arguments: ["SpringSlide", "CurlUp", "ImageZoom"])
+    func inspectShowsWhatTheRegistryLoaded(name: String) throws {
+        let animator = try #require(bundledRegistry.animator(named: name))
+        let result = try run(Paths.segue, ["inspect", name, "--json"])
+        #expect(result.status == 0, "\(result.err)")
+        let document = try json(result.out)
+        #expect(document["version"] as? Int == 1)
+        let shown = try #require(document["animator"] as? [String: Any])
+        #expect(shown["id"] as? String == animator.id && shown["version"] as? String == animator.version)
+        #expect(shown["description"] as? String == animator.summary && shown["file"] as? String == animator.file)
+        let parameters = try #require(shown["parameters"] as? [[String: Any]])
+        #expect(parameters.map { $0["name"] as? String } == animator.parameters.map(\.name))
+        #expect(parameters.map { $0["default"] as? Double } == animator.parameters.map(\.defaultValue))
+        #expect(parameters.map { $0["min"] as? Double } == animator.parameters.map(\.minimum))
+        #expect(parameters.map { $0["explanation"] as? String } == animator.parameters.map(\.explanation))
+        let human = try run(Paths.segue, ["inspect", name]).out
+        #expect(human.hasPrefix("\(name) \(animator.version)\n  id:          \(animator.id)\n"))
+        for p in animator.parameters { #expect(human.contains("  \(p.explanation)")) }
+    }
+
+    @Test func inspectTheDefaultAndExitCodesForScripts() throws {
+        let builtin = try run(Paths.segue, ["inspect", "default"])
+        #expect(builtin.status == 0 && builtin.out.contains("source:      builtin") && builtin.out.contains("damping ratio 0.75"))
+        let exists = try run(Paths.segue, ["inspect", "CurlUp", "--exists"])
+        #expect(exists.status == 0 && exists.out.isEmpty && exists.err.isEmpty)
+        let missing = try run(Paths.segue, ["inspect", "CurlUpp", "--exists"])
+        #expect(missing.status == 1 && missing.out.isEmpty && missing.err.isEmpty)
+        let typo = try run(Paths.segue, ["inspect", "CurlUpp"])
+        #expect(typo.status == 1 && typo.err == "segue: no animator named 'CurlUpp' (did you mean 'CurlUp'?); 'segue list' shows them all\n")
+    }
+
+    /// The issue's acceptance check: `segue explain photo video` answers.
+    @Test func explainSaysWhichRuleAnimatorFileAndValues() throws {
+        let registry = bundledRegistry
+        let spring = try #require(registry.animator(named: "SpringSlide"))
+        let photo = try run(Paths.segue, ["explain", "photo", "video", "--json"])
+        #expect(photo.status == 0, "\(photo.err)")
+        let answer = try json(photo.out)
+        #expect(answer["animator"] as? String == "SpringSlide" && answer["file"] as? String == spring.file)
+        #expect(answer["rule"] as? String == #"rules[0] (to "video")"#)
+        let values = try #require(answer["parameters"] as? [[String: Any]])
+        #expect(values.map { $0["name"] as? String } == spring.parameters.map(\.name))
+        #expect(values.map { $0["value"] as? Double } == spring.parameters.map(\.defaultValue))
+        #expect(values.allSatisfy { $0["from"] as? String == "default" })
+
+        let folder = makeTemporaryFolder()
+        try #"""
+        {"children": ["a", "b", "c"],
+         "rules": [{"to": "b", "animator": "CurlUp", "parameters": {"curve": "linear"}},
+                   {"from": "a", "animator": "SpringSlide"},
+                   {"to": "b", "animator": "ImageZoom"},
+                   {"from": "a", "to": "c", "animator": "Nope"}]}
+        """#.write(toFile: folder + "/c.json", atomically: true, encoding: .utf8)
+        let text = try run(Paths.segue, ["explain", "a", "b", "--config", "c.json"], in: folder)
+        #expect(text.status == 0, "\(text.err)")
+        #expect(text.out.hasPrefix("a -> b: CurlUp (plugin \(Paths.plugin("CurlUp")))\n  rule:       rules[0] (to \"b\")\n"), "\(text.out)")
+        #expect(text.out.contains("  beat:       rules[1] (from \"a\") -> SpringSlide: less specific\n"))
+        #expect(text.out.contains("  beat:       rules[2] (to \"b\") -> ImageZoom: as specific, but later in the file\n"))
+        #expect(text.out.contains("  parameters: duration = 0.4 (default), curve = \"linear\" (rule), radius = 48 (default), rows = 32 (default)\n"))
+        let missing = try run(Paths.segue, ["explain", "a", "c", "--config", "c.json"], in: folder)
+        #expect(missing.out.hasPrefix("a -> c: default (builtin)\n  rule:       rules[3] (from \"a\", to \"c\")\n"), "\(missing.out)")
+        #expect(missing.out.contains("why:        rules[3] (from \"a\", to \"c\") names the animator 'Nope', which no loaded plugin provides"))
+        let unknown = try run(Paths.segue, ["explain", "a", "d", "--config", "c.json"], in: folder)
+        #expect(unknown.status == 1 && unknown.err.hasPrefix("segue: no child named 'd'"))
+    }
+
+    @Test func reportsCarryTheParameterValuesUsed() throws {
+        let result = try run(Paths.segue, ["run", "--json"])
+        let first = try json(try #require(result.out.split(separator: "\n").first.map(String.init)))
+        #expect(first["version"] as? Int == 1)
+        #expect(first["parameters"] as? [String: Double] == ["damping": 0.5, "velocity": 0.5, "duration": 1, "padding": 16])
+        let curl = try #require(result.out.split(separator: "\n").map(String.init).first { $0.contains(#""animator":"CurlUp""#) })
+        let values = try #require((try json(curl))["parameters"] as? [String: Any])
+        #expect(values["curve"] as? String == "easeInOut", "a choice is written by name, as configs write it")
+        #expect([values["duration"], values["radius"], values["rows"]].map { $0 as? Double } == [0.4, 48, 32])
+        let human = try run(Paths.segue, ["run"]).out
+        #expect(human.contains("    why: rules[2] (from \"file\", to \"contact\")\n    parameters: damping = 0.3, velocity = 0.5, duration = 1, padding = 16\n"))
+    }
+}
