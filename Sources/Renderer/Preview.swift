@@ -36,20 +36,22 @@ public struct TransitionPreview {
 
     /// Renders the transition at `fps` from t = 0 until it has ended; the last
     /// frame shows the container at rest after the transition.
-    /// - Parameter onFrame: called after each frame is rendered, with its index.
+    /// - Parameter onFrame: called after each frame is rendered, with its
+    ///   index and the number of frames the planned duration gives.
     /// - Returns: the frames and the transition's report.
     /// - Throws: ``SelectionError`` when `from` or `to` is not a child.
     public func animation(fps: Double, delegate: any ContainerViewControllerDelegate,
-                          onFrame: (Int) -> Void = { _ in }) throws(SelectionError) -> (frames: [Frame], report: TransitionReport?) {
+                          onFrame: (Int, Int) -> Void = { _, _ in }) throws(SelectionError) -> (frames: [Frame], report: TransitionReport?) {
         let (container, clock, report) = try start(delegate: delegate)
         var frames = [Frame(time: 0, canvas: renderer.render(container.view))]
-        onFrame(0)
+        func expected() -> Int { max(frames.count, Int(((container.transitionDuration ?? 0) * fps).rounded(.up)) + 2) }
+        onFrame(0, expected())
         let origin = clock.now
         while container.isTransitioning {
             clock.advance(to: origin + Double(frames.count) / fps)
             container.tick()
             frames.append(Frame(time: clock.now - origin, canvas: renderer.render(container.view)))
-            onFrame(frames.count - 1)
+            onFrame(frames.count - 1, expected())
         }
         return (frames, report.value)
     }
@@ -57,7 +59,7 @@ public struct TransitionPreview {
     /// Renders `count` stills at evenly spaced times from 0 to the transition's duration.
     /// - Throws: ``SelectionError`` when `from` or `to` is not a child.
     public func stills(count: Int, delegate: any ContainerViewControllerDelegate,
-                       onFrame: (Int) -> Void = { _ in }) throws(SelectionError) -> (frames: [Frame], report: TransitionReport?) {
+                       onFrame: (Int, Int) -> Void = { _, _ in }) throws(SelectionError) -> (frames: [Frame], report: TransitionReport?) {
         let n = max(count, 2)
         return try stills(delegate: delegate, onFrame: onFrame) { duration in
             (0..<n).map { duration * Double($0) / Double(n - 1) }
@@ -66,17 +68,19 @@ public struct TransitionPreview {
 
     /// Renders stills at the times `times(duration)` picks, in order, given the
     /// transition's duration; a time at or past the duration shows the end at rest.
+    /// - Parameter onFrame: called after each still, with its index and the number of stills.
     /// - Throws: ``SelectionError`` when `from` or `to` is not a child.
-    public func stills(delegate: any ContainerViewControllerDelegate, onFrame: (Int) -> Void = { _ in },
+    public func stills(delegate: any ContainerViewControllerDelegate, onFrame: (Int, Int) -> Void = { _, _ in },
                        times: (Double) -> [Double]) throws(SelectionError) -> (frames: [Frame], report: TransitionReport?) {
         let (container, clock, report) = try start(delegate: delegate)
         let origin = clock.now
         var frames: [Frame] = []
-        for (k, t) in times(container.transitionDuration ?? 0).enumerated() {
+        let wanted = times(container.transitionDuration ?? 0)
+        for (k, t) in wanted.enumerated() {
             clock.advance(to: origin + t)
             container.tick()
             frames.append(Frame(time: t, canvas: renderer.render(container.view)))
-            onFrame(k)
+            onFrame(k, wanted.count)
         }
         container.runUntilIdle(advancing: clock)
         return (frames, report.value)

@@ -49,7 +49,11 @@ enum CheckCommand {
         if args.has("--json") {
             printNow(jsonLine(Report(config: file, errors: errors, warnings: warnings, problems: result.problems.map(Problem.init))))
         } else {
-            for problem in result.problems { printNow(problem.description) }
+            for problem in result.problems {
+                let severity = problem.severity.rawValue
+                let styled = problem.severity == .error ? Style.fail(severity) : Style.warn(severity)
+                printNow(problem.description.replacingOccurrences(of: ": \(severity): ", with: ": \(styled): ", options: [], range: nil))
+            }
             printNow(errors + warnings == 0 ? "\(file): no problems"
                      : "\(file): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
         }

@@ -74,25 +74,28 @@ enum ListCommand {
             let name, id, version, description, file: String
             let parameters: [Parameter]
         }
+        /// A parameter as configs write it: a choice's default by its name, a
+        /// boolean's as true or false; a range only for numbers.
         struct Parameter: Encodable {
             let name, type, explanation: String
-            let `default`, min, max: Double
+            let `default`: JSONParameter
+            let min, max: Double?
             let choices: [String]?
 
             init(_ p: ParameterDescriptor) {
-                (name, explanation, `default`, min, max) = (p.name, p.explanation, p.defaultValue, p.minimum, p.maximum)
+                (name, explanation, `default`) = (p.name, p.explanation, JSONParameter(p.configValue(p.defaultValue)))
                 switch p.kind {
-                case .number: (type, choices) = ("number", nil)
-                case .integer: (type, choices) = ("integer", nil)
-                case .boolean: (type, choices) = ("boolean", nil)
-                case .choice(let c): (type, choices) = ("choice", c)
+                case .number: (type, min, max, choices) = ("number", p.minimum, p.maximum, nil)
+                case .integer: (type, min, max, choices) = ("integer", p.minimum, p.maximum, nil)
+                case .boolean: (type, min, max, choices) = ("boolean", nil, nil, nil)
+                case .choice(let c): (type, min, max, choices) = ("choice", nil, nil, c)
                 }
             }
 
             var defaultText: String {
-                if let choices { return "\"\(choices[Int(`default`)])\" of \(choices.joined(separator: ", "))" }
-                if type == "boolean" { return `default` == 1 ? "true" : "false" }
-                return "\(ParameterValue.number(`default`)) in [\(ParameterValue.number(min)), \(ParameterValue.number(max))]"
+                if let choices { return "\(`default`.value) of \(choices.joined(separator: ", "))" }
+                guard let min, let max else { return "\(`default`.value)" }
+                return "\(`default`.value) in [\(ParameterValue.number(min)), \(ParameterValue.number(max))]"
             }
         }
         struct Rejected: Encodable { let file, reason: String }
@@ -113,6 +116,7 @@ enum ListCommand {
             }
         }
 
+        var version = 1
         let animators: [Animator]
         let rejected: [Rejected]
         let folders: [Folder]

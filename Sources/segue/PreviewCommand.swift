@@ -165,10 +165,10 @@ enum PreviewCommand {
             let bytes: [UInt8]
             do {
                 if format == "gif" {
-                    (frames, report) = try preview.animation(fps: fps, delegate: delegate, onFrame: progress.frame)
+                    (frames, report) = try preview.animation(fps: fps, delegate: delegate, onFrame: { progress.frame($0, of: $1) })
                     bytes = GIF.encode(frames: frames.map(\.canvas), delays: gifDelays(count: frames.count, fps: fps))
                 } else {
-                    (frames, report) = try preview.stills(count: stills, delegate: delegate, onFrame: progress.frame)
+                    (frames, report) = try preview.stills(count: stills, delegate: delegate, onFrame: { progress.frame($0, of: $1) })
                     bytes = PNG.encode(Filmstrip.compose(frames, renderer: renderer))
                 }
             } catch {
@@ -194,6 +194,7 @@ enum PreviewCommand {
 
     /// What `--json` prints.
     struct Written: Encodable {
+        var version = 1
         let written, format: String
         let frames, width, height, bytes: Int
         let animator, from, to: String
@@ -239,7 +240,8 @@ enum PreviewCommand {
     }
 }
 
-/// A one-line progress report on the terminal; silent when stderr is not a TTY.
+/// A one-line progress report on the terminal, "frame N of TOTAL"; silent
+/// when stderr is not a TTY.
 final class Progress {
     let enabled: Bool
     let label: String
@@ -250,9 +252,11 @@ final class Progress {
         self.label = label
     }
 
-    func frame(_ index: Int) {
+    /// Shows "frame N of TOTAL" (TOTAL: the number expected, when known).
+    func frame(_ index: Int, of total: Int? = nil) {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[Krendering \(label): frame \(index + 1)".utf8))
+        let of = total.map { " of \($0)" } ?? ""
+        FileHandle.standardError.write(Data("\r\u{1B}[Krendering \(label): frame \(index + 1)\(of)".utf8))
         shown = true
     }
 

@@ -139,7 +139,10 @@ enum RunCommand {
         let outcome = (r.interactive ? "interactive, " : "") + (r.completed ? "completed" : "cancelled, \(r.shown) stays shown")
         let parameters = r.parameters.isEmpty ? ""
             : "\n    parameters: " + r.parameters.map { "\($0.name) = \($0.value)" }.joined(separator: ", ")
-        return "\(r.from) -> \(r.to): \(r.animator) (\(origin)), \(String(format: "%.3f", r.duration)) s, \(r.frames) frames, \(outcome)\n    why: \(r.reason)\(parameters)"
+        // A fallback (the default ran instead of the animator a rule named) stands out.
+        let fellBack = r.source.kind == "builtin" && (r.reason.contains("ran instead") || r.reason.contains("finished the transition"))
+        let animator = fellBack ? Style.warn(r.animator) : r.animator
+        return "\(r.from) -> \(r.to): \(animator) (\(origin)), \(String(format: "%.3f", r.duration)) s, \(r.frames) frames, \(outcome)\n    why: \(r.reason)\(parameters)"
     }
 
     /// A report as one JSON line.

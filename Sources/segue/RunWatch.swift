@@ -79,6 +79,7 @@ extension RunCommand {
 
     /// A reload, as `--json --watch` prints it between plays.
     struct ReloadLine: Encodable {
+        var version = 1
         let reload: Int
         let changes: [String]
     }

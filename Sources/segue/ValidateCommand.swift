@@ -73,12 +73,13 @@ enum ValidateCommand {
             print(jsonLine(Summary(plugin: path, strictness: strictness, seed: seed, passed: failed == 0, checks: checks)))
         } else {
             let warnings = checks.filter { $0.status == .warn }.count
-            print("\(failed == 0 ? "passed" : "FAILED"): \(checks.count) checks, \(failed) failed, \(warnings) warning(s)")
+            print("\(failed == 0 ? Style.pass("passed") : Style.fail("FAILED")): \(checks.count) checks, \(failed) failed, \(warnings) warning(s)")
         }
         return failed == 0 ? .success : .failure
     }
 
     struct Summary: Encodable {
+        var version = 1
         let plugin: String
         let strictness: Int
         let seed: UInt64
@@ -95,7 +96,14 @@ enum ValidateCommand {
 
     /// Prints a check's outcome as it comes.
     static func show(_ check: ValidationCheck, json: Bool) {
-        if !json { printNow("\(check.status.rawValue.uppercased().padding(toLength: 4, withPad: " ", startingAt: 0))  \(check.name): \(check.message)") }
+        guard !json else { return }
+        let label = check.status.rawValue.uppercased().padding(toLength: 4, withPad: " ", startingAt: 0)
+        let styled = switch check.status {
+        case .pass: Style.pass(label)
+        case .warn: Style.warn(label)
+        case .fail: Style.fail(label)
+        }
+        printNow("\(styled)  \(check.name): \(check.message)")
     }
 
     /// Every check in this process.

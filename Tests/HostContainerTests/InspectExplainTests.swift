@@ -22,8 +22,18 @@ struct InspectExplainTests {
         #expect(shown["description"] as? String == animator.summary && shown["file"] as? String == animator.file)
         let parameters = try #require(shown["parameters"] as? [[String: Any]])
         #expect(parameters.map { $0["name"] as? String } == animator.parameters.map(\.name))
-        #expect(parameters.map { $0["default"] as? Double } == animator.parameters.map(\.defaultValue))
-        #expect(parameters.map { $0["min"] as? Double } == animator.parameters.map(\.minimum))
+        for (shown, p) in zip(parameters, animator.parameters) {
+            switch p.kind {
+            case .choice(let choices):
+                #expect(shown["default"] as? String == choices[Int(p.defaultValue)], "a choice's default by its name, as configs write it")
+                #expect(shown["choices"] as? [String] == choices && shown["min"] == nil)
+            case .boolean:
+                #expect(shown["default"] as? Bool == (p.defaultValue == 1))
+            case .number, .integer:
+                #expect(shown["default"] as? Double == p.defaultValue)
+                #expect(shown["min"] as? Double == p.minimum && shown["max"] as? Double == p.maximum)
+            }
+        }
         #expect(parameters.map { $0["explanation"] as? String } == animator.parameters.map(\.explanation))
         let human = try run(Paths.segue, ["inspect", name]).out
         #expect(human.hasPrefix("\(name) \(animator.version)\n  id:          \(animator.id)\n"))

@@ -191,3 +191,17 @@ struct ToolTests {
         #expect(try jsonLines(result.out).count == 9)
     }
 }
+
+extension ToolTests {
+    /// Colour for people at a terminal (a pseudo-terminal through script(1)), never in a pipe or with NO_COLOR.
+    @Test func colourOnATerminalOnlyAndNeverWithNoColor() throws {
+        let command = "'\(Paths.segue)' validate '\(Paths.plugin("CurlUp"))' --strictness 1"
+        // Whatever the test runner's own environment says about colour.
+        let terminal = try run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["TERM": "xterm", "NO_COLOR": ""])
+        #expect(terminal.out.contains("\u{1B}[32mPASS\u{1B}[0m  entry point"), "\(terminal.out)")
+        let noColor = try run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["TERM": "xterm", "NO_COLOR": "1"])
+        #expect(noColor.out.contains("PASS  entry point") && !noColor.out.contains("\u{1B}["))
+        let piped = try run(Paths.segue, ["validate", Paths.plugin("CurlUp"), "--strictness", "1"])
+        #expect(piped.out.contains("PASS  entry point") && !piped.out.contains("\u{1B}["))
+    }
+}

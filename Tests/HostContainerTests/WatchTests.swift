@@ -178,7 +178,7 @@ struct WatchTests {
         segue.waitForError("SIGINT (Ctrl-C) stops.")
         try Self.copy(try Self.build("fade"), to: folder + "/libfade.so")
         let out = segue.waitForOutput(#"{"changes":["added TestFade ("#)
-        #expect(out.contains(#"{"changes":["added TestFade (\#(folder)/libfade.so)"],"reload":1}"#), "\(out)")
+        #expect(out.contains(#"{"changes":["added TestFade (\#(folder)/libfade.so)"],"reload":1,"version":1}"#), "\(out)")
         #expect(segue.stop(with: SIGTERM) == 0)
         #expect(segue.waitForError("Stopped watching (SIGTERM).").contains("segue: Stopped watching (SIGTERM)."))
         #expect(processesTagged(tag).isEmpty)
