@@ -110,9 +110,12 @@ enum Commands {
             help,
         ])
 
+    static let schema = CommandSpec(
+        name: "schema", summary: "Print the JSON Schema of config files, for editors", operand: nil, options: [help])
+
     static let completions = CommandSpec(
         name: "completions", summary: "Print the shell completions for bash, zsh or fish", operand: .shell,
         options: [help])
 
-    static let all = [run, check, explain, list, inspect, preview, validate, completions]
+    static let all = [run, check, explain, list, inspect, preview, validate, schema, completions]
 }

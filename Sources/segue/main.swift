@@ -18,6 +18,7 @@ COMMANDS:
   inspect Show everything about one animator: its file, id, version and parameters.
   preview Render one transition by one animator to an animated GIF or a PNG filmstrip.
   validate Check a plugin file in a child process: a crash or a hang is reported, not suffered.
+  schema  Print the JSON Schema of config files, for editors.
   completions
           Print the shell completions for bash, zsh or fish.
   help COMMAND
@@ -42,6 +43,7 @@ func dispatch(_ arguments: [String]) throws(UsageError) -> ExitCode {
     case "preview": return try PreviewCommand.main(rest)
     case "validate": return try ValidateCommand.main(rest)
     case "completions": return try CompletionsCommand.main(rest)
+    case "schema": return try SchemaCommand.main(rest)
     case "help" where !rest.isEmpty:
         return try dispatch([rest[0], "--help"])
     case "--help", "-h", "help":

@@ -350,6 +350,10 @@ private struct ConfigReader {
                     throw fail("\(ep).frame[\(i)]", expected: "a coordinate within ±\(Int(Self.coordinateLimit)) points", found: .number(v))
                 }
                 var content = ViewContent.none
+                if e["image"] != nil && e["label"] != nil {
+                    throw ConfigError(file: file, keyPath: "\(ep).label", expected: "an image or a label, not both",
+                                      found: "both 'image' and 'label'")
+                }
                 if let image = e["image"] {
                     guard case .number(let seed) = image, seed == seed.rounded(), abs(seed) < 1e9 else {
                         throw fail("\(ep).image", expected: "a whole number (the picture's seed)", found: image)

@@ -1,0 +1,119 @@
+extension SegueConfig {
+    /// The JSON Schema (draft 2020-12) of config files, for editors: what
+    /// `segue schema` prints, and `docs/segue-config.schema.json` holds (a test
+    /// keeps the two, and the parser's keys, in step). A config the schema
+    /// accepts can still name an animator or parameter that does not exist:
+    /// `segue check` knows the plugins; the schema does not.
+    public static let jsonSchema = #"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://github.com/segue/segue/docs/segue-config.schema.json",
+  "title": "Segue config",
+  "description": "A Segue config file: where plugins are, which animator runs for which transition, the children, and the script segue run plays. Printed by 'segue schema'.",
+  "type": "object",
+  "additionalProperties": false,
+  "properties": {
+    "plugins": {
+      "description": "Plugin folders, searched after --plugins and SEGUE_PLUGIN_PATH; relative to the config file; a leading ~, $HOME or ${HOME} is the home folder.",
+      "type": "array",
+      "items": {"type": "string", "minLength": 1}
+    },
+    "isolation": {
+      "description": "Where plugin code runs: in worker processes (the default) or in segue's own process (trusted plugins only).",
+      "enum": ["process", "none"]
+    },
+    "defaultAnimator": {
+      "description": "The animator for transitions no rule matches: a plugin animator's short name, or \"default\" for the built-in one.",
+      "$ref": "#/$defs/name"
+    },
+    "rules": {
+      "description": "Which animator runs for which switch: the most specific matching rule wins (from and to, then to only, then from only; the first in the file among equals).",
+      "type": "array",
+      "items": {"$ref": "#/$defs/rule"}
+    },
+    "children": {
+      "description": "The container's children, in order; without it, the built-in scene's.",
+      "type": "array",
+      "items": {"oneOf": [{"$ref": "#/$defs/name"}, {"$ref": "#/$defs/child"}]}
+    },
+    "script": {
+      "description": "The switches segue run plays, in order, from the first child: a child's name, or an interactive step.",
+      "type": "array",
+      "items": {"oneOf": [{"$ref": "#/$defs/name"}, {"$ref": "#/$defs/step"}]}
+    }
+  },
+  "$defs": {
+    "name": {"type": "string", "minLength": 1},
+    "color": {
+      "description": "A colour as #RRGGBB or #RRGGBBAA.",
+      "type": "string",
+      "pattern": "^#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$"
+    },
+    "coordinate": {"type": "number", "minimum": -100000, "maximum": 100000},
+    "size": {"type": "number", "minimum": 0, "maximum": 100000},
+    "rule": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["animator"],
+      "anyOf": [{"required": ["from"]}, {"required": ["to"]}],
+      "properties": {
+        "from": {"description": "The child being left.", "$ref": "#/$defs/name"},
+        "to": {"description": "The child being shown.", "$ref": "#/$defs/name"},
+        "animator": {"description": "A plugin animator's short name, or \"default\" for the built-in one.", "$ref": "#/$defs/name"},
+        "parameters": {
+          "description": "Parameter values by name: numbers, booleans, or a choice's name ('segue inspect ANIMATOR' lists them).",
+          "type": "object",
+          "additionalProperties": {"type": ["number", "boolean", "string"]}
+        }
+      }
+    },
+    "child": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["name"],
+      "properties": {
+        "name": {"$ref": "#/$defs/name"},
+        "color": {"$ref": "#/$defs/color"},
+        "elements": {"type": "array", "items": {"$ref": "#/$defs/element"}}
+      }
+    },
+    "element": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["name", "frame"],
+      "not": {"required": ["image", "label"]},
+      "properties": {
+        "name": {"$ref": "#/$defs/name"},
+        "frame": {
+          "description": "[x, y, width, height] in the child's points.",
+          "type": "array",
+          "prefixItems": [{"$ref": "#/$defs/coordinate"}, {"$ref": "#/$defs/coordinate"}, {"$ref": "#/$defs/size"}, {"$ref": "#/$defs/size"}],
+          "minItems": 4,
+          "maxItems": 4
+        },
+        "image": {"description": "A procedural picture's seed.", "type": "integer", "minimum": -999999999, "maximum": 999999999},
+        "label": {"description": "A text label.", "type": "string"},
+        "color": {"$ref": "#/$defs/color"}
+      }
+    },
+    "step": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["select"],
+      "dependentRequired": {"release": ["interactive"], "velocity": ["interactive"]},
+      "properties": {
+        "select": {"description": "The child to select.", "$ref": "#/$defs/name"},
+        "interactive": {
+          "description": "Fractions the gesture moves through, one per frame.",
+          "type": "array",
+          "minItems": 1,
+          "items": {"type": "number", "minimum": 0, "maximum": 1}
+        },
+        "release": {"description": "How the gesture ends.", "enum": ["finish", "cancel", "gesture"]},
+        "velocity": {"description": "The pan's speed at release, in container widths per second.", "type": "number", "minimum": -1000, "maximum": 1000}
+      }
+    }
+  }
+}
+"""#
+}
