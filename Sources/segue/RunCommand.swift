@@ -31,8 +31,11 @@ enum RunCommand {
       --allow-insecure-plugins
                        Load plugin files and folders that others can write
                        (refused by default; also SEGUE_ALLOW_INSECURE_PLUGINS=1).
-      --json           One JSON object per transition per line (see the
-                       README's "JSON output" for every key).
+      --json           One JSON object per transition per line, keys:
+                       version, from, to, animator, source ("plugin" or
+                       "builtin"), file, reason, duration, frames, completed,
+                       shown, interactive, parameters, preview (see the
+                       README's "JSON output").
       --preview DIR    Also render every transition to an animated GIF in DIR,
                        named NN-FROM-TO-ANIMATOR.gif (with --json, the key
                        "preview" gives its path).
@@ -134,15 +137,18 @@ enum RunCommand {
         return true
     }
 
+    /// A report for people: three lines at most, whatever the names hold
+    /// (control characters from a config or a plugin are escaped).
     static func describe(_ r: TransitionReport) -> String {
-        let origin = r.source.file.map { "plugin \(PluginFolders.display($0))" } ?? r.source.kind
-        let outcome = (r.interactive ? "interactive, " : "") + (r.completed ? "completed" : "cancelled, \(r.shown) stays shown")
+        let e = PluginText.escaped
+        let origin = r.source.file.map { "plugin \(e(PluginFolders.display($0)))" } ?? r.source.kind
+        let outcome = (r.interactive ? "interactive, " : "") + (r.completed ? "completed" : "cancelled, \(e(r.shown)) stays shown")
         let parameters = r.parameters.isEmpty ? ""
-            : "\n    parameters: " + r.parameters.map { "\($0.name) = \($0.value)" }.joined(separator: ", ")
+            : "\n    parameters: " + e(r.parameters.map { "\($0.name) = \($0.value)" }.joined(separator: ", "))
         // A fallback (the default ran instead of the animator a rule named) stands out.
         let fellBack = r.source.kind == "builtin" && (r.reason.contains("ran instead") || r.reason.contains("finished the transition"))
-        let animator = fellBack ? Style.warn(r.animator) : r.animator
-        return "\(r.from) -> \(r.to): \(animator) (\(origin)), \(String(format: "%.3f", r.duration)) s, \(r.frames) frames, \(outcome)\n    why: \(r.reason)\(parameters)"
+        let animator = fellBack ? Style.warn(e(r.animator)) : e(r.animator)
+        return "\(e(r.from)) -> \(e(r.to)): \(animator) (\(origin)), \(String(format: "%.3f", r.duration)) s, \(r.frames) frames, \(outcome)\n    why: \(e(r.reason))\(parameters)"
     }
 
     /// A report as one JSON line.

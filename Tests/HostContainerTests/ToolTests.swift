@@ -205,3 +205,18 @@ extension ToolTests {
         #expect(piped.out.contains("PASS  entry point") && !piped.out.contains("\u{1B}["))
     }
 }
+
+extension ToolTests {
+    /// A newline or an escape sequence in a config's names cannot split a report line or reach the terminal.
+    @Test func controlCharactersInNamesAreEscapedInReports() throws {
+        let folder = makeTemporaryFolder()
+        try #"{"children": ["a", "b\nforged"], "script": ["b\nforged"], "rules": [{"to": "b\nforged", "animator": "X\u001b[31m"}]}"#
+            .write(toFile: folder + "/c.json", atomically: true, encoding: .utf8)
+        let result = try run(Paths.segue, ["run", "--config", "c.json"], in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4, "the Playing line, one report of two lines, and the end: \(lines)")
+        #expect(lines[1].hasPrefix(#"a -> b\nforged: default (builtin)"#))
+        #expect(lines[2].contains(#"names the animator 'X\u{1B}[31m'"#) && !result.out.contains("\u{1B}"))
+    }
+}
