@@ -33,8 +33,9 @@ enum InspectCommand {
     /// The built-in default, described like a plugin's animator.
     static let builtin = Described(
         name: SegueConfig.builtinAnimatorName, id: "builtin", version: SegueVersion.string,
-        description: "The container's private default animator: the to view slides in from one side and fades in while the from view slides out the other side and fades out, on a spring (1 s, damping ratio 0.75, initial velocity 0.5, 16 points between the children).",
-        file: nil, source: "builtin", parameters: [])
+        description: "The container's private default animator: the to view slides in from one side and fades in while the from view slides out the other side and fades out, on a spring. Its parameters default to the seed's values; a rule naming \"default\" may set them.",
+        file: nil, source: "builtin",
+        parameters: ContainerViewController.defaultAnimatorParameters.map(ListCommand.Listing.Parameter.init))
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
         let args = try Arguments(arguments, command: Commands.inspect)

@@ -133,8 +133,9 @@ enum PreviewCommand {
                     printError("segue: \(error.message)")
                     return false
                 }
-            } else if let key = parameters.keys.sorted().first {
-                printError("segue: the built-in default has no parameters; found '\(key)'")
+            } else if case .failure(let error) = ParameterDescriptor.resolve(
+                parameters, against: ContainerViewController.defaultAnimatorParameters, of: name) {
+                printError("segue: \(error.message)")
                 return false
             }
             let children = config.children.isEmpty ? SegueConfig.builtinScene.children : config.children

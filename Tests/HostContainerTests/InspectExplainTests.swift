@@ -42,7 +42,8 @@ struct InspectExplainTests {
 
     @Test func inspectTheDefaultAndExitCodesForScripts() throws {
         let builtin = try run(Paths.segue, ["inspect", "default"])
-        #expect(builtin.status == 0 && builtin.out.contains("source:      builtin") && builtin.out.contains("damping ratio 0.75"))
+        #expect(builtin.status == 0 && builtin.out.contains("source:      builtin"))
+        #expect(builtin.out.contains("  damping   number, default 0.75 in [0.05, 1]\n"), "the seed's values are the defaults: \(builtin.out)")
         let exists = try run(Paths.segue, ["inspect", "CurlUp", "--exists"])
         #expect(exists.status == 0 && exists.out.isEmpty && exists.err.isEmpty)
         let missing = try run(Paths.segue, ["inspect", "CurlUpp", "--exists"])
@@ -97,5 +98,25 @@ struct InspectExplainTests {
         #expect([values["duration"], values["radius"], values["rows"]].map { $0 as? Double } == [0.4, 48, 32])
         let human = try run(Paths.segue, ["run"]).out
         #expect(human.contains("    why: rules[2] (from \"file\", to \"contact\")\n    parameters: damping = 0.3, velocity = 0.5, duration = 1, padding = 16\n"))
+    }
+
+    /// The built-in default is tuned like any animator, by a rule naming it.
+    @Test func aRuleNamingTheDefaultSetsItsParameters() throws {
+        let folder = makeTemporaryFolder()
+        try #"{"rules": [{"to": "video", "animator": "default", "parameters": {"duration": 0.5, "damping": 1}}], "script": ["video", "file"]}"#
+            .write(toFile: folder + "/c.json", atomically: true, encoding: .utf8)
+        let played = try run(Paths.segue, ["run", "--json", "--config", "c.json"], in: folder)
+        let reports = try played.out.split(separator: "\n").map { try json(String($0)) }
+        #expect(reports.map { $0["duration"] as? Double } == [0.5, 1], "the rule's duration, then the seed's")
+        #expect(reports.map { $0["frames"] as? Int } == [31, 61])
+        #expect((reports[0]["parameters"] as? [String: Double]) == ["duration": 0.5, "damping": 1, "velocity": 0.5, "padding": 16])
+        #expect((reports[1]["parameters"] as? [String: Double])?.isEmpty == true, "a fallback reports no parameters")
+
+        try #"{"rules": [{"to": "video", "animator": "default", "parameters": {"damping": 7, "speed": 1}}]}"#
+            .write(toFile: folder + "/bad.json", atomically: true, encoding: .utf8)
+        let checked = try run(Paths.segue, ["check", "--config", "bad.json"], in: folder)
+        #expect(checked.status == 1)
+        #expect(checked.out.contains("default parameter 'damping': expected a number in [0.05, 1], found 7"))
+        #expect(checked.out.contains("default has no parameter 'speed'"))
     }
 }

@@ -61,17 +61,17 @@ public enum ConfigCheck {
         let registry = makeRegistry(config)
         let names = registry.animators.map(\.name)
         func checkAnimator(_ name: String, _ parameters: [String: ParameterValue], at path: String) {
-            guard name != SegueConfig.builtinAnimatorName else {
-                if let key = parameters.keys.sorted().first { add("\(path).parameters.\(key)", "the built-in default has no parameters") }
-                return
-            }
-            guard let animator = registry.animator(named: name) else {
+            let declared: [ParameterDescriptor]
+            if name == SegueConfig.builtinAnimatorName {
+                declared = PrivateAnimatedTransition.parameters
+            } else if let animator = registry.animator(named: name) {
+                declared = animator.parameters
+            } else {
                 let hint = closest(to: name, in: names + [SegueConfig.builtinAnimatorName]).map { " (did you mean '\($0)'?)" } ?? ""
                 let known = names.isEmpty ? "no plugin animator was found" : "the animators are \(names.joined(separator: ", ")) and 'default'"
                 add("\(path).animator", "no animator named '\(name)'\(hint); \(known)")
                 return
             }
-            let declared = animator.parameters
             for key in parameters.keys.sorted() {
                 let at = "\(path).parameters.\(key)"
                 guard let parameter = declared.first(where: { $0.name == key }) else {

@@ -55,6 +55,9 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         switch decide(from: from, to: to) {
         case .builtin(let reason):
             return .useDefault(reason: reason)
+        case .tunedDefault(let values, let reason):
+            let used = zip(PrivateAnimatedTransition.parameters, values).map { NamedParameterValue(name: $0.name, value: $0.configValue($1)) }
+            return .use(PrivateAnimatedTransition(values: values), reason: reason, parameters: used)
         case .plugin(let descriptor, let values, let why):
             let used = zip(descriptor.parameters, values).map { NamedParameterValue(name: $0.name, value: $0.configValue($1)) }
             return .use(descriptor.makeAnimator(parameters: values), reason: why, parameters: used)
@@ -64,6 +67,8 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
     /// What ``resolve(from:to:)`` decides, without making an animator.
     enum Decision {
         case builtin(reason: String)
+        /// The built-in default with parameters a rule set.
+        case tunedDefault(values: [Double], reason: String)
         case plugin(AnimatorDescriptor, values: [Double], reason: String)
     }
 
@@ -77,7 +82,13 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
             return .builtin(reason: "no rule matches \(from) -> \(to) and no defaultAnimator is set")
         }
         if name == SegueConfig.builtinAnimatorName {
-            return .builtin(reason: "\(why) chose the built-in default")
+            guard !parameters.isEmpty else { return .builtin(reason: "\(why) chose the built-in default") }
+            switch ParameterDescriptor.resolve(parameters, against: PrivateAnimatedTransition.parameters, of: name) {
+            case .failure(let error):
+                return .builtin(reason: "\(why): \(error.message); the built-in default ran with its own values instead")
+            case .success(let values):
+                return .tunedDefault(values: values, reason: "\(why) chose the built-in default")
+            }
         }
         guard let descriptor = registry.animator(named: name) else {
             if let gone = registry.departure(of: name) {
@@ -118,16 +129,23 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         var explanation = TransitionExplanation(from: from, to: to, rule: winner.map { "\($0.label) (\(Self.matching($0)))" },
                                                 beaten: beaten, animator: SegueConfig.builtinAnimatorName, file: nil,
                                                 reason: "", parameters: [])
-        switch decide(from: from, to: to) {
-        case .builtin(let reason):
-            explanation.reason = reason
-        case .plugin(let descriptor, let values, let reason):
-            let given = winner.map(\.parameters) ?? [:]
-            (explanation.animator, explanation.file, explanation.reason) = (descriptor.name, descriptor.file, reason)
-            explanation.parameters = zip(descriptor.parameters, values).map { parameter, value in
+        let given = winner.map(\.parameters) ?? [:]
+        func values(_ parameters: [ParameterDescriptor], _ values: [Double]) -> [TransitionExplanation.Parameter] {
+            zip(parameters, values).map { parameter, value in
                 TransitionExplanation.Parameter(name: parameter.name, value: parameter.configValue(value),
                                                 fromRule: given[parameter.name] != nil)
             }
+        }
+        switch decide(from: from, to: to) {
+        case .builtin(let reason):
+            explanation.reason = reason
+            explanation.parameters = values(PrivateAnimatedTransition.parameters, PrivateAnimatedTransition.parameters.map(\.defaultValue))
+        case .tunedDefault(let tuned, let reason):
+            explanation.reason = reason
+            explanation.parameters = values(PrivateAnimatedTransition.parameters, tuned)
+        case .plugin(let descriptor, let pluginValues, let reason):
+            (explanation.animator, explanation.file, explanation.reason) = (descriptor.name, descriptor.file, reason)
+            explanation.parameters = values(descriptor.parameters, pluginValues)
             explanation.fallbacks = [
                 "if \(descriptor.name) declines, plans something unusable, or fails while it runs (a crash, a hang, a non-finite value), the built-in default runs, or finishes the transition from the same point",
                 "if its plugin has failed before in this process, it is quarantined and the built-in default runs at once",

@@ -67,6 +67,14 @@ open class ContainerViewController: ViewController {
     /// The built-in default animator, for embedders that want to run it explicitly.
     public static func makeDefaultAnimator() -> any TransitionAnimator { PrivateAnimatedTransition() }
 
+    /// The built-in default's parameters (duration, damping, velocity,
+    /// padding), with the seed's values as defaults.
+    public static var defaultAnimatorParameters: [ParameterDescriptor] { PrivateAnimatedTransition.parameters }
+
+    /// The built-in default with `values`, in ``defaultAnimatorParameters``
+    /// order and checked against them (see ``ParameterDescriptor``).
+    public static func makeDefaultAnimator(values: [Double]) -> any TransitionAnimator { PrivateAnimatedTransition(values: values) }
+
     /// Whether a transition is running.
     public var isTransitioning: Bool { active != nil }
 

@@ -10,21 +10,47 @@ final class PrivateAnimatedTransition: TransitionAnimator {
     static let initialSpringVelocity = 0.5
     static let transitionDuration = 1.0
 
+    /// Its parameters, the seed's constants as defaults: a rule naming
+    /// "default" may set them like any animator's.
+    static let parameters: [ParameterDescriptor] = [
+        ParameterDescriptor(name: "duration", explanation: "Length of the transition, in seconds.",
+                            kind: .number, defaultValue: transitionDuration, minimum: 0.05, maximum: 10),
+        ParameterDescriptor(name: "damping", explanation: "Damping ratio of the spring: 1 settles without overshoot, less bounces.",
+                            kind: .number, defaultValue: damping, minimum: 0.05, maximum: 1),
+        ParameterDescriptor(name: "velocity", explanation: "Initial velocity of the spring, in travels per second.",
+                            kind: .number, defaultValue: initialSpringVelocity, minimum: -20, maximum: 20),
+        ParameterDescriptor(name: "padding", explanation: "Points between the children as they slide.",
+                            kind: .number, defaultValue: childPadding, minimum: 0, maximum: 400),
+    ]
+
     let name = "default"
     let source = AnimatorSource.builtin
 
-    private let spring = Spring(
-        duration: transitionDuration, dampingRatio: damping, initialVelocity: initialSpringVelocity)!
+    private let duration: Double
+    private let padding: Double
+    private let spring: Spring
     /// The from view's x translation at the end; the to view starts at its inverse.
     private var travel = 0.0
+
+    /// The default with the seed's values, or with `values` in ``parameters``
+    /// order (validated already; a spring that cannot be solved keeps the seed's).
+    init(values: [Double] = parameters.map(\.defaultValue)) {
+        let seed = Spring(duration: Self.transitionDuration, dampingRatio: Self.damping, initialVelocity: Self.initialSpringVelocity)!
+        guard values.count == Self.parameters.count,
+              let tuned = Spring(duration: values[0], dampingRatio: values[1], initialVelocity: values[2]) else {
+            (duration, padding, spring) = (Self.transitionDuration, Self.childPadding, seed)
+            return
+        }
+        (duration, padding, spring) = (values[0], values[3], tuned)
+    }
 
     func setup(_ context: TransitionContext) -> AnimatorSetup {
         let to = context.toViewController
         let goingRight = context.initialFrame(for: to).x < context.finalFrame(for: to).x
-        let travelDistance = context.containerView.bounds.width + Self.childPadding
+        let travelDistance = context.containerView.bounds.width + padding
         travel = goingRight ? travelDistance : -travelDistance
         return .animate(TransitionPlan(
-            duration: Self.transitionDuration, layers: [LayerRequest(.view(.from)), LayerRequest(.view(.to))]))
+            duration: duration, layers: [LayerRequest(.view(.from)), LayerRequest(.view(.to))]))
     }
 
     func evaluate(at t: Double, layers: LayerStates) {

@@ -58,6 +58,31 @@ public struct ParameterDescriptor: Equatable, Sendable {
     public let maximum: Double
 
     /// The value's ABI form (a double), or what was expected and found.
+    /// Checks configured values against `parameters` (the animator called
+    /// `animator`'s) and fills in defaults.
+    /// - Returns: one value per parameter, in order, or a message naming the
+    ///   parameter, what was expected and what was found.
+    public static func resolve(_ values: [String: ParameterValue], against parameters: [ParameterDescriptor],
+                               of animator: String) -> Result<[Double], ParameterError> {
+        for key in values.keys.sorted() where !parameters.contains(where: { $0.name == key }) {
+            let known = parameters.isEmpty ? "it has none" : "it has " + parameters.map { "'\($0.name)'" }.joined(separator: ", ")
+            return .failure(ParameterError(message: "\(animator) has no parameter '\(key)'; \(known)"))
+        }
+        var resolved: [Double] = []
+        for p in parameters {
+            guard let given = values[p.name] else {
+                resolved.append(p.defaultValue)
+                continue
+            }
+            switch p.validate(given) {
+            case .success(let v): resolved.append(v)
+            case .failure(let error):
+                return .failure(ParameterError(message: "\(animator) parameter '\(p.name)': \(error.message)"))
+            }
+        }
+        return .success(resolved)
+    }
+
     /// A value as passed to the plugin, written as a config would write it.
     public func configValue(_ raw: Double) -> ParameterValue {
         switch kind {

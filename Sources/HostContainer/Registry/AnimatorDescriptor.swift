@@ -59,24 +59,7 @@ public final class AnimatorDescriptor: @unchecked Sendable {
     /// - Returns: one value per parameter, in order, or a message naming the
     ///   parameter, what was expected and what was found.
     public func resolveParameters(_ values: [String: ParameterValue]) -> Result<[Double], ParameterError> {
-        let parameters = self.parameters
-        for key in values.keys.sorted() where !parameters.contains(where: { $0.name == key }) {
-            let known = parameters.isEmpty ? "it has none" : "it has " + parameters.map { "'\($0.name)'" }.joined(separator: ", ")
-            return .failure(ParameterError(message: "\(name) has no parameter '\(key)'; \(known)"))
-        }
-        var resolved: [Double] = []
-        for p in parameters {
-            guard let given = values[p.name] else {
-                resolved.append(p.defaultValue)
-                continue
-            }
-            switch p.validate(given) {
-            case .success(let v): resolved.append(v)
-            case .failure(let error):
-                return .failure(ParameterError(message: "\(name) parameter '\(p.name)': \(error.message)"))
-            }
-        }
-        return .success(resolved)
+        ParameterDescriptor.resolve(values, against: parameters, of: name)
     }
 }
 
