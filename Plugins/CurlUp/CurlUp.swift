@@ -23,7 +23,7 @@ private let plugin = Plugin([Animator(
     description: "The from view curls up from its bottom edge like a page, revealing the to view (seed-004).",
     parameters: [
         .number("duration", "Length of the transition, in seconds.", default: 0.4, min: 0.05, max: 10),
-        .choice("curve", "Timing curve of the curl line's rise.", ["linear", "easeIn", "easeOut", "easeInOut"], default: 3),
+        .curve("curve", "Timing curve of the curl line's rise: a named curve or one of the config's \"curves\".", default: SEGUE_CURVE_EASE_IN_OUT),
         .number("radius", "Radius of the curl, in points.", default: 48, min: 4, max: 400),
         .integer("rows", "Mesh rows down the page: more is smoother and costs more.", default: 32, min: 2, max: 64),
     ],
@@ -56,13 +56,11 @@ private func evaluate(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePo
                       _ plan: UnsafePointer<segue_plan_t>?, _ t: Double,
                       _ states: UnsafePointer<UnsafeMutablePointer<segue_layer_state_t>?>?, _ count: UInt32) {
     // Layer 0, the to view, rests beneath: nothing to change. Layer 1 is the page.
-    guard let ctx, let plan, let states, count == 2, let state = states[1], let host = ctx.pointee.host,
-          let mesh = state.pointee.mesh else { return }
+    guard let ctx, let plan, let states, count == 2, let state = states[1], let mesh = state.pointee.mesh else { return }
     // Read through the pointers: copying the context or the plan would cost more than the math.
     let params = ctx.pointee.params!
     let duration = plan.pointee.duration
-    let progress = host.pointee.curve_value(
-        segue_curve_t(rawValue: UInt32(params[Param.curve.rawValue])), duration > 0 ? t / duration : 1)
+    let progress = curveProgress(ctx, Param.curve.rawValue, duration > 0 ? t / duration : 1)
     let r = params[Param.radius.rawValue]
     let frame = state.pointee.frame
     let rows = Int(plan.pointee.layers.1.mesh_rows), columns = Int(meshColumns)

@@ -23,7 +23,7 @@ private let plugin = Plugin([Animator(
     description: "A shared image travels from the grid cell to the detail view as the detail fades in, and back (seed-002).",
     parameters: [
         .number("duration", "Length of the transition, in seconds.", default: 0.3, min: 0.05, max: 10),
-        .choice("curve", "Timing curve of the image's travel and the fade.", ["linear", "easeIn", "easeOut", "easeInOut"], default: 3),
+        .curve("curve", "Timing curve of the image's travel and the fade: a named curve or one of the config's \"curves\".", default: SEGUE_CURVE_EASE_IN_OUT),
     ],
     setup: setup, evaluate: evaluate)])
 
@@ -80,10 +80,9 @@ private func evaluate(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePo
                       _ plan: UnsafePointer<segue_plan_t>?, _ t: Double,
                       _ states: UnsafePointer<UnsafeMutablePointer<segue_layer_state_t>?>?, _ count: UInt32) {
     // Read through the pointers: copying the context or the plan would cost more than the math.
-    guard let ctx, let plan, let states, count == 3, let upper = states[1], let image = states[2], let host = ctx.pointee.host else { return }
+    guard let ctx, let plan, let states, count == 3, let upper = states[1], let image = states[2] else { return }
     let duration = plan.pointee.duration
-    let progress = host.pointee.curve_value(
-        segue_curve_t(rawValue: UInt32(ctx.pointee.params[Param.curve.rawValue])), duration > 0 ? t / duration : 1)
+    let progress = curveProgress(ctx, Param.curve.rawValue, duration > 0 ? t / duration : 1)
     let s = plan.scratch
     // Layer 0, the view beneath, rests. Layer 1 is the detail view: placed at
     // finalFrame(to) and fading in when zooming in; fading out when zooming out.

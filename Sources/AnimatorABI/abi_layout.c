@@ -14,3 +14,7 @@ _Static_assert(offsetof(segue_animator_t, struct_size) == 8, "struct_size follow
 _Static_assert(offsetof(segue_context_t, struct_size) == 8, "struct_size follows the version");
 _Static_assert(offsetof(segue_plan_t, struct_size) == 8, "struct_size follows the version");
 _Static_assert(offsetof(segue_host_t, struct_size) == 8, "struct_size follows the version");
+/* 1.1 appended curves after everything 1.0 had: a 1.0 plugin reads the same offsets. */
+_Static_assert(offsetof(segue_context_t, curves) >= offsetof(segue_context_t, param_count) + sizeof(uint32_t),
+               "curves comes after every 1.0 member");
+_Static_assert(sizeof(segue_cubic_bezier_t) == 32, "segue_cubic_bezier_t is four doubles");

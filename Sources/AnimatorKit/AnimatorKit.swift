@@ -49,6 +49,12 @@ public struct Parameter {
                   choices: choices.map { Optional(cString($0)) })
     }
 
+    /// A timing curve (ABI 1.1), named in config: one of the five named curves
+    /// or one of the config's `curves`. Evaluate it with ``curveProgress(_:_:_:)``.
+    public static func curve(_ name: StaticString, _ explanation: StaticString, default curve: segue_curve_t) -> Parameter {
+        Parameter(name, explanation, SEGUE_PARAM_CURVE, Double(curve.rawValue), 0, Double(SEGUE_CURVE_DEFAULT.rawValue))
+    }
+
     private init(_ name: StaticString, _ explanation: StaticString, _ type: segue_param_type_t,
                  _ value: Double, _ min: Double, _ max: Double, choices: [UnsafePointer<CChar>?] = []) {
         raw = segue_param_t(
@@ -200,4 +206,13 @@ extension UnsafeMutablePointer where Pointee == segue_plan_t {
         UnsafeMutableRawPointer(self).advanced(by: MemoryLayout<segue_plan_t>.offset(of: \.scratch)!)
             .assumingMemoryBound(to: Double.self)
     }
+}
+
+/// The progress at time fraction `fraction` of the curve parameter at
+/// `index`: its control points are in the context (ABI 1.1). [any-thread]
+@inline(__always)
+public func curveProgress(_ ctx: UnsafePointer<segue_context_t>, _ index: Int, _ fraction: Double) -> Double {
+    guard let host = ctx.pointee.host, let curves = ctx.pointee.curves else { return fraction }
+    let c = curves[index]
+    return host.pointee.cubic_bezier_value(c.x1, c.y1, c.x2, c.y2, fraction)
 }

@@ -89,6 +89,7 @@ enum ListCommand {
                 case .integer: (type, min, max, choices) = ("integer", p.minimum, p.maximum, nil)
                 case .boolean: (type, min, max, choices) = ("boolean", nil, nil, nil)
                 case .choice(let c): (type, min, max, choices) = ("choice", nil, nil, c)
+                case .curve: (type, min, max, choices) = ("curve", nil, nil, nil)
                 }
             }
 

@@ -129,12 +129,12 @@ enum PreviewCommand {
                     printError("segue: no animator named '\(name)'\(hint); found: \(known.isEmpty ? "none" : known), and 'default'")
                     return false
                 }
-                if case .failure(let error) = descriptor.resolveParameters(parameters) {
+                if case .failure(let error) = descriptor.resolveParameters(parameters, curves: config.curves) {
                     printError("segue: \(error.message)")
                     return false
                 }
             } else if case .failure(let error) = ParameterDescriptor.resolve(
-                parameters, against: ContainerViewController.defaultAnimatorParameters, of: name) {
+                parameters, against: ContainerViewController.defaultAnimatorParameters, of: name, curves: config.curves) {
                 printError("segue: \(error.message)")
                 return false
             }
@@ -157,6 +157,7 @@ enum PreviewCommand {
 
             // One rule, from -> to with ANIMATOR: the config's delegate does the rest.
             var forced = SegueConfig(file: config.file)
+            forced.curves = config.curves
             forced.rules = [SegueConfig.Rule(from: from, to: to, animator: name, parameters: parameters, label: "preview")]
             let delegate = ConfigDrivenDelegate(config: forced, registry: registry)
             let renderer = ViewRenderer(scale: scale)

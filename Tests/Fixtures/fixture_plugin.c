@@ -20,6 +20,9 @@
 #ifndef FIXTURE_ID
 #define FIXTURE_ID "org.segue.test.fade/1"
 #endif
+#ifndef FIXTURE_PARAM_TYPE
+#define FIXTURE_PARAM_TYPE SEGUE_PARAM_NUMBER /* a type number from a newer ABI, for the refusal test */
+#endif
 #ifndef FIXTURE_NAME
 #define FIXTURE_NAME "TestFade"
 #endif
@@ -55,7 +58,7 @@ static const segue_param_t level_param = {
     .name = "level",
 #endif
     .explanation = "Opacity the to view reaches mid-way.",
-    .type = SEGUE_PARAM_NUMBER,
+    .type = FIXTURE_PARAM_TYPE,
 #ifdef FAULT_DEFAULT_OUT_OF_RANGE
     .default_value = 5,
 #else

@@ -67,7 +67,7 @@ struct CheckTests {
         let (folder, _) = try write(#"{"rules": [{"to": "video", "animator": "CurlUp", "parameters": {"radus": 30, "curve": "easyOut"}}]}"#)
         let result = try run(Paths.segue, ["check", "--config", "segue.json"], in: folder)
         #expect(result.status == 1)
-        #expect(result.out.contains("CurlUp parameter 'curve': expected one of \"linear\", \"easeIn\", \"easeOut\", \"easeInOut\", found \"easyOut\" (did you mean 'easeOut'?)"))
+        #expect(result.out.contains("CurlUp parameter 'curve': expected a curve: \"linear\", \"easeIn\", \"easeOut\", \"easeInOut\", \"default\" (a config's \"curves\" names more), found \"easyOut\" (did you mean 'easeOut'?)"), "\(result.out)")
         #expect(result.out.contains("CurlUp has no parameter 'radus' (did you mean 'radius'?)"))
     }
 

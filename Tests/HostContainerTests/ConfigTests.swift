@@ -95,7 +95,7 @@ struct ConfigTests {
 
     @Test(arguments: [
         (#"[1, 2]"#, "$", "an object", "an array of 2"),
-        (#"{"rule": []}"#, "$.rule", "one of the keys 'plugins', 'defaultAnimator', 'isolation', 'rules', 'children', 'script'", "the unknown key 'rule'"),
+        (#"{"rule": []}"#, "$.rule", "one of the keys 'plugins', 'defaultAnimator', 'isolation', 'curves', 'rules', 'children', 'script'", "the unknown key 'rule'"),
         (#"{"plugins": "p"}"#, "$.plugins", "an array", #"the string "p""#),
         (#"{"plugins": [3]}"#, "$.plugins[0]", "a non-empty string", "the number 3"),
         (#"{"children": ["a", "b", "c"], "rules": [{"to": "b"}]}"#, "$.rules[0].animator", "an animator name", "nothing (the key is missing)"),
@@ -209,12 +209,15 @@ struct SelectionTests {
         #expect(r.reason == #"rules[0] (to "b"): \#(message); the built-in default ran instead"#)
     }
 
-    @Test func choiceAndIntegerParametersAreValidated() throws {
+    @Test func curveAndIntegerParametersAreValidated() throws {
         let curl = try #require(bundledRegistry.animator(named: "CurlUp"))
         #expect(try curl.resolveParameters(["curve": .string("easeIn"), "rows": .number(8)]).get() == [0.4, 1, 48, 8])
-        #expect(try curl.resolveParameters(["curve": .number(2)]).get()[1] == 2)
+        let book = CurveBook(custom: ["snappy": TimingCurve(x1: 0.05, y1: 0.9, x2: 0.1, y2: 1.05)])
+        #expect(try curl.resolveParameters(["curve": .string("snappy")], curves: book).get()[1] == 5, "after the five named curves")
+        #expect(curl.resolveParameters(["curve": .number(2)]) == .failure(ParameterError(
+            message: #"CurlUp parameter 'curve': expected a curve's name: "linear", "easeIn", "easeOut", "easeInOut", "default", found 2"#)))
         #expect(curl.resolveParameters(["curve": .string("bouncy")]) == .failure(ParameterError(
-            message: #"CurlUp parameter 'curve': expected one of "linear", "easeIn", "easeOut", "easeInOut", found "bouncy""#)))
+            message: #"CurlUp parameter 'curve': expected a curve: "linear", "easeIn", "easeOut", "easeInOut", "default" (a config's "curves" names more), found "bouncy""#)))
         #expect(curl.resolveParameters(["rows": .number(8.5)]) == .failure(ParameterError(
             message: "CurlUp parameter 'rows': expected a whole number in [2, 64], found 8.5")))
         #expect(curl.resolveParameters(["rows": .bool(true)]) == .failure(ParameterError(

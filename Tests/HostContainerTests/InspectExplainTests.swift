@@ -29,6 +29,8 @@ struct InspectExplainTests {
                 #expect(shown["choices"] as? [String] == choices && shown["min"] == nil)
             case .boolean:
                 #expect(shown["default"] as? Bool == (p.defaultValue == 1))
+            case .curve:
+                #expect(shown["default"] as? String == TimingCurve.named[Int(p.defaultValue)].name, "a curve's default by its name")
             case .number, .integer:
                 #expect(shown["default"] as? Double == p.defaultValue)
                 #expect(shown["min"] as? Double == p.minimum && shown["max"] as? Double == p.maximum)
@@ -109,7 +111,9 @@ struct InspectExplainTests {
         let reports = try played.out.split(separator: "\n").map { try json(String($0)) }
         #expect(reports.map { $0["duration"] as? Double } == [0.5, 1], "the rule's duration, then the seed's")
         #expect(reports.map { $0["frames"] as? Int } == [31, 61])
-        #expect((reports[0]["parameters"] as? [String: Double]) == ["duration": 0.5, "damping": 1, "velocity": 0.5, "padding": 16])
+        let tuned = try #require(reports[0]["parameters"] as? [String: Any])
+        #expect(["duration", "damping", "velocity", "padding"].map { tuned[$0] as? Double } == [0.5, 1, 0.5, 16])
+        #expect(tuned["curve"] as? String == "spring", "the default follows its spring unless a rule names a curve")
         #expect((reports[1]["parameters"] as? [String: Double])?.isEmpty == true, "a fallback reports no parameters")
 
         try #"{"rules": [{"to": "video", "animator": "default", "parameters": {"damping": 7, "speed": 1}}]}"#

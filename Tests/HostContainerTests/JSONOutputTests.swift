@@ -41,11 +41,13 @@ struct JSONOutputTests {
         try #"{"children": ["a", "b"], "script": ["b", "a"], "rules": [{"to": "b", "animator": "CurlUp"}, {"to": "b", "animator": "Nope"}, {"from": "a", "animator": "SpringSlide"}]}"#
             .write(toFile: folder + "/c.json", atomically: true, encoding: .utf8)
         try "junk".write(toFile: folder + "/libjunk.so", atomically: true, encoding: .utf8)
+        // CurveSlide has a choice parameter: its choices are printed too.
+        _ = try CPlugin.build(Paths.packageRoot + "/Examples/c-animator/curve_slide.c", name: "CurveSlide", into: folder)
         let commands: [(String, [String])] = [
             ("run", ["run", "--json", "--config", "c.json", "--preview", "previews", "--scale", "0.05"]),
             ("check", ["check", "--json", "--config", "c.json", "--plugins", folder, "--plugins", folder + "/missing"]),
             ("list", ["list", "--json", "--plugins", folder]),
-            ("inspect", ["inspect", "CurlUp", "--json"]),
+            ("inspect", ["inspect", "CurveSlide", "--json", "--plugins", folder]),
             ("explain", ["explain", "a", "b", "--json", "--config", "c.json"]),
             ("preview", ["preview", "CurlUp", "--json", "--scale", "0.05", "--out", "x.png"]),
             ("validate", ["validate", Paths.plugin("CurlUp"), "--json", "--strictness", "1"]),

@@ -58,6 +58,7 @@ struct SchemaTests {
             #"{"children": [{"name": "a", "elements": [{"name": "e", "frame": [0, 0, 1, 1], "image": 1, "label": "x"}]}]}"#,
             #"{"children": ["a", "b"], "script": [{"select": "b", "velocity": 1}]}"#,
             #"{"children": [{"name": "a", "elements": [{"name": "e", "frame": [0, 1e300, 1, 1]}]}]}"#,
+            #"{"curves": {"easeIn": [0, 0, 1, 1]}}"#, #"{"curves": {"wobbly": [2, 0, 1, 1]}}"#, #"{"curves": {"short": [0, 1]}}"#,
         ]
         var refused: [String] = []
         for (i, text) in bad.enumerated() {

@@ -80,10 +80,12 @@ public enum ConfigCheck {
                     add(at, "\(name) has no parameter '\(key)'\(hint); \(known)")
                     continue
                 }
-                if case .failure(let error) = parameter.validate(parameters[key]!) {
+                if case .failure(let error) = parameter.validate(parameters[key]!, curves: config.curves) {
                     var hint = ""
-                    if case .choice(let choices) = parameter.kind, case .string(let given) = parameters[key]!,
-                       let near = closest(to: given, in: choices) {
+                    var names: [String] = []
+                    if case .choice(let choices) = parameter.kind { names = choices }
+                    if parameter.kind == .curve { names = config.curves.names }
+                    if case .string(let given) = parameters[key]!, let near = closest(to: given, in: names) {
                         hint = " (did you mean '\(near)'?)"
                     }
                     add(at, "\(name) parameter '\(key)': \(error.message)\(hint)")

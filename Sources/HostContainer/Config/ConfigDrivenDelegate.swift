@@ -56,11 +56,15 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         case .builtin(let reason):
             return .useDefault(reason: reason)
         case .tunedDefault(let values, let reason):
-            let used = zip(PrivateAnimatedTransition.parameters, values).map { NamedParameterValue(name: $0.name, value: $0.configValue($1)) }
-            return .use(PrivateAnimatedTransition(values: values), reason: reason, parameters: used)
+            let used = zip(PrivateAnimatedTransition.parameters, values).map {
+                NamedParameterValue(name: $0.name, value: $0.configValue($1, curves: config.curves))
+            }
+            return .use(PrivateAnimatedTransition(values: values, curves: config.curves), reason: reason, parameters: used)
         case .plugin(let descriptor, let values, let why):
-            let used = zip(descriptor.parameters, values).map { NamedParameterValue(name: $0.name, value: $0.configValue($1)) }
-            return .use(descriptor.makeAnimator(parameters: values), reason: why, parameters: used)
+            let used = zip(descriptor.parameters, values).map {
+                NamedParameterValue(name: $0.name, value: $0.configValue($1, curves: config.curves))
+            }
+            return .use(descriptor.makeAnimator(parameters: values, curves: config.curves), reason: why, parameters: used)
         }
     }
 
@@ -83,7 +87,7 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         }
         if name == SegueConfig.builtinAnimatorName {
             guard !parameters.isEmpty else { return .builtin(reason: "\(why) chose the built-in default") }
-            switch ParameterDescriptor.resolve(parameters, against: PrivateAnimatedTransition.parameters, of: name) {
+            switch ParameterDescriptor.resolve(parameters, against: PrivateAnimatedTransition.parameters, of: name, curves: config.curves) {
             case .failure(let error):
                 return .builtin(reason: "\(why): \(error.message); the built-in default ran with its own values instead")
             case .success(let values):
@@ -97,7 +101,7 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
             let hint = registry.suggestion(for: name).map { " (did you mean '\($0)'?)" } ?? ""
             return .builtin(reason: "\(why) names the animator '\(name)', which no loaded plugin provides\(hint); the built-in default ran instead")
         }
-        switch descriptor.resolveParameters(parameters) {
+        switch descriptor.resolveParameters(parameters, curves: config.curves) {
         case .failure(let error):
             return .builtin(reason: "\(why): \(error.message); the built-in default ran instead")
         case .success(let values):
@@ -132,7 +136,7 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         let given = winner.map(\.parameters) ?? [:]
         func values(_ parameters: [ParameterDescriptor], _ values: [Double]) -> [TransitionExplanation.Parameter] {
             zip(parameters, values).map { parameter, value in
-                TransitionExplanation.Parameter(name: parameter.name, value: parameter.configValue(value),
+                TransitionExplanation.Parameter(name: parameter.name, value: parameter.configValue(value, curves: config.curves),
                                                 fromRule: given[parameter.name] != nil)
             }
         }

@@ -22,6 +22,20 @@ extension SegueConfig {
       "description": "Where plugin code runs: in worker processes (the default) or in segue's own process (trusted plugins only).",
       "enum": ["process", "none"]
     },
+    "curves": {
+      "description": "Timing curves of your own, by name, for curve parameters (besides linear, easeIn, easeOut, easeInOut and default): a cubic Bezier's control points [x1, y1, x2, y2].",
+      "type": "object",
+      "propertyNames": {"not": {"enum": ["linear", "easeIn", "easeOut", "easeInOut", "default", "spring"]}, "minLength": 1},
+      "additionalProperties": {
+        "type": "array",
+        "prefixItems": [
+          {"type": "number", "minimum": 0, "maximum": 1}, {"type": "number", "minimum": -10, "maximum": 10},
+          {"type": "number", "minimum": 0, "maximum": 1}, {"type": "number", "minimum": -10, "maximum": 10}
+        ],
+        "minItems": 4,
+        "maxItems": 4
+      }
+    },
     "defaultAnimator": {
       "description": "The animator for transitions no rule matches: a plugin animator's short name, or \"default\" for the built-in one.",
       "$ref": "#/$defs/name"
@@ -61,7 +75,7 @@ extension SegueConfig {
         "to": {"description": "The child being shown.", "$ref": "#/$defs/name"},
         "animator": {"description": "A plugin animator's short name, or \"default\" for the built-in one.", "$ref": "#/$defs/name"},
         "parameters": {
-          "description": "Parameter values by name: numbers, booleans, or a choice's name ('segue inspect ANIMATOR' lists them).",
+          "description": "Parameter values by name: numbers, booleans, a choice's name, or a curve's name ('segue inspect ANIMATOR' lists them).",
           "type": "object",
           "additionalProperties": {"type": ["number", "boolean", "string"]}
         }

@@ -67,6 +67,8 @@ public struct SegueConfig: Equatable, Sendable {
     /// Plugin folders, absolute: a leading `~`, `$HOME` or `${HOME}` is the
     /// home folder, and other relative entries are relative to the config's folder.
     public var plugins: [String] = []
+    /// The curves parameters can name: the five named ones and the config's own `curves`.
+    public var curves: CurveBook = .standard
     /// The animator for transitions no rule matches; the built-in default when nil.
     public var defaultAnimator: String?
     /// Where plugin code runs (`"isolation"`: `"process"` or `"none"`); nil when the config does not say.
@@ -197,13 +199,33 @@ private struct ConfigReader {
 
     func config(_ document: JSONValue) throws(ConfigError) -> (SegueConfig, [ConfigError]) {
         var deferred: [ConfigError] = []
-        let top = try object(document, "$", keys: ["plugins", "defaultAnimator", "isolation", "rules", "children", "script"])
+        let top = try object(document, "$", keys: ["plugins", "defaultAnimator", "isolation", "curves", "rules", "children", "script"])
         var config = SegueConfig(file: file)
         if let plugins = top["plugins"] {
             for (i, item) in try array(plugins, "$.plugins").enumerated() {
                 let folder = PluginSearchPath.expandingHome(try string(item, "$.plugins[\(i)]"))
                 config.plugins.append(folder.hasPrefix("/") ? folder : (baseDirectory as NSString).appendingPathComponent(folder))
             }
+        }
+        if let value = top["curves"] {
+            guard case .object(let members) = value else { throw fail("$.curves", expected: "an object of named curves", found: value) }
+            var custom: [String: TimingCurve] = [:]
+            for name in members.keys.sorted() {
+                let path = "$.curves.\(name)"
+                guard !name.isEmpty, CurveBook.standard.index(of: name) == nil, name != "spring" else {
+                    throw ConfigError(file: file, keyPath: path, expected: "a name of your own (not one of the named curves or \"spring\")",
+                                      found: "'\(name)'")
+                }
+                guard case .array(let items) = members[name]!, items.count == 4,
+                      case .number(let x1) = items[0], case .number(let y1) = items[1],
+                      case .number(let x2) = items[2], case .number(let y2) = items[3],
+                      (0...1).contains(x1), (0...1).contains(x2), abs(y1) <= 10, abs(y2) <= 10 else {
+                    throw fail(path, expected: "[x1, y1, x2, y2]: a cubic Bezier's control points, x1 and x2 in [0, 1], y1 and y2 within ±10",
+                               found: members[name]!)
+                }
+                custom[name] = TimingCurve(x1: x1, y1: y1, x2: x2, y2: y2)
+            }
+            config.curves = CurveBook(custom: custom)
         }
         if let name = top["defaultAnimator"] { config.defaultAnimator = try string(name, "$.defaultAnimator") }
         if let value = top["isolation"] {

@@ -21,6 +21,9 @@ final class PrivateAnimatedTransition: TransitionAnimator {
                             kind: .number, defaultValue: initialSpringVelocity, minimum: -20, maximum: 20),
         ParameterDescriptor(name: "padding", explanation: "Points between the children as they slide.",
                             kind: .number, defaultValue: childPadding, minimum: 0, maximum: 400),
+        ParameterDescriptor(name: "curve", explanation: "\"spring\" follows the spring above; a curve's name follows that curve instead.",
+                            kind: .curve, defaultValue: ParameterDescriptor.springCurve, minimum: ParameterDescriptor.springCurve,
+                            maximum: ParameterDescriptor.springCurve),
     ]
 
     let name = "default"
@@ -29,19 +32,23 @@ final class PrivateAnimatedTransition: TransitionAnimator {
     private let duration: Double
     private let padding: Double
     private let spring: Spring
+    /// When set, the progress follows this curve instead of the spring.
+    private let curve: TimingCurve?
     /// The from view's x translation at the end; the to view starts at its inverse.
     private var travel = 0.0
 
     /// The default with the seed's values, or with `values` in ``parameters``
     /// order (validated already; a spring that cannot be solved keeps the seed's).
-    init(values: [Double] = parameters.map(\.defaultValue)) {
+    /// - Parameter curves: where a `curve` value (an index) finds its control points.
+    init(values: [Double] = parameters.map(\.defaultValue), curves: CurveBook = .standard) {
         let seed = Spring(duration: Self.transitionDuration, dampingRatio: Self.damping, initialVelocity: Self.initialSpringVelocity)!
         guard values.count == Self.parameters.count,
               let tuned = Spring(duration: values[0], dampingRatio: values[1], initialVelocity: values[2]) else {
-            (duration, padding, spring) = (Self.transitionDuration, Self.childPadding, seed)
+            (duration, padding, spring, curve) = (Self.transitionDuration, Self.childPadding, seed, nil)
             return
         }
         (duration, padding, spring) = (values[0], values[3], tuned)
+        curve = values[4] == ParameterDescriptor.springCurve ? nil : curves.curve(at: values[4])
     }
 
     func setup(_ context: TransitionContext) -> AnimatorSetup {
@@ -54,7 +61,7 @@ final class PrivateAnimatedTransition: TransitionAnimator {
     }
 
     func evaluate(at t: Double, layers: LayerStates) {
-        let p = spring.value(at: t)
+        let p = curve.map { $0.value(at: t / duration) } ?? spring.value(at: t)
         layers[0].transform = .translation(travel * p, 0)
         layers[0].alpha = 1 - p
         layers[1].transform = .translation(-travel * (1 - p), 0)

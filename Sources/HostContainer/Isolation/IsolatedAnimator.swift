@@ -10,19 +10,20 @@ final class IsolatedAnimator: TransitionAnimator {
     let id: String
     let name: String
     let parameters: [Double]
+    let curves: [[Double]]
     var source: AnimatorSource { .plugin(path: worker.file) }
     private(set) var failure: String?
     /// The worker's number for this transition, between a successful setup and end.
     private var slot: UInt32?
 
-    init(worker: PluginWorker, id: String, name: String, parameters: [Double]) {
-        (self.worker, self.id, self.name, self.parameters) = (worker, id, name, parameters)
+    init(worker: PluginWorker, id: String, name: String, parameters: [Double], curves: [[Double]]) {
+        (self.worker, self.id, self.name, self.parameters, self.curves) = (worker, id, name, parameters, curves)
     }
 
     deinit { if slot != nil { animationEnded(false) } }
 
     func setup(_ ctx: TransitionContext) -> AnimatorSetup {
-        switch worker.setup(animator: id, name: name, payload: TransitionPayload(ctx, parameters: parameters)) {
+        switch worker.setup(animator: id, name: name, payload: TransitionPayload(ctx, parameters: parameters, curves: curves)) {
         case .failed(let why):
             failure = why
             return .failed(why)

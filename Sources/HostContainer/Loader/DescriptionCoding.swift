@@ -93,6 +93,7 @@ extension PluginDescription {
                     w.u8(3)
                     w.u32(UInt32(choices.count))
                     for c in choices { w.string(c) }
+                case .curve: w.u8(4)
                 }
                 w.f64(p.defaultValue)
                 w.f64(p.minimum)
@@ -118,6 +119,7 @@ extension PluginDescription {
                     var choices: [String] = []
                     for _ in 0..<(try r.count(minimumSize: 4)) { choices.append(try r.string()) }
                     kind = .choice(choices)
+                case 4: kind = .curve
                 default: throw ByteReader.Truncated()
                 }
                 parameters.append(ParameterDescriptor(name: pname, explanation: explanation, kind: kind,

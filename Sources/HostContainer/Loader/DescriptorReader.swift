@@ -137,8 +137,9 @@ struct DescriptorReader {
                 }
             }
             kind = .choice(choices)
+        case UInt32(SEGUE_PARAM_CURVE.rawValue): kind = .curve
         default:
-            return .failure(LoadFailure("malformed descriptor: \(path) '\(PluginText.escaped(name))' has unknown type \(p.type); expected 0 (number), 1 (integer), 2 (boolean) or 3 (choice)"))
+            return .failure(LoadFailure("malformed descriptor: \(path) '\(PluginText.escaped(name))' has unknown type \(p.type); this host (ABI \(SEGUE_ABI_VERSION_MAJOR).\(SEGUE_ABI_VERSION_MINOR)) knows 0 (number), 1 (integer), 2 (boolean), 3 (choice) and 4 (curve, since 1.1): a plugin built for a newer ABI minor needs a newer Segue"))
         }
         return .success(ParameterDescriptor(
             name: name, explanation: explanation, kind: kind, defaultValue: p.default_value, minimum: p.min_value,

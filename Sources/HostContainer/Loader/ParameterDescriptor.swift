@@ -30,6 +30,8 @@ public struct ParameterDescriptor: Equatable, Sendable {
         case integer
         case boolean
         case choice([String])
+        /// Since ABI 1.1: a timing curve, named in config (see ``CurveBook``).
+        case curve
 
         var label: String {
             switch self {
@@ -37,6 +39,7 @@ public struct ParameterDescriptor: Equatable, Sendable {
             case .integer: "integer"
             case .boolean: "boolean"
             case .choice: "choice"
+            case .curve: "curve"
             }
         }
 
@@ -63,7 +66,7 @@ public struct ParameterDescriptor: Equatable, Sendable {
     /// - Returns: one value per parameter, in order, or a message naming the
     ///   parameter, what was expected and what was found.
     public static func resolve(_ values: [String: ParameterValue], against parameters: [ParameterDescriptor],
-                               of animator: String) -> Result<[Double], ParameterError> {
+                               of animator: String, curves: CurveBook = .standard) -> Result<[Double], ParameterError> {
         for key in values.keys.sorted() where !parameters.contains(where: { $0.name == key }) {
             let known = parameters.isEmpty ? "it has none" : "it has " + parameters.map { "'\($0.name)'" }.joined(separator: ", ")
             return .failure(ParameterError(message: "\(animator) has no parameter '\(key)'; \(known)"))
@@ -74,7 +77,7 @@ public struct ParameterDescriptor: Equatable, Sendable {
                 resolved.append(p.defaultValue)
                 continue
             }
-            switch p.validate(given) {
+            switch p.validate(given, curves: curves) {
             case .success(let v): resolved.append(v)
             case .failure(let error):
                 return .failure(ParameterError(message: "\(animator) parameter '\(p.name)': \(error.message)"))
@@ -84,17 +87,28 @@ public struct ParameterDescriptor: Equatable, Sendable {
     }
 
     /// A value as passed to the plugin, written as a config would write it.
-    public func configValue(_ raw: Double) -> ParameterValue {
+    public func configValue(_ raw: Double, curves: CurveBook = .standard) -> ParameterValue {
         switch kind {
+        case .curve: raw == Self.springCurve ? .string("spring") : Int(exactly: raw).flatMap { curves.names.indices.contains($0) ? .string(curves.names[$0]) : nil } ?? .number(raw)
         case .boolean: .bool(raw != 0)
         case .choice(let choices): Int(exactly: raw).flatMap { choices.indices.contains($0) ? .string(choices[$0]) : nil } ?? .number(raw)
         case .number, .integer: .number(raw)
         }
     }
 
-    func validate(_ value: ParameterValue) -> Result<Double, ParameterError> {
+    /// The value of the built-in default's `curve` when it follows its spring.
+    static let springCurve = -1.0
+
+    func validate(_ value: ParameterValue, curves: CurveBook = .standard) -> Result<Double, ParameterError> {
         let range = "[\(ParameterValue.number(minimum)), \(ParameterValue.number(maximum))]"
         switch (kind, value) {
+        case (.curve, .string(let name)):
+            if name == "spring" && defaultValue == Self.springCurve { return .success(Self.springCurve) }
+            guard let index = curves.index(of: name) else {
+                let spring = defaultValue == Self.springCurve ? "\"spring\", " : ""
+                return .failure(ParameterError(message: "expected a curve: \(spring)\(curves.names.map { "\"\($0)\"" }.joined(separator: ", ")) (a config's \"curves\" names more), found \(value)"))
+            }
+            return .success(Double(index))
         case (.boolean, .bool(let b)):
             return .success(b ? 1 : 0)
         case (.choice(let choices), .string(let s)):
@@ -115,6 +129,7 @@ public struct ParameterDescriptor: Equatable, Sendable {
             case .number, .integer: "\(kind.withArticle) in \(range)"
             case .boolean: "true or false"
             case .choice(let choices): "one of \(choices.map { "\"\($0)\"" }.joined(separator: ", "))"
+            case .curve: "a curve's name: \(curves.names.map { "\"\($0)\"" }.joined(separator: ", "))"
             }
             return .failure(ParameterError(message: "expected \(expected), found \(value)"))
         }

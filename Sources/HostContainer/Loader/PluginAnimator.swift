@@ -10,6 +10,7 @@ final class PluginAnimator: TransitionAnimator {
     let animator: LoadedAnimator
     let file: String
     let parameters: [Double]
+    let curves: [[Double]]
     var name: String { animator.description.name }
     var source: AnimatorSource { .plugin(path: file) }
 
@@ -21,10 +22,11 @@ final class PluginAnimator: TransitionAnimator {
     private let plan = UnsafeMutablePointer<segue_plan_t>.allocate(capacity: 1)
     private var isSetUp = false
 
-    init(animator: LoadedAnimator, file: String, parameters: [Double]) {
+    init(animator: LoadedAnimator, file: String, parameters: [Double], curves: [[Double]]) {
         self.animator = animator
         self.file = file
         self.parameters = parameters
+        self.curves = curves
         plan.initialize(to: ABI.emptyPlan())
         statePointers.initialize(repeating: nil, count: Int(SEGUE_MAX_LAYERS))
     }
@@ -36,7 +38,7 @@ final class PluginAnimator: TransitionAnimator {
     }
 
     func setup(_ ctx: TransitionContext) -> AnimatorSetup {
-        let context = CContext(TransitionPayload(ctx, parameters: parameters), host: animator.host)
+        let context = CContext(TransitionPayload(ctx, parameters: parameters, curves: curves), host: animator.host)
         self.context = context
         plan.pointee = ABI.emptyPlan()
         let result = animator.setup(animator.raw, context.pointer, plan)

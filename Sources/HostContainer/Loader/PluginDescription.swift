@@ -102,6 +102,8 @@ package struct PluginDescription: Equatable, Sendable {
             }
         case .boolean where lo != 0 || hi != 1:
             return "\(at) is a boolean, so min must be 0 and max 1; found \(lo) and \(hi)"
+        case .curve where lo != 0 || hi != Double(TimingCurve.named.count - 1):
+            return "\(at) is a curve (its default a segue_curve_t), so min must be 0 and max \(TimingCurve.named.count - 1); found \(lo) and \(hi)"
         default: break
         }
         if p.kind != .number && def != def.rounded() {

@@ -28,9 +28,12 @@ package struct TransitionPayload: Codable, Sendable {
     package var isInteractive: Bool
     /// Validated values, in the animator's parameter order.
     package var parameters: [Double]
+    /// For each parameter, its curve's control points (x1, y1, x2, y2) when it
+    /// is a curve, else zeros (ABI 1.1's `segue_context_t.curves`).
+    package var curves: [[Double]]
 
-    /// The payload of `ctx` with `parameters`.
-    init(_ ctx: TransitionContext, parameters: [Double]) {
+    /// The payload of `ctx` with `parameters` and their `curves`.
+    init(_ ctx: TransitionContext, parameters: [Double], curves: [[Double]]) {
         func box(_ r: Rect) -> Box { [r.x, r.y, r.width, r.height] }
         func side(_ side: TransitionSide) -> Side {
             let vc = ctx.viewController(forKey: side == .from ? .from : .to)
@@ -48,6 +51,7 @@ package struct TransitionPayload: Codable, Sendable {
         isAnimated = ctx.isAnimated
         isInteractive = ctx.isInteractive
         self.parameters = parameters
+        self.curves = curves
     }
 }
 
@@ -108,6 +112,12 @@ package final class CContext {
         c.is_interactive = payload.isInteractive
         c.params = UnsafePointer(params)
         c.param_count = UInt32(payload.parameters.count)
+        let curves = allocate(segue_cubic_bezier_t.self, count: payload.parameters.count)
+        for i in payload.parameters.indices {
+            let p = i < payload.curves.count && payload.curves[i].count == 4 ? payload.curves[i] : [0, 0, 0, 0]
+            (curves + i).initialize(to: segue_cubic_bezier_t(x1: p[0], y1: p[1], x2: p[2], y2: p[3]))
+        }
+        c.curves = UnsafePointer(curves)
         pointer.initialize(to: c)
     }
 

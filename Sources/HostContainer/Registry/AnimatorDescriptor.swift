@@ -35,11 +35,17 @@ public final class AnimatorDescriptor: @unchecked Sendable {
     /// ``PluginIsolation/process`` it runs in the plugin's worker process
     /// (started on first use); with ``PluginIsolation/none`` the plugin is
     /// loaded into this process now, if it was not already.
-    public func makeAnimator(parameters values: [Double]) -> any TransitionAnimator {
+    /// - Parameter curves: where a curve parameter's value (an index) finds its
+    ///   control points: the config's ``SegueConfig/curves``.
+    public func makeAnimator(parameters values: [Double], curves: CurveBook = .standard) -> any TransitionAnimator {
+        let points: [[Double]] = zip(parameters, values).map { parameter, value in
+            guard parameter.kind == .curve, let c = curves.curve(at: value) else { return [0, 0, 0, 0] }
+            return [c.x1, c.y1, c.x2, c.y2]
+        }
         switch isolation {
         case .process:
             return IsolatedAnimator(worker: WorkerPool.worker(file: file, identity: identity, settings: worker),
-                                    id: id, name: name, parameters: values)
+                                    id: id, name: name, parameters: values, curves: points)
         case .none:
             switch PluginLoader.load(path: file) {
             case .failure(let rejection):
@@ -48,7 +54,7 @@ public final class AnimatorDescriptor: @unchecked Sendable {
                 guard let animator = loaded.first(where: { $0.description.id == id }) else {
                     return UnavailableAnimator(name: name, file: file, why: "is no longer provided by \(file) (was the file replaced since it was scanned?)")
                 }
-                return PluginAnimator(animator: animator, file: file, parameters: values)
+                return PluginAnimator(animator: animator, file: file, parameters: values, curves: points)
             }
         }
     }
@@ -58,8 +64,8 @@ public final class AnimatorDescriptor: @unchecked Sendable {
     ///   for a choice, the choice's name (`String`) or index.
     /// - Returns: one value per parameter, in order, or a message naming the
     ///   parameter, what was expected and what was found.
-    public func resolveParameters(_ values: [String: ParameterValue]) -> Result<[Double], ParameterError> {
-        ParameterDescriptor.resolve(values, against: parameters, of: name)
+    public func resolveParameters(_ values: [String: ParameterValue], curves: CurveBook = .standard) -> Result<[Double], ParameterError> {
+        ParameterDescriptor.resolve(values, against: parameters, of: name, curves: curves)
     }
 }
 

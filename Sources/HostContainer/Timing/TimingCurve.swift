@@ -72,3 +72,38 @@ public struct TimingCurve: Equatable, Hashable, Sendable {
         return s
     }
 }
+
+/// The curves a config can name: the five named curves, in `segue_curve_t`
+/// order, then the config's own top-level `curves`, by name. A curve
+/// parameter's value is an index into this book.
+public struct CurveBook: Equatable, Sendable {
+    /// Every name, in index order.
+    public private(set) var names: [String]
+    /// The curves, by the same index.
+    public private(set) var curves: [TimingCurve]
+
+    /// The five named curves alone.
+    public static let standard = CurveBook(names: TimingCurve.named.map(\.name), curves: TimingCurve.named.map(\.curve))
+
+    /// The five named curves, then `custom` in name order.
+    /// - Precondition: no custom name is one of the five (the config reader checks it).
+    public init(custom: [String: TimingCurve]) {
+        self = .standard
+        for name in custom.keys.sorted() {
+            names.append(name)
+            curves.append(custom[name]!)
+        }
+    }
+
+    private init(names: [String], curves: [TimingCurve]) {
+        (self.names, self.curves) = (names, curves)
+    }
+
+    /// The index of the curve called `name`.
+    public func index(of name: String) -> Int? { names.firstIndex(of: name) }
+
+    /// The curve at `index` (a curve parameter's value), if there is one.
+    public func curve(at index: Double) -> TimingCurve? {
+        Int(exactly: index).flatMap { curves.indices.contains($0) ? curves[$0] : nil }
+    }
+}

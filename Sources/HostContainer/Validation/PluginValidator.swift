@@ -135,7 +135,7 @@ public struct PluginValidator {
                 let v = p.minimum + (p.maximum - p.minimum) * rng.unit()
                 switch p.kind {
                 case .number: return v
-                case .integer, .choice: return v.rounded()
+                case .integer, .choice, .curve: return v.rounded()
                 case .boolean: return v < (p.minimum + p.maximum) / 2 ? p.minimum : p.maximum
                 }
             }))

@@ -43,6 +43,16 @@ typedef enum segue_param_type {
     SEGUE_PARAM_INTEGER = 1, /**< a whole number in [min, max] */
     SEGUE_PARAM_BOOLEAN = 2, /**< 0 or 1; min 0, max 1 */
     SEGUE_PARAM_CHOICE = 3,  /**< the index of one of `choices`; min 0, max choice_count - 1 */
+    /**
+     * Since 1.1: a timing curve. Config names one of the five named curves
+     * ("linear", "easeIn", "easeOut", "easeInOut", "default") or a curve of
+     * its own top-level "curves". Evaluate ctx->curves[i] with
+     * host->cubic_bezier_value; params[i] is the segue_curve_t of a named
+     * curve, or 5 or more for one the config defines. default_value is a
+     * segue_curve_t; min 0, max 4. A 1.0 host refuses a plugin that declares
+     * one (it names the unknown type), so such a plugin always gets curves.
+     */
+    SEGUE_PARAM_CURVE = 4,
 } segue_param_type_t;
 
 /** Longest name the host accepts for a parameter, in bytes, without the NUL. */

@@ -16,6 +16,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "geometry.h"
@@ -50,6 +51,15 @@ typedef struct segue_view {
     const segue_element_t *const *elements;
     uint32_t element_count;
 } segue_view_t;
+
+/**
+ * A cubic Bezier timing curve from (0, 0) to (1, 1) through the control
+ * points (x1, y1) and (x2, y2), as CSS and UIKit define them; x1 and x2 in
+ * [0, 1]. Plain data. Since 1.1.
+ */
+typedef struct segue_cubic_bezier {
+    double x1, y1, x2, y2;
+} segue_cubic_bezier_t;
 
 /**
  * Everything an animator may know about a transition. See the file comment for
@@ -94,7 +104,22 @@ typedef struct segue_context {
      */
     const double *params;
     uint32_t param_count;
+
+    /**
+     * Since 1.1: for each parameter (param_count entries, in the same order),
+     * the control points of its curve when its type is SEGUE_PARAM_CURVE,
+     * zeros otherwise. Host-owned, valid like the context. A plugin that
+     * declares a curve parameter only runs on a 1.1 host or newer, which
+     * always sets it; others may check SEGUE_CONTEXT_HAS(ctx, curves).
+     */
+    const segue_cubic_bezier_t *curves;
+
+    /* Add new members here, at the end only. */
 } segue_context_t;
+
+/** Whether `ctx` has `member` (false for members added after the host was built). */
+#define SEGUE_CONTEXT_HAS(ctx, member) \
+    ((ctx)->struct_size >= offsetof(segue_context_t, member) + sizeof((ctx)->member))
 
 #ifdef __cplusplus
 }

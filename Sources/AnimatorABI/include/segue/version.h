@@ -29,8 +29,11 @@ extern "C" {
 
 /** The major version: bumped on any incompatible change. */
 #define SEGUE_ABI_VERSION_MAJOR 1
-/** The minor version: bumped when structs or the host table grow. */
-#define SEGUE_ABI_VERSION_MINOR 0
+/**
+ * The minor version: bumped when structs or the host table grow.
+ * 1.1 added SEGUE_PARAM_CURVE and segue_context_t.curves.
+ */
+#define SEGUE_ABI_VERSION_MINOR 1
 
 /** An ABI version. Plain data; copy freely. */
 typedef struct segue_version {
