@@ -4,8 +4,9 @@
 //
 //   swift build -c release && .build/release/SegueBenchmark [--frames N] [--counts 10,100,1000,5000]
 //
-// Then how long `segue run --watch` takes to play a change (--watch-only
-// runs just that). It ends with rendering figures: frames per second of the software renderer
+// Then how long reading a config of 100,000 children or rules takes
+// (--config-only runs just that), and how long `segue run --watch` takes to
+// play a change (--watch-only runs just that). It ends with rendering figures: frames per second of the software renderer
 // for each animator at 390x844, and GIF and PNG encoding times.
 //
 // With --single ANIMATOR [--swift] --frames N it only evaluates N frames of
@@ -211,6 +212,11 @@ if let i = arguments.firstIndex(of: "--registry"), i + 3 < arguments.count {
     exit(0)
 }
 
+if arguments.contains("--config-only") {
+    print("Reading configs (SegueConfig.parse, from memory; median of 5):")
+    configBenchmark()
+    exit(0)
+}
 if arguments.contains("--watch-only") {
     print("Hot reload (segue run --watch; from the change to the report showing it, the 0.1 s settle included):")
     hotReloadBenchmark(segue: binFolder + "/segue",
@@ -260,6 +266,8 @@ let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().del
 let counts = arguments.firstIndex(of: "--counts").map { i in arguments[i + 1].split(separator: ",").compactMap { Int($0) } }
     ?? [10, 100, 1_000, 5_000]
 startupBenchmark(counts: counts, repository: repository)
+print("\nReading configs (SegueConfig.parse, from memory; median of 5):")
+configBenchmark()
 print("\nHot reload (segue run --watch; from the change to the report showing it, the 0.1 s settle included):")
 hotReloadBenchmark(segue: binFolder + "/segue", repository: repository)
 renderingBenchmark(registry: registry)

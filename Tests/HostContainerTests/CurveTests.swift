@@ -79,3 +79,28 @@ struct CurveTests {
                 "\(registry.rejections)")
     }
 }
+
+extension CurveTests {
+    /// CurlUp's page at mid-curl: a config curve with easeInOut's control points
+    /// gives exactly the default's page, and "snappy" another one.
+    @Test func aConfigsCurveDrivesCurlUp() throws {
+        func page(_ curve: String) throws -> [Vec3] {
+            let h = Harness(["a", "b"])
+            let config = try SegueConfig.parse(Data(#"""
+                {"children": ["a", "b"], "curves": {"snappy": [0.05, 0.9, 0.1, 1.05], "same": [0.42, 0, 0.58, 1]},
+                 "rules": [{"to": "b", "animator": "CurlUp", "parameters": {"curve": "\#(curve)"}}]}
+                """#.utf8), file: "c.json", baseDirectory: "/")
+            h.delegate = ConfigDrivenDelegate(config: config, registry: bundledRegistry)
+            try h.container.select(named: "b")
+            h.clock.advance(by: 0.12)
+            h.container.tick()
+            let from = h.child("a").view
+            let mesh = try #require(from.mesh, "the page is a mesh mid-curl")
+            defer { h.container.runUntilIdle(advancing: h.clock) }
+            return Array(mesh.vertices)
+        }
+        let standard = try page("easeInOut"), same = try page("same"), snappy = try page("snappy")
+        #expect(same == standard, "the control points, not the name, decide")
+        #expect(snappy != standard)
+    }
+}
