@@ -246,7 +246,7 @@ enum PreviewCommand {
 /// when stderr is not a TTY.
 final class Progress {
     let enabled: Bool
-    let label: String
+    var label: String
     private var shown = false
 
     init(enabled: Bool, label: String) {

@@ -122,6 +122,7 @@ enum RunCommand {
         var player = ScriptPlayer(config: config, registry: registry)
         if let recorder {
             recorder.fps = player.frameRate
+            recorder.transitions = player.script.count
             player.onFrame = recorder.record
         }
         do {
@@ -201,9 +202,14 @@ final class PreviewRecorder {
         self.progress = Progress(enabled: progress, label: "previews")
     }
 
+    /// How many transitions the script plays, for "transition K of N".
+    var transitions = 0
+
     func record(_ container: ContainerViewController) {
         frames.append(renderer.render(container.view))
-        progress.frame(frames.count - 1)
+        progress.label = "previews: transition \(written + 1) of \(max(transitions, written + 1))"
+        let expected = container.transitionDuration.map { Int(($0 * fps).rounded(.up)) + 1 }
+        progress.frame(frames.count - 1, of: expected.map { max($0, frames.count) })
     }
 
     /// Writes the frames since the last report; returns the file's path, or nil when it cannot be written.
