@@ -53,6 +53,16 @@ struct Arguments {
         }
     }
 
+    /// Parses `arguments` for `command`; nil after printing `help` when they ask for it.
+    static func unlessHelp(_ arguments: [String], command: CommandSpec, help: String) throws(UsageError) -> Arguments? {
+        let args = try Arguments(arguments, command: command)
+        guard !args.has("--help") else {
+            print(help)
+            return nil
+        }
+        return args
+    }
+
     func has(_ flag: String) -> Bool { flags.contains(flag) }
     func values(_ option: String) -> [String] { options[option] ?? [] }
 

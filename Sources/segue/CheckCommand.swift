@@ -36,11 +36,7 @@ enum CheckCommand {
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try Arguments(arguments, command: Commands.check)
-        if args.has("--help") {
-            print(help)
-            return .success
-        }
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.check, help: help) else { return .success }
         let result = try check(args)
         let errors = result.problems.filter { $0.severity == .error }.count
         let warnings = result.problems.count - errors

@@ -17,11 +17,7 @@ enum CompletionsCommand {
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try Arguments(arguments, command: Commands.completions)
-        if args.has("--help") {
-            print(help)
-            return .success
-        }
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.completions, help: help) else { return .success }
         let shell = args.operand
         switch shell {
         case "bash": print(bash(), terminator: "")

@@ -30,11 +30,7 @@ enum ExplainCommand {
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try Arguments(arguments, command: Commands.explain)
-        if args.has("--help") {
-            print(help)
-            return .success
-        }
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.explain, help: help) else { return .success }
         let (from, to) = (args.operands[0], args.operands[1])
         guard let config = try args.config() else { return .failure }
         let children = (config.children.isEmpty ? SegueConfig.builtinScene.children : config.children).map(\.name)

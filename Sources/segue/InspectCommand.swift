@@ -38,11 +38,7 @@ enum InspectCommand {
         parameters: ContainerViewController.defaultAnimatorParameters.map(ListCommand.Listing.Parameter.init))
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try Arguments(arguments, command: Commands.inspect)
-        if args.has("--help") {
-            print(help)
-            return .success
-        }
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.inspect, help: help) else { return .success }
         try args.refuse("--exists", with: ["--json"])
         let name = args.operand
         guard let config = try args.config() else { return .failure }

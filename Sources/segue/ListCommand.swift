@@ -33,11 +33,7 @@ enum ListCommand {
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try Arguments(arguments, command: Commands.list)
-        if args.has("--help") {
-            print(help)
-            return .success
-        }
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.list, help: help) else { return .success }
         try args.refuse("--names", with: ["--json"])
         guard let config = try args.config() else { return .failure }
         let registry = try PluginFolders.registry(args, config: config)

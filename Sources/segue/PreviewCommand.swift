@@ -44,11 +44,7 @@ enum PreviewCommand {
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try Arguments(arguments, command: Commands.preview)
-        if args.has("--help") {
-            print(help)
-            return .success
-        }
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.preview, help: help) else { return .success }
         let name = args.operand
         let size = try args.single("--size").map { value throws(UsageError) in try parseSize(value, args) } ?? Scene.defaultSize
         let fps = try number(args, "--fps", default: 60, range: 1...120)

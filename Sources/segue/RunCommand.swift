@@ -56,11 +56,7 @@ enum RunCommand {
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try Arguments(arguments, command: Commands.run)
-        if args.has("--help") {
-            print(help)
-            return .success
-        }
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.run, help: help) else { return .success }
         try args.refuse("--print-config", with: Commands.run.options.map(\.name).filter { $0 != "--print-config" && $0 != "--help" })
         try args.require("--preview", for: "--scale")
         if args.has("--print-config") {

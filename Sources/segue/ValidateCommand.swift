@@ -43,11 +43,7 @@ enum ValidateCommand {
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try Arguments(arguments, command: Commands.validate)
-        if args.has("--help") {
-            print(help)
-            return .success
-        }
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.validate, help: help) else { return .success }
         let path = args.operand
         try args.refuse("--in-process", with: ["--timeout"])
         let strictness = Int(try PreviewCommand.number(args, "--strictness", default: 5, range: 1...10))
