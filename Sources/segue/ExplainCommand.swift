@@ -33,7 +33,7 @@ enum ExplainCommand {
         guard let args = try Arguments.unlessHelp(arguments, command: Commands.explain, help: help) else { return .success }
         let (from, to) = (args.operands[0], args.operands[1])
         guard let config = try args.config() else { return .failure }
-        let children = (config.children.isEmpty ? SegueConfig.builtinScene.children : config.children).map(\.name)
+        let children = config.sceneChildren.map(\.name)
         for child in [from, to] where !children.contains(child) {
             let hint = ConfigCheck.closest(to: child, in: children).map { " (did you mean '\($0)'?)" } ?? ""
             printError("segue: no child named '\(PluginText.escaped(child))'\(hint); the children are \(children.joined(separator: ", "))")

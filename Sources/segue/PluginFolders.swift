@@ -50,8 +50,6 @@ enum PluginFolders {
             .standardizedFileURL.path
     }
 
-    /// The running `segue` executable.
-    static func executablePath() -> String { PluginSearchPath.currentExecutable() }
 }
 
 /// Writes a line to standard error.

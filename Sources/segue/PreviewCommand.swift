@@ -134,7 +134,7 @@ enum PreviewCommand {
                 printError("segue: \(error.message)")
                 return false
             }
-            let children = config.children.isEmpty ? SegueConfig.builtinScene.children : config.children
+            let children = config.sceneChildren
             let names = children.map(\.name)
             guard names.count >= 2 else {
                 printError("segue: \(config.file): a preview needs at least two children")

@@ -211,7 +211,7 @@ final class ValidationChild {
         }
         defer { close(fds.write) }
         do {
-            process = try ChildProcess(executable: PluginFolders.executablePath(), arguments: arguments,
+            process = try ChildProcess(executable: PluginSearchPath.currentExecutable(), arguments: arguments,
                                        descriptors: [fds.write, memory.descriptor])
         } catch {
             close(fds.read)

@@ -11,13 +11,17 @@ extension SegueConfig {
     /// seed-002's interactive way back from the detail: once cancelled, once
     /// finished by the edge-pan rule. Plugin folders are left to
     /// the defaults. It is written in the config format, and parsed like any config.
-    public static var builtinScene: SegueConfig {
+    public static let builtinScene: SegueConfig = {
         do {
             return try parse(Data(builtinSceneJSON.utf8), file: builtinSceneLabel, baseDirectory: "/")
         } catch {
             fatalError("the built-in scene is a valid config: \(error)")
         }
-    }
+    }()
+
+    /// The children a run of this config uses: its own, or the built-in
+    /// scene's when it gives none.
+    public var sceneChildren: [Child] { children.isEmpty ? Self.builtinScene.children : children }
 
     /// The built-in scene's JSON text, printed by `segue run --print-config`.
     public static let builtinSceneJSON = """

@@ -98,7 +98,7 @@ public enum ConfigCheck {
         // Rules that can never win: exactly, over every pair of children (a
         // config with very many children gets the duplicate check only).
         let delegate = ConfigDrivenDelegate(config: config, registry: registry)
-        let children = (config.children.isEmpty ? SegueConfig.builtinScene.children : config.children).map(\.name)
+        let children = config.sceneChildren.map(\.name)
         var won = Set<String>()
         if children.count <= 300 {
             for from in children {

@@ -56,16 +56,17 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         case .builtin(let reason):
             return .useDefault(reason: reason)
         case .tunedDefault(let values, let reason):
-            let used = zip(PrivateAnimatedTransition.parameters, values).map {
-                NamedParameterValue(name: $0.name, value: $0.configValue($1, curves: config.curves))
-            }
-            return .use(PrivateAnimatedTransition(values: values, curves: config.curves), reason: reason, parameters: used)
+            return .use(PrivateAnimatedTransition(values: values, curves: config.curves), reason: reason,
+                        parameters: named(PrivateAnimatedTransition.parameters, values))
         case .plugin(let descriptor, let values, let why):
-            let used = zip(descriptor.parameters, values).map {
-                NamedParameterValue(name: $0.name, value: $0.configValue($1, curves: config.curves))
-            }
-            return .use(descriptor.makeAnimator(parameters: values, curves: config.curves), reason: why, parameters: used)
+            return .use(descriptor.makeAnimator(parameters: values, curves: config.curves), reason: why,
+                        parameters: named(descriptor.parameters, values))
         }
+    }
+
+    /// Values as a config writes them (a choice or a curve by its name), by parameter.
+    private func named(_ parameters: [ParameterDescriptor], _ values: [Double]) -> [NamedParameterValue] {
+        zip(parameters, values).map { NamedParameterValue(name: $0.name, value: $0.configValue($1, curves: config.curves)) }
     }
 
     /// What ``resolve(from:to:)`` decides, without making an animator.
@@ -135,10 +136,7 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
                                                 reason: "", parameters: [])
         let given = winner.map(\.parameters) ?? [:]
         func values(_ parameters: [ParameterDescriptor], _ values: [Double]) -> [TransitionExplanation.Parameter] {
-            zip(parameters, values).map { parameter, value in
-                TransitionExplanation.Parameter(name: parameter.name, value: parameter.configValue(value, curves: config.curves),
-                                                fromRule: given[parameter.name] != nil)
-            }
+            named(parameters, values).map { TransitionExplanation.Parameter(name: $0.name, value: $0.value, fromRule: given[$0.name] != nil) }
         }
         switch decide(from: from, to: to) {
         case .builtin(let reason):

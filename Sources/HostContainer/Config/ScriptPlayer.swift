@@ -24,9 +24,7 @@ public struct ScriptPlayer {
 
     /// The children the script runs over: the config's, or the built-in
     /// scene's when the config has none.
-    public var children: [SegueConfig.Child] {
-        config.children.isEmpty ? SegueConfig.builtinScene.children : config.children
-    }
+    public var children: [SegueConfig.Child] { config.sceneChildren }
 
     /// The script: the config's; else the built-in scene's when its children
     /// are used; else every child after the first, in order.
