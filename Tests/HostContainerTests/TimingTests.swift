@@ -42,7 +42,6 @@ struct TimingTests {
         #expect(approx(TimingCurve.easeInEaseOut.value(at: 0.5), 0.5, 1e-9))
         #expect(TimingCurve.easeInEaseOut.value(at: 0) == 0 && TimingCurve.easeInEaseOut.value(at: 1) == 1)
         #expect(TimingCurve.easeIn.value(at: -3) == 0 && TimingCurve.easeIn.value(at: 7) == 1)
-        #expect(TimingCurve.easeIn.value(at: .nan) == 0)
     }
 
     @Test func customCurvesClampXToKeepTheCurveAFunction() {
@@ -51,11 +50,91 @@ struct TimingTests {
         #expect(c.value(at: 0.5).isFinite)
     }
 
-    @Test func springEnvelopeDecaysTo0001AtTheDuration() throws {
-        for (duration, damping, velocity) in [(1.0, 0.75, 0.5), (1.0, 0.5, 0.5), (0.4, 0.9, 0), (2.0, 0.2, -1.0), (1.0, 1.0, 0.5)] {
-            let s = try #require(Spring(duration: duration, dampingRatio: damping, initialVelocity: velocity))
-            #expect(approx(s.envelope(at: duration), 0.001, 1e-9), "\(duration) \(damping) \(velocity)")
+    @Test func springMatchesThePublishedPointOfUIKitsDurationSolver() throws {
+        // Framer's duration-to-stiffness solver, reported to match UIKit:
+        // duration 3, damping 0.25, velocity 0 -> stiffness 54.8336.
+        let s = try #require(Spring(duration: 3, dampingRatio: 0.25, initialVelocity: 0))
+        #expect(abs(s.stiffness - 54.8336) < 0.01, "stiffness \(s.stiffness)")
+        #expect(abs(s.omega0 - 7.4050) < 1e-4, "omega0 \(s.omega0)")
+    }
+
+    /// ω0 from the condition, written again from the formula with plain
+    /// bisection on the falling branch: an implementation independent of Spring's.
+    static func referenceOmega0(duration T: Double, zeta: Double, v: Double) -> Double? {
+        func c(_ w: Double) -> Double {
+            zeta >= 1 ? (1 + (w - v) * T) * exp(-w * T)
+                : (zeta * w - v) / (w * (1 - zeta * zeta).squareRoot()) * exp(-zeta * w * T)
         }
+        // Walk up from far below to the peak of c, then bisect beyond it.
+        var lo = 1e-6, best = c(lo)
+        var w = lo
+        while w < 1e5 {
+            w *= 1.001
+            let value = c(w)
+            if value < best, best > 0.001 { break }
+            if value > best { (lo, best) = (w, value) }
+        }
+        guard best > 0.001 else { return nil }
+        var hi = lo
+        while c(hi) > 0.001 { hi *= 2 }
+        for _ in 0..<200 {
+            let mid = (lo + hi) / 2
+            if c(mid) > 0.001 { lo = mid } else { hi = mid }
+        }
+        return (lo + hi) / 2
+    }
+
+    @Test(arguments: [
+        (3.0, 0.25, 0.0), (1.0, 0.75, 0.5), (1.0, 0.5, 0.5), (0.4, 0.9, 0.0), (2.0, 0.2, -1.0),
+        (1.0, 1.0, 0.5), (0.5, 0.1, 0.0), (1.0, 0.3, 2.0), (2.0, 0.95, -4.0), (1.0, 1.0, -3.0), (0.25, 0.6, 1.0),
+    ])
+    func springAgreesWithAnIndependentSolverOfTheCondition(_ c: (Double, Double, Double)) throws {
+        let (duration, damping, velocity) = c
+        let s = try #require(Spring(duration: duration, dampingRatio: damping, initialVelocity: velocity))
+        let reference = try #require(Self.referenceOmega0(duration: duration, zeta: damping, v: velocity))
+        #expect(abs(s.omega0 - reference) <= 1e-9 * reference, "\(c): \(s.omega0) vs \(reference)")
+        #expect(approx(s.settlingCoefficient(at: duration), 0.001, 1e-12), "\(c)")
+    }
+
+    @Test func aCriticalSpringWhoseVelocityIsFiveOverTheDurationConverges() throws {
+        // Newton from ω0 = 5 / T starts on the peak here (zero slope); the bracket still finds the root.
+        for duration in [0.5, 1.0, 3.0] {
+            let s = try #require(Spring(duration: duration, dampingRatio: 1, initialVelocity: 5 / duration))
+            #expect(approx(s.settlingCoefficient(at: duration), 0.001, 1e-12), "T = \(duration)")
+            #expect(s.omega0 > 5 / duration)
+            // No jump at the end: the last frames run smoothly into 1.
+            #expect(abs(s.value(at: duration * 0.999) - 1) < 0.002)
+        }
+    }
+
+    @Test func whereTheConditionHasNoRootTheDecayAloneReaches0001() throws {
+        // No velocity and a tiny damping ratio: the coefficient starts below 0.001.
+        let slack = try #require(Spring(duration: 1, dampingRatio: 0.0005, initialVelocity: 0))
+        #expect(approx(slack.omega0, log(1000) / 0.0005, 1e-9))
+        // A velocity so high that the coefficient never rises to 0.001.
+        for damping in [0.5, 1.0] {
+            let fast = try #require(Spring(duration: 1, dampingRatio: damping, initialVelocity: 20))
+            #expect(approx(fast.omega0, log(1000) / damping, 1e-9), "damping \(damping)")
+            #expect(Self.referenceOmega0(duration: 1, zeta: damping, v: 20) == nil)
+        }
+        // Extreme but finite velocities are solved, or follow the rule; never a guess.
+        let huge = try #require(Spring(duration: 1, dampingRatio: 0.5, initialVelocity: 1e300))
+        #expect(approx(huge.omega0, log(1000) / 0.5, 1e-9))
+        let backwards = try #require(Spring(duration: 1, dampingRatio: 0.5, initialVelocity: -1e300))
+        #expect(approx(backwards.settlingCoefficient(at: 1), 0.001, 1e-9))
+    }
+
+    @Test func nanGoesInNanComesOut() throws {
+        #expect(Spring(duration: 1, dampingRatio: .nan, initialVelocity: 0) == nil)
+        #expect(Spring(duration: 1, dampingRatio: 0.5, initialVelocity: .nan) == nil)
+        #expect(Spring(duration: 1e-320, dampingRatio: 0.5, initialVelocity: 0) == nil, "ω0 overflows")
+        let s = try #require(Spring(duration: 1, dampingRatio: 0.5, initialVelocity: 0))
+        #expect(s.value(at: .nan).isNaN)
+        #expect(Spring(duration: 0, dampingRatio: 0, initialVelocity: 0, omega0: 0).value(at: 0.5).isNaN, "an unsolved spring")
+        #expect(TimingCurve.easeIn.value(at: .nan).isNaN)
+        #expect(TimingCurve.easeIn.value(at: -.infinity) == 0 && TimingCurve.easeIn.value(at: .infinity) == 1)
+        #expect(TimingCurve(x1: .nan, y1: 0, x2: 1, y2: 1).value(at: 0.5).isNaN)
+        #expect(TimingCurve(x1: 0.2, y1: 0, x2: 1, y2: .nan).value(at: 0).isNaN)
     }
 
     @Test func springFollowsTheDampedOscillatorFormula() throws {

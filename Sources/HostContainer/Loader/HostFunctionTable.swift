@@ -72,7 +72,7 @@ enum HostFunctionTable {
             return true
         }
         table.spring_value = { spring, t in
-            guard let s = spring?.pointee else { return 0 }
+            guard let s = spring?.pointee else { return .nan }
             return Spring(duration: s.duration, dampingRatio: s.damping_ratio, initialVelocity: s.initial_velocity,
                           omega0: s.omega0).value(at: t)
         }

@@ -4,11 +4,22 @@ import Foundation
 /// damped harmonic oscillator of mass 1 whose displacement x(t) starts at 1 with
 /// velocity -v and decays towards 0; progress is 1 - x(t).
 ///
-/// UIKit picks the undamped frequency ω0 so that the oscillation's envelope has
-/// decayed to 0.001 at the requested duration. Segue solves that with Newton's
-/// method from ω0 = 5 / duration. The envelope used is the amplitude of x(t):
-/// e^(-ζω0t) · sqrt(1 + ((ζω0 - v)/ωd)²) when underdamped, and x(t) itself,
-/// e^(-ω0t) · (1 + (ω0 - v)t), when critically damped.
+/// The undamped frequency ω0 comes from the duration as in the public
+/// reimplementation of UIKit's duration-based spring that matches UIKit
+/// (Framer's duration-to-stiffness solver): the coefficient of the sine term,
+/// scaled by the decay, is 0.001 at the duration,
+///
+///     ((ζω0 - v) / ωd) · e^(-ζω0·T) = 0.001,  ωd = ω0·sqrt(1 - ζ²)    (ζ < 1)
+///     (1 + (ω0 - v)·T) · e^(-ω0·T) = 0.001                            (ζ = 1)
+///
+/// so duration 3, damping 0.25, velocity 0 gives ω0 = 7.4050 (stiffness
+/// ω0² = 54.8336). The root is taken on the branch where the left side falls
+/// as ω0 grows (the only branch for v <= 0), bracketed and solved by Newton's
+/// method with a bisection fallback, so it always converges.
+///
+/// Where the condition has no root (a low damping ratio with no velocity, or
+/// a velocity so high that the coefficient never reaches 0.001), ω0 is chosen
+/// so that the decay alone reaches 0.001 at the duration: e^(-ζω0·T) = 0.001.
 public struct Spring: Equatable, Sendable {
     /// Seconds; progress is exactly 1 from here on.
     public let duration: Double
@@ -19,18 +30,22 @@ public struct Spring: Equatable, Sendable {
     /// The undamped angular frequency ω0, in radians per second.
     public let omega0: Double
 
-    /// The envelope's value at `duration` that defines ω0.
+    /// The value of the sine term's decayed coefficient at `duration` that defines ω0.
     public static let settlingThreshold = 0.001
 
     /// Solves the spring; nil when duration is not finite and positive, the damping
-    /// ratio is not in (0, 1], or the velocity is not finite.
+    /// ratio is not in (0, 1], the velocity is not finite (NaN included), or the
+    /// solution is not a finite positive frequency (a duration so short that ω0
+    /// overflows).
     public init?(duration: Double, dampingRatio: Double, initialVelocity: Double) {
         guard duration.isFinite, duration > 0, dampingRatio.isFinite, dampingRatio > 0, dampingRatio <= 1,
-              initialVelocity.isFinite else { return nil }
+              initialVelocity.isFinite,
+              let omega0 = Spring.solveOmega0(duration: duration, zeta: dampingRatio, v: initialVelocity),
+              omega0.isFinite, omega0 > 0 else { return nil }
         self.duration = duration
         self.dampingRatio = dampingRatio
         self.initialVelocity = initialVelocity
-        self.omega0 = Spring.solveOmega0(duration: duration, zeta: dampingRatio, v: initialVelocity)
+        self.omega0 = omega0
     }
 
     /// Rebuilds a spring whose ω0 was solved before (for example by the ABI's `spring_init`).
@@ -41,6 +56,9 @@ public struct Spring: Equatable, Sendable {
         self.omega0 = omega0
     }
 
+    /// The stiffness ω0² of the spring with mass 1, as UIKit's and Framer's APIs state it.
+    public var stiffness: Double { omega0 * omega0 }
+
     /// The displacement x(t): 1 at t = 0, towards 0 as t grows.
     public func displacement(at t: Double) -> Double {
         Spring.displacement(t: t, omega0: omega0, zeta: dampingRatio, v: initialVelocity)
@@ -48,15 +66,19 @@ public struct Spring: Equatable, Sendable {
 
     /// Progress 1 - x(t): 0 at t <= 0, exactly 1 at t >= duration (where UIKit
     /// also ends the animation), possibly overshooting 1 in between.
+    /// NaN when `t` is NaN, or when the spring was not solved (its ω0 is not a
+    /// finite positive number), so that a mistake shows instead of freezing at 0.
     public func value(at t: Double) -> Double {
-        if !(t > 0) { return 0 }
+        guard !t.isNaN, omega0.isFinite, omega0 > 0, duration.isFinite else { return .nan }
+        if t <= 0 { return 0 }
         if t >= duration { return 1 }
         return 1 - displacement(at: t)
     }
 
-    /// The envelope of the oscillation at `t`; equals ``settlingThreshold`` at `duration`.
-    public func envelope(at t: Double) -> Double {
-        Spring.envelope(t: t, omega0: omega0, zeta: dampingRatio, v: initialVelocity)
+    /// The decayed coefficient of the sine term at `t` (for ζ = 1, x(t) itself):
+    /// the quantity the solver sets to ``settlingThreshold`` at `duration`.
+    public func settlingCoefficient(at t: Double) -> Double {
+        Spring.coefficient(omega0, t: t, zeta: dampingRatio, v: initialVelocity)
     }
 
     static func displacement(t: Double, omega0 w0: Double, zeta: Double, v: Double) -> Double {
@@ -67,29 +89,66 @@ public struct Spring: Equatable, Sendable {
         return exp(-zeta * w0 * t) * (cos(wd * t) + ((zeta * w0 - v) / wd) * sin(wd * t))
     }
 
-    static func envelope(t: Double, omega0 w0: Double, zeta: Double, v: Double) -> Double {
-        if zeta >= 1 {
-            return exp(-w0 * t) * abs(1 + (w0 - v) * t)
-        }
-        let wd = w0 * (1 - zeta * zeta).squareRoot()
-        let b = (zeta * w0 - v) / wd
-        return exp(-zeta * w0 * t) * (1 + b * b).squareRoot()
+    static func coefficient(_ w: Double, t: Double, zeta: Double, v: Double) -> Double {
+        if zeta >= 1 { return (1 + (w - v) * t) * exp(-w * t) }
+        return (zeta * w - v) / (w * (1 - zeta * zeta).squareRoot()) * exp(-zeta * w * t)
     }
 
-    /// Newton's method on g(ω0) = ln envelope(duration) - ln 0.001, with a
-    /// central-difference derivative, from ω0 = 5 / duration.
-    static func solveOmega0(duration T: Double, zeta: Double, v: Double) -> Double {
+    /// ω0 from the condition in the type's comment; nil when the arithmetic
+    /// does not give a finite number.
+    static func solveOmega0(duration T: Double, zeta: Double, v: Double) -> Double? {
         let target = log(settlingThreshold)
-        func g(_ w: Double) -> Double { log(envelope(t: T, omega0: w, zeta: zeta, v: v)) - target }
-        var w = 5 / T
-        for _ in 0..<100 {
-            let value = g(w)
-            if abs(value) < 1e-12 { break }
-            let h = max(w * 1e-6, 1e-9)
-            let slope = (g(w + h) - g(w - h)) / (2 * h)
-            guard slope.isFinite, slope != 0 else { break }
-            // Keep ω0 positive: never step past half of the current value.
-            w = max(w - value / slope, w / 2)
+        let critical = zeta >= 1
+        // f(ω) = ln(condition's left side) - ln 0.001, falling for ω above `peak`.
+        func f(_ w: Double) -> Double {
+            critical ? log(1 + (w - v) * T) - w * T - target
+                : log(zeta * w - v) - log(w * (1 - zeta * zeta).squareRoot()) - zeta * w * T - target
+        }
+        func slope(_ w: Double) -> Double {
+            critical ? T / (1 + (w - v) * T) - T : zeta / (zeta * w - v) - 1 / w - zeta * T
+        }
+        // Where the left side peaks (its derivative is 0); 0 when it falls everywhere.
+        let peak: Double
+        if v <= 0 {
+            peak = 0
+        } else if critical {
+            peak = v
+        } else {
+            let a = zeta * zeta * T, b = zeta * T * v
+            peak = (b + (b * b + 4 * a * v).squareRoot()) / (2 * a)
+        }
+        // The left side at the peak (its limit at ω -> 0 when peak is 0).
+        let fPeak: Double = if peak > 0 {
+            f(peak)
+        } else if v < 0 {
+            .infinity
+        } else {
+            critical ? -target : log(zeta / (1 - zeta * zeta).squareRoot()) - target
+        }
+        let decayOnly = -target / (zeta * T)
+        guard fPeak > 0 else { return decayOnly.isFinite ? decayOnly : nil }  // no root: the rule above
+
+        // Bracket the root on the falling branch: f(lo) > 0 >= f(hi).
+        var lo = peak, hi = max(peak * 2, 5 / T)
+        var grown = 0
+        while !(f(hi) <= 0) {
+            guard hi.isFinite, grown < 2_100 else { return nil }
+            lo = hi
+            hi *= 2
+            grown += 1
+        }
+        // Newton from the bracket's middle; a step that leaves the bracket, or no
+        // step at all, is replaced by bisection.
+        var w = lo > 0 ? (lo + hi) / 2 : hi / 2
+        for _ in 0..<200 {
+            let value = f(w)
+            if value == 0 { return w }
+            if value > 0 { lo = w } else { hi = w }
+            if hi - lo <= 4 * hi.ulp { break }
+            let d = slope(w)
+            let step = w - value / d
+            w = d.isFinite && d < 0 && step > lo && step < hi ? step : (lo + hi) / 2
+            if abs(value) < 1e-15 { break }
         }
         return w
     }

@@ -5,10 +5,11 @@ public struct TimingCurve: Equatable, Hashable, Sendable {
     public let x1: Double, y1: Double, x2: Double, y2: Double
 
     /// A custom curve; x1 and x2 are clamped to [0, 1] so that x(s) is monotonic.
+    /// A NaN control point is kept as it is: such a curve's value is NaN (see ``value(at:)``).
     public init(x1: Double, y1: Double, x2: Double, y2: Double) {
-        self.x1 = min(max(x1, 0), 1)
+        self.x1 = x1.isNaN ? x1 : min(max(x1, 0), 1)
         self.y1 = y1
-        self.x2 = min(max(x2, 0), 1)
+        self.x2 = x2.isNaN ? x2 : min(max(x2, 0), 1)
         self.y2 = y2
     }
 
@@ -29,10 +30,13 @@ public struct TimingCurve: Equatable, Hashable, Sendable {
         ("easeInOut", .easeInEaseOut), ("default", .default),
     ]
 
-    /// The curve's progress at time fraction `t`, clamped to [0, 1].
+    /// The curve's progress at time fraction `t`, clamped to [0, 1] (so -inf
+    /// gives 0 and +inf gives 1). NaN when `t` or any control point is NaN, so
+    /// that the mistake reaches the host's check on layer states instead of
+    /// passing for 0.
     /// - Complexity: O(1): at most 8 Newton steps, then at most 40 bisection steps.
     public func value(at t: Double) -> Double {
-        guard t.isFinite else { return t > 0 ? 1 : 0 }
+        guard !(t.isNaN || x1.isNaN || y1.isNaN || x2.isNaN || y2.isNaN) else { return .nan }
         if t <= 0 { return 0 }
         if t >= 1 { return 1 }
         return sampleY(solveX(t))

@@ -74,30 +74,55 @@ struct segue_host {
     void (*log)(const segue_host_t *host, segue_log_level_t level, const char *message);
 
     /**
-     * The value of a named curve at time fraction `t` (clamped to [0, 1]):
-     * solves x(s) = t, then returns y(s). [any-thread, pure, allocation-free]
+     * The value of a named curve at time fraction `t` (clamped to [0, 1], so
+     * -INFINITY gives 0 and +INFINITY gives 1): solves x(s) = t, then returns
+     * y(s). A NaN `t` gives NaN, which the host's check on layer states then
+     * catches. [any-thread, pure, allocation-free]
      */
     double (*curve_value)(segue_curve_t curve, double t);
 
     /**
      * The same for a custom cubic Bezier with control points (x1,y1), (x2,y2);
-     * x1 and x2 are clamped to [0, 1]. [any-thread, pure, allocation-free]
+     * x1 and x2 are clamped to [0, 1]. A NaN `t` or a NaN control point gives
+     * NaN for every `t`. [any-thread, pure, allocation-free]
      */
     double (*cubic_bezier_value)(double x1, double y1, double x2, double y2, double t);
 
     /**
-     * Solves a UIKit-style spring: a damped harmonic oscillator of mass 1 whose
-     * envelope has decayed to 0.001 at `duration` (Newton's method from
-     * omega0 = 5 / duration). Fills `*spring`, which the caller owns.
-     * Returns false, leaving `*spring` zeroed, when duration is not finite and
-     * positive, the damping ratio is not in (0, 1], or the velocity is not
-     * finite. [any-thread, pure, allocation-free]
+     * Solves a UIKit-style spring: a damped harmonic oscillator of mass 1,
+     * displacement x(t) from 1 towards 0 with initial velocity -v, whose
+     * undamped frequency omega0 makes the sine term's decayed coefficient
+     * 0.001 at `duration` T, as in the public reimplementation of UIKit's
+     * duration-based spring (Framer's duration-to-stiffness solver):
+     *
+     *     ((zeta*omega0 - v) / omega_d) * exp(-zeta*omega0*T) = 0.001   (zeta < 1,
+     *                                    omega_d = omega0*sqrt(1 - zeta^2))
+     *     (1 + (omega0 - v)*T) * exp(-omega0*T) = 0.001                 (zeta = 1)
+     *
+     * For example T = 3, zeta = 0.25, v = 0 gives omega0 = 7.4050, stiffness
+     * omega0^2 = 54.8336. The root is the one on the branch where the left
+     * side falls as omega0 grows, found by Newton's method inside a bracket
+     * with a bisection fallback: it always converges.
+     *
+     * Where the condition has no root (zeta below about 0.001 with v = 0, or a
+     * velocity so high that the coefficient never rises to 0.001), omega0 is
+     * instead chosen so that the decay alone is 0.001 at T:
+     * omega0 = ln(1000) / (zeta*T).
+     *
+     * Fills `*spring`, which the caller owns, and returns true. Returns false,
+     * leaving `*spring` zeroed, when `duration` is not finite and positive, the
+     * damping ratio is not in (0, 1], the velocity is not finite (NaN in any
+     * argument included), or omega0 would not be a finite positive number
+     * (a duration so short that it overflows). [any-thread, pure, allocation-free]
      */
     bool (*spring_init)(segue_spring_t *spring, double duration, double damping_ratio, double initial_velocity);
 
     /**
      * The spring's progress at time `t` seconds: 0 at t <= 0, 1 - x(t) while
      * running (it may overshoot 1), exactly 1 at t >= duration.
+     * NaN when `t` is NaN, when `spring` is NULL, or when it was not solved
+     * (a zeroed spring from a failed spring_init): the host's check on layer
+     * states then falls back instead of freezing the animation at 0.
      * `spring` is borrowed for the call. [any-thread, pure, allocation-free]
      */
     double (*spring_value)(const segue_spring_t *spring, double t);
