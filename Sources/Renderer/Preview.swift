@@ -114,7 +114,8 @@ public enum Filmstrip {
     public static func compose(_ frames: [TransitionPreview.Frame], renderer: ViewRenderer) -> Canvas {
         guard let first = frames.first?.canvas else { return Canvas(width: 0, height: 0) }
         let gap = max(Int((12 * renderer.scale).rounded()), 4)
-        let labelHeight = max(Int((28 * renderer.scale).rounded()), 10)
+        // At least 16 pixels, so that the font's 7 rows get more than a pixel each at small scales.
+        let labelHeight = max(Int((28 * renderer.scale).rounded()), 16)
         var strip = Canvas(width: frames.count * (first.width + gap) + gap, height: first.height + 2 * gap + labelHeight,
                            color: Color(red: 0.93, green: 0.93, blue: 0.94))
         for (k, frame) in frames.enumerated() {

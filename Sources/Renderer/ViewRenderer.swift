@@ -100,7 +100,7 @@ public struct ViewRenderer: Sendable {
                 let u = (x * inv[0] + y * inv[3] + inv[6]) / c, v = (x * inv[1] + y * inv[4] + inv[7]) / c
                 let coverage = roundedRectCoverage(u, v, w, h, radius, pixelSize)
                 guard coverage > 0 else { continue }
-                let color = shader.color(u: u, v: v)
+                let color = shader.color(u: u, v: v, pixelSize: pixelSize)
                 let a = Float(color.alpha * coverage * alpha)
                 guard a > 0 else { continue }
                 canvas.blend(x: px, y: py, r: Float(color.red), g: Float(color.green), b: Float(color.blue), a: a)
@@ -270,21 +270,36 @@ private struct Shader {
         ink = Content.textColor(on: background)
     }
 
-    func color(u: Double, v: Double) -> Color {
+    /// The colour at (u, v) for a pixel about `pixelSize` points wide: text is
+    /// anti-aliased by the share of 4 × 4 samples across the pixel that fall on ink.
+    func color(u: Double, v: Double, pixelSize: Double) -> Color {
         switch content {
         case .none:
             return background
         case .image(let seed):
             return Content.imageColor(seed: seed, u: u / width, v: v / height)
         case .label:
-            let column = Int(((u - textX) / unit).rounded(.down)), row = Int(((v - textY) / unit).rounded(.down))
-            guard column >= 0, row >= 0 else { return background }
-            let index = column / BitmapFont.advance
-            guard index < text.count, BitmapFont.ink(text[index], column: column % BitmapFont.advance, row: row) else {
-                return background
+            var hits = 0
+            for sy in 0..<4 {
+                for sx in 0..<4 {
+                    let su = u + (Double(sx) - 1.5) / 4 * pixelSize, sv = v + (Double(sy) - 1.5) / 4 * pixelSize
+                    if isInk(u: su, v: sv) { hits += 1 }
+                }
             }
-            return ink
+            guard hits > 0 else { return background }
+            let share = Double(hits) / 16
+            // Over nothing, fade the ink itself: mixing towards clear black would darken light ink's edges.
+            return background.alpha == 0 ? Color(red: ink.red, green: ink.green, blue: ink.blue, alpha: ink.alpha * share)
+                : Content.mix(background, ink, share)
         }
+    }
+
+    /// Whether the point (u, v) lies in an inked cell of the label's glyphs.
+    private func isInk(u: Double, v: Double) -> Bool {
+        let column = Int(((u - textX) / unit).rounded(.down)), row = Int(((v - textY) / unit).rounded(.down))
+        guard column >= 0, row >= 0 else { return false }
+        let index = column / BitmapFont.advance
+        return index < text.count && BitmapFont.ink(text[index], column: column % BitmapFont.advance, row: row)
     }
 }
 

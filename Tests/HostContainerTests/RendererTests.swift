@@ -286,6 +286,46 @@ struct RendererTests {
         #expect(canvas.color(x: 11, y: 20).red < 0.01 && canvas.color(x: 9, y: 20).red > 0.99)
     }
 
+    /// A filmstrip's time label as the README's filmstrips draw it (scale 0.3:
+    /// 16 pixels high), as luminance per pixel.
+    func labelPixels(_ text: String, scale: Double = 0.3) -> [Double] {
+        let label = View(frame: Rect(x: 0, y: 0, width: 117 / scale, height: 16 / scale))
+        label.content = .label(text)
+        let canvas = ViewRenderer(scale: scale).render(label)
+        var out: [Double] = []
+        for y in 0..<canvas.height { for x in 0..<canvas.width {
+            let c = canvas.color(x: x, y: y)
+            out.append(0.3 * c.red + 0.59 * c.green + 0.11 * c.blue)
+        } }
+        return out
+    }
+
+    @Test func everyGlyphLooksDifferentFromEveryOtherAtTheFilmstripsSize() {
+        let glyphs = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789s.,:-_<>=()/'!?")
+        let drawn = glyphs.map { labelPixels(String($0)) }
+        for i in glyphs.indices {
+            for j in glyphs.indices where j > i {
+                // At least one full pixel's worth of contrast apart.
+                let difference = zip(drawn[i], drawn[j]).reduce(0) { $0 + abs($1.0 - $1.1) }
+                #expect(difference > 1, "'\(glyphs[i])' and '\(glyphs[j])' look alike (\(difference))")
+            }
+        }
+        // The case the README's filmstrips got wrong: "0.08 s" drew as "0.00 s" at scale 0.3.
+        let renderer = ViewRenderer(scale: 0.3)
+        let frame = Canvas(width: 117, height: 253, color: .white)
+        let strips = [0, 0.08].map { Filmstrip.compose([TransitionPreview.Frame(time: $0, canvas: frame)], renderer: renderer) }
+        let difference = zip(strips[0].pixels, strips[1].pixels).reduce(Float(0)) { $0 + abs($1.0 - $1.1) }
+        #expect(difference > 10, "the labels differ by \(difference)")
+    }
+
+    @Test func textIsAntiAliased() {
+        // Font cells of 1.4 pixels: some pixels are partly ink.
+        let pixels = labelPixels("0.08 s")
+        let partial = pixels.filter { $0 > 0.15 && $0 < 0.85 }.count
+        let ink = pixels.filter { $0 <= 0.15 }.count
+        #expect(partial > 10 && ink > 0, "\(partial) partly inked pixels, \(ink) fully")
+    }
+
     // MARK: - The tool
 
     @Test func previewWritesAGIFWithOneFramePerTimeStep() throws {
