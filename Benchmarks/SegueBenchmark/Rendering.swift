@@ -2,32 +2,104 @@ import Foundation
 import HostContainer
 import Renderer
 
-/// Rendering figures: frames per second for a 390x844 transition of each
-/// animator at scale 1, and the time to encode a 60-frame GIF and a filmstrip.
-func renderingBenchmark(registry: AnimatorRegistry) {
-    print("\nRendering 390x844 at scale 1 (median of 3 runs):")
+/// Rendering figures for 390x844 at scale 1: for each animator, the preview's
+/// time and peak memory (the release `segue preview` run as a child), and the
+/// sizes of its GIF against gifsicle -O3 (where installed) on the same frames,
+/// and of its filmstrip's IDAT against zlib level 6 on the same filtered bytes.
+func renderingBenchmark(registry: AnimatorRegistry, segue: String) {
+    print("\nRendering 390x844 at scale 1:")
     let cases = [("default", "photo", "video"), ("SpringSlide", "photo", "video"),
                  ("CurlUp", "video", "file"), ("ImageZoom", "grid", "detail")]
-    var sixty: [Canvas] = []
+    let scratch = NSTemporaryDirectory() + "segue-bench-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let gifsicle = ["/usr/bin/gifsicle", "/usr/local/bin/gifsicle"].first { FileManager.default.isExecutableFile(atPath: $0) }
     for (name, from, to) in cases {
+        // The tool as users run it: time and peak resident memory.
+        let out = "\(scratch)/\(name).gif"
+        let (seconds, peak) = measureChild(segue, ["preview", name, "--out", out])
+        let written = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
+
+        // The same frames, every pixel of each (own palettes, no differences), for gifsicle -O3.
         var config = SegueConfig(file: "benchmark")
         config.rules = [SegueConfig.Rule(from: from, to: to, animator: name, label: "benchmark")]
         let delegate = ConfigDrivenDelegate(config: config, registry: registry)
         let preview = TransitionPreview(children: SegueConfig.builtinScene.children, size: Scene.defaultSize,
                                         from: from, to: to, renderer: ViewRenderer())
-        var count = 0
-        let seconds = median(runs: 3) {
-            let frames = (try? preview.animation(fps: 60, delegate: delegate).frames) ?? []
-            count = frames.count
-            if sixty.count < 60 { sixty += frames.prefix(60 - sixty.count).map(\.canvas) }
+        var ours: GIFEncoder?, plain: GIFEncoder?, index = 0
+        var encodeTime = 0.0
+        _ = try? preview.animation(fps: 60, delegate: delegate) { frame in
+            if ours == nil {
+                ours = GIFEncoder(width: frame.canvas.width, height: frame.canvas.height)
+                plain = GIFEncoder(width: frame.canvas.width, height: frame.canvas.height, frameDifferences: false)
+            }
+            let delay = index == 0 ? 50 : 2
+            let start = Date()
+            ours?.add(frame.canvas, delay: delay)
+            encodeTime += Date().timeIntervalSince(start)
+            plain?.add(frame.canvas, delay: delay)
+            index += 1
         }
-        print("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(count) frames in \(String(format: "%.3f", seconds)) s: \(String(format: "%.0f", Double(count) / seconds)) frames/s")
+        let ourBytes = ours?.finish(lastDelay: 100) ?? []
+        var versus = "gifsicle not installed"
+        if let gifsicle, let plainBytes = plain?.finish(lastDelay: 100) {
+            let plainPath = "\(scratch)/\(name)-plain.gif", optimized = "\(scratch)/\(name)-O3.gif"
+            FileManager.default.createFile(atPath: plainPath, contents: Data(plainBytes))
+            _ = measureChild(gifsicle, ["-O3", plainPath, "-o", optimized])
+            let theirs = (try? FileManager.default.attributesOfItem(atPath: optimized)[.size] as? Int) ?? 0
+            versus = "gifsicle -O3 \(theirs / 1024) KiB, ratio \(String(format: "%.2f", Double(ourBytes.count) / Double(max(theirs, 1))))"
+        }
+        // A filmstrip of six stills, as segue preview --out x.png draws it.
+        let stills = (try? preview.stills(count: 6, delegate: delegate).frames) ?? []
+        let strip = Filmstrip.compose(stills, renderer: ViewRenderer())
+        let png = PNG.encode(strip)
+        let idat = pngIDATLength(png)
+        let zlib6 = SystemZlib6.compress(PNG.filtered(strip))?.count ?? 0
+        print("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0)) preview \(index) frames in \(String(format: "%.2f", seconds)) s, peak \(peak / 1024) MiB, file \(written / 1024) KiB;"
+              + " GIF \(ourBytes.count / 1024) KiB (encoding \(String(format: "%.1f", encodeTime / Double(max(index, 1)) * 1000)) ms/frame), \(versus);"
+              + " PNG IDAT \(idat / 1024) KiB vs zlib-6 \(zlib6 / 1024) KiB, ratio \(String(format: "%.2f", Double(idat) / Double(max(zlib6, 1))))")
     }
-    let delays = [Int](repeating: 2, count: sixty.count)
-    var size = 0
-    let gif = median(runs: 3) { size = GIF.encode(frames: sixty, delays: delays).count }
-    print("  GIF of \(sixty.count) frames: \(String(format: "%.3f", gif)) s to encode, \(size / 1024) KiB")
-    var pngSize = 0
-    let png = median(runs: 3) { pngSize = PNG.encode(sixty[0]).count }
-    print("  PNG of one 390x844 frame: \(String(format: "%.1f", png * 1000)) ms to encode, \(pngSize / 1024) KiB")
+}
+
+/// The length of a PNG's IDAT data (all chunks).
+func pngIDATLength(_ png: [UInt8]) -> Int {
+    var i = 8, total = 0
+    while i + 8 <= png.count {
+        let length = Int(png[i]) << 24 | Int(png[i + 1]) << 16 | Int(png[i + 2]) << 8 | Int(png[i + 3])
+        if String(decoding: png[(i + 4)..<(i + 8)], as: UTF8.self) == "IDAT" { total += length }
+        i += 12 + length
+    }
+    return total
+}
+
+/// zlib level 6 through the system's libz.so.1, independently of the renderer's use of it.
+enum SystemZlib6 {
+    typealias Compress2 = @convention(c) (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt>?, UnsafePointer<UInt8>?, UInt, Int32) -> Int32
+    static func compress(_ data: [UInt8]) -> [UInt8]? {
+        guard let handle = dlopen("libz.so.1", RTLD_NOW), let symbol = dlsym(handle, "compress2") else { return nil }
+        let f = unsafeBitCast(symbol, to: Compress2.self)
+        var length = UInt(data.count + data.count / 100 + 1024)
+        var out = [UInt8](repeating: 0, count: Int(length))
+        let status = out.withUnsafeMutableBufferPointer { o in data.withUnsafeBufferPointer { f(o.baseAddress, &length, $0.baseAddress, UInt($0.count), 6) } }
+        return status == 0 ? Array(out.prefix(Int(length))) : nil
+    }
+}
+
+/// Runs `path` with `arguments` (output discarded) and returns its wall time
+/// and peak resident memory in KiB, from wait4's rusage.
+func measureChild(_ path: String, _ arguments: [String]) -> (seconds: Double, peakKiB: Int) {
+    var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let start = Date()
+    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return (0, 0) }
+    var status: Int32 = 0
+    var usage = rusage()
+    _ = wait4(pid, &status, 0, &usage)
+    return (Date().timeIntervalSince(start), usage.ru_maxrss)
 }

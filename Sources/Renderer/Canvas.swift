@@ -55,15 +55,27 @@ public struct Canvas: Sendable {
         }
     }
 
-    /// 8-bit straight-alpha RGBA bytes, row by row, for encoders.
+    /// 8-bit straight-alpha RGBA bytes, row by row, for encoders. Opaque
+    /// pixels (most of a preview) skip the division by alpha.
     public var rgba8: [UInt8] {
-        var out = [UInt8](repeating: 0, count: width * height * 4)
-        for p in 0..<(width * height) {
-            let a = pixels[p * 4 + 3]
-            out[p * 4 + 3] = UInt8((min(max(a, 0), 1) * 255).rounded())
-            guard a > 0 else { continue }
-            for c in 0..<3 { out[p * 4 + c] = UInt8((min(max(pixels[p * 4 + c] / a, 0), 1) * 255).rounded()) }
+        let n = width * height
+        return [UInt8](unsafeUninitializedCapacity: n * 4) { out, count in
+            pixels.withUnsafeBufferPointer { src in
+                for p in 0..<n {
+                    let v = SIMD4<Float>(src[p * 4], src[p * 4 + 1], src[p * 4 + 2], src[p * 4 + 3])
+                    let a = min(max(v.w, 0), 1)
+                    var rgb = SIMD4<Float>(v.x, v.y, v.z, 1)
+                    if a < 1 { rgb = a > 0 ? rgb / a : .zero }
+                    rgb.w = a
+                    let bytes = (rgb.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 1)) * 255)
+                        .rounded(.toNearestOrAwayFromZero)
+                    out[p * 4] = UInt8(bytes.x)
+                    out[p * 4 + 1] = UInt8(bytes.y)
+                    out[p * 4 + 2] = UInt8(bytes.z)
+                    out[p * 4 + 3] = UInt8(bytes.w)
+                }
+            }
+            count = n * 4
         }
-        return out
     }
 }

@@ -34,26 +34,39 @@ public struct TransitionPreview {
         public var canvas: Canvas
     }
 
-    /// Renders the transition at `fps` from t = 0 until it has ended; the last
-    /// frame shows the container at rest after the transition.
+    /// Renders the transition at `fps` from t = 0 until it has ended, handing
+    /// each frame to `body` as soon as it is drawn and keeping none, so memory
+    /// does not grow with the number of frames; the last frame shows the
+    /// container at rest after the transition.
     /// - Parameter onFrame: called after each frame is rendered, with its
     ///   index and the number of frames the planned duration gives.
-    /// - Returns: the frames and the transition's report.
+    /// - Returns: the number of frames and the transition's report.
     /// - Throws: ``SelectionError`` when `from` or `to` is not a child.
     public func animation(fps: Double, delegate: any ContainerViewControllerDelegate,
-                          onFrame: (Int, Int) -> Void = { _, _ in }) throws(SelectionError) -> (frames: [Frame], report: TransitionReport?) {
+                          onFrame: (Int, Int) -> Void = { _, _ in },
+                          body: (Frame) -> Void) throws(SelectionError) -> (frames: Int, report: TransitionReport?) {
         let (container, clock, report) = try start(delegate: delegate)
-        var frames = [Frame(time: 0, canvas: renderer.render(container.view))]
-        func expected() -> Int { max(frames.count, Int(((container.transitionDuration ?? 0) * fps).rounded(.up)) + 2) }
-        onFrame(0, expected())
+        var count = 0
+        func expected() -> Int { max(count, Int(((container.transitionDuration ?? 0) * fps).rounded(.up)) + 2) }
         let origin = clock.now
-        while container.isTransitioning {
-            clock.advance(to: origin + Double(frames.count) / fps)
-            container.tick()
-            frames.append(Frame(time: clock.now - origin, canvas: renderer.render(container.view)))
-            onFrame(frames.count - 1, expected())
-        }
-        return (frames, report.value)
+        repeat {
+            if count > 0 {
+                clock.advance(to: origin + Double(count) / fps)
+                container.tick()
+            }
+            body(Frame(time: clock.now - origin, canvas: renderer.render(container.view)))
+            onFrame(count, expected())
+            count += 1
+        } while container.isTransitioning
+        return (count, report.value)
+    }
+
+    /// The same, keeping every frame (for short animations and tests).
+    public func animation(fps: Double, delegate: any ContainerViewControllerDelegate,
+                          onFrame: (Int, Int) -> Void = { _, _ in }) throws(SelectionError) -> (frames: [Frame], report: TransitionReport?) {
+        var frames: [Frame] = []
+        let report = try animation(fps: fps, delegate: delegate, onFrame: onFrame) { frames.append($0) }.report
+        return (frames, report)
     }
 
     /// Renders `count` stills at evenly spaced times from 0 to the transition's duration.

@@ -17,7 +17,9 @@ enum PreviewCommand {
       --from NAME        The child to switch from, and
       --to NAME          the child to switch to. Without them, the first rule
                          naming ANIMATOR in the config (or the built-in scene)
-                         decides; else the first two children.
+                         decides; else the first two children. The rule that
+                         names ANIMATOR for that pair lends its parameters
+                         (--param overrides them); the output says which.
       --config FILE      The scene: its children and plugin folders.
       --plugins DIR      A plugin folder; repeat for more.
       --isolation process|none
@@ -118,30 +120,13 @@ enum PreviewCommand {
         /// printing what was written or why not.
         /// - Returns: whether it was written.
         func render(with registry: AnimatorRegistry) -> Bool {
-            if name != SegueConfig.builtinAnimatorName {
-                guard let descriptor = registry.animator(named: name) else {
-                    let hint = registry.suggestion(for: name).map { " (did you mean '\($0)'?)" } ?? ""
-                    let known = registry.animators.map(\.name).joined(separator: ", ")
-                    printError("segue: no animator named '\(name)'\(hint); found: \(known.isEmpty ? "none" : known), and 'default'")
-                    return false
-                }
-                if case .failure(let error) = descriptor.resolveParameters(parameters, curves: config.curves) {
-                    printError("segue: \(error.message)")
-                    return false
-                }
-            } else if case .failure(let error) = ParameterDescriptor.resolve(
-                parameters, against: ContainerViewController.defaultAnimatorParameters, of: name, curves: config.curves) {
-                printError("segue: \(error.message)")
-                return false
-            }
             let children = config.sceneChildren
             let names = children.map(\.name)
             guard names.count >= 2 else {
                 printError("segue: \(config.file): a preview needs at least two children")
                 return false
             }
-            let (from, to) = endpoints(for: name, config: config, children: names,
-                                       from: from, to: to)
+            let (from, to, rule) = endpoints(for: name, config: config, children: names, from: from, to: to)
             for child in [from, to] where !names.contains(child) {
                 printError("segue: \(SelectionError.unknownChild(child, available: names))")
                 return false
@@ -150,24 +135,58 @@ enum PreviewCommand {
                 printError("segue: --from and --to are both '\(from)': there is no transition to show")
                 return false
             }
+            // The rule's parameters, then --param's on top.
+            let parameters = (rule?.parameters ?? [:]).merging(self.parameters) { _, option in option }
+            let source = rule.map { " (with \($0.label)'s parameters from \(config.file))" } ?? ""
+            let resolved: Result<[Double], ParameterError>
+            if name == SegueConfig.builtinAnimatorName {
+                resolved = ParameterDescriptor.resolve(parameters, against: ContainerViewController.defaultAnimatorParameters,
+                                                       of: name, curves: config.curves)
+            } else {
+                guard let descriptor = registry.animator(named: name) else {
+                    let hint = registry.suggestion(for: name).map { " (did you mean '\($0)'?)" } ?? ""
+                    let known = registry.animators.map(\.name).joined(separator: ", ")
+                    printError("segue: no animator named '\(name)'\(hint); found: \(known.isEmpty ? "none" : known), and 'default'")
+                    return false
+                }
+                resolved = descriptor.resolveParameters(parameters, curves: config.curves)
+            }
+            if case .failure(let error) = resolved {
+                printError("segue: \(error.message)\(source)")
+                return false
+            }
 
             // One rule, from -> to with ANIMATOR: the config's delegate does the rest.
             var forced = SegueConfig(file: config.file)
             forced.curves = config.curves
-            forced.rules = [SegueConfig.Rule(from: from, to: to, animator: name, parameters: parameters, label: "preview")]
+            forced.rules = [SegueConfig.Rule(from: from, to: to, animator: name, parameters: parameters, label: rule?.label ?? "preview")]
             let delegate = ConfigDrivenDelegate(config: forced, registry: registry)
             let renderer = ViewRenderer(scale: scale)
             let preview = TransitionPreview(children: children, size: size, from: from, to: to, renderer: renderer)
             let progress = Progress(enabled: !json, label: "\(name) \(from) -> \(to)")
-            let frames: [TransitionPreview.Frame], report: TransitionReport?
+            // Said in the file itself, so that a picture carries how it was made.
+            let settings = parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            let comment = "segue preview \(name) \(from) -> \(to)\(source)\(settings.isEmpty ? "" : ": " + settings)"
+            var frames = 0, width = 0, height = 0
+            let report: TransitionReport?
             let bytes: [UInt8]
             do {
                 if format == "gif" {
-                    (frames, report) = try preview.animation(fps: fps, delegate: delegate, onFrame: { progress.frame($0, of: $1) })
-                    bytes = GIF.encode(frames: frames.map(\.canvas), delays: gifDelays(count: frames.count, fps: fps))
+                    var encoder: GIFEncoder?, index = 0
+                    (frames, report) = try preview.animation(fps: fps, delegate: delegate, onFrame: { progress.frame($0, of: $1) }) { frame in
+                        if encoder == nil {
+                            encoder = GIFEncoder(width: frame.canvas.width, height: frame.canvas.height, comment: comment)
+                            (width, height) = (frame.canvas.width, frame.canvas.height)
+                        }
+                        encoder?.add(frame.canvas, delay: gifDelay(frame: index, fps: fps))
+                        index += 1
+                    }
+                    bytes = encoder?.finish(lastDelay: gifLastDelay) ?? []
                 } else {
-                    (frames, report) = try preview.stills(count: stills, delegate: delegate, onFrame: { progress.frame($0, of: $1) })
-                    bytes = PNG.encode(Filmstrip.compose(frames, renderer: renderer))
+                    let stills: [TransitionPreview.Frame]
+                    (stills, report) = try preview.stills(count: self.stills, delegate: delegate, onFrame: { progress.frame($0, of: $1) })
+                    (frames, width, height) = (stills.count, stills.first?.canvas.width ?? 0, stills.first?.canvas.height ?? 0)
+                    bytes = PNG.encode(Filmstrip.compose(stills, renderer: renderer), comment: comment)
                 }
             } catch {
                 printError("segue: \(error)")
@@ -182,10 +201,11 @@ enum PreviewCommand {
                 printError("segue: warning: \(report.reason)")
             }
             let written = Written(
-                written: out, format: format, frames: frames.count, width: frames.first?.canvas.width ?? 0,
-                height: frames.first?.canvas.height ?? 0, bytes: bytes.count, animator: report?.animator ?? name,
-                from: from, to: to, duration: report?.duration ?? 0, reason: report?.reason ?? "")
-            printNow(json ? jsonLine(written) : "wrote \(out): \(frames.count) frames of \(written.width)x\(written.height), \(report?.animator ?? name) \(from) -> \(to)")
+                written: out, format: format, frames: frames, width: width, height: height, bytes: bytes.count,
+                animator: report?.animator ?? name, from: from, to: to, duration: report?.duration ?? 0,
+                reason: report?.reason ?? "", rule: rule?.label,
+                parameters: Dictionary(uniqueKeysWithValues: (report?.parameters ?? []).map { ($0.name, JSONParameter($0.value)) }))
+            printNow(json ? jsonLine(written) : "wrote \(out): \(frames) frames of \(width)x\(height), \(report?.animator ?? name) \(from) -> \(to)\(source)")
             return true
         }
     }
@@ -198,19 +218,24 @@ enum PreviewCommand {
         let animator, from, to: String
         let duration: Double
         let reason: String
+        /// The config rule whose parameters were used, like "rules[2]"; nil when none.
+        let rule: String?
+        /// The parameters the animator ran with, resolved.
+        let parameters: [String: JSONParameter]
     }
 
     /// GIF delays in hundredths of a second: one time step per frame (GIF's
     /// resolution is 1/100 s, and viewers treat less than 2 as 10, so at least
     /// 2), with the first frame held 0.5 s and the last 1 s.
-    static func gifDelays(count: Int, fps: Double) -> [Int] {
-        let step = max(Int((100 / fps).rounded()), 2)
-        return (0..<count).map { $0 == 0 ? 50 : $0 == count - 1 ? 100 : step }
-    }
+    static func gifDelay(frame index: Int, fps: Double) -> Int { index == 0 ? 50 : max(Int((100 / fps).rounded()), 2) }
+    static let gifLastDelay = 100
 
     /// The children a preview of `name` switches between.
-    static func endpoints(for name: String, config: SegueConfig, children: [String], from: String?, to: String?) -> (String, String) {
-        let scene = config.children.isEmpty ? SegueConfig.builtinScene : config
+    /// The children a preview of `name` switches between, and the rule that
+    /// names `name` for them (the config's rules, else the built-in scene's).
+    static func endpoints(for name: String, config: SegueConfig, children: [String], from: String?, to: String?)
+        -> (from: String, to: String, rule: SegueConfig.Rule?) {
+        let scene = config.rules.isEmpty && config.children.isEmpty ? SegueConfig.builtinScene : config
         let rule = scene.rules.first { $0.animator == name && (from == nil || $0.from == nil || $0.from == from) && (to == nil || $0.to == nil || $0.to == to) }
         let target = to ?? rule?.to ?? (from.flatMap { f in children.first { $0 != f } } ?? children[1])
         let source = from ?? rule?.from ?? {
@@ -218,7 +243,7 @@ enum PreviewCommand {
             let i = children.firstIndex(of: target) ?? 0
             return i > 0 ? children[i - 1] : children[1]
         }()
-        return (source, target)
+        return (source, target, rule)
     }
 
     static func number(_ args: Arguments, _ option: String, default value: Double, range: ClosedRange<Double>) throws(UsageError) -> Double {

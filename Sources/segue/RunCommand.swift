@@ -184,13 +184,15 @@ struct JSONParameter: Encodable {
     }
 }
 
-/// Renders the frames of `segue run --preview` and writes one GIF per transition.
+/// Renders the frames of `segue run --preview` and writes one GIF per
+/// transition, encoding each frame as it is drawn.
 final class PreviewRecorder {
     let folder: String
     let renderer: ViewRenderer
     var fps: Double = 60
     let progress: Progress
-    private var frames: [Canvas] = []
+    private var encoder: GIFEncoder?
+    private var frames = 0
     private var written = 0
 
     init(folder: String, renderer: ViewRenderer, progress: Bool) {
@@ -202,20 +204,23 @@ final class PreviewRecorder {
     var transitions = 0
 
     func record(_ container: ContainerViewController) {
-        frames.append(renderer.render(container.view))
+        let canvas = renderer.render(container.view)
+        if encoder == nil { encoder = GIFEncoder(width: canvas.width, height: canvas.height) }
+        encoder?.add(canvas, delay: PreviewCommand.gifDelay(frame: frames, fps: fps))
+        frames += 1
         progress.label = "previews: transition \(written + 1) of \(max(transitions, written + 1))"
         let expected = container.transitionDuration.map { Int(($0 * fps).rounded(.up)) + 1 }
-        progress.frame(frames.count - 1, of: expected.map { max($0, frames.count) })
+        progress.frame(frames - 1, of: expected.map { max($0, frames) })
     }
 
     /// Writes the frames since the last report; returns the file's path, or nil when it cannot be written.
     func write(_ report: TransitionReport) -> String? {
-        defer { frames.removeAll() }
+        defer { (encoder, frames) = (nil, 0) }
         progress.finish()
         written += 1
         let number = written < 10 ? "0\(written)" : "\(written)"
         let path = (folder as NSString).appendingPathComponent("\(number)-\(report.from)-\(report.to)-\(report.animator).gif")
-        let bytes = GIF.encode(frames: frames, delays: PreviewCommand.gifDelays(count: frames.count, fps: fps))
+        let bytes = encoder?.finish(lastDelay: PreviewCommand.gifLastDelay) ?? []
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
             printError("segue: cannot write \(path)")
             return nil

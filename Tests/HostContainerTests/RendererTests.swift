@@ -68,15 +68,31 @@ struct RendererTests {
         return png
     }
 
-    struct DecodedGIF { var width = 0, height = 0; var delays: [Int] = []; var loops: Int?; var frames: [[UInt8]] = [] }
+    struct DecodedGIF {
+        var width = 0, height = 0
+        var delays: [Int] = []
+        var loops: Int?
+        var comment: String?
+        /// Each frame as shown: the canvas after drawing it, 0x00RRGGBB per pixel.
+        var frames: [[UInt32]] = []
+        /// Each frame's rectangle (x, y, width, height), as stored.
+        var rects: [(Int, Int, Int, Int)] = []
+    }
 
-    /// Parses every block and LZW-decodes every frame to palette indices.
+    /// Parses every block, LZW-decodes every frame and draws it over the one
+    /// before (disposal "leave in place"), honouring local palettes and transparency.
     func decodeGIF(_ file: [UInt8]) throws -> DecodedGIF {
         #expect(String(decoding: file.prefix(6), as: UTF8.self) == "GIF89a")
         var gif = DecodedGIF()
         func le16(_ at: Int) -> Int { Int(file[at]) | Int(file[at + 1]) << 8 }
         (gif.width, gif.height) = (le16(6), le16(8))
-        var i = 13 + (file[10] & 0x80 != 0 ? 3 << (Int(file[10] & 7) + 1) : 0)
+        func table(at i: Int, bits: Int) -> [UInt32] {
+            (0..<(1 << bits)).map { k in UInt32(file[i + 3 * k]) << 16 | UInt32(file[i + 3 * k + 1]) << 8 | UInt32(file[i + 3 * k + 2]) }
+        }
+        let global: [UInt32]? = file[10] & 0x80 != 0 ? table(at: 13, bits: Int(file[10] & 7) + 1) : nil
+        var i = 13 + (global.map { $0.count * 3 } ?? 0)
+        var canvas = [UInt32](repeating: 0, count: gif.width * gif.height)
+        var transparent: Int?
         func subBlocks() -> [UInt8] {
             var data: [UInt8] = []
             while file[i] != 0 { data += file[(i + 1)...(i + Int(file[i]))]; i += Int(file[i]) + 1 }
@@ -89,16 +105,34 @@ struct RendererTests {
                 let label = file[i + 1]
                 i += 2
                 let data = subBlocks()
-                if label == 0xF9 { gif.delays.append(Int(data[1]) | Int(data[2]) << 8) }
+                if label == 0xF9 {
+                    gif.delays.append(Int(data[1]) | Int(data[2]) << 8)
+                    #expect((data[0] >> 2) & 7 <= 1, "disposal: none or leave in place")
+                    transparent = data[0] & 1 != 0 ? Int(data[3]) : nil
+                }
+                if label == 0xFE { gif.comment = String(decoding: data, as: UTF8.self) }
                 if label == 0xFF, String(decoding: data.prefix(11), as: UTF8.self) == "NETSCAPE2.0" {
                     gif.loops = Int(data[12]) | Int(data[13]) << 8
                 }
             case 0x2C:
-                let w = le16(i + 5), h = le16(i + 7)
-                #expect(file[i + 9] & 0x80 == 0, "no local colour table")
-                let minimum = Int(file[i + 10])
-                i += 11
-                gif.frames.append(try lzwDecode(subBlocks(), minimumCodeSize: minimum, count: w * h))
+                let x = le16(i + 1), y = le16(i + 3), w = le16(i + 5), h = le16(i + 7), flags = file[i + 9]
+                #expect(x + w <= gif.width && y + h <= gif.height, "the frame lies inside the screen")
+                i += 10
+                var palette = try #require(global ?? (flags & 0x80 != 0 ? [] : nil), "a frame with no palette")
+                if flags & 0x80 != 0 {
+                    palette = table(at: i, bits: Int(flags & 7) + 1)
+                    i += palette.count * 3
+                }
+                let minimum = Int(file[i])
+                i += 1
+                let indices = try lzwDecode(subBlocks(), minimumCodeSize: minimum, count: w * h)
+                for (p, index) in indices.enumerated() where Int(index) != transparent {
+                    try #require(Int(index) < palette.count, "index \(index) beyond the palette")
+                    canvas[(y + p / w) * gif.width + x + p % w] = palette[Int(index)]
+                }
+                gif.frames.append(canvas)
+                gif.rects.append((x, y, w, h))
+                transparent = nil
             case 0x3B:
                 i += 1
                 #expect(i == file.count, "nothing after the trailer")
@@ -110,6 +144,14 @@ struct RendererTests {
         }
         Issue.record("no GIF trailer")
         return gif
+    }
+
+    /// A canvas's pixels as 0x00RRGGBB.
+    func rgb(_ canvas: Canvas) -> [UInt32] {
+        let bytes = canvas.rgba8
+        return (0..<(canvas.width * canvas.height)).map { p in
+            UInt32(bytes[p * 4]) << 16 | UInt32(bytes[p * 4 + 1]) << 8 | UInt32(bytes[p * 4 + 2])
+        }
     }
 
     func lzwDecode(_ data: [UInt8], minimumCodeSize: Int, count: Int) throws -> [UInt8] {
@@ -149,20 +191,56 @@ struct RendererTests {
         #expect(png.rgba == canvas.rgba8)
     }
 
-    @Test func aGIFHasItsFramesDelaysAndLoop() throws {
-        // Enough varied pixels to fill the LZW table and force clear codes.
+    @Test func aGIFHasItsFramesDelaysAndLoopAndStoresOnlyWhatChanged() throws {
+        // Few colours, so that every frame's palette is exact; a change confined to a corner.
+        func frame(_ k: Int) -> Canvas {
+            var c = Canvas(width: 97, height: 61, color: Color(red: 0.2, green: 0.4, blue: 0.6))
+            for y in 0..<20 { for x in 0..<30 where (x + y + k) % 3 == 0 { c.blend(x: 60 + x, y: 35 + y, r: 1, g: 0.5, b: 0, a: 1) } }
+            return c
+        }
+        let frames = [frame(0), frame(1), frame(1), frame(2)]
+        let gif = try decodeGIF(GIFEncoder.encode(frames: frames, delays: [50, 2, 3, 100]))
+        #expect(gif.width == 97 && gif.height == 61 && gif.loops == 0)
+        // The repeated frame is merged into the one before, its delay added.
+        #expect(gif.delays == [50, 5, 100])
+        #expect(gif.frames == [frames[0], frames[1], frames[3]].map(rgb))
+        // Frames after the first cover only the changed corner.
+        #expect(gif.rects[0] == (0, 0, 97, 61))
+        for r in gif.rects.dropFirst() { #expect(r.0 >= 60 && r.1 >= 35 && r.2 <= 30 && r.3 <= 20, "\(r)") }
+    }
+
+    @Test func aGIFOfManyColoursGetsAPaletteChosenFromItsFrames() throws {
+        // A smooth gradient of 97 × 61 distinct colours: more than a palette holds.
         let frames = (0..<3).map { k in
             var c = Canvas(width: 97, height: 61)
             for y in 0..<61 { for x in 0..<97 {
-                let v = Float((x * 7 + y * 13 + k * 31) % 251) / 250
-                c.blend(x: x, y: y, r: v, g: 1 - v, b: Float((x ^ y) & 1), a: 1)
+                c.blend(x: x, y: y, r: Float(x) / 96, g: Float(y) / 60, b: Float(k) / 2, a: 1)
             } }
             return c
         }
-        let gif = try decodeGIF(GIF.encode(frames: frames, delays: [50, 2, 100]))
-        #expect(gif.width == 97 && gif.height == 61)
-        #expect(gif.delays == [50, 2, 100] && gif.loops == 0)
-        #expect(gif.frames == frames.map { GIF.indices($0, width: 97, height: 61) })
+        for dither in [false, true] {
+            let gif = try decodeGIF(GIFEncoder.encode(frames: frames, delays: [50, 2, 100], dither: dither))
+            #expect(gif.frames.count == 3)
+            for (decoded, source) in zip(gif.frames, frames.map(rgb)) {
+                // Close to the source everywhere: the palette follows the frame's colours.
+                var total = 0
+                for (a, b) in zip(decoded, source) {
+                    let d = [16, 8, 0].map { (shift: UInt32) -> Int in
+                        let x = Int((a >> shift) & 0xFF), y = Int((b >> shift) & 0xFF)
+                        return abs(x - y)
+                    }
+                    #expect(d.max()! <= 48, "dither \(dither)")
+                    total += d.reduce(0, +)
+                }
+                #expect(Double(total) / Double(source.count * 3) < 6, "mean error per channel, dither \(dither)")
+            }
+        }
+    }
+
+    @Test func aGIFWithoutFrameDifferencesStoresEveryPixel() throws {
+        let frames = [Canvas(width: 9, height: 7, color: .white), Canvas(width: 9, height: 7, color: Color(red: 1, green: 0, blue: 0))]
+        let gif = try decodeGIF(GIFEncoder.encode(frames: frames, delays: [10, 10], frameDifferences: false))
+        #expect(gif.rects.map(\.2) == [9, 9] && gif.frames == frames.map(rgb))
     }
 
     // MARK: - Drawing
@@ -333,12 +411,43 @@ struct RendererTests {
         let result = try run(Paths.segue, ["preview", "CurlUp", "--out", "a.gif", "--scale", "0.2", "--fps", "20", "--json"], in: folder)
         #expect(result.status == 0, "\(result.err)")
         let gif = try decodeGIF(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/a.gif"))))
-        // 0.4 s at 20 fps: t = 0, 0.05, ..., 0.4.
-        #expect(gif.frames.count == 9 && gif.delays == [50] + Array(repeating: 5, count: 7) + [100] && gif.loops == 0)
+        // 0.4 s at 20 fps: t = 0, 0.05, ..., 0.4; the page is gone by 0.35, so
+        // the last two are one picture, stored once and held 1 s.
+        #expect(gif.frames.count == 8 && gif.delays == [50] + Array(repeating: 5, count: 6) + [100] && gif.loops == 0)
         #expect(gif.width == 78 && gif.height == 169)
+        #expect(gif.comment == "segue preview CurlUp video -> file (with rules[1]'s parameters from <built-in scene>)")
         let written = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         #expect(written["frames"] as? Int == 9 && written["animator"] as? String == "CurlUp" && written["from"] as? String == "video")
+        #expect(written["rule"] as? String == "rules[1]")
         #expect(result.err.isEmpty, "no progress line when not on a terminal")
+    }
+
+    @Test func previewWithAConfigUsesTheParametersOfTheRuleThatNamesTheAnimator() throws {
+        let folder = makeTemporaryFolder("preview-rule")
+        try """
+        {"rules": [
+          {"from": "photo", "to": "video", "animator": "SpringSlide"},
+          {"from": "video", "to": "file", "animator": "CurlUp", "parameters": {"duration": 0.8, "radius": 30}}
+        ]}
+        """.write(toFile: folder + "/segue.json", atomically: true, encoding: .utf8)
+        for (extra, rule) in [([], "rules[1]"), (["--from", "video", "--to", "file"], "rules[1]")] {
+            let result = try run(Paths.segue, ["preview", "CurlUp", "--config", "segue.json", "--out", "c.gif", "--scale", "0.1",
+                                               "--fps", "10", "--param", "radius=20", "--json"] + extra, in: folder)
+            #expect(result.status == 0, "\(result.err)")
+            let written = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+            let parameters = try #require(written["parameters"] as? [String: Any])
+            // The rule's duration, --param's radius over the rule's.
+            #expect(written["rule"] as? String == rule && written["duration"] as? Double == 0.8)
+            #expect(parameters["duration"] as? Double == 0.8 && parameters["radius"] as? Double == 20, "\(parameters)")
+            #expect(written["frames"] as? Int == 9, "0.8 s at 10 fps: t = 0, 0.1, ..., 0.8")
+            let gif = try decodeGIF(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/c.gif"))))
+            #expect(gif.comment == "segue preview CurlUp video -> file (with rules[1]'s parameters from segue.json): duration=0.8 radius=20")
+        }
+        // No rule names SpringSlide from file to photo: the defaults, and no rule said.
+        let plain = try run(Paths.segue, ["preview", "SpringSlide", "--config", "segue.json", "--from", "file", "--to", "photo",
+                                          "--out", "d.png", "--scale", "0.1", "--json"], in: folder)
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(plain.out.utf8)) as? [String: Any])
+        #expect(written["rule"] == nil && written["duration"] as? Double == 1, "\(written)")
     }
 
     @Test func previewWritesAPNGFilmstripWithTimes() throws {

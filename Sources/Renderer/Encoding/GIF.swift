@@ -1,62 +1,325 @@
-/// Writes looping animated GIF89a files with our own LZW encoder. Colours are
-/// mapped to one global palette, a 6×7×6 colour cube (252 entries): exact for
-/// greys and primaries, close enough for previews.
-public enum GIF {
-    /// An animation of `frames` (all the size of the first), each shown for
-    /// `delays[i]` hundredths of a second, looping forever.
-    public static func encode(frames: [Canvas], delays: [Int]) -> [UInt8] {
+/// Writes looping animated GIF89a files, one frame at a time, so that memory
+/// does not grow with the number of frames.
+///
+/// Each frame after the first is stored as the rectangle that changed since
+/// the frame before, with the pixels that did not change left transparent
+/// (disposal "leave in place"), and with its own palette: the exact colours of
+/// the changed pixels when there are few enough, else 255 chosen by median cut,
+/// optionally dithered (Floyd–Steinberg). A frame identical to the one before
+/// adds its delay to that frame instead. Pixels are read as opaque RGB.
+public struct GIFEncoder {
+    /// The animation's size, in pixels.
+    public let width: Int, height: Int
+    /// Whether colours that the palette misses are dithered.
+    public let dither: Bool
+    /// Whether frames after the first store only what changed (true), or every
+    /// pixel (false: for comparing with other optimizers on the same frames).
+    public let frameDifferences: Bool
+    /// The file so far; complete after ``finish(lastDelay:)``.
+    public private(set) var bytes: [UInt8] = []
+    /// The last frame's pixels as 0x00RRGGBB; empty before the first frame.
+    private var previous: [UInt32] = []
+    /// Where the last frame's delay is written, so that a repeat or the end can change it.
+    private var lastDelayAt: Int?
+    private var lzw = LZW()
+    /// The number of frames stored (repeats merged).
+    public private(set) var frameCount = 0
+
+    /// Starts a file of `width` × `height` (each at most 65,535) that loops
+    /// forever, with `comment` (printable ASCII; anything else becomes '?') in
+    /// a comment extension when given.
+    public init(width: Int, height: Int, dither: Bool = false, frameDifferences: Bool = true, comment: String? = nil) {
+        self.width = min(max(width, 1), 0xFFFF)
+        self.height = min(max(height, 1), 0xFFFF)
+        self.dither = dither
+        self.frameDifferences = frameDifferences
+        bytes = Array("GIF89a".utf8) + le16(self.width) + le16(self.height)
+        bytes += [0x00, 0, 0]  // no global colour table: every frame has its own
+        bytes += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [0x03, 0x01, 0x00, 0x00, 0x00]  // loop forever
+        if let comment {
+            bytes += [0x21, 0xFE]
+            appendSubBlocks(comment.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? UInt8($0.value) : 0x3F })
+        }
+    }
+
+    /// `data` in sub-blocks of at most 255 bytes, then the empty block.
+    private mutating func appendSubBlocks(_ data: [UInt8]) {
+        var i = 0
+        while i < data.count {
+            let n = min(255, data.count - i)
+            bytes.append(UInt8(n))
+            bytes += data[i..<(i + n)]
+            i += n
+        }
+        bytes.append(0)
+    }
+
+    /// Adds a frame of 8-bit RGBA pixels (`width` × `height` × 4 bytes, alpha
+    /// ignored), shown for `delay` hundredths of a second.
+    public mutating func add(rgba: [UInt8], delay: Int) {
+        precondition(rgba.count == width * height * 4, "a frame of \(width)x\(height) RGBA")
+        var current = [UInt32](repeating: 0, count: width * height)
+        rgba.withUnsafeBufferPointer { src in
+            current.withUnsafeMutableBufferPointer { dst in
+                for p in 0..<dst.count {
+                    dst[p] = UInt32(src[p * 4]) << 16 | UInt32(src[p * 4 + 1]) << 8 | UInt32(src[p * 4 + 2])
+                }
+            }
+        }
+        add(pixels: current, delay: delay)
+    }
+
+    /// Adds a frame drawn on a canvas of the animation's size.
+    public mutating func add(_ canvas: Canvas, delay: Int) {
+        add(rgba: canvas.rgba8, delay: delay)
+    }
+
+    /// Ends the file, giving the last frame `lastDelay` when set, and returns it.
+    public mutating func finish(lastDelay: Int? = nil) -> [UInt8] {
+        if let lastDelay, let at = lastDelayAt { setDelay(lastDelay, at: at) }
+        bytes.append(0x3B)
+        return bytes
+    }
+
+    private mutating func add(pixels current: [UInt32], delay: Int) {
+        let delay = min(max(delay, 0), 0xFFFF)
+        // The rectangle that changed; all of it for the first frame.
+        var rect = (x0: 0, y0: 0, x1: width - 1, y1: height - 1)
+        if frameDifferences, !previous.isEmpty {
+            guard let changed = changedRectangle(current) else {
+                // Nothing changed: hold the last frame longer.
+                if let at = lastDelayAt { setDelay(delay + Int(bytes[at]) | Int(bytes[at + 1]) << 8, at: at) }
+                return
+            }
+            rect = changed
+        }
+        let w = rect.x1 - rect.x0 + 1, h = rect.y1 - rect.y0 + 1
+        // The pixels to draw; nil where the frame before already shows them.
+        var drawn = [UInt32](repeating: 0, count: w * h), keep = [Bool](repeating: false, count: w * h)
+        var anyKept = false
+        for y in 0..<h {
+            for x in 0..<w {
+                let p = (rect.y0 + y) * width + rect.x0 + x
+                drawn[y * w + x] = current[p]
+                if frameDifferences, !previous.isEmpty, previous[p] == current[p] {
+                    keep[y * w + x] = true
+                    anyKept = true
+                }
+            }
+        }
+        let palette = Palette(drawn, skipping: anyKept ? keep : nil, maximum: anyKept ? 255 : 256)
+        let transparent = palette.colors.count  // the index after the colours, when used
+        let indices = palette.indices(of: drawn, width: w, skipping: anyKept ? keep : nil,
+                                      transparent: UInt8(truncatingIfNeeded: transparent), dither: dither)
+        let entries = palette.colors.count + (anyKept ? 1 : 0)
+        var bits = 1
+        while 1 << bits < entries { bits += 1 }
+
+        // Graphic control: leave in place, transparency if used, the delay.
+        bytes += [0x21, 0xF9, 0x04, 0x04 | (anyKept ? 0x01 : 0x00)]
+        lastDelayAt = bytes.count
+        bytes += le16(delay) + [anyKept ? UInt8(transparent) : 0, 0x00]
+        bytes += [0x2C] + le16(rect.x0) + le16(rect.y0) + le16(w) + le16(h) + [0x80 | UInt8(bits - 1)]
+        for k in 0..<(1 << bits) {
+            let c = k < palette.colors.count ? palette.colors[k] : 0
+            bytes += [UInt8(c >> 16), UInt8((c >> 8) & 0xFF), UInt8(c & 0xFF)]
+        }
+        let minimumCodeSize = max(bits, 2)
+        bytes.append(UInt8(minimumCodeSize))
+        appendSubBlocks(lzw.encode(indices, minimumCodeSize: minimumCodeSize))
+        previous = current
+        frameCount += 1
+    }
+
+    /// The bounding rectangle of the pixels that differ from the last frame; nil when none do.
+    private func changedRectangle(_ current: [UInt32]) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
+        var x0 = width, y0 = height, x1 = -1, y1 = -1
+        current.withUnsafeBufferPointer { c in
+            previous.withUnsafeBufferPointer { p in
+                for y in 0..<height {
+                    let row = y * width
+                    var first = -1, last = -1
+                    for x in 0..<width where c[row + x] != p[row + x] {
+                        if first < 0 { first = x }
+                        last = x
+                    }
+                    guard first >= 0 else { continue }
+                    x0 = min(x0, first)
+                    x1 = max(x1, last)
+                    y0 = min(y0, y)
+                    y1 = y
+                }
+            }
+        }
+        return x1 < 0 ? nil : (x0, y0, x1, y1)
+    }
+
+    private mutating func setDelay(_ delay: Int, at: Int) {
+        let d = min(max(delay, 0), 0xFFFF)
+        bytes[at] = UInt8(d & 0xFF)
+        bytes[at + 1] = UInt8(d >> 8)
+    }
+
+    /// A whole animation at once: `frames` (each the size of the first), each
+    /// shown for `delays[i]` hundredths of a second (2 when missing).
+    public static func encode(frames: [Canvas], delays: [Int], dither: Bool = false, frameDifferences: Bool = true) -> [UInt8] {
         guard let first = frames.first else { return [] }
-        let width = first.width, height = first.height
-        var out: [UInt8] = Array("GIF89a".utf8)
-        out += le16(width) + le16(height)
-        out += [0xF7, 0, 0]  // global colour table of 2^(7+1) entries, background 0, square pixels
-        for i in 0..<256 {
-            let (r, g, b) = i < 252 ? (i / 42, (i / 6) % 7, i % 6) : (0, 0, 0)
-            out += [UInt8(r * 255 / 5), UInt8(g * 255 / 6), UInt8(b * 255 / 5)]
+        var encoder = GIFEncoder(width: first.width, height: first.height, dither: dither, frameDifferences: frameDifferences)
+        for (k, frame) in frames.enumerated() {
+            encoder.add(frame, delay: k < delays.count ? delays[k] : 2)
         }
-        out += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [0x03, 0x01, 0x00, 0x00, 0x00]  // loop forever
-        for (index, frame) in frames.enumerated() {
-            let delay = index < delays.count ? delays[index] : 2
-            out += [0x21, 0xF9, 0x04, 0x00] + le16(delay) + [0x00, 0x00]  // graphic control: delay, no transparency
-            out += [0x2C] + le16(0) + le16(0) + le16(width) + le16(height) + [0x00]
-            out.append(8)  // minimum code size
-            let data = lzw(indices(frame, width: width, height: height))
-            var i = 0
-            while i < data.count {
-                let n = min(255, data.count - i)
-                out.append(UInt8(n))
-                out += data[i..<(i + n)]
-                i += n
+        return encoder.finish()
+    }
+}
+
+/// A frame's colours: exact when the frame has few enough, else chosen by
+/// median cut over a histogram of 5 bits per channel.
+struct Palette {
+    /// 0x00RRGGBB, at most `maximum` of them.
+    private(set) var colors: [UInt32] = []
+    /// Whether `colors` holds every colour of the frame exactly.
+    private(set) var exact = true
+    /// For an exact palette: each colour's index, by its 15-bit key.
+    private var exactIndex: [UInt8] = []
+
+    static func key15(_ c: UInt32) -> Int { Int((c >> 19) & 0x1F) << 10 | Int((c >> 11) & 0x1F) << 5 | Int((c >> 3) & 0x1F) }
+
+    init(_ pixels: [UInt32], skipping skip: [Bool]?, maximum: Int) {
+        // One pass: count per 15-bit bin, and whether a bin holds more than one colour.
+        var count = [Int32](repeating: 0, count: 32_768)
+        var first = [UInt32](repeating: 0, count: 32_768)
+        var mixed = false
+        var sums = [SIMD4<Int64>](repeating: .zero, count: 32_768)
+        for (p, c) in pixels.enumerated() where skip?[p] != true {
+            let k = Self.key15(c)
+            if count[k] == 0 { first[k] = c } else if first[k] != c { mixed = true }
+            count[k] += 1
+            sums[k] &+= SIMD4(Int64(c >> 16), Int64((c >> 8) & 0xFF), Int64(c & 0xFF), 0)
+        }
+        let bins = (0..<32_768).filter { count[$0] > 0 }
+        if !mixed, bins.count <= maximum {
+            exactIndex = [UInt8](repeating: 0, count: 32_768)
+            for (i, k) in bins.enumerated() {
+                colors.append(first[k])
+                exactIndex[k] = UInt8(i)
             }
-            out.append(0)
+            return
         }
-        out.append(0x3B)
-        return out
+        exact = false
+        colors = Self.medianCut(bins: bins, count: count, sums: sums, maximum: maximum)
     }
 
-    /// Palette indices of a frame, cropped or padded to `width` × `height`.
-    static func indices(_ canvas: Canvas, width: Int, height: Int) -> [UInt8] {
-        let rgba = canvas.rgba8
-        var out = [UInt8](repeating: 0, count: width * height)
-        for y in 0..<min(height, canvas.height) {
-            for x in 0..<min(width, canvas.width) {
-                let p = (y * canvas.width + x) * 4
-                let r = (Int(rgba[p]) * 5 + 127) / 255, g = (Int(rgba[p + 1]) * 6 + 127) / 255, b = (Int(rgba[p + 2]) * 5 + 127) / 255
-                out[y * width + x] = UInt8(r * 42 + g * 6 + b)
+    /// Splits the colour space into `maximum` boxes of bins, each time the box
+    /// with the widest channel extent weighted by its pixels, at its weighted median.
+    private static func medianCut(bins: [Int], count: [Int32], sums: [SIMD4<Int64>], maximum: Int) -> [UInt32] {
+        func channel(_ k: Int, _ c: Int) -> Int { (k >> (10 - 5 * c)) & 0x1F }
+        struct Box { var bins: ArraySlice<Int>; var pixels: Int64; var extent: Int; var axis: Int }
+        func box(_ b: ArraySlice<Int>) -> Box {
+            var lo = [31, 31, 31], hi = [0, 0, 0], n: Int64 = 0
+            for k in b {
+                for c in 0..<3 { lo[c] = min(lo[c], channel(k, c)); hi[c] = max(hi[c], channel(k, c)) }
+                n += Int64(count[k])
+            }
+            let extents = (0..<3).map { hi[$0] - lo[$0] }
+            let axis = extents.firstIndex(of: extents.max()!)!
+            return Box(bins: b, pixels: n, extent: extents[axis], axis: axis)
+        }
+        var storage = bins
+        var boxes = [box(storage[...])]
+        while boxes.count < maximum {
+            // The box most worth splitting: wide and heavy.
+            guard let pick = boxes.indices.filter({ boxes[$0].extent > 0 && boxes[$0].bins.count > 1 })
+                .max(by: { Double(boxes[$0].extent) * Double(boxes[$0].pixels).squareRoot()
+                          < Double(boxes[$1].extent) * Double(boxes[$1].pixels).squareRoot() }) else { break }
+            let b = boxes[pick]
+            let range = b.bins.indices
+            storage[range].sort { channel($0, b.axis) < channel($1, b.axis) }
+            var seen: Int64 = 0, cut = range.lowerBound + 1
+            for i in range {
+                seen += Int64(count[storage[i]])
+                if seen * 2 >= b.pixels { cut = min(max(i + 1, range.lowerBound + 1), range.upperBound - 1); break }
+            }
+            boxes[pick] = box(storage[range.lowerBound..<cut])
+            boxes.append(box(storage[cut..<range.upperBound]))
+        }
+        return boxes.map { b in
+            var s = SIMD4<Int64>.zero
+            for k in b.bins { s &+= sums[k] }
+            let n = max(b.pixels, 1)
+            return UInt32((s[0] + n / 2) / n) << 16 | UInt32((s[1] + n / 2) / n) << 8 | UInt32((s[2] + n / 2) / n)
+        }
+    }
+
+    /// Each pixel's palette index (`transparent` where skipped), row by row.
+    func indices(of pixels: [UInt32], width: Int, skipping skip: [Bool]?, transparent: UInt8, dither: Bool) -> [UInt8] {
+        var out = [UInt8](repeating: transparent, count: pixels.count)
+        if exact {
+            for (p, c) in pixels.enumerated() where skip?[p] != true { out[p] = exactIndex[Self.key15(c)] }
+            return out
+        }
+        // Nearest colour, cached by 6 bits per channel.
+        var cache = [Int16](repeating: -1, count: 1 << 18)
+        func nearest(_ r: Int, _ g: Int, _ b: Int) -> Int {
+            let key = (r >> 2) << 12 | (g >> 2) << 6 | (b >> 2)
+            if cache[key] >= 0 { return Int(cache[key]) }
+            var best = 0, bestDistance = Int.max
+            for (i, c) in colors.enumerated() {
+                let dr = Int(c >> 16) - r, dg = Int((c >> 8) & 0xFF) - g, db = Int(c & 0xFF) - b
+                let d = 2 * dr * dr + 4 * dg * dg + 3 * db * db
+                if d < bestDistance { (best, bestDistance) = (i, d) }
+            }
+            cache[key] = Int16(best)
+            return best
+        }
+        guard dither else {
+            for (p, c) in pixels.enumerated() where skip?[p] != true {
+                out[p] = UInt8(nearest(Int(c >> 16), Int((c >> 8) & 0xFF), Int(c & 0xFF)))
+            }
+            return out
+        }
+        // Floyd–Steinberg over the drawn pixels, in sixteenths.
+        let height = pixels.count / max(width, 1)
+        var error = [SIMD3<Int32>](repeating: .zero, count: (width + 2) * 2)
+        for y in 0..<height {
+            let row = (y & 1) * (width + 2), next = ((y + 1) & 1) * (width + 2)
+            for x in 0..<(width + 2) { error[next + x] = .zero }
+            for x in 0..<width {
+                let p = y * width + x
+                guard skip?[p] != true else { continue }
+                let c = pixels[p]
+                let e = error[row + x + 1] / 16
+                let r = min(max(Int(c >> 16) + Int(e.x), 0), 255), g = min(max(Int((c >> 8) & 0xFF) + Int(e.y), 0), 255)
+                let b = min(max(Int(c & 0xFF) + Int(e.z), 0), 255)
+                let i = nearest(r, g, b)
+                out[p] = UInt8(i)
+                let q = colors[i]
+                let d = SIMD3<Int32>(Int32(r) - Int32(q >> 16), Int32(g) - Int32((q >> 8) & 0xFF), Int32(b) - Int32(q & 0xFF))
+                error[row + x + 2] &+= d &* 7
+                error[next + x] &+= d &* 3
+                error[next + x + 1] &+= d &* 5
+                error[next + x + 2] &+= d
             }
         }
         return out
     }
+}
 
-    /// Variable-width LZW with 8-bit roots, as GIF wants: clear code 256, end 257,
-    /// codes up to 12 bits, a clear as soon as code 4095 is taken.
-    static func lzw(_ pixels: [UInt8]) -> [UInt8] {
-        let clear = 256, end = 257
+/// GIF's variable-width LZW: codes from minimumCodeSize + 1 bits up to 12, a
+/// clear code first and as soon as code 4095 is taken, an end code last.
+/// Keeps its table between frames to spare the allocation.
+struct LZW {
+    private var table = [Int32](repeating: -1, count: 4096 << 8)  // (prefix code << 8 | index) -> code
+    private var used: [Int] = []
+
+    mutating func encode(_ pixels: [UInt8], minimumCodeSize: Int) -> [UInt8] {
+        let clear = 1 << minimumCodeSize, end = clear + 1
         var out = BitWriter()
-        var table = [Int32](repeating: -1, count: 4096 * 256)  // (prefix code, byte) -> code
-        var used: [Int] = []
-        var next = 258, width = 9
+        var next = end + 1, width = minimumCodeSize + 1
         out.write(clear, bits: width)
+        defer {
+            for k in used { table[k] = -1 }
+            used.removeAll(keepingCapacity: true)
+        }
         guard var prefix = pixels.first.map(Int.init) else {
             out.write(end, bits: width)
             out.flush()
@@ -79,8 +342,8 @@ public enum GIF {
                 out.write(clear, bits: width)
                 for k in used { table[k] = -1 }
                 used.removeAll(keepingCapacity: true)
-                next = 258
-                width = 9
+                next = end + 1
+                width = minimumCodeSize + 1
             }
             prefix = Int(byte)
         }
@@ -89,6 +352,6 @@ public enum GIF {
         out.flush()
         return out.bytes
     }
-
-    static func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
 }
+
+func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }

@@ -1,8 +1,27 @@
-/// Writes 8-bit RGBA PNG files: IHDR, one IDAT (zlib, per-row filters chosen
-/// by the usual minimum-sum heuristic among None, Sub and Up), IEND.
+/// Writes 8-bit RGBA PNG files: IHDR, an optional tEXt comment, one IDAT
+/// (per-row filters chosen by the usual minimum-sum heuristic among None, Sub
+/// and Up, compressed by the system's zlib at level 6, or by our own
+/// ``Deflate`` where it is missing), IEND.
 public enum PNG {
-    /// The PNG file of `canvas`.
-    public static func encode(_ canvas: Canvas) -> [UInt8] {
+    /// The PNG file of `canvas`, with `comment` (printable ASCII; anything else
+    /// becomes '?') as a tEXt "Comment" chunk when given.
+    public static func encode(_ canvas: Canvas, comment: String? = nil) -> [UInt8] {
+        let raw = filtered(canvas)
+        var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var header: [UInt8] = []
+        header += bigEndian(UInt32(canvas.width)) + bigEndian(UInt32(canvas.height))
+        header += [8, 6, 0, 0, 0]  // 8 bits, RGBA, deflate, adaptive filtering, no interlace
+        chunk("IHDR", header, into: &file)
+        if let comment {
+            chunk("tEXt", Array("Comment".utf8) + [0] + comment.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? UInt8($0.value) : 0x3F }, into: &file)
+        }
+        chunk("IDAT", SystemZlib.compress(raw) ?? Deflate.zlib(raw), into: &file)
+        chunk("IEND", [], into: &file)
+        return file
+    }
+
+    /// The bytes IDAT compresses: each row of 8-bit RGBA led by its filter type.
+    public static func filtered(_ canvas: Canvas) -> [UInt8] {
         let width = canvas.width, height = canvas.height, stride = width * 4
         let rgba = canvas.rgba8
         var raw: [UInt8] = []
@@ -31,14 +50,7 @@ public enum PNG {
             raw.append(bestFilter)
             raw += best
         }
-        var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        var header: [UInt8] = []
-        header += bigEndian(UInt32(width)) + bigEndian(UInt32(height))
-        header += [8, 6, 0, 0, 0]  // 8 bits, RGBA, deflate, adaptive filtering, no interlace
-        chunk("IHDR", header, into: &file)
-        chunk("IDAT", Deflate.zlib(raw), into: &file)
-        chunk("IEND", [], into: &file)
-        return file
+        return raw
     }
 
     static func chunk(_ type: String, _ data: [UInt8], into file: inout [UInt8]) {
