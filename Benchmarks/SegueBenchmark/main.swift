@@ -25,12 +25,15 @@ import HostContainer
 /// plugin is measured against.
 final class SwiftCurl: TransitionAnimator {
     let name = "CurlUp (Swift)", source = AnimatorSource.application
-    let duration = 0.4, radius = 48.0, rows = 32, columns = 4
+    let duration = 0.4, radius = 48.0, angle = 20.0, rows = 32
+    var columns = 2
     /// A parameter in the plugin, so a stored value here, not a constant the compiler could fold.
     let curve = TimingCurve.named[3].curve
 
     func setup(_ context: TransitionContext) -> AnimatorSetup {
-        .animate(TransitionPlan(duration: duration, layers: [
+        let page = context.initialFrame(for: context.fromViewController)
+        columns = min(max(Int((Double(rows) * page.width / page.height).rounded(.up)), 2), 64)
+        return .animate(TransitionPlan(duration: duration, layers: [
             LayerRequest(.view(.to)), LayerRequest(.view(.from), meshColumns: columns, meshRows: rows),
         ]))
     }
@@ -39,24 +42,28 @@ final class SwiftCurl: TransitionAnimator {
         let progress = curve.value(at: t / duration)
         let frame = layers[1].frame
         let mesh = layers[1].mesh
-        let line = frame.height - progress * (frame.height + Double.pi * radius)
+        let tilt = angle * Double.pi / 180, r = radius
+        let nx = sin(tilt), ny = cos(tilt)
+        let top = min(0, frame.width * nx), bottom = frame.height * ny + max(0, frame.width * nx)
+        let halfTurn = Double.pi * r
+        let line = bottom - progress * (bottom - top + halfTurn)
         for j in 0...rows {
-            let y = frame.height * Double(j) / Double(rows)
-            var py = y, pz = 0.0
-            let d = y - line
-            if d > 0 {
-                let angle = d / radius
-                if angle <= Double.pi {
-                    py = line + radius * sin(angle)
-                    pz = radius * (1 - cos(angle))
-                } else {
-                    py = line - (d - Double.pi * radius)
-                    pz = 2 * radius
-                }
-            }
+            let v = frame.height * Double(j) / Double(rows)
             for i in 0...columns {
-                mesh[j * (columns + 1) + i] = Vec3(
-                    x: frame.x + frame.width * Double(i) / Double(columns), y: frame.y + py, z: pz)
+                let u = frame.width * Double(i) / Double(columns)
+                let d = u * nx + v * ny - line
+                var back = 0.0, z = 0.0
+                if d > 0 {
+                    if d <= halfTurn {
+                        let phi = d / r
+                        back = d - r * sin(phi)
+                        z = r * (1 - cos(phi))
+                    } else {
+                        back = 2 * d - halfTurn
+                        z = 2 * r
+                    }
+                }
+                mesh[j * (columns + 1) + i] = Vec3(x: frame.x + u - back * nx, y: frame.y + v - back * ny, z: z)
             }
         }
         layers[1].isHidden = progress >= 1

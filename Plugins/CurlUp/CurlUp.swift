@@ -1,12 +1,21 @@
 // CurlUp: seed-004's UIViewAnimationOptions.transitionCurlUp as a Segue plugin.
-// The from view curls up from its bottom edge like a page of a notepad,
-// revealing the to view beneath, in 0.4 s on an ease-in-ease-out curve.
+// The from view lifts from its bottom edge and curls upward like a page of a
+// notepad, revealing the to view beneath, in 0.4 s on an ease-in-ease-out curve.
 //
-// The page is a mesh: points above the curl line lie flat; points below it
-// wrap around a horizontal cylinder of radius r lying on the page at the curl
-// line, and past half a turn they run back up, facing away (the page's back).
-// The curl line rises from the bottom edge to beyond the top (by the half
-// turn's arc, pi * r), so at the end the whole page has rolled off the top.
+// The page is a mesh wrapped around a cylinder of radius r that lies on the
+// page along the curl line. The line is tilted by `angle` (positive: the
+// bottom-right corner leads, as in UIKit's curl; negative: the bottom-left).
+// With n the unit normal of the line pointing down the page, and d the
+// distance of a point of the flat page past the line along n:
+//   d <= 0            the point lies flat;
+//   0 < d <= pi*r     it wraps around the cylinder: moved back along n by
+//                     d - r*sin(d/r), lifted to z = r*(1 - cos(d/r));
+//   d > pi*r          past half a turn it lies flat again at z = 2r, facing
+//                     away (the page's back), running back up the page.
+// The line starts on the leading corner and travels up the page until the
+// last corner has gone round the half turn, so the page ends off the top.
+// Shading, the pale back and the shadow on the view beneath are the
+// renderer's: a host draws a mesh as it sees fit.
 //
 // Built as a third party would build it: only the C ABI, one @c export.
 
@@ -15,17 +24,19 @@ import AnimatorKit
 import Glibc
 
 private enum Param: Int {
-    case duration, curve, radius, rows
+    case duration, curve, radius, angle, rows
 }
 
 private let plugin = Plugin([Animator(
-    id: "org.segue.curl-up/1", name: "CurlUp", version: "1.0.0",
+    id: "org.segue.curl-up/1", name: "CurlUp", version: "1.1.0",
     description: "The from view curls up from its bottom edge like a page, revealing the to view (seed-004).",
     parameters: [
         .number("duration", "Length of the transition, in seconds.", default: 0.4, min: 0.05, max: 10),
-        .curve("curve", "Timing curve of the curl line's rise: a named curve or one of the config's \"curves\".", default: SEGUE_CURVE_EASE_IN_OUT),
+        .curve("curve", "Timing curve of the curl line's travel: a named curve or one of the config's \"curves\".", default: SEGUE_CURVE_EASE_IN_OUT),
         .number("radius", "Radius of the curl, in points.", default: 48, min: 4, max: 400),
-        .integer("rows", "Mesh rows down the page: more is smoother and costs more.", default: 32, min: 2, max: 64),
+        .number("angle", "Tilt of the curl line, in degrees: positive lifts the bottom-right corner first, negative the bottom-left, 0 the whole edge at once.",
+                default: 20, min: -60, max: 60),
+        .integer("rows", "Mesh rows down the page (columns follow the page's shape): more is smoother and costs more.", default: 32, min: 2, max: 64),
     ],
     setup: setup, evaluate: evaluate)])
 
@@ -37,17 +48,18 @@ public func segueAnimatorEntry(_ host: UnsafePointer<segue_host_t>?) -> UnsafePo
 
 // MARK: - Animation
 
-/// Mesh columns: the curl line is horizontal, so x needs no subdivision for
-/// the geometry; a few columns keep a renderer's perspective smooth.
-private let meshColumns: UInt32 = 4
-
 private func setup(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePointer<segue_context_t>?,
                    _ plan: UnsafeMutablePointer<segue_plan_t>?) -> segue_setup_result_t {
     guard let ctx, let plan else { return SEGUE_SETUP_DECLINE }
     let params = ctx.pointee.params!
+    let rows = UInt32(params[Param.rows.rawValue])
+    // Cells about square: as many columns as the page's width takes at the rows' spacing.
+    let page = ctx.pointee.from_initial_frame
+    let aspect = page.height > 0 ? page.width / page.height : 1
+    let columns = UInt32(min(max((Double(rows) * aspect).rounded(.up), 2), 64))
     plan.plan(duration: params[Param.duration.rawValue], layers: [
         .init(SEGUE_LAYER_TO_VIEW),
-        .init(SEGUE_LAYER_FROM_VIEW, meshColumns: meshColumns, meshRows: UInt32(params[Param.rows.rawValue])),
+        .init(SEGUE_LAYER_FROM_VIEW, meshColumns: columns, meshRows: rows),
     ])
     return SEGUE_SETUP_ANIMATE
 }
@@ -62,28 +74,34 @@ private func evaluate(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePo
     let duration = plan.pointee.duration
     let progress = curveProgress(ctx, Param.curve.rawValue, duration > 0 ? t / duration : 1)
     let r = params[Param.radius.rawValue]
+    let tilt = params[Param.angle.rawValue] * Double.pi / 180
     let frame = state.pointee.frame
-    let rows = Int(plan.pointee.layers.1.mesh_rows), columns = Int(meshColumns)
+    let rows = Int(plan.pointee.layers.1.mesh_rows), columns = Int(plan.pointee.layers.1.mesh_columns)
     guard Int(state.pointee.mesh_vertex_count) >= (rows + 1) * (columns + 1) else { return }
-    // The curl line, in the page's own y (0 at its top edge).
-    let line = frame.height - progress * (frame.height + Double.pi * r)
+    // n: the line's normal, pointing down the page and towards the leading corner.
+    let nx = sin(tilt), ny = cos(tilt)
+    // The page's extent along n, from the trailing top corner to the leading bottom one.
+    let top = min(0, frame.width * nx), bottom = frame.height * ny + max(0, frame.width * nx)
+    let halfTurn = Double.pi * r
+    // The line's position along n: from the leading corner to half a turn past the trailing one.
+    let line = bottom - progress * (bottom - top + halfTurn)
     for j in 0...rows {
-        let y = frame.height * Double(j) / Double(rows)
-        var py = y, pz = 0.0
-        let d = y - line  // arc length past the curl line
-        if d > 0 {
-            let angle = d / r
-            if angle <= Double.pi {
-                py = line + r * sin(angle)
-                pz = r * (1 - cos(angle))
-            } else {
-                py = line - (d - Double.pi * r)
-                pz = 2 * r
-            }
-        }
+        let v = frame.height * Double(j) / Double(rows)
         for i in 0...columns {
-            mesh[j * (columns + 1) + i] = segue_vec3_t(
-                x: frame.x + frame.width * Double(i) / Double(columns), y: frame.y + py, z: pz)
+            let u = frame.width * Double(i) / Double(columns)
+            let d = u * nx + v * ny - line  // past the line, along n
+            var back = 0.0, z = 0.0  // how far the point moves back along n, and its lift
+            if d > 0 {
+                if d <= halfTurn {
+                    let phi = d / r
+                    back = d - r * sin(phi)
+                    z = r * (1 - cos(phi))
+                } else {
+                    back = 2 * d - halfTurn
+                    z = 2 * r
+                }
+            }
+            mesh[j * (columns + 1) + i] = segue_vec3_t(x: frame.x + u - back * nx, y: frame.y + v - back * ny, z: z)
         }
     }
     state.pointee.hidden = progress >= 1

@@ -3,8 +3,9 @@ import HostContainer
 
 /// Draws a view tree into a ``Canvas``: rounded rectangles, pictures and
 /// labels, alpha compositing in z-order then subview order, full 3D transforms
-/// with perspective, and mesh-deformed layers (a page's back side greyed, the
-/// curl's soft shadow on the view beneath). Edges are anti-aliased.
+/// with perspective, and mesh-deformed layers (shaded by their angle to the
+/// light, a page's back side washed out, the curl's soft shadow on the view
+/// beneath). Edges and text are anti-aliased.
 ///
 /// Kept apart from the container: the host runs without it. Not thread-safe
 /// per canvas; a renderer value itself holds no state beyond its settings.
@@ -120,10 +121,21 @@ public struct ViewRenderer: Sendable {
 
     // MARK: - Meshes
 
+    /// The direction towards the light for meshes: in front of the screen and
+    /// a little above it, so a flat page is lit fully and a curl darkens as
+    /// it turns away.
+    static let light: Vec3 = {
+        let v = Vec3(x: 0, y: -0.35, z: 1), length = (v.x * v.x + v.y * v.y + v.z * v.z).squareRoot()
+        return Vec3(x: v.x / length, y: v.y / length, z: v.z / length)
+    }()
+
     /// Draws a mesh-deformed view: its subtree rendered flat into a texture,
     /// then mapped cell by cell onto the projected mesh at twice the resolution
-    /// (for anti-aliased edges), back-facing cells greyed, with the lifted
-    /// cells' shadow cast first onto what lies beneath.
+    /// (for anti-aliased edges), lifted cells over lower ones. Each vertex is
+    /// shaded by the angle between its surface and ``light``; cells seen from
+    /// behind show the texture washed out (``Content/backSide(of:)``), which
+    /// the geometry mirrors; the lifted cells first cast a soft shadow, offset
+    /// downwards with their height, onto what lies beneath.
     private func drawMesh(_ view: View, _ mesh: Mesh, alpha: Double, root: View, into canvas: inout Canvas) {
         let w = view.bounds.width, h = view.bounds.height
         guard w > 0, h > 0, mesh.columns > 0, mesh.rows > 0 else { return }
@@ -138,39 +150,35 @@ public struct ViewRenderer: Sendable {
             let k = d / max(d - p.z, 1)
             return ((cx + (p.x - cx) * k) * scale * ss, (cy + (p.y - cy) * k) * scale * ss)
         }
-        let cols = mesh.columns
+        let cols = mesh.columns, rows = mesh.rows
         func vertex(_ i: Int, _ j: Int) -> Vec3 { mesh.vertices[j * (cols + 1) + i] }
         func uv(_ i: Int, _ j: Int) -> (Double, Double) {
-            (Double(i) / Double(cols) * Double(texture.width), Double(j) / Double(mesh.rows) * Double(texture.height))
+            (Double(i) / Double(cols) * Double(texture.width), Double(j) / Double(rows) * Double(texture.height))
         }
+        // Vertex normals from the neighbours (one-sided at the edges), facing the eye where the page faces it.
+        var normals = [Vec3](repeating: Vec3(x: 0, y: 0, z: 1), count: (cols + 1) * (rows + 1))
+        for j in 0...rows {
+            for i in 0...cols {
+                let a = vertex(min(i + 1, cols), j), b = vertex(max(i - 1, 0), j)
+                let c = vertex(i, min(j + 1, rows)), e = vertex(i, max(j - 1, 0))
+                let du = Vec3(x: a.x - b.x, y: a.y - b.y, z: a.z - b.z), dv = Vec3(x: c.x - e.x, y: c.y - e.y, z: c.z - e.z)
+                let n = Vec3(x: du.y * dv.z - du.z * dv.y, y: du.z * dv.x - du.x * dv.z, z: du.x * dv.y - du.y * dv.x)
+                let length = (n.x * n.x + n.y * n.y + n.z * n.z).squareRoot()
+                if length > 1e-12 { normals[j * (cols + 1) + i] = Vec3(x: n.x / length, y: n.y / length, z: n.z / length) }
+            }
+        }
+        /// Brightness from the surface's angle to the light: 1 when it faces the light as a flat page does.
+        func shade(_ n: Vec3, back: Bool) -> Double {
+            let s = back ? -1.0 : 1.0
+            let lambert = max(s * (n.x * Self.light.x + n.y * Self.light.y + n.z * Self.light.z), 0) / Self.light.z
+            return min(0.3 + 0.7 * lambert, 1)
+        }
+
+        castShadow(mesh, project: project, into: &layer)
         var cells: [(i: Int, j: Int, z: Double)] = []
-        for j in 0..<mesh.rows {
+        for j in 0..<rows {
             for i in 0..<cols {
                 cells.append((i, j, max(vertex(i, j).z, vertex(i + 1, j).z, vertex(i, j + 1).z, vertex(i + 1, j + 1).z)))
-            }
-        }
-        // The shadow: beneath the lowest lifted point of each column, fading
-        // over a distance and with a depth that grow with the lift.
-        for i in 0..<cols {
-            var bottom = (-Double.infinity, -Double.infinity), lift = 0.0
-            for j in 0...mesh.rows {
-                let a = vertex(i, j), b = vertex(i + 1, j)
-                guard max(a.z, b.z) > 0.5 else { continue }
-                bottom = (max(bottom.0, project(Vec3(x: a.x, y: a.y, z: 0)).1), max(bottom.1, project(Vec3(x: b.x, y: b.y, z: 0)).1))
-                lift = max(lift, a.z, b.z)
-            }
-            guard lift > 0.5 else { continue }
-            let left = project(Vec3(x: vertex(i, 0).x, y: 0, z: 0)).0, right = project(Vec3(x: vertex(i + 1, 0).x, y: 0, z: 0)).0
-            let reach = min(lift, 60) * 0.6 * scale * ss, depth = Float(0.35 * min(lift / 60, 1))
-            let columns = max(Int(left.rounded()), 0)..<max(min(Int(right.rounded()), layer.width), max(Int(left.rounded()), 0))
-            for px in columns {
-                let f = (Double(px) + 0.5 - left) / max(right - left, 1e-9)
-                let top = bottom.0 + (bottom.1 - bottom.0) * f
-                guard top.isFinite, top < Double(layer.height), top + reach > 0 else { continue }
-                for py in max(Int(top), 0)..<max(min(Int(top + reach), layer.height), max(Int(top), 0)) {
-                    let fade = 1 - Float((Double(py) + 0.5 - top) / reach)
-                    layer.blend(x: px, y: py, r: 0, g: 0, b: 0, a: depth * fade * fade)
-                }
             }
         }
         for cell in cells.sorted(by: { $0.z < $1.z }) {
@@ -180,8 +188,9 @@ public struct ViewRenderer: Sendable {
             for tri in [[0, 1, 2], [0, 2, 3]] {
                 let (a, b, c) = (screen[tri[0]], screen[tri[1]], screen[tri[2]])
                 let facingAway = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0) < 0
-                let t = tri.map { tex[$0] }
-                fillTextured(screen: tri.map { screen[$0] }, uv: t, texture: texture, back: facingAway, into: &layer)
+                let light = tri.map { shade(normals[quad[$0].1 * (cols + 1) + quad[$0].0], back: facingAway) }
+                fillTextured(screen: tri.map { screen[$0] }, uv: tri.map { tex[$0] }, light: light, texture: texture,
+                             back: facingAway, into: &layer)
             }
         }
         // Down-sample the 2× layer and composite it with the view's alpha.
@@ -199,8 +208,71 @@ public struct ViewRenderer: Sendable {
         }
     }
 
-    private func fillTextured(screen: [(Double, Double)], uv: [(Double, Double)], texture: Canvas, back: Bool,
-                              into canvas: inout Canvas) {
+    /// The shadow of a mesh's lifted cells on the plane beneath: each cell's
+    /// footprint moved down the screen by a quarter of its height, darker the
+    /// higher it is (up to 0.45 at 40 points), blurred by two box passes whose
+    /// reach grows with the highest lift, blended as black into `layer`.
+    private func castShadow(_ mesh: Mesh, project: (Vec3) -> (Double, Double), into layer: inout Canvas) {
+        let cols = mesh.columns, rows = mesh.rows
+        let lift = mesh.vertices.reduce(0) { max($0, $1.z) }
+        guard lift > 0.5 else { return }
+        var mask = [Float](repeating: 0, count: layer.width * layer.height)
+        var box = (x0: layer.width, y0: layer.height, x1: -1, y1: -1)
+        func ground(_ p: Vec3) -> ((Double, Double), Double) {
+            (project(Vec3(x: p.x, y: p.y + 0.25 * p.z, z: 0)), 0.45 * min(p.z / 40, 1))
+        }
+        for j in 0..<rows {
+            for i in 0..<cols {
+                let quad = [(i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1)].map { mesh.vertices[$0.1 * (cols + 1) + $0.0] }
+                guard quad.contains(where: { $0.z > 0.5 }) else { continue }
+                let g = quad.map(ground)
+                for tri in [[0, 1, 2], [0, 2, 3]] {
+                    rasterize(tri.map { g[$0].0 }, width: layer.width, height: layer.height) { px, py, l0, l1, l2 in
+                        let a = Float(l0 * g[tri[0]].1 + l1 * g[tri[1]].1 + l2 * g[tri[2]].1)
+                        let k = py * layer.width + px
+                        if a > mask[k] { mask[k] = a }
+                        box = (min(box.x0, px), min(box.y0, py), max(box.x1, px), max(box.y1, py))
+                    }
+                }
+            }
+        }
+        guard box.x1 >= 0 else { return }
+        // Soften: two box blurs along each axis over the shadow's bounding box grown by the reach.
+        let reach = max(Int((min(lift, 60) * 0.2 * scale * 2).rounded()), 1)
+        let x0 = max(box.x0 - 2 * reach, 0), x1 = min(box.x1 + 2 * reach, layer.width - 1)
+        let y0 = max(box.y0 - 2 * reach, 0), y1 = min(box.y1 + 2 * reach, layer.height - 1)
+        var line = [Float](repeating: 0, count: max(layer.width, layer.height))
+        for _ in 0..<2 {
+            for y in y0...y1 {
+                for x in x0...x1 { line[x] = mask[y * layer.width + x] }
+                var sum: Float = 0
+                for x in x0...min(x0 + reach, x1) { sum += line[x] }
+                for x in x0...x1 {
+                    mask[y * layer.width + x] = sum / Float(2 * reach + 1)
+                    if x + reach + 1 <= x1 { sum += line[x + reach + 1] }
+                    if x - reach >= x0 { sum -= line[x - reach] }
+                }
+            }
+            for x in x0...x1 {
+                for y in y0...y1 { line[y] = mask[y * layer.width + x] }
+                var sum: Float = 0
+                for y in y0...min(y0 + reach, y1) { sum += line[y] }
+                for y in y0...y1 {
+                    mask[y * layer.width + x] = sum / Float(2 * reach + 1)
+                    if y + reach + 1 <= y1 { sum += line[y + reach + 1] }
+                    if y - reach >= y0 { sum -= line[y - reach] }
+                }
+            }
+        }
+        for y in y0...y1 {
+            for x in x0...x1 where mask[y * layer.width + x] > 0.002 {
+                layer.blend(x: x, y: y, r: 0, g: 0, b: 0, a: mask[y * layer.width + x])
+            }
+        }
+    }
+
+    private func fillTextured(screen: [(Double, Double)], uv: [(Double, Double)], light: [Double], texture: Canvas,
+                              back: Bool, into canvas: inout Canvas) {
         rasterize(screen, width: canvas.width, height: canvas.height) { px, py, l0, l1, l2 in
             // Nearest texel: the layer is drawn at twice the resolution and averaged down.
             let tx = Int(l0 * uv[0].0 + l1 * uv[1].0 + l2 * uv[2].0), ty = Int(l0 * uv[0].1 + l1 * uv[1].1 + l2 * uv[2].1)
@@ -211,7 +283,8 @@ public struct ViewRenderer: Sendable {
             var c = Color(red: Double(texture.pixels[i] / a), green: Double(texture.pixels[i + 1] / a),
                           blue: Double(texture.pixels[i + 2] / a), alpha: Double(a))
             if back { c = Content.backSide(of: c) }
-            canvas.blend(x: px, y: py, r: Float(c.red), g: Float(c.green), b: Float(c.blue), a: Float(c.alpha))
+            let k = Float(l0 * light[0] + l1 * light[1] + l2 * light[2])
+            canvas.blend(x: px, y: py, r: Float(c.red) * k, g: Float(c.green) * k, b: Float(c.blue) * k, a: Float(c.alpha))
         }
     }
 

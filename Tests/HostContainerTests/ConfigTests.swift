@@ -211,7 +211,7 @@ struct SelectionTests {
 
     @Test func curveAndIntegerParametersAreValidated() throws {
         let curl = try #require(bundledRegistry.animator(named: "CurlUp"))
-        #expect(try curl.resolveParameters(["curve": .string("easeIn"), "rows": .number(8)]).get() == [0.4, 1, 48, 8])
+        #expect(try curl.resolveParameters(["curve": .string("easeIn"), "rows": .number(8)]).get() == [0.4, 1, 48, 20, 8])
         let book = CurveBook(custom: ["snappy": TimingCurve(x1: 0.05, y1: 0.9, x2: 0.1, y2: 1.05)])
         #expect(try curl.resolveParameters(["curve": .string("snappy")], curves: book).get()[1] == 5, "after the five named curves")
         #expect(curl.resolveParameters(["curve": .number(2)]) == .failure(ParameterError(

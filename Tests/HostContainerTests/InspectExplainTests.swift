@@ -81,7 +81,7 @@ struct InspectExplainTests {
         #expect(text.out.hasPrefix("a -> b: CurlUp (plugin \(Paths.plugin("CurlUp")))\n  rule:       rules[0] (to \"b\")\n"), "\(text.out)")
         #expect(text.out.contains("  beat:       rules[1] (from \"a\") -> SpringSlide: less specific\n"))
         #expect(text.out.contains("  beat:       rules[2] (to \"b\") -> ImageZoom: as specific, but later in the file\n"))
-        #expect(text.out.contains("  parameters: duration = 0.4 (default), curve = \"linear\" (rule), radius = 48 (default), rows = 32 (default)\n"))
+        #expect(text.out.contains("  parameters: duration = 0.4 (default), curve = \"linear\" (rule), radius = 48 (default), angle = 20 (default), rows = 32 (default)\n"))
         let missing = try run(Paths.segue, ["explain", "a", "c", "--config", "c.json"], in: folder)
         #expect(missing.out.hasPrefix("a -> c: default (builtin)\n  rule:       rules[3] (from \"a\", to \"c\")\n"), "\(missing.out)")
         #expect(missing.out.contains("why:        rules[3] (from \"a\", to \"c\") names the animator 'Nope', which no loaded plugin provides"))

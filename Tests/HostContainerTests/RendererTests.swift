@@ -300,21 +300,53 @@ struct RendererTests {
         }
     }
 
-    @Test func midwayThroughCurlUpBothViewsAndThePagesBackAreVisible() {
-        let (frames, _, _) = render("CurlUp", from: "video", to: "file", at: [0.15])
+    /// Which surface a pixel of a CurlUp frame shows, and how lit: the colour
+    /// as a multiple k of the page's front, its pale back, or the view beneath
+    /// (shading and shadow only scale a colour); nil when none fits (labels, edges).
+    func surface(_ c: Color, page: Color, back: Color, beneath: Color) -> (kind: String, k: Double)? {
+        var best: (kind: String, k: Double, residual: Double)?
+        for (kind, base) in [("front", page), ("back", back), ("beneath", beneath)] {
+            let bb = base.red * base.red + base.green * base.green + base.blue * base.blue
+            let k = (c.red * base.red + c.green * base.green + c.blue * base.blue) / bb
+            let residual = max(abs(c.red - k * base.red), abs(c.green - k * base.green), abs(c.blue - k * base.blue))
+            if residual < 0.025, residual < best?.residual ?? .infinity { best = (kind, k, residual) }
+        }
+        return best.map { ($0.kind, $0.k) }
+    }
+
+    @Test func midwayThroughCurlUpThePageCurlsAtASlantShadedWithAPaleBackOverAShadow() throws {
+        let (frames, _, _) = render("CurlUp", from: "video", to: "file", at: [0, 0.16], scale: 0.5)
         let page = background("video"), beneath = background("file"), back = Content.backSide(of: page)
-        var counts = (front: 0, beneath: 0, back: 0)
-        let f = frames[0]
+        let f = frames[1]
+        var kinds: [String: [Double]] = [:]
+        func lowestPageRow(x: Int) -> Int {
+            (0..<f.height).last { y in
+                guard let s = surface(f.color(x: x, y: y), page: page, back: back, beneath: beneath) else { return false }
+                return s.kind != "beneath"
+            } ?? -1
+        }
         for y in 0..<f.height { for x in 0..<f.width {
-            let c = f.color(x: x, y: y)
-            if close(c, page) { counts.front += 1 }
-            if close(c, beneath) { counts.beneath += 1 }
-            if close(c, back) { counts.back += 1 }
+            if let s = surface(f.color(x: x, y: y), page: page, back: back, beneath: beneath) { kinds[s.kind, default: []].append(s.k) }
         } }
+        // At the start the page lies flat: every probe is the front, fully lit.
+        let start = (0..<frames[0].width).map { frames[0].color(x: $0, y: frames[0].height - 2) }
+        #expect(start.allSatisfy { surface($0, page: page, back: back, beneath: beneath).map { $0.kind == "front" && abs($0.k - 1) < 0.02 } ?? false })
+
+        // The curl line is slanted: the bottom-right corner leads, so the page ends higher on the right.
+        let left = lowestPageRow(x: f.width / 10), right = lowestPageRow(x: f.width * 9 / 10)
+        #expect(left > right + 20, "lowest page row: \(left) on the left, \(right) on the right")
+        // All three surfaces show, and the back is paler than the front.
+        let front = try #require(kinds["front"]), backs = try #require(kinds["back"]), under = try #require(kinds["beneath"])
         let total = f.width * f.height
-        #expect(counts.front > total / 20 && counts.beneath > total / 20 && counts.back > total / 20, "\(counts) of \(total)")
-        // The page's back is lighter than its front.
-        #expect(back.red + back.green + back.blue > page.red + page.green + page.blue)
+        #expect(front.count > total / 20 && backs.count > total / 50 && under.count > total / 20, "\(front.count) \(backs.count) \(under.count) of \(total)")
+        func luminance(_ c: Color) -> Double { 0.3 * c.red + 0.59 * c.green + 0.11 * c.blue }
+        #expect(luminance(back) > luminance(page) + 0.1)
+        // The curl is shaded: part of the page is darker than the flat page's full light.
+        #expect(front.filter { $0 < 0.75 }.count + backs.filter { $0 < 0.75 }.count > 50, "shaded pixels of the curl")
+        // The shadow: the view beneath is darker near the curl than in the open.
+        #expect(under.filter { $0 < 0.85 }.count > 100, "shadowed pixels of the view beneath")
+        let open = try #require(surface(f.color(x: 4, y: f.height - 3), page: page, back: back, beneath: beneath))
+        #expect(open.kind == "beneath" && abs(open.k - 1) < 0.02, "far from the curl, the view beneath is unshadowed: \(open)")
     }
 
     @Test func midwayThroughImageZoomTheSnapshotLiesBetweenTheCellAndTheDetailImage() throws {
