@@ -27,9 +27,11 @@ libdir=\${prefix}/lib
 plugindir=\${libdir}/segue/plugins
 
 Name: segue-animator
-Description: The C ABI of Segue animator plugins (header only; plugins link nothing)
+Description: The C ABI of Segue animator plugins (header only; plugins link no Segue library)
 Version: $major.$minor
 Cflags: -I\${includedir}
+# What a plugin links itself: the maths library its animators' sin and exp come from.
+Libs: -lm
 PC
 echo "installed the Segue animator SDK (ABI $major.$minor) under $prefix"
 echo "  export PKG_CONFIG_PATH=\"$prefix/lib/pkgconfig\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}\""

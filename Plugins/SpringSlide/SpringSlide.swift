@@ -14,7 +14,7 @@ private enum Param: Int {
 }
 
 private let plugin = Plugin([Animator(
-    id: "org.segue.spring-slide/1", name: "SpringSlide", version: "1.0.0",
+    id: "org.segue.spring-slide/1", name: "SpringSlide", version: "1.1.0",
     description: "Slides and fades the children past each other on a bouncy spring (seed-000).",
     parameters: [
         .number("damping", "Damping ratio of the spring: lower bounces more, 1 does not overshoot.",
@@ -61,7 +61,9 @@ private func evaluate(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePo
     let p = host.pointee.spring_value(&spring, t)
     let travel = s[0]
     from.pointee.transform.m.12 = travel * p  // m41: x translation
-    from.pointee.alpha = 1 - p
+    // The slide overshoots with the spring; opacity cannot, so it stops at 0 and 1 (as Core Animation's does).
+    let opacity = min(max(p, 0), 1)
+    from.pointee.alpha = 1 - opacity
     to.pointee.transform.m.12 = -travel * (1 - p)
-    to.pointee.alpha = p
+    to.pointee.alpha = opacity
 }

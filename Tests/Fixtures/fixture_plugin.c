@@ -171,6 +171,12 @@ FIXTURE_UNUSED static void evaluate(const segue_animator_t *self, const segue_co
 #endif
     states[0]->alpha = 1 - f;
     states[1]->alpha = f * (f <= 0.5 ? 2 * ctx->params[0] : 1);
+#ifdef FAULT_ALPHA_OVER
+    if (f > 0.5) states[1]->alpha = 1.25; /* clamped by the host, reported by the validator */
+#endif
+#ifdef FAULT_PERSPECTIVE_ONLY
+    states[1]->transform.m[11] = -1.0 / 500; /* m34 alone: a flat layer looks the same */
+#endif
 }
 
 static void end(const segue_animator_t *self, const segue_context_t *ctx, segue_plan_t *plan, bool completed) {

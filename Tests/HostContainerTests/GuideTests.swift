@@ -42,6 +42,25 @@ struct GuideTests {
         }
     }
 
+    @Test func theBuildLineLinksTheMathsLibraryAPluginUses() throws {
+        // The SDK's pkg-config file says what to link, and the guide's build line uses it.
+        let prefix = makeTemporaryFolder("guide-sdk")
+        let install = try run("/bin/bash", [Paths.packageRoot + "/Scripts/install-sdk.sh", prefix])
+        #expect(install.status == 0, "\(install.err)")
+        let pc = try String(contentsOfFile: prefix + "/lib/pkgconfig/segue-animator.pc", encoding: .utf8)
+        #expect(pc.contains("\nLibs: -lm\n"))
+        let buildLine = try #require(try blocks().first { $0.language == "sh" && $0.text.hasPrefix("cc ") }?.text)
+        #expect(buildLine.contains("-Wl,-z,defs") && buildLine.contains("$(pkg-config --libs segue-animator)"), "\(buildLine)")
+        // A plugin that calls sin: refused by -z defs without -lm, built with it.
+        let source = prefix + "/wave.c"
+        try "#include <math.h>\ndouble wave(double t) { return sin(t); }\n".write(toFile: source, atomically: true, encoding: .utf8)
+        let flags = ["cc", "-shared", "-fPIC", "-Wl,-z,defs", "-o", prefix + "/libwave.so", source]
+        let without = try run("/usr/bin/env", flags)
+        #expect(without.status != 0 && without.err.contains("sin"), "\(without.err)")
+        let with = try run("/usr/bin/env", flags + ["-lm"])
+        #expect(with.status == 0, "\(with.err)")
+    }
+
     @Test func theSwiftBlocksAreTheTemplateWhichBuildsAndPasses() throws {
         let swift = try blocks().filter { $0.language == "swift" }.map(\.text)
         let template = Paths.packageRoot + "/Examples/swift-animator"
@@ -52,7 +71,7 @@ struct GuideTests {
         #expect(build.status == 0, "\(build.out)\(build.err)")
         let plugin = scratch + "/debug/libCrossfade.so"
         let validate = try run(Paths.segue, ["validate", plugin], in: scratch)
-        #expect(validate.status == 0 && validate.out.contains("passed: 8 checks, 0 failed"), "\(validate.out)")
+        #expect(validate.status == 0 && validate.out.contains("passed: 9 checks, 0 failed"), "\(validate.out)")
         let exports = try run("/usr/bin/env", ["nm", "-D", "--defined-only", plugin], in: scratch)
         #expect(exports.out.split(separator: "\n").filter { $0.contains(" T ") }.map { $0.split(separator: " ").last! } == ["segue_animator_entry"])
     }
@@ -101,7 +120,7 @@ struct GuideTests {
                 "the guide installs the animator in the user's folder, where segue list finds it with no flag")
         #expect(FileManager.default.fileExists(atPath: home + "/prefix/include/segue_animator.h"))
         #expect(output.contains("FadeUp"), "segue list shows it: \(output)")
-        #expect(output.contains("passed: 8 checks, 0 failed"), "segue validate passes it: \(output)")
+        #expect(output.contains("passed: 9 checks, 0 failed"), "segue validate passes it: \(output)")
         #expect(output.contains("photo -> video: FadeUp (plugin plugins/libFadeUp.so)"), "the config selects it: \(output)")
         #expect(output.contains("wrote fade-up.png"))
         #expect(FileManager.default.fileExists(atPath: home + "/fade-up/fade-up.png"))

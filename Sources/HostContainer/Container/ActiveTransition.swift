@@ -143,10 +143,15 @@ final class ActiveTransition {
         return nil
     }
 
+    /// The first state value of the last ``apply(at:)`` that was finite but
+    /// out of range (applied clamped), with its layer and t; nil when none was.
+    private(set) var outOfRange: String?
+
     /// Evaluates every layer at `t` and applies the states. When a state is not
     /// finite, nothing is applied and ``failure`` says which value it was.
     func apply(at t: Double) {
         frames += 1
+        outOfRange = nil
         for index in layers.indices {
             (states + index).initialize(to: LayerState(
                 frame: restingPoses[index].frame, zPosition: Double(index),
@@ -168,6 +173,9 @@ final class ActiveTransition {
             if let member = states[index].firstNonFiniteMember {
                 failure = "produced a non-finite \(member) for layer \(index) at t = \(t) s"
                 return
+            }
+            if outOfRange == nil, let member = states[index].firstOutOfRangeMember {
+                outOfRange = "\(member) for layer \(index) at t = \(t) s"
             }
         }
         for index in layers.indices {

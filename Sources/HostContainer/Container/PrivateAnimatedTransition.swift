@@ -63,9 +63,11 @@ final class PrivateAnimatedTransition: TransitionAnimator {
     func evaluate(at t: Double, layers: LayerStates) {
         let p = curve.map { $0.value(at: t / duration) } ?? spring.value(at: t)
         layers[0].transform = .translation(travel * p, 0)
-        layers[0].alpha = 1 - p
+        // The slide overshoots with the spring; opacity cannot, so it stops at 0 and 1 (as Core Animation's does).
+        let opacity = min(max(p, 0), 1)
+        layers[0].alpha = 1 - opacity
         layers[1].transform = .translation(-travel * (1 - p), 0)
-        layers[1].alpha = p
+        layers[1].alpha = opacity
     }
 
     func animationEnded(_ completed: Bool) {}

@@ -179,6 +179,17 @@ public struct LayerState {
             start: UnsafeMutableRawPointer(raw.mesh)?.assumingMemoryBound(to: Vec3.self), count: Int(raw.mesh_vertex_count))
     }
 
+    /// The first finite member outside its range, said as "alpha 1.25
+    /// (expected 0 to 1)", or nil when all are in range. The host clamps alpha
+    /// and draws nothing for a negative size; a validator reports them.
+    public var firstOutOfRangeMember: String? {
+        if !(0...1).contains(alpha) { return "alpha \(alpha) (expected 0 to 1; the host clamps it)" }
+        if frame.width < 0 || frame.height < 0 {
+            return "frame size \(frame.width) x \(frame.height) (expected a width and height of 0 or more)"
+        }
+        return nil
+    }
+
     /// The name of the first member that is not finite, or nil when all are.
     public var firstNonFiniteMember: String? {
         if !frame.isFinite { return "frame" }

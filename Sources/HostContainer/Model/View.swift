@@ -80,6 +80,26 @@ public final class View {
     /// The view's own coordinate space: origin (0, 0) and its frame's size.
     public var bounds: Rect { frame.bounds }
 
+    /// Where the corners of the view's bounds are seen in its superview:
+    /// top-left, top-right, bottom-right, bottom-left, through its frame and
+    /// its transform about its centre, perspective divided, as a renderer
+    /// draws them. Nil when a corner lies behind the eye.
+    public var projectedCorners: [(Double, Double)]? { Self.projectedCorners(of: frame, transform: transform) }
+
+    /// The corners of a view with `frame` and `transform`, as ``projectedCorners``.
+    public static func projectedCorners(of frame: Rect, transform: Transform3D) -> [(Double, Double)]? {
+        let m = Transform3D.translation(-frame.width / 2, -frame.height / 2).concatenating(transform)
+            .concatenating(.translation(frame.x + frame.width / 2, frame.y + frame.height / 2)).values
+        var corners: [(Double, Double)] = []
+        for (u, v) in [(0.0, 0.0), (frame.width, 0), (frame.width, frame.height), (0, frame.height)] {
+            // The row vector [u v 0 1] times the matrix.
+            let w = u * m[3] + v * m[7] + m[15]
+            guard w > 1e-9 else { return nil }
+            corners.append(((u * m[0] + v * m[4] + m[12]) / w, (u * m[1] + v * m[5] + m[13]) / w))
+        }
+        return corners
+    }
+
     /// Adds `view` on top of the subviews, taking it from its old superview first.
     public func addSubview(_ view: View) {
         view.removeFromSuperview()

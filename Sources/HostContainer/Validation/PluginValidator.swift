@@ -102,6 +102,7 @@ public struct PluginValidator {
         for d in animators {
             list.append(Check(name: "\(d.name): setup over the context matrix") { setupCheck(d) })
             list.append(Check(name: "\(d.name): finite states") { finiteCheck(d) })
+            list.append(Check(name: "\(d.name): states in range") { rangeCheck(d) })
             if strictness >= 2 { list.append(Check(name: "\(d.name): final state") { finalCheck(d) }) }
             if strictness >= 3 { list.append(Check(name: "\(d.name): same t, same state") { determinismCheck(d) }) }
             if strictness >= 4 { list.append(Check(name: "\(d.name): no memory growth") { memoryCheck(d) }) }
@@ -209,13 +210,14 @@ public struct PluginValidator {
     }
 
     /// Runs `body` on every transition the matrix animates; the first problem ends the check.
-    func overMatrix(_ d: AnimatorDescriptor, _ body: (ActiveTransition, Stage, Situation) -> String?) -> (ValidationCheck.Status, String) {
+    func overMatrix(_ d: AnimatorDescriptor, problem status: ValidationCheck.Status = .fail,
+                    _ body: (ActiveTransition, Stage, Situation) -> String?) -> (ValidationCheck.Status, String) {
         var animated = 0
         for s in situations(for: d) {
             guard case .running(let t, let stage) = begin(d, s) else { continue }
             defer { end(t) }
             animated += 1
-            if let problem = body(t, stage, s) { return (.fail, "\(problem) (\(s.label))") }
+            if let problem = body(t, stage, s) { return (status, "\(problem) (\(s.label))") }
         }
         return animated == 0 ? (.warn, "not checked: the animator declined every context") : (.pass, "\(animated) context(s)")
     }
@@ -260,6 +262,20 @@ public struct PluginValidator {
         }) { "finite at t = 0, \(sampleCount - 1) sampled times and t = duration over \($0)" }
     }
 
+    /// Alpha outside [0, 1] and negative sizes: the host clamps or skips
+    /// them, so they warn rather than fail, saying what, which layer and t.
+    func rangeCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
+        passing(overMatrix(d, problem: .warn) { t, _, _ in
+            for k in 0...sampleCount {
+                t.apply(at: t.duration * Double(k) / Double(sampleCount))
+                // Non-finite states are the finite-states check's to report.
+                if t.failure != nil { return nil }
+                if let problem = t.outOfRange { return "found \(problem)" }
+            }
+            return nil
+        }) { "alpha in [0, 1] and sizes of 0 or more at t = 0, \(sampleCount - 1) sampled times and t = duration over \($0)" }
+    }
+
     func finalCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
         passing(overMatrix(d) { t, stage, _ in
             t.apply(at: t.duration)
@@ -268,11 +284,15 @@ public struct PluginValidator {
             func close(_ a: Rect, _ b: Rect) -> Bool {
                 abs(a.x - b.x) <= 0.5 && abs(a.y - b.y) <= 0.5 && abs(a.width - b.width) <= 0.5 && abs(a.height - b.height) <= 0.5
             }
-            if !close(to.frame, expected) {
-                return "expected the to view at its final frame \(expected) at t = duration; found \(to.frame)"
+            // What is seen: the corners of the to view where its frame and transform put them.
+            let seen = to.projectedCorners, wanted = View.projectedCorners(of: expected, transform: .identity) ?? []
+            let misplaced = seen.map { zip($0, wanted).contains { abs($0.0 - $1.0) > 0.5 || abs($0.1 - $1.1) > 0.5 } } ?? true
+            if misplaced {
+                return "expected the to view's corners where its final frame \(expected) puts them, \(Self.describe(wanted)), at t = duration;"
+                    + " found \(seen.map(Self.describe) ?? "them behind the eye"): \(Self.differences(to, from: expected))"
             }
-            if to.alpha < 0.999 || to.isHidden || !to.transform.isIdentity {
-                return "expected the to view shown as is at t = duration (alpha 1, not hidden, identity transform); found alpha \(to.alpha), hidden \(to.isHidden), transform \(to.transform)"
+            if to.alpha < 0.999 || to.isHidden {
+                return "expected the to view shown at t = duration (alpha 1, not hidden); found alpha \(to.alpha), hidden \(to.isHidden)"
             }
             let from = stage.from.view
             let gone = from.superview !== stage.container || from.isHidden || from.alpha <= 0.001
@@ -283,6 +303,29 @@ public struct PluginValidator {
             }
             return nil
         }) { "the to view rests at its final frame at t = duration over \($0)" }
+    }
+
+    static func describe(_ corners: [(Double, Double)]) -> String {
+        corners.map { "(\(format($0.0)), \(format($0.1)))" }.joined(separator: " ")
+    }
+
+    static func format(_ v: Double) -> String {
+        abs(v - v.rounded()) < 1e-9 ? String(Int(v.rounded())) : String(format: "%.2f", v)
+    }
+
+    /// Which members of `view`'s frame and transform differ from `frame` and
+    /// the identity, as "frame.x 12 (expected 0), transform m41 8 (expected 0)".
+    static func differences(_ view: View, from frame: Rect) -> String {
+        var out: [String] = []
+        for (name, found, wanted) in [("x", view.frame.x, frame.x), ("y", view.frame.y, frame.y),
+                                      ("width", view.frame.width, frame.width), ("height", view.frame.height, frame.height)]
+            where abs(found - wanted) > 1e-9 {
+            out.append("frame.\(name) \(format(found)) (expected \(format(wanted)))")
+        }
+        for (i, (found, wanted)) in zip(view.transform.values, Transform3D.identity.values).enumerated() where abs(found - wanted) > 1e-9 {
+            out.append("transform m\(i / 4 + 1)\(i % 4 + 1) \(format(found)) (expected \(format(wanted)))")
+        }
+        return out.isEmpty ? "no member differs" : out.joined(separator: ", ")
     }
 
     func determinismCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
