@@ -14,6 +14,10 @@ func renderingBenchmark(registry: AnimatorRegistry, segue: String) {
     try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let gifsicle = ["/usr/bin/gifsicle", "/usr/local/bin/gifsicle"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    let frame = Canvas(width: 390, height: 844, color: Color(red: 0.3, green: 0.5, blue: 0.7))
+    var bytes = 0
+    let conversion = median(runs: 9) { bytes = frame.rgba8.count }
+    print("  float RGBA to 8-bit (Canvas.rgba8), one 390x844 frame: \(String(format: "%.2f", conversion * 1000)) ms (\(bytes / 1024) KiB)")
     for (name, from, to) in cases {
         // The tool as users run it: time and peak resident memory.
         let out = "\(scratch)/\(name).gif"
@@ -52,12 +56,16 @@ func renderingBenchmark(registry: AnimatorRegistry, segue: String) {
         // A filmstrip of six stills, as segue preview --out x.png draws it.
         let stills = (try? preview.stills(count: 6, delegate: delegate).frames) ?? []
         let strip = Filmstrip.compose(stills, renderer: ViewRenderer())
-        let png = PNG.encode(strip)
+        var png: [UInt8] = []
+        let pngTime = median(runs: 5) { png = PNG.encode(strip) }
         let idat = pngIDATLength(png)
+        var filtered: [UInt8] = []
+        let filterTime = median(runs: 5) { filtered = PNG.filtered(strip) }
+        let zlibTime = median(runs: 5) { _ = SystemZlib6.compress(filtered) }
         let zlib6 = SystemZlib6.compress(PNG.filtered(strip))?.count ?? 0
         print("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0)) preview \(index) frames in \(String(format: "%.2f", seconds)) s, peak \(peak / 1024) MiB, file \(written / 1024) KiB;"
               + " GIF \(ourBytes.count / 1024) KiB (encoding \(String(format: "%.1f", encodeTime / Double(max(index, 1)) * 1000)) ms/frame), \(versus);"
-              + " PNG IDAT \(idat / 1024) KiB vs zlib-6 \(zlib6 / 1024) KiB, ratio \(String(format: "%.2f", Double(idat) / Double(max(zlib6, 1))))")
+              + " PNG \(strip.width)x\(strip.height) in \(String(format: "%.1f", pngTime * 1000)) ms (filtering \(String(format: "%.1f", filterTime * 1000)) ms, zlib-6 \(String(format: "%.1f", zlibTime * 1000)) ms), IDAT \(idat / 1024) KiB vs zlib-6 \(zlib6 / 1024) KiB, ratio \(String(format: "%.2f", Double(idat) / Double(max(zlib6, 1))))")
     }
 }
 

@@ -55,27 +55,33 @@ public struct Canvas: Sendable {
         }
     }
 
-    /// 8-bit straight-alpha RGBA bytes, row by row, for encoders. Opaque
-    /// pixels (most of a preview) skip the division by alpha.
+    /// 8-bit straight-alpha RGBA bytes, row by row, for encoders.
     public var rgba8: [UInt8] {
-        let n = width * height
-        return [UInt8](unsafeUninitializedCapacity: n * 4) { out, count in
-            pixels.withUnsafeBufferPointer { src in
-                for p in 0..<n {
-                    let v = SIMD4<Float>(src[p * 4], src[p * 4 + 1], src[p * 4 + 2], src[p * 4 + 3])
-                    let a = min(max(v.w, 0), 1)
-                    var rgb = SIMD4<Float>(v.x, v.y, v.z, 1)
-                    if a < 1 { rgb = a > 0 ? rgb / a : .zero }
-                    rgb.w = a
-                    let bytes = (rgb.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 1)) * 255)
-                        .rounded(.toNearestOrAwayFromZero)
-                    out[p * 4] = UInt8(bytes.x)
-                    out[p * 4 + 1] = UInt8(bytes.y)
-                    out[p * 4 + 2] = UInt8(bytes.z)
-                    out[p * 4 + 3] = UInt8(bytes.w)
-                }
+        let stride = width * 4
+        return [UInt8](unsafeUninitializedCapacity: stride * height) { out, count in
+            for y in 0..<height { convertRow(y, into: out.baseAddress! + y * stride) }
+            count = stride * height
+        }
+    }
+
+    /// Writes row `y` as 8-bit straight-alpha RGBA to `out` (width × 4 bytes).
+    /// Rounding is done by adding a half and truncating.
+    func convertRow(_ y: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let n = width * 4
+        pixels.withUnsafeBufferPointer { all in
+            let src = all.baseAddress! + y * n
+            var i = 0
+            while i < n {
+                let a = min(max(src[i + 3], 0), 1)
+                // Opaque pixels, most of a preview, skip the division.
+                var k: Float = 255
+                if a < 1 { k = a > 0 ? 255 / a : 0 }
+                out[i] = UInt8(truncatingIfNeeded: Int32(min(max(src[i] * k, 0), 255) + 0.5))
+                out[i + 1] = UInt8(truncatingIfNeeded: Int32(min(max(src[i + 1] * k, 0), 255) + 0.5))
+                out[i + 2] = UInt8(truncatingIfNeeded: Int32(min(max(src[i + 2] * k, 0), 255) + 0.5))
+                out[i + 3] = UInt8(truncatingIfNeeded: Int32(a * 255 + 0.5))
+                i += 4
             }
-            count = n * 4
         }
     }
 }

@@ -191,6 +191,15 @@ struct RendererTests {
         #expect(png.rgba == canvas.rgba8)
     }
 
+    @Test func theBuiltInDeflateForSystemsWithoutZlibInflatesBack() throws {
+        // PNG uses libz.so.1 where it is; our own Deflate must still be right where it is not.
+        var canvas = Canvas(width: 61, height: 47, color: .white)
+        for x in 0..<61 { canvas.blend(x: x, y: (x * 7) % 47, r: 0.1, g: Float(x) / 60, b: 0.9, a: 1) }
+        let raw = PNG.filtered(canvas)
+        #expect(try Zlib.inflate(Deflate.zlib(raw), size: raw.count) == raw)
+        #expect(try Zlib.inflate(try #require(SystemZlib.compress(raw)), size: raw.count) == raw)
+    }
+
     @Test func aGIFHasItsFramesDelaysAndLoopAndStoresOnlyWhatChanged() throws {
         // Few colours, so that every frame's palette is exact; a change confined to a corner.
         func frame(_ k: Int) -> Canvas {
