@@ -88,6 +88,7 @@ enum Commands {
             .init(name: "--to", value: .text, summary: "The child to switch to"),
             .init(name: "--size", value: .text, summary: "The container's size in points, WxH"),
             .init(name: "--fps", value: .text, summary: "Frames per second of a GIF"),
+            .init(name: "--dither", value: nil, summary: "Dither colours a GIF frame's palette misses"),
             .init(name: "--scale", value: .text, summary: "Pixels per point"),
             .init(name: "--frames", value: .text, summary: "Stills in a PNG filmstrip"),
             .init(name: "--param", value: .text, summary: "A parameter, NAME=VALUE (repeatable)"),

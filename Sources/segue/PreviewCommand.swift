@@ -7,7 +7,7 @@ import Renderer
 enum PreviewCommand {
     static let help = """
     USAGE: segue preview ANIMATOR [--from NAME] [--to NAME] [--config FILE]
-                         [--plugins DIR]... [--isolation process|none] [--size WxH] [--fps N] [--scale F]
+                         [--plugins DIR]... [--isolation process|none] [--size WxH] [--fps N] [--dither] [--scale F]
                          [--frames N] [--param NAME=VALUE]... [--out FILE] [--json] [--watch]
 
     Renders one transition by ANIMATOR (a plugin's short name, or 'default' for
@@ -28,6 +28,8 @@ enum PreviewCommand {
                          Load plugin files and folders that others can write.
       --size WxH         The container's size in points (default 390x844).
       --fps N            Frames per second of a GIF (default 60; .gif only).
+      --dither           Dither the colours a GIF frame's palette misses
+                         (Floyd-Steinberg): smoother gradients, larger files.
       --scale F          Pixels per point (default 1).
       --frames N         Stills in a PNG filmstrip (default 6; .png only).
       --param NAME=VALUE A parameter of the animator, checked like a config's.
@@ -59,6 +61,7 @@ enum PreviewCommand {
         }
         if format == "gif", try args.single("--frames") != nil { throw args.usage("--frames only works with a .png filmstrip (--out FILE.png)") }
         if format == "png", try args.single("--fps") != nil { throw args.usage("--fps only works with a .gif (--out FILE.gif)") }
+        if format == "png", args.has("--dither") { throw args.usage("--dither only works with a .gif (--out FILE.gif)") }
         var parameters: [String: ParameterValue] = [:]
         for item in args.values("--param") {
             guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
@@ -75,7 +78,7 @@ enum PreviewCommand {
         var registry = try PluginFolders.registry(args, config: config)
         let job = Job(name: name, config: config, parameters: parameters, from: try args.single("--from"),
                       to: try args.single("--to"), size: size, fps: fps, scale: scale, stills: stills, out: out,
-                      format: format, json: args.has("--json"))
+                      format: format, dither: args.has("--dither"), json: args.has("--json"))
         let rendered = job.render(with: registry)
         guard watching else { return rendered ? .success : .failure }
 
@@ -114,6 +117,7 @@ enum PreviewCommand {
         let fps, scale: Double
         let stills: Int
         let out, format: String
+        let dither: Bool
         let json: Bool
 
         /// Renders the preview with `registry`'s animators and writes it,
@@ -175,7 +179,7 @@ enum PreviewCommand {
                     var encoder: GIFEncoder?, index = 0
                     (frames, report) = try preview.animation(fps: fps, delegate: delegate, onFrame: { progress.frame($0, of: $1) }) { frame in
                         if encoder == nil {
-                            encoder = GIFEncoder(width: frame.canvas.width, height: frame.canvas.height, comment: comment)
+                            encoder = GIFEncoder(width: frame.canvas.width, height: frame.canvas.height, dither: dither, comment: comment)
                             (width, height) = (frame.canvas.width, frame.canvas.height)
                         }
                         encoder?.add(frame.canvas, delay: gifDelay(frame: index, fps: fps))

@@ -510,6 +510,7 @@ struct RendererTests {
             (["preview", "default", "--from", "photo", "--to", "nowhere", "--out", "x.png"], 1, "no child named 'nowhere'"),
             (["preview", "default", "--out", "x.jpg"], 2, "expected a file ending in .gif or .png"),
             (["preview", "default", "--size", "0x10"], 2, "expected WIDTHxHEIGHT"),
+            (["preview", "default", "--dither", "--out", "x.png"], 2, "--dither only works with a .gif"),
         ]
         for (arguments, status, message) in cases {
             let result = try run(Paths.segue, arguments, in: folder)
