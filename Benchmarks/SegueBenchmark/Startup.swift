@@ -82,8 +82,10 @@ func startupBenchmark(counts: [Int], repository: String) {
         return copy
     }
     print("  plugins   dlopen floor   segue run cold   cold/floor   segue run warm   warm/warm(10)   warm registry alone")
-    var warmTen: Double?
-    for count in counts {
+    // Every count's folder first, then rounds that run every count in turn, so
+    // that what the machine does meanwhile falls on all of them alike.
+    struct Setup { let count: Int, folder: String, config: String, cache: String }
+    let setups = counts.map { count -> Setup in
         let folder = work + "/plugins-\(count)"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for i in 0..<count {
@@ -93,31 +95,37 @@ func startupBenchmark(counts: [Int], repository: String) {
         try? """
         {"plugins": ["\(folder)"], "children": ["a", "b"], "rules": [{"to": "b", "animator": "C000000000"}], "script": ["b"]}
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let cache = work + "/cache-\(count).json"
-        let runs = count >= 1000 ? 3 : 5
-        let segue = binFolder + "/segue"
-        let floorSeconds = (0..<runs).map { _ in timeRun(floor, [folder]) }.sorted()[runs / 2]
-        let cold = (0..<runs).map { _ -> Double in
-            unlink(cache)
-            return timeRun(segue, ["run", "--config", config], environment: ["SEGUE_REGISTRY_CACHE": cache])
-        }.sorted()[runs / 2]
-        let warm = (0..<(runs + 4)).map { _ in
-            timeRun(segue, ["run", "--config", config], environment: ["SEGUE_REGISTRY_CACHE": cache])
-        }.sorted()[(runs + 4) / 2]
-        if count == 10 { warmTen = warm }
+        return Setup(count: count, folder: folder, config: config, cache: work + "/cache-\(count).bin")
+    }
+    let segue = binFolder + "/segue"
+    let rounds = 9
+    var floors = [[Double]](repeating: [], count: setups.count), colds = floors, warms = floors
+    for _ in 0..<rounds {
+        for (k, setup) in setups.enumerated() {
+            floors[k].append(timeRun(floor, [setup.folder]))
+            unlink(setup.cache)
+            let environment = ["SEGUE_REGISTRY_CACHE": setup.cache]
+            colds[k].append(timeRun(segue, ["run", "--config", setup.config], environment: environment))
+            for _ in 0..<2 { warms[k].append(timeRun(segue, ["run", "--config", setup.config], environment: environment)) }
+        }
+    }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    let warmTen = setups.firstIndex { $0.count == 10 }.map { median(warms[$0]) }
+    for (k, setup) in setups.enumerated() {
         var options = RegistryOptions()
-        options.cache = RegistryCache(path: cache)
+        options.cache = RegistryCache(path: setup.cache)
         let registrySeconds = (0..<5).map { _ -> Double in
             let start = now()
-            _ = AnimatorRegistry(folders: [folder], options: options)
+            _ = AnimatorRegistry(folders: [setup.folder], options: options)
             return now() - start
         }.sorted()[2]
+        let (floorSeconds, cold, warm) = (median(floors[k]), median(colds[k]), median(warms[k]))
         let ratio = warmTen.map { String(format: "%.2f", warm / $0) } ?? "-"
-        print(String(format: "  %7d   %9.1f ms   %11.1f ms   %9.2f   %11.1f ms   ", count, floorSeconds * 1e3, cold * 1e3,
+        print(String(format: "  %7d   %9.1f ms   %11.1f ms   %9.2f   %11.1f ms   ", setup.count, floorSeconds * 1e3, cold * 1e3,
                      cold / floorSeconds, warm * 1e3) + ratio.padding(toLength: 14, withPad: " ", startingAt: 0)
               + String(format: "%8.2f ms", registrySeconds * 1e3))
-        try? FileManager.default.removeItem(atPath: folder)
     }
+    print("  (medians of \(rounds) rounds, each running every count in turn: the floor once, segue run cold once and warm twice)")
 }
 
 private func replace(_ bytes: inout [UInt8], _ old: [UInt8], _ new: [UInt8]) {

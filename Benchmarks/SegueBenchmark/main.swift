@@ -232,6 +232,13 @@ if arguments.contains("--watch-only") {
                        repository: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path)
     exit(0)
 }
+if arguments.contains("--startup-only") {
+    let counts = arguments.firstIndex(of: "--counts").map { i in arguments[i + 1].split(separator: ",").compactMap { Int($0) } } ?? [10, 1_000]
+    print("Startup with N C plugins installed (segue run playing one transition with one of them; median wall time):")
+    startupBenchmark(counts: counts, repository: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path)
+    exit(0)
+}
 if arguments.contains("--rendering-only") {
     renderingBenchmark(registry: registry, segue: binFolder + "/segue")
     exit(0)

@@ -112,8 +112,11 @@ enum RunCommand {
     /// - Returns: false when the script cannot be played (it names a child that does not exist).
     static func play(_ config: SegueConfig, _ registry: AnimatorRegistry, json: Bool, recorder: PreviewRecorder?) -> Bool {
         if !json {
-            let names = registry.animators.map(\.name).joined(separator: ", ")
-            printNow("Playing \(config.file) with \(registry.animators.count) plugin animator(s)\(names.isEmpty ? "" : ": \(names)")")
+            // A name list a reader can take in; segue list shows them all.
+            let shown = 12, count = registry.animators.count
+            var names = registry.animators.prefix(shown).map(\.name).joined(separator: ", ")
+            if count > shown { names += " and \(count - shown) more ('segue list' shows them all)" }
+            printNow("Playing \(config.file) with \(count) plugin animator(s)\(names.isEmpty ? "" : ": \(names)")")
         }
         var player = ScriptPlayer(config: config, registry: registry)
         if let recorder {

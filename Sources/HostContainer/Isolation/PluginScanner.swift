@@ -8,9 +8,13 @@ import Foundation
 /// is examined is rejected with the phase and what happened, and a fresh
 /// scanner goes on with the other files.
 enum PluginScanner {
-    /// Scans `files`, in parallel on up to two scanner processes.
+    /// Scans `files`, in parallel on up to two scanner processes. `check` is
+    /// the host's own cheap check of a file (its ELF header, say), run before
+    /// the file goes to a scanner: a file it rejects is not loaded. Each lane
+    /// checks its next file while its scanner examines the current one.
     /// - Returns: one outcome per file, in the order given.
-    static func scan(_ files: [String], settings: WorkerSettings) -> [Result<PluginDescription, PluginRejection>] {
+    static func scan(_ files: [String], settings: WorkerSettings,
+                     check: @Sendable (String) -> PluginRejection? = { _ in nil }) -> [Result<PluginDescription, PluginRejection>] {
         guard !files.isEmpty else { return [] }
         let executable: String
         switch settings.worker() {
@@ -20,14 +24,27 @@ enum PluginScanner {
         let results = Results(count: files.count)
         let lanes = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount), (files.count + 7) / 8)
         DispatchQueue.concurrentPerform(iterations: lanes) { _ in
+            /// The next file of this lane that passes the host's check; those that fail it are done with.
+            func nextLoadable() -> Int? {
+                while let index = results.claim() {
+                    guard let rejection = check(files[index]) else { return index }
+                    results.set(index, .failure(rejection))
+                }
+                return nil
+            }
             var scanner: Scanner?
-            while let index = results.claim() {
+            var next = nextLoadable()
+            while let index = next {
                 if scanner == nil { scanner = Scanner(executable: executable) }
                 guard let s = scanner else {
                     results.set(index, .failure(PluginRejection(file: files[index], reason: "not scanned: the scanner process could not be started")))
+                    next = nextLoadable()
                     continue
                 }
-                let (outcome, alive) = s.scan(files[index], deadline: settings.deadlines.scan)
+                let sent = s.send(files[index])
+                next = nextLoadable()
+                let (outcome, alive) = sent ? s.receive(about: files[index], deadline: settings.deadlines.scan)
+                    : (.failure(PluginRejection(file: files[index], reason: "not scanned: the scanner process stopped answering")), false)
                 results.set(index, outcome)
                 if !alive { scanner = nil }
             }
@@ -71,16 +88,18 @@ enum PluginScanner {
 
         deinit { channel.close() }
 
-        /// The outcome for `file`, and whether this scanner can go on.
-        func scan(_ file: String, deadline: Double) -> (Result<PluginDescription, PluginRejection>, Bool) {
-            func reject(_ reason: String, inDescriptor: Bool = false) -> Result<PluginDescription, PluginRejection> {
-                .failure(PluginRejection(file: file, reason: reason, inDescriptor: inDescriptor))
-            }
+        /// Asks the scanner about `file`; false when it is gone.
+        func send(_ file: String) -> Bool {
             let path = [UInt8](file.utf8)
             memory.base.storeBytes(of: 0, toByteOffset: WorkerLayout.phase, as: UInt32.self)
-            guard memory.write(path, at: WorkerLayout.text, capacity: WorkerLayout.textCapacity),
-                  channel.send(WorkerRequest(op: .scan, length: UInt32(path.count))) else {
-                return (reject("not scanned: the scanner process stopped answering"), false)
+            return memory.write(path, at: WorkerLayout.text, capacity: WorkerLayout.textCapacity)
+                && channel.send(WorkerRequest(op: .scan, length: UInt32(path.count)))
+        }
+
+        /// The outcome for `file`, asked with ``send(_:)``, and whether this scanner can go on.
+        func receive(about file: String, deadline: Double) -> (Result<PluginDescription, PluginRejection>, Bool) {
+            func reject(_ reason: String, inDescriptor: Bool = false) -> Result<PluginDescription, PluginRejection> {
+                .failure(PluginRejection(file: file, reason: reason, inDescriptor: inDescriptor))
             }
             switch channel.receive(WorkerReply.self, within: deadline) {
             case .success(let reply):

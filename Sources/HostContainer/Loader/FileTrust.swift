@@ -17,7 +17,7 @@ package struct FileTrust {
     package mutating func problem(with path: String, info: stat) -> String? {
         if let own = Self.judge(path, info, isFolder: false, me: me) { return own }
         var folder = path
-        while let slash = folder.lastIndex(of: "/"), folder != "/" {
+        while let slash = folder.utf8.lastIndex(of: UInt8(ascii: "/")), folder != "/" {
             folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
             if let known = folders[folder] {
                 if let problem = known { return problem }

@@ -95,11 +95,12 @@ public final class AnimatorRegistry: @unchecked Sendable {
         for folder in searchPath {
             let (state, libraries) = sharedLibraries(in: folder)
             searched.append(SearchedFolder(folder: folder, state: state))
-            for file in libraries {
+            for (file, examined) in libraries {
                 guard seenFiles.insert(file).inserted else { continue }
-                var info = stat()
-                guard stat(file, &info) == 0 else {
-                    rejections.append(PluginRejection(file: file, reason: "cannot be opened: \(String(cString: strerror(errno)))"))
+                guard case .success(let info) = examined else {
+                    if case .failure(let error) = examined {
+                        rejections.append(PluginRejection(file: file, reason: "cannot be opened: \(String(cString: strerror(error.code)))"))
+                    }
                     continue
                 }
                 if options.checksPermissions, let problem = trust.problem(with: file, info: info) {
@@ -134,6 +135,8 @@ public final class AnimatorRegistry: @unchecked Sendable {
             warnings.append(warning)
         }
 
+        byID.reserveCapacity(files.count)
+        byName.reserveCapacity(files.count)
         for (file, outcome) in zip(files, outcomes) {
             switch outcome! {
             case .rejected(let rejection): rejections.append(rejection)
@@ -153,16 +156,12 @@ public final class AnimatorRegistry: @unchecked Sendable {
         if isolation == .none {
             return paths.map { PluginLoader.load(path: $0).map { PluginDescription(animators: $0.map(\.description)) } }
         }
-        var outcomes: [Result<PluginDescription, PluginRejection>?] = paths.map { path in
+        return PluginScanner.scan(paths, settings: options.worker) { path in
             switch ELFHeader.read(path: path) {
-            case .failure(let why): return .failure(PluginRejection(file: path, reason: why.description))
-            case .success(let header): return header.problem.map { .failure(PluginRejection(file: path, reason: $0)) }
+            case .failure(let why): PluginRejection(file: path, reason: why.description)
+            case .success(let header): header.problem.map { PluginRejection(file: path, reason: $0) }
             }
         }
-        let loadable = outcomes.indices.filter { outcomes[$0] == nil }
-        let found = PluginScanner.scan(loadable.map { paths[$0] }, settings: options.worker)
-        for (index, outcome) in zip(loadable, found) { outcomes[index] = outcome }
-        return outcomes.map { $0! }
     }
 
     /// The animator whose short name is `name`.
@@ -206,9 +205,14 @@ public final class AnimatorRegistry: @unchecked Sendable {
         }
     }
 
-    /// The `.so` files in `folder`, in name order, as resolved paths: the
-    /// folder is resolved once, and a file only when it is a link.
-    private func sharedLibraries(in searched: PluginFolder) -> (SearchedFolder.State, [String]) {
+    /// An errno, as a `stat` that failed.
+    struct StatError: Error { let code: Int32 }
+
+    /// The `.so` files in `folder`, in byte order of their names, as resolved
+    /// paths with their `stat` (taken relative to the open folder, sparing a
+    /// path walk per file): the folder is resolved once, and a file only when
+    /// it is a link.
+    private func sharedLibraries(in searched: PluginFolder) -> (SearchedFolder.State, [(String, Result<stat, StatError>)]) {
         let folder = searched.path
         var info = stat()
         guard stat(folder, &info) == 0 else {
@@ -224,19 +228,49 @@ public final class AnimatorRegistry: @unchecked Sendable {
             return (.unreadable, [])
         }
         defer { closedir(directory) }
-        var found: [(name: String, isLink: Bool)] = []
+        var found: [(name: [UInt8], isLink: Bool)] = []
         while let entry = readdir(directory) {
-            let name: String? = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            let name: [UInt8]? = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 let bytes = raw.prefix { $0 != 0 }
-                return bytes.count > 3 && bytes.suffix(3).elementsEqual(".so".utf8) ? String(decoding: bytes, as: UTF8.self) : nil
+                return bytes.count > 3 && bytes.suffix(3).elementsEqual(".so".utf8) ? Array(bytes) : nil
             }
             guard let name else { continue }
             let type = entry.pointee.d_type
             found.append((name, type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN)))
         }
-        return (.searched(files: found.count), found.sorted { $0.name < $1.name }.map { file in
-            let path = resolved == "/" ? "/" + file.name : resolved + "/" + file.name
-            return file.isLink ? (Self.realPath(path) ?? path) : path
+        found.sort { a, b in
+            a.name.withUnsafeBufferPointer { x in
+                b.name.withUnsafeBufferPointer { y in
+                    let c = memcmp(x.baseAddress!, y.baseAddress!, min(x.count, y.count))
+                    return c != 0 ? c < 0 : x.count < y.count
+                }
+            }
+        }
+        // The stats are most of the time here: two threads share them when there are many.
+        let descriptor = dirfd(directory)
+        let stats = UnsafeMutableBufferPointer<(Int32, stat)>.allocate(capacity: found.count)
+        defer { stats.deallocate() }
+        nonisolated(unsafe) let into = stats
+        let names = found.map(\.name)
+        let parts = found.count >= 256 ? 2 : 1
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            for i in (names.count * part / parts)..<(names.count * (part + 1) / parts) {
+                var info = stat()
+                let status = names[i].withUnsafeBufferPointer { name in
+                    withUnsafeTemporaryAllocation(of: CChar.self, capacity: name.count + 1) { c in
+                        for (k, byte) in name.enumerated() { c[k] = CChar(bitPattern: byte) }
+                        c[name.count] = 0
+                        return fstatat(descriptor, c.baseAddress!, &info, 0) == 0 ? 0 : errno
+                    }
+                }
+                into[i] = (status, info)
+            }
+        }
+        return (.searched(files: found.count), found.indices.map { i in
+            let name = String(decoding: found[i].name, as: UTF8.self)
+            let path = resolved == "/" ? "/" + name : resolved + "/" + name
+            let examined: Result<stat, StatError> = stats[i].0 == 0 ? .success(stats[i].1) : .failure(StatError(code: stats[i].0))
+            return (found[i].isLink ? (Self.realPath(path) ?? path) : path, examined)
         })
     }
 

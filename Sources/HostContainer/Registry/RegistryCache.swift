@@ -78,8 +78,7 @@ public struct RegistryCache: Sendable {
 
     /// The entries, or none and a warning when the file is damaged or from another version.
     func load() -> (entries: [String: Entry], warning: String?) {
-        guard let data = FileManager.default.contents(atPath: path) else { return ([:], nil) }
-        let bytes = [UInt8](data)
+        guard let bytes = Self.contents(of: path) else { return ([:], nil) }
         var r = ByteReader(bytes, from: Self.magic.count)
         guard bytes.starts(with: Self.magic), let version = try? r.u32() else {
             return ([:], "the registry cache \(path) is damaged; it is ignored and will be rewritten")
@@ -113,6 +112,24 @@ public struct RegistryCache: Sendable {
         } catch {
             return ([:], "the registry cache \(path) is damaged; it is ignored and will be rewritten")
         }
+    }
+
+    /// The whole file, read straight into an array; nil when it cannot be read.
+    static func contents(of path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var got = 0
+        while got < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, $0.count - got) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            got += n
+        }
+        return got == bytes.count ? bytes : nil
     }
 
     /// Writes `entries` atomically (a temporary file renamed over the cache).
