@@ -12,9 +12,13 @@ struct Scanning {
     func run() {
         let captured = captureStandardOutput()
         while case .success(let request) = channel.receive(WorkerRequest.self, within: nil) {
-            guard request.op == WorkerOp.scan.rawValue else { exit(2) }
-            let path = String(decoding: memory.copy(at: WorkerLayout.text, count: Int(request.length), capacity: 1 << 16), as: UTF8.self)
-            let loaded = PluginLoader.load(path: path) { phase in
+            guard request.op == WorkerOp.scan.rawValue, request.slot < 2 else { exit(2) }
+            let slot = WorkerLayout.scanSlot(Int(request.slot))
+            // A new file: no phase yet (the host may have asked about the next one meanwhile).
+            memory.base.storeBytes(of: 0, toByteOffset: WorkerLayout.phase, as: UInt32.self)
+            let path = String(decoding: memory.copy(at: slot, count: Int(request.length), capacity: 1 << 16), as: UTF8.self)
+            // The host resolved the path and checked the ELF header before it asked.
+            let loaded = PluginLoader.load(path: path, checked: true) { phase in
                 memory.base.storeBytes(of: phase.rawValue, toByteOffset: WorkerLayout.phase, as: UInt32.self)
             }
             let printed = drain(captured)
@@ -28,7 +32,7 @@ struct Scanning {
                 }
             }
             let text = result.encoded()
-            guard memory.write(text, at: WorkerLayout.text, capacity: WorkerLayout.textCapacity) else {
+            guard memory.write(text, at: slot, capacity: WorkerLayout.scanSlotCapacity) else {
                 channel.send(WorkerReply(status: WorkerReply.failed))
                 continue
             }

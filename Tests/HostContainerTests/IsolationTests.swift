@@ -199,6 +199,31 @@ struct IsolationTests {
         #expect(try frames(isolated) == expected)
     }
 
+    @Test func aScannerThatDiesMidFolderIsReplacedAndEveryOtherFileIsScanned() throws {
+        // Enough files for two scanner lanes, each asking two at a time: every
+        // third crashes its scanner in the constructor; the question waiting
+        // behind it must be asked again of a fresh scanner, not lost.
+        let folder = makeTemporaryFolder("scan-mix")
+        var good: Set<String> = [], bad: Set<String> = []
+        for i in 0..<18 {
+            let name = String(format: "Mix%02d", i)
+            if i % 3 == 0 {
+                bad.insert(try CPlugin.build(CPlugin.fixtureSource, name: name, defines: ["FAULT_CRASH_CONSTRUCTOR"], into: folder))
+            } else {
+                good.insert(name)
+                _ = try CPlugin.build(CPlugin.fixtureSource, name: name, defines: [
+                    "FIXTURE_NAME=\"\(name)\"", "FIXTURE_ID=\"org.segue.test.mix\(i)/1\""], into: folder)
+            }
+        }
+        let registry = AnimatorRegistry(folders: [folder])
+        #expect(Set(registry.animators.map(\.name)) == good)
+        #expect(Set(registry.rejections.map(\.file)) == bad)
+        for rejection in registry.rejections {
+            #expect(rejection.reason.contains("while loading"), "\(rejection.reason)")
+        }
+        #expect(registry.scannedCount == 18)
+    }
+
     @Test func aWarmCacheScansNothingAndAChangedFileIsScannedAgain() throws {
         let (folder, file) = try CPlugin.fixture("cached")
         var options = RegistryOptions()

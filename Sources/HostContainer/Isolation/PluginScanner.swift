@@ -24,29 +24,46 @@ enum PluginScanner {
         let results = Results(count: files.count)
         let lanes = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount), (files.count + 7) / 8)
         DispatchQueue.concurrentPerform(iterations: lanes) { _ in
+            // Files a dead scanner was asked about but never started: asked again first.
+            var retry: [Int] = []
             /// The next file of this lane that passes the host's check; those that fail it are done with.
             func nextLoadable() -> Int? {
+                if !retry.isEmpty { return retry.removeFirst() }
                 while let index = results.claim() {
                     guard let rejection = check(files[index]) else { return index }
                     results.set(index, .failure(rejection))
                 }
                 return nil
             }
+            // Two questions in flight, each in its own slot, so that the scanner
+            // finds the next one waiting when it answers one: no sleep and
+            // wake-up between files. It answers in order.
             var scanner: Scanner?
-            var next = nextLoadable()
-            while let index = next {
-                if scanner == nil { scanner = Scanner(executable: executable) }
-                guard let s = scanner else {
-                    results.set(index, .failure(PluginRejection(file: files[index], reason: "not scanned: the scanner process could not be started")))
-                    next = nextLoadable()
-                    continue
+            var asked: [(index: Int, slot: Int)] = []
+            while true {
+                while asked.count < Scanner.slots, let index = nextLoadable() {
+                    if scanner == nil {
+                        scanner = Scanner(executable: executable)
+                        scanner?.setDeadline(settings.deadlines.scan)
+                    }
+                    let slot = (0..<Scanner.slots).first { s in !asked.contains { $0.slot == s } }!
+                    guard let s = scanner, s.send(files[index], slot: slot) else {
+                        let why = scanner == nil ? "the scanner process could not be started" : "the scanner process stopped answering"
+                        results.set(index, .failure(PluginRejection(file: files[index], reason: "not scanned: \(why)")))
+                        continue
+                    }
+                    asked.append((index, slot))
                 }
-                let sent = s.send(files[index])
-                next = nextLoadable()
-                let (outcome, alive) = sent ? s.receive(about: files[index], deadline: settings.deadlines.scan)
-                    : (.failure(PluginRejection(file: files[index], reason: "not scanned: the scanner process stopped answering")), false)
+                guard let s = scanner, !asked.isEmpty else { break }
+                let (index, slot) = asked.removeFirst()
+                let (outcome, alive) = s.receive(about: files[index], slot: slot, deadline: settings.deadlines.scan)
                 results.set(index, outcome)
-                if !alive { scanner = nil }
+                if !alive {
+                    // It died on this file: the others were never started.
+                    retry += asked.map(\.index)
+                    asked.removeAll()
+                    scanner = nil
+                }
             }
         }
         return results.all
@@ -88,22 +105,26 @@ enum PluginScanner {
 
         deinit { channel.close() }
 
-        /// Asks the scanner about `file`; false when it is gone.
-        func send(_ file: String) -> Bool {
-            let path = [UInt8](file.utf8)
-            memory.base.storeBytes(of: 0, toByteOffset: WorkerLayout.phase, as: UInt32.self)
-            return memory.write(path, at: WorkerLayout.text, capacity: WorkerLayout.textCapacity)
-                && channel.send(WorkerRequest(op: .scan, length: UInt32(path.count)))
+        /// Every answer has the same deadline: let the socket keep it.
+        func setDeadline(_ seconds: Double) { channel.setReceiveTimeout(seconds) }
+
+        /// How many questions may wait at once, each with its own part of the text area.
+        static let slots = 2
+
+        /// Asks the scanner about `file`, its path and answer in text slot `slot`; false when it is gone.
+        func send(_ file: String, slot: Int) -> Bool {
+            memory.write([UInt8](file.utf8), at: WorkerLayout.scanSlot(slot), capacity: WorkerLayout.scanSlotCapacity)
+                && channel.send(WorkerRequest(op: .scan, slot: UInt32(slot), length: UInt32(file.utf8.count)))
         }
 
-        /// The outcome for `file`, asked with ``send(_:)``, and whether this scanner can go on.
-        func receive(about file: String, deadline: Double) -> (Result<PluginDescription, PluginRejection>, Bool) {
+        /// The outcome for `file`, asked with ``send(_:slot:)``, and whether this scanner can go on.
+        func receive(about file: String, slot: Int, deadline: Double) -> (Result<PluginDescription, PluginRejection>, Bool) {
             func reject(_ reason: String, inDescriptor: Bool = false) -> Result<PluginDescription, PluginRejection> {
                 .failure(PluginRejection(file: file, reason: reason, inDescriptor: inDescriptor))
             }
-            switch channel.receive(WorkerReply.self, within: deadline) {
+            switch channel.receive(WorkerReply.self, within: nil) {
             case .success(let reply):
-                let text = memory.copy(at: WorkerLayout.text, count: Int(reply.length), capacity: WorkerLayout.textCapacity)
+                let text = memory.copy(at: WorkerLayout.scanSlot(slot), count: Int(reply.length), capacity: WorkerLayout.scanSlotCapacity)
                 guard reply.status == WorkerReply.ok, let result = try? ScanResult(decoding: text) else {
                     process.kill()
                     return (reject("the scanner sent an unreadable answer about it"), false)

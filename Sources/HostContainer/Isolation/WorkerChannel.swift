@@ -37,7 +37,16 @@ package struct WorkerChannel: Sendable {
         }
     }
 
-    /// Waits at most `seconds` (forever when nil) for one message of type `T`.
+    /// Makes a blocking ``receive(_:within:)`` with no deadline give up after
+    /// `seconds` (`SO_RCVTIMEO`): one system call per message instead of a
+    /// poll and a read, for a caller whose every wait has the same deadline.
+    package func setReceiveTimeout(_ seconds: Double) {
+        var limit = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1e6))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Waits at most `seconds` (forever when nil, or until the timeout of
+    /// ``setReceiveTimeout(_:)``) for one message of type `T`.
     package func receive<T: BitwiseCopyable>(_: T.Type, within seconds: Double?) -> Result<T, Failure> {
         // A message already queued (the usual case after the host spun for it) needs no poll.
         if seconds != nil, let queued = read(T.self, flags: Int32(MSG_DONTWAIT)) { return queued }
@@ -64,7 +73,10 @@ package struct WorkerChannel: Sendable {
             repeat {
                 got = recv(descriptor, buffer.baseAddress, size + 1, flags)
             } while got < 0 && errno == EINTR
-            if got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && flags != 0 { return nil }
+            if got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                // None queued (MSG_DONTWAIT), or none within SO_RCVTIMEO.
+                return flags != 0 ? nil : .failure(.timedOut)
+            }
             if got <= 0 { return .failure(.closed) }
             guard got == size else { return .failure(.malformed(got)) }
             return .success(buffer.load(as: T.self))

@@ -3,8 +3,10 @@ import AnimatorABI
 /// What the host asks a worker process to do. One request, one reply, always
 /// in that order; the bulky data travels through shared memory (``WorkerLayout``).
 package enum WorkerOp: UInt32 {
-    /// Scanner: examine the file whose path is in the text area; the reply's
-    /// text is a ``ScanResult`` in its binary form.
+    /// Scanner: examine the file whose path is in text slot `slot`
+    /// (``WorkerLayout/scanSlot(_:)``); the reply's text, in the same slot, is
+    /// a ``ScanResult`` in its binary form. Several may wait; they are
+    /// answered in order.
     case scan = 1
     /// Run `slot`'s setup; the text area holds a JSON ``SetupRequest``. The
     /// reply's value is what setup returned; the plan is in the plan area.
@@ -62,6 +64,10 @@ package enum WorkerLayout {
     /// Text: JSON requests and answers, reasons, paths.
     package static let text = 64
     package static let textCapacity = (4 << 20) - 64
+    /// A scanner's text area is split in two slots, one per waiting question.
+    package static let scanSlotCapacity = textCapacity / 2
+    /// Where scan slot `slot` (0 or 1) starts.
+    package static func scanSlot(_ slot: Int) -> Int { text + min(max(slot, 0), 1) * scanSlotCapacity }
     /// One `segue_plan_t`.
     package static let plan = 4 << 20
     /// `SEGUE_MAX_LAYERS` layer states.

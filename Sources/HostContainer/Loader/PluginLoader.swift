@@ -59,14 +59,18 @@ public enum PluginLoader {
     /// - Returns: its animators, each validated, or why the file was rejected.
     ///   Animators with a malformed descriptor reject the whole file: a plugin
     ///   is built as one piece, and half of it is a surprise.
-    package static func load(path: String, phase: (LoadPhase) -> Void = { _ in }) -> Result<[LoadedAnimator], PluginRejection> {
-        let resolved = realpath(path, nil).map { p in
+    /// - Parameter checked: true when `path` is already resolved and its ELF
+    ///   header was already checked (a scanner, whose host did both): those
+    ///   steps are skipped.
+    package static func load(path: String, checked: Bool = false,
+                             phase: (LoadPhase) -> Void = { _ in }) -> Result<[LoadedAnimator], PluginRejection> {
+        let resolved = checked ? path : realpath(path, nil).map { p in
             defer { free(p) }
             return String(cString: p)
         } ?? path
         return lock.withLock {
             if let known = loaded[resolved] { return known }
-            let result = loadOnce(path: resolved, phase: phase).mapError {
+            let result = loadOnce(path: resolved, checkHeader: !checked, phase: phase).mapError {
                 PluginRejection(file: resolved, reason: $0.description, inDescriptor: $0.inDescriptor)
             }
             loaded[resolved] = result
@@ -74,10 +78,12 @@ public enum PluginLoader {
         }
     }
 
-    private static func loadOnce(path: String, phase: (LoadPhase) -> Void) -> Result<[LoadedAnimator], LoadFailure> {
-        switch ELFHeader.read(path: path) {
-        case .failure(let why): return .failure(why)
-        case .success(let header): if let why = header.problem { return .failure(LoadFailure(why)) }
+    private static func loadOnce(path: String, checkHeader: Bool, phase: (LoadPhase) -> Void) -> Result<[LoadedAnimator], LoadFailure> {
+        if checkHeader {
+            switch ELFHeader.read(path: path) {
+            case .failure(let why): return .failure(why)
+            case .success(let header): if let why = header.problem { return .failure(LoadFailure(why)) }
+            }
         }
         phase(.loading)
         let library: DynamicLibrary
