@@ -8,6 +8,9 @@ import Glibc
 package struct FileTrust {
     /// Folders already judged, by path.
     private var folders: [String: String?] = [:]
+    /// The folder of the last file judged, and its verdict: the files of one
+    /// folder come together, and comparing bytes is cheaper than a lookup.
+    private var lastFolder: (path: String, verdict: String?)?
     private let me = geteuid()
 
     package init() {}
@@ -16,6 +19,19 @@ package struct FileTrust {
     /// must not be loaded, or nil when it may.
     package mutating func problem(with path: String, info: stat) -> String? {
         if let own = Self.judge(path, info, isFolder: false, me: me) { return own }
+        if let last = lastFolder, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")),
+           path.utf8[..<slash].elementsEqual(last.path.utf8) {
+            return last.verdict
+        }
+        let verdict = folderProblem(path)
+        if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.startIndex {
+            lastFolder = (String(path[..<slash]), verdict)
+        }
+        return verdict
+    }
+
+    /// The first problem with a folder on `path`'s way up to the root, or nil.
+    private mutating func folderProblem(_ path: String) -> String? {
         var folder = path
         while let slash = folder.utf8.lastIndex(of: UInt8(ascii: "/")), folder != "/" {
             folder = slash == folder.startIndex ? "/" : String(folder[..<slash])

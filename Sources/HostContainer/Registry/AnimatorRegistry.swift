@@ -115,7 +115,7 @@ public final class AnimatorRegistry: @unchecked Sendable {
         if let cacheWarning { warnings.append(cacheWarning) }
         var entries = cached
         var outcomes: [RegistryCache.Entry.Outcome?] = files.map { file in
-            guard let entry = cached[file.path], entry.identity == file.identity else { return nil }
+            guard let entry = cached[file.identity], entry.path.elementsEqual(file.path.utf8) else { return nil }
             if case .plugin(let details) = entry.outcome,
                !details.names.allSatisfy({ PluginDescription.isValidID($0.id) && PluginDescription.isValidName($0.name) }) {
                 return nil
@@ -129,7 +129,8 @@ public final class AnimatorRegistry: @unchecked Sendable {
             case .success(let plugin): outcomes[index] = .plugin(PluginDetails(plugin))
             case .failure(let rejection): outcomes[index] = .rejected(rejection)
             }
-            entries[files[index].path] = RegistryCache.Entry(identity: files[index].identity, outcome: outcomes[index]!)
+            entries[files[index].identity] = RegistryCache.Entry(
+                path: ArraySlice(files[index].path.utf8), identity: files[index].identity, outcome: outcomes[index]!)
         }
         if let cache = options.cache, !pending.isEmpty || cacheWarning != nil, let warning = cache.save(entries) {
             warnings.append(warning)

@@ -63,8 +63,11 @@ public struct RegistryCache: Sendable {
     }
 
     /// One file's entry: a rejection, or its animators' ids and names with the
-    /// rest of the description still encoded.
+    /// rest of the description still encoded. Entries are found by the file's
+    /// identity, then checked against its path (kept as bytes: no string is
+    /// made for the thousands of paths a warm start only compares).
     struct Entry {
+        var path: ArraySlice<UInt8>
         var identity: FileIdentity
         var outcome: Outcome
         enum Outcome {
@@ -76,8 +79,9 @@ public struct RegistryCache: Sendable {
     static let magic = Array("SEGUEREG".utf8)
     static let formatVersion: UInt32 = 2
 
-    /// The entries, or none and a warning when the file is damaged or from another version.
-    func load() -> (entries: [String: Entry], warning: String?) {
+    /// The entries by file identity, or none and a warning when the file is
+    /// damaged or from another version.
+    func load() -> (entries: [FileIdentity: Entry], warning: String?) {
         guard let bytes = Self.contents(of: path) else { return ([:], nil) }
         var r = ByteReader(bytes, from: Self.magic.count)
         guard bytes.starts(with: Self.magic), let version = try? r.u32() else {
@@ -88,11 +92,11 @@ public struct RegistryCache: Sendable {
             return ([:], "the registry cache \(path) was written by another version of segue; it is ignored and will be rewritten")
         }
         do throws(ByteReader.Truncated) {
-            var entries: [String: Entry] = [:]
+            var entries: [FileIdentity: Entry] = [:]
             let count = try r.count(minimumSize: 45)
             entries.reserveCapacity(count)
             for _ in 0..<count {
-                let file = try r.string()
+                let file = try r.blob()
                 let identity = FileIdentity(device: try r.u64(), inode: try r.u64(), size: Int64(bitPattern: try r.u64()),
                                             modified: Int64(bitPattern: try r.u64()), changed: Int64(bitPattern: try r.u64()))
                 switch try r.u8() {
@@ -100,12 +104,12 @@ public struct RegistryCache: Sendable {
                     var names: [(id: String, name: String)] = []
                     for _ in 0..<(try r.count(minimumSize: 8)) { names.append((try r.string(), try r.string())) }
                     let payload = try r.blob()
-                    entries[file] = Entry(identity: identity, outcome: .plugin(PluginDetails(names: names, encoded: payload)))
+                    entries[identity] = Entry(path: file, identity: identity, outcome: .plugin(PluginDetails(names: names, encoded: payload)))
                 default:
                     let inDescriptor = try r.u8() != 0
                     let reason = try r.string()
-                    entries[file] = Entry(identity: identity, outcome: .rejected(
-                        PluginRejection(file: file, reason: reason, inDescriptor: inDescriptor)))
+                    entries[identity] = Entry(path: file, identity: identity, outcome: .rejected(
+                        PluginRejection(file: String(decoding: file, as: UTF8.self), reason: reason, inDescriptor: inDescriptor)))
                 }
             }
             return (entries, nil)
@@ -134,15 +138,15 @@ public struct RegistryCache: Sendable {
 
     /// Writes `entries` atomically (a temporary file renamed over the cache).
     /// - Returns: nil, or a warning saying why it could not.
-    func save(_ entries: [String: Entry]) -> String? {
+    func save(_ entries: [FileIdentity: Entry]) -> String? {
         var w = ByteWriter()
         for b in Self.magic { w.u8(b) }
         w.u32(Self.formatVersion)
         w.string(SegueVersion.string)
         w.string(AnimatorABIVersion.string)
         w.u32(UInt32(entries.count))
-        for (file, entry) in entries.sorted(by: { $0.key < $1.key }) {
-            w.string(file)
+        for entry in entries.values.sorted(by: { $0.path.lexicographicallyPrecedes($1.path) }) {
+            w.blob(entry.path)
             let id = entry.identity
             for v in [id.device, id.inode, UInt64(bitPattern: id.size), UInt64(bitPattern: id.modified), UInt64(bitPattern: id.changed)] { w.u64(v) }
             switch entry.outcome {
