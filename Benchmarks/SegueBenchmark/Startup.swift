@@ -81,7 +81,7 @@ func startupBenchmark(counts: [Int], repository: String) {
         replace(&copy, name, Array(("C" + digits.suffix(9) + "\0").utf8))
         return copy
     }
-    print("  plugins   dlopen floor   segue run cold   cold/floor   segue run warm   warm/warm(10)   warm registry alone")
+    print("  plugins   dlopen floor   segue run cold   cold/floor   segue run warm   warm/warm(10)   warm registry alone   scan (cold - warm)/floor")
     // Every count's folder first, then rounds that run every count in turn, so
     // that what the machine does meanwhile falls on all of them alike.
     struct Setup { let count: Int, folder: String, config: String, cache: String }
@@ -123,7 +123,8 @@ func startupBenchmark(counts: [Int], repository: String) {
         let ratio = warmTen.map { String(format: "%.2f", warm / $0) } ?? "-"
         print(String(format: "  %7d   %9.1f ms   %11.1f ms   %9.2f   %11.1f ms   ", setup.count, floorSeconds * 1e3, cold * 1e3,
                      cold / floorSeconds, warm * 1e3) + ratio.padding(toLength: 14, withPad: " ", startingAt: 0)
-              + String(format: "%8.2f ms", registrySeconds * 1e3))
+              + String(format: "%8.2f ms", registrySeconds * 1e3)
+              + String(format: "        %8.1f ms / %.2f", (cold - warm) * 1e3, (cold - warm) / floorSeconds))
     }
     print("  (medians of \(rounds) rounds, each running every count in turn: the floor once, segue run cold once and warm twice)")
 }
