@@ -22,8 +22,6 @@ public struct GIFEncoder {
     /// Where the last frame's delay is written, so that a repeat or the end can change it.
     private var lastDelayAt: Int?
     private var lzw = LZW()
-    /// The number of frames stored (repeats merged).
-    public private(set) var frameCount = 0
 
     /// Starts a file of `width` × `height` (each at most 65,535) that loops
     /// forever, with `comment` (printable ASCII; anything else becomes '?') in
@@ -38,7 +36,7 @@ public struct GIFEncoder {
         bytes += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [0x03, 0x01, 0x00, 0x00, 0x00]  // loop forever
         if let comment {
             bytes += [0x21, 0xFE]
-            appendSubBlocks(comment.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? UInt8($0.value) : 0x3F })
+            appendSubBlocks(printableASCII(comment))
         }
     }
 
@@ -54,24 +52,20 @@ public struct GIFEncoder {
         bytes.append(0)
     }
 
-    /// Adds a frame of 8-bit RGBA pixels (`width` × `height` × 4 bytes, alpha
-    /// ignored), shown for `delay` hundredths of a second.
-    public mutating func add(rgba: [UInt8], delay: Int) {
-        precondition(rgba.count == width * height * 4, "a frame of \(width)x\(height) RGBA")
+    /// Adds a frame drawn on a canvas of the animation's size, shown for
+    /// `delay` hundredths of a second. It is converted to 8-bit row by row and
+    /// kept only as the next frame's reference; alpha is ignored.
+    public mutating func add(_ canvas: Canvas, delay: Int) {
+        precondition(canvas.width == width && canvas.height == height, "a frame of \(width)x\(height)")
+        var row = [UInt8](repeating: 0, count: width * 4)
         var current = [UInt32](repeating: 0, count: width * height)
-        rgba.withUnsafeBufferPointer { src in
-            current.withUnsafeMutableBufferPointer { dst in
-                for p in 0..<dst.count {
-                    dst[p] = UInt32(src[p * 4]) << 16 | UInt32(src[p * 4 + 1]) << 8 | UInt32(src[p * 4 + 2])
-                }
+        for y in 0..<height {
+            row.withUnsafeMutableBufferPointer { canvas.convertRow(y, into: $0.baseAddress!) }
+            for x in 0..<width {
+                current[y * width + x] = UInt32(row[x * 4]) << 16 | UInt32(row[x * 4 + 1]) << 8 | UInt32(row[x * 4 + 2])
             }
         }
         add(pixels: current, delay: delay)
-    }
-
-    /// Adds a frame drawn on a canvas of the animation's size.
-    public mutating func add(_ canvas: Canvas, delay: Int) {
-        add(rgba: canvas.rgba8, delay: delay)
     }
 
     /// Ends the file, giving the last frame `lastDelay` when set, and returns it.
@@ -128,7 +122,6 @@ public struct GIFEncoder {
         bytes.append(UInt8(minimumCodeSize))
         appendSubBlocks(lzw.encode(indices, minimumCodeSize: minimumCodeSize))
         previous = current
-        frameCount += 1
     }
 
     /// The bounding rectangle of the pixels that differ from the last frame; nil when none do.
@@ -354,4 +347,10 @@ struct LZW {
     }
 }
 
+/// `v` as two bytes, least significant first.
 func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
+
+/// `text` for a file's comment: printable ASCII kept, anything else as '?'.
+func printableASCII(_ text: String) -> [UInt8] {
+    text.unicodeScalars.map { $0.value >= 0x20 && $0.value < 0x7F ? UInt8($0.value) : 0x3F }
+}

@@ -15,7 +15,7 @@ public enum PNG {
         header += [8, 6, 0, 0, 0]  // 8 bits, RGBA, deflate, adaptive filtering, no interlace
         chunk("IHDR", header, into: &file)
         if let comment {
-            chunk("tEXt", Array("Comment".utf8) + [0] + comment.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? UInt8($0.value) : 0x3F }, into: &file)
+            chunk("tEXt", Array("Comment".utf8) + [0] + printableASCII(comment), into: &file)
         }
         chunk("IDAT", SystemZlib.compress(raw) ?? Deflate.zlib(raw), into: &file)
         chunk("IEND", [], into: &file)

@@ -16,9 +16,6 @@ enum SystemZlib {
         return (unsafeBitCast(compress2, to: Compress2.self), unsafeBitCast(bound, to: CompressBound.self))
     }()
 
-    /// Whether libz.so.1 could be loaded.
-    static var isAvailable: Bool { functions != nil }
-
     /// A zlib stream of `data` at compression `level` (zlib's default, 6, unless
     /// told); nil when the library is missing or fails.
     static func compress(_ data: [UInt8], level: Int32 = 6) -> [UInt8]? {
