@@ -229,24 +229,18 @@ public final class AnimatorRegistry: @unchecked Sendable {
             return (.unreadable, [])
         }
         defer { closedir(directory) }
-        var found: [(name: [UInt8], isLink: Bool)] = []
+        // Names as C strings (NUL-terminated), for sorting and fstatat alike.
+        var found: [(name: [CChar], isLink: Bool)] = []
         while let entry = readdir(directory) {
-            let name: [UInt8]? = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            let name: [CChar]? = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 let bytes = raw.prefix { $0 != 0 }
-                return bytes.count > 3 && bytes.suffix(3).elementsEqual(".so".utf8) ? Array(bytes) : nil
+                return bytes.count > 3 && bytes.suffix(3).elementsEqual(".so".utf8) ? bytes.map { CChar(bitPattern: $0) } + [0] : nil
             }
             guard let name else { continue }
             let type = entry.pointee.d_type
             found.append((name, type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN)))
         }
-        found.sort { a, b in
-            a.name.withUnsafeBufferPointer { x in
-                b.name.withUnsafeBufferPointer { y in
-                    let c = memcmp(x.baseAddress!, y.baseAddress!, min(x.count, y.count))
-                    return c != 0 ? c < 0 : x.count < y.count
-                }
-            }
-        }
+        found.sort { a, b in strcmp(a.name, b.name) < 0 }
         // The stats are most of the time here: two threads share them when there are many.
         let descriptor = dirfd(directory)
         let stats = UnsafeMutableBufferPointer<(Int32, stat)>.allocate(capacity: found.count)
@@ -257,18 +251,12 @@ public final class AnimatorRegistry: @unchecked Sendable {
         DispatchQueue.concurrentPerform(iterations: parts) { part in
             for i in (names.count * part / parts)..<(names.count * (part + 1) / parts) {
                 var info = stat()
-                let status = names[i].withUnsafeBufferPointer { name in
-                    withUnsafeTemporaryAllocation(of: CChar.self, capacity: name.count + 1) { c in
-                        for (k, byte) in name.enumerated() { c[k] = CChar(bitPattern: byte) }
-                        c[name.count] = 0
-                        return fstatat(descriptor, c.baseAddress!, &info, 0) == 0 ? 0 : errno
-                    }
-                }
+                let status = fstatat(descriptor, names[i], &info, 0) == 0 ? 0 : errno
                 into[i] = (status, info)
             }
         }
         return (.searched(files: found.count), found.indices.map { i in
-            let name = String(decoding: found[i].name, as: UTF8.self)
+            let name = String(cString: found[i].name)
             let path = resolved == "/" ? "/" + name : resolved + "/" + name
             let examined: Result<stat, StatError> = stats[i].0 == 0 ? .success(stats[i].1) : .failure(StatError(code: stats[i].0))
             return (found[i].isLink ? (Self.realPath(path) ?? path) : path, examined)
