@@ -246,6 +246,11 @@ public struct PluginValidator {
 
     var sampleCount: Int { 2 + 2 * strictness }
 
+    /// t = 0, `sampleCount - 1` evenly spaced times, and t = duration.
+    func sampleTimes(of t: ActiveTransition) -> [Double] {
+        (0...sampleCount).map { t.duration * Double($0) / Double(sampleCount) }
+    }
+
     /// A passing result with its message rewritten by `describe`; others as they are.
     func passing(_ result: (ValidationCheck.Status, String), _ describe: (String) -> String) -> (ValidationCheck.Status, String) {
         result.0 == .pass ? (.pass, describe(result.1)) : result
@@ -253,8 +258,7 @@ public struct PluginValidator {
 
     func finiteCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
         passing(overMatrix(d) { t, _, _ in
-            for k in 0...sampleCount {
-                let time = t.duration * Double(k) / Double(sampleCount)
+            for time in sampleTimes(of: t) {
                 t.apply(at: time)
                 if let failure = t.failure { return "expected finite values; it \(failure)" }
             }
@@ -266,8 +270,8 @@ public struct PluginValidator {
     /// them, so they warn rather than fail, saying what, which layer and t.
     func rangeCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
         passing(overMatrix(d, problem: .warn) { t, _, _ in
-            for k in 0...sampleCount {
-                t.apply(at: t.duration * Double(k) / Double(sampleCount))
+            for time in sampleTimes(of: t) {
+                t.apply(at: time)
                 // Non-finite states are the finite-states check's to report.
                 if t.failure != nil { return nil }
                 if let problem = t.outOfRange { return "found \(problem)" }
