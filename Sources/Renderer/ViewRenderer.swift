@@ -242,27 +242,20 @@ public struct ViewRenderer: Sendable {
         let x0 = max(box.x0 - 2 * reach, 0), x1 = min(box.x1 + 2 * reach, layer.width - 1)
         let y0 = max(box.y0 - 2 * reach, 0), y1 = min(box.y1 + 2 * reach, layer.height - 1)
         var line = [Float](repeating: 0, count: max(layer.width, layer.height))
+        /// A running-sum box blur of `count` values of `mask` from `start`, `step` apart.
+        func blur(start: Int, step: Int, count: Int) {
+            for k in 0..<count { line[k] = mask[start + k * step] }
+            var sum: Float = 0
+            for k in 0...min(reach, count - 1) { sum += line[k] }
+            for k in 0..<count {
+                mask[start + k * step] = sum / Float(2 * reach + 1)
+                if k + reach + 1 < count { sum += line[k + reach + 1] }
+                if k - reach >= 0 { sum -= line[k - reach] }
+            }
+        }
         for _ in 0..<2 {
-            for y in y0...y1 {
-                for x in x0...x1 { line[x] = mask[y * layer.width + x] }
-                var sum: Float = 0
-                for x in x0...min(x0 + reach, x1) { sum += line[x] }
-                for x in x0...x1 {
-                    mask[y * layer.width + x] = sum / Float(2 * reach + 1)
-                    if x + reach + 1 <= x1 { sum += line[x + reach + 1] }
-                    if x - reach >= x0 { sum -= line[x - reach] }
-                }
-            }
-            for x in x0...x1 {
-                for y in y0...y1 { line[y] = mask[y * layer.width + x] }
-                var sum: Float = 0
-                for y in y0...min(y0 + reach, y1) { sum += line[y] }
-                for y in y0...y1 {
-                    mask[y * layer.width + x] = sum / Float(2 * reach + 1)
-                    if y + reach + 1 <= y1 { sum += line[y + reach + 1] }
-                    if y - reach >= y0 { sum -= line[y - reach] }
-                }
-            }
+            for y in y0...y1 { blur(start: y * layer.width + x0, step: 1, count: x1 - x0 + 1) }
+            for x in x0...x1 { blur(start: y0 * layer.width + x, step: layer.width, count: y1 - y0 + 1) }
         }
         for y in y0...y1 {
             for x in x0...x1 where mask[y * layer.width + x] > 0.002 {
