@@ -246,6 +246,14 @@ struct RendererTests {
         }
     }
 
+    @Test func aGIFFrameOfAnotherSizeIsCroppedOrPaddedNotATrap() throws {
+        var encoder = GIFEncoder(width: 4, height: 3)
+        encoder.add(Canvas(width: 0, height: 0), delay: 10)
+        encoder.add(Canvas(width: 9, height: 9, color: .white), delay: 10)
+        let gif = try decodeGIF(encoder.finish())
+        #expect(gif.frames == [[UInt32](repeating: 0, count: 12), [UInt32](repeating: 0xFFFFFF, count: 12)])
+    }
+
     @Test func aGIFWithoutFrameDifferencesStoresEveryPixel() throws {
         let frames = [Canvas(width: 9, height: 7, color: .white), Canvas(width: 9, height: 7, color: Color(red: 1, green: 0, blue: 0))]
         let gif = try decodeGIF(GIFEncoder.encode(frames: frames, delays: [10, 10], frameDifferences: false))
@@ -511,6 +519,7 @@ struct RendererTests {
             (["preview", "default", "--out", "x.jpg"], 2, "expected a file ending in .gif or .png"),
             (["preview", "default", "--size", "0x10"], 2, "expected WIDTHxHEIGHT"),
             (["preview", "default", "--dither", "--out", "x.png"], 2, "--dither only works with a .gif"),
+            (["preview", "default", "--size", "1x1", "--scale", "0.05"], 2, "makes a picture of 0x0 pixels; expected at least 1x1"),
         ]
         for (arguments, status, message) in cases {
             let result = try run(Paths.segue, arguments, in: folder)

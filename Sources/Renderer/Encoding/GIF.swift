@@ -54,14 +54,14 @@ public struct GIFEncoder {
 
     /// Adds a frame drawn on a canvas of the animation's size, shown for
     /// `delay` hundredths of a second. It is converted to 8-bit row by row and
-    /// kept only as the next frame's reference; alpha is ignored.
+    /// kept only as the next frame's reference; alpha is ignored. A canvas of
+    /// another size is cropped, or padded with black.
     public mutating func add(_ canvas: Canvas, delay: Int) {
-        precondition(canvas.width == width && canvas.height == height, "a frame of \(width)x\(height)")
-        var row = [UInt8](repeating: 0, count: width * 4)
+        var row = [UInt8](repeating: 0, count: canvas.width * 4)
         var current = [UInt32](repeating: 0, count: width * height)
-        for y in 0..<height {
+        for y in 0..<min(height, canvas.height) {
             row.withUnsafeMutableBufferPointer { canvas.convertRow(y, into: $0.baseAddress!) }
-            for x in 0..<width {
+            for x in 0..<min(width, canvas.width) {
                 current[y * width + x] = UInt32(row[x * 4]) << 16 | UInt32(row[x * 4 + 1]) << 8 | UInt32(row[x * 4 + 2])
             }
         }
