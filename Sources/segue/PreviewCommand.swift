@@ -147,10 +147,9 @@ enum PreviewCommand {
             // The rule's parameters, then --param's on top.
             let parameters = (rule?.parameters ?? [:]).merging(self.parameters) { _, option in option }
             let source = rule.map { " (with \($0.label)'s parameters from \(config.file))" } ?? ""
-            let resolved: Result<[Double], ParameterError>
+            let resolve: ([String: ParameterValue]) -> Result<[Double], ParameterError>
             if name == SegueConfig.builtinAnimatorName {
-                resolved = ParameterDescriptor.resolve(parameters, against: ContainerViewController.defaultAnimatorParameters,
-                                                       of: name, curves: config.curves)
+                resolve = { ParameterDescriptor.resolve($0, against: ContainerViewController.defaultAnimatorParameters, of: name, curves: config.curves) }
             } else {
                 guard let descriptor = registry.animator(named: name) else {
                     let hint = registry.suggestion(for: name).map { " (did you mean '\($0)'?)" } ?? ""
@@ -158,10 +157,15 @@ enum PreviewCommand {
                     printError("segue: no animator named '\(name)'\(hint); found: \(known.isEmpty ? "none" : known), and 'default'")
                     return false
                 }
-                resolved = descriptor.resolveParameters(parameters, curves: config.curves)
+                resolve = { descriptor.resolveParameters($0, curves: config.curves) }
             }
-            if case .failure(let error) = resolved {
-                printError("segue: \(error.message)\(source)")
+            // The rule's values that --param leaves on their own first, so that a message says where a bad value came from.
+            if let rule, case .failure(let error) = resolve(rule.parameters.filter { self.parameters[$0.key] == nil }) {
+                printError("segue: \(error.message) (in \(rule.label) of \(config.file))")
+                return false
+            }
+            if case .failure(let error) = resolve(parameters) {
+                printError("segue: \(error.message)")
                 return false
             }
 

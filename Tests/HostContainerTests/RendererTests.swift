@@ -492,6 +492,18 @@ struct RendererTests {
             let gif = try decodeGIF(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/c.gif"))))
             #expect(gif.comment == "segue preview CurlUp video -> file (with rules[1]'s parameters from segue.json): duration=0.8 radius=20")
         }
+        // A bad value says whether it came from the rule or from --param; --param can mend the rule's.
+        try #"{"rules": [{"from": "video", "to": "file", "animator": "CurlUp", "parameters": {"radius": 9999}}]}"#
+            .write(toFile: folder + "/bad.json", atomically: true, encoding: .utf8)
+        let fromRule = try run(Paths.segue, ["preview", "CurlUp", "--config", "bad.json", "--out", "e.png", "--scale", "0.1"], in: folder)
+        #expect(fromRule.status == 1 && fromRule.err.contains("'radius': expected a number in [4, 400], found 9999 (in rules[0] of bad.json)"), "\(fromRule.err)")
+        let fromOption = try run(Paths.segue, ["preview", "CurlUp", "--config", "bad.json", "--param", "angle=90", "--out", "e.png", "--scale", "0.1"], in: folder)
+        #expect(fromOption.status == 1 && fromOption.err.contains("found 9999 (in rules[0] of bad.json)"),
+                "the rule's own bad value, which --param leaves, is named first: \(fromOption.err)")
+        let mended = try run(Paths.segue, ["preview", "CurlUp", "--config", "bad.json", "--param", "radius=20", "--out", "e.png", "--scale", "0.1"], in: folder)
+        #expect(mended.status == 0, "\(mended.err)")
+        let optionOnly = try run(Paths.segue, ["preview", "CurlUp", "--param", "angle=90", "--out", "e.png", "--scale", "0.1"], in: folder)
+        #expect(optionOnly.err.hasPrefix("segue: CurlUp parameter 'angle': expected a number in [-60, 60], found 90\n"), "no rule named for --param's value: \(optionOnly.err)")
         // No rule names SpringSlide from file to photo: the defaults, and no rule said.
         let plain = try run(Paths.segue, ["preview", "SpringSlide", "--config", "segue.json", "--from", "file", "--to", "photo",
                                           "--out", "d.png", "--scale", "0.1", "--json"], in: folder)
