@@ -24,10 +24,15 @@ public struct ViewRenderer: Sendable {
         self.background = background
     }
 
+    /// The size in pixels of the canvas a view of `size` points renders to.
+    public func pixels(for size: Rect) -> (width: Int, height: Int) {
+        (Int((size.width * scale).rounded()), Int((size.height * scale).rounded()))
+    }
+
     /// Renders `root` (its bounds; its own frame origin is ignored) and its subtree.
     public func render(_ root: View) -> Canvas {
-        var canvas = Canvas(width: Int((root.bounds.width * scale).rounded()),
-                            height: Int((root.bounds.height * scale).rounded()), color: background)
+        let pixels = pixels(for: root.bounds)
+        var canvas = Canvas(width: pixels.width, height: pixels.height, color: background)
         let centre = Transform3D.translation(root.bounds.width / 2, root.bounds.height / 2)
         let placed = Transform3D.translation(-root.bounds.width / 2, -root.bounds.height / 2)
             .concatenating(root.transform).concatenating(centre).concatenating(scaling)

@@ -54,9 +54,9 @@ enum PreviewCommand {
         let fps = try number(args, "--fps", default: 60, range: 1...120)
         let scale = try number(args, "--scale", default: 1, range: 0.05...4)
         // The renderer rounds the container's size in pixels: it must keep at least one of each.
-        let pixels = (Int((size.width * scale).rounded()), Int((size.height * scale).rounded()))
-        guard pixels.0 >= 1, pixels.1 >= 1 else {
-            throw args.usage("--size \(Int(size.width))x\(Int(size.height)) at --scale \(scale.formatted()) makes a picture of \(pixels.0)x\(pixels.1) pixels; expected at least 1x1: raise --scale or --size")
+        let pixels = ViewRenderer(scale: scale).pixels(for: size)
+        guard pixels.width >= 1, pixels.height >= 1 else {
+            throw args.usage("--size \(Int(size.width))x\(Int(size.height)) at --scale \(scale.formatted()) makes a picture of \(pixels.width)x\(pixels.height) pixels; expected at least 1x1: raise --scale or --size")
         }
         let stills = Int(try number(args, "--frames", default: 6, range: 2...30))
         let out = try args.single("--out") ?? "\(name).gif"
