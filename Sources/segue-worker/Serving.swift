@@ -3,12 +3,12 @@ import Foundation
 import Glibc
 import HostContainer
 
-/// `segue-worker serve FILE`: loads one plugin and runs its animators' setup,
-/// evaluate and end as the host asks, several transitions at once if need be
-/// (each is a slot). The plugin writes its layer states and meshes straight
-/// into shared memory; the host copies them out and checks them.
+/// `segue-worker serve`: waits for the host to name a plugin file (it may be
+/// started before the host knows which), loads it and runs its animators'
+/// setup, evaluate and end as the host asks, several transitions at once if
+/// need be (each is a slot). The plugin writes its layer states and meshes
+/// straight into shared memory; the host copies them out and checks them.
 struct Serving {
-    let file: String
     let channel: WorkerChannel
     let memory: SharedMemory
 
@@ -25,6 +25,11 @@ struct Serving {
     }
 
     func run() {
+        guard case .success(let load) = channel.receive(WorkerRequest.self, within: nil) else { exit(0) }
+        guard WorkerOp(rawValue: load.op) == .load else { exit(2) }
+        let file = String(decoding: memory.copy(at: WorkerLayout.text, count: Int(load.length), capacity: WorkerLayout.textCapacity),
+                          as: UTF8.self)
+        Output.relay([1, 2], label: "plugin \(file) wrote")
         let animators: [String: LoadedAnimator]
         switch PluginLoader.load(path: file) {
         case .failure(let rejection):

@@ -6,8 +6,9 @@ import HostContainer
 // plugins. Started by the host with descriptor 3, a SOCK_SEQPACKET socket to
 // the host, and descriptor 4, the shared memory (see WorkerProtocol.swift).
 //
-//   segue-worker scan         examine the files the host names, one by one
-//   segue-worker serve FILE   load FILE and run its animators for the host
+//   segue-worker scan    examine the files the host names, one by one
+//   segue-worker serve   load the file the host names, then run its animators
+//                        for the host
 //
 // It exits as soon as the host goes away, even while a plugin spins: a
 // watchdog thread waits for the host's end of the socket to close.
@@ -23,11 +24,9 @@ switch CommandLine.arguments.dropFirst().first {
 case "scan":
     Output.relay([2], label: "a plugin being scanned wrote")
     Scanning(channel: channel, memory: memory).run()
-case "serve" where CommandLine.arguments.count == 3:
-    let file = CommandLine.arguments[2]
-    Output.relay([1, 2], label: "plugin \(file) wrote")
-    Serving(file: file, channel: channel, memory: memory).run()
+case "serve" where CommandLine.arguments.count == 2:
+    Serving(channel: channel, memory: memory).run()
 default:
-    FileHandle.standardError.write(Data("usage: segue-worker scan | serve FILE (started by the Segue host, not by hand)\n".utf8))
+    FileHandle.standardError.write(Data("usage: segue-worker scan | serve (started by the Segue host, not by hand)\n".utf8))
     exit(2)
 }

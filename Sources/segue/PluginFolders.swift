@@ -26,8 +26,11 @@ enum PluginFolders {
     /// `--allow-insecure-plugins` and its config: the standard cache
     /// (`SEGUE_REGISTRY_CACHE`), permissions checked unless
     /// `--allow-insecure-plugins` or `SEGUE_ALLOW_INSECURE_PLUGINS=1`.
-    static func registry(_ args: Arguments, config: SegueConfig?) throws(UsageError) -> AnimatorRegistry {
+    /// - Parameter playing: the registry is for playing `config` now: a worker
+    ///   process is started while the folders are read if it names a plugin animator.
+    static func registry(_ args: Arguments, config: SegueConfig?, playing: Bool = false) throws(UsageError) -> AnimatorRegistry {
         var options = RegistryOptions()
+        options.prestartsWorker = playing && (config.map(namesPluginAnimator) ?? false)
         options.cache = RegistryCache.standard()
         options.checksPermissions = !args.has("--allow-insecure-plugins")
             && ProcessInfo.processInfo.environment["SEGUE_ALLOW_INSECURE_PLUGINS"] != "1"
@@ -37,6 +40,11 @@ enum PluginFolders {
         } ?? config?.isolation ?? .process
         return AnimatorRegistry(searchPath: resolve(commandLine: args.values("--plugins"), config: config),
                                 isolation: isolation, options: options)
+    }
+
+    /// Whether `config` names an animator other than the built-in default.
+    private static func namesPluginAnimator(_ config: SegueConfig) -> Bool {
+        config.rules.contains { $0.animator != "default" } || config.defaultAnimator.map { $0 != "default" } ?? false
     }
 
     /// `path` relative to the current folder when it lies inside it, for people.

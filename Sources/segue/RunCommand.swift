@@ -82,7 +82,7 @@ enum RunCommand {
             (config, registry) = (checkedConfig, checkedRegistry)
         } else {
             guard let loaded = try args.config() else { return .failure }
-            (config, registry) = (loaded, try PluginFolders.registry(args, config: loaded))
+            (config, registry) = (loaded, try PluginFolders.registry(args, config: loaded, playing: true))
         }
         for warning in registry.warnings { printError("segue: warning: \(warning)") }
         for rejection in registry.rejections { printError("segue: skipped \(rejection.file): \(rejection.reason)") }

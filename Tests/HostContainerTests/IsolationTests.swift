@@ -199,6 +199,49 @@ struct IsolationTests {
         #expect(try frames(isolated) == expected)
     }
 
+    /// The children of this process running `executable`.
+    static func children(running executable: String) -> [pid_t] {
+        let me = "\(getpid())"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
+            guard let pid = pid_t(entry), (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/exe")) == executable,
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 2,
+                  fields[0] != "Z", String(fields[1]) == me else { return nil }
+            return pid
+        }
+    }
+
+    @Test func aPrestartedWorkerServesTheFirstAnimatorAndADeadOneIsReplacedNotBlamed() throws {
+        // A worker executable of this test's own, to tell its processes from every other test's.
+        let executable = makeTemporaryFolder("prestart") + "/segue-worker"
+        try FileManager.default.copyItem(atPath: Paths.binFolder + "/segue-worker", toPath: executable)
+        var options = RegistryOptions()
+        options.worker.executable = executable
+        options.prestartsWorker = true
+        let (first, _) = try CPlugin.fixture("prestart-first")
+        let registry = AnimatorRegistry(folders: [first], options: options)
+        let idle = Self.children(running: executable)
+        #expect(idle.count == 1, "one worker waits, serving no plugin yet")
+        let h = Harness()
+        h.delegate = FixedDelegate(try #require(registry.animator(named: "TestFade")))
+        try h.switchTo("b")
+        #expect(h.reports.map(\.animator) == ["TestFade"], "\(h.reports.map(\.reason))")
+        #expect(Self.children(running: executable) == idle, "the waiting worker serves it: no other was started")
+
+        // A waiting worker that died meanwhile is not the plugin's fault: a fresh one serves it.
+        let (second, _) = try CPlugin.fixture("prestart-second", "FIXTURE_NAME=\"SecondFade\"", "FIXTURE_ID=\"org.segue.test.second/1\"")
+        let again = AnimatorRegistry(folders: [second], options: options)
+        let waiting = Self.children(running: executable).filter { !idle.contains($0) }
+        #expect(waiting.count == 1)
+        for pid in waiting { kill(pid, SIGKILL) }
+        usleep(50_000)
+        let h2 = Harness()
+        h2.delegate = FixedDelegate(try #require(again.animator(named: "SecondFade")))
+        try h2.switchTo("b")
+        #expect(h2.reports.map(\.animator) == ["SecondFade"], "\(h2.reports.map(\.reason))")
+        #expect(again.quarantined.isEmpty)
+    }
+
     @Test func aScannerThatDiesMidFolderIsReplacedAndEveryOtherFileIsScanned() throws {
         // Enough files for two scanner lanes, each asking two at a time: every
         // third crashes its scanner in the constructor; the question waiting
@@ -292,16 +335,21 @@ struct IsolationTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Wait (bounded) until the worker serves the plugin, which spins in setup, then kill the host outright.
-        func serving() -> Bool {
+        // Wait (bounded) until the worker spins in the plugin's setup (a tenth
+        // of a second of CPU time, far more than starting takes), then kill
+        // the host outright.
+        func spinning() -> Bool {
             processesTagged(tag, within: 0).contains { pid in
-                (FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()).range(of: Data("serve\0".utf8)) != nil
+                guard (FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()).range(of: Data("serve\0".utf8)) != nil,
+                      let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                      let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 13,
+                      let user = Int(fields[11]), let system = Int(fields[12]) else { return false }
+                return user + system >= sysconf(Int32(_SC_CLK_TCK)) / 10
             }
         }
         let deadline = Date().addingTimeInterval(10)
-        while !serving() && Date() < deadline { usleep(5_000) }
-        #expect(serving(), "the worker ran")
-        usleep(100_000)
+        while !spinning() && Date() < deadline { usleep(5_000) }
+        #expect(spinning(), "the worker spins in the plugin")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(processesTagged(tag, within: 3).isEmpty, "the worker ended with its host")

@@ -18,7 +18,8 @@ public enum PluginIsolation: String, Sendable, CaseIterable {
 public struct WorkerDeadlines: Sendable, Equatable {
     /// Examining one file while scanning (loading, entry point, descriptor).
     public var scan: Double = 5
-    /// Starting a worker and loading its plugin.
+    /// Loading a plugin in its worker (counted from the request, so a worker
+    /// started ahead does not use it up).
     public var load: Double = 5
     /// One `setup`.
     public var setup: Double = 1

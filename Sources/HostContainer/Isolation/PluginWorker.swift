@@ -153,31 +153,25 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
 
     // MARK: - The process
 
-    /// Starts the worker and loads the plugin; nil, or why it could not.
+    /// Starts the worker (or takes the one started ahead, ``WorkerPool/prestart(settings:)``)
+    /// and has it load the plugin; nil, or why it could not.
     private func startIfNeeded(for name: String) -> String? {
         if process != nil { return nil }
-        WorkerLayout.check()
-        let executable: String
-        switch settings.worker() {
+        let idle: IdleWorker
+        switch WorkerPool.takeIdle(settings: settings) ?? IdleWorker.start(settings: settings) {
         case .failure(let why): return why.description
-        case .success(let path): executable = path
+        case .success(let started): idle = started
         }
-        guard let (host, worker) = WorkerChannel.pair(), let memory = SharedMemory(size: WorkerLayout.size) else {
-            return "could not be started: \(String(cString: strerror(errno)))"
+        (process, channel, memory) = (idle.process, idle.channel, idle.memory)
+        let path = [UInt8](file.utf8)
+        guard idle.memory.write(path, at: WorkerLayout.text, capacity: WorkerLayout.textCapacity),
+              idle.channel.send(WorkerRequest(op: .load, length: UInt32(path.count))) else {
+            return fail(call: "load", animator: name, t: nil, what: ended(), kill: true)
         }
-        defer { worker.close() }
-        do {
-            process = try ChildProcess(executable: executable, arguments: ["serve", file],
-                                       descriptors: [worker.descriptor, memory.descriptor])
-        } catch {
-            host.close()
-            return "could not be started: \(error)"
-        }
-        (channel, self.memory) = (host, memory)
         switch receive("load", name, nil, settings.deadlines.load) {
         case .failure(let why): return why.message
         case .success(let r):
-            let text = PluginText.escaped(memory.copy(at: WorkerLayout.text, count: Int(r.length), capacity: 1 << 20))
+            let text = PluginText.escaped(idle.memory.copy(at: WorkerLayout.text, count: Int(r.length), capacity: 1 << 20))
             guard r.status == WorkerReply.ok else {
                 return fail(call: "load", animator: name, t: nil, what: "could not load it: \(text)", kill: true)
             }
@@ -234,6 +228,35 @@ struct CallFailure: Error {
     let message: String
 }
 
+/// A worker process started but not yet told which plugin to serve.
+struct IdleWorker: @unchecked Sendable {  // owned by one party at a time: the pool, then one PluginWorker
+    let process: ChildProcess
+    let channel: WorkerChannel
+    let memory: SharedMemory
+
+    /// Starts `segue-worker serve`; it waits for a ``WorkerOp/load`` request.
+    static func start(settings: WorkerSettings) -> Result<IdleWorker, LoadFailure> {
+        WorkerLayout.check()
+        let executable: String
+        switch settings.worker() {
+        case .failure(let why): return .failure(why)
+        case .success(let path): executable = path
+        }
+        guard let (host, worker) = WorkerChannel.pair(), let memory = SharedMemory(size: WorkerLayout.size) else {
+            return .failure(LoadFailure("could not be started: \(String(cString: strerror(errno)))"))
+        }
+        defer { worker.close() }
+        do {
+            let process = try ChildProcess(executable: executable, arguments: ["serve"],
+                                           descriptors: [worker.descriptor, memory.descriptor])
+            return .success(IdleWorker(process: process, channel: host, memory: memory))
+        } catch {
+            host.close()
+            return .failure(LoadFailure("could not be started: \(error)"))
+        }
+    }
+}
+
 /// The worker processes of this process, one per plugin file (by path and
 /// file identity: a replaced file gets a fresh worker), and the quarantine:
 /// a worker that failed stays in the pool, failed, until it is cleared.
@@ -243,6 +266,8 @@ enum WorkerPool {
         var file: String, identity: FileIdentity, executable: String?
     }
     nonisolated(unsafe) private static var workers: [Key: PluginWorker] = [:]
+    /// Workers started ahead of need, by executable (nil: the located one).
+    nonisolated(unsafe) private static var idle: [String?: IdleWorker] = [:]
 
     static func worker(file: String, identity: FileIdentity, settings: WorkerSettings) -> PluginWorker {
         let key = Key(file: file, identity: identity, executable: settings.executable)
@@ -252,6 +277,30 @@ enum WorkerPool {
             workers[key] = worker
             return worker
         }
+    }
+
+    /// Starts a worker that serves no plugin yet, unless one is waiting
+    /// already, so that the next plugin to need a worker does not wait for a
+    /// process to start (several milliseconds: the Swift runtime loads).
+    static func prestart(settings: WorkerSettings) {
+        guard lock.withLock({ idle[settings.executable] == nil }),
+              case .success(let started) = IdleWorker.start(settings: settings) else { return }
+        let extra = lock.withLock { () -> IdleWorker? in
+            if idle[settings.executable] != nil { return started }
+            idle[settings.executable] = started
+            return nil
+        }
+        extra?.channel.close()  // another thread's got there first: this one ends
+    }
+
+    /// The worker started ahead for `settings`, if it is still alive.
+    static func takeIdle(settings: WorkerSettings) -> Result<IdleWorker, LoadFailure>? {
+        guard let waiting = lock.withLock({ idle.removeValue(forKey: settings.executable) }) else { return nil }
+        guard waiting.process.termination == nil else {
+            waiting.channel.close()
+            return nil
+        }
+        return .success(waiting)
     }
 
     /// How every quarantined plugin failed.

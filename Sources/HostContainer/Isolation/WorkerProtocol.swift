@@ -16,6 +16,11 @@ package enum WorkerOp: UInt32 {
     case evaluate = 3
     /// Run `slot`'s end with `argument` as completed (0 or 1), and forget it.
     case end = 4
+    /// A serving worker's first request: load the plugin file whose path is in
+    /// the text area. The reply lists its animator ids, one a line, in the
+    /// text, or says why it could not. A worker can thus be started before
+    /// anyone knows which plugin it will serve (``WorkerPool/prestart(settings:)``).
+    case load = 5
 }
 
 /// A request, host to worker.
@@ -33,8 +38,7 @@ package struct WorkerRequest: BitwiseCopyable {
     }
 }
 
-/// A reply, worker to host. The first reply of a serving worker comes unasked:
-/// its answer to loading the plugin (the animator ids, one a line, in the text).
+/// A reply, worker to host.
 package struct WorkerReply: BitwiseCopyable {
     /// ``WorkerReply/ok`` or ``WorkerReply/failed`` (the text then says why).
     package var status: UInt32

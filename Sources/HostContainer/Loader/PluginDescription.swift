@@ -31,38 +31,47 @@ package struct PluginDescription: Equatable, Sendable {
         guard animators.count <= Int(SEGUE_MAX_ANIMATORS) else {
             return malformed("segue_plugin_t.animator_count is \(animators.count), at most \(SEGUE_MAX_ANIMATORS) are allowed")
         }
+        // Messages are built only on failure: the host validates every file a scan returns.
         var clean: [AnimatorDescription] = []
-        var seen: [String: Int] = [:]
+        clean.reserveCapacity(animators.count)
         for (i, a) in animators.enumerated() {
-            let path = "animators[\(i)]"
-            for (member, value, limit) in [("id", a.id, SEGUE_MAX_ID), ("name", a.name, SEGUE_MAX_NAME),
-                                           ("version", a.version, SEGUE_MAX_VERSION),
-                                           ("description", a.summary, SEGUE_MAX_DESCRIPTION)]
-            where value.utf8.count > Int(limit) {
-                return malformed("\(path).\(member) is longer than \(limit) bytes (the most this ABI allows)")
+            func path() -> String { "animators[\(i)]" }
+            let lengths = (a.id.utf8.count, a.name.utf8.count, a.version.utf8.count, a.summary.utf8.count)
+            if lengths.0 > Int(SEGUE_MAX_ID) || lengths.1 > Int(SEGUE_MAX_NAME) || lengths.2 > Int(SEGUE_MAX_VERSION)
+                || lengths.3 > Int(SEGUE_MAX_DESCRIPTION) {
+                for (member, count, limit) in [("id", lengths.0, SEGUE_MAX_ID), ("name", lengths.1, SEGUE_MAX_NAME),
+                                               ("version", lengths.2, SEGUE_MAX_VERSION),
+                                               ("description", lengths.3, SEGUE_MAX_DESCRIPTION)]
+                where count > Int(limit) {
+                    return malformed("\(path()).\(member) is longer than \(limit) bytes (the most this ABI allows)")
+                }
             }
             if !Self.isValidID(a.id) {
-                return malformed("\(path).id is \"\(PluginText.escaped(a.id))\"; expected a reverse-DNS name, a slash and a revision, like \"com.example.spring-slide/1\"")
+                return malformed("\(path()).id is \"\(PluginText.escaped(a.id))\"; expected a reverse-DNS name, a slash and a revision, like \"com.example.spring-slide/1\"")
             }
             if !Self.isValidName(a.name) {
-                return malformed("\(path).name is \"\(PluginText.escaped(a.name))\"; expected a letter then letters, digits, '-' or '_', like \"SpringSlide\"")
+                return malformed("\(path()).name is \"\(PluginText.escaped(a.name))\"; expected a letter then letters, digits, '-' or '_', like \"SpringSlide\"")
             }
-            if a.version.isEmpty { return malformed("\(path).version is empty; expected a version like \"1.0.0\"") }
+            if a.version.isEmpty { return malformed("\(path()).version is empty; expected a version like \"1.0.0\"") }
             guard a.parameters.count <= Int(SEGUE_MAX_PARAMS) else {
-                return malformed("\(path).param_count (\(a.name)) is \(a.parameters.count); at most \(SEGUE_MAX_PARAMS) are allowed")
+                return malformed("\(path()).param_count (\(a.name)) is \(a.parameters.count); at most \(SEGUE_MAX_PARAMS) are allowed")
             }
             var parameters: [ParameterDescriptor] = []
+            parameters.reserveCapacity(a.parameters.count)
             for (k, p) in a.parameters.enumerated() {
-                let at = "\(path).params[\(k)] (\(a.name))"
+                func at() -> String { "\(path()).params[\(k)] (\(a.name))" }
                 if let problem = Self.problem(in: p, at: at) { return malformed(problem) }
                 if parameters.contains(where: { $0.name == p.name }) {
-                    return malformed("\(at) repeats the parameter name '\(p.name)'")
+                    return malformed("\(at()) repeats the parameter name '\(p.name)'")
                 }
                 parameters.append(p.escaped())
             }
-            for key in [a.id, a.name] {
-                if let earlier = seen[key] { return malformed("animators[\(i)] repeats '\(key)' of animators[\(earlier)]") }
-                seen[key] = i
+            // Ids hold a slash and names cannot, so the two never collide.
+            if let earlier = clean.firstIndex(where: { $0.id == a.id }) {
+                return malformed("animators[\(i)] repeats '\(a.id)' of animators[\(earlier)]")
+            }
+            if let earlier = clean.firstIndex(where: { $0.name == a.name }) {
+                return malformed("animators[\(i)] repeats '\(a.name)' of animators[\(earlier)]")
             }
             clean.append(AnimatorDescription(
                 id: a.id, name: a.name, version: PluginText.escaped(a.version), summary: PluginText.escaped(a.summary),
@@ -71,43 +80,43 @@ package struct PluginDescription: Equatable, Sendable {
         return .success(PluginDescription(animators: clean))
     }
 
-    private static func problem(in p: ParameterDescriptor, at path: String) -> String? {
+    private static func problem(in p: ParameterDescriptor, at path: () -> String) -> String? {
         if p.name.utf8.count > Int(SEGUE_MAX_PARAM_NAME) {
-            return "\(path).name is longer than \(SEGUE_MAX_PARAM_NAME) bytes (the most this ABI allows)"
+            return "\(path()).name is longer than \(SEGUE_MAX_PARAM_NAME) bytes (the most this ABI allows)"
         }
         if p.explanation.utf8.count > Int(SEGUE_MAX_DESCRIPTION) {
-            return "\(path).explanation is longer than \(SEGUE_MAX_DESCRIPTION) bytes (the most this ABI allows)"
+            return "\(path()).explanation is longer than \(SEGUE_MAX_DESCRIPTION) bytes (the most this ABI allows)"
         }
         guard isValidParameterName(p.name) else {
-            return "\(path).name is \"\(PluginText.escaped(p.name))\"; expected an identifier: a letter or '_', then letters, digits or '_'"
+            return "\(path()).name is \"\(PluginText.escaped(p.name))\"; expected an identifier: a letter or '_', then letters, digits or '_'"
         }
-        let at = "\(path) '\(p.name)'"
+        func at() -> String { "\(path()) '\(p.name)'" }
         let (lo, hi, def) = (p.minimum, p.maximum, p.defaultValue)
         guard lo.isFinite, hi.isFinite, def.isFinite else {
-            return "\(at) has a non-finite default, min or max (\(def), \(lo), \(hi))"
+            return "\(at()) has a non-finite default, min or max (\(def), \(lo), \(hi))"
         }
-        guard lo <= hi else { return "\(at) has min \(lo) greater than max \(hi)" }
-        guard def >= lo, def <= hi else { return "\(at) has default \(def) outside [min, max] = [\(lo), \(hi)]" }
+        guard lo <= hi else { return "\(at()) has min \(lo) greater than max \(hi)" }
+        guard def >= lo, def <= hi else { return "\(at()) has default \(def) outside [min, max] = [\(lo), \(hi)]" }
         switch p.kind {
         case .choice(let choices):
-            guard !choices.isEmpty else { return "\(at) is a choice with no choices (choices NULL or choice_count 0)" }
+            guard !choices.isEmpty else { return "\(at()) is a choice with no choices (choices NULL or choice_count 0)" }
             guard choices.count <= maximumChoices else {
-                return "\(at) has \(choices.count) choices; at most \(maximumChoices) are allowed"
+                return "\(at()) has \(choices.count) choices; at most \(maximumChoices) are allowed"
             }
             for (c, choice) in choices.enumerated() where choice.isEmpty || choice.utf8.count > Int(SEGUE_MAX_PARAM_NAME) {
-                return "\(path).choices[\(c)] is empty or longer than \(SEGUE_MAX_PARAM_NAME) bytes"
+                return "\(path()).choices[\(c)] is empty or longer than \(SEGUE_MAX_PARAM_NAME) bytes"
             }
             guard lo == 0, hi == Double(choices.count - 1) else {
-                return "\(at) is a choice of \(choices.count), so min must be 0 and max \(choices.count - 1); found \(lo) and \(hi)"
+                return "\(at()) is a choice of \(choices.count), so min must be 0 and max \(choices.count - 1); found \(lo) and \(hi)"
             }
         case .boolean where lo != 0 || hi != 1:
-            return "\(at) is a boolean, so min must be 0 and max 1; found \(lo) and \(hi)"
+            return "\(at()) is a boolean, so min must be 0 and max 1; found \(lo) and \(hi)"
         case .curve where lo != 0 || hi != Double(TimingCurve.named.count - 1):
-            return "\(at) is a curve (its default a segue_curve_t), so min must be 0 and max \(TimingCurve.named.count - 1); found \(lo) and \(hi)"
+            return "\(at()) is a curve (its default a segue_curve_t), so min must be 0 and max \(TimingCurve.named.count - 1); found \(lo) and \(hi)"
         default: break
         }
         if p.kind != .number && def != def.rounded() {
-            return "\(at) is \(p.kind.withArticle) with the fractional default \(def)"
+            return "\(at()) is \(p.kind.withArticle) with the fractional default \(def)"
         }
         return nil
     }

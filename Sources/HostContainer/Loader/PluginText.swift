@@ -11,7 +11,9 @@ package enum PluginText {
     /// `text` with every control character (C0, DEL, C1) escaped: `\n`, `\t`,
     /// `\r`, else `\u{1B}` style.
     package static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        // C0 and DEL are single bytes; C1 controls are encoded 0xC2 0x80...0x9F.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }),
+              text.unicodeScalars.contains(where: isControl) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {

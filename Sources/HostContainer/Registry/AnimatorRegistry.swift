@@ -8,6 +8,13 @@ public struct RegistryOptions: Sendable {
     public var cache: RegistryCache?
     /// Refuse plugin files and folders others could write (see the README's trust rules).
     public var checksPermissions = true
+    /// Start one worker process, not yet serving any plugin, as the registry
+    /// begins (``PluginIsolation/process`` only), so that the first plugin
+    /// animator made does not wait for a process to start: it then starts
+    /// while the folders are read. For programs about to play a plugin
+    /// animator; `segue run` sets it when its config names one. The worker
+    /// ends with this process if no animator takes it.
+    public var prestartsWorker = false
 
     /// No cache, permissions checked, the standard worker settings.
     public init() {}
@@ -89,6 +96,7 @@ public final class AnimatorRegistry: @unchecked Sendable {
         self.searchPath = searchPath
         self.isolation = isolation
         self.options = options
+        if isolation == .process && options.prestartsWorker { WorkerPool.prestart(settings: options.worker) }
         var trust = FileTrust()
         var files: [(path: String, identity: FileIdentity)] = []
         var seenFiles: Set<String> = []
