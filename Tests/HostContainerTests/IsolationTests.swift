@@ -280,6 +280,12 @@ struct IsolationTests {
         #expect(changed.scannedCount == 1)
         #expect(changed.animators.map(\.name) == ["Renamed"])
         #expect(changed.animators.first?.file == file)
+        #expect(options.cache!.load().entries.values.map { String(decoding: $0.path, as: UTF8.self) } == [file],
+                "the entry of the old build is gone")
+        let (other, _) = try CPlugin.fixture("cached-other", #"FIXTURE_NAME="Other""#, #"FIXTURE_ID="org.segue.test.other/1""#)
+        #expect(AnimatorRegistry(folders: [other], options: options).scannedCount == 1)
+        #expect(AnimatorRegistry(folders: [folder], options: options).scannedCount == 0, "another folder's registry kept this one's entries")
+        #expect(AnimatorRegistry(folders: [other], options: options).scannedCount == 0)
         let path = options.cache!.path
         let whole = try Data(contentsOf: URL(fileURLWithPath: path))
         for damage in [Data("not a cache".utf8), whole.prefix(whole.count - 3)] {

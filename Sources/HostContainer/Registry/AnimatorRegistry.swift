@@ -100,8 +100,9 @@ public final class AnimatorRegistry: @unchecked Sendable {
         var trust = FileTrust()
         var files: [(path: String, identity: FileIdentity)] = []
         var seenFiles: Set<String> = []
+        var listed: Set<String> = []  // the folders read, resolved
         for folder in searchPath {
-            let (state, libraries) = sharedLibraries(in: folder)
+            let (state, libraries) = sharedLibraries(in: folder, listed: &listed)
             searched.append(SearchedFolder(folder: folder, state: state))
             for (file, examined) in libraries {
                 guard seenFiles.insert(file).inserted else { continue }
@@ -121,7 +122,6 @@ public final class AnimatorRegistry: @unchecked Sendable {
 
         let (cached, cacheWarning) = options.cache?.load() ?? ([:], nil)
         if let cacheWarning { warnings.append(cacheWarning) }
-        var entries = cached
         var outcomes: [RegistryCache.Entry.Outcome?] = files.map { file in
             guard let entry = cached[file.identity], entry.path.elementsEqual(file.path.utf8) else { return nil }
             if case .plugin(let details) = entry.outcome,
@@ -137,11 +137,21 @@ public final class AnimatorRegistry: @unchecked Sendable {
             case .success(let plugin): outcomes[index] = .plugin(PluginDetails(plugin))
             case .failure(let rejection): outcomes[index] = .rejected(rejection)
             }
-            entries[files[index].identity] = RegistryCache.Entry(
-                path: ArraySlice(files[index].path.utf8), identity: files[index].identity, outcome: outcomes[index]!)
         }
-        if let cache = options.cache, !pending.isEmpty || cacheWarning != nil, let warning = cache.save(entries) {
-            warnings.append(warning)
+        if let cache = options.cache {
+            // Entries of files no longer in a folder read here are dropped (a
+            // rebuilt plugin leaves its old identity behind); other folders'
+            // entries are kept for the registries that read them.
+            let kept = cached.values.filter { entry in
+                guard let slash = entry.path.lastIndex(of: UInt8(ascii: "/")) else { return false }
+                return !listed.contains(String(decoding: entry.path[..<slash], as: UTF8.self))
+            }
+            if !pending.isEmpty || cacheWarning != nil || cached.count != kept.count + outcomes.count - pending.count {
+                let entries = zip(files, outcomes).map { file, outcome in
+                    RegistryCache.Entry(path: ArraySlice(file.path.utf8), identity: file.identity, outcome: outcome!)
+                } + kept.sorted { $0.path.lexicographicallyPrecedes($1.path) }
+                if let warning = cache.save(entries) { warnings.append(warning) }
+            }
         }
 
         byID.reserveCapacity(files.count)
@@ -221,7 +231,7 @@ public final class AnimatorRegistry: @unchecked Sendable {
     /// paths with their `stat` (taken relative to the open folder, sparing a
     /// path walk per file): the folder is resolved once, and a file only when
     /// it is a link.
-    private func sharedLibraries(in searched: PluginFolder) -> (SearchedFolder.State, [(String, Result<stat, StatError>)]) {
+    private func sharedLibraries(in searched: PluginFolder, listed: inout Set<String>) -> (SearchedFolder.State, [(String, Result<stat, StatError>)]) {
         let folder = searched.path
         var info = stat()
         guard stat(folder, &info) == 0 else {
@@ -237,6 +247,7 @@ public final class AnimatorRegistry: @unchecked Sendable {
             return (.unreadable, [])
         }
         defer { closedir(directory) }
+        listed.insert(resolved)
         // Names as C strings (NUL-terminated), for sorting and fstatat alike.
         var found: [(name: [CChar], isLink: Bool)] = []
         while let entry = readdir(directory) {

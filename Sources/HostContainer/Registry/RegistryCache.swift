@@ -136,16 +136,16 @@ public struct RegistryCache: Sendable {
         return got == bytes.count ? bytes : nil
     }
 
-    /// Writes `entries` atomically (a temporary file renamed over the cache).
+    /// Writes `entries`, in their order, atomically (a temporary file renamed over the cache).
     /// - Returns: nil, or a warning saying why it could not.
-    func save(_ entries: [FileIdentity: Entry]) -> String? {
+    func save(_ entries: [Entry]) -> String? {
         var w = ByteWriter()
         for b in Self.magic { w.u8(b) }
         w.u32(Self.formatVersion)
         w.string(SegueVersion.string)
         w.string(AnimatorABIVersion.string)
         w.u32(UInt32(entries.count))
-        for entry in entries.values.sorted(by: { $0.path.lexicographicallyPrecedes($1.path) }) {
+        for entry in entries {
             w.blob(entry.path)
             let id = entry.identity
             for v in [id.device, id.inode, UInt64(bitPattern: id.size), UInt64(bitPattern: id.modified), UInt64(bitPattern: id.changed)] { w.u64(v) }
