@@ -3,18 +3,33 @@ import Glibc
 import HostContainer
 
 /// `segue-worker scan`: examines each file the host names and answers a
-/// ``ScanResult`` in its binary form. Writes the current ``LoadPhase`` to shared memory before
-/// each step, so that the host can say where a plugin crashed or hung.
+/// ``ScanResult`` in its binary form, in the question's slot. Writes the
+/// current ``LoadPhase`` to shared memory before each step, so that the host
+/// can say where a plugin crashed or hung. Answers are counted in shared
+/// memory; the host is woken only every few answers, or when there is no
+/// question left to work on (see ``WorkerOp/scan``).
 struct Scanning {
     let channel: WorkerChannel
     let memory: SharedMemory
 
     func run() {
         let captured = captureStandardOutput()
-        while case .success(let request) = channel.receive(WorkerRequest.self, within: nil) {
-            guard request.op == WorkerOp.scan.rawValue, request.slot < 2 else { exit(2) }
+        var answered: UInt32 = 0, announced: UInt32 = 0
+        func announce() {
+            guard announced != answered else { return }
+            channel.send(WorkerReply(status: WorkerReply.ok, value: answered))
+            announced = answered
+        }
+        while true {
+            var next = channel.receive(WorkerRequest.self, within: 0)
+            if case .failure(.timedOut) = next {
+                announce()  // nothing left to do: say what is ready before sleeping
+                next = channel.receive(WorkerRequest.self, within: nil)
+            }
+            guard case .success(let request) = next else { break }
+            guard request.op == WorkerOp.scan.rawValue, request.slot < WorkerLayout.scanSlots else { exit(2) }
             let slot = WorkerLayout.scanSlot(Int(request.slot))
-            // A new file: no phase yet (the host may have asked about the next one meanwhile).
+            // A new file: no phase yet.
             memory.base.storeBytes(of: 0, toByteOffset: WorkerLayout.phase, as: UInt32.self)
             let path = String(decoding: memory.copy(at: slot, count: Int(request.length), capacity: 1 << 16), as: UTF8.self)
             // The host resolved the path and checked the ELF header before it asked.
@@ -22,7 +37,7 @@ struct Scanning {
                 memory.base.storeBytes(of: phase.rawValue, toByteOffset: WorkerLayout.phase, as: UInt32.self)
             }
             let printed = drain(captured)
-            let result: ScanResult
+            var result: ScanResult
             if !printed.isEmpty {
                 result = .rejected(reason: "wrote \(printed.count) bytes to standard output while it was examined (\"\(PluginText.escaped(printed.prefix(60)))\"); a plugin must not print: log through host->log", inDescriptor: false)
             } else {
@@ -31,12 +46,16 @@ struct Scanning {
                 case .failure(let rejection): result = .rejected(reason: rejection.reason, inDescriptor: rejection.inDescriptor)
                 }
             }
-            let text = result.encoded()
-            guard memory.write(text, at: slot, capacity: WorkerLayout.scanSlotCapacity) else {
-                channel.send(WorkerReply(status: WorkerReply.failed))
-                continue
+            var text = result.encoded()
+            if text.count > WorkerLayout.scanSlotCapacity - 4 {
+                result = .rejected(reason: "its description takes \(text.count) bytes, more than the \(WorkerLayout.scanSlotCapacity - 4) a scan may pass", inDescriptor: true)
+                text = result.encoded()
             }
-            channel.send(WorkerReply(status: WorkerReply.ok, length: UInt32(text.count)))
+            memory.base.storeBytes(of: UInt32(text.count), toByteOffset: slot, as: UInt32.self)
+            _ = memory.write(text, at: slot + 4, capacity: WorkerLayout.scanSlotCapacity - 4)
+            answered &+= 1
+            memory.storeRelease(answered, at: WorkerLayout.replies)
+            if answered &- announced >= WorkerLayout.scanBatch { announce() }
         }
         exit(0)
     }

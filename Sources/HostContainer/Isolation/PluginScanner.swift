@@ -35,32 +35,45 @@ enum PluginScanner {
                 }
                 return nil
             }
-            // Two questions in flight, each in its own slot, so that the scanner
-            // finds the next one waiting when it answers one: no sleep and
-            // wake-up between files. It answers in order.
+            // Several questions in flight, each in its own slot, so that the
+            // scanner finds the next one waiting when it answers one: no sleep
+            // and wake-up between files. It answers in order.
             var scanner: Scanner?
             var asked: [(index: Int, slot: Int)] = []
             while true {
                 while asked.count < Scanner.slots, let index = nextLoadable() {
-                    if scanner == nil {
+                    let fresh = scanner == nil
+                    if fresh {
                         scanner = Scanner(executable: executable)
                         scanner?.setDeadline(settings.deadlines.scan)
                     }
-                    let slot = (0..<Scanner.slots).first { s in !asked.contains { $0.slot == s } }!
-                    guard let s = scanner, s.send(files[index], slot: slot) else {
-                        let why = scanner == nil ? "the scanner process could not be started" : "the scanner process stopped answering"
-                        results.set(index, .failure(PluginRejection(file: files[index], reason: "not scanned: \(why)")))
+                    guard let s = scanner else {
+                        results.set(index, .failure(PluginRejection(file: files[index], reason: "not scanned: the scanner process could not be started")))
                         continue
                     }
-                    asked.append((index, slot))
+                    let slot = (0..<Scanner.slots).first { s in !asked.contains { $0.slot == s } }!
+                    if s.send(files[index], slot: slot) {
+                        asked.append((index, slot))
+                    } else if fresh {
+                        results.set(index, .failure(PluginRejection(file: files[index], reason: "not scanned: the scanner process stopped answering")))
+                        scanner = nil
+                    } else {
+                        // It died on a file asked earlier (the wait below says which) or
+                        // after its last answer: this one goes to a fresh scanner.
+                        retry.insert(index, at: 0)
+                        if asked.isEmpty { scanner = nil }
+                        break
+                    }
                 }
-                guard let s = scanner, !asked.isEmpty else { break }
+                guard let s = scanner, !asked.isEmpty else {
+                    if retry.isEmpty { break } else { continue }
+                }
                 let (index, slot) = asked.removeFirst()
                 let (outcome, alive) = s.receive(about: files[index], slot: slot, deadline: settings.deadlines.scan)
                 results.set(index, outcome)
                 if !alive {
                     // It died on this file: the others were never started.
-                    retry += asked.map(\.index)
+                    retry = asked.map(\.index) + retry
                     asked.removeAll()
                     scanner = nil
                 }
@@ -105,11 +118,14 @@ enum PluginScanner {
 
         deinit { channel.close() }
 
-        /// Every answer has the same deadline: let the socket keep it.
+        /// Every wait has the same deadline: let the socket keep it.
         func setDeadline(_ seconds: Double) { channel.setReceiveTimeout(seconds) }
 
-        /// How many questions may wait at once, each with its own part of the text area.
-        static let slots = 2
+        /// How many questions may wait at once, each with its own slot of the text area.
+        static let slots = WorkerLayout.scanSlots
+
+        /// Answers taken so far; the scanner counts those it wrote at ``WorkerLayout/replies``.
+        private var taken: UInt32 = 0
 
         /// Asks the scanner about `file`, its path and answer in text slot `slot`; false when it is gone.
         func send(_ file: String, slot: Int) -> Bool {
@@ -117,15 +133,34 @@ enum PluginScanner {
                 && channel.send(WorkerRequest(op: .scan, slot: UInt32(slot), length: UInt32(file.utf8.count)))
         }
 
-        /// The outcome for `file`, asked with ``send(_:slot:)``, and whether this scanner can go on.
+        /// The outcome for `file`, the oldest question not yet answered (asked
+        /// with ``send(_:slot:)`` in slot `slot`), and whether this scanner can go on.
         func receive(about file: String, slot: Int, deadline: Double) -> (Result<PluginDescription, PluginRejection>, Bool) {
             func reject(_ reason: String, inDescriptor: Bool = false) -> Result<PluginDescription, PluginRejection> {
                 .failure(PluginRejection(file: file, reason: reason, inDescriptor: inDescriptor))
             }
-            switch channel.receive(WorkerReply.self, within: nil) {
-            case .success(let reply):
-                let text = memory.copy(at: WorkerLayout.scanSlot(slot), count: Int(reply.length), capacity: WorkerLayout.scanSlotCapacity)
-                guard reply.status == WorkerReply.ok, let result = try? ScanResult(decoding: text) else {
+            // The scanner started on this file no later than now, so a wait
+            // from now that reaches the deadline means the file took longer.
+            let start = MonotonicClock().now
+            var failure: WorkerChannel.Failure?
+            while memory.loadAcquire(at: WorkerLayout.replies) == taken {
+                // A reply only wakes: the count in shared memory says what is ready.
+                switch channel.receive(WorkerReply.self, within: nil) {
+                case .success: continue
+                case .failure(.timedOut) where MonotonicClock().now - start < deadline: continue
+                case .failure(let why): failure = why
+                }
+                // Answers written before the scanner ended still count.
+                if memory.loadAcquire(at: WorkerLayout.replies) == taken { break }
+                failure = nil
+            }
+            switch failure {
+            case nil:
+                taken &+= 1
+                let at = WorkerLayout.scanSlot(slot)
+                let length = Int(memory.base.load(fromByteOffset: at, as: UInt32.self))
+                guard length <= WorkerLayout.scanSlotCapacity - 4,
+                      let result = try? ScanResult(decoding: memory.copy(at: at + 4, count: length, capacity: WorkerLayout.scanSlotCapacity - 4)) else {
                     process.kill()
                     return (reject("the scanner sent an unreadable answer about it"), false)
                 }
@@ -138,7 +173,7 @@ enum PluginScanner {
                     case .failure(let why): return (reject(why.description, inDescriptor: true), true)
                     }
                 }
-            case .failure(let failure):
+            case let failure?:
                 let phase = LoadPhase(rawValue: memory.base.load(fromByteOffset: WorkerLayout.phase, as: UInt32.self))
                 let when = phase?.description ?? "while it was examined"
                 let what: String

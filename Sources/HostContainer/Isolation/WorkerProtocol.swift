@@ -4,9 +4,12 @@ import AnimatorABI
 /// in that order; the bulky data travels through shared memory (``WorkerLayout``).
 package enum WorkerOp: UInt32 {
     /// Scanner: examine the file whose path is in text slot `slot`
-    /// (``WorkerLayout/scanSlot(_:)``); the reply's text, in the same slot, is
-    /// a ``ScanResult`` in its binary form. Several may wait; they are
-    /// answered in order.
+    /// (``WorkerLayout/scanSlot(_:)``). Up to ``WorkerLayout/scanSlots`` may
+    /// wait; they are answered in order. Each answer goes into its question's
+    /// slot (a UInt32 length, then a ``ScanResult`` in its binary form) and
+    /// is counted at ``WorkerLayout/replies``; a reply message, whose value is
+    /// that count, wakes the host only every ``WorkerLayout/scanBatch``
+    /// answers, or when no question is left waiting.
     case scan = 1
     /// Run `slot`'s setup; the text area holds a JSON ``SetupRequest``. The
     /// reply's value is what setup returned; the plan is in the plan area.
@@ -62,16 +65,21 @@ package enum WorkerLayout {
     package static let size = 8 << 20
     /// A scanner's ``LoadPhase`` (UInt32), written before each step.
     package static let phase = 0
-    /// The number of replies a worker has sent (UInt32, release-stored after
-    /// each), so that the host can see a reply arrive without sleeping.
+    /// The number of replies a worker has sent, or answers a scanner has
+    /// written (UInt32, release-stored after each), so that the host can see
+    /// one arrive without sleeping.
     package static let replies = 8
     /// Text: JSON requests and answers, reasons, paths.
     package static let text = 64
     package static let textCapacity = (4 << 20) - 64
-    /// A scanner's text area is split in two slots, one per waiting question.
-    package static let scanSlotCapacity = textCapacity / 2
-    /// Where scan slot `slot` (0 or 1) starts.
-    package static func scanSlot(_ slot: Int) -> Int { text + min(max(slot, 0), 1) * scanSlotCapacity }
+    /// How many questions may wait for a scanner, each in a slot of the text area.
+    package static let scanSlots = 8
+    /// A scanner wakes the host once per this many answers (fewer wake-ups:
+    /// each costs more than the host's work on an answer).
+    package static let scanBatch: UInt32 = 4
+    package static let scanSlotCapacity = textCapacity / scanSlots
+    /// Where scan slot `slot` starts.
+    package static func scanSlot(_ slot: Int) -> Int { text + min(max(slot, 0), scanSlots - 1) * scanSlotCapacity }
     /// One `segue_plan_t`.
     package static let plan = 4 << 20
     /// `SEGUE_MAX_LAYERS` layer states.
