@@ -24,7 +24,8 @@ package struct LoadedAnimator: @unchecked Sendable {
 /// the host's, what the plugin did not provide reads as zero) and copies
 /// everything into plain values. Checks what only the memory can tell (NULL
 /// pointers, sizes, string lengths); ``PluginDescription/validated()`` checks
-/// the rest.
+/// the rest. Members' names (`animators[0].params[1]`) are built only when a
+/// message needs one: every scan reads a descriptor.
 struct DescriptorReader {
     let host: UnsafePointer<segue_host_t>
 
@@ -64,37 +65,37 @@ struct DescriptorReader {
         return .success(result)
     }
 
-    private func readAnimator(_ pointer: UnsafePointer<segue_animator_t>, at path: String) -> Result<LoadedAnimator, LoadFailure> {
+    private func readAnimator(_ pointer: UnsafePointer<segue_animator_t>, at path: @autoclosure () -> String) -> Result<LoadedAnimator, LoadFailure> {
         let a: segue_animator_t
-        switch read(UnsafeRawPointer(pointer), as: segue_animator_t.self, name: "\(path) (segue_animator_t)") {
+        switch read(UnsafeRawPointer(pointer), as: segue_animator_t.self, name: "\(path()) (segue_animator_t)") {
         case .failure(let why): return .failure(why)
         case .success(let v): a = v
         }
         let id: String, name: String, version: String, summary: String
-        switch (string(a.id, "\(path).id", max: Int(SEGUE_MAX_ID)),
-                string(a.name, "\(path).name", max: Int(SEGUE_MAX_NAME)),
-                string(a.version, "\(path).version", max: Int(SEGUE_MAX_VERSION)),
-                string(a.description, "\(path).description", max: Int(SEGUE_MAX_DESCRIPTION))) {
+        switch (string(a.id, "\(path()).id", max: Int(SEGUE_MAX_ID)),
+                string(a.name, "\(path()).name", max: Int(SEGUE_MAX_NAME)),
+                string(a.version, "\(path()).version", max: Int(SEGUE_MAX_VERSION)),
+                string(a.description, "\(path()).description", max: Int(SEGUE_MAX_DESCRIPTION))) {
         case (.success(let i), .success(let n), .success(let v), .success(let d)):
             (id, name, version, summary) = (i, n, v, d)
         case (.failure(let why), _, _, _), (_, .failure(let why), _, _), (_, _, .failure(let why), _), (_, _, _, .failure(let why)):
             return .failure(why)
         }
-        let label = PluginText.escaped(name)
-        guard let setup = a.setup else { return .failure(LoadFailure("malformed descriptor: \(path).setup (\(label)) is NULL; it is required")) }
-        guard let evaluate = a.evaluate else { return .failure(LoadFailure("malformed descriptor: \(path).evaluate (\(label)) is NULL; it is required")) }
+        func label() -> String { PluginText.escaped(name) }
+        guard let setup = a.setup else { return .failure(LoadFailure("malformed descriptor: \(path()).setup (\(label())) is NULL; it is required")) }
+        guard let evaluate = a.evaluate else { return .failure(LoadFailure("malformed descriptor: \(path()).evaluate (\(label())) is NULL; it is required")) }
         guard a.param_count <= SEGUE_MAX_PARAMS else {
-            return .failure(LoadFailure("malformed descriptor: \(path).param_count (\(label)) is \(a.param_count); at most \(SEGUE_MAX_PARAMS) are allowed"))
+            return .failure(LoadFailure("malformed descriptor: \(path()).param_count (\(label())) is \(a.param_count); at most \(SEGUE_MAX_PARAMS) are allowed"))
         }
         var params: [ParameterDescriptor] = []
         if a.param_count > 0 {
             guard let list = a.params else {
-                return .failure(LoadFailure("malformed descriptor: \(path).params (\(label)) is NULL but param_count is \(a.param_count)"))
+                return .failure(LoadFailure("malformed descriptor: \(path()).params (\(label())) is NULL but param_count is \(a.param_count)"))
             }
             for i in 0..<Int(a.param_count) {
-                let at = "\(path).params[\(i)] (\(label))"
-                guard let p = list[i] else { return .failure(LoadFailure("malformed descriptor: \(at) is NULL")) }
-                switch readParameter(p, at: at) {
+                func at() -> String { "\(path()).params[\(i)] (\(label()))" }
+                guard let p = list[i] else { return .failure(LoadFailure("malformed descriptor: \(at()) is NULL")) }
+                switch readParameter(p, at: at()) {
                 case .failure(let why): return .failure(why)
                 case .success(let d): params.append(d)
                 }
@@ -105,15 +106,15 @@ struct DescriptorReader {
             raw: pointer, host: host, setup: setup, evaluate: evaluate, end: a.end))
     }
 
-    private func readParameter(_ pointer: UnsafePointer<segue_param_t>, at path: String) -> Result<ParameterDescriptor, LoadFailure> {
+    private func readParameter(_ pointer: UnsafePointer<segue_param_t>, at path: @autoclosure () -> String) -> Result<ParameterDescriptor, LoadFailure> {
         let declared = Int(UnsafeRawPointer(pointer).load(as: UInt32.self))
         guard declared >= MemoryLayout<segue_param_t>.size else {
-            return .failure(LoadFailure("malformed descriptor: \(path).struct_size is \(declared), expected at least \(MemoryLayout<segue_param_t>.size)"))
+            return .failure(LoadFailure("malformed descriptor: \(path()).struct_size is \(declared), expected at least \(MemoryLayout<segue_param_t>.size)"))
         }
         let p = pointer.pointee
         let name: String, explanation: String
-        switch (string(p.name, "\(path).name", max: Int(SEGUE_MAX_PARAM_NAME)),
-                string(p.explanation, "\(path).explanation", max: Int(SEGUE_MAX_DESCRIPTION))) {
+        switch (string(p.name, "\(path()).name", max: Int(SEGUE_MAX_PARAM_NAME)),
+                string(p.explanation, "\(path()).explanation", max: Int(SEGUE_MAX_DESCRIPTION))) {
         case (.success(let n), .success(let e)): (name, explanation) = (n, e)
         case (.failure(let why), _), (_, .failure(let why)): return .failure(why)
         }
@@ -124,14 +125,14 @@ struct DescriptorReader {
         case UInt32(SEGUE_PARAM_BOOLEAN.rawValue): kind = .boolean
         case UInt32(SEGUE_PARAM_CHOICE.rawValue):
             guard p.choice_count > 0, let list = p.choices else {
-                return .failure(LoadFailure("malformed descriptor: \(path) '\(PluginText.escaped(name))' is a choice with no choices (choices NULL or choice_count 0)"))
+                return .failure(LoadFailure("malformed descriptor: \(path()) '\(PluginText.escaped(name))' is a choice with no choices (choices NULL or choice_count 0)"))
             }
             guard p.choice_count <= PluginDescription.maximumChoices else {
-                return .failure(LoadFailure("malformed descriptor: \(path) '\(PluginText.escaped(name))' has \(p.choice_count) choices; at most \(PluginDescription.maximumChoices) are allowed"))
+                return .failure(LoadFailure("malformed descriptor: \(path()) '\(PluginText.escaped(name))' has \(p.choice_count) choices; at most \(PluginDescription.maximumChoices) are allowed"))
             }
             var choices: [String] = []
             for i in 0..<Int(p.choice_count) {
-                switch string(list[i], "\(path).choices[\(i)]", max: Int(SEGUE_MAX_PARAM_NAME)) {
+                switch string(list[i], "\(path()).choices[\(i)]", max: Int(SEGUE_MAX_PARAM_NAME)) {
                 case .failure(let why): return .failure(why)
                 case .success(let c): choices.append(c)
                 }
@@ -139,7 +140,7 @@ struct DescriptorReader {
             kind = .choice(choices)
         case UInt32(SEGUE_PARAM_CURVE.rawValue): kind = .curve
         default:
-            return .failure(LoadFailure("malformed descriptor: \(path) '\(PluginText.escaped(name))' has unknown type \(p.type); this host (ABI \(SEGUE_ABI_VERSION_MAJOR).\(SEGUE_ABI_VERSION_MINOR)) knows 0 (number), 1 (integer), 2 (boolean), 3 (choice) and 4 (curve, since 1.1): a plugin built for a newer ABI minor needs a newer Segue"))
+            return .failure(LoadFailure("malformed descriptor: \(path()) '\(PluginText.escaped(name))' has unknown type \(p.type); this host (ABI \(SEGUE_ABI_VERSION_MAJOR).\(SEGUE_ABI_VERSION_MINOR)) knows 0 (number), 1 (integer), 2 (boolean), 3 (choice) and 4 (curve, since 1.1): a plugin built for a newer ABI minor needs a newer Segue"))
         }
         return .success(ParameterDescriptor(
             name: name, explanation: explanation, kind: kind, defaultValue: p.default_value, minimum: p.min_value,
@@ -148,15 +149,15 @@ struct DescriptorReader {
 
     /// Reads a versioned struct: checks its major version and size, copies what
     /// both sides know, and zero-fills the rest.
-    private func read<T>(_ pointer: UnsafeRawPointer, as: T.Type, name: String) -> Result<T, LoadFailure> {
+    private func read<T>(_ pointer: UnsafeRawPointer, as: T.Type, name: @autoclosure () -> String) -> Result<T, LoadFailure> {
         let version = pointer.load(as: segue_version_t.self)
         guard segue_version_is_compatible(version) else {
-            return .failure(LoadFailure("ABI major mismatch: \(name) was built for ABI \(version.major).\(version.minor), but this host speaks ABI \(SEGUE_ABI_VERSION_MAJOR).x; rebuild the plugin against this host's segue_animator.h"))
+            return .failure(LoadFailure("ABI major mismatch: \(name()) was built for ABI \(version.major).\(version.minor), but this host speaks ABI \(SEGUE_ABI_VERSION_MAJOR).x; rebuild the plugin against this host's segue_animator.h"))
         }
         let declared = Int(pointer.load(fromByteOffset: MemoryLayout<segue_version_t>.size, as: UInt32.self))
         let size = MemoryLayout<T>.size
         guard declared >= size else {
-            return .failure(LoadFailure("malformed descriptor: \(name).struct_size is \(declared), expected at least \(size) for ABI \(version.major).\(version.minor)"))
+            return .failure(LoadFailure("malformed descriptor: \(name()).struct_size is \(declared), expected at least \(size) for ABI \(version.major).\(version.minor)"))
         }
         let storage = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<T>.alignment)
         defer { storage.deallocate() }
@@ -165,11 +166,11 @@ struct DescriptorReader {
     }
 
     /// A NUL-terminated string of at most `max` bytes, read without running past `max + 1` bytes.
-    private func string(_ pointer: UnsafePointer<CChar>?, _ name: String, max: Int) -> Result<String, LoadFailure> {
-        guard let pointer else { return .failure(LoadFailure("malformed descriptor: \(name) is NULL")) }
+    private func string(_ pointer: UnsafePointer<CChar>?, _ name: @autoclosure () -> String, max: Int) -> Result<String, LoadFailure> {
+        guard let pointer else { return .failure(LoadFailure("malformed descriptor: \(name()) is NULL")) }
         let length = strnlen(pointer, max + 1)
         guard length <= max else {
-            return .failure(LoadFailure("malformed descriptor: \(name) is longer than \(max) bytes (the most this ABI allows)"))
+            return .failure(LoadFailure("malformed descriptor: \(name()) is longer than \(max) bytes (the most this ABI allows)"))
         }
         return .success(String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self))
     }
