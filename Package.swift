@@ -5,8 +5,10 @@ import PackageDescription
 //
 // The layout is the architecture: `AnimatorABI` is the C ABI (its header is the
 // contract with plugins), `AnimatorKit` is Swift sugar over it for plugin
-// authors, `HostContainer` is the host library, `segue-worker` is the process
-// that runs plugin code when plugins are isolated, `Renderer` turns views
+// authors, `PluginRuntime` is what loads and runs plugin code (without
+// Foundation, so that the worker starts fast), `HostContainer` is the host
+// library, `segue-worker` is the process that runs plugin code when plugins
+// are isolated, `Renderer` turns views
 // into pictures (the host runs without it), `segue` is the command-line
 // tool, and `Plugins/*` are animators built exactly as a third party's would
 // be: dynamic libraries that know nothing but the ABI.
@@ -36,8 +38,9 @@ let package = Package(
         .target(name: "AnimatorKit", dependencies: ["AnimatorABI"]),
         .target(name: "HeapProbe"),
         .target(name: "ProcessShims"),
-        .target(name: "HostContainer", dependencies: ["AnimatorABI", "HeapProbe", "ProcessShims"]),
-        .executableTarget(name: "segue-worker", dependencies: ["HostContainer", "AnimatorABI"]),
+        .target(name: "PluginRuntime", dependencies: ["AnimatorABI", "ProcessShims"]),
+        .target(name: "HostContainer", dependencies: ["AnimatorABI", "PluginRuntime", "HeapProbe", "ProcessShims"]),
+        .executableTarget(name: "segue-worker", dependencies: ["PluginRuntime", "AnimatorABI"]),
         .target(name: "Renderer", dependencies: ["HostContainer"]),
         .executableTarget(name: "segue", dependencies: ["HostContainer", "Renderer"]),
         .target(
@@ -55,6 +58,6 @@ let package = Package(
             dependencies: ["HostContainer", "Renderer"],
             path: "Benchmarks/SegueBenchmark"
         ),
-        .testTarget(name: "HostContainerTests", dependencies: ["HostContainer", "Renderer"]),
+        .testTarget(name: "HostContainerTests", dependencies: ["HostContainer", "PluginRuntime", "Renderer"]),
     ]
 )

@@ -1,6 +1,5 @@
-import Foundation
 import Glibc
-import HostContainer
+import PluginRuntime
 
 /// The worker's standard streams and its tie to the host.
 enum Output {
@@ -30,7 +29,7 @@ enum Output {
 
     /// A thread that writes the lines arriving on `reader` to the host's standard error.
     private static func startRelay(from reader: Int32, label: String) {
-        Thread {
+        detachThread {
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
@@ -47,6 +46,6 @@ enum Output {
                     pending.removeAll()
                 }
             }
-        }.start()
+        }
     }
 }

@@ -1,6 +1,5 @@
-import Foundation
 import Glibc
-import HostContainer
+import PluginRuntime
 
 /// `segue-worker scan`: examines each file the host names and answers a
 /// ``ScanResult`` in its binary form, in the question's slot. Writes the

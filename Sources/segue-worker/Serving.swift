@@ -1,7 +1,6 @@
 import AnimatorABI
-import Foundation
 import Glibc
-import HostContainer
+import PluginRuntime
 
 /// `segue-worker serve`: waits for the host to name a plugin file (it may be
 /// started before the host knows which), loads it and runs its animators'
@@ -45,7 +44,7 @@ struct Serving {
             switch WorkerOp(rawValue: request.op) {
             case .setup?:
                 let text = memory.copy(at: WorkerLayout.text, count: Int(request.length), capacity: WorkerLayout.textCapacity)
-                guard let setup = try? JSONDecoder().decode(SetupRequest.self, from: Data(text)) else { exit(2) }
+                guard let setup = try? SetupRequest(decoding: text) else { exit(2) }
                 guard let animator = animators[setup.animator] else {
                     reply(WorkerReply.failed, text: "\(file) has no animator '\(setup.animator)'")
                     continue

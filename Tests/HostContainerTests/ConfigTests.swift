@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import HostContainer
+@testable import PluginRuntime
 
 /// Config parsing: every problem names the file, the key path, what was
 /// expected and what was found.

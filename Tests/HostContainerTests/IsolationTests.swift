@@ -3,6 +3,7 @@ import Glibc
 import Testing
 
 @testable import HostContainer
+@testable import PluginRuntime
 
 /// Plugins that misbehave the ways real ones do, each a C fixture built with
 /// one fault, run through the real `segue` tool: the host survives, reports
@@ -197,6 +198,24 @@ struct IsolationTests {
         let expected = try frames(direct)
         #expect(expected.count > 10)
         #expect(try frames(isolated) == expected)
+    }
+
+    @Test func aSetupRequestCrossesInItsBinaryFormAndATruncatedOneIsRefused() throws {
+        let side = { (name: String, x: Double) in
+            TransitionPayload.Side(name: name, frame: [x, 0, 320, 480],
+                                   elements: [.init(name: "image", frame: [10, 20, 30, 40]), .init(name: "title ✓", frame: [1, 2, 3, 4])])
+        }
+        let payload = TransitionPayload(bounds: [0, 0, 320, 480], from: side("a", 0), to: side("b", 320),
+                                        fromInitial: [0, 0, 320, 480], fromFinal: [-320, 0, 320, 480], toInitial: [320, 0, 320, 480],
+                                        toFinal: [0, 0, 320, 480], goingRight: true, isAnimated: true, isInteractive: false,
+                                        parameters: [0.4, 2, -.infinity], curves: [[0, 0, 0, 0], [0.42, 0, 0.58, 1], [0, 0, 0, 0]])
+        let request = SetupRequest(animator: "org.segue.test.fade/1", payload: payload)
+        let bytes = request.encoded()
+        #expect(try SetupRequest(decoding: bytes) == request)
+        for end in stride(from: 0, to: bytes.count, by: 7) {
+            #expect(throws: ByteReader.Truncated.self) { try SetupRequest(decoding: Array(bytes.prefix(end))) }
+        }
+        #expect(throws: ByteReader.Truncated.self) { try SetupRequest(decoding: bytes + [0]) }
     }
 
     /// The children of this process running `executable`.

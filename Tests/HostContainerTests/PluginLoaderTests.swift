@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import HostContainer
+@testable import PluginRuntime
 import AnimatorABI
 
 /// Every rejection reason, each with a crafted bad file: the loader never

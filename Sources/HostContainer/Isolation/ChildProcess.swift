@@ -101,16 +101,6 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is guarded b
     }
 }
 
-/// A pipe for talking to a child, both ends close-on-exec (the child gets an
-/// end through ``ChildProcess``'s descriptors): read end, write end.
-package func closeOnExecPipe(nonblockingRead: Bool = false) -> (read: Int32, write: Int32)? {
-    var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else { return nil }
-    for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    if nonblockingRead { _ = fcntl(fds[0], F_SETFL, O_NONBLOCK) }
-    return (fds[0], fds[1])
-}
-
 /// A child process could not be started.
 package struct SpawnError: Error, CustomStringConvertible {
     package let executable: String

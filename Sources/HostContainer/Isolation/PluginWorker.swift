@@ -72,8 +72,8 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             guard animatorIDs.contains(id) else {
                 return .failed("is no longer provided by \(file) (was the file replaced since it was scanned?)")
             }
-            guard let memory, let text = try? JSONEncoder().encode(SetupRequest(animator: id, payload: payload)),
-                  memory.write([UInt8](text), at: WorkerLayout.text, capacity: WorkerLayout.textCapacity) else {
+            let text = SetupRequest(animator: id, payload: payload).encoded()
+            guard let memory, memory.write(text, at: WorkerLayout.text, capacity: WorkerLayout.textCapacity) else {
                 return .failed("could not be sent its context")
             }
             let slot = nextSlot

@@ -4,19 +4,27 @@ import Glibc
 /// Everything an animator's context says about one transition, as plain data:
 /// what the host sends a worker process at setup, and what both the worker and
 /// the in-process bridge turn into a `segue_context_t` (``CContext``).
-package struct TransitionPayload: Codable, Sendable {
+package struct TransitionPayload: Equatable, Sendable {
     /// A rectangle as x, y, width, height.
     package typealias Box = [Double]
 
-    package struct Element: Codable, Sendable {
+    package struct Element: Equatable, Sendable {
         package var name: String
         package var frame: Box
+
+        package init(name: String, frame: Box) {
+            (self.name, self.frame) = (name, frame)
+        }
     }
 
-    package struct Side: Codable, Sendable {
+    package struct Side: Equatable, Sendable {
         package var name: String
         package var frame: Box
         package var elements: [Element]
+
+        package init(name: String, frame: Box, elements: [Element]) {
+            (self.name, self.frame, self.elements) = (name, frame, elements)
+        }
     }
 
     package var bounds: Box
@@ -32,26 +40,61 @@ package struct TransitionPayload: Codable, Sendable {
     /// is a curve, else zeros (ABI 1.1's `segue_context_t.curves`).
     package var curves: [[Double]]
 
-    /// The payload of `ctx` with `parameters` and their `curves`.
-    init(_ ctx: TransitionContext, parameters: [Double], curves: [[Double]]) {
-        func box(_ r: Rect) -> Box { [r.x, r.y, r.width, r.height] }
-        func side(_ side: TransitionSide) -> Side {
-            let vc = ctx.viewController(forKey: side == .from ? .from : .to)
-            return Side(name: vc.name, frame: box(vc.view.convert(vc.view.bounds, to: ctx.containerView)),
-                        elements: ctx.elements(of: side).map { Element(name: $0.name, frame: box($0.frame)) })
+    package init(bounds: Box, from: Side, to: Side, fromInitial: Box, fromFinal: Box, toInitial: Box, toFinal: Box,
+                 goingRight: Bool, isAnimated: Bool, isInteractive: Bool, parameters: [Double], curves: [[Double]]) {
+        (self.bounds, self.from, self.to) = (bounds, from, to)
+        (self.fromInitial, self.fromFinal, self.toInitial, self.toFinal) = (fromInitial, fromFinal, toInitial, toFinal)
+        (self.goingRight, self.isAnimated, self.isInteractive) = (goingRight, isAnimated, isInteractive)
+        (self.parameters, self.curves) = (parameters, curves)
+    }
+
+    /// Its binary form (see ``ByteWriter``), as a setup request carries it.
+    package func encode(into w: inout ByteWriter) {
+        func numbers(_ values: [Double]) {
+            w.u32(UInt32(values.count))
+            for v in values { w.f64(v) }
         }
-        bounds = box(ctx.containerView.bounds)
-        from = side(.from)
-        to = side(.to)
-        fromInitial = box(ctx.initialFrame(for: ctx.fromViewController))
-        fromFinal = box(ctx.finalFrame(for: ctx.fromViewController))
-        toInitial = box(ctx.initialFrame(for: ctx.toViewController))
-        toFinal = box(ctx.finalFrame(for: ctx.toViewController))
-        goingRight = ctx.goingRight
-        isAnimated = ctx.isAnimated
-        isInteractive = ctx.isInteractive
-        self.parameters = parameters
-        self.curves = curves
+        func side(_ s: Side) {
+            w.string(s.name)
+            numbers(s.frame)
+            w.u32(UInt32(s.elements.count))
+            for e in s.elements {
+                w.string(e.name)
+                numbers(e.frame)
+            }
+        }
+        numbers(bounds)
+        side(from)
+        side(to)
+        for box in [fromInitial, fromFinal, toInitial, toFinal] { numbers(box) }
+        w.u8((goingRight ? 1 : 0) | (isAnimated ? 2 : 0) | (isInteractive ? 4 : 0))
+        numbers(parameters)
+        w.u32(UInt32(curves.count))
+        for c in curves { numbers(c) }
+    }
+
+    /// Reads what ``encode(into:)`` wrote; counts are never trusted past the bytes there are.
+    package init(decoding r: inout ByteReader) throws(ByteReader.Truncated) {
+        func numbers() throws(ByteReader.Truncated) -> [Double] {
+            var values: [Double] = []
+            for _ in 0..<(try r.count(minimumSize: 8)) { values.append(try r.f64()) }
+            return values
+        }
+        func side() throws(ByteReader.Truncated) -> Side {
+            let name = try r.string(), frame = try numbers()
+            var elements: [Element] = []
+            for _ in 0..<(try r.count(minimumSize: 8)) { elements.append(Element(name: try r.string(), frame: try numbers())) }
+            return Side(name: name, frame: frame, elements: elements)
+        }
+        let (bounds, from, to) = (try numbers(), try side(), try side())
+        let (fromInitial, fromFinal, toInitial, toFinal) = (try numbers(), try numbers(), try numbers(), try numbers())
+        let flags = try r.u8()
+        let parameters = try numbers()
+        var curves: [[Double]] = []
+        for _ in 0..<(try r.count(minimumSize: 4)) { curves.append(try numbers()) }
+        self.init(bounds: bounds, from: from, to: to, fromInitial: fromInitial, fromFinal: fromFinal, toInitial: toInitial,
+                  toFinal: toFinal, goingRight: flags & 1 != 0, isAnimated: flags & 2 != 0, isInteractive: flags & 4 != 0,
+                  parameters: parameters, curves: curves)
     }
 }
 
@@ -138,47 +181,5 @@ package enum ABI {
         plan.abi_version = version
         plan.struct_size = UInt32(MemoryLayout<segue_plan_t>.size)
         return plan
-    }
-
-    /// What a plugin's setup answered, read from the host's own copy of the plan.
-    static func setup(result: UInt32, plan p: segue_plan_t) -> AnimatorSetup {
-        switch result {
-        case UInt32(SEGUE_SETUP_ANIMATE.rawValue): return translate(p)
-        case UInt32(SEGUE_SETUP_DECLINE.rawValue):
-            let reason = withUnsafeBytes(of: p.decline_reason) { raw in PluginText.escaped(raw.prefix { $0 != 0 }) }
-            return .decline(reason: reason.isEmpty ? "(no reason given)" : reason)
-        default:
-            return .decline(reason: "setup returned \(result), which is neither SEGUE_SETUP_ANIMATE nor SEGUE_SETUP_DECLINE")
-        }
-    }
-
-    private static func translate(_ p: segue_plan_t) -> AnimatorSetup {
-        guard p.layer_count <= SEGUE_MAX_LAYERS else {
-            return .invalid("layer_count is \(p.layer_count), at most \(SEGUE_MAX_LAYERS) are allowed")
-        }
-        guard p.hidden_count <= SEGUE_MAX_HIDDEN_ELEMENTS else {
-            return .invalid("hidden_count is \(p.hidden_count), at most \(SEGUE_MAX_HIDDEN_ELEMENTS) are allowed")
-        }
-        var layers: [LayerRequest] = []
-        let requests = withUnsafeBytes(of: p.layers) { Array($0.bindMemory(to: segue_layer_request_t.self)) }
-        for (i, r) in requests.prefix(Int(p.layer_count)).enumerated() {
-            let element = Int(r.element)
-            let kind: LayerRequest.Kind
-            switch r.kind {
-            case UInt32(SEGUE_LAYER_FROM_VIEW.rawValue): kind = .view(.from)
-            case UInt32(SEGUE_LAYER_TO_VIEW.rawValue): kind = .view(.to)
-            case UInt32(SEGUE_LAYER_FROM_ELEMENT_SNAPSHOT.rawValue): kind = .snapshot(ElementReference(side: .from, index: element))
-            case UInt32(SEGUE_LAYER_TO_ELEMENT_SNAPSHOT.rawValue): kind = .snapshot(ElementReference(side: .to, index: element))
-            default: return .invalid("layers[\(i)].kind is \(r.kind), not a segue_layer_kind_t value")
-            }
-            layers.append(LayerRequest(kind, meshColumns: Int(r.mesh_columns), meshRows: Int(r.mesh_rows)))
-        }
-        var hidden: [ElementReference] = []
-        let refs = withUnsafeBytes(of: p.hidden) { Array($0.bindMemory(to: segue_element_ref_t.self)) }
-        for (i, r) in refs.prefix(Int(p.hidden_count)).enumerated() {
-            guard r.side <= 1 else { return .invalid("hidden[\(i)].side is \(r.side), not a segue_side_t value") }
-            hidden.append(ElementReference(side: r.side == 0 ? .from : .to, index: Int(r.element)))
-        }
-        return .animate(TransitionPlan(duration: p.duration, layers: layers, hiddenElements: hidden))
     }
 }

@@ -124,7 +124,7 @@ package struct PluginDescription: Equatable, Sendable {
     // The rules are ASCII-only, so they are checked on bytes: the registry checks every cached id and name at startup.
 
     /// `[a-z0-9.-]+/[0-9]+`, the domain with a dot, not at either end.
-    static func isValidID(_ id: String) -> Bool {
+    package static func isValidID(_ id: String) -> Bool {
         var id = id
         return id.withUTF8 { bytes in
             guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")), slash > 0 else { return false }
@@ -136,7 +136,7 @@ package struct PluginDescription: Equatable, Sendable {
     }
 
     /// `[A-Za-z][A-Za-z0-9_-]*`.
-    static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         guard let first = name.utf8.first, isLetter(first) else { return false }
         return name.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
     }

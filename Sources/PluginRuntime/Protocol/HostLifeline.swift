@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 
 /// The child's side of "a child never outlives the host": a thread that ends
@@ -8,11 +7,11 @@ import Glibc
 package enum HostLifeline {
     /// Ends this process with `_exit(0)` when the peer of `descriptor` closes.
     package static func exitWhenClosed(_ descriptor: Int32) {
-        Thread {
+        detachThread {
             var poller = pollfd(fd: descriptor, events: 0, revents: 0)
             while true {
                 if poll(&poller, 1, -1) > 0 && poller.revents & Int16(POLLHUP | POLLERR) != 0 { _exit(0) }
             }
-        }.start()
+        }
     }
 }

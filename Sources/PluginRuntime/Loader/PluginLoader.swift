@@ -1,5 +1,5 @@
 import AnimatorABI
-import Foundation
+import Glibc
 
 /// Why a file in a plugins folder was not loaded, or why one of its animators was
 /// left out, in words a person can act on.
@@ -13,6 +13,10 @@ public struct PluginRejection: Error, Equatable, Sendable, CustomStringConvertib
     /// stopped before (the file, the dynamic loader, the entry point, the ABI
     /// version) or for a reason outside the file (a duplicate).
     public var inDescriptor = false
+
+    package init(file: String, reason: String, inDescriptor: Bool = false) {
+        (self.file, self.reason, self.inDescriptor) = (file, reason, inDescriptor)
+    }
 
     /// `FILE: REASON`.
     public var description: String { "\(file): \(reason)" }
@@ -46,7 +50,7 @@ package enum LoadPhase: UInt32, Sendable, CustomStringConvertible {
 /// This runs the plugin's code in this process: the host does so only in
 /// `PluginIsolation.none`; otherwise a scanner or worker process calls it.
 public enum PluginLoader {
-    private static let lock = NSLock()
+    private static let lock = Lock()
     nonisolated(unsafe) private static var loaded: [String: Result<[LoadedAnimator], PluginRejection>] = [:]
 
     /// Replaces where messages that plugins log go (standard error by default).

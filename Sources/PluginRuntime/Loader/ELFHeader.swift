@@ -5,7 +5,7 @@ import Glibc
 /// plain reason instead of the dynamic loader's terse one, or a SIGBUS: the
 /// header, and the file's length against its program and section headers (a
 /// library truncated mid-copy is caught here).
-struct ELFHeader {
+package struct ELFHeader {
     let is64Bit: Bool
     let isLittleEndian: Bool
     let type: UInt16
@@ -42,7 +42,7 @@ struct ELFHeader {
 
     /// Reads the headers of the file at `path` with plain reads (nothing is mapped).
     /// - Returns: the header, or why the file is not an ELF file for this host.
-    static func read(path: String) -> Result<ELFHeader, LoadFailure> {
+    package static func read(path: String) -> Result<ELFHeader, LoadFailure> {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(LoadFailure("cannot be opened: \(String(cString: strerror(errno)))")) }
         defer { close(fd) }
@@ -82,7 +82,7 @@ struct ELFHeader {
     }
 
     /// Why this file is not a shared library this host can load, or nil.
-    var problem: String? {
+    package var problem: String? {
         if type != ELFHeader.sharedObjectType {
             let kind = [1: "a relocatable object (.o)", 2: "an executable", 4: "a core dump"][Int(type)] ?? "ELF type \(type)"
             return "not a shared library: it is \(kind); build it with -shared"

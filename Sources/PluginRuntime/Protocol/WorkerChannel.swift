@@ -52,9 +52,9 @@ package struct WorkerChannel: Sendable {
         if seconds != nil, let queued = read(T.self, flags: Int32(MSG_DONTWAIT)) { return queued }
         if let seconds {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let deadline = MonotonicClock().now + seconds
+            let deadline = MonotonicTime.now + seconds
             while true {
-                let left = max(0, Int32(((deadline - MonotonicClock().now) * 1000).rounded(.up)))
+                let left = max(0, Int32(((deadline - MonotonicTime.now) * 1000).rounded(.up)))
                 let ready = poll(&poller, 1, left)
                 if ready > 0 { break }
                 if ready == 0 { return .failure(.timedOut) }
@@ -102,14 +102,13 @@ extension SharedMemory {
     /// wake-up would take, so the host waits this way before it sleeps.
     /// - Returns: whether it changed.
     package func spin(whileEqual value: UInt32, at offset: Int, seconds: Double) -> Bool {
-        let clock = MonotonicClock()
-        let deadline = clock.now + seconds
+                let deadline = MonotonicTime.now + seconds
         while true {
             for _ in 0..<64 {
                 if loadAcquire(at: offset) != value { return true }
                 process_shims_spin_pause()
             }
-            if clock.now > deadline { return false }
+            if MonotonicTime.now > deadline { return false }
         }
     }
 }
@@ -158,5 +157,14 @@ package final class SharedMemory: @unchecked Sendable {
     package func copy(at offset: Int, count: Int, capacity: Int) -> [UInt8] {
         let n = max(0, min(count, capacity, size - offset))
         return Array(UnsafeRawBufferPointer(start: base + offset, count: n))
+    }
+}
+
+/// Seconds on the system's monotonic clock, for deadlines.
+package enum MonotonicTime {
+    package static var now: Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

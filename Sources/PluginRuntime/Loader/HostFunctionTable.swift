@@ -1,5 +1,5 @@
 import AnimatorABI
-import Foundation
+import Glibc
 
 /// A message a plugin wrote through the host's `log` function.
 public struct PluginLogMessage: Sendable {
@@ -17,11 +17,11 @@ public struct PluginLogMessage: Sendable {
 /// whose `host_data` identifies it in log messages; the copies live for the
 /// life of the process, as the header promises.
 enum HostFunctionTable {
-    private static let lock = NSLock()
+    private static let lock = Lock()
     nonisolated(unsafe) private static var plugins: [String] = []
     nonisolated(unsafe) private static var logHandler: @Sendable (PluginLogMessage) -> Void = { message in
         let line = "segue: [\(message.level)] \(message.plugin): \(message.message)\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        writeToStandardError(line)
     }
 
     /// The longest log message read, in bytes; the rest is dropped.

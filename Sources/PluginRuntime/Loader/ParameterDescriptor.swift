@@ -60,7 +60,11 @@ public struct ParameterDescriptor: Equatable, Sendable {
     /// The largest value config may set.
     public let maximum: Double
 
-    /// The value's ABI form (a double), or what was expected and found.
+    package init(name: String, explanation: String, kind: Kind, defaultValue: Double, minimum: Double, maximum: Double) {
+        (self.name, self.explanation, self.kind) = (name, explanation, kind)
+        (self.defaultValue, self.minimum, self.maximum) = (defaultValue, minimum, maximum)
+    }
+
     /// Checks configured values against `parameters` (the animator called
     /// `animator`'s) and fills in defaults.
     /// - Returns: one value per parameter, in order, or a message naming the
@@ -97,9 +101,10 @@ public struct ParameterDescriptor: Equatable, Sendable {
     }
 
     /// The value of the built-in default's `curve` when it follows its spring.
-    static let springCurve = -1.0
+    package static let springCurve = -1.0
 
-    func validate(_ value: ParameterValue, curves: CurveBook = .standard) -> Result<Double, ParameterError> {
+    /// The value's ABI form (a double), or what was expected and found.
+    package func validate(_ value: ParameterValue, curves: CurveBook = .standard) -> Result<Double, ParameterError> {
         let range = "[\(ParameterValue.number(minimum)), \(ParameterValue.number(maximum))]"
         switch (kind, value) {
         case (.curve, .string(let name)):

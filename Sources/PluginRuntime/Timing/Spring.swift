@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A UIKit-style spring from duration, damping ratio and initial velocity: a
 /// damped harmonic oscillator of mass 1 whose displacement x(t) starts at 1 with

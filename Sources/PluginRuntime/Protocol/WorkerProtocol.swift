@@ -11,7 +11,7 @@ package enum WorkerOp: UInt32 {
     /// that count, wakes the host only every ``WorkerLayout/scanBatch``
     /// answers, or when no question is left waiting.
     case scan = 1
-    /// Run `slot`'s setup; the text area holds a JSON ``SetupRequest``. The
+    /// Run `slot`'s setup; the text area holds a ``SetupRequest`` in its binary form. The
     /// reply's value is what setup returned; the plan is in the plan area.
     case setup = 2
     /// Evaluate `slot` at `t` for `argument` layers, whose pre-filled states
@@ -93,7 +93,7 @@ package enum WorkerLayout {
     package static func state(_ layer: Int) -> Int { states + layer * stateStride }
     package static func mesh(_ layer: Int) -> Int { meshes + layer * meshCapacity * vertexStride }
 
-    static func check() {
+    package static func check() {
         precondition(MemoryLayout<segue_plan_t>.size <= 4096 && Int(SEGUE_MAX_LAYERS) * stateStride <= 8192)
         precondition(mesh(Int(SEGUE_MAX_LAYERS)) <= size)
     }
@@ -106,8 +106,28 @@ package enum ScanResult {
 }
 
 /// The text of a setup request.
-package struct SetupRequest: Codable {
+package struct SetupRequest: Equatable {
     /// The animator's id: the worker looks it up in the library it loaded.
     package var animator: String
     package var payload: TransitionPayload
+
+    package init(animator: String, payload: TransitionPayload) {
+        (self.animator, self.payload) = (animator, payload)
+    }
+
+    /// Its binary form (see ``ByteWriter``).
+    package func encoded() -> [UInt8] {
+        var w = ByteWriter()
+        w.string(animator)
+        payload.encode(into: &w)
+        return w.bytes
+    }
+
+    /// Reads what ``encoded()`` wrote, all of it.
+    package init(decoding bytes: [UInt8]) throws(ByteReader.Truncated) {
+        var r = ByteReader(bytes)
+        let animator = try r.string()
+        self.init(animator: animator, payload: try TransitionPayload(decoding: &r))
+        guard r.isAtEnd else { throw ByteReader.Truncated() }
+    }
 }

@@ -1,0 +1,70 @@
+import Glibc
+
+// The runtime runs in `segue-worker`, which does without Foundation so that it
+// starts fast (a worker starts for every plugin file in use, scanners for
+// every scan); these stand in for NSLock, Thread and FileHandle.
+
+/// A mutual-exclusion lock (a pthread mutex).
+package final class Lock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    package init() { pthread_mutex_init(mutex, nil) }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` holding the lock.
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
+
+/// Runs `body` on a new detached thread; false when none could be started.
+@discardableResult
+package func detachThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+    final class Box {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    var thread = pthread_t()
+    let started = pthread_create(&thread, nil, { raw in
+        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+        box.body()
+        return nil
+    }, context)
+    guard started == 0 else {
+        Unmanaged<Box>.fromOpaque(context).release()
+        return false
+    }
+    pthread_detach(thread)
+    return true
+}
+
+/// Writes `text` to standard error, whole (retrying short writes).
+package func writeToStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            offset += n
+        }
+    }
+}
+
+/// A pipe for talking to a child, both ends close-on-exec (the child gets an
+/// end through ``ChildProcess``'s descriptors): read end, write end.
+package func closeOnExecPipe(nonblockingRead: Bool = false) -> (read: Int32, write: Int32)? {
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { return nil }
+    for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    if nonblockingRead { _ = fcntl(fds[0], F_SETFL, O_NONBLOCK) }
+    return (fds[0], fds[1])
+}
