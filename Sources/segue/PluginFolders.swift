@@ -38,9 +38,15 @@ enum PluginFolders {
             guard let i = PluginIsolation(rawValue: value) else { throw args.usage("--isolation \(value): expected process or none") }
             return i
         } ?? config?.isolation ?? .process
-        return AnimatorRegistry(searchPath: resolve(commandLine: args.values("--plugins"), config: config),
-                                isolation: isolation, options: options)
+        let registry = AnimatorRegistry(searchPath: resolve(commandLine: args.values("--plugins"), config: config),
+                                        isolation: isolation, options: options)
+        kept.append(registry)
+        return registry
     }
+
+    /// Every registry a command made, kept until the process exits: tearing
+    /// down thousands of animators at exit would only cost time.
+    nonisolated(unsafe) private static var kept: [AnimatorRegistry] = []
 
     /// Whether `config` names an animator other than the built-in default.
     private static func namesPluginAnimator(_ config: SegueConfig) -> Bool {

@@ -97,6 +97,12 @@ public final class AnimatorRegistry: @unchecked Sendable {
         self.isolation = isolation
         self.options = options
         if isolation == .process && options.prestartsWorker { WorkerPool.prestart(settings: options.worker) }
+        // The cache is read on another thread while the folders are listed.
+        nonisolated(unsafe) var loaded: (entries: [FileIdentity: RegistryCache.Entry], warning: String?) = ([:], nil)
+        let loading = DispatchGroup()
+        if let cache = options.cache {
+            DispatchQueue.global().async(group: loading) { loaded = cache.load() }
+        }
         var trust = FileTrust()
         var files: [(path: String, identity: FileIdentity)] = []
         var seenFiles: Set<String> = []
@@ -120,7 +126,8 @@ public final class AnimatorRegistry: @unchecked Sendable {
             }
         }
 
-        let (cached, cacheWarning) = options.cache?.load() ?? ([:], nil)
+        loading.wait()
+        let (cached, cacheWarning) = loaded
         if let cacheWarning { warnings.append(cacheWarning) }
         var outcomes: [RegistryCache.Entry.Outcome?] = files.map { file in
             guard let entry = cached[file.identity], entry.path.elementsEqual(file.path.utf8) else { return nil }
@@ -248,37 +255,52 @@ public final class AnimatorRegistry: @unchecked Sendable {
         }
         defer { closedir(directory) }
         listed.insert(resolved)
-        // Names as C strings (NUL-terminated), for sorting and fstatat alike.
-        var found: [(name: [CChar], isLink: Bool)] = []
+        // Every name in one buffer, each NUL-terminated, for sorting and fstatat alike.
+        var names: [CChar] = []
+        var found: [(start: Int, count: Int, isLink: Bool)] = []
         while let entry = readdir(directory) {
-            let name: [CChar]? = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                let bytes = raw.prefix { $0 != 0 }
-                return bytes.count > 3 && bytes.suffix(3).elementsEqual(".so".utf8) ? bytes.map { CChar(bitPattern: $0) } + [0] : nil
-            }
-            guard let name else { continue }
             let type = entry.pointee.d_type
-            found.append((name, type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN)))
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let bytes = raw.prefix { $0 != 0 }
+                guard bytes.count > 3, bytes.suffix(3).elementsEqual(".so".utf8) else { return }
+                found.append((names.count, bytes.count, type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN)))
+                names.append(contentsOf: bytes.lazy.map { CChar(bitPattern: $0) })
+                names.append(0)
+            }
         }
-        found.sort { a, b in strcmp(a.name, b.name) < 0 }
+        names.withUnsafeBufferPointer { base in
+            found.sort { a, b in strcmp(base.baseAddress! + a.start, base.baseAddress! + b.start) < 0 }
+        }
         // The stats are most of the time here: two threads share them when there are many.
         let descriptor = dirfd(directory)
         let stats = UnsafeMutableBufferPointer<(Int32, stat)>.allocate(capacity: found.count)
         defer { stats.deallocate() }
         nonisolated(unsafe) let into = stats
-        let names = found.map(\.name)
+        let starts = found.map(\.start)
         let parts = found.count >= 256 ? 2 : 1
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            for i in (names.count * part / parts)..<(names.count * (part + 1) / parts) {
-                var info = stat()
-                let status = fstatat(descriptor, names[i], &info, 0) == 0 ? 0 : errno
-                into[i] = (status, info)
+        names.withUnsafeBufferPointer { base in
+            nonisolated(unsafe) let base = base.baseAddress!
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                for i in (starts.count * part / parts)..<(starts.count * (part + 1) / parts) {
+                    var info = stat()
+                    let status = fstatat(descriptor, base + starts[i], &info, 0) == 0 ? 0 : errno
+                    into[i] = (status, info)
+                }
             }
         }
-        return (.searched(files: found.count), found.indices.map { i in
-            let name = String(cString: found[i].name)
-            let path = resolved == "/" ? "/" + name : resolved + "/" + name
-            let examined: Result<stat, StatError> = stats[i].0 == 0 ? .success(stats[i].1) : .failure(StatError(code: stats[i].0))
-            return (found[i].isLink ? (Self.realPath(path) ?? path) : path, examined)
+        let prefix = resolved == "/" ? "" : resolved
+        return (.searched(files: found.count), names.withUnsafeBytes { raw in
+            found.indices.map { i in
+                let name = raw[found[i].start..<(found[i].start + found[i].count)]
+                let path = String(unsafeUninitializedCapacity: prefix.utf8.count + 1 + name.count) { out in
+                    var at = out.initialize(fromContentsOf: prefix.utf8)
+                    out[at] = UInt8(ascii: "/")
+                    at += 1
+                    return at + UnsafeMutableBufferPointer(rebasing: out[at...]).initialize(fromContentsOf: name)
+                }
+                let examined: Result<stat, StatError> = stats[i].0 == 0 ? .success(stats[i].1) : .failure(StatError(code: stats[i].0))
+                return (found[i].isLink ? (Self.realPath(path) ?? path) : path, examined)
+            }
         })
     }
 

@@ -184,7 +184,8 @@ public struct RegistryCache: Sendable {
 final class PluginDetails: @unchecked Sendable {  // `decoded` is guarded by `lock`
     let names: [(id: String, name: String)]
     let encoded: ArraySlice<UInt8>
-    private let lock = NSLock()
+    /// One lock for every plugin's details: decoding is rare, and a warm start makes thousands of these.
+    private static let lock = Lock()
     private var decoded: PluginDescription?
 
     init(names: [(id: String, name: String)], encoded: ArraySlice<UInt8>) {
@@ -200,7 +201,7 @@ final class PluginDetails: @unchecked Sendable {  // `decoded` is guarded by `lo
     /// Animator `index`'s description; a damaged cache entry reads as an
     /// animator with no parameters whose summary says so.
     func animator(_ index: Int) -> AnimatorDescription {
-        let description = lock.withLock {
+        let description = Self.lock.withLock {
             if decoded == nil {
                 var r = ByteReader(Array(encoded))
                 decoded = (try? PluginDescription(decoding: &r)).flatMap { try? $0.validated().get() }
