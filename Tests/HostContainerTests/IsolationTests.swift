@@ -299,7 +299,8 @@ struct IsolationTests {
         #expect(changed.scannedCount == 1)
         #expect(changed.animators.map(\.name) == ["Renamed"])
         #expect(changed.animators.first?.file == file)
-        #expect(options.cache!.load().entries.values.map { String(decoding: $0.path, as: UTF8.self) } == [file],
+        let contents = options.cache!.load().contents
+        #expect(contents.located.indices.map { String(decoding: contents.path($0), as: UTF8.self) } == [file],
                 "the entry of the old build is gone")
         let (other, _) = try CPlugin.fixture("cached-other", #"FIXTURE_NAME="Other""#, #"FIXTURE_ID="org.segue.test.other/1""#)
         #expect(AnimatorRegistry(folders: [other], options: options).scannedCount == 1)

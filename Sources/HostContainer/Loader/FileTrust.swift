@@ -15,10 +15,10 @@ package struct FileTrust {
 
     package init() {}
 
-    /// Why `path` (a resolved, absolute path, of which `info` is the `stat`)
-    /// must not be loaded, or nil when it may.
-    package mutating func problem(with path: String, info: stat) -> String? {
-        if let own = Self.judge(path, info, isFolder: false, me: me) { return own }
+    /// Why `path` (a resolved, absolute path, whose `stat` found `mode` and
+    /// `owner`) must not be loaded, or nil when it may.
+    package mutating func problem(with path: String, mode: mode_t, owner: uid_t) -> String? {
+        if let own = Self.judge(path, mode: mode, owner: owner, isFolder: false, me: me) { return own }
         if let last = lastFolder, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")),
            path.utf8[..<slash].elementsEqual(last.path.utf8) {
             return last.verdict
@@ -40,22 +40,22 @@ package struct FileTrust {
                 continue
             }
             var folderInfo = stat()
-            let verdict = stat(folder, &folderInfo) == 0 ? Self.judge(folder, folderInfo, isFolder: true, me: me) : nil
+            let verdict = stat(folder, &folderInfo) == 0
+                ? Self.judge(folder, mode: folderInfo.st_mode, owner: folderInfo.st_uid, isFolder: true, me: me) : nil
             folders[folder] = verdict
             if let verdict { return verdict }
         }
         return nil
     }
 
-    private static func judge(_ path: String, _ info: stat, isFolder: Bool, me: uid_t) -> String? {
-        let mode = info.st_mode
-        let sticky = isFolder && mode & S_ISVTX != 0 && info.st_uid == 0
+    private static func judge(_ path: String, mode: mode_t, owner: uid_t, isFolder: Bool, me: uid_t) -> String? {
+        let sticky = isFolder && mode & S_ISVTX != 0 && owner == 0
         let writable = mode & (S_IWOTH | S_IWGRP) != 0 && !sticky
-        guard info.st_uid != 0 && info.st_uid != me || writable else { return nil }
+        guard owner != 0 && owner != me || writable else { return nil }
         // Only a refusal pays for its words.
         let what = isFolder ? "the folder \(path)" : "the file \(path)"
-        if info.st_uid != 0 && info.st_uid != me {
-            return "refused: \(what) is owned by user \(info.st_uid), neither root nor you (user \(me)), so its owner could change the plugin; fix: chown \(me) \(path), or set SEGUE_ALLOW_INSECURE_PLUGINS=1 if you know why"
+        if owner != 0 && owner != me {
+            return "refused: \(what) is owned by user \(owner), neither root nor you (user \(me)), so its owner could change the plugin; fix: chown \(me) \(path), or set SEGUE_ALLOW_INSECURE_PLUGINS=1 if you know why"
         }
         let writers = [(S_IWOTH, "others"), (S_IWGRP, "its group")].filter { mode & $0.0 != 0 }.map(\.1)
         let fix = writers.count > 1 ? "go-w" : writers[0] == "others" ? "o-w" : "g-w"

@@ -98,7 +98,7 @@ public final class AnimatorRegistry: @unchecked Sendable {
         self.options = options
         if isolation == .process && options.prestartsWorker { WorkerPool.prestart(settings: options.worker) }
         // The cache is read on another thread while the folders are listed.
-        nonisolated(unsafe) var loaded: (entries: [FileIdentity: RegistryCache.Entry], warning: String?) = ([:], nil)
+        nonisolated(unsafe) var loaded: (contents: RegistryCache.Contents, warning: String?) = (.empty, nil)
         let loading = DispatchGroup()
         if let cache = options.cache {
             DispatchQueue.global().async(group: loading) { loaded = cache.load() }
@@ -110,32 +110,45 @@ public final class AnimatorRegistry: @unchecked Sendable {
         for folder in searchPath {
             let (state, libraries) = sharedLibraries(in: folder, listed: &listed)
             searched.append(SearchedFolder(folder: folder, state: state))
-            for (file, examined) in libraries {
+            for (file, facts) in libraries {
                 guard seenFiles.insert(file).inserted else { continue }
-                guard case .success(let info) = examined else {
-                    if case .failure(let error) = examined {
-                        rejections.append(PluginRejection(file: file, reason: "cannot be opened: \(String(cString: strerror(error.code)))"))
-                    }
+                guard facts.error == 0 else {
+                    rejections.append(PluginRejection(file: file, reason: "cannot be opened: \(String(cString: strerror(facts.error)))"))
                     continue
                 }
-                if options.checksPermissions, let problem = trust.problem(with: file, info: info) {
+                if options.checksPermissions, let problem = trust.problem(with: file, mode: facts.mode, owner: facts.owner) {
                     rejections.append(PluginRejection(file: file, reason: problem))
                     continue
                 }
-                files.append((file, FileIdentity(info)))
+                files.append((file, facts.identity))
             }
         }
 
         loading.wait()
         let (cached, cacheWarning) = loaded
         if let cacheWarning { warnings.append(cacheWarning) }
+        // Files are met in the order the cache was written, as a rule: each is
+        // compared with the entry after the last one matched, and looked up by
+        // identity only when that one is not it.
+        var matched = [Bool](repeating: false, count: cached.located.count)
+        var next = 0
+        var byIdentity: [FileIdentity: Int]?
         var outcomes: [RegistryCache.Entry.Outcome?] = files.map { file in
-            guard let entry = cached[file.identity], entry.path.elementsEqual(file.path.utf8) else { return nil }
-            if case .plugin(let details) = entry.outcome,
+            let i: Int
+            if next < matched.count, cached.located[next].identity == file.identity {
+                i = next
+            } else {
+                if byIdentity == nil { byIdentity = cached.index() }
+                guard let found = byIdentity?[file.identity] else { return nil }
+                i = found
+            }
+            guard cached.hasPath(i, file.path), let outcome = cached.outcome(i) else { return nil }
+            if case .plugin(let details) = outcome,
                !details.names.allSatisfy({ PluginDescription.isValidID($0.id) && PluginDescription.isValidName($0.name) }) {
                 return nil
             }
-            return entry.outcome
+            (matched[i], next) = (true, i + 1)
+            return outcome
         }
         let pending = outcomes.indices.filter { outcomes[$0] == nil }
         scannedCount = pending.count
@@ -149,14 +162,16 @@ public final class AnimatorRegistry: @unchecked Sendable {
             // Entries of files no longer in a folder read here are dropped (a
             // rebuilt plugin leaves its old identity behind); other folders'
             // entries are kept for the registries that read them.
-            let kept = cached.values.filter { entry in
-                guard let slash = entry.path.lastIndex(of: UInt8(ascii: "/")) else { return false }
-                return !listed.contains(String(decoding: entry.path[..<slash], as: UTF8.self))
+            let unmatched = matched.indices.filter { !matched[$0] }
+            let kept = unmatched.filter { i in
+                let path = cached.path(i)
+                guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return false }
+                return !listed.contains(String(decoding: path[..<slash], as: UTF8.self))
             }
-            if !pending.isEmpty || cacheWarning != nil || cached.count != kept.count + outcomes.count - pending.count {
+            if !pending.isEmpty || cacheWarning != nil || kept.count != unmatched.count {
                 let entries = zip(files, outcomes).map { file, outcome in
                     RegistryCache.Entry(path: ArraySlice(file.path.utf8), identity: file.identity, outcome: outcome!)
-                } + kept.sorted { $0.path.lexicographicallyPrecedes($1.path) }
+                } + kept.compactMap(cached.entry).sorted { $0.path.lexicographicallyPrecedes($1.path) }
                 if let warning = cache.save(entries) { warnings.append(warning) }
             }
         }
@@ -231,14 +246,19 @@ public final class AnimatorRegistry: @unchecked Sendable {
         }
     }
 
-    /// An errno, as a `stat` that failed.
-    struct StatError: Error { let code: Int32 }
+    /// What a `stat` of a file found, or its errno: only what the registry uses.
+    private struct FileFacts {
+        var error: Int32 = 0
+        var identity = FileIdentity(device: 0, inode: 0, size: 0, modified: 0, changed: 0)
+        var mode: mode_t = 0
+        var owner: uid_t = 0
+    }
 
     /// The `.so` files in `folder`, in byte order of their names, as resolved
     /// paths with their `stat` (taken relative to the open folder, sparing a
     /// path walk per file): the folder is resolved once, and a file only when
     /// it is a link.
-    private func sharedLibraries(in searched: PluginFolder, listed: inout Set<String>) -> (SearchedFolder.State, [(String, Result<stat, StatError>)]) {
+    private func sharedLibraries(in searched: PluginFolder, listed: inout Set<String>) -> (SearchedFolder.State, [(String, FileFacts)]) {
         let folder = searched.path
         var info = stat()
         guard stat(folder, &info) == 0 else {
@@ -264,7 +284,7 @@ public final class AnimatorRegistry: @unchecked Sendable {
                 let bytes = raw.prefix { $0 != 0 }
                 guard bytes.count > 3, bytes.suffix(3).elementsEqual(".so".utf8) else { return }
                 found.append((names.count, bytes.count, type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN)))
-                names.append(contentsOf: bytes.lazy.map { CChar(bitPattern: $0) })
+                UnsafeRawBufferPointer(rebasing: bytes).withMemoryRebound(to: CChar.self) { names.append(contentsOf: $0) }
                 names.append(0)
             }
         }
@@ -273,7 +293,7 @@ public final class AnimatorRegistry: @unchecked Sendable {
         }
         // The stats are most of the time here: two threads share them when there are many.
         let descriptor = dirfd(directory)
-        let stats = UnsafeMutableBufferPointer<(Int32, stat)>.allocate(capacity: found.count)
+        let stats = UnsafeMutableBufferPointer<FileFacts>.allocate(capacity: found.count)
         defer { stats.deallocate() }
         nonisolated(unsafe) let into = stats
         let starts = found.map(\.start)
@@ -283,8 +303,8 @@ public final class AnimatorRegistry: @unchecked Sendable {
             DispatchQueue.concurrentPerform(iterations: parts) { part in
                 for i in (starts.count * part / parts)..<(starts.count * (part + 1) / parts) {
                     var info = stat()
-                    let status = fstatat(descriptor, base + starts[i], &info, 0) == 0 ? 0 : errno
-                    into[i] = (status, info)
+                    into[i] = fstatat(descriptor, base + starts[i], &info, 0) == 0
+                        ? FileFacts(identity: FileIdentity(info), mode: info.st_mode, owner: info.st_uid) : FileFacts(error: errno)
                 }
             }
         }
@@ -298,8 +318,7 @@ public final class AnimatorRegistry: @unchecked Sendable {
                     at += 1
                     return at + UnsafeMutableBufferPointer(rebasing: out[at...]).initialize(fromContentsOf: name)
                 }
-                let examined: Result<stat, StatError> = stats[i].0 == 0 ? .success(stats[i].1) : .failure(StatError(code: stats[i].0))
-                return (found[i].isLink ? (Self.realPath(path) ?? path) : path, examined)
+                return (found[i].isLink ? (Self.realPath(path) ?? path) : path, stats[i])
             }
         })
     }

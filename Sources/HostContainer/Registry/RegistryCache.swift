@@ -63,9 +63,7 @@ public struct RegistryCache: Sendable {
     }
 
     /// One file's entry: a rejection, or its animators' ids and names with the
-    /// rest of the description still encoded. Entries are found by the file's
-    /// identity, then checked against its path (kept as bytes: no string is
-    /// made for the thousands of paths a warm start only compares).
+    /// rest of the description still encoded.
     struct Entry {
         var path: ArraySlice<UInt8>
         var identity: FileIdentity
@@ -76,45 +74,94 @@ public struct RegistryCache: Sendable {
         }
     }
 
+    /// A cache file as read: where each entry is, in the order they were
+    /// written (the order a registry found its files, so a warm start meets
+    /// them one after the other), each decoded only when a file matches it.
+    /// Paths stay bytes: no string is made for the thousands a warm start only compares.
+    struct Contents {
+        let bytes: [UInt8]
+        /// Each entry's path (a range of `bytes`), identity, and where its outcome starts.
+        let located: [(path: Range<Int>, identity: FileIdentity, outcome: Int)]
+
+        static let empty = Contents(bytes: [], located: [])
+
+        func path(_ i: Int) -> ArraySlice<UInt8> { bytes[located[i].path] }
+
+        /// Whether entry `i` is for the file at `path`.
+        func hasPath(_ i: Int, _ path: String) -> Bool {
+            var path = path
+            let range = located[i].path
+            return path.withUTF8 { wanted in
+                wanted.count == range.count && (range.isEmpty
+                    || bytes.withUnsafeBytes { memcmp($0.baseAddress! + range.lowerBound, wanted.baseAddress!, range.count) } == 0)
+            }
+        }
+
+        /// Entry `i`'s outcome (its structure was checked when the file was read).
+        func outcome(_ i: Int) -> Entry.Outcome? {
+            var r = ByteReader(bytes, from: located[i].outcome)
+            return try? RegistryCache.outcome(&r, path: path(i))
+        }
+
+        func entry(_ i: Int) -> Entry? {
+            outcome(i).map { Entry(path: path(i), identity: located[i].identity, outcome: $0) }
+        }
+
+        /// Entry indices by file identity, for files not met in order.
+        func index() -> [FileIdentity: Int] {
+            Dictionary(located.indices.map { (located[$0].identity, $0) }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
     static let magic = Array("SEGUEREG".utf8)
     static let formatVersion: UInt32 = 2
 
-    /// The entries by file identity, or none and a warning when the file is
-    /// damaged or from another version.
-    func load() -> (entries: [FileIdentity: Entry], warning: String?) {
-        guard let bytes = Self.contents(of: path) else { return ([:], nil) }
+    /// The entries, or none and a warning when the file is damaged or from another version.
+    func load() -> (contents: Contents, warning: String?) {
+        guard let bytes = Self.contents(of: path) else { return (.empty, nil) }
         var r = ByteReader(bytes, from: Self.magic.count)
         guard bytes.starts(with: Self.magic), let version = try? r.u32() else {
-            return ([:], "the registry cache \(path) is damaged; it is ignored and will be rewritten")
+            return (.empty, "the registry cache \(path) is damaged; it is ignored and will be rewritten")
         }
         guard version == Self.formatVersion, let host = try? r.string(), let abi = try? r.string(),
               host == SegueVersion.string, abi == AnimatorABIVersion.string else {
-            return ([:], "the registry cache \(path) was written by another version of segue; it is ignored and will be rewritten")
+            return (.empty, "the registry cache \(path) was written by another version of segue; it is ignored and will be rewritten")
         }
         do throws(ByteReader.Truncated) {
-            var entries: [FileIdentity: Entry] = [:]
             let count = try r.count(minimumSize: 45)
-            entries.reserveCapacity(count)
+            var located: [(path: Range<Int>, identity: FileIdentity, outcome: Int)] = []
+            located.reserveCapacity(count)
             for _ in 0..<count {
-                let file = try r.blob()
+                let file = try r.span()
                 let identity = FileIdentity(device: try r.u64(), inode: try r.u64(), size: Int64(bitPattern: try r.u64()),
                                             modified: Int64(bitPattern: try r.u64()), changed: Int64(bitPattern: try r.u64()))
+                located.append((file, identity, r.offset))
+                // Skipped over, its structure checked: decoded when a file matches it.
                 switch try r.u8() {
                 case 0:
-                    var names: [(id: String, name: String)] = []
-                    for _ in 0..<(try r.count(minimumSize: 8)) { names.append((try r.string(), try r.string())) }
-                    let payload = try r.blob()
-                    entries[identity] = Entry(path: file, identity: identity, outcome: .plugin(PluginDetails(names: names, encoded: payload)))
+                    for _ in 0..<(try r.count(minimumSize: 8)) { _ = (try r.span(), try r.span()) }
+                    _ = try r.span()
                 default:
-                    let inDescriptor = try r.u8() != 0
-                    let reason = try r.string()
-                    entries[identity] = Entry(path: file, identity: identity, outcome: .rejected(
-                        PluginRejection(file: String(decoding: file, as: UTF8.self), reason: reason, inDescriptor: inDescriptor)))
+                    _ = (try r.u8(), try r.span())
                 }
             }
-            return (entries, nil)
+            return (Contents(bytes: bytes, located: located), nil)
         } catch {
-            return ([:], "the registry cache \(path) is damaged; it is ignored and will be rewritten")
+            return (.empty, "the registry cache \(path) is damaged; it is ignored and will be rewritten")
+        }
+    }
+
+    /// An entry's outcome, read from its kind byte on.
+    private static func outcome(_ r: inout ByteReader, path: ArraySlice<UInt8>) throws(ByteReader.Truncated) -> Entry.Outcome {
+        switch try r.u8() {
+        case 0:
+            var names: [(id: String, name: String)] = []
+            for _ in 0..<(try r.count(minimumSize: 8)) { names.append((try r.string(), try r.string())) }
+            return .plugin(PluginDetails(names: names, encoded: try r.blob()))
+        default:
+            let inDescriptor = try r.u8() != 0
+            let reason = try r.string()
+            return .rejected(PluginRejection(file: String(decoding: path, as: UTF8.self), reason: reason, inDescriptor: inDescriptor))
         }
     }
 

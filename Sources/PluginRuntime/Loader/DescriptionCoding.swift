@@ -63,9 +63,13 @@ package struct ByteReader {
         return n
     }
     package mutating func blob() throws(Truncated) -> ArraySlice<UInt8> {
+        bytes[try span()]
+    }
+    /// Where the next blob or string is, skipped over without copying it.
+    package mutating func span() throws(Truncated) -> Range<Int> {
         let n = Int(try u32())
         let at = try take(n)
-        return bytes[at..<(at + n)]
+        return at..<(at + n)
     }
 }
 
