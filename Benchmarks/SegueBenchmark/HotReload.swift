@@ -73,7 +73,7 @@ func hotReloadBenchmark(segue: String, repository: String, rounds: Int = 10) {
     }
     func config(_ animator: String) {
         try? #"{"plugins": ["plugins"], "children": ["a", "b"], "script": ["b"], "rules": [{"to": "b", "animator": "\#(animator)"}]}"#
-            .write(toFile: folder + "/segue.json", atomically: true, encoding: .utf8)
+            .write(toFile: folder + "/segue.json", atomically: false, encoding: .utf8)
     }
     config("TestFade")
     let watching = Watching(segue, ["run", "--watch", "--config", folder + "/segue.json"])

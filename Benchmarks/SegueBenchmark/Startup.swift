@@ -64,7 +64,7 @@ func startupBenchmark(counts: [Int], repository: String) {
     defer { try? FileManager.default.removeItem(atPath: work) }
     let template = work + "/template.so"
     let floor = work + "/dlopen-all"
-    try? floorSource.write(toFile: work + "/floor.c", atomically: true, encoding: .utf8)
+    try? floorSource.write(toFile: work + "/floor.c", atomically: false, encoding: .utf8)
     guard compile(["-O2", "-shared", "-fPIC", "-I", repository + "/Sources/AnimatorABI/include", "-o", template,
                    repository + "/Examples/c-animator/curve_slide.c", "-lm"]),
           compile(["-O2", "-o", floor, work + "/floor.c"]) else {
@@ -94,7 +94,7 @@ func startupBenchmark(counts: [Int], repository: String) {
         let config = work + "/segue-\(count).json"
         try? """
         {"plugins": ["\(folder)"], "children": ["a", "b"], "rules": [{"to": "b", "animator": "C000000000"}], "script": ["b"]}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
+        """.write(toFile: config, atomically: false, encoding: .utf8)
         return Setup(count: count, folder: folder, config: config, cache: work + "/cache-\(count).bin")
     }
     let segue = binFolder + "/segue"

@@ -7,7 +7,7 @@ import Testing
 struct CheckTests {
     func write(_ json: String) throws -> (folder: String, file: String) {
         let folder = makeTemporaryFolder()
-        try json.write(toFile: folder + "/segue.json", atomically: true, encoding: .utf8)
+        try json.write(toFile: folder + "/segue.json", atomically: false, encoding: .utf8)
         return (folder, folder + "/segue.json")
     }
 
@@ -44,7 +44,7 @@ struct CheckTests {
                    {"from": "c", "to": "b", "animator": "ImageZoom"}],
          "script": ["b", "b"]}
         """)
-        try "not a plugin".write(toFile: folder + "/libjunk.so", atomically: true, encoding: .utf8)
+        try "not a plugin".write(toFile: folder + "/libjunk.so", atomically: false, encoding: .utf8)
         let result = try run(Paths.segue, ["check", "--config", "segue.json", "--plugins", folder, "--json"], in: folder)
         #expect(result.status == 0, "\(result.out)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])

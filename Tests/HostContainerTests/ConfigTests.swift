@@ -133,7 +133,7 @@ struct ConfigTests {
 
     @Test func loadResolvesPluginFoldersAgainstTheConfigsFolder() throws {
         let folder = makeTemporaryFolder()
-        try #"{"plugins": ["p", "../q"]}"#.write(toFile: folder + "/segue.json", atomically: true, encoding: .utf8)
+        try #"{"plugins": ["p", "../q"]}"#.write(toFile: folder + "/segue.json", atomically: false, encoding: .utf8)
         let c = try SegueConfig.load(path: folder + "/segue.json")
         #expect(c.plugins == [folder + "/p", folder + "/../q"])
     }

@@ -65,7 +65,7 @@ struct CurveTests {
     @Test func checkSuggestsACurveName() throws {
         let folder = makeTemporaryFolder()
         try #"{"curves": {"snappy": [0.05, 0.9, 0.1, 1.05]}, "rules": [{"to": "video", "animator": "CurlUp", "parameters": {"curve": "snapy"}}]}"#
-            .write(toFile: folder + "/c.json", atomically: true, encoding: .utf8)
+            .write(toFile: folder + "/c.json", atomically: false, encoding: .utf8)
         let result = try run(Paths.segue, ["check", "--config", "c.json"], in: folder)
         #expect(result.status == 1)
         #expect(result.out.contains("found \"snapy\" (did you mean 'snappy'?)"), "\(result.out)")

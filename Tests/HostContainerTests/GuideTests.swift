@@ -37,7 +37,7 @@ struct GuideTests {
         let folder = makeTemporaryFolder("guide-c")
         for (i, block) in c.enumerated() {
             let source = folder + "/block\(i).c"
-            try block.text.write(toFile: source, atomically: true, encoding: .utf8)
+            try block.text.write(toFile: source, atomically: false, encoding: .utf8)
             _ = try CPlugin.build(source, name: "Block\(i)", into: folder)
         }
     }
@@ -53,7 +53,7 @@ struct GuideTests {
         #expect(buildLine.contains("-Wl,-z,defs") && buildLine.contains("$(pkg-config --libs segue-animator)"), "\(buildLine)")
         // A plugin that calls sin: refused by -z defs without -lm, built with it.
         let source = prefix + "/wave.c"
-        try "#include <math.h>\ndouble wave(double t) { return sin(t); }\n".write(toFile: source, atomically: true, encoding: .utf8)
+        try "#include <math.h>\ndouble wave(double t) { return sin(t); }\n".write(toFile: source, atomically: false, encoding: .utf8)
         let flags = ["cc", "-shared", "-fPIC", "-Wl,-z,defs", "-o", prefix + "/libwave.so", source]
         let without = try run("/usr/bin/env", flags)
         #expect(without.status != 0 && without.err.contains("sin"), "\(without.err)")
@@ -89,7 +89,7 @@ struct GuideTests {
             default: continue
             }
         }
-        try script.write(toFile: home + "/guide.sh", atomically: true, encoding: .utf8)
+        try script.write(toFile: home + "/guide.sh", atomically: false, encoding: .utf8)
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home
         environment["SEGUE"] = Paths.packageRoot

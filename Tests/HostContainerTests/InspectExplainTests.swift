@@ -75,7 +75,7 @@ struct InspectExplainTests {
                    {"from": "a", "animator": "SpringSlide"},
                    {"to": "b", "animator": "ImageZoom"},
                    {"from": "a", "to": "c", "animator": "Nope"}]}
-        """#.write(toFile: folder + "/c.json", atomically: true, encoding: .utf8)
+        """#.write(toFile: folder + "/c.json", atomically: false, encoding: .utf8)
         let text = try run(Paths.segue, ["explain", "a", "b", "--config", "c.json"], in: folder)
         #expect(text.status == 0, "\(text.err)")
         #expect(text.out.hasPrefix("a -> b: CurlUp (plugin \(Paths.plugin("CurlUp")))\n  rule:       rules[0] (to \"b\")\n"), "\(text.out)")
@@ -106,7 +106,7 @@ struct InspectExplainTests {
     @Test func aRuleNamingTheDefaultSetsItsParameters() throws {
         let folder = makeTemporaryFolder()
         try #"{"rules": [{"to": "video", "animator": "default", "parameters": {"duration": 0.5, "damping": 1}}], "script": ["video", "file"]}"#
-            .write(toFile: folder + "/c.json", atomically: true, encoding: .utf8)
+            .write(toFile: folder + "/c.json", atomically: false, encoding: .utf8)
         let played = try run(Paths.segue, ["run", "--json", "--config", "c.json"], in: folder)
         let reports = try played.out.split(separator: "\n").map { try json(String($0)) }
         #expect(reports.map { $0["duration"] as? Double } == [0.5, 1], "the rule's duration, then the seed's")
@@ -117,7 +117,7 @@ struct InspectExplainTests {
         #expect((reports[1]["parameters"] as? [String: Double])?.isEmpty == true, "a fallback reports no parameters")
 
         try #"{"rules": [{"to": "video", "animator": "default", "parameters": {"damping": 7, "speed": 1}}]}"#
-            .write(toFile: folder + "/bad.json", atomically: true, encoding: .utf8)
+            .write(toFile: folder + "/bad.json", atomically: false, encoding: .utf8)
         let checked = try run(Paths.segue, ["check", "--config", "bad.json"], in: folder)
         #expect(checked.status == 1)
         #expect(checked.out.contains("default parameter 'damping': expected a number in [0.05, 1], found 7"))

@@ -41,7 +41,7 @@ struct InstallTests {
                 "an installed segue has no bundled folder of its own")
 
         try #"{"children": ["a", "b", "c"], "script": ["b", "c"], "rules": [{"to": "b", "animator": "TestFade"}, {"to": "c", "animator": "SpringSlide"}]}"#
-            .write(toFile: elsewhere + "/segue.json", atomically: true, encoding: .utf8)
+            .write(toFile: elsewhere + "/segue.json", atomically: false, encoding: .utf8)
         let played = try run(segue, ["run", "--json", "--config", "segue.json"], in: elsewhere, environment: environment)
         #expect(played.status == 0, "\(played.err)")
         #expect(played.out.contains(#""animator":"TestFade""#) && played.out.contains(#""animator":"SpringSlide""#),
@@ -60,7 +60,7 @@ struct InstallTests {
         let script = try run(Paths.segue, ["completions", "bash"])
         #expect(script.status == 0)
         let file = makeTemporaryFolder() + "/segue.bash"
-        try script.out.write(toFile: file, atomically: true, encoding: .utf8)
+        try script.out.write(toFile: file, atomically: false, encoding: .utf8)
         func complete(_ words: [String]) throws -> [String] {
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
             let result = try run("/bin/bash", ["-c", "source '\(file)'; COMP_WORDS=('\(Paths.segue)' \(quoted)); COMP_CWORD=\(words.count); _segue; printf '%s\\n' \"${COMPREPLY[@]}\""])
@@ -85,7 +85,7 @@ struct InstallTests {
             return  // not installed here: only the text is checked
         }
         let file = makeTemporaryFolder() + "/completion"
-        try script.out.write(toFile: file, atomically: true, encoding: .utf8)
+        try script.out.write(toFile: file, atomically: false, encoding: .utf8)
         let parsed = try run(path, ["-n", file])
         #expect(parsed.status == 0, "\(parsed.err)")
     }

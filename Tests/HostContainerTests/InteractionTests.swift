@@ -347,7 +347,7 @@ struct InteractionTests {
          "script": ["grid", "detail",
                     {"select": "grid", "interactive": [0.2, 0.45, 0.3], "release": "cancel"},
                     {"select": "b", "interactive": [0.1, 0.3], "release": "finish", "velocity": 2.5}]}
-        """.write(toFile: folder + "/s.json", atomically: true, encoding: .utf8)
+        """.write(toFile: folder + "/s.json", atomically: false, encoding: .utf8)
         let result = try run(Paths.segue, ["run", "--config", "s.json", "--json"], in: folder)
         #expect(result.status == 0, "\(result.err)")
         let lines = try ToolTests().jsonLines(result.out)

@@ -59,7 +59,7 @@ struct IsolationTests {
         {"plugins": ["\(folder)"],
          "rules": [{"to": "video", "animator": "TestFade"}, {"to": "contact", "animator": "TestFade"}],
          "script": ["video", "file", "contact", "clipboard"]}
-        """.write(toFile: path, atomically: true, encoding: .utf8)
+        """.write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 

@@ -39,8 +39,8 @@ struct JSONOutputTests {
     @Test func theREADMEListsExactlyTheKeysPrinted() throws {
         let folder = makeTemporaryFolder()
         try #"{"children": ["a", "b"], "script": ["b", "a"], "rules": [{"to": "b", "animator": "CurlUp"}, {"to": "b", "animator": "Nope"}, {"from": "a", "animator": "SpringSlide"}]}"#
-            .write(toFile: folder + "/c.json", atomically: true, encoding: .utf8)
-        try "junk".write(toFile: folder + "/libjunk.so", atomically: true, encoding: .utf8)
+            .write(toFile: folder + "/c.json", atomically: false, encoding: .utf8)
+        try "junk".write(toFile: folder + "/libjunk.so", atomically: false, encoding: .utf8)
         // CurveSlide has a choice parameter: its choices are printed too.
         _ = try CPlugin.build(Paths.packageRoot + "/Examples/c-animator/curve_slide.c", name: "CurveSlide", into: folder)
         let commands: [(String, [String])] = [

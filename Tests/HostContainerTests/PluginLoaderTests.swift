@@ -22,7 +22,7 @@ struct PluginLoaderTests {
     @Test func aTextFileNamedSoIsNotASharedLibrary() throws {
         let folder = makeTemporaryFolder()
         let file = folder + "/x.so"
-        try "hello, plugin host\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try "hello, plugin host\n".write(toFile: file, atomically: false, encoding: .utf8)
         let reason = try rejection(file)
         #expect(reason == #"not a shared library: it does not start with the ELF magic bytes 7f 45 4c 46 (found text "hello, p")"#)
     }

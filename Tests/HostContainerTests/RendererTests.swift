@@ -478,7 +478,7 @@ struct RendererTests {
           {"from": "photo", "to": "video", "animator": "SpringSlide"},
           {"from": "video", "to": "file", "animator": "CurlUp", "parameters": {"duration": 0.8, "radius": 30}}
         ]}
-        """.write(toFile: folder + "/segue.json", atomically: true, encoding: .utf8)
+        """.write(toFile: folder + "/segue.json", atomically: false, encoding: .utf8)
         for (extra, rule) in [([], "rules[1]"), (["--from", "video", "--to", "file"], "rules[1]")] {
             let result = try run(Paths.segue, ["preview", "CurlUp", "--config", "segue.json", "--out", "c.gif", "--scale", "0.1",
                                                "--fps", "10", "--param", "radius=20", "--json"] + extra, in: folder)
@@ -494,7 +494,7 @@ struct RendererTests {
         }
         // A bad value says whether it came from the rule or from --param; --param can mend the rule's.
         try #"{"rules": [{"from": "video", "to": "file", "animator": "CurlUp", "parameters": {"radius": 9999}}]}"#
-            .write(toFile: folder + "/bad.json", atomically: true, encoding: .utf8)
+            .write(toFile: folder + "/bad.json", atomically: false, encoding: .utf8)
         let fromRule = try run(Paths.segue, ["preview", "CurlUp", "--config", "bad.json", "--out", "e.png", "--scale", "0.1"], in: folder)
         #expect(fromRule.status == 1 && fromRule.err.contains("'radius': expected a number in [4, 400], found 9999 (in rules[0] of bad.json)"), "\(fromRule.err)")
         let fromOption = try run(Paths.segue, ["preview", "CurlUp", "--config", "bad.json", "--param", "angle=90", "--out", "e.png", "--scale", "0.1"], in: folder)
@@ -542,7 +542,7 @@ struct RendererTests {
 
     @Test func runWritesAPreviewPerTransition() throws {
         let folder = makeTemporaryFolder("run-preview")
-        try #"{"children": ["a", "b"], "script": ["b", "a"]}"#.write(toFile: folder + "/s.json", atomically: true, encoding: .utf8)
+        try #"{"children": ["a", "b"], "script": ["b", "a"]}"#.write(toFile: folder + "/s.json", atomically: false, encoding: .utf8)
         let result = try run(Paths.segue, ["run", "--config", "s.json", "--preview", "out", "--scale", "0.1", "--json"], in: folder)
         #expect(result.status == 0, "\(result.err)")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted()

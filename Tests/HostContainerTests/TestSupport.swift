@@ -41,11 +41,33 @@ func systemLibrary() throws -> String {
     return URL(fileURLWithPath: found).resolvingSymlinksInPath().path
 }
 
-/// A fresh temporary folder, removed by nobody: the tests' files are small and
-/// the loader may keep libraries in it mapped for the life of the process.
+/// One folder for everything a test process makes, removed when the process
+/// exits (not sooner: the loader keeps libraries in it mapped). It is also
+/// the process's TMPDIR, so what Foundation and the programs the tests start
+/// put in temporary folders goes with it.
+enum Scratch {
+    static let root: String = {
+        let base = URL(fileURLWithPath: NSTemporaryDirectory()).standardizedFileURL.path
+        var template = Array((base + "/segue-tests-XXXXXX").utf8CString)
+        let path = String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
+        setenv("TMPDIR", path, 1)
+        atexit { try? FileManager.default.removeItem(atPath: Scratch.root) }
+        return path
+    }()
+}
+
+/// Writes `text` beside `path`, then renames it over `path`, as editors and
+/// build tools replace files (Foundation's atomic write does the same but
+/// leaves a folder behind in /tmp on Linux).
+func replaceByRename(_ path: String, with text: String) throws {
+    let temporary = path + ".new"
+    try text.write(toFile: temporary, atomically: false, encoding: .utf8)
+    guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+}
+
+/// A fresh folder inside ``Scratch/root``.
 func makeTemporaryFolder(_ label: String = "segue-test") -> String {
-    let base = URL(fileURLWithPath: NSTemporaryDirectory()).standardizedFileURL.path
-    var template = Array((base + "/\(label)-XXXXXX").utf8CString)
+    var template = Array((Scratch.root + "/\(label)-XXXXXX").utf8CString)
     let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     return String(cString: path!)
 }

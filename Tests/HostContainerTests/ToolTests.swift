@@ -50,7 +50,7 @@ struct ToolTests {
          "children": ["one", "two", "three", "four", "five"],
          "rules": [{"to": "two", "animator": "CurlUp"}, {"to": "three", "animator": "SpringSlide"},
                    {"to": "four", "animator": "Wobble"}, {"to": "five", "animator": "ImageZoom"}]}
-        """.write(toFile: folder + "/segue.json", atomically: true, encoding: .utf8)
+        """.write(toFile: folder + "/segue.json", atomically: false, encoding: .utf8)
         let result = try run(Paths.segue, ["run", "--config", folder + "/segue.json", "--json"])
         #expect(result.status == 0, "\(result.err)")
         let lines = try jsonLines(result.out)
@@ -67,7 +67,7 @@ struct ToolTests {
             try FileManager.default.copyItem(atPath: Paths.plugin(name), toPath: folder + "/lib\(name).so")
         }
         try FileManager.default.copyItem(atPath: try systemLibrary(), toPath: folder + "/libz-copy.so")
-        try "not a library".write(toFile: folder + "/x.so", atomically: true, encoding: .utf8)
+        try "not a library".write(toFile: folder + "/x.so", atomically: false, encoding: .utf8)
         let result = try run(Paths.segue, ["list", "--plugins", folder, "--json"])
         #expect(result.status == 0)
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
@@ -90,7 +90,7 @@ struct ToolTests {
 
     @Test func aBadConfigFailsWithExitCode1AndAMessageNamingTheKey() throws {
         let folder = makeTemporaryFolder()
-        try #"{"rules": [{"to": "video", "animator": 3}]}"#.write(toFile: folder + "/bad.json", atomically: true, encoding: .utf8)
+        try #"{"rules": [{"to": "video", "animator": 3}]}"#.write(toFile: folder + "/bad.json", atomically: false, encoding: .utf8)
         let result = try run(Paths.segue, ["run", "--config", folder + "/bad.json"])
         #expect(result.status == 1)
         #expect(result.err == "segue: \(folder)/bad.json:1:28: $.rules[0].animator: expected a non-empty string, found the number 3\n")
@@ -99,7 +99,7 @@ struct ToolTests {
 
     @Test func aScriptNamingAChildThatDoesNotExistFailsWithExitCode1() throws {
         let folder = makeTemporaryFolder()
-        try #"{"script": ["video", "podcast"]}"#.write(toFile: folder + "/s.json", atomically: true, encoding: .utf8)
+        try #"{"script": ["video", "podcast"]}"#.write(toFile: folder + "/s.json", atomically: false, encoding: .utf8)
         let result = try run(Paths.segue, ["run", "--config", folder + "/s.json", "--plugins", Paths.binFolder, "--json"])
         #expect(result.status == 1)
         #expect(result.out.isEmpty, "the config is checked before anything plays")
@@ -185,7 +185,7 @@ struct ToolTests {
     @Test func printConfigPrintsTheBuiltinSceneAsAConfigThatRuns() throws {
         let folder = makeTemporaryFolder()
         let printed = try run(Paths.segue, ["run", "--print-config"])
-        try printed.out.write(toFile: folder + "/scene.json", atomically: true, encoding: .utf8)
+        try printed.out.write(toFile: folder + "/scene.json", atomically: false, encoding: .utf8)
         let result = try run(Paths.segue, ["run", "--config", folder + "/scene.json", "--plugins", Paths.binFolder, "--json"])
         #expect(result.status == 0)
         #expect(try jsonLines(result.out).count == 9)
@@ -211,7 +211,7 @@ extension ToolTests {
     @Test func controlCharactersInNamesAreEscapedInReports() throws {
         let folder = makeTemporaryFolder()
         try #"{"children": ["a", "b\nforged"], "script": ["b\nforged"], "rules": [{"to": "b\nforged", "animator": "X\u001b[31m"}]}"#
-            .write(toFile: folder + "/c.json", atomically: true, encoding: .utf8)
+            .write(toFile: folder + "/c.json", atomically: false, encoding: .utf8)
         let result = try run(Paths.segue, ["run", "--config", "c.json"], in: folder)
         #expect(result.status == 0, "\(result.err)")
         let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false)

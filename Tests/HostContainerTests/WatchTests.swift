@@ -70,7 +70,7 @@ struct WatchTests {
         let config = folder + "/segue.json"
         try "{}".write(toFile: config, atomically: false, encoding: .utf8)
         let watcher = try FileWatcher(folders: [], files: [config])
-        try "{\"rules\": []}".write(toFile: config, atomically: true, encoding: .utf8)  // a temporary file renamed over it
+        try replaceByRename(config, with: "{\"rules\": []}")
         #expect(watcher.next(settle: 0.1) == .changed([config]))
     }
 
@@ -120,8 +120,7 @@ struct WatchTests {
         try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
         let config = folder + "/segue.json"
         func writeConfig(_ rules: String) throws {
-            try #"{"plugins": ["plugins"], "children": ["a", "b"], "script": ["b"], "rules": [\#(rules)]}"#
-                .write(toFile: config, atomically: true, encoding: .utf8)
+            try replaceByRename(config, with: #"{"plugins": ["plugins"], "children": ["a", "b"], "script": ["b"], "rules": [\#(rules)]}"#)
         }
         try writeConfig(#"{"to": "b", "animator": "TestFade"}"#)
         let first = try Self.build("fade")
@@ -147,7 +146,7 @@ struct WatchTests {
         out = segue.waitForOutput("a -> b: TestFade (plugin plugins/libfade.so), 0.500 s", count: 2)
         #expect(out.components(separatedBy: "a -> b: TestFade (plugin plugins/libfade.so), 0.500 s").count == 3, "\(out)")
 
-        try "{\"rules\": [,]}".write(toFile: config, atomically: true, encoding: .utf8)
+        try replaceByRename(config, with: "{\"rules\": [,]}")
         let err = segue.waitForError("segue.json:1:12: $.rules[0]: expected a value, found ','")
         #expect(err.contains("segue.json:1:12: $.rules[0]: expected a value, found ','"), "\(err)")
         out = segue.waitForOutput("Keeping the last good config until segue.json is fixed.")
@@ -232,7 +231,7 @@ extension WatchTests {
         #expect(out.contains("wrote fade.png: 6 frames of"), "\(out)")
         #expect(FileManager.default.fileExists(atPath: folder + "/fade.png"))
 
-        try "half a build".write(toFile: plugins + "/libfade.so", atomically: true, encoding: .utf8)
+        try replaceByRename(plugins + "/libfade.so", with: "half a build")
         err = segue.waitForError("the new build was rejected")
         #expect(err.contains("segue: the new build was rejected (\(plugins)/libfade.so: not a shared library"), "\(err)")
 
