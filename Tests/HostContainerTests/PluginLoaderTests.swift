@@ -145,6 +145,15 @@ struct PluginLoaderTests {
         let registry = AnimatorRegistry(folders: [two, one, two])
         #expect(registry.animators.map(\.file) == [inTwo], "the folder given first wins")
         #expect(registry.rejections.count == 1, "the copy in the later folder is a duplicate; the repeated folder is not")
+
+        // A link to it, met before or after the file itself, is the same file: read once, no duplicate.
+        let three = makeTemporaryFolder()
+        try FileManager.default.createSymbolicLink(atPath: three + "/libalias.so", withDestinationPath: inTwo)
+        for order in [[two, three], [three, two]] {
+            let linked = AnimatorRegistry(folders: order)
+            #expect(linked.animators.map(\.file) == [inTwo], "\(order)")
+            #expect(linked.rejections.isEmpty, "\(linked.rejections)")
+        }
     }
 
     @Test func aMissingFolderIsAWarningNotACrash() {

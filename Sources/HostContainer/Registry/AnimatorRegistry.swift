@@ -105,13 +105,16 @@ public final class AnimatorRegistry: @unchecked Sendable {
         }
         var trust = FileTrust()
         var files: [(path: String, identity: FileIdentity)] = []
-        var seenFiles: Set<String> = []
-        var listed: Set<String> = []  // the folders read, resolved
+        // A file can be reached twice only through a link (a folder read
+        // before is not read again), so paths are remembered once one is met.
+        var seenFiles: Set<String>?
+        var listed: [String: Int] = [:]  // the folders read, resolved, with their .so count
         for folder in searchPath {
             let (state, libraries) = sharedLibraries(in: folder, listed: &listed)
             searched.append(SearchedFolder(folder: folder, state: state))
-            for (file, facts) in libraries {
-                guard seenFiles.insert(file).inserted else { continue }
+            for (file, facts, isLink) in libraries {
+                if isLink && seenFiles == nil { seenFiles = Set(files.map(\.path) + rejections.map(\.file)) }
+                if seenFiles != nil { guard seenFiles!.insert(file).inserted else { continue } }
                 guard facts.error == 0 else {
                     rejections.append(PluginRejection(file: file, reason: "cannot be opened: \(String(cString: strerror(facts.error)))"))
                     continue
@@ -166,7 +169,7 @@ public final class AnimatorRegistry: @unchecked Sendable {
             let kept = unmatched.filter { i in
                 let path = cached.path(i)
                 guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return false }
-                return !listed.contains(String(decoding: path[..<slash], as: UTF8.self))
+                return listed[String(decoding: path[..<slash], as: UTF8.self)] == nil
             }
             if !pending.isEmpty || cacheWarning != nil || kept.count != unmatched.count {
                 let entries = zip(files, outcomes).map { file, outcome in
@@ -255,10 +258,11 @@ public final class AnimatorRegistry: @unchecked Sendable {
     }
 
     /// The `.so` files in `folder`, in byte order of their names, as resolved
-    /// paths with their `stat` (taken relative to the open folder, sparing a
-    /// path walk per file): the folder is resolved once, and a file only when
-    /// it is a link.
-    private func sharedLibraries(in searched: PluginFolder, listed: inout Set<String>) -> (SearchedFolder.State, [(String, FileFacts)]) {
+    /// paths with what their `stat` found (taken relative to the open folder,
+    /// sparing a path walk per file): the folder is resolved once, and a file
+    /// only when it is a link. A folder read before (given twice, or reached
+    /// through a link) yields no files again.
+    private func sharedLibraries(in searched: PluginFolder, listed: inout [String: Int]) -> (SearchedFolder.State, [(String, FileFacts, isLink: Bool)]) {
         let folder = searched.path
         var info = stat()
         guard stat(folder, &info) == 0 else {
@@ -274,7 +278,7 @@ public final class AnimatorRegistry: @unchecked Sendable {
             return (.unreadable, [])
         }
         defer { closedir(directory) }
-        listed.insert(resolved)
+        if let count = listed[resolved] { return (.searched(files: count), []) }  // its files were found already
         // Every name in one buffer, each NUL-terminated, for sorting and fstatat alike.
         var names: [CChar] = []
         var found: [(start: Int, count: Int, isLink: Bool)] = []
@@ -291,6 +295,7 @@ public final class AnimatorRegistry: @unchecked Sendable {
         names.withUnsafeBufferPointer { base in
             found.sort { a, b in strcmp(base.baseAddress! + a.start, base.baseAddress! + b.start) < 0 }
         }
+        listed[resolved] = found.count
         // The stats are most of the time here: two threads share them when there are many.
         let descriptor = dirfd(directory)
         let stats = UnsafeMutableBufferPointer<FileFacts>.allocate(capacity: found.count)
@@ -318,7 +323,7 @@ public final class AnimatorRegistry: @unchecked Sendable {
                     at += 1
                     return at + UnsafeMutableBufferPointer(rebasing: out[at...]).initialize(fromContentsOf: name)
                 }
-                return (found[i].isLink ? (Self.realPath(path) ?? path) : path, stats[i])
+                return found[i].isLink ? (Self.realPath(path) ?? path, stats[i], true) : (path, stats[i], false)
             }
         })
     }

@@ -172,15 +172,18 @@ public struct RegistryCache: Sendable {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var got = 0
-        while got < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, $0.count - got) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            got += n
+        let size = Int(info.st_size)
+        var whole = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            while count < size {
+                let n = read(fd, buffer.baseAddress! + count, size - count)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                count += n
+            }
+            whole = count == size
         }
-        return got == bytes.count ? bytes : nil
+        return whole ? bytes : nil
     }
 
     /// Writes `entries`, in their order, atomically (a temporary file renamed over the cache).
