@@ -47,7 +47,7 @@ struct Scanning {
             }
             var text = result.encoded()
             if text.count > WorkerLayout.scanSlotCapacity - 4 {
-                result = .rejected(reason: "its description takes \(text.count) bytes, more than the \(WorkerLayout.scanSlotCapacity - 4) a scan may pass", inDescriptor: true)
+                result = .rejected(reason: "its description takes \(text.count) bytes, more than the \(WorkerLayout.scanSlotCapacity - 4) a scanner can send back", inDescriptor: true)
                 text = result.encoded()
             }
             memory.base.storeBytes(of: UInt32(text.count), toByteOffset: slot, as: UInt32.self)

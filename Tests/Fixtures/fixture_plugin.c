@@ -258,6 +258,50 @@ FIXTURE_UNUSED static const segue_plugin_t plugin = {
 #endif
 };
 
+#ifdef FAULT_HUGE_DESCRIPTION
+/* A valid plugin whose description takes about 4.4 MB in its binary form: 8
+ * animators of 32 parameters of 256 choices of 63 bytes (the ABI's limits
+ * allow far more). Built at load, all choices sharing one string. */
+#define HUGE_ANIMATORS 8
+#define HUGE_PARAMS 32
+#define HUGE_CHOICES 256
+static const char *huge_choices[HUGE_CHOICES];
+static char huge_choice[64], huge_param_names[HUGE_PARAMS][8], huge_ids[HUGE_ANIMATORS][40], huge_names[HUGE_ANIMATORS][16];
+static segue_param_t huge_params[HUGE_PARAMS];
+static const segue_param_t *huge_param_list[HUGE_PARAMS];
+static segue_animator_t huge_animators[HUGE_ANIMATORS];
+static const segue_animator_t *huge_animator_list[HUGE_ANIMATORS];
+static segue_plugin_t huge_plugin;
+
+static const segue_plugin_t *huge_description(void) {
+    memset(huge_choice, 'x', 63);
+    for (int c = 0; c < HUGE_CHOICES; c++) huge_choices[c] = huge_choice;
+    for (int p = 0; p < HUGE_PARAMS; p++) {
+        snprintf(huge_param_names[p], sizeof huge_param_names[p], "p%d", p);
+        huge_params[p] = (segue_param_t){
+            .struct_size = sizeof(segue_param_t), .name = huge_param_names[p], .explanation = "One of many.",
+            .type = SEGUE_PARAM_CHOICE, .default_value = 0, .min_value = 0, .max_value = HUGE_CHOICES - 1,
+            .choices = huge_choices, .choice_count = HUGE_CHOICES,
+        };
+        huge_param_list[p] = &huge_params[p];
+    }
+    for (int a = 0; a < HUGE_ANIMATORS; a++) {
+        snprintf(huge_ids[a], sizeof huge_ids[a], "org.segue.test.huge%d/1", a);
+        snprintf(huge_names[a], sizeof huge_names[a], "Huge%d", a);
+        huge_animators[a] = fade;
+        huge_animators[a].id = huge_ids[a];
+        huge_animators[a].name = huge_names[a];
+        huge_animators[a].params = huge_param_list;
+        huge_animators[a].param_count = HUGE_PARAMS;
+        huge_animator_list[a] = &huge_animators[a];
+    }
+    huge_plugin = plugin;
+    huge_plugin.animators = huge_animator_list;
+    huge_plugin.animator_count = HUGE_ANIMATORS;
+    return &huge_plugin;
+}
+#endif
+
 #ifdef FAULT_DATA_ENTRY
 /* Data under the entry point's name: calling it would crash. */
 SEGUE_EXPORT const int fixture_entry_data[4] __asm__("segue_animator_entry") = { 0 };
@@ -280,6 +324,9 @@ SEGUE_EXPORT const segue_plugin_t *segue_animator_entry(const segue_host_t *host
 #ifdef FAULT_ENTRY_NULL
     if (SEGUE_HOST_HAS(host, log)) host->log(host, SEGUE_LOG_ERROR, "this fixture refuses to load");
     return NULL;
+#elif defined(FAULT_HUGE_DESCRIPTION)
+    (void)host;
+    return huge_description();
 #else
     (void)host;
     return &plugin;

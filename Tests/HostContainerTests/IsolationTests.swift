@@ -218,6 +218,17 @@ struct IsolationTests {
         #expect(throws: ByteReader.Truncated.self) { try SetupRequest(decoding: bytes + [0]) }
     }
 
+    @Test func aDescriptionTooLargeToPassFromTheScannerIsRejectedSayingSo() throws {
+        let (folder, file) = try CPlugin.fixture("huge", "FAULT_HUGE_DESCRIPTION")
+        let isolated = AnimatorRegistry(folders: [folder])
+        #expect(isolated.animators.isEmpty)
+        let reason = try #require(isolated.rejections.first { $0.file == file }?.reason)
+        #expect(reason.hasPrefix("its description takes "), "\(reason)")
+        #expect(reason.hasSuffix("bytes, more than the \(WorkerLayout.scanSlotCapacity - 4) a scanner can send back"), "\(reason)")
+        // In process there is no such limit: the same file is a valid plugin.
+        #expect(AnimatorRegistry(folders: [folder], isolation: .none).animators.count == 8)
+    }
+
     /// The children of this process running `executable`.
     static func children(running executable: String) -> [pid_t] {
         let me = "\(getpid())"

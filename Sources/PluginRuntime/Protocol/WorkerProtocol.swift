@@ -62,7 +62,7 @@ package struct WorkerReply: BitwiseCopyable {
 /// ever reads a pointer or an offset from the other.
 package enum WorkerLayout {
     /// The whole region (sparse: only touched pages cost memory).
-    package static let size = 8 << 20
+    package static let size = 36 << 20
     /// A scanner's ``LoadPhase`` (UInt32), written before each step.
     package static let phase = 0
     /// The number of replies a worker has sent, or answers a scanner has
@@ -71,8 +71,10 @@ package enum WorkerLayout {
     package static let replies = 8
     /// Text: JSON requests and answers, reasons, paths.
     package static let text = 64
-    package static let textCapacity = (4 << 20) - 64
-    /// How many questions may wait for a scanner, each in a slot of the text area.
+    package static let textCapacity = (32 << 20) - 64
+    /// How many questions may wait for a scanner, each in a slot of the text
+    /// area: a plugin file's whole description, in its binary form, must fit
+    /// in one (4 MB; a real one takes a few KB).
     package static let scanSlots = 8
     /// A scanner wakes the host once per this many answers (fewer wake-ups:
     /// each costs more than the host's work on an answer).
@@ -81,7 +83,7 @@ package enum WorkerLayout {
     /// Where scan slot `slot` starts.
     package static func scanSlot(_ slot: Int) -> Int { text + min(max(slot, 0), scanSlots - 1) * scanSlotCapacity }
     /// One `segue_plan_t`.
-    package static let plan = 4 << 20
+    package static let plan = 32 << 20
     /// `SEGUE_MAX_LAYERS` layer states.
     package static let states = plan + 4096
     package static let stateStride = MemoryLayout<segue_layer_state_t>.stride
