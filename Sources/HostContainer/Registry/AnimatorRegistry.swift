@@ -96,13 +96,13 @@ public final class AnimatorRegistry: @unchecked Sendable {
         self.searchPath = searchPath
         self.isolation = isolation
         self.options = options
-        if isolation == .process && options.prestartsWorker { WorkerPool.prestart(settings: options.worker) }
         // The cache is read on another thread while the folders are listed.
         nonisolated(unsafe) var loaded: (contents: RegistryCache.Contents, warning: String?) = (.empty, nil)
         let loading = DispatchGroup()
         if let cache = options.cache {
             DispatchQueue.global().async(group: loading) { loaded = cache.load() }
         }
+        if isolation == .process && options.prestartsWorker { WorkerPool.prestart(settings: options.worker) }
         var trust = FileTrust()
         var files: [(path: String, identity: FileIdentity)] = []
         // A file can be reached twice only through a link (a folder read
