@@ -19,15 +19,23 @@ package struct FileTrust {
     /// `owner`) must not be loaded, or nil when it may.
     package mutating func problem(with path: String, mode: mode_t, owner: uid_t) -> String? {
         if let own = Self.judge(path, mode: mode, owner: owner, isFolder: false, me: me) { return own }
-        if let last = lastFolder, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")),
-           path.utf8[..<slash].elementsEqual(last.path.utf8) {
-            return last.verdict
-        }
+        if let last = lastFolder, Self.isInside(path, last.path) { return last.verdict }
         let verdict = folderProblem(path)
         if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.startIndex {
             lastFolder = (String(path[..<slash]), verdict)
         }
         return verdict
+    }
+
+    /// Whether `path`'s folder is exactly `folder` (on bytes: called per file).
+    private static func isInside(_ path: String, _ folder: String) -> Bool {
+        var (path, folder) = (path, folder)
+        return path.withUTF8 { p in
+            folder.withUTF8 { f in
+                p.count > f.count && p[f.count] == UInt8(ascii: "/") && !p[(f.count + 1)...].contains(UInt8(ascii: "/"))
+                    && (f.isEmpty || memcmp(p.baseAddress!, f.baseAddress!, f.count) == 0)
+            }
+        }
     }
 
     /// The first problem with a folder on `path`'s way up to the root, or nil.
