@@ -47,7 +47,8 @@ enum RunCommand {
                        the README). A config saved with a mistake keeps the
                        last good one running. SIGINT or SIGTERM ends it (exit 0).
       --strict         Run the checks of 'segue check' first; on any error,
-                       print them all and play nothing (exit 1).
+                       print them all and play nothing (exit 1). With --watch,
+                       a config saved with an error is not applied either.
       --print-config   Print the built-in scene's config and exit (alone: it
                        takes no other option).
       --help           Show this help.

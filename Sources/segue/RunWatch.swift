@@ -36,17 +36,15 @@ extension RunCommand {
                 }
                 var notes: [String] = []
                 if let configPath, paths.contains(configPath) {
-                    do {
-                        let fresh = try SegueConfig.load(path: config.file)
+                    if let fresh = load(configPath) {
                         if configBroken { status("\(PluginFolders.display(configPath)) is good again.") }
                         configBroken = false
                         if fresh != config {
                             config = fresh
                             notes.append("config \(PluginFolders.display(configPath)) changed")
                         }
-                    } catch {
+                    } else {
                         configBroken = true
-                        printError("segue: \(error)")
                         status("Keeping the last good config until \(PluginFolders.display(configPath)) is fixed.")
                     }
                 }
@@ -68,6 +66,30 @@ extension RunCommand {
                 }
                 _ = RunCommand.play(config, registry, json: json, recorder: recorder)
             }
+        }
+
+        /// The config at `path` as saved now, or nil (having said why) when it
+        /// cannot be read, or, with --strict, when `segue check` finds an
+        /// error in it: the checks of the first play hold for every reload.
+        func load(_ path: String) -> SegueConfig? {
+            guard args.has("--strict") else {
+                do {
+                    return try SegueConfig.load(path: path)
+                } catch {
+                    printError("segue: \(error)")
+                    return nil
+                }
+            }
+            let (fresh, problems) = ConfigCheck.check(path: path) { fresh in
+                registry.reloaded(searchPath: PluginFolders.resolve(commandLine: args.values("--plugins"), config: fresh)).registry
+            }
+            for problem in problems { printError("segue: \(problem)") }
+            let errors = problems.filter { $0.severity == .error }.count
+            guard errors == 0 else {
+                printError("segue: --strict: not applying \(PluginFolders.display(path)): \(errors) error\(errors == 1 ? "" : "s")")
+                return nil
+            }
+            return fresh
         }
 
         /// A line about the watch itself: on standard output for people, on

@@ -169,6 +169,33 @@ struct WatchTests {
         #expect(processesTagged(tag).isEmpty, "no worker or scanner is left behind")
     }
 
+    @Test func runWatchStrictHoldsEveryReloadToTheChecks() throws {
+        let folder = makeTemporaryFolder()
+        let config = folder + "/segue.json"
+        func writeConfig(_ animator: String) throws {
+            try replaceByRename(config, with: #"{"children": ["a", "b"], "script": ["b"], "rules": [{"to": "b", "animator": "\#(animator)"}]}"#)
+        }
+        try writeConfig("CurlUp")
+        let tag = UUID().uuidString
+        let segue = try LiveProcess(Paths.segue, ["run", "--watch", "--strict", "--config", "segue.json"], in: folder,
+                                    environment: ["SEGUE_TEST_TAG": tag])
+        var out = segue.waitForOutput("SIGINT (Ctrl-C) stops.")
+        #expect(out.contains("a -> b: CurlUp (plugin "), "\(out)")
+
+        // It parses, but names an animator no plugin provides: not applied.
+        try writeConfig("CurlUpp")
+        let err = segue.waitForError("segue: --strict: not applying segue.json: 1 error")
+        #expect(err.contains("$.rules[0].animator"), "the check says where: \(err)")
+        out = segue.waitForOutput("Keeping the last good config until segue.json is fixed.")
+        #expect(!out.contains("Reload 1"), "nothing played with the config in error: \(out)")
+
+        try writeConfig("SpringSlide")
+        out = segue.waitForOutput("a -> b: SpringSlide (plugin ")
+        #expect(out.contains("segue.json is good again.\nReload 1: config segue.json changed"), "\(out)")
+        #expect(segue.stop(with: SIGINT) == 0)
+        #expect(processesTagged(tag).isEmpty, "no worker or scanner is left behind")
+    }
+
     @Test func runWatchEndsCleanlyOnSIGTERMWithJSON() throws {
         let folder = makeTemporaryFolder()
         let tag = UUID().uuidString
