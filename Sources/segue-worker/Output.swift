@@ -7,8 +7,7 @@ enum Output {
     nonisolated(unsafe) static var hostError: Int32 = 2
 
     static func write(_ line: String) {
-        var text = line + "\n"
-        text.withUTF8 { bytes in _ = Glibc.write(hostError, bytes.baseAddress, bytes.count) }
+        writeAll(line + "\n", to: hostError)
     }
 
     /// What plugins write to `descriptors` (standard output, error or both)

@@ -15,7 +15,7 @@ import PluginRuntime
 
 let channel = WorkerChannel(descriptor: 3)
 guard let memory = SharedMemory(descriptor: 4, size: WorkerLayout.size) else {
-    writeToStandardError("segue-worker: not started by a Segue host (no shared memory on descriptor 4)\n")
+    writeAll("segue-worker: not started by a Segue host (no shared memory on descriptor 4)\n")
     exit(2)
 }
 HostLifeline.exitWhenClosed(channel.descriptor)
@@ -27,6 +27,6 @@ case "scan":
 case "serve" where CommandLine.arguments.count == 2:
     Serving(channel: channel, memory: memory).run()
 default:
-    writeToStandardError("usage: segue-worker scan | serve (started by the Segue host, not by hand)\n")
+    writeAll("usage: segue-worker scan | serve (started by the Segue host, not by hand)\n")
     exit(2)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PluginRuntime
 import ProcessShims
 
 /// How a child process ended.
@@ -71,11 +72,11 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is guarded b
     /// Waits at most `seconds` for the child to end.
     /// - Returns: how it ended, or nil if it is still running.
     package func wait(seconds: Double) -> Termination? {
-        let deadline = MonotonicClock().now + seconds
+        let deadline = MonotonicTime.now + seconds
         var pause: UInt32 = 50
         while true {
             if let ended = termination { return ended }
-            if MonotonicClock().now >= deadline { return nil }
+            if MonotonicTime.now >= deadline { return nil }
             usleep(pause)
             pause = min(pause * 2, 5_000)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PluginRuntime
 
 /// Learns what plugin files contain without mapping them into this process,
 /// in the manner of GStreamer's plugin scanner: scanner processes
@@ -141,13 +142,13 @@ enum PluginScanner {
             }
             // The scanner started on this file no later than now, so a wait
             // from now that reaches the deadline means the file took longer.
-            let start = MonotonicClock().now
+            let start = MonotonicTime.now
             var failure: WorkerChannel.Failure?
             while memory.loadAcquire(at: WorkerLayout.replies) == taken {
                 // A reply only wakes: the count in shared memory says what is ready.
                 switch channel.receive(WorkerReply.self, within: nil) {
                 case .success: continue
-                case .failure(.timedOut) where MonotonicClock().now - start < deadline: continue
+                case .failure(.timedOut) where MonotonicTime.now - start < deadline: continue
                 case .failure(let why): failure = why
                 }
                 // Answers written before the scanner ended still count.

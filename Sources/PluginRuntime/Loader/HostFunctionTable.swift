@@ -21,7 +21,7 @@ enum HostFunctionTable {
     nonisolated(unsafe) private static var plugins: [String] = []
     nonisolated(unsafe) private static var logHandler: @Sendable (PluginLogMessage) -> Void = { message in
         let line = "segue: [\(message.level)] \(message.plugin): \(message.message)\n"
-        writeToStandardError(line)
+        writeAll(line)
     }
 
     /// The longest log message read, in bytes; the rest is dropped.

@@ -2,7 +2,7 @@ import Glibc
 
 // The runtime runs in `segue-worker`, which does without Foundation so that it
 // starts fast (a worker starts for every plugin file in use, scanners for
-// every scan); these stand in for NSLock, Thread and FileHandle.
+// every scan); these stand in for NSLock, Thread, FileHandle and a clock.
 
 /// A mutual-exclusion lock (a pthread mutex).
 package final class Lock: @unchecked Sendable {
@@ -45,13 +45,14 @@ package func detachThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     return true
 }
 
-/// Writes `text` to standard error, whole (retrying short writes).
-package func writeToStandardError(_ text: String) {
+/// Writes `text` to `descriptor` (standard error unless given), whole
+/// (retrying short writes).
+package func writeAll(_ text: String, to descriptor: Int32 = 2) {
     var text = text
     text.withUTF8 { bytes in
         var offset = 0
         while offset < bytes.count {
-            let n = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+            let n = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { return }
             offset += n
@@ -67,4 +68,13 @@ package func closeOnExecPipe(nonblockingRead: Bool = false) -> (read: Int32, wri
     for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     if nonblockingRead { _ = fcntl(fds[0], F_SETFL, O_NONBLOCK) }
     return (fds[0], fds[1])
+}
+
+/// Seconds on the system's monotonic clock, for deadlines.
+package enum MonotonicTime {
+    package static var now: Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
 }

@@ -159,12 +159,3 @@ package final class SharedMemory: @unchecked Sendable {
         return Array(UnsafeRawBufferPointer(start: base + offset, count: n))
     }
 }
-
-/// Seconds on the system's monotonic clock, for deadlines.
-package enum MonotonicTime {
-    package static var now: Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-}
