@@ -38,7 +38,9 @@ let package = Package(
         .target(name: "AnimatorKit", dependencies: ["AnimatorABI"]),
         .target(name: "HeapProbe"),
         .target(name: "ProcessShims"),
-        .target(name: "PluginRuntime", dependencies: ["AnimatorABI", "ProcessShims"]),
+        // What a worker enters before plugin code runs: capabilities, limits, Landlock, seccomp.
+        .target(name: "WorkerSandbox"),
+        .target(name: "PluginRuntime", dependencies: ["AnimatorABI", "ProcessShims", "WorkerSandbox"]),
         .target(name: "HostContainer", dependencies: ["AnimatorABI", "PluginRuntime", "HeapProbe", "ProcessShims"]),
         .executableTarget(name: "segue-worker", dependencies: ["PluginRuntime", "AnimatorABI"]),
         .target(name: "Renderer", dependencies: ["HostContainer"]),

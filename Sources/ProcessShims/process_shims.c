@@ -13,9 +13,10 @@
 #include <unistd.h>
 
 int process_shims_shared_memory(const char *name, size_t size) {
-    int fd = memfd_create(name, MFD_CLOEXEC);
+    int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0) return -1;
-    if (ftruncate(fd, (off_t)size) != 0) {
+    /* Sealed at its size: a worker that shrank it would make the host's next read of it a SIGBUS. */
+    if (ftruncate(fd, (off_t)size) != 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
         int saved = errno;
         close(fd);
         errno = saved;
@@ -36,7 +37,14 @@ int process_shims_spawn(const char *path, char *const argv[], char *const envp[]
     if (rc == 0) rc = posix_spawn_file_actions_adddup2(&actions, 2, 1);
     for (int i = 0; i < fd_count && rc == 0; i++) rc = posix_spawn_file_actions_adddup2(&actions, high + i, 3 + i);
     if (rc == 0) rc = posix_spawn_file_actions_addclosefrom_np(&actions, 3 + fd_count);
-    if (rc == 0) rc = posix_spawn(pid, path, &actions, NULL, argv, envp);
+    /* Its own session and process group: a kill(0, ...) or a terminal's signals reach it alone. */
+    posix_spawnattr_t attributes;
+    if (rc == 0) rc = posix_spawnattr_init(&attributes);
+    if (rc == 0) {
+        rc = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID);
+        if (rc == 0) rc = posix_spawn(pid, path, &actions, &attributes, argv, envp);
+        posix_spawnattr_destroy(&attributes);
+    }
     posix_spawn_file_actions_destroy(&actions);
     return rc;
 }

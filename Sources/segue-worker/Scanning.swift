@@ -6,10 +6,14 @@ import PluginRuntime
 /// current ``LoadPhase`` to shared memory before each step, so that the host
 /// can say where a plugin crashed or hung. Answers are counted in shared
 /// memory; the host is woken only every few answers, or when there is no
-/// question left to work on (see ``WorkerOp/scan``).
+/// question left to work on (see ``WorkerOp/scan``). A file whose code tried
+/// something the sandbox refused is answered ``ScanResult/refused`` and ends
+/// the scanner: no other file is examined in a process that code ran in.
 struct Scanning {
     let channel: WorkerChannel
     let memory: SharedMemory
+    /// Why the sandbox could not be entered, if it could not: then no file is loaded.
+    let confined: String?
 
     func run() {
         let captured = captureStandardOutput()
@@ -31,13 +35,24 @@ struct Scanning {
             // A new file: no phase yet.
             memory.base.storeBytes(of: 0, toByteOffset: WorkerLayout.phase, as: UInt32.self)
             let path = String(decoding: memory.copy(at: slot, count: Int(request.length), capacity: 1 << 16), as: UTF8.self)
+            if let confined {
+                answer(.rejected(reason: "not examined: \(confined)", inDescriptor: false), in: slot)
+                answered &+= 1
+                memory.storeRelease(answered, at: WorkerLayout.replies)
+                continue
+            }
+            let refusalsBefore = SandboxRecord(copyingFrom: memory).count
             // The host resolved the path and checked the ELF header before it asked.
             let loaded = PluginLoader.load(path: path, checked: true) { phase in
                 memory.base.storeBytes(of: phase.rawValue, toByteOffset: WorkerLayout.phase, as: UInt32.self)
+                WorkerConfinement.setDuring(phase.rawValue, in: memory)
             }
             let printed = drain(captured)
             var result: ScanResult
-            if !printed.isEmpty {
+            let refused = SandboxRecord(copyingFrom: memory).count > refusalsBefore
+            if refused {
+                result = .refused
+            } else if !printed.isEmpty {
                 result = .rejected(reason: "wrote \(printed.count) bytes to standard output while it was examined (\"\(PluginText.escaped(printed.prefix(60)))\"); a plugin must not print: log through host->log", inDescriptor: false)
             } else {
                 switch loaded {
@@ -45,18 +60,26 @@ struct Scanning {
                 case .failure(let rejection): result = .rejected(reason: rejection.reason, inDescriptor: rejection.inDescriptor)
                 }
             }
-            var text = result.encoded()
-            if text.count > WorkerLayout.scanSlotCapacity - 4 {
-                result = .rejected(reason: "its description takes \(text.count) bytes, more than the \(WorkerLayout.scanSlotCapacity - 4) a scanner can send back", inDescriptor: true)
-                text = result.encoded()
-            }
-            memory.base.storeBytes(of: UInt32(text.count), toByteOffset: slot, as: UInt32.self)
-            _ = memory.write(text, at: slot + 4, capacity: WorkerLayout.scanSlotCapacity - 4)
+            answer(result, in: slot)
             answered &+= 1
             memory.storeRelease(answered, at: WorkerLayout.replies)
+            if refused {
+                announce()
+                exit(0)
+            }
             if answered &- announced >= WorkerLayout.scanBatch { announce() }
         }
         exit(0)
+    }
+
+    /// Writes `result` into the question's slot: its length, then its binary form.
+    private func answer(_ result: ScanResult, in slot: Int) {
+        var text = result.encoded()
+        if text.count > WorkerLayout.scanSlotCapacity - 4 {
+            text = ScanResult.rejected(reason: "its description takes \(text.count) bytes, more than the \(WorkerLayout.scanSlotCapacity - 4) a scanner can send back", inDescriptor: true).encoded()
+        }
+        memory.base.storeBytes(of: UInt32(text.count), toByteOffset: slot, as: UInt32.self)
+        _ = memory.write(text, at: slot + 4, capacity: WorkerLayout.scanSlotCapacity - 4)
     }
 
     /// Points standard output at a pipe read after each file; returns its read end.

@@ -7,9 +7,11 @@ import PluginRuntime
 /// setup, evaluate and end as the host asks, several transitions at once if
 /// need be (each is a slot). The plugin writes its layer states and meshes
 /// straight into shared memory; the host copies them out and checks them.
+/// The sandbox is entered between learning the file and loading it.
 struct Serving {
     let channel: WorkerChannel
     let memory: SharedMemory
+    let policy: SandboxPolicy
 
     /// One transition under way.
     final class Running {
@@ -28,6 +30,11 @@ struct Serving {
         guard WorkerOp(rawValue: load.op) == .load else { exit(2) }
         let file = String(decoding: memory.copy(at: WorkerLayout.text, count: Int(load.length), capacity: WorkerLayout.textCapacity),
                           as: UTF8.self)
+        if let why = Confinement.enter(policy, readable: Confinement.folders(of: file), memory: memory) {
+            reply(WorkerReply.failed, text: why)
+            exit(0)
+        }
+        HostLifeline.exitWhenClosed(channel.descriptor)
         Output.relay([1, 2], label: "plugin \(file) wrote")
         let animators: [String: LoadedAnimator]
         switch PluginLoader.load(path: file) {

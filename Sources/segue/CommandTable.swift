@@ -42,6 +42,8 @@ enum Commands {
     static let plugins: [CommandSpec.Option] = [
         .init(name: "--plugins", value: .folder, summary: "A plugin folder, searched first (repeatable)"),
         .init(name: "--isolation", value: .choice(["process", "none"]), summary: "Where plugin code runs"),
+        .init(name: "--sandbox", value: .choice(["strict", "off"]), summary: "Whether workers confine plugin code"),
+        .init(name: "--plugin-memory", value: .text, summary: "The memory a worker may use (like 512MiB)"),
         .init(name: "--allow-insecure-plugins", value: nil, summary: "Load plugins others can write"),
     ]
 

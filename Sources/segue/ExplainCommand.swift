@@ -18,6 +18,11 @@ enum ExplainCommand {
       --plugins DIR    A plugin folder; repeat for more. Searched first.
       --isolation process|none
                        Where plugin code runs while plugins are examined.
+      --sandbox strict|off
+                       Whether worker processes confine plugin code
+                       (see segue run --help).
+      --plugin-memory SIZE
+                       The memory a worker may use (default 1GiB).
       --allow-insecure-plugins
                        Examine plugin files and folders that others can write.
       --json           One JSON object: {"version": 1, "from", "to", "rule",

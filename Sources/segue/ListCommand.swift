@@ -19,12 +19,19 @@ enum ListCommand {
       --config FILE    Also search the folders of this config's "plugins".
       --isolation process|none
                        Where plugin code runs (see segue run --help).
+      --sandbox strict|off
+                       Whether worker processes confine plugin code
+                       (see segue run --help).
+      --plugin-memory SIZE
+                       The memory a worker may use (default 1GiB).
       --allow-insecure-plugins
                        Examine files and folders that others can write.
       --json           One JSON document: {"animators": [...], "rejected":
                        [{"file", "reason"}], "folders": [{"path", "origin",
                        "state", "files"}], "warnings": [...], "scanned": N
-                       (files examined, not taken from the cache)}.
+                       (files examined, not taken from the cache),
+                       "sandbox": {"isolation", "mode", "landlock", "seccomp",
+                       "limits": {"memory", "descriptors", "core"}, "missing"}}.
       --names          Print only the animators' names, one per line (for
                        scripts and shell completions).
       --help           Show this help.
@@ -53,6 +60,7 @@ enum ListCommand {
             let state = folder.state == "searched" ? "\(folder.files) .so file\(folder.files == 1 ? "" : "s")" : folder.state
             print("  \(folder.path) (\(folder.origin)): \(state)")
         }
+        print("Sandbox: \(registry.confinement.summary)")
         for warning in registry.warnings { print("warning: \(warning)") }
         print("\nAnimators (\(registry.animators.count)):")
         for a in registry.animators {
@@ -119,6 +127,34 @@ enum ListCommand {
         let folders: [Folder]
         let warnings: [String]
         let scanned: Int
+        let sandbox: Sandbox
+
+        /// What confines plugin code: `isolation`, `mode` ("strict", "off";
+        /// "none" in process), `landlock` (the ABI version, 0 for none),
+        /// `seccomp`, `limits` (`memory` in bytes, `descriptors`, `core`),
+        /// and `missing` when the kernel lacks a layer.
+        struct Sandbox: Encodable {
+            struct Limits: Encodable {
+                let memory: UInt64
+                let descriptors: Int
+                var core = 0
+            }
+            let isolation, mode: String
+            let landlock: Int
+            let seccomp: Bool
+            let limits: Limits?
+            let missing: String?
+
+            init(_ c: PluginConfinement) {
+                let confined = c.isolation == .process && c.policy.mode == .strict
+                isolation = c.isolation.rawValue
+                mode = c.isolation == .none ? "none" : c.policy.mode.rawValue
+                landlock = confined ? c.support.landlockABI : 0
+                seccomp = confined && c.support.seccomp
+                limits = confined ? Limits(memory: c.policy.memoryLimit, descriptors: PluginConfinement.descriptorLimit) : nil
+                missing = confined ? c.support.missing : nil
+            }
+        }
 
         init(_ registry: AnimatorRegistry) {
             animators = registry.animators.map {
@@ -129,6 +165,7 @@ enum ListCommand {
             folders = Folder.all(registry)
             warnings = registry.warnings
             scanned = registry.scannedCount
+            sandbox = Sandbox(registry.confinement)
         }
     }
 }

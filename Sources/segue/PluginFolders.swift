@@ -38,10 +38,37 @@ enum PluginFolders {
             guard let i = PluginIsolation(rawValue: value) else { throw args.usage("--isolation \(value): expected process or none") }
             return i
         } ?? config?.isolation ?? .process
+        options.worker.sandbox = try sandbox(args, config: config)
         let registry = AnimatorRegistry(searchPath: resolve(commandLine: args.values("--plugins"), config: config),
                                         isolation: isolation, options: options)
         kept.append(registry)
         return registry
+    }
+
+    /// The sandbox of `--sandbox`, else `SEGUE_SANDBOX`, else the config's
+    /// `"sandbox"`, else strict; the memory limit of `--plugin-memory`, else
+    /// the config's `"limits"`, else 1 GiB.
+    static func sandbox(_ args: Arguments, config: SegueConfig?) throws(UsageError) -> SandboxPolicy {
+        var policy = SandboxPolicy()
+        let environment = ProcessInfo.processInfo.environment["SEGUE_SANDBOX"].flatMap { $0.isEmpty ? nil : $0 }
+        if let value = try args.single("--sandbox") {
+            guard let mode = SandboxPolicy.Mode(rawValue: value) else { throw args.usage("--sandbox \(value): expected strict or off") }
+            policy.mode = mode
+        } else if let value = environment {
+            guard let mode = SandboxPolicy.Mode(rawValue: value) else { throw args.usage("SEGUE_SANDBOX=\(value): expected strict or off") }
+            policy.mode = mode
+        } else if let mode = config?.sandbox {
+            policy.mode = mode
+        }
+        if let value = try args.single("--plugin-memory") {
+            guard let bytes = SandboxPolicy.memory(value), bytes >= SandboxPolicy.minimumMemoryLimit else {
+                throw args.usage("--plugin-memory \(value): expected a size of at least \(SandboxPolicy.formatted(SandboxPolicy.minimumMemoryLimit)), like 512MiB or 2GiB")
+            }
+            policy.memoryLimit = bytes
+        } else if let bytes = config?.memoryLimit {
+            policy.memoryLimit = bytes
+        }
+        return policy
     }
 
     /// Every registry a command made, kept until the process exits: tearing

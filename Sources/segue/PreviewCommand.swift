@@ -24,6 +24,11 @@ enum PreviewCommand {
       --plugins DIR      A plugin folder; repeat for more.
       --isolation process|none
                          Where plugin code runs (see segue run --help).
+      --sandbox strict|off
+                         Whether worker processes confine plugin code
+                         (see segue run --help).
+      --plugin-memory SIZE
+                         The memory a worker may use (default 1GiB).
       --allow-insecure-plugins
                          Load plugin files and folders that others can write.
       --size WxH         The container's size in points (default 390x844).

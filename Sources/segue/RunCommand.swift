@@ -28,6 +28,21 @@ enum RunCommand {
                        default; a plugin that crashes or hangs costs only
                        its transition) or in this process (trusted plugins
                        only). Overrides the config's "isolation".
+      --sandbox strict|off
+                       strict (the default): before any plugin code runs,
+                       its worker drops every right an animator does not
+                       need: no writes, no network, no programs or
+                       processes, no signals or tracing outside itself,
+                       reading only its own folder and the system's
+                       libraries. What a plugin tries and is refused is
+                       named in its report, and the plugin is quarantined.
+                       off: no sandbox, for plugins you trust (a warning
+                       says so). Overrides SEGUE_SANDBOX and the config's
+                       "sandbox".
+      --plugin-memory SIZE
+                       The address space a worker may use, like 512MiB or
+                       2GiB (default 1GiB, at least 256MiB). Overrides the
+                       config's "limits": {"memory": ...}.
       --allow-insecure-plugins
                        Load plugin files and folders that others can write
                        (refused by default; also SEGUE_ALLOW_INSECURE_PLUGINS=1).

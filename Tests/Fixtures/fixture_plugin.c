@@ -3,7 +3,14 @@
  * deliberate fault at a time (-DFAULT_...), so that the tests can check every
  * rejection, fallback and validator check against a real shared library. Built by the tests
  * with the system C compiler against the public header alone.
+ *
+ * Built with -DATTEMPT_... and ATTEMPT_AT (1 the constructor, 2 the entry
+ * point, 3 setup, 4 evaluate), it tries instead to leave its sandbox: to
+ * reach the host, the machine or the user's files. It logs what succeeded
+ * ("ATTEMPT SUCCEEDED: ..."), so that the tests see what each attempt would
+ * have done with the sandbox off.
  */
+#define _GNU_SOURCE
 #include "segue_animator.h"
 
 #include <math.h>
@@ -36,6 +43,108 @@
 
 #ifdef FAULT_CHANGE_DESCRIPTOR
 static void change_descriptor(void);
+#endif
+
+#ifdef ATTEMPT_AT
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+static const segue_host_t *fixture_host;
+#ifdef ATTEMPT_READ_SECRET
+/* What a secret file held, packed into a number a layer value carries out. */
+static double stolen;
+#endif
+
+static void report(const char *what) {
+    char line[512];
+    snprintf(line, sizeof line, "ATTEMPT SUCCEEDED: %s", what);
+    if (fixture_host && SEGUE_HOST_HAS(fixture_host, log)) fixture_host->log(fixture_host, SEGUE_LOG_WARNING, line);
+    else if (write(2, line, strlen(line)) < 0) return; /* the constructor has no host yet */
+}
+
+static void attempt(void) {
+#ifdef ATTEMPT_KILL_PARENT
+    if (kill(getppid(), SIGKILL) == 0) report("killed the parent");
+#endif
+#ifdef ATTEMPT_PTRACE_PARENT
+    pid_t parent = getppid();
+    if (ptrace(PTRACE_ATTACH, parent, 0, 0) == 0) {
+        waitpid(parent, NULL, __WALL);
+        report("attached to the parent");
+        ptrace(PTRACE_DETACH, parent, 0, 0);
+    }
+#endif
+#ifdef ATTEMPT_PARENT_MEMORY
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/mem", (int)getppid());
+    int fd = open(path, O_RDWR);
+    if (fd >= 0) {
+        report("opened the parent's memory");
+        close(fd);
+    }
+#endif
+#ifdef ATTEMPT_READ_SECRET
+    int fd = open(ATTEMPT_READ_SECRET, O_RDONLY);
+    char secret[64] = { 0 };
+    if (fd >= 0 && read(fd, secret, sizeof secret - 1) > 0) {
+        char line[128];
+        snprintf(line, sizeof line, "read the secret %s", secret);
+        report(line);
+        for (int i = 0; i < 6 && secret[i]; i++) stolen = stolen * 256 + (unsigned char)secret[i];
+    }
+    if (fd >= 0) close(fd);
+#endif
+#ifdef ATTEMPT_WRITE_FILE
+    int fd = open(ATTEMPT_WRITE_FILE, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+        if (write(fd, "written by a plugin\n", 20) == 20) report("wrote a file");
+        close(fd);
+    }
+#endif
+#ifdef ATTEMPT_CONNECT
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in address = { .sin_family = AF_INET, .sin_port = htons(ATTEMPT_CONNECT) };
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&address, sizeof address) == 0) report("connected to the port");
+    if (fd >= 0) close(fd);
+#endif
+#ifdef ATTEMPT_EXEC
+    pid_t child = fork();
+    if (child == 0) {
+        execl("/bin/sh", "sh", "-c", "touch " ATTEMPT_EXEC, (char *)NULL);
+        _exit(127);
+    }
+    if (child > 0 && waitpid(child, NULL, 0) == child) report("started a program");
+#endif
+#ifdef ATTEMPT_ALLOCATE
+    /* 4 GiB in 64 MiB pieces, each touched; careless about NULL, as many plugins are. */
+    for (int i = 0; i < 64; i++) {
+        char *piece = malloc(64u << 20);
+        memset(piece, 1, 64u << 20);
+    }
+    report("allocated and touched 4 GiB");
+#endif
+#ifdef ATTEMPT_SOCKET
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    if (fd >= 0) {
+        report("opened a socket");
+        close(fd);
+    }
+#endif
+#ifdef ATTEMPT_CLONE
+    long child = syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+    if (child == 0) _exit(0);
+    if (child > 0 && waitpid((pid_t)child, NULL, 0) == child) report("started a process with clone");
+#endif
+}
+#if ATTEMPT_AT == 1
+__attribute__((constructor)) static void attempt_on_load(void) { attempt(); }
+#endif
 #endif
 
 #ifdef FAULT_CRASH_CONSTRUCTOR
@@ -89,6 +198,9 @@ static const segue_param_t *const params[] = { &level_param };
 static segue_setup_result_t setup(const segue_animator_t *self, const segue_context_t *ctx, segue_plan_t *plan) {
     (void)self; (void)ctx;
     fixture_setup_calls++;
+#if defined(ATTEMPT_AT) && ATTEMPT_AT == 3
+    attempt();
+#endif
 #ifdef FAULT_ABORT_SETUP
     abort();
 #endif
@@ -145,6 +257,9 @@ FIXTURE_UNUSED static void evaluate(const segue_animator_t *self, const segue_co
                      double t, segue_layer_state_t *const *states, uint32_t layer_count) {
     (void)self; (void)layer_count;
     double f = t / plan->duration;
+#if defined(ATTEMPT_AT) && ATTEMPT_AT == 4
+    if (f > 0.25) attempt();
+#endif
 #ifdef FAULT_NAN
     if (f > 0.5) { states[0]->alpha = NAN; return; }
 #endif
@@ -176,6 +291,9 @@ FIXTURE_UNUSED static void evaluate(const segue_animator_t *self, const segue_co
 #endif
 #ifdef FAULT_PERSPECTIVE_ONLY
     states[1]->transform.m[11] = -1.0 / 500; /* m34 alone: a flat layer looks the same */
+#endif
+#ifdef ATTEMPT_READ_SECRET
+    states[0]->z_position = stolen; /* what it read, carried out in a layer value */
 #endif
 }
 
@@ -310,6 +428,12 @@ SEGUE_EXPORT const segue_plugin_t *fixture_entry(const segue_host_t *host) {
 SEGUE_EXPORT const segue_plugin_t *some_other_entry(const segue_host_t *host) {
 #else
 SEGUE_EXPORT const segue_plugin_t *segue_animator_entry(const segue_host_t *host) {
+#endif
+#ifdef ATTEMPT_AT
+    fixture_host = host;
+#if ATTEMPT_AT == 2
+    attempt();
+#endif
 #endif
 #ifdef FAULT_CRASH_ENTRY
     FIXTURE_CRASH();

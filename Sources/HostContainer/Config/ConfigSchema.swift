@@ -22,6 +22,24 @@ extension SegueConfig {
       "description": "Where plugin code runs: in worker processes (the default) or in segue's own process (trusted plugins only).",
       "enum": ["process", "none"]
     },
+    "sandbox": {
+      "description": "Whether worker processes confine plugin code (strict, the default: no writes, no network, no programs, no signals or tracing outside the worker) or not (off: trusted plugins only).",
+      "enum": ["strict", "off"]
+    },
+    "limits": {
+      "description": "What a worker process may use.",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "memory": {
+          "description": "The address space a worker may use: a size like \"512MiB\" or \"2GiB\" (K, M, G are powers of 1024), or a number of bytes; at least 256 MiB; 1 GiB by default.",
+          "oneOf": [
+            {"type": "string", "pattern": "^ *[0-9]+(\\.[0-9]+)? *([KMG](iB)?|B)? *$"},
+            {"type": "integer", "minimum": 268435456}
+          ]
+        }
+      }
+    },
     "curves": {
       "description": "Timing curves of your own, by name, for curve parameters (besides linear, easeIn, easeOut, easeInOut and default): a cubic Bezier's control points [x1, y1, x2, y2].",
       "type": "object",

@@ -73,6 +73,10 @@ public struct SegueConfig: Equatable, Sendable {
     public var defaultAnimator: String?
     /// Where plugin code runs (`"isolation"`: `"process"` or `"none"`); nil when the config does not say.
     public var isolation: PluginIsolation?
+    /// Whether workers confine plugin code (`"sandbox"`: `"strict"` or `"off"`); nil when the config does not say.
+    public var sandbox: SandboxPolicy.Mode?
+    /// The address space a worker may use, in bytes (`"limits": {"memory": "512MiB"}`); nil when the config does not say.
+    public var memoryLimit: UInt64?
     /// The rules, in file order.
     public var rules: [Rule] = []
     /// The children, in order; the first is shown first.
@@ -197,9 +201,23 @@ private struct ConfigReader {
         return items
     }
 
+    /// A worker's memory limit: a size as people write it ("512MiB", "1G") or a number of bytes, at least the minimum.
+    func memorySize(_ value: JSONValue, _ path: String) throws(ConfigError) -> UInt64 {
+        let bytes: UInt64?
+        switch value {
+        case .string(let text): bytes = SandboxPolicy.memory(text)
+        case .number(let number): bytes = number >= 0 && number < 0x1p63 && number == number.rounded() ? UInt64(number) : nil
+        default: bytes = nil
+        }
+        guard let bytes, bytes >= SandboxPolicy.minimumMemoryLimit else {
+            throw fail(path, expected: "a size of at least \(SandboxPolicy.formatted(SandboxPolicy.minimumMemoryLimit)), like \"512MiB\" or \"2GiB\" (or a number of bytes)", found: value)
+        }
+        return bytes
+    }
+
     func config(_ document: JSONValue) throws(ConfigError) -> (SegueConfig, [ConfigError]) {
         var deferred: [ConfigError] = []
-        let top = try object(document, "$", keys: ["plugins", "defaultAnimator", "isolation", "curves", "rules", "children", "script"])
+        let top = try object(document, "$", keys: ["plugins", "defaultAnimator", "isolation", "sandbox", "limits", "curves", "rules", "children", "script"])
         var config = SegueConfig(file: file)
         if let plugins = top["plugins"] {
             for (i, item) in try array(plugins, "$.plugins").enumerated() {
@@ -233,6 +251,15 @@ private struct ConfigReader {
                 throw fail("$.isolation", expected: "\"process\" or \"none\"", found: value)
             }
             config.isolation = isolation
+        }
+        if let value = top["sandbox"] {
+            guard case .string(let text) = value, let mode = SandboxPolicy.Mode(rawValue: text) else {
+                throw fail("$.sandbox", expected: "\"strict\" or \"off\"", found: value)
+            }
+            config.sandbox = mode
+        }
+        if let value = top["limits"], let memory = try object(value, "$.limits", keys: ["memory"])["memory"] {
+            config.memoryLimit = try memorySize(memory, "$.limits.memory")
         }
         var names: Set<String> = []  // linear: a config may have 100,000 children
         if let children = top["children"] {

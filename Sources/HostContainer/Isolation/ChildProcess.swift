@@ -44,6 +44,8 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is guarded b
     /// - Throws: ``SpawnError`` naming the executable and the system's reason.
     package init(executable: String, arguments: [String], descriptors: [Int32],
                  extraEnvironment: [String: String] = [:]) throws(SpawnError) {
+        // Whatever the child runs, it cannot trace this process or read its memory.
+        HostProtection.makeUntraceable()
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
         for (key, value) in extraEnvironment { environment[key] = value }

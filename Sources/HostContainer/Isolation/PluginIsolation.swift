@@ -8,14 +8,15 @@ public enum PluginIsolation: String, Sendable, CaseIterable {
     /// built-in default finishes. Needs the `segue-worker` executable (see
     /// ``WorkerSettings/locateWorker()``).
     case process
-    /// Plugins are loaded into this process: zero overhead, and no protection.
-    /// For trusted plugins only; an explicit choice.
+    /// Plugins are loaded into this process: zero overhead, and no protection:
+    /// no sandbox either (a plugin can do whatever this process can). For
+    /// trusted plugins only; an explicit choice.
     case none
 }
 
 /// How long a worker may take for each call before the host kills it and
 /// treats the plugin as hung. Documented in the README.
-public struct WorkerDeadlines: Sendable, Equatable {
+public struct WorkerDeadlines: Sendable, Hashable {
     /// Examining one file while scanning (loading, entry point, descriptor).
     public var scan: Double = 5
     /// Loading a plugin in its worker (counted from the request, so a worker
@@ -33,9 +34,11 @@ public struct WorkerDeadlines: Sendable, Equatable {
 }
 
 /// How plugin files are scanned and run out of process.
-public struct WorkerSettings: Sendable, Equatable {
+public struct WorkerSettings: Sendable, Hashable {
     /// The deadlines for every call.
     public var deadlines = WorkerDeadlines()
+    /// What confines plugin code in workers and scanners (strict by default).
+    public var sandbox = SandboxPolicy()
     /// The `segue-worker` executable; found by ``locateWorker()`` when nil.
     public var executable: String?
 

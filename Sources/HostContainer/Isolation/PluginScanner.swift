@@ -22,6 +22,9 @@ enum PluginScanner {
         case .failure(let why): return files.map { .failure(PluginRejection(file: $0, reason: "not scanned: \(why)")) }
         case .success(let path): executable = path
         }
+        // A scanner may read beneath the folders of the files it is asked about, and nowhere else.
+        let folders = Set(files.map { ($0 as NSString).deletingLastPathComponent }).sorted()
+        let arguments = settings.sandbox.workerArguments + ["scan"] + folders.flatMap { ["--read", $0] }
         let results = Results(count: files.count)
         let lanes = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount), (files.count + 7) / 8)
         DispatchQueue.concurrentPerform(iterations: lanes) { _ in
@@ -45,7 +48,7 @@ enum PluginScanner {
                 while asked.count < Scanner.slots, let index = nextLoadable() {
                     let fresh = scanner == nil
                     if fresh {
-                        scanner = Scanner(executable: executable)
+                        scanner = Scanner(executable: executable, arguments: arguments)
                         scanner?.setDeadline(settings.deadlines.scan)
                     }
                     guard let s = scanner else {
@@ -106,10 +109,10 @@ enum PluginScanner {
         let channel: WorkerChannel
         let memory: SharedMemory
 
-        init?(executable: String) {
+        init?(executable: String, arguments: [String]) {
             guard let (host, worker) = WorkerChannel.pair(), let memory = SharedMemory(size: WorkerLayout.size) else { return nil }
             defer { worker.close() }
-            guard let process = try? ChildProcess(executable: executable, arguments: ["scan"],
+            guard let process = try? ChildProcess(executable: executable, arguments: arguments,
                                                   descriptors: [worker.descriptor, memory.descriptor]) else {
                 host.close()
                 return nil
@@ -143,6 +146,13 @@ enum PluginScanner {
             // The scanner started on this file no later than now, so a wait
             // from now that reaches the deadline means the file took longer.
             let start = MonotonicTime.now
+            /// What the plugin tried and was refused, with when: "tried to start a program (execve /bin/sh) while loading (...)".
+            var refusals: String? {
+                let record = SandboxRecord(copyingFrom: memory)
+                return record.attempts().map { attempts in
+                    attempts + (record.refusals.first?.phase.map { " \($0)" } ?? "")
+                }
+            }
             var failure: WorkerChannel.Failure?
             while memory.loadAcquire(at: WorkerLayout.replies) == taken {
                 // A reply only wakes: the count in shared memory says what is ready.
@@ -167,6 +177,9 @@ enum PluginScanner {
                 }
                 switch result {
                 case .rejected(let reason, let inDescriptor): return (reject(PluginText.escaped(reason), inDescriptor: inDescriptor), true)
+                case .refused:
+                    // The scanner ends after this answer: the files asked after this one go to a fresh one.
+                    return (reject("the plugin \(refusals ?? "tried something the sandbox does not allow"): refused by the sandbox"), false)
                 case .plugin(let description):
                     // The scanner ran the plugin's code: what it says is checked again here.
                     switch description.validated() {
@@ -188,6 +201,7 @@ enum PluginScanner {
                     process.kill()
                     what = "broke the scanner's answer \(when)"
                 }
+                if let refusals { return (reject("the plugin \(refusals): refused by the sandbox; then it \(what)"), false) }
                 return (reject("the plugin \(what)"), false)
             }
         }

@@ -13,13 +13,21 @@ public struct PluginFailure: Sendable, Equatable, CustomStringConvertible {
     /// The time asked of evaluate.
     public var t: Double?
     /// What happened: "crashed with signal 11 (...)", "exited with status 3",
-    /// "did not answer within 0.5 s and was killed", ...
+    /// "did not answer within 0.5 s and was killed", "tried to start a
+    /// program (execve /bin/sh)", "ran out of memory"...
     public var what: String
+    /// What came of it, when `what` alone does not say: "refused by the
+    /// sandbox", "refused by the sandbox; then it crashed with signal 11 (...)",
+    /// "it reached its limit of 1 GiB of address space and ...".
+    public var detail: String?
     /// When.
     public var date: Date
 
-    /// "crashed with signal 11 (SIGSEGV, a segmentation fault) in evaluate at t = 0.250 s (plugin FILE)".
-    public var description: String { "\(what) in \(call)\(atTime) (plugin \(file))" }
+    /// "crashed with signal 11 (SIGSEGV, a segmentation fault) in evaluate at t = 0.250 s (plugin FILE)",
+    /// "tried to start a program (execve /bin/sh) in setup: refused by the sandbox (plugin FILE)".
+    public var description: String { "\(what) in \(call)\(atTime)\(detailText) (plugin \(file))" }
+
+    private var detailText: String { detail.map { ": \($0)" } ?? "" }
 
     /// " at t = 0.250 s", or nothing when no t was asked.
     private var atTime: String { t.map { " at t = \(String(format: "%.3f", $0)) s" } ?? "" }
@@ -30,7 +38,7 @@ public struct PluginFailure: Sendable, Equatable, CustomStringConvertible {
         formatter.dateFormat = "HH:mm:ss"
         let time = formatter.string(from: date)
         let who = animator.map { "\($0) " } ?? ""
-        return "is quarantined: its plugin \(file) \(what) in \(who)\(call)\(atTime) at \(time)"
+        return "is quarantined: its plugin \(file) \(what) in \(who)\(call)\(atTime)\(detailText) at \(time)"
     }
 }
 
@@ -190,13 +198,22 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         return receive(call, name, t, deadline)
     }
 
+    /// The plugin tried something its sandbox refused (it may have gone on,
+    /// the call failing): the worker is ended before anything it answered is used.
+    private func refused(_ call: String, _ name: String, _ t: Double?) -> CallFailure? {
+        guard let memory, SandboxRecord(copyingFrom: memory).count > 0 else { return nil }
+        return CallFailure(message: fail(call: call, animator: name, t: t, what: nil, kill: true))
+    }
+
     /// How long the host spins for an answer before it sleeps: a sleep and a
     /// wake-up cost about 10 µs, more than most frames take to evaluate.
     static let spinLimit = 0.000_2
 
     private func receive(_ call: String, _ name: String, _ t: Double?, _ deadline: Double) -> Result<WorkerReply, CallFailure> {
         switch channel!.receive(WorkerReply.self, within: deadline) {
-        case .success(let reply): return .success(reply)
+        case .success(let reply):
+            if let refusal = refused(call, name, t) { return .failure(refusal) }
+            return .success(reply)
         case .failure(.timedOut):
             return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: "did not answer within \(deadline.formatted()) s (an endless loop?) and was killed", kill: true)))
         case .failure(.closed):
@@ -212,12 +229,23 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         return ended.description
     }
 
-    /// Ends the worker and quarantines the plugin. Returns the failure, for reports.
-    private func fail(call: String, animator: String?, t: Double?, what: String, kill: Bool) -> String {
+    /// Ends the worker and quarantines the plugin. What its sandbox recorded
+    /// comes first: what the plugin tried and was refused (`what`, if any, is
+    /// then how it ended), or that it ran out of memory. Returns the failure, for reports.
+    private func fail(call: String, animator: String?, t: Double?, what ended: String?, kill: Bool) -> String {
         if kill { process?.kill() }
+        let record = memory.map(SandboxRecord.init(copyingFrom:))
         channel?.close()
         (process, channel, memory) = (nil, nil, nil)
-        let failure = PluginFailure(file: file, animator: animator, call: call, t: t, what: what, date: Date())
+        var what = ended ?? "stopped answering", detail: String?
+        if let attempts = record?.attempts() {
+            (what, detail) = (attempts, "refused by the sandbox" + (ended.map { "; then it \($0)" } ?? ""))
+        } else if let ended, settings.sandbox.mode == .strict,
+                  record?.ranOutOfMemory(limit: settings.sandbox.memoryLimit) == true {
+            let limit = SandboxPolicy.formatted(settings.sandbox.memoryLimit)
+            (what, detail) = ("ran out of memory", "it reached its limit of \(limit) of address space and \(ended) (allow more with \"limits\": {\"memory\": ...} in the config or --plugin-memory)")
+        }
+        let failure = PluginFailure(file: file, animator: animator, call: call, t: t, what: what, detail: detail, date: Date())
         _failure = failure
         return "\(failure.description); the plugin is quarantined"
     }
@@ -247,7 +275,7 @@ struct IdleWorker: @unchecked Sendable {  // owned by one party at a time: the p
         }
         defer { worker.close() }
         do {
-            let process = try ChildProcess(executable: executable, arguments: ["serve"],
+            let process = try ChildProcess(executable: executable, arguments: settings.sandbox.workerArguments + ["serve"],
                                            descriptors: [worker.descriptor, memory.descriptor])
             return .success(IdleWorker(process: process, channel: host, memory: memory))
         } catch {
@@ -263,14 +291,14 @@ struct IdleWorker: @unchecked Sendable {  // owned by one party at a time: the p
 enum WorkerPool {
     private static let lock = NSLock()
     private struct Key: Hashable {
-        var file: String, identity: FileIdentity, executable: String?
+        var file: String, identity: FileIdentity, settings: WorkerSettings
     }
     nonisolated(unsafe) private static var workers: [Key: PluginWorker] = [:]
-    /// Workers started ahead of need, by executable (nil: the located one).
-    nonisolated(unsafe) private static var idle: [String?: IdleWorker] = [:]
+    /// Workers started ahead of need, by settings (their executable and sandbox).
+    nonisolated(unsafe) private static var idle: [WorkerSettings: IdleWorker] = [:]
 
     static func worker(file: String, identity: FileIdentity, settings: WorkerSettings) -> PluginWorker {
-        let key = Key(file: file, identity: identity, executable: settings.executable)
+        let key = Key(file: file, identity: identity, settings: settings)
         return lock.withLock {
             if let known = workers[key] { return known }
             let worker = PluginWorker(file: file, settings: settings)
@@ -283,11 +311,11 @@ enum WorkerPool {
     /// already, so that the next plugin to need a worker does not wait for a
     /// process to start (several milliseconds: the Swift runtime loads).
     static func prestart(settings: WorkerSettings) {
-        guard lock.withLock({ idle[settings.executable] == nil }),
+        guard lock.withLock({ idle[settings] == nil }),
               case .success(let started) = IdleWorker.start(settings: settings) else { return }
         let extra = lock.withLock { () -> IdleWorker? in
-            if idle[settings.executable] != nil { return started }
-            idle[settings.executable] = started
+            if idle[settings] != nil { return started }
+            idle[settings] = started
             return nil
         }
         extra?.channel.close()  // another thread's got there first: this one ends
@@ -295,7 +323,7 @@ enum WorkerPool {
 
     /// The worker started ahead for `settings`, if it is still alive.
     static func takeIdle(settings: WorkerSettings) -> Result<IdleWorker, LoadFailure>? {
-        guard let waiting = lock.withLock({ idle.removeValue(forKey: settings.executable) }) else { return nil }
+        guard let waiting = lock.withLock({ idle.removeValue(forKey: settings) }) else { return nil }
         guard waiting.process.termination == nil else {
             waiting.channel.close()
             return nil

@@ -2,7 +2,9 @@ import Foundation
 
 /// How a registry finds, examines and runs plugins.
 public struct RegistryOptions: Sendable {
-    /// How worker and scanner processes are found, and their deadlines.
+    /// How worker and scanner processes are found, their deadlines, and the
+    /// sandbox that confines plugin code in them (strict unless set otherwise:
+    /// `options.worker.sandbox.mode = .off` for plugins you trust).
     public var worker = WorkerSettings()
     /// Where what scans learned is kept between runs; nil for no cache.
     public var cache: RegistryCache?
@@ -77,7 +79,13 @@ public final class AnimatorRegistry: @unchecked Sendable {
     private var byName: [String: AnimatorDescriptor] = [:]
     private var byID: [String: AnimatorDescriptor] = [:]
 
-    let options: RegistryOptions
+    /// The options it was made with.
+    public let options: RegistryOptions
+
+    /// What confines its plugin code.
+    public var confinement: PluginConfinement {
+        PluginConfinement(isolation: isolation, policy: options.worker.sandbox, support: .current)
+    }
 
     /// Finds the plugins in `folders`, each named by the program (a missing one is warned about).
     /// - Complexity: linear in the number of files; files already in the cache
@@ -103,6 +111,7 @@ public final class AnimatorRegistry: @unchecked Sendable {
             DispatchQueue.global().async(group: loading) { loaded = cache.load() }
         }
         if isolation == .process && options.prestartsWorker { WorkerPool.prestart(settings: options.worker) }
+        if let warning = confinement.warning { warnings.append(warning) }
         var trust = FileTrust()
         var files: [(path: String, identity: FileIdentity)] = []
         // A file can be reached twice only through a link (a folder read

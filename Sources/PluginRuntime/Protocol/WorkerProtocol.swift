@@ -1,4 +1,5 @@
 import AnimatorABI
+import WorkerSandbox
 
 /// What the host asks a worker process to do. One request, one reply, always
 /// in that order; the bulky data travels through shared memory (``WorkerLayout``).
@@ -92,12 +93,16 @@ package enum WorkerLayout {
     package static let meshCapacity = Int((SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1))
     package static let vertexStride = MemoryLayout<segue_vec3_t>.stride
 
+    /// The worker's sandbox record (`worker_sandbox_record_t`): what the
+    /// plugin tried and was refused, and the memory in use at a crash.
+    package static let sandbox = 35 << 20
+
     package static func state(_ layer: Int) -> Int { states + layer * stateStride }
     package static func mesh(_ layer: Int) -> Int { meshes + layer * meshCapacity * vertexStride }
 
     package static func check() {
         precondition(MemoryLayout<segue_plan_t>.size <= 4096 && Int(SEGUE_MAX_LAYERS) * stateStride <= 8192)
-        precondition(mesh(Int(SEGUE_MAX_LAYERS)) <= size)
+        precondition(mesh(Int(SEGUE_MAX_LAYERS)) <= sandbox && sandbox + MemoryLayout<worker_sandbox_record_t>.size <= size)
     }
 }
 
@@ -105,6 +110,9 @@ package enum WorkerLayout {
 package enum ScanResult {
     case plugin(PluginDescription)
     case rejected(reason: String, inDescriptor: Bool)
+    /// The file's code tried something the sandbox refused (the sandbox
+    /// record says what); the scanner ends after this answer.
+    case refused
 }
 
 /// The text of a setup request.

@@ -7,7 +7,8 @@
 #include <sys/types.h>
 
 /**
- * An anonymous shared-memory file of `size` bytes (memfd_create), close-on-exec.
+ * An anonymous shared-memory file of `size` bytes (memfd_create), close-on-exec,
+ * sealed against shrinking and growing (a worker cannot truncate it under the host).
  * Returns its descriptor, or -1 with errno set.
  */
 int process_shims_shared_memory(const char *name, size_t size);
@@ -17,7 +18,8 @@ int process_shims_shared_memory(const char *name, size_t size);
  * In the child, standard input is /dev/null, standard output and standard
  * error are both this process's standard error (so nothing a child prints can
  * reach our standard output), `fds[i]` becomes descriptor 3 + i, and every
- * other descriptor is closed. Returns 0 and sets `*pid`, or an errno value.
+ * other descriptor is closed. The child starts its own session and process
+ * group (setsid), so that no signal meant for a group reaches both. Returns 0 and sets `*pid`, or an errno value.
  */
 int process_shims_spawn(const char *path, char *const argv[], char *const envp[], const int *fds, int fd_count,
                         pid_t *pid);

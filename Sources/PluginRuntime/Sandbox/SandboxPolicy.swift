@@ -1,0 +1,163 @@
+import Glibc
+import WorkerSandbox
+
+/// What confines plugin code in its worker and scanner processes. Before any
+/// plugin code runs (constructors included), a worker drops every capability,
+/// sets no-new-privileges, limits its address space, core files and
+/// descriptors, enters a Landlock domain (read-only access to the plugin's
+/// folder and the loader's libraries; no writes, no TCP, signals and abstract
+/// sockets scoped) and installs a seccomp allow-list (threads yes, processes
+/// no; no exec, ptrace, sockets or signals to other processes). What a plugin
+/// tried and was refused is named in the report, as a crash is.
+public struct SandboxPolicy: Sendable, Hashable {
+    /// Whether workers confine plugin code.
+    public enum Mode: String, Sendable, Hashable, CaseIterable {
+        /// The default: every layer the kernel offers.
+        case strict
+        /// No confinement: a crash still costs only its transition, but a
+        /// plugin can do whatever the user running Segue can.
+        case off
+    }
+
+    /// Strict unless set otherwise.
+    public var mode: Mode
+    /// The address space a worker may use, in bytes (`RLIMIT_AS`), for the
+    /// worker itself (about 100 MiB) and the plugin together.
+    public var memoryLimit: UInt64
+
+    /// 1 GiB.
+    public static let defaultMemoryLimit: UInt64 = 1 << 30
+    /// The least a worker needs for itself: the Swift runtime and the shared memory.
+    public static let minimumMemoryLimit: UInt64 = 256 << 20
+
+    /// The default policy: strict, 1 GiB.
+    public init(mode: Mode = .strict, memoryLimit: UInt64 = SandboxPolicy.defaultMemoryLimit) {
+        (self.mode, self.memoryLimit) = (mode, memoryLimit)
+    }
+
+    /// A memory size as people write it: `512M`, `512MiB`, `1G`, `1.5GiB`,
+    /// `2048K`, or a number of bytes. K, M and G are powers of 1024.
+    /// - Returns: bytes, or nil when `text` is not a size.
+    public static func memory(_ text: String) -> UInt64? {
+        let units: [(String, Double)] = [("GiB", 0x1p30), ("MiB", 0x1p20), ("KiB", 0x1p10), ("G", 0x1p30),
+                                        ("M", 0x1p20), ("K", 0x1p10), ("B", 1), ("", 1)]
+        let trimmed = text.trimmingSpaces
+        for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
+            guard let value = Double(trimmed.dropLast(suffix.count).trimmingSpaces), value.isFinite, value >= 0,
+                  value * scale < 0x1p63 else { return nil }
+            return UInt64(value * scale)
+        }
+        return nil
+    }
+
+    /// `bytes` for people: "1 GiB", "512 MiB", "1.5 GiB".
+    public static func formatted(_ bytes: UInt64) -> String {
+        for (unit, scale) in [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] as [(String, UInt64)] where bytes >= scale {
+            let value = Double(bytes) / Double(scale)
+            let text = value == value.rounded() ? "\(Int(value))" : "\((value * 10).rounded() / 10)"
+            return "\(text) \(unit)"
+        }
+        return "\(bytes) bytes"
+    }
+
+    /// The worker's command-line options for this policy.
+    package var workerArguments: [String] {
+        mode == .off ? ["--sandbox", "off"] : ["--memory", "\(memoryLimit)"]
+    }
+
+    /// The policy a worker was started with (``workerArguments``), and the other arguments.
+    package static func parse(workerArguments arguments: [String]) -> (SandboxPolicy, rest: [String])? {
+        var policy = SandboxPolicy(), rest: [String] = []
+        var i = 0
+        while i < arguments.count {
+            switch arguments[i] {
+            case "--sandbox" where i + 1 < arguments.count:
+                guard let mode = Mode(rawValue: arguments[i + 1]) else { return nil }
+                policy.mode = mode
+                i += 2
+            case "--memory" where i + 1 < arguments.count:
+                guard let bytes = UInt64(arguments[i + 1]) else { return nil }
+                policy.memoryLimit = bytes
+                i += 2
+            default:
+                rest.append(arguments[i])
+                i += 1
+            }
+        }
+        return (policy, rest)
+    }
+}
+
+extension StringProtocol {
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}
+
+/// What confinement this kernel offers workers.
+public struct SandboxSupport: Sendable, Equatable {
+    /// The Landlock ABI version; 0 when the kernel has no Landlock (or it is disabled).
+    public var landlockABI: Int
+    /// Whether seccomp filters are available.
+    public var seccomp: Bool
+
+    /// This machine's kernel, asked once.
+    public static let current = SandboxSupport(landlockABI: Int(worker_sandbox_landlock_abi()),
+                                               seccomp: worker_sandbox_seccomp_available() != 0)
+
+    /// What is missing and what that means, in one sentence; nil when nothing is.
+    public var missing: String? {
+        switch (landlockABI > 0, seccomp) {
+        case (true, true): nil
+        case (false, true):
+            "this kernel has no Landlock: plugins can read and write your files (seccomp still refuses programs, processes, sockets, writes through open and signals to other processes)"
+        case (true, false):
+            "this kernel has no seccomp filters: plugins can start programs and processes, open sockets and signal other processes of yours (Landlock still refuses writes and reads outside the plugin's folder)"
+        case (false, false):
+            "this kernel has neither Landlock nor seccomp: plugins can read and write your files, start programs and signal other processes of yours"
+        }
+    }
+}
+
+/// The confinement a worker enters (worker side; see ``SandboxPolicy``).
+package enum WorkerConfinement {
+    /// Enters the sandbox of `policy`: reading allowed beneath `readable`,
+    /// refusals recorded at ``WorkerLayout/sandbox`` in `memory`. Call it
+    /// while the process has one thread, before any plugin code runs.
+    /// - Returns: what the kernel applied, or why the sandbox could not be entered.
+    package static func enter(_ policy: SandboxPolicy, readable: [String], memory: SharedMemory) -> Result<SandboxSupport, SandboxError> {
+        let record = (memory.base + WorkerLayout.sandbox).assumingMemoryBound(to: worker_sandbox_record_t.self)
+        let paths = readable.compactMap { strdup($0) }
+        defer { paths.forEach { free($0) } }
+        var applied = worker_sandbox_applied_t()
+        var error = [CChar](repeating: 0, count: 512)
+        let rc = paths.map { Optional(UnsafePointer($0)) }.withUnsafeBufferPointer { list in
+            var config = worker_sandbox_config_t(readable: list.baseAddress, readable_count: list.count,
+                                                 memory_limit: policy.memoryLimit, record: record)
+            return worker_sandbox_enter(&config, &applied, &error, error.count)
+        }
+        guard rc == 0 else { return .failure(SandboxError(reason: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))) }
+        return .success(SandboxSupport(landlockABI: Int(applied.landlock_abi), seccomp: applied.seccomp != 0))
+    }
+
+    /// Sets what each refusal from now on is recorded as happening during (a scanner's ``LoadPhase``).
+    package static func setDuring(_ value: UInt32, in memory: SharedMemory) {
+        (memory.base + WorkerLayout.sandbox + MemoryLayout<worker_sandbox_record_t>.offset(of: \.during)!)
+            .storeBytes(of: value, as: UInt32.self)
+    }
+}
+
+/// The sandbox could not be entered; the worker then runs no plugin code.
+package struct SandboxError: Error, CustomStringConvertible {
+    package let reason: String
+    package var description: String { "the sandbox could not be entered: \(reason)" }
+}
+
+/// Makes this process non-dumpable, once: other processes of its user (a
+/// worker whose sandbox a kernel lacks, say) can then neither trace it nor
+/// open its `/proc/PID/mem`. As ssh-agent does. Called before the first
+/// worker starts.
+package enum HostProtection {
+    package static func makeUntraceable() { _ = once }
+    private static let once: Void = { _ = worker_sandbox_make_host_untraceable() }()
+}

@@ -1,0 +1,347 @@
+/* The seccomp half of the worker's sandbox: an allow-list of system calls,
+ * with argument checks where a call is harmless only on this process, and a
+ * SIGSYS handler that records every refused call for the host. */
+#define _GNU_SOURCE
+#include "sandbox_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <termios.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#if defined(__x86_64__)
+#define SANDBOX_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define SANDBOX_ARCH AUDIT_ARCH_AARCH64
+#else
+#error "the worker sandbox knows x86_64 and aarch64"
+#endif
+
+/* --- What is allowed ---------------------------------------------------------------------- */
+
+/* Allowed whatever their arguments: what a worker, the dynamic loader, libc,
+ * the Swift runtime (and Foundation, Dispatch) use to compute and answer.
+ * The hot ones (a frame's round trip) first. */
+static const int allowed[] = {
+    SYS_sendto, SYS_recvfrom, SYS_ppoll, SYS_futex, SYS_read, SYS_write, SYS_clock_gettime,
+#ifdef SYS_poll
+    SYS_poll,
+#endif
+    SYS_sendmsg, SYS_recvmsg, SYS_readv, SYS_writev, SYS_pread64, SYS_close, SYS_fstat, SYS_newfstatat, SYS_statx,
+    SYS_lseek, SYS_mmap, SYS_mprotect, SYS_munmap, SYS_mremap, SYS_madvise, SYS_mincore, SYS_brk,
+    SYS_rt_sigprocmask, SYS_rt_sigreturn, SYS_rt_sigpending, SYS_rt_sigsuspend, SYS_rt_sigtimedwait, SYS_sigaltstack,
+#ifdef SYS_futex_waitv
+    SYS_futex_waitv,
+#endif
+    SYS_set_robust_list, SYS_get_robust_list, SYS_rseq, SYS_set_tid_address, SYS_exit, SYS_exit_group, SYS_restart_syscall,
+    SYS_getpid, SYS_gettid, SYS_getppid, SYS_getuid, SYS_geteuid, SYS_getgid, SYS_getegid, SYS_getresuid, SYS_getresgid,
+    SYS_getgroups, SYS_getpgid, SYS_getsid, SYS_capget, SYS_getrandom, SYS_clock_getres, SYS_clock_nanosleep,
+    SYS_nanosleep, SYS_gettimeofday, SYS_sched_yield, SYS_sched_getaffinity, SYS_sched_getparam,
+    SYS_sched_getscheduler, SYS_sched_get_priority_max, SYS_sched_get_priority_min, SYS_getrusage, SYS_times,
+    SYS_uname, SYS_sysinfo, SYS_getcwd, SYS_getdents64, SYS_fcntl, SYS_dup, SYS_dup3, SYS_pipe2, SYS_pselect6,
+    SYS_epoll_create1, SYS_epoll_ctl, SYS_epoll_pwait, SYS_eventfd2, SYS_timerfd_create, SYS_timerfd_settime,
+    SYS_timerfd_gettime, SYS_getsockopt, SYS_membarrier, SYS_readlinkat, SYS_faccessat, SYS_fadvise64, SYS_fstatfs,
+    SYS_statfs,
+#ifdef SYS_faccessat2
+    SYS_faccessat2,
+#endif
+#ifdef SYS_epoll_pwait2
+    SYS_epoll_pwait2,
+#endif
+#if defined(__x86_64__)
+    SYS_arch_prctl, SYS_time, SYS_dup2, SYS_pipe, SYS_select, SYS_epoll_wait, SYS_readlink, SYS_access, SYS_stat,
+    SYS_lstat, SYS_getpgrp,
+#endif
+};
+
+/* Terminal and descriptor queries libc makes (isatty, stdio); a terminal's
+ * other requests (TIOCSTI types into the host's terminal) are refused. */
+static const uint32_t ioctl_allowed[] = { TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO, FIOCLEX, FIONCLEX };
+
+/* prctl options the runtimes use: naming threads and mappings, reading state. */
+static const uint32_t prctl_allowed[] = { PR_SET_NAME, PR_GET_NAME, PR_GET_DUMPABLE, PR_CAPBSET_READ, PR_GET_SECCOMP,
+                                          PR_GET_NO_NEW_PRIVS,
+#ifdef PR_SET_VMA
+                                          PR_SET_VMA,
+#endif
+};
+
+/* --- The filter ---------------------------------------------------------------------------- */
+
+#define FILTER_CAPACITY 512
+static struct sock_filter program[FILTER_CAPACITY];
+static unsigned length;
+
+static void emit(struct sock_filter instruction) {
+    if (length < FILTER_CAPACITY) program[length++] = instruction;
+}
+
+#define LOAD(offset) emit((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (offset)))
+#define RETURN(action) emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, (action)))
+#define NR_OFFSET offsetof(struct seccomp_data, nr)
+/* The low 32 bits of argument `i` (little-endian): what the kernel reads of an int or unsigned argument. */
+#define ARG_OFFSET(i) (offsetof(struct seccomp_data, args) + 8 * (i))
+
+/* if (A == value) return action; */
+static void return_if_equal(uint32_t value, uint32_t action) {
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1));
+    RETURN(action);
+}
+
+/* For call `nr`: allow when argument `arg` is one of `values`, else trap. */
+static void allow_with_argument_in(int nr, int arg, const uint32_t *values, unsigned count) {
+    /* if (nr != call) skip the block (every path in it returns): the load, the tests, the trap */
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, (uint8_t)(1 + count * 2 + 1)));
+    LOAD(ARG_OFFSET(arg));
+    for (unsigned i = 0; i < count; i++) return_if_equal(values[i], SECCOMP_RET_ALLOW);
+    RETURN(SECCOMP_RET_TRAP);
+}
+
+/* For call `nr`: trap when argument `arg` has any bit of `refused` set, else allow. */
+static void allow_without_bits(int nr, int arg, uint32_t refused) {
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 4));
+    LOAD(ARG_OFFSET(arg));
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, refused, 0, 1));
+    RETURN(SECCOMP_RET_TRAP);
+    RETURN(SECCOMP_RET_ALLOW);
+}
+
+static void build(uint32_t self) {
+    length = 0;
+    LOAD(offsetof(struct seccomp_data, arch));
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SANDBOX_ARCH, 1, 0));
+    RETURN(SECCOMP_RET_KILL_PROCESS); /* another architecture's calls: nothing here can name them */
+    LOAD(NR_OFFSET);
+#if defined(__x86_64__)
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000 /* __X32_SYSCALL_BIT */, 0, 1));
+    RETURN(SECCOMP_RET_KILL_PROCESS);
+#endif
+    for (unsigned i = 0; i < sizeof allowed / sizeof *allowed; i++) return_if_equal((uint32_t)allowed[i], SECCOMP_RET_ALLOW);
+
+    /* Threads, never processes: clone only with CLONE_THREAD and no new namespace. */
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 5));
+    LOAD(ARG_OFFSET(0));
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K,
+                                      CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |
+                                          CLONE_NEWPID | CLONE_NEWNET, 2, 0));
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1));
+    RETURN(SECCOMP_RET_ALLOW);
+    RETURN(SECCOMP_RET_TRAP);
+    /* clone3 passes its flags in memory, which a filter cannot read: ENOSYS, and libc falls back to clone. */
+    return_if_equal(SYS_clone3, SECCOMP_RET_ERRNO | ENOSYS);
+    /* openat2 likewise (libc's open does not use it). */
+    return_if_equal(SYS_openat2, SECCOMP_RET_ERRNO | ENOSYS);
+
+    /* Signals to this process only. */
+    uint32_t me[] = { self };
+    allow_with_argument_in(SYS_kill, 0, me, 1);
+    allow_with_argument_in(SYS_tgkill, 0, me, 1);
+    allow_with_argument_in(SYS_rt_sigqueueinfo, 0, me, 1);
+    allow_with_argument_in(SYS_rt_tgsigqueueinfo, 0, me, 1);
+    /* Its own limits only (0 is "this process"): another's could be lowered to kill it. */
+    uint32_t own[] = { 0, self };
+    allow_with_argument_in(SYS_prlimit64, 0, own, 2);
+    /* Any handler but SIGSYS's: that one records the refusals. */
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigaction, 0, 4));
+    LOAD(ARG_OFFSET(0));
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SIGSYS, 0, 1));
+    RETURN(SECCOMP_RET_TRAP);
+    RETURN(SECCOMP_RET_ALLOW);
+
+    allow_with_argument_in(SYS_ioctl, 1, ioctl_allowed, sizeof ioctl_allowed / sizeof *ioctl_allowed);
+    allow_with_argument_in(SYS_prctl, 0, prctl_allowed, sizeof prctl_allowed / sizeof *prctl_allowed);
+
+    /* Files open for reading only (Landlock says which); a write is refused and named even without Landlock. */
+    uint32_t writing = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND;
+    allow_without_bits(SYS_openat, 2, writing);
+#if defined(__x86_64__)
+    allow_without_bits(SYS_open, 1, writing);
+#endif
+    RETURN(SECCOMP_RET_TRAP);
+}
+
+int sandbox_install_filter(void) {
+    build((uint32_t)getpid());
+    if (length >= FILTER_CAPACITY) {
+        errno = E2BIG;
+        return -1;
+    }
+    struct sock_fprog fprog = { (unsigned short)length, program };
+    return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &fprog);
+}
+
+int worker_sandbox_seccomp_available(void) {
+    uint32_t action = SECCOMP_RET_TRAP;
+    return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
+}
+
+/* --- Recording refusals -------------------------------------------------------------------- */
+
+static worker_sandbox_record_t *record;
+
+/* A path argument, copied for the host: execve's program, an open's file. */
+static int path_argument(uint32_t number) {
+    switch (number) {
+    case SYS_execve: return 0;
+    case SYS_execveat: return 1;
+    case SYS_openat: return 1;
+#if defined(__x86_64__)
+    case SYS_open: return 0;
+    case SYS_creat: return 0;
+#endif
+    default: return -1;
+    }
+}
+
+static void on_refused_call(int signal_number, siginfo_t *info, void *context) {
+    (void)signal_number;
+    int saved = errno;
+    ucontext_t *uc = context;
+    uint64_t arguments[6];
+#if defined(__x86_64__)
+    const greg_t *r = uc->uc_mcontext.gregs;
+    uint64_t values[6] = { (uint64_t)r[REG_RDI], (uint64_t)r[REG_RSI], (uint64_t)r[REG_RDX],
+                           (uint64_t)r[REG_R10], (uint64_t)r[REG_R8], (uint64_t)r[REG_R9] };
+#else
+    uint64_t values[6] = { uc->uc_mcontext.regs[0], uc->uc_mcontext.regs[1], uc->uc_mcontext.regs[2],
+                           uc->uc_mcontext.regs[3], uc->uc_mcontext.regs[4], uc->uc_mcontext.regs[5] };
+#endif
+    memcpy(arguments, values, sizeof arguments);
+    uint32_t number = (uint32_t)info->si_syscall;
+    uint32_t index = __atomic_fetch_add(&record->count, 1, __ATOMIC_SEQ_CST);
+    if (index < WORKER_SANDBOX_RECORDED) {
+        worker_sandbox_refusal_t *refusal = &record->refusals[index];
+        refusal->number = number;
+        refusal->during = __atomic_load_n(&record->during, __ATOMIC_RELAXED);
+        memcpy(refusal->arguments, arguments, sizeof arguments);
+        refusal->text[0] = 0;
+        /* Last: a bad pointer faults here, after the call is on record. */
+        int arg = path_argument(number);
+        const char *path = arg >= 0 ? (const char *)(uintptr_t)arguments[arg] : NULL;
+        if (path != NULL) {
+            size_t i = 0;
+            for (; i < WORKER_SANDBOX_TEXT - 1 && path[i]; i++) refusal->text[i] = path[i];
+            refusal->text[i] = 0;
+        }
+    }
+    /* The call fails as if the right were missing; the plugin may go on, until the host ends it. */
+#if defined(__x86_64__)
+    uc->uc_mcontext.gregs[REG_RAX] = -EPERM;
+#else
+    uc->uc_mcontext.regs[0] = (uint64_t)-EPERM;
+#endif
+    errno = saved;
+}
+
+/* The address space in use, from /proc/self/statm (pages), with system calls only. */
+static uint64_t address_space(void) {
+    int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    char text[64];
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    uint64_t pages = 0;
+    for (ssize_t i = 0; i < n && text[i] >= '0' && text[i] <= '9'; i++) pages = pages * 10 + (uint64_t)(text[i] - '0');
+    return pages * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* A fatal signal: note how much memory was in use (a plugin that ran out of
+ * its limit usually dies of the NULL it was given), then die of it. */
+static void on_fatal_signal(int signal_number, siginfo_t *info, void *context) {
+    (void)signal_number; (void)info; (void)context;
+    int saved = errno;
+    record->address_space_at_fault = address_space();
+    errno = saved;
+    /* SA_RESETHAND: returning re-runs the fault (or abort raises again) with the default action. */
+}
+
+static char alternate_stack[64 * 1024]; /* the handlers run even after a stack overflow */
+
+int sandbox_watch_faults(worker_sandbox_record_t *shared) {
+    record = shared;
+    stack_t stack = { .ss_sp = alternate_stack, .ss_size = sizeof alternate_stack, .ss_flags = 0 };
+    if (sigaltstack(&stack, NULL) != 0) return -1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    sigemptyset(&action.sa_mask);
+    action.sa_sigaction = on_refused_call;
+    action.sa_flags = SA_SIGINFO | SA_NODEFER;
+    if (sigaction(SIGSYS, &action, NULL) != 0) return -1;
+    action.sa_sigaction = on_fatal_signal;
+    action.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK;
+    const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+    for (unsigned i = 0; i < sizeof fatal / sizeof *fatal; i++)
+        if (sigaction(fatal[i], &action, NULL) != 0) return -1;
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, SIGSYS);
+    return pthread_sigmask(SIG_UNBLOCK, &unblock, NULL) == 0 ? 0 : -1;
+}
+
+/* --- Naming ------------------------------------------------------------------------------ */
+
+const char *worker_sandbox_call_name(uint32_t number) {
+    switch (number) {
+#define NAME(call) case SYS_##call: return #call;
+    NAME(execve) NAME(execveat) NAME(clone) NAME(clone3) NAME(ptrace) NAME(process_vm_readv) NAME(process_vm_writev)
+    NAME(kill) NAME(tgkill) NAME(tkill) NAME(rt_sigqueueinfo) NAME(rt_tgsigqueueinfo) NAME(pidfd_open)
+    NAME(pidfd_send_signal) NAME(pidfd_getfd) NAME(socket) NAME(socketpair) NAME(connect) NAME(bind) NAME(listen)
+    NAME(accept) NAME(accept4) NAME(openat) NAME(openat2) NAME(ioctl) NAME(prlimit64) NAME(setrlimit)
+    NAME(rt_sigaction) NAME(mount) NAME(umount2) NAME(pivot_root) NAME(chroot) NAME(bpf) NAME(keyctl) NAME(add_key)
+    NAME(request_key) NAME(io_uring_setup) NAME(io_uring_enter) NAME(io_uring_register) NAME(perf_event_open)
+    NAME(userfaultfd) NAME(setns) NAME(unshare) NAME(prctl) NAME(seccomp) NAME(ftruncate) NAME(truncate)
+    NAME(fallocate) NAME(unlinkat) NAME(renameat) NAME(mkdirat) NAME(memfd_create) NAME(mknodat) NAME(setuid)
+    NAME(setgid) NAME(setresuid) NAME(setresgid) NAME(capset) NAME(personality) NAME(chdir) NAME(fchdir)
+    NAME(symlinkat) NAME(linkat) NAME(fchmodat) NAME(fchownat) NAME(sched_setaffinity) NAME(setpriority)
+    NAME(sendfile) NAME(splice) NAME(reboot) NAME(init_module) NAME(finit_module) NAME(kcmp) NAME(landlock_create_ruleset)
+#if defined(__x86_64__)
+    NAME(fork) NAME(vfork) NAME(open) NAME(creat) NAME(unlink) NAME(rename) NAME(mkdir) NAME(chmod) NAME(chown)
+#endif
+#undef NAME
+    default: return NULL;
+    }
+}
+
+worker_call_kind_t worker_sandbox_call_kind(uint32_t number, const uint64_t *arguments) {
+    switch (number) {
+    case SYS_execve: case SYS_execveat: return WORKER_CALL_EXEC;
+#if defined(__x86_64__)
+    case SYS_fork: case SYS_vfork: return WORKER_CALL_PROCESS;
+    case SYS_open: case SYS_creat: return WORKER_CALL_OPEN;
+    case SYS_unlink: case SYS_rename: case SYS_mkdir: case SYS_chmod: case SYS_chown: return WORKER_CALL_FILES;
+#endif
+    case SYS_clone: case SYS_clone3: return WORKER_CALL_PROCESS;
+    case SYS_ptrace: case SYS_process_vm_readv: case SYS_process_vm_writev: case SYS_pidfd_getfd: case SYS_kcmp:
+        return WORKER_CALL_TRACE;
+    case SYS_kill: case SYS_tgkill: case SYS_tkill: case SYS_rt_sigqueueinfo: case SYS_rt_tgsigqueueinfo:
+    case SYS_pidfd_open: case SYS_pidfd_send_signal:
+        return WORKER_CALL_SIGNAL;
+    case SYS_socket: case SYS_socketpair: return WORKER_CALL_SOCKET;
+    case SYS_connect: case SYS_bind: case SYS_listen: case SYS_accept: case SYS_accept4: return WORKER_CALL_NETWORK;
+    case SYS_openat: case SYS_openat2: return WORKER_CALL_OPEN;
+    case SYS_ioctl: return WORKER_CALL_IOCTL;
+    case SYS_prlimit64: case SYS_setrlimit: return WORKER_CALL_LIMITS;
+    case SYS_rt_sigaction: return arguments[0] == SIGSYS ? WORKER_CALL_SIGNAL_HANDLER : WORKER_CALL_OTHER;
+    case SYS_mount: case SYS_umount2: case SYS_pivot_root: case SYS_chroot: case SYS_bpf: case SYS_keyctl:
+    case SYS_add_key: case SYS_request_key: case SYS_io_uring_setup: case SYS_io_uring_enter:
+    case SYS_io_uring_register: case SYS_perf_event_open: case SYS_userfaultfd: case SYS_setns: case SYS_unshare:
+    case SYS_seccomp: case SYS_reboot: case SYS_init_module: case SYS_finit_module: case SYS_landlock_create_ruleset:
+        return WORKER_CALL_KERNEL;
+    case SYS_ftruncate: case SYS_truncate: case SYS_fallocate: case SYS_unlinkat: case SYS_renameat:
+    case SYS_mkdirat: case SYS_mknodat: case SYS_symlinkat: case SYS_linkat: case SYS_fchmodat: case SYS_fchownat:
+        return WORKER_CALL_FILES;
+    default: return WORKER_CALL_OTHER;
+    }
+}
