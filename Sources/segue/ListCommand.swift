@@ -31,7 +31,7 @@ enum ListCommand {
                        "state", "files"}], "warnings": [...], "scanned": N
                        (files examined, not taken from the cache),
                        "sandbox": {"isolation", "mode", "landlock", "seccomp",
-                       "limits": {"memory", "descriptors", "core"}, "missing"}}.
+                       "limits": {"memory", "descriptors", "core"}}}.
       --names          Print only the animators' names, one per line (for
                        scripts and shell completions).
       --help           Show this help.
@@ -131,8 +131,8 @@ enum ListCommand {
 
         /// What confines plugin code: `isolation`, `mode` ("strict", "off";
         /// "none" in process), `landlock` (the ABI version, 0 for none),
-        /// `seccomp`, `limits` (`memory` in bytes, `descriptors`, `core`),
-        /// and `missing` when the kernel lacks a layer.
+        /// `seccomp`, `limits` (`memory` in bytes, `descriptors`, `core`);
+        /// what the kernel lacks is among the warnings.
         struct Sandbox: Encodable {
             struct Limits: Encodable {
                 let memory: UInt64
@@ -143,7 +143,6 @@ enum ListCommand {
             let landlock: Int
             let seccomp: Bool
             let limits: Limits?
-            let missing: String?
 
             init(_ c: PluginConfinement) {
                 let confined = c.isolation == .process && c.policy.mode == .strict
@@ -152,7 +151,6 @@ enum ListCommand {
                 landlock = confined ? c.support.landlockABI : 0
                 seccomp = confined && c.support.seccomp
                 limits = confined ? Limits(memory: c.policy.memoryLimit, descriptors: PluginConfinement.descriptorLimit) : nil
-                missing = confined ? c.support.missing : nil
             }
         }
 

@@ -77,10 +77,11 @@ struct IsolationTests {
     }
 
     /// Runs `segue` with a tag in its environment; checks it left no process behind.
-    static func segue(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    static func segue(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
         let tag = UUID().uuidString
         // Only the fixture: the bundled plugins are not what these tests are about.
-        let result = try run(Paths.segue, arguments, environment: ["SEGUE_TEST_TAG": tag, "SEGUE_PLUGIN_SYSTEM_PATH": ""],
+        let result = try run(Paths.segue, arguments,
+                             environment: environment.merging(["SEGUE_TEST_TAG": tag, "SEGUE_PLUGIN_SYSTEM_PATH": ""]) { $1 },
                              timeout: 60)
         #expect(processesTagged(tag).isEmpty, "no process is left behind")
         return result

@@ -14,7 +14,9 @@ struct JSONOutputTests {
             let parts = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
             // "run --watch, each reload" is checked by the watch tests; the rest are "COMMAND [PATH] KEYS...".
             guard let command = parts.first, !line.contains("--watch") else { continue }
-            let path = parts.count > 1 && (parts[1].hasSuffix("[]") || parts[1] == "animator") ? parts[1] : nil
+            // A path is an array's items ("animators[]") or an object the command's own row lists ("animator", "sandbox.limits").
+            let nested = parts.count > 1 && table[command]?.contains(String(parts[1].prefix { $0 != "." })) == true
+            let path = parts.count > 1 && (parts[1].hasSuffix("[]") || nested) ? parts[1] : nil
             let keys = parts.dropFirst(path == nil ? 1 : 2)
             table[[command, path].compactMap { $0 }.joined(separator: " "), default: []].formUnion(keys)
         }

@@ -120,6 +120,9 @@ public struct SegueConfig: Equatable, Sendable {
         return Checked(config: config, text: bytes, childProblems: problems)
     }
 
+    /// The largest config read: far beyond any real one (100,000 children take a few MB).
+    static let maximumSize = 64 << 20
+
     /// The bytes at `path` (`-`: standard input), the name to give in
     /// messages, and the folder relative plugin folders start from.
     private static func read(path: String) throws(ConfigError) -> ([UInt8], String, String) {
@@ -128,16 +131,28 @@ public struct SegueConfig: Equatable, Sendable {
             throw ConfigError(file: path, keyPath: "$", expected: "a readable JSON file",
                               found: errno == ENOENT ? "no such file" : "a file that cannot be read (\(String(cString: strerror(errno))))")
         }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        let data: Data?  // nil for an empty file
-        do {
-            data = try handle.readToEnd()
-        } catch {
-            throw ConfigError(file: path, keyPath: "$", expected: "a readable JSON file",
-                              found: "a file that cannot be read (\(error.localizedDescription))")
+        defer { close(fd) }
+        // Read in pieces up to the limit and one byte past it, so that an endless
+        // file (/dev/zero) is refused instead of filling memory; a FIFO nobody
+        // writes to waits, as cat would.
+        var bytes: [UInt8] = []
+        var piece = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count <= maximumSize {
+            let n = piece.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 {
+                throw ConfigError(file: path, keyPath: "$", expected: "a readable JSON file",
+                                  found: "a file that cannot be read (\(String(cString: strerror(errno))))")
+            }
+            if n == 0 { break }
+            bytes += piece[..<n]
+        }
+        guard bytes.count <= maximumSize else {
+            throw ConfigError(file: path, keyPath: "$", expected: "a config of at most \(maximumSize >> 20) MiB",
+                              found: "a larger one (the config is larger than \(maximumSize >> 20) MiB)")
         }
         let base = path == "-" ? FileManager.default.currentDirectoryPath : URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return ([UInt8](data ?? Data()), path == "-" ? "<stdin>" : path, base)
+        return (bytes, path == "-" ? "<stdin>" : path, base)
     }
 
     private static func parse(_ bytes: [UInt8], file: String, baseDirectory: String,
@@ -389,9 +404,16 @@ private struct ConfigReader {
                 guard elementNames.insert(name).inserted else {
                     throw fail("\(ep).name", expected: "an element name not used before in this child", found: n)
                 }
-                guard case .array(let numbers) = f, numbers.count == 4,
-                      case .number(let x) = numbers[0], case .number(let y) = numbers[1],
-                      case .number(let w) = numbers[2], case .number(let h) = numbers[3], w >= 0, h >= 0 else {
+                guard case .array(let members) = f, members.count == 4 else {
+                    throw fail("\(ep).frame", expected: "[x, y, width, height] with a width and height of 0 or more", found: f)
+                }
+                var numbers: [Double] = []
+                for (i, member) in members.enumerated() {
+                    guard case .number(let v) = member else { throw fail("\(ep).frame[\(i)]", expected: "a number", found: member) }
+                    numbers.append(v)
+                }
+                let (x, y, w, h) = (numbers[0], numbers[1], numbers[2], numbers[3])
+                guard w >= 0, h >= 0 else {
                     throw fail("\(ep).frame", expected: "[x, y, width, height] with a width and height of 0 or more", found: f)
                 }
                 // Every number that feeds arithmetic is bounded: a frame beyond this is a typo, not a layout.

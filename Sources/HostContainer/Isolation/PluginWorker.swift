@@ -22,6 +22,8 @@ public struct PluginFailure: Sendable, Equatable, CustomStringConvertible {
     public var detail: String?
     /// When.
     public var date: Date
+    /// Whether the sandbox refused something the plugin tried (``what`` says what).
+    public var refusedBySandbox = false
 
     /// "crashed with signal 11 (SIGSEGV, a segmentation fault) in evaluate at t = 0.250 s (plugin FILE)",
     /// "tried to start a program (execve /bin/sh) in setup: refused by the sandbox (plugin FILE)".
@@ -245,7 +247,8 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             let limit = SandboxPolicy.formatted(settings.sandbox.memoryLimit)
             (what, detail) = ("ran out of memory", "it reached its limit of \(limit) of address space and \(ended) (allow more with \"limits\": {\"memory\": ...} in the config or --plugin-memory)")
         }
-        let failure = PluginFailure(file: file, animator: animator, call: call, t: t, what: what, detail: detail, date: Date())
+        var failure = PluginFailure(file: file, animator: animator, call: call, t: t, what: what, detail: detail, date: Date())
+        failure.refusedBySandbox = record?.attempts() != nil
         _failure = failure
         return "\(failure.description); the plugin is quarantined"
     }

@@ -18,7 +18,8 @@ public struct Color: Equatable, Hashable, Sendable {
 
     /// Parses `#RRGGBB` or `#RRGGBBAA`; nil for anything else.
     public init?(hex: String) {
-        guard hex.hasPrefix("#"), hex.count == 7 || hex.count == 9,
+        // Hex digits only: UInt32(_:radix:) alone would take a sign ("#+FFFFF").
+        guard hex.hasPrefix("#"), hex.count == 7 || hex.count == 9, hex.dropFirst().allSatisfy(\.isHexDigit),
               let v = UInt32(hex.dropFirst(), radix: 16) else { return nil }
         let hasAlpha = hex.count == 9
         let rgba = hasAlpha ? v : (v << 8) | 0xFF

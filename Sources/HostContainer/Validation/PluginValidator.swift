@@ -77,10 +77,15 @@ public struct PluginValidator {
 
     private var checks: [Check] {
         let identity = (try? FileIdentity.of(path).get()) ?? FileIdentity(device: 0, inode: 0, size: 0, modified: 0, changed: 0)
-        let loaded = PluginLoader.load(path: path).map { list in
-            let details = PluginDetails(PluginDescription(animators: list.map(\.description)))
-            return list.indices.map { AnimatorDescriptor(details, index: $0, file: path, identity: identity, isolation: .none, worker: WorkerSettings()) }
+        let described = PluginLoader.load(path: path).map { PluginDetails(PluginDescription(animators: $0.map(\.description))) }
+        func descriptors(_ isolation: PluginIsolation) -> Result<[AnimatorDescriptor], PluginRejection> {
+            described.map { details in
+                details.names.indices.map {
+                    AnimatorDescriptor(details, index: $0, file: path, identity: identity, isolation: isolation, worker: WorkerSettings())
+                }
+            }
         }
+        let loaded = descriptors(.none)
         var list = [Check(name: "entry point and ABI version") {
             switch loaded {
             case .success: return (.pass, "'\(SEGUE_ENTRY_SYMBOL)' answered with a plugin for ABI \(AnimatorABIVersion.major).x")
@@ -98,7 +103,8 @@ public struct PluginValidator {
             case .failure(let r): return r.inDescriptor ? (.fail, r.reason) : (.warn, "not read: loading stopped before the descriptor")
             }
         })
-        guard case .success(let animators) = loaded else { return list }
+        guard case .success(let animators) = loaded, case .success(let confined) = descriptors(.process) else { return list }
+        list.append(Check(name: "stays in its sandbox") { sandboxCheck(confined) })
         for d in animators {
             list.append(Check(name: "\(d.name): setup over the context matrix") { setupCheck(d) })
             list.append(Check(name: "\(d.name): finite states") { finiteCheck(d) })
@@ -254,6 +260,23 @@ public struct PluginValidator {
     /// A passing result with its message rewritten by `describe`; others as they are.
     func passing(_ result: (ValidationCheck.Status, String), _ describe: (String) -> String) -> (ValidationCheck.Status, String) {
         result.0 == .pass ? (.pass, describe(result.1)) : result
+    }
+
+    /// Loads the plugin in a worker inside the strict sandbox, as `segue run`
+    /// does, and plays one transition of each of `confined` (isolated
+    /// descriptors) there: anything the sandbox refused is named.
+    func sandboxCheck(_ confined: [AnimatorDescriptor]) -> (ValidationCheck.Status, String) {
+        for d in confined {
+            guard let s = ordinarySituation(for: d) ?? situations(for: d).first, case .running(let t, _) = begin(d, s) else { continue }
+            for time in sampleTimes(of: t) { t.apply(at: time) }
+            end(t)
+        }
+        let failures = WorkerPool.quarantined.filter { $0.file == path }
+        let refused = failures.filter(\.refusedBySandbox)
+        if !refused.isEmpty { return (.fail, refused.map(\.description).joined(separator: "; ")) }
+        if let failed = failures.first { return (.fail, "in its sandboxed worker, it \(failed.description)") }
+        let confinement = PluginConfinement(isolation: .process, policy: SandboxPolicy(), support: .current)
+        return (.pass, "loaded and played each animator in a sandboxed worker (\(confinement.summary)); nothing was refused")
     }
 
     func finiteCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
