@@ -6,10 +6,11 @@
 //
 // Then how long reading a config of 100,000 children or rules takes
 // (--config-only runs just that), and how long `segue run --watch` takes to
-// play a change (--watch-only runs just that). It ends with rendering figures
-// (--rendering-only runs just those): for each animator at 390x844, the time
-// and peak memory of `segue preview`, and GIF and PNG sizes against gifsicle
-// -O3 (where installed) and zlib level 6 on the same frames.
+// play a change (--watch-only runs just that). After the round trips comes
+// what the sandbox costs (--sandbox-only runs just that). It ends with
+// rendering figures (--rendering-only runs just those): for each animator at
+// 390x844, the time and peak memory of `segue preview`, and GIF and PNG sizes
+// against gifsicle -O3 (where installed) and zlib level 6 on the same frames.
 //
 // With --single ANIMATOR [--swift] --frames N it only evaluates N frames of
 // one animator, through the ABI or (--swift) its direct Swift counterpart:
@@ -239,6 +240,10 @@ if arguments.contains("--startup-only") {
         .deletingLastPathComponent().deletingLastPathComponent().path)
     exit(0)
 }
+if arguments.contains("--sandbox-only") {
+    sandboxBenchmark(binFolder: binFolder, frames: frames)
+    exit(0)
+}
 if arguments.contains("--rendering-only") {
     renderingBenchmark(registry: registry, segue: binFolder + "/segue")
     exit(0)
@@ -277,6 +282,9 @@ for (name, inProcess, _) in pairs {
           + String(format: "  %20.2f   %18.2f   %16.2f", medianFrame(fresh(), frames: frames),
                    medianFrame(fresh(), frames: 2_000, pace: 0.001), medianFrame(inProcess, frames: frames)))
 }
+
+print("")
+sandboxBenchmark(binFolder: binFolder, frames: frames)
 
 print("\nPlugin loading:")
 print(String(format: "  first scan of the build folder (3 Swift plugins, in a scanner process): %.2f ms", loadSeconds * 1e3))
