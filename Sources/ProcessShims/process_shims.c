@@ -30,8 +30,11 @@ int process_shims_spawn(const char *path, char *const argv[], char *const envp[]
     posix_spawn_file_actions_t actions;
     int rc = posix_spawn_file_actions_init(&actions);
     if (rc != 0) return rc;
-    /* dup2 onto a slot another source still needs would clobber it: move every source above the targets first. */
-    int high = 3 + fd_count + 16;
+    /* dup2 onto a slot another source still needs would clobber it: move every source first to slots above
+     * both the targets and every source (a source may itself be a high number, with many descriptors open). */
+    int high = 3 + fd_count;
+    for (int i = 0; i < fd_count; i++)
+        if (fds[i] >= high) high = fds[i] + 1;
     for (int i = 0; i < fd_count && rc == 0; i++) rc = posix_spawn_file_actions_adddup2(&actions, fds[i], high + i);
     if (rc == 0) rc = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     if (rc == 0) rc = posix_spawn_file_actions_adddup2(&actions, 2, 1);
