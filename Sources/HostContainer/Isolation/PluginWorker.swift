@@ -240,7 +240,8 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         channel?.close()
         (process, channel, memory) = (nil, nil, nil)
         var what = ended ?? "stopped answering", detail: String?
-        if let attempts = record?.attempts() {
+        let attempts = record?.attempts()
+        if let attempts {
             (what, detail) = (attempts, "refused by the sandbox" + (ended.map { "; then it \($0)" } ?? ""))
         } else if let ended, settings.sandbox.mode == .strict,
                   record?.ranOutOfMemory(limit: settings.sandbox.memoryLimit) == true {
@@ -248,7 +249,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             (what, detail) = ("ran out of memory", "it reached its limit of \(limit) of address space and \(ended) (allow more with \"limits\": {\"memory\": ...} in the config or --plugin-memory)")
         }
         var failure = PluginFailure(file: file, animator: animator, call: call, t: t, what: what, detail: detail, date: Date())
-        failure.refusedBySandbox = record?.attempts() != nil
+        failure.refusedBySandbox = attempts != nil
         _failure = failure
         return "\(failure.description); the plugin is quarantined"
     }
