@@ -7,6 +7,7 @@ import HostContainer
 /// and a first transition's setup in a fresh worker: each starts a process,
 /// enters the sandbox, loads the plugin).
 func sandboxBenchmark(binFolder: String, frames: Int) {
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
     print("Sandbox cost (the same workers, sandbox strict against off; medians):")
     print("  animator      round trip strict   round trip off   first setup strict   first setup off")
     var scans: [SandboxPolicy.Mode: [Double]] = [:]
@@ -33,12 +34,10 @@ func sandboxBenchmark(binFolder: String, frames: Int) {
                 animator.animationEnded(false)
             }
         }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         print("  " + name.padding(toLength: 12, withPad: " ", startingAt: 0)
               + String(format: "  %14.2f µs  %12.2f µs  %16.2f ms  %13.2f ms", roundTrip[.strict]!, roundTrip[.off]!,
                        median(firstSetup[.strict]!) * 1e3, median(firstSetup[.off]!) * 1e3))
     }
-    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
     print(String(format: "  first scan of the build folder (3 Swift plugins, a fresh scanner): %.2f ms strict, %.2f ms off",
                  median(scans[.strict]!) * 1e3, median(scans[.off]!) * 1e3))
 }

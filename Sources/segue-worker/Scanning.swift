@@ -35,41 +35,37 @@ struct Scanning {
             // A new file: no phase yet.
             memory.base.storeBytes(of: 0, toByteOffset: WorkerLayout.phase, as: UInt32.self)
             let path = String(decoding: memory.copy(at: slot, count: Int(request.length), capacity: 1 << 16), as: UTF8.self)
-            if let confined {
-                answer(.rejected(reason: "not examined: \(confined)", inDescriptor: false), in: slot)
-                answered &+= 1
-                memory.storeRelease(answered, at: WorkerLayout.replies)
-                continue
-            }
-            let refusalsBefore = SandboxRecord(copyingFrom: memory).count
-            // The host resolved the path and checked the ELF header before it asked.
-            let loaded = PluginLoader.load(path: path, checked: true) { phase in
-                memory.base.storeBytes(of: phase.rawValue, toByteOffset: WorkerLayout.phase, as: UInt32.self)
-                WorkerConfinement.setDuring(phase.rawValue, in: memory)
-            }
-            let printed = drain(captured)
-            var result: ScanResult
-            let refused = SandboxRecord(copyingFrom: memory).count > refusalsBefore
-            if refused {
-                result = .refused
-            } else if !printed.isEmpty {
-                result = .rejected(reason: "wrote \(printed.count) bytes to standard output while it was examined (\"\(PluginText.escaped(printed.prefix(60)))\"); a plugin must not print: log through host->log", inDescriptor: false)
-            } else {
-                switch loaded {
-                case .success(let animators): result = .plugin(PluginDescription(animators: animators.map(\.description)))
-                case .failure(let rejection): result = .rejected(reason: rejection.reason, inDescriptor: rejection.inDescriptor)
-                }
-            }
+            let result = confined.map { ScanResult.rejected(reason: "not examined: \($0)", inDescriptor: false) }
+                ?? examine(path, captured: captured)
             answer(result, in: slot)
             answered &+= 1
             memory.storeRelease(answered, at: WorkerLayout.replies)
-            if refused {
+            if case .refused = result {
                 announce()
                 exit(0)
             }
             if answered &- announced >= WorkerLayout.scanBatch { announce() }
         }
         exit(0)
+    }
+
+    /// Loads `path` (the host resolved it and checked its ELF header before it
+    /// asked) and says what it holds. Refusals are counted from the scanner's
+    /// start: it ends at the first file that has any.
+    private func examine(_ path: String, captured: Int32) -> ScanResult {
+        let loaded = PluginLoader.load(path: path, checked: true) { phase in
+            memory.base.storeBytes(of: phase.rawValue, toByteOffset: WorkerLayout.phase, as: UInt32.self)
+            WorkerConfinement.setDuring(phase.rawValue, in: memory)
+        }
+        let printed = drain(captured)
+        if SandboxRecord(copyingFrom: memory).count > 0 { return .refused }
+        if !printed.isEmpty {
+            return .rejected(reason: "wrote \(printed.count) bytes to standard output while it was examined (\"\(PluginText.escaped(printed.prefix(60)))\"); a plugin must not print: log through host->log", inDescriptor: false)
+        }
+        switch loaded {
+        case .success(let animators): return .plugin(PluginDescription(animators: animators.map(\.description)))
+        case .failure(let rejection): return .rejected(reason: rejection.reason, inDescriptor: rejection.inDescriptor)
+        }
     }
 
     /// Writes `result` into the question's slot: its length, then its binary form.
