@@ -3,15 +3,11 @@ import PackageDescription
 
 // Segue: a plugin host for view-transition animators.
 //
-// The layout is the architecture: `AnimatorABI` is the C ABI (its header is the
-// contract with plugins), `AnimatorKit` is Swift sugar over it for plugin
-// authors, `PluginRuntime` is what loads and runs plugin code (without
-// Foundation, so that the worker starts fast), `HostContainer` is the host
-// library, `segue-worker` is the process that runs plugin code when plugins
-// are isolated, `Renderer` turns views
-// into pictures (the host runs without it), `segue` is the command-line
-// tool, and `Plugins/*` are animators built exactly as a third party's would
-// be: dynamic libraries that know nothing but the ABI.
+// The layout is the architecture. Each target is one layer, and depends only
+// on the layers listed before it; `HostContainer` builds with nothing but the
+// ABI and `Timing`, and nothing the command-line tool alone needs is in the
+// library embedders link. `Plugins/*` are animators built exactly as a third
+// party's would be: dynamic libraries that know nothing but the ABI.
 
 /// Plugins export `segue_animator_entry` and nothing else.
 let pluginLinkerSettings: [LinkerSetting] = [
@@ -21,30 +17,51 @@ let pluginLinkerSettings: [LinkerSetting] = [
 let package = Package(
     name: "Segue",
     products: [
-        .library(name: "HostContainer", targets: ["HostContainer"]),
+        // The container and the plugin host an application embeds; ship
+        // `segue-worker` beside it (plugin code runs there).
+        .library(name: "HostContainer", targets: ["HostContainer", "PluginHost", "HostConfig"]),
         // The C ABI alone, for animators written in Swift (Examples/swift-animator).
         .library(name: "AnimatorABI", targets: ["AnimatorABI"]),
         .library(name: "AnimatorKit", targets: ["AnimatorKit"]),
         .library(name: "Renderer", targets: ["Renderer"]),
         .executable(name: "segue", targets: ["segue"]),
-        // Runs plugin code out of the host's process; ship it beside any program that embeds Segue.
         .executable(name: "segue-worker", targets: ["segue-worker"]),
         .library(name: "SpringSlide", type: .dynamic, targets: ["SpringSlide"]),
         .library(name: "CurlUp", type: .dynamic, targets: ["CurlUp"]),
         .library(name: "ImageZoom", type: .dynamic, targets: ["ImageZoom"]),
     ],
     targets: [
+        // The C ABI: the header is the contract with plugins.
         .target(name: "AnimatorABI"),
+        // Swift conveniences over the ABI for plugin authors.
         .target(name: "AnimatorKit", dependencies: ["AnimatorABI"]),
-        .target(name: "HeapProbe"),
+        // Curves, springs and typed parameter values: shared by the container, plugins (through the host table) and config.
+        .target(name: "Timing"),
+        // The core: views, view controllers, the container, transitions, clocks, the built-in default animator.
+        .target(name: "HostContainer", dependencies: ["AnimatorABI", "Timing"]),
+        // C for what Swift's Glibc module lacks: memfd, posix_spawn's closefrom, shared-memory atomics, a signal self-pipe.
         .target(name: "ProcessShims"),
         // What a worker enters before plugin code runs: capabilities, limits, Landlock, seccomp.
         .target(name: "WorkerSandbox"),
-        .target(name: "PluginRuntime", dependencies: ["AnimatorABI", "ProcessShims", "WorkerSandbox"]),
-        .target(name: "HostContainer", dependencies: ["AnimatorABI", "PluginRuntime", "HeapProbe", "ProcessShims"]),
+        // What runs plugin code, in the host and in the worker, without Foundation: the loader, the host table,
+        // the one boundary that reads plugin- and worker-written memory, the worker protocol, the sandbox policy.
+        .target(name: "PluginRuntime", dependencies: ["AnimatorABI", "Timing", "ProcessShims", "WorkerSandbox"]),
+        // The process that runs plugin code when plugins are isolated.
         .executableTarget(name: "segue-worker", dependencies: ["PluginRuntime", "AnimatorABI"]),
-        .target(name: "Renderer", dependencies: ["HostContainer"]),
-        .executableTarget(name: "segue", dependencies: ["HostContainer", "Renderer"]),
+        // Plugin hosting: search path, registry and its cache, scanner and worker processes, quarantine, watching.
+        .target(name: "PluginHost", dependencies: ["HostContainer", "PluginRuntime", "Timing", "AnimatorABI", "ProcessShims"]),
+        // The config file: a strict JSON reader, the schema, the checks, the rule-based delegate, scenes and scripts.
+        .target(name: "HostConfig", dependencies: ["HostContainer", "PluginHost", "PluginRuntime", "Timing"]),
+        // A C shim reading glibc's heap figures, for the validator's memory check.
+        .target(name: "HeapProbe"),
+        // The checks behind `segue validate` (the tool's, not the library's).
+        .target(name: "PluginValidation", dependencies: ["HostContainer", "PluginHost", "PluginRuntime", "Timing", "AnimatorABI", "HeapProbe"]),
+        // Views to pixels, and the PNG and GIF encoders; the host runs without it.
+        .target(name: "Renderer", dependencies: ["HostContainer", "Timing"]),
+        // The command-line tool.
+        .executableTarget(
+            name: "segue",
+            dependencies: ["HostContainer", "PluginHost", "HostConfig", "PluginValidation", "PluginRuntime", "Timing", "Renderer"]),
         .target(
             name: "SpringSlide", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/SpringSlide",
             linkerSettings: pluginLinkerSettings),
@@ -54,12 +71,15 @@ let package = Package(
         .target(
             name: "ImageZoom", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/ImageZoom",
             linkerSettings: pluginLinkerSettings),
-        .executableTarget(name: "EmbeddingExample", dependencies: ["HostContainer"], path: "Examples/embedding"),
+        .executableTarget(
+            name: "EmbeddingExample", dependencies: ["HostContainer", "PluginHost", "Timing"], path: "Examples/embedding"),
         .executableTarget(
             name: "SegueBenchmark",
-            dependencies: ["HostContainer", "Renderer"],
+            dependencies: ["HostContainer", "PluginHost", "HostConfig", "PluginRuntime", "Timing", "Renderer"],
             path: "Benchmarks/SegueBenchmark"
         ),
-        .testTarget(name: "HostContainerTests", dependencies: ["HostContainer", "PluginRuntime", "Renderer"]),
+        .testTarget(
+            name: "HostContainerTests",
+            dependencies: ["HostContainer", "PluginHost", "HostConfig", "PluginValidation", "PluginRuntime", "Timing", "Renderer"]),
     ]
 )

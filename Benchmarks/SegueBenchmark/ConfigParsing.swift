@@ -1,4 +1,5 @@
 import Foundation
+import HostConfig
 import HostContainer
 
 // Reading configs: 100,000 children, 100,000 rules, and 100,000 children

@@ -1,5 +1,7 @@
 import Foundation
+import HostConfig
 import HostContainer
+import PluginHost
 import Renderer
 
 /// Rendering figures for 390x844 at scale 1: for each animator, the preview's
@@ -28,7 +30,7 @@ func renderingBenchmark(registry: AnimatorRegistry, segue: String) {
         var config = SegueConfig(file: "benchmark")
         config.rules = [SegueConfig.Rule(from: from, to: to, animator: name, label: "benchmark")]
         let delegate = ConfigDrivenDelegate(config: config, registry: registry)
-        let preview = TransitionPreview(children: SegueConfig.builtinScene.children, size: Scene.defaultSize,
+        let preview = TransitionPreview(children: { Scene.viewControllers(for: SegueConfig.builtinScene.children) }, size: Rect.phonePortrait,
                                         from: from, to: to, renderer: ViewRenderer())
         var ours: GIFEncoder?, plain: GIFEncoder?, index = 0
         var encodeTime = 0.0

@@ -1,5 +1,7 @@
 import Foundation
 import HostContainer
+import PluginHost
+import PluginRuntime
 
 /// What the sandbox costs: the same worker with the sandbox strict and off,
 /// for a frame's round trip (back to back) and for starting plugin code (a

@@ -1,5 +1,6 @@
 import Foundation
 import HostContainer
+import PluginHost
 
 // Startup with many plugins installed: `segue run` with N distinct C plugins in
 // its plugin folder, using one of them, with a cold and a warm registry cache,

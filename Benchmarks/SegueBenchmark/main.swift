@@ -19,6 +19,8 @@
 
 import Foundation
 import HostContainer
+import PluginHost
+import Timing
 
 // MARK: - The same math, called directly in Swift
 
@@ -209,7 +211,7 @@ func defaults(_ d: AnimatorDescriptor) -> [Double] { d.parameters.map(\.defaultV
 
 let pairs: [(String, any TransitionAnimator, any TransitionAnimator)] = [
     ("SpringSlide", plugin("SpringSlide").makeAnimator(parameters: defaults(plugin("SpringSlide"))),
-     ContainerViewController.makeDefaultAnimator()),
+     DefaultAnimator.make()),
     ("CurlUp", plugin("CurlUp").makeAnimator(parameters: defaults(plugin("CurlUp"))), SwiftCurl()),
     ("ImageZoom", plugin("ImageZoom").makeAnimator(parameters: defaults(plugin("ImageZoom"))), SwiftZoom()),
 ]

@@ -6,6 +6,8 @@
 
 import Foundation
 import HostContainer
+import PluginHost
+import Timing
 
 /// An animator written in the app itself: a plain crossfade. It concerns
 /// itself only with the context, so any container can use it.

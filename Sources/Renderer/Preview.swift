@@ -6,8 +6,8 @@ import HostContainer
 /// The container, its children and the delegate are real: what the preview
 /// shows is what the container does, fallbacks included (the report says).
 public struct TransitionPreview {
-    /// The scene's children.
-    public var children: [SegueConfig.Child]
+    /// Makes the scene's children, fresh for each container the preview builds.
+    public var children: () -> [ViewController]
     /// The container's size, in points.
     public var size: Rect
     /// The child shown first; the transition leaves it.
@@ -17,8 +17,8 @@ public struct TransitionPreview {
     /// Draws the frames.
     public var renderer: ViewRenderer
 
-    /// A preview of `from` -> `to` among `children` in a container of `size`.
-    public init(children: [SegueConfig.Child], size: Rect, from: String, to: String, renderer: ViewRenderer) {
+    /// A preview of `from` -> `to` among the view controllers `children` makes, in a container of `size`.
+    public init(children: @escaping () -> [ViewController], size: Rect, from: String, to: String, renderer: ViewRenderer) {
         self.children = children
         self.size = size
         self.from = from
@@ -107,7 +107,7 @@ public struct TransitionPreview {
         -> (ContainerViewController, VirtualClock, ReportBox) {
         let clock = VirtualClock()
         let container = ContainerViewController(
-            viewControllers: Scene.viewControllers(for: children, size: size), size: size, clock: clock)
+            viewControllers: children(), size: size, clock: clock)
         // Get to the from child first (unrendered, with the default), keeping the
         // children's order so that the direction is the scene's.
         try container.select(named: from)

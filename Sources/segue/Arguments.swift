@@ -1,4 +1,6 @@
+import HostConfig
 import HostContainer
+import PluginRuntime
 
 /// The command-line parser, in the GNU conventions people expect: `--flag`,
 /// `--option VALUE` or `--option=VALUE` (repeatable where it makes sense),

@@ -1,5 +1,7 @@
 import Foundation
+import HostConfig
 import HostContainer
+import PluginHost
 
 /// `segue check`: everything a run of a config could meet, reported before
 /// anything plays, for people and for CI.

@@ -1,5 +1,7 @@
 import Foundation
+import HostConfig
 import HostContainer
+import PluginRuntime
 
 /// `segue explain FROM TO`: what would happen for one switch, and why.
 enum ExplainCommand {
@@ -40,7 +42,7 @@ enum ExplainCommand {
         guard let config = try args.config() else { return .failure }
         let children = config.sceneChildren.map(\.name)
         for child in [from, to] where !children.contains(child) {
-            let hint = ConfigCheck.closest(to: child, in: children).map { " (did you mean '\($0)'?)" } ?? ""
+            let hint = NameSuggestion.hint(for: child, in: children)
             printError("segue: no child named '\(PluginText.escaped(child))'\(hint); the children are \(children.joined(separator: ", "))")
             return .failure
         }

@@ -1,5 +1,8 @@
 import Foundation
+import HostConfig
 import HostContainer
+import PluginHost
+import PluginRuntime
 
 /// `segue inspect ANIMATOR`: everything about one animator, like
 /// `gst-inspect-1.0 ELEMENT`.
@@ -35,32 +38,20 @@ enum InspectCommand {
     \(PluginFolders.searchOrderHelp)
     """
 
-    /// The built-in default, described like a plugin's animator.
-    static let builtin = Described(
-        name: SegueConfig.builtinAnimatorName, id: "builtin", version: SegueVersion.string,
-        description: "The container's private default animator: the to view slides in from one side and fades in while the from view slides out the other side and fades out, on a spring. Its parameters default to the seed's values; a rule naming \"default\" may set them.",
-        file: nil, source: "builtin",
-        parameters: ContainerViewController.defaultAnimatorParameters.map(ListCommand.Listing.Parameter.init))
-
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
         guard let args = try Arguments.unlessHelp(arguments, command: Commands.inspect, help: help) else { return .success }
         try args.refuse("--exists", with: ["--json"])
         let name = args.operand
         guard let config = try args.config() else { return .failure }
-        let described: Described
-        if name == SegueConfig.builtinAnimatorName {
-            described = builtin
-        } else {
-            let registry = try PluginFolders.registry(args, config: config)
-            guard let animator = registry.animator(named: name) else {
-                if !args.has("--exists") {
-                    let hint = ConfigCheck.closest(to: name, in: registry.animators.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
-                    printError("segue: no animator named '\(PluginText.escaped(name))'\(hint); 'segue list' shows them all")
-                }
-                return .failure
+        let registry = try PluginFolders.registry(args, config: config)
+        guard let animator = registry.animator(named: name) else {
+            if !args.has("--exists") {
+                let hint = NameSuggestion.hint(for: name, in: registry.names)
+                printError("segue: no animator named '\(PluginText.escaped(name))'\(hint); 'segue list' shows them all")
             }
-            described = Described(animator)
+            return .failure
         }
+        let described = Described(animator)
         if args.has("--exists") { return .success }
         if args.has("--json") {
             printNow(jsonLine(Document(animator: described)))
@@ -81,15 +72,10 @@ enum InspectCommand {
         let source: String
         let parameters: [ListCommand.Listing.Parameter]
 
-        init(name: String, id: String, version: String, description: String, file: String?, source: String,
-             parameters: [ListCommand.Listing.Parameter]) {
-            (self.name, self.id, self.version, self.description) = (name, id, version, description)
-            (self.file, self.source, self.parameters) = (file, source, parameters)
-        }
-
         init(_ a: AnimatorDescriptor) {
-            self.init(name: a.name, id: a.id, version: a.version, description: a.summary, file: a.file, source: "plugin",
-                      parameters: a.parameters.map(ListCommand.Listing.Parameter.init))
+            (name, id, version, description) = (a.name, a.id, a.version, a.summary)
+            (file, source) = a.source == .builtin ? (nil, "builtin") : (a.file, "plugin")
+            parameters = a.parameters.map(ListCommand.Listing.Parameter.init)
         }
 
         var text: String {

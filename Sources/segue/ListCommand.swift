@@ -1,5 +1,7 @@
 import Foundation
 import HostContainer
+import PluginHost
+import Timing
 
 /// `segue list`: what the plugin folders hold, and what was rejected, with why.
 enum ListCommand {

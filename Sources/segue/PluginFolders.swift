@@ -1,5 +1,8 @@
 import Foundation
+import HostConfig
 import HostContainer
+import PluginHost
+import PluginRuntime
 
 /// Where the tool looks for plugins: the standard search path (see
 /// ``PluginSearchPath``), with `--plugins` folders first and the config's

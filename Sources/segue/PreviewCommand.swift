@@ -1,6 +1,9 @@
 import Foundation
+import HostConfig
 import HostContainer
+import PluginHost
 import Renderer
+import Timing
 
 /// `segue preview ANIMATOR`: renders one transition by one animator to an
 /// animated GIF or a PNG filmstrip.
@@ -55,7 +58,7 @@ enum PreviewCommand {
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
         guard let args = try Arguments.unlessHelp(arguments, command: Commands.preview, help: help) else { return .success }
         let name = args.operand
-        let size = try args.single("--size").map { value throws(UsageError) in try parseSize(value, args) } ?? Scene.defaultSize
+        let size = try args.single("--size").map { value throws(UsageError) in try parseSize(value, args) } ?? Rect.phonePortrait
         let fps = try number(args, "--fps", default: 60, range: 1...120)
         let scale = try number(args, "--scale", default: 1, range: 0.05...4)
         // The renderer rounds the container's size in pixels: it must keep at least one of each.
@@ -106,7 +109,7 @@ enum PreviewCommand {
             registry = next
             guard !changes.isEmpty else { continue }
             for line in changes.descriptions { printError("segue: \(line)") }
-            if name != SegueConfig.builtinAnimatorName, registry.animator(named: name) == nil,
+            if registry.animator(named: name) == nil,
                let rejection = changes.rejected.first {
                 printError("segue: the new build was rejected (\(rejection.file): \(rejection.reason)); \(out) is left as it was")
                 continue
@@ -152,18 +155,13 @@ enum PreviewCommand {
             // The rule's parameters, then --param's on top.
             let parameters = (rule?.parameters ?? [:]).merging(self.parameters) { _, option in option }
             let source = rule.map { " (with \($0.label)'s parameters from \(config.file))" } ?? ""
-            let resolve: ([String: ParameterValue]) -> Result<[Double], ParameterError>
-            if name == SegueConfig.builtinAnimatorName {
-                resolve = { ParameterDescriptor.resolve($0, against: ContainerViewController.defaultAnimatorParameters, of: name, curves: config.curves) }
-            } else {
-                guard let descriptor = registry.animator(named: name) else {
-                    let hint = registry.suggestion(for: name).map { " (did you mean '\($0)'?)" } ?? ""
-                    let known = registry.animators.map(\.name).joined(separator: ", ")
-                    printError("segue: no animator named '\(name)'\(hint); found: \(known.isEmpty ? "none" : known), and 'default'")
-                    return false
-                }
-                resolve = { descriptor.resolveParameters($0, curves: config.curves) }
+            guard let descriptor = registry.animator(named: name) else {
+                let hint = NameSuggestion.hint(for: name, in: registry.names)
+                let known = registry.animators.map(\.name).joined(separator: ", ")
+                printError("segue: no animator named '\(name)'\(hint); found: \(known.isEmpty ? "none" : known), and '\(DefaultAnimator.name)'")
+                return false
             }
+            let resolve = { descriptor.resolveParameters($0, curves: config.curves) }
             // The rule's values that --param leaves on their own first, so that a message says where a bad value came from.
             if let rule, case .failure(let error) = resolve(rule.parameters.filter { self.parameters[$0.key] == nil }) {
                 printError("segue: \(error.message) (in \(rule.label) of \(config.file))")
@@ -180,7 +178,8 @@ enum PreviewCommand {
             forced.rules = [SegueConfig.Rule(from: from, to: to, animator: name, parameters: parameters, label: rule?.label ?? "preview")]
             let delegate = ConfigDrivenDelegate(config: forced, registry: registry)
             let renderer = ViewRenderer(scale: scale)
-            let preview = TransitionPreview(children: children, size: size, from: from, to: to, renderer: renderer)
+            let preview = TransitionPreview(children: { Scene.viewControllers(for: children, size: size) }, size: size,
+                                            from: from, to: to, renderer: renderer)
             let progress = Progress(enabled: !json, label: "\(name) \(from) -> \(to)")
             // Said in the file itself, so that a picture carries how it was made.
             let settings = parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")

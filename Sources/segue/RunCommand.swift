@@ -1,6 +1,10 @@
 import Foundation
+import HostConfig
 import HostContainer
+import PluginHost
+import PluginRuntime
 import Renderer
+import Timing
 
 /// `segue run`: the main job. Builds a container from a config (or the
 /// built-in scene), plays its script, and reports every transition.

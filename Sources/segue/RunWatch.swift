@@ -1,5 +1,7 @@
 import Foundation
+import HostConfig
 import HostContainer
+import PluginHost
 
 extension RunCommand {
     /// `segue run --watch`: after the first play, reloads and plays again on

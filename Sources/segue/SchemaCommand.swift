@@ -1,3 +1,4 @@
+import HostConfig
 import HostContainer
 
 /// `segue schema`: the config's JSON Schema, for editors.

@@ -1,5 +1,8 @@
 import Foundation
 import HostContainer
+import PluginHost
+import PluginRuntime
+import PluginValidation
 
 /// `segue validate PLUGIN.so`: checks a plugin in a child process, in the
 /// spirit of pluginval and clap-validator, so that a plugin that crashes or

@@ -1,5 +1,6 @@
 import Foundation
 import HostContainer
+import PluginRuntime
 
 // segue: the command-line face of the Segue plugin host.
 // Exit codes: 0 ok, 1 failure, 2 usage.

@@ -1,4 +1,6 @@
+@testable import PluginHost
 import Testing
+@testable import Timing
 
 @testable import HostContainer
 

@@ -1,4 +1,5 @@
 import Foundation
+@testable import HostConfig
 import Testing
 
 @testable import HostContainer
@@ -94,9 +95,9 @@ struct CheckTests {
     }
 
     @Test func closestNamesAllowCaseAndAFewTypos() {
-        #expect(ConfigCheck.closest(to: "curlup", in: ["CurlUp", "ImageZoom"]) == "CurlUp")
-        #expect(ConfigCheck.closest(to: "ImageZom", in: ["CurlUp", "ImageZoom"]) == "ImageZoom")
-        #expect(ConfigCheck.closest(to: "vidoe", in: ["video", "photo"]) == "video")
-        #expect(ConfigCheck.closest(to: "Wobble", in: ["CurlUp", "ImageZoom"]) == nil)
+        #expect(NameSuggestion.closest(to: "curlup", in: ["CurlUp", "ImageZoom"]) == "CurlUp")
+        #expect(NameSuggestion.closest(to: "ImageZom", in: ["CurlUp", "ImageZoom"]) == "ImageZoom")
+        #expect(NameSuggestion.closest(to: "vidoe", in: ["video", "photo"]) == "video")
+        #expect(NameSuggestion.closest(to: "Wobble", in: ["CurlUp", "ImageZoom"]) == nil)
     }
 }

@@ -1,5 +1,9 @@
 import Foundation
+@testable import HostConfig
+@testable import PluginHost
+@testable import PluginValidation
 import Testing
+@testable import Timing
 
 @testable import HostContainer
 @testable import PluginRuntime

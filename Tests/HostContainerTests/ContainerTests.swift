@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import Timing
 
 @testable import HostContainer
 
@@ -218,7 +219,7 @@ struct ContainerTests {
     @Test func directionIsGoingRightWhenTheTargetComesLater() throws {
         final class Spy: ContainerViewControllerDelegate {
             var directions: [Bool] = []
-            let inner = ContainerViewController.makeDefaultAnimator()
+            let inner = DefaultAnimator.make()
             func containerViewController(_ c: ContainerViewController, animationControllerForTransitionFrom from: ViewController,
                                          to: ViewController) -> AnimatorResolution {
                 .use(Recorder(inner) { self.directions.append($0.goingRight) }, reason: "spy")

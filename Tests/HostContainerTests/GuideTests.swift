@@ -1,4 +1,5 @@
 import Foundation
+@testable import PluginHost
 import Testing
 
 @testable import HostContainer

@@ -1,5 +1,8 @@
 import Foundation
+@testable import HostConfig
+@testable import PluginHost
 import Testing
+@testable import Timing
 
 @testable import HostContainer
 

@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+@testable import PluginHost
+@testable import PluginValidation
 import Testing
 
 @testable import HostContainer

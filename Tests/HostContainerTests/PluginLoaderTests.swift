@@ -1,9 +1,11 @@
+import AnimatorABI
 import Foundation
+@testable import PluginHost
 import Testing
+@testable import Timing
 
 @testable import HostContainer
 @testable import PluginRuntime
-import AnimatorABI
 
 /// Every rejection reason, each with a crafted bad file: the loader never
 /// crashes, and every reason names what was expected and what was found.

@@ -1,4 +1,6 @@
 import Foundation
+@testable import PluginHost
+@testable import PluginValidation
 import Testing
 
 @testable import HostContainer

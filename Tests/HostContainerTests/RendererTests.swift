@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+@testable import HostConfig
 import Testing
 
 @testable import HostContainer
@@ -266,7 +267,7 @@ struct RendererTests {
     func render(_ animator: String, from: String, to: String, at times: [Double], scale: Double = 0.25)
         -> (frames: [Canvas], container: ContainerViewController, states: [[Rect]]) {
         let clock = VirtualClock()
-        let size = Scene.defaultSize
+        let size = Rect.phonePortrait
         let children = SegueConfig.builtinScene.children
         let container = ContainerViewController(viewControllers: Scene.viewControllers(for: children, size: size), size: size, clock: clock)
         try? container.select(named: from)
@@ -294,7 +295,7 @@ struct RendererTests {
     }
 
     func background(_ child: String) -> Color {
-        Scene.viewControllers(for: SegueConfig.builtinScene.children, size: Scene.defaultSize)
+        Scene.viewControllers(for: SegueConfig.builtinScene.children, size: Rect.phonePortrait)
             .first { $0.name == child }!.view.backgroundColor
     }
 

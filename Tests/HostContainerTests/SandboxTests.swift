@@ -1,5 +1,8 @@
 import Foundation
 import Glibc
+@testable import HostConfig
+@testable import PluginHost
+@testable import PluginValidation
 import Testing
 
 @testable import HostContainer

@@ -1,4 +1,5 @@
 import Foundation
+@testable import HostConfig
 import Testing
 
 @testable import HostContainer

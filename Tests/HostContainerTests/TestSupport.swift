@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+@testable import PluginHost
 import Testing
 
 @testable import HostContainer

@@ -1,4 +1,6 @@
 import Foundation
+@testable import HostConfig
+@testable import PluginHost
 import Testing
 
 @testable import HostContainer

@@ -1,5 +1,4 @@
-import Foundation
-import PluginRuntime
+import Glibc
 
 /// The time source that drives transitions. The embedding app owns it: a real
 /// clock for people, a virtual one for tests and previews.
@@ -36,5 +35,9 @@ public final class MonotonicClock: TransitionClock {
     public init() {}
 
     /// Seconds since an unspecified point in the past (typically boot).
-    public var now: Double { MonotonicTime.now }
+    public var now: Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
 }

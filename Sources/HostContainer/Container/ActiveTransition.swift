@@ -3,13 +3,13 @@ import AnimatorABI
 /// One running transition: the animator's plan turned into layers, and the
 /// per-frame loop that evaluates and applies them. Everything a frame needs is
 /// allocated in ``begin(_:context:)``, so ``apply(at:)`` allocates nothing.
-final class ActiveTransition {
+package final class ActiveTransition {
     /// The longest duration the container accepts, in seconds.
     static let maximumDuration = SEGUE_MAX_DURATION
     /// The most mesh divisions along either axis.
     static let maximumMeshDivisions = Int(SEGUE_MAX_MESH_DIVISIONS)
 
-    let animator: any TransitionAnimator
+    package let animator: any TransitionAnimator
     let context: TransitionContext
     let plan: TransitionPlan
     /// Where the transition is and how it moves; the container steers it.
@@ -22,7 +22,7 @@ final class ActiveTransition {
     var parameters: [NamedParameterValue] = []
     var frames = 0
     /// Set when the animator produced a value the container cannot show.
-    private(set) var failure: String?
+    package private(set) var failure: String?
 
     private let layers: [View]
     /// Each layer as it was before the transition, in container coordinates.
@@ -34,7 +34,7 @@ final class ActiveTransition {
     /// One state per layer, reused every frame.
     private let states: UnsafeMutablePointer<LayerState>
 
-    var duration: Double { plan.duration }
+    package var duration: Double { plan.duration }
 
     /// What a transition changes on a layer, to put back at its end.
     private struct Pose {
@@ -62,7 +62,7 @@ final class ActiveTransition {
     /// Asks `animator` for a plan, checks it, and sets its layers up in the
     /// container view. On failure nothing in the view tree has changed and the
     /// error says why, naming the animator.
-    static func begin(_ animator: any TransitionAnimator, context: TransitionContext) -> Result<ActiveTransition, PlanError> {
+    package static func begin(_ animator: any TransitionAnimator, context: TransitionContext) -> Result<ActiveTransition, PlanError> {
         let plan: TransitionPlan
         switch animator.setup(context) {
         case .decline(let why):
@@ -145,11 +145,11 @@ final class ActiveTransition {
 
     /// The first state value of the last ``apply(at:)`` that was finite but
     /// out of range (applied clamped), with its layer and t; nil when none was.
-    private(set) var outOfRange: String?
+    package private(set) var outOfRange: String?
 
     /// Evaluates every layer at `t` and applies the states. When a state is not
     /// finite, nothing is applied and ``failure`` says which value it was.
-    func apply(at t: Double) {
+    package func apply(at t: Double) {
         frames += 1
         outOfRange = nil
         for index in layers.indices {
@@ -193,7 +193,7 @@ final class ActiveTransition {
     /// Puts every view back as it was before the transition: snapshots
     /// removed, hidden elements as they were, the root views' frames,
     /// transforms, alpha, order and visibility restored, meshes dropped.
-    func tearDown() {
+    package func tearDown() {
         for snapshot in snapshots { snapshot.removeFromSuperview() }
         for element in hiddenElements { element.view.isHidden = element.wasHidden }
         for (layer, pose) in zip(layers, restingPoses) where layer.superview === context.containerView {
@@ -210,7 +210,7 @@ final class ActiveTransition {
 }
 
 /// Why a plan could not be used; the text names the animator.
-struct PlanError: Error, CustomStringConvertible {
-    let description: String
+package struct PlanError: Error, CustomStringConvertible {
+    package let description: String
     init(_ description: String) { self.description = description }
 }

@@ -1,3 +1,5 @@
+import Timing
+
 /// A container view controller that shows one of its children at a time and
 /// switches between them with animated transitions, as in the objc.io article
 /// "Custom Container View Controller Transitions", stage 3, with the article's
@@ -63,17 +65,6 @@ open class ContainerViewController: ViewController {
         super.init(name: name, view: View(name: nil, frame: size.bounds))
         if let first = viewControllers.first { showWithoutAnimation(first) }
     }
-
-    /// The built-in default animator, for embedders that want to run it explicitly.
-    public static func makeDefaultAnimator() -> any TransitionAnimator { PrivateAnimatedTransition() }
-
-    /// The built-in default's parameters (duration, damping, velocity,
-    /// padding), with the seed's values as defaults.
-    public static var defaultAnimatorParameters: [ParameterDescriptor] { PrivateAnimatedTransition.parameters }
-
-    /// The built-in default with `values`, in ``defaultAnimatorParameters``
-    /// order and checked against them (see ``ParameterDescriptor``).
-    public static func makeDefaultAnimator(values: [Double]) -> any TransitionAnimator { PrivateAnimatedTransition(values: values) }
 
     /// Whether a transition is running.
     public var isTransitioning: Bool { active != nil }
@@ -317,7 +308,7 @@ open class ContainerViewController: ViewController {
     }
 
     private func beginDefault(_ context: TransitionContext) -> ActiveTransition {
-        guard case .success(let transition) = ActiveTransition.begin(PrivateAnimatedTransition(), context: context) else {
+        guard case .success(let transition) = ActiveTransition.begin(DefaultAnimator.make(), context: context) else {
             fatalError("the built-in default animator always plans a usable transition")
         }
         return transition
@@ -382,7 +373,7 @@ public enum SelectionError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownChild(let name, let available):
-            "no child named '\(name)'; the children are \(available.map { "'\($0)'" }.joined(separator: ", "))"
+            "no child named '\(name)'\(NameSuggestion.hint(for: name, in: available)); the children are \(available.map { "'\($0)'" }.joined(separator: ", "))"
         }
     }
 }

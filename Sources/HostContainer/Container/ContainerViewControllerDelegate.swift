@@ -1,3 +1,5 @@
+import Timing
+
 /// The container's delegate: it supplies animators and hears about selections,
 /// as UIKit's `UITabBarControllerDelegate` does for tab bar controllers.
 public protocol ContainerViewControllerDelegate: AnyObject {

@@ -1,3 +1,5 @@
+import Timing
+
 /// Drives one interactive transition by the fraction of its way done, as UIKit's
 /// `UIPercentDrivenInteractiveTransition`. Works with every animator, plugin or
 /// built-in, because the container evaluates the animator at the time the

@@ -1,3 +1,5 @@
+import Timing
+
 /// Where a running transition is, as a fraction of its animator's duration,
 /// and how that fraction moves with the clock.
 ///

@@ -1,3 +1,29 @@
+import Timing
+
+/// The container's built-in default animator, described as any animator in a
+/// catalog is: what runs when no animator is chosen, or when the chosen one
+/// declines or fails. The plugin host lists it beside plugins under ``name``.
+public enum DefaultAnimator {
+    /// The name config rules and the command line use for it.
+    public static let name = "default"
+    /// Its id, in the place of a plugin animator's reverse-DNS id.
+    public static let id = "builtin"
+    /// The version of its behaviour.
+    public static let version = "1.0.0"
+    /// What it does, for people.
+    public static let summary = "The container's private default animator: the to view slides in from one side and fades in while the from view slides out the other side and fades out, on a spring. Its parameters default to the values of the original article; a rule naming \"default\" may set them."
+    /// Its parameters (duration, damping, velocity, padding, curve), in the order values are passed.
+    public static var parameters: [ParameterDescriptor] { PrivateAnimatedTransition.parameters }
+
+    /// A new default animator for one transition, with `values` in
+    /// ``parameters`` order, checked against them (a spring that cannot be
+    /// solved keeps the standard one).
+    /// - Parameter curves: where a `curve` value (an index) finds its control points.
+    public static func make(values: [Double]? = nil, curves: CurveBook = .standard) -> any TransitionAnimator {
+        PrivateAnimatedTransition(values: values ?? parameters.map(\.defaultValue), curves: curves)
+    }
+}
+
 /// The container's private default animator (the objc.io article's
 /// `PrivateAnimatedTransition`): the to view slides in from one side and fades
 /// in while the from view slides out the other side and fades out, on a spring.
@@ -26,7 +52,7 @@ final class PrivateAnimatedTransition: TransitionAnimator {
                             maximum: ParameterDescriptor.springCurve),
     ]
 
-    let name = "default"
+    let name = DefaultAnimator.name
     let source = AnimatorSource.builtin
 
     private let duration: Double

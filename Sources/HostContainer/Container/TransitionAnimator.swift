@@ -125,7 +125,7 @@ public struct LayerRequest: Equatable, Sendable {
 /// into it directly: per-frame evaluation through the ABI copies nothing.
 public struct LayerState {
     /// The ABI form; plugins receive a pointer to it.
-    var raw: segue_layer_state_t
+    package var raw: segue_layer_state_t
 
     /// A resting state: `frame`, identity, alpha 1, `zPosition`, shown, with `mesh` (empty for none).
     public init(frame: Rect, zPosition: Double, mesh: UnsafeMutableBufferPointer<Vec3> = .init(start: nil, count: 0)) {
@@ -139,7 +139,7 @@ public struct LayerState {
     }
 
     /// Where `hidden` lies, to read it as a byte: a plugin may store any value there.
-    static let hiddenOffset = MemoryLayout<segue_layer_state_t>.offset(of: \segue_layer_state_t.hidden)!
+    package static let hiddenOffset = MemoryLayout<segue_layer_state_t>.offset(of: \segue_layer_state_t.hidden)!
 
     /// Container coordinates.
     public var frame: Rect {
@@ -205,7 +205,7 @@ public struct LayerState {
 /// container-owned storage, valid during ``TransitionAnimator/evaluate(at:layers:)``.
 /// Write through the subscript: `layers[1].alpha = p`.
 public struct LayerStates {
-    let base: UnsafeMutablePointer<LayerState>
+    package let base: UnsafeMutablePointer<LayerState>
     /// The number of layers.
     public let count: Int
 

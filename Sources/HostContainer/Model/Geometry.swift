@@ -42,6 +42,11 @@ public struct Rect: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var description: String { "(\(x), \(y), \(width), \(height))" }
 }
 
+extension Rect {
+    /// A phone in portrait, in points (390 x 844): the container size Segue uses when none is given.
+    public static let phonePortrait = Rect(x: 0, y: 0, width: 390, height: 844)
+}
+
 /// A point in 3D, z towards the viewer. Layout-compatible with `segue_vec3_t`.
 public struct Vec3: Equatable, Hashable, Sendable {
     /// Rightwards.

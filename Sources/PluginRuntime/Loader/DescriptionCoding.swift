@@ -1,3 +1,5 @@
+import Timing
+
 /// A compact, bounds-checked binary form of plugin descriptions: what a
 /// scanner sends the host and what the registry cache keeps. Little-endian;
 /// strings and arrays carry their counts, and a reader never trusts a count

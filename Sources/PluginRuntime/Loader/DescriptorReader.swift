@@ -1,5 +1,6 @@
 import AnimatorABI
 import Glibc
+import Timing
 
 /// An animator as loaded in this process: its description, copied out, and
 /// the function pointers read once at load. Nothing is read from the plugin's

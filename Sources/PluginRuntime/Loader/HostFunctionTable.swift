@@ -1,5 +1,6 @@
 import AnimatorABI
 import Glibc
+import Timing
 
 /// A message a plugin wrote through the host's `log` function.
 public struct PluginLogMessage: Sendable {

@@ -1,4 +1,5 @@
 import AnimatorABI
+import Timing
 
 /// What a plugin file provides, as plain data copied out of the plugin: no
 /// pointer into plugin memory survives in it. A scanner process sends it to the

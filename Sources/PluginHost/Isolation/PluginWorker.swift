@@ -1,0 +1,363 @@
+import AnimatorABI
+import Foundation
+import HostContainer
+import PluginRuntime
+
+/// How a plugin failed in its worker: what the quarantine remembers and the
+/// reports say.
+public struct PluginFailure: Sendable, Equatable, CustomStringConvertible {
+    /// The plugin file.
+    public var file: String
+    /// The animator whose call failed, when one did.
+    public var animator: String?
+    /// "load", "setup", "evaluate" or "end".
+    public var call: String
+    /// The time asked of evaluate.
+    public var t: Double?
+    /// What happened: "crashed with signal 11 (...)", "exited with status 3",
+    /// "did not answer within 0.5 s and was killed", "tried to start a
+    /// program (execve /bin/sh)", "ran out of memory"...
+    public var what: String
+    /// What came of it, when `what` alone does not say: "refused by the
+    /// sandbox", "refused by the sandbox; then it crashed with signal 11 (...)",
+    /// "it reached its limit of 1 GiB of address space and ...".
+    public var detail: String?
+    /// When.
+    public var date: Date
+    /// Whether the sandbox refused something the plugin tried (``what`` says what).
+    public var refusedBySandbox = false
+
+    /// "crashed with signal 11 (SIGSEGV, a segmentation fault) in evaluate at t = 0.250 s (plugin FILE)",
+    /// "tried to start a program (execve /bin/sh) in setup: refused by the sandbox (plugin FILE)".
+    public var description: String { "\(what) in \(call)\(atTime)\(detailText) (plugin \(file))" }
+
+    private var detailText: String { detail.map { ": \($0)" } ?? "" }
+
+    /// " at t = 0.250 s", or nothing when no t was asked.
+    private var atTime: String { t.map { " at t = \(String(format: "%.3f", $0)) s" } ?? "" }
+
+    /// The reason a quarantined plugin's animators fall back, with when it failed.
+    var quarantineReason: String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        let time = formatter.string(from: date)
+        let who = animator.map { "\($0) " } ?? ""
+        return "is quarantined: its plugin \(file) \(what) in \(who)\(call)\(atTime)\(detailText) at \(time)"
+    }
+}
+
+/// The host's side of one worker process: the plugin file it serves, started
+/// on first use and reused by every transition of that file's animators.
+/// Every call has a deadline; a crash, an exit, a hang or a malformed reply
+/// ends the worker and quarantines the plugin in its pool until cleared.
+/// Thread-safe: calls are serialised.
+final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by `lock`
+    let file: String
+    let settings: WorkerSettings
+    private let lock = NSLock()
+    private var process: ChildProcess?
+    private var channel: WorkerChannel?
+    private var memory: SharedMemory?
+    private var animatorIDs: Set<String> = []
+    private var nextSlot: UInt32 = 1
+    /// Set once the worker failed: the plugin is quarantined.
+    var failure: PluginFailure? { lock.withLock { _failure } }
+    private var _failure: PluginFailure?
+
+    /// The pool that may hold a worker started ahead.
+    private weak var pool: WorkerPool?
+
+    init(file: String, settings: WorkerSettings, pool: WorkerPool?) {
+        self.pool = pool
+        self.file = file
+        self.settings = settings
+    }
+
+    deinit { channel?.close() }
+
+    enum SetupOutcome {
+        /// Setup ran: what it returned, and the host's own copy of the plan.
+        case planned(slot: UInt32, result: UInt32, plan: segue_plan_t)
+        case failed(String)
+    }
+
+    func setup(animator id: String, name: String, payload: TransitionPayload) -> SetupOutcome {
+        lock.withLock {
+            if let failure = _failure { return .failed(failure.quarantineReason) }
+            if let why = startIfNeeded(for: name) { return .failed(why) }
+            guard animatorIDs.contains(id) else {
+                return .failed("is no longer provided by \(file) (was the file replaced since it was scanned?)")
+            }
+            let text = SetupRequest(animator: id, payload: payload).encoded()
+            guard let memory, memory.write(text, at: WorkerLayout.text, capacity: WorkerLayout.textCapacity) else {
+                return .failed("could not be sent its context")
+            }
+            let slot = nextSlot
+            nextSlot &+= 1
+            let reply = call(WorkerRequest(op: .setup, slot: slot, length: UInt32(text.count)), "setup", name, nil,
+                             settings.deadlines.setup)
+            switch reply {
+            case .failure(let why): return .failed(why.message)
+            case .success(let r) where r.status != WorkerReply.ok:
+                return .failed("could not be set up: \(PluginText.escaped(memory.copy(at: WorkerLayout.text, count: Int(r.length), capacity: 4096)))")
+            case .success(let r):
+                var plan = ABI.emptyPlan()
+                withUnsafeMutableBytes(of: &plan) { $0.copyMemory(from: UnsafeRawBufferPointer(start: memory.base + WorkerLayout.plan, count: $0.count)) }
+                plan.instance = nil
+                return .planned(slot: slot, result: r.value, plan: plan)
+            }
+        }
+    }
+
+    /// Evaluates `slot` at `t` into `layers` (and their meshes).
+    /// - Returns: nil, or what went wrong (the worker is then gone).
+    func evaluate(slot: UInt32, name: String, t: Double, layers: LayerStates) -> String? {
+        lock.withLock {
+            if let failure = _failure { return failure.quarantineReason }
+            guard let memory else { return "has no worker" }
+            let count = min(layers.count, Int(SEGUE_MAX_LAYERS))
+            for i in 0..<count {
+                let slotBase = memory.base + WorkerLayout.state(i)
+                var state = layers[i].raw
+                let mesh = UnsafeMutableBufferPointer(start: state.mesh, count: min(Int(state.mesh_vertex_count), WorkerLayout.meshCapacity))
+                state.mesh = nil
+                state.mesh_vertex_count = UInt32(mesh.count)
+                slotBase.storeBytes(of: state, as: segue_layer_state_t.self)
+                if let source = mesh.baseAddress {
+                    (memory.base + WorkerLayout.mesh(i)).copyMemory(from: source, byteCount: mesh.count * WorkerLayout.vertexStride)
+                }
+            }
+            if case .failure(let why) = call(WorkerRequest(op: .evaluate, slot: slot, argument: UInt32(count), t: t),
+                                             "evaluate", name, t, settings.deadlines.evaluate) {
+                return why.message
+            }
+            // Copied member by member from the shared memory into the host's own
+            // storage; the host's mesh pointer and count stay the host's.
+            for i in 0..<count {
+                let from = UnsafeRawPointer(memory.base + WorkerLayout.state(i))
+                let to = UnsafeMutableRawPointer(layers.base + i)
+                for (offset, size) in Self.copiedMembers { (to + offset).copyMemory(from: from + offset, byteCount: size) }
+                (to + LayerState.hiddenOffset).storeBytes(of: from.load(fromByteOffset: LayerState.hiddenOffset, as: UInt8.self) != 0, as: Bool.self)
+                let mesh = layers[i].mesh
+                if let target = mesh.baseAddress {
+                    UnsafeMutableRawPointer(target).copyMemory(from: memory.base + WorkerLayout.mesh(i),
+                                                               byteCount: mesh.count * WorkerLayout.vertexStride)
+                }
+            }
+            return nil
+        }
+    }
+
+    func end(slot: UInt32, name: String, completed: Bool) -> String? {
+        lock.withLock {
+            if let failure = _failure { return failure.quarantineReason }
+            if case .failure(let why) = call(WorkerRequest(op: .end, slot: slot, argument: completed ? 1 : 0), "end", name, nil,
+                                             settings.deadlines.end) {
+                return why.message
+            }
+            return nil
+        }
+    }
+
+    /// The members of a layer state copied back: everything but the mesh pointer and count, and `hidden` (a byte).
+    private static let copiedMembers: [(Int, Int)] = {
+        let L = MemoryLayout<segue_layer_state_t>.self
+        return [(L.offset(of: \.frame)!, MemoryLayout<segue_rect_t>.size),
+                (L.offset(of: \.transform)!, MemoryLayout<segue_transform3d_t>.size),
+                (L.offset(of: \.alpha)!, 8), (L.offset(of: \.z_position)!, 8)]
+    }()
+
+    // MARK: - The process
+
+    /// Starts the worker (or takes the one started ahead, ``WorkerPool/prestart()``)
+    /// and has it load the plugin; nil, or why it could not.
+    private func startIfNeeded(for name: String) -> String? {
+        if process != nil { return nil }
+        let idle: IdleWorker
+        switch pool?.takeIdle() ?? IdleWorker.start(settings: settings) {
+        case .failure(let why): return why.description
+        case .success(let started): idle = started
+        }
+        (process, channel, memory) = (idle.process, idle.channel, idle.memory)
+        let path = [UInt8](file.utf8)
+        guard idle.memory.write(path, at: WorkerLayout.text, capacity: WorkerLayout.textCapacity),
+              idle.channel.send(WorkerRequest(op: .load, length: UInt32(path.count))) else {
+            return fail(call: "load", animator: name, t: nil, what: ended(), kill: true)
+        }
+        switch receive("load", name, nil, settings.deadlines.load) {
+        case .failure(let why): return why.message
+        case .success(let r):
+            let text = PluginText.escaped(idle.memory.copy(at: WorkerLayout.text, count: Int(r.length), capacity: 1 << 20))
+            guard r.status == WorkerReply.ok else {
+                return fail(call: "load", animator: name, t: nil, what: "could not load it: \(text)", kill: true)
+            }
+            animatorIDs = Set(text.split(separator: "\n").map(String.init))
+            return nil
+        }
+    }
+
+    private func call(_ request: WorkerRequest, _ call: String, _ name: String, _ t: Double?, _ deadline: Double) -> Result<WorkerReply, CallFailure> {
+        let before = memory?.loadAcquire(at: WorkerLayout.replies) ?? 0
+        guard let channel, channel.send(request) else {
+            return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: ended(), kill: false)))
+        }
+        // The reply is then already queued: receiving it does not sleep.
+        _ = memory?.spin(whileEqual: before, at: WorkerLayout.replies, seconds: Self.spinLimit)
+        return receive(call, name, t, deadline)
+    }
+
+    /// The plugin tried something its sandbox refused (it may have gone on,
+    /// the call failing): the worker is ended before anything it answered is used.
+    private func refused(_ call: String, _ name: String, _ t: Double?) -> CallFailure? {
+        guard let memory, SandboxRecord(copyingFrom: memory).count > 0 else { return nil }
+        return CallFailure(message: fail(call: call, animator: name, t: t, what: nil, kill: true))
+    }
+
+    /// How long the host spins for an answer before it sleeps: a sleep and a
+    /// wake-up cost about 10 µs, more than most frames take to evaluate.
+    static let spinLimit = 0.000_2
+
+    private func receive(_ call: String, _ name: String, _ t: Double?, _ deadline: Double) -> Result<WorkerReply, CallFailure> {
+        switch channel!.receive(WorkerReply.self, within: deadline) {
+        case .success(let reply):
+            if let refusal = refused(call, name, t) { return .failure(refusal) }
+            return .success(reply)
+        case .failure(.timedOut):
+            return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: "did not answer within \(deadline.formatted()) s (an endless loop?) and was killed", kill: true)))
+        case .failure(.closed):
+            return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: ended(), kill: false)))
+        case .failure(.malformed(let size)):
+            return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: "sent a malformed reply (\(size) bytes) and was killed", kill: true)))
+        }
+    }
+
+    /// How the worker ended, once its end of the socket closed.
+    private func ended() -> String {
+        guard let ended = process?.wait(seconds: 2) ?? process?.kill() else { return "stopped answering" }
+        return ended.description
+    }
+
+    /// Ends the worker and quarantines the plugin. What its sandbox recorded
+    /// comes first: what the plugin tried and was refused (`what`, if any, is
+    /// then how it ended), or that it ran out of memory. Returns the failure, for reports.
+    private func fail(call: String, animator: String?, t: Double?, what ended: String?, kill: Bool) -> String {
+        if kill { process?.kill() }
+        let record = memory.map(SandboxRecord.init(copyingFrom:))
+        channel?.close()
+        (process, channel, memory) = (nil, nil, nil)
+        var what = ended ?? "stopped answering", detail: String?
+        let attempts = record?.attempts()
+        if let attempts {
+            (what, detail) = (attempts, "refused by the sandbox" + (ended.map { "; then it \($0)" } ?? ""))
+        } else if let ended, settings.sandbox.mode == .strict,
+                  record?.ranOutOfMemory(limit: settings.sandbox.memoryLimit) == true {
+            let limit = SandboxPolicy.formatted(settings.sandbox.memoryLimit)
+            (what, detail) = ("ran out of memory", "it reached its limit of \(limit) of address space and \(ended) (allow more with \"limits\": {\"memory\": ...} in the config or --plugin-memory)")
+        }
+        var failure = PluginFailure(file: file, animator: animator, call: call, t: t, what: what, detail: detail, date: Date())
+        failure.refusedBySandbox = attempts != nil
+        _failure = failure
+        return "\(failure.description); the plugin is quarantined"
+    }
+}
+
+/// A call that did not get its answer; the message says why, for reports.
+struct CallFailure: Error {
+    let message: String
+}
+
+/// A worker process started but not yet told which plugin to serve.
+struct IdleWorker: @unchecked Sendable {  // owned by one party at a time: the pool, then one PluginWorker
+    let process: ChildProcess
+    let channel: WorkerChannel
+    let memory: SharedMemory
+
+    /// Starts `segue-worker serve`; it waits for a ``WorkerOp/load`` request.
+    static func start(settings: WorkerSettings) -> Result<IdleWorker, LoadFailure> {
+        WorkerLayout.check()
+        let executable: String
+        switch settings.worker() {
+        case .failure(let why): return .failure(why)
+        case .success(let path): executable = path
+        }
+        guard let (host, worker) = WorkerChannel.pair(), let memory = SharedMemory(size: WorkerLayout.size) else {
+            return .failure(LoadFailure("could not be started: \(String(cString: strerror(errno)))"))
+        }
+        defer { worker.close() }
+        do {
+            let process = try ChildProcess(executable: executable, arguments: settings.sandbox.workerArguments + ["serve"],
+                                           descriptors: [worker.descriptor, memory.descriptor])
+            return .success(IdleWorker(process: process, channel: host, memory: memory))
+        } catch {
+            host.close()
+            return .failure(LoadFailure("could not be started: \(error)"))
+        }
+    }
+}
+
+/// The worker processes of one factory, one per plugin file (by path and
+/// file identity: a replaced file gets a fresh worker), and its quarantine: a
+/// worker that failed stays in the pool, failed, until it is cleared.
+final class WorkerPool: @unchecked Sendable {
+    let settings: WorkerSettings
+    private let lock = NSLock()
+    private struct Key: Hashable {
+        var file: String, identity: FileIdentity
+    }
+    private var workers: [Key: PluginWorker] = [:]
+    /// A worker started ahead of need.
+    private var idle: IdleWorker?
+
+    init(settings: WorkerSettings) { self.settings = settings }
+
+    deinit { idle?.channel.close() }
+
+    func worker(file: String, identity: FileIdentity) -> PluginWorker {
+        let key = Key(file: file, identity: identity)
+        return lock.withLock {
+            if let known = workers[key] { return known }
+            let worker = PluginWorker(file: file, settings: settings, pool: self)
+            workers[key] = worker
+            return worker
+        }
+    }
+
+    /// Starts a worker that serves no plugin yet, unless one is waiting
+    /// already, so that the next plugin to need a worker does not wait for a
+    /// process to start (several milliseconds: the Swift runtime loads).
+    func prestart() {
+        guard lock.withLock({ idle == nil }), case .success(let started) = IdleWorker.start(settings: settings) else { return }
+        let extra = lock.withLock { () -> IdleWorker? in
+            if idle != nil { return started }
+            idle = started
+            return nil
+        }
+        extra?.channel.close()  // another thread's got there first: this one ends
+    }
+
+    /// The worker started ahead, if it is still alive.
+    func takeIdle() -> Result<IdleWorker, LoadFailure>? {
+        guard let waiting = lock.withLock({ () -> IdleWorker? in defer { idle = nil }; return idle }) else { return nil }
+        guard waiting.process.termination == nil else {
+            waiting.channel.close()
+            return nil
+        }
+        return .success(waiting)
+    }
+
+    /// How every quarantined plugin failed.
+    var quarantined: [PluginFailure] {
+        lock.withLock { workers.values.compactMap(\.failure) }.sorted { $0.date < $1.date }
+    }
+
+    /// Forgets the workers of `file` as it was (`identity`): it changed or went
+    /// away. Each one ends when the last transition using it lets it go.
+    func retire(file: String, identity: FileIdentity) {
+        lock.withLock { workers = workers.filter { $0.key.file != file || $0.key.identity != identity } }
+    }
+
+    /// Lets the plugins in `files` run again, in fresh workers.
+    func clearQuarantine(files: Set<String>) {
+        lock.withLock { workers = workers.filter { $0.value.failure == nil || !files.contains($0.value.file) } }
+    }
+}

@@ -1,0 +1,447 @@
+import AnimatorABI
+import Foundation
+import HeapProbe
+import HostContainer
+import PluginHost
+import PluginRuntime
+
+/// The outcome of one validation check.
+public struct ValidationCheck: Equatable, Sendable, Codable {
+    /// Pass, warn or fail.
+    public enum Status: String, Equatable, Sendable, Codable {
+        case pass, warn, fail
+    }
+    /// What was checked, e.g. "TestFade: finite states".
+    public var name: String
+    /// The verdict.
+    public var status: Status
+    /// What was expected and what was found.
+    public var message: String
+
+    /// A check's outcome.
+    public init(name: String, status: Status, message: String) {
+        self.name = name
+        self.status = status
+        self.message = message
+    }
+}
+
+/// Checks a plugin file the way pluginval and clap-validator check audio
+/// plugins: the entry point and ABI version, the descriptor, then every
+/// animator over a matrix of contexts (tiny, ordinary and huge containers, both
+/// directions, with and without shared elements, parameters at their minimum,
+/// default, maximum and fuzzed from a seed): plans usable and declines
+/// explained, finite states at t = 0, sampled times and t = duration, the final
+/// state matching the final frames, the same t giving the same state, no memory
+/// growth across many evaluations, and the time per evaluation within budget.
+///
+/// The checks run in this process: a plugin that crashes takes it down. The
+/// `segue validate` tool runs them in a child process, one check at a time by
+/// index, so that a crash or a hang is reported against the check that caused it.
+public struct PluginValidator {
+    /// The plugin file.
+    public let path: String
+    /// 1 to 10: how many contexts, samples and evaluations.
+    public let strictness: Int
+    /// Seeds the fuzzed parameters.
+    public let seed: UInt64
+
+    /// The longest one evaluation of all layers may take: 1 ms.
+    public static let evaluationBudget = 0.001
+    /// How much the heap may grow across the memory check's evaluations: 4 KiB.
+    public static let allowedGrowth = 4_096
+
+    /// When set, the matrix is only this context (its number in the whole matrix).
+    public var onlyContext: Int?
+    /// Where the child that runs the checks records the call under way.
+    package var progress: ValidationProgress?
+
+    /// A validator of `path`; `strictness` is clamped to 1...10.
+    public init(path: String, strictness: Int = 5, seed: UInt64 = 1) {
+        self.path = path
+        self.strictness = min(max(strictness, 1), 10)
+        self.seed = seed
+    }
+
+    /// The checks' names, in the order ``run(check:)`` numbers them. Loads the plugin.
+    public var checkNames: [String] { checks.map(\.name) }
+
+    /// Runs the check numbered `index` in ``checkNames``.
+    public func run(check index: Int) -> ValidationCheck {
+        let check = checks[index]
+        let (status, message) = check.run()
+        return ValidationCheck(name: check.name, status: status, message: message)
+    }
+
+    private struct Check {
+        let name: String
+        let run: () -> (ValidationCheck.Status, String)
+    }
+
+    private var checks: [Check] {
+        let identity = (try? FileIdentity.of(path).get()) ?? FileIdentity(device: 0, inode: 0, size: 0, modified: 0, changed: 0)
+        let described = PluginLoader.load(path: path).map { PluginDetails(PluginDescription(animators: $0.map(\.description))) }
+        func descriptors(_ factory: any AnimatorFactory) -> Result<[AnimatorDescriptor], PluginRejection> {
+            described.map { details in
+                details.names.indices.map { AnimatorDescriptor(details, index: $0, file: path, identity: identity, factory: factory) }
+            }
+        }
+        let loaded = descriptors(InProcessFactory())
+        let workers = WorkerFactory(settings: WorkerSettings())
+        var list = [Check(name: "entry point and ABI version") {
+            switch loaded {
+            case .success: return (.pass, "'\(SEGUE_ENTRY_SYMBOL)' answered with a plugin for ABI \(AnimatorABIVersion.major).x")
+            case .failure(let r) where r.inDescriptor: return (.pass, "'\(SEGUE_ENTRY_SYMBOL)' answered with a plugin for ABI \(AnimatorABIVersion.major).x")
+            case .failure(let r): return (.fail, r.reason)
+            }
+        }]
+        list.append(Check(name: "descriptor") {
+            switch loaded {
+            case .success(let animators):
+                let missing = animators.filter(\.summary.isEmpty).map(\.name)
+                let names = animators.map { "\($0.name) (\($0.id), \($0.version), \($0.parameters.count) parameter(s))" }
+                if !missing.isEmpty { return (.warn, "no description for \(missing.joined(separator: ", ")); expected a sentence for people") }
+                return (.pass, "well-formed: " + names.joined(separator: "; "))
+            case .failure(let r): return r.inDescriptor ? (.fail, r.reason) : (.warn, "not read: loading stopped before the descriptor")
+            }
+        })
+        guard case .success(let animators) = loaded, case .success(let confined) = descriptors(workers) else { return list }
+        list.append(Check(name: "stays in its sandbox") { sandboxCheck(confined, workers) })
+        for d in animators {
+            list.append(Check(name: "\(d.name): setup over the context matrix") { setupCheck(d) })
+            list.append(Check(name: "\(d.name): finite states") { finiteCheck(d) })
+            list.append(Check(name: "\(d.name): states in range") { rangeCheck(d) })
+            if strictness >= 2 { list.append(Check(name: "\(d.name): final state") { finalCheck(d) }) }
+            if strictness >= 3 { list.append(Check(name: "\(d.name): same t, same state") { determinismCheck(d) }) }
+            if strictness >= 4 { list.append(Check(name: "\(d.name): no memory growth") { memoryCheck(d) }) }
+            if strictness >= 4 { list.append(Check(name: "\(d.name): time per evaluation") { timeCheck(d) }) }
+        }
+        return list
+    }
+
+    // MARK: - The context matrix
+
+    /// One context of the matrix, described for messages.
+    struct Situation {
+        var size: Rect, goingRight: Bool, shared: Bool, parameters: [Double], label: String
+        /// Its number in the whole matrix.
+        var index = 0
+    }
+
+    func situations(for d: AnimatorDescriptor) -> [Situation] {
+        let sizes: [(String, Rect)] = strictness >= 2
+            ? [("tiny 24x48", Rect(x: 0, y: 0, width: 24, height: 48)), ("ordinary 390x844", .phonePortrait),
+               ("huge 4096x4096", Rect(x: 0, y: 0, width: 4096, height: 4096))]
+            : [("ordinary 390x844", .phonePortrait)]
+        var sets: [(String, [Double])] = [("at default", d.parameters.map(\.defaultValue))]
+        if strictness >= 3, !d.parameters.isEmpty {
+            sets.append(("at minimum", d.parameters.map(\.minimum)))
+            sets.append(("at maximum", d.parameters.map(\.maximum)))
+        }
+        var rng = SplitMix(state: seed)
+        for k in 0..<max(strictness - 4, 0) where !d.parameters.isEmpty {
+            sets.append(("fuzzed #\(k + 1) (seed \(seed))", d.parameters.map { p in
+                let v = p.minimum + (p.maximum - p.minimum) * rng.unit()
+                switch p.kind {
+                case .number: return v
+                case .integer, .choice, .curve: return v.rounded()
+                case .boolean: return v < (p.minimum + p.maximum) / 2 ? p.minimum : p.maximum
+                }
+            }))
+        }
+        var result: [Situation] = []
+        for (sizeLabel, size) in sizes {
+            for goingRight in [true, false] {
+                for shared in [true, false] {
+                    for (setLabel, values) in sets {
+                        result.append(Situation(
+                            size: size, goingRight: goingRight, shared: shared, parameters: values,
+                            label: "\(sizeLabel), going \(goingRight ? "right" : "left"), \(shared ? "a shared element" : "no shared element"), parameters \(setLabel)",
+                            index: result.count))
+                    }
+                }
+            }
+        }
+        return onlyContext.map { only in result.filter { $0.index == only } } ?? result
+    }
+
+    /// A from and a to child in a container view, the to child not yet added.
+    final class Stage {
+        let container: View, from: ViewController, to: ViewController, context: TransitionContext
+        init(_ s: Situation) {
+            container = View(frame: s.size)
+            func child(_ name: String, element: String, frame: Rect) -> ViewController {
+                let root = View(frame: s.size.bounds)
+                root.backgroundColor = .white
+                let e = View(name: element, frame: frame)
+                e.content = .image(seed: 1)
+                root.addSubview(e)
+                return ViewController(name: name, view: root)
+            }
+            let w = s.size.width, h = s.size.height
+            from = child("from", element: s.shared ? "image" : "cell", frame: Rect(x: w * 0.1, y: h * 0.2, width: w * 0.3, height: w * 0.3))
+            to = child("to", element: s.shared ? "image" : "hero", frame: Rect(x: 0, y: h * 0.1, width: w, height: w))
+            container.addSubview(from.view)
+            to.view.frame = s.size.bounds
+            context = TransitionContext(from: from, to: to, containerView: container, goingRight: s.goingRight) { _ in }
+        }
+    }
+
+    enum Begun {
+        case running(ActiveTransition, Stage)
+        case declined(String)
+        case unusable(String)
+    }
+
+    /// A new animator of `d` for `s`, whose calls are recorded in ``progress``.
+    func animator(_ d: AnimatorDescriptor, _ s: Situation) -> any TransitionAnimator {
+        let made = d.makeAnimator(parameters: s.parameters)
+        guard let progress else { return made }
+        progress.enter(context: s.index, label: s.label)
+        return TracedAnimator(made, progress: progress)
+    }
+
+    func begin(_ d: AnimatorDescriptor, _ s: Situation) -> Begun {
+        let stage = Stage(s)
+        let animator = animator(d, s)
+        if case .decline(let reason) = animator.setup(stage.context) { return .declined(reason) }
+        // The plan is checked by the container's own rules; a second setup is harmless (setup may run again).
+        switch ActiveTransition.begin(self.animator(d, s), context: stage.context) {
+        case .success(let t): return .running(t, stage)
+        case .failure(let why): return .unusable(why.description)
+        }
+    }
+
+    func end(_ t: ActiveTransition) {
+        t.tearDown()
+        t.animator.animationEnded(false)
+    }
+
+    /// Runs `body` on every transition the matrix animates; the first problem ends the check.
+    func overMatrix(_ d: AnimatorDescriptor, problem status: ValidationCheck.Status = .fail,
+                    _ body: (ActiveTransition, Stage, Situation) -> String?) -> (ValidationCheck.Status, String) {
+        var animated = 0
+        for s in situations(for: d) {
+            guard case .running(let t, let stage) = begin(d, s) else { continue }
+            defer { end(t) }
+            animated += 1
+            if let problem = body(t, stage, s) { return (status, "\(problem) (\(s.label))") }
+        }
+        return animated == 0 ? (.warn, "not checked: the animator declined every context") : (.pass, "\(animated) context(s)")
+    }
+
+    // MARK: - The checks
+
+    func setupCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
+        var animated = 0, declined = 0
+        for s in situations(for: d) {
+            switch begin(d, s) {
+            case .running(let t, _):
+                animated += 1
+                end(t)
+            case .declined(let reason):
+                if reason.trimmingCharacters(in: .whitespaces).isEmpty {
+                    return (.fail, "a decline without a reason (\(s.label)); expected plan->decline_reason to say why")
+                }
+                declined += 1
+            case .unusable(let why):
+                return (.fail, "\(why) (\(s.label))")
+            }
+        }
+        if animated == 0 { return (.warn, "declined all \(declined) contexts, each with a reason; expected it to animate some") }
+        return (.pass, "\(animated) context(s) animated, \(declined) declined with a reason")
+    }
+
+    var sampleCount: Int { 2 + 2 * strictness }
+
+    /// t = 0, `sampleCount - 1` evenly spaced times, and t = duration.
+    func sampleTimes(of t: ActiveTransition) -> [Double] {
+        (0...sampleCount).map { t.duration * Double($0) / Double(sampleCount) }
+    }
+
+    /// A passing result with its message rewritten by `describe`; others as they are.
+    func passing(_ result: (ValidationCheck.Status, String), _ describe: (String) -> String) -> (ValidationCheck.Status, String) {
+        result.0 == .pass ? (.pass, describe(result.1)) : result
+    }
+
+    /// Loads the plugin in a worker inside the strict sandbox, as `segue run`
+    /// does, and plays one transition of each of `confined` (isolated
+    /// descriptors) there: anything the sandbox refused is named.
+    func sandboxCheck(_ confined: [AnimatorDescriptor], _ workers: WorkerFactory) -> (ValidationCheck.Status, String) {
+        for d in confined {
+            guard let s = ordinarySituation(for: d) ?? situations(for: d).first, case .running(let t, _) = begin(d, s) else { continue }
+            for time in sampleTimes(of: t) { t.apply(at: time) }
+            end(t)
+        }
+        let failures = workers.quarantined
+        let refused = failures.filter(\.refusedBySandbox)
+        if !refused.isEmpty { return (.fail, refused.map(\.description).joined(separator: "; ")) }
+        if let failed = failures.first { return (.fail, "in its sandboxed worker, it \(failed.description)") }
+        let confinement = PluginConfinement(isolation: .process, policy: SandboxPolicy(), support: .current)
+        return (.pass, "loaded and played each animator in a sandboxed worker (\(confinement.summary)); nothing was refused")
+    }
+
+    func finiteCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
+        passing(overMatrix(d) { t, _, _ in
+            for time in sampleTimes(of: t) {
+                t.apply(at: time)
+                if let failure = t.failure { return "expected finite values; it \(failure)" }
+            }
+            return nil
+        }) { "finite at t = 0, \(sampleCount - 1) sampled times and t = duration over \($0)" }
+    }
+
+    /// Alpha outside [0, 1] and negative sizes: the host clamps or skips
+    /// them, so they warn rather than fail, saying what, which layer and t.
+    func rangeCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
+        passing(overMatrix(d, problem: .warn) { t, _, _ in
+            for time in sampleTimes(of: t) {
+                t.apply(at: time)
+                // Non-finite states are the finite-states check's to report.
+                if t.failure != nil { return nil }
+                if let problem = t.outOfRange { return "found \(problem)" }
+            }
+            return nil
+        }) { "alpha in [0, 1] and sizes of 0 or more at t = 0, \(sampleCount - 1) sampled times and t = duration over \($0)" }
+    }
+
+    func finalCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
+        passing(overMatrix(d) { t, stage, _ in
+            t.apply(at: t.duration)
+            if let failure = t.failure { return "expected finite values at t = duration; it \(failure)" }
+            let to = stage.to.view, expected = stage.context.finalFrame(for: stage.to)
+            func close(_ a: Rect, _ b: Rect) -> Bool {
+                abs(a.x - b.x) <= 0.5 && abs(a.y - b.y) <= 0.5 && abs(a.width - b.width) <= 0.5 && abs(a.height - b.height) <= 0.5
+            }
+            // What is seen: the corners of the to view where its frame and transform put them.
+            let seen = to.projectedCorners, wanted = View.projectedCorners(of: expected, transform: .identity) ?? []
+            let misplaced = seen.map { zip($0, wanted).contains { abs($0.0 - $1.0) > 0.5 || abs($0.1 - $1.1) > 0.5 } } ?? true
+            if misplaced {
+                return "expected the to view's corners where its final frame \(expected) puts them, \(Self.describe(wanted)), at t = duration;"
+                    + " found \(seen.map(Self.describe) ?? "them behind the eye"): \(Self.differences(to, from: expected))"
+            }
+            if to.alpha < 0.999 || to.isHidden {
+                return "expected the to view shown at t = duration (alpha 1, not hidden); found alpha \(to.alpha), hidden \(to.isHidden)"
+            }
+            let from = stage.from.view
+            let gone = from.superview !== stage.container || from.isHidden || from.alpha <= 0.001
+                || close(from.frame, stage.context.finalFrame(for: stage.from))
+                || (from.zPosition < to.zPosition && to.mesh == nil && to.backgroundColor.alpha >= 1)
+            if !gone {
+                return "expected the from view at its final frame \(stage.context.finalFrame(for: stage.from)), hidden, transparent or beneath the to view at t = duration; found \(from.frame) at alpha \(from.alpha)"
+            }
+            return nil
+        }) { "the to view rests at its final frame at t = duration over \($0)" }
+    }
+
+    static func describe(_ corners: [(Double, Double)]) -> String {
+        corners.map { "(\(format($0.0)), \(format($0.1)))" }.joined(separator: " ")
+    }
+
+    static func format(_ v: Double) -> String {
+        abs(v - v.rounded()) < 1e-9 ? String(Int(v.rounded())) : String(format: "%.2f", v)
+    }
+
+    /// Which members of `view`'s frame and transform differ from `frame` and
+    /// the identity, as "frame.x 12 (expected 0), transform m41 8 (expected 0)".
+    static func differences(_ view: View, from frame: Rect) -> String {
+        var out: [String] = []
+        for (name, found, wanted) in [("x", view.frame.x, frame.x), ("y", view.frame.y, frame.y),
+                                      ("width", view.frame.width, frame.width), ("height", view.frame.height, frame.height)]
+            where abs(found - wanted) > 1e-9 {
+            out.append("frame.\(name) \(format(found)) (expected \(format(wanted)))")
+        }
+        for (i, (found, wanted)) in zip(view.transform.values, Transform3D.identity.values).enumerated() where abs(found - wanted) > 1e-9 {
+            out.append("transform m\(i / 4 + 1)\(i % 4 + 1) \(format(found)) (expected \(format(wanted)))")
+        }
+        return out.isEmpty ? "no member differs" : out.joined(separator: ", ")
+    }
+
+    func determinismCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
+        var rng = SplitMix(state: seed &+ 17)
+        return passing(overMatrix(d) { t, stage, _ in
+            let times = (0..<sampleCount).map { _ in t.duration * rng.unit() }
+            for time in times {
+                t.apply(at: time)
+                // Non-finite states are never applied: the finite-states check reports those.
+                if t.failure != nil { return nil }
+                let first = Pose.of(stage.container)
+                t.apply(at: t.duration * rng.unit())
+                t.apply(at: time)
+                if Pose.of(stage.container) != first {
+                    return "expected the same state for the same t; t = \(time) s gave two different states"
+                }
+            }
+            return nil
+        }) { "\(sampleCount) times, each evaluated twice around another, over \($0)" }
+    }
+
+    /// Every layer's geometry and appearance, mesh included, for comparisons.
+    struct Pose: Equatable {
+        var values: [Double]
+        static func of(_ container: View) -> Pose {
+            var v: [Double] = []
+            for layer in container.subviews {
+                let f = layer.frame
+                v += [f.x, f.y, f.width, f.height, layer.alpha, layer.zPosition, layer.isHidden ? 1 : 0] + layer.transform.values
+                if let mesh = layer.mesh { for p in mesh.vertices { v += [p.x, p.y, p.z] } }
+            }
+            return Pose(values: v)
+        }
+    }
+
+    var evaluations: Int { 500 * strictness }
+
+    /// The ordinary container with a shared element and default parameters, for the memory and time checks.
+    func ordinarySituation(for d: AnimatorDescriptor) -> Situation? {
+        situations(for: d).first { $0.label.hasPrefix("ordinary") && $0.label.contains("a shared element") }
+    }
+
+    func memoryCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
+        guard let s = ordinarySituation(for: d) else { return (.warn, "not checked: --context leaves out the ordinary container") }
+        guard case .running(let t, _) = begin(d, s) else { return (.warn, "not checked: the animator declined \(s.label)") }
+        defer { end(t) }
+        for k in 0..<20 { t.apply(at: t.duration * Double(k) / 20) }
+        let before = heap_probe_bytes_in_use()
+        for k in 0..<evaluations { t.apply(at: t.duration * Double(k % 100) / 100) }
+        let growth = Int(heap_probe_bytes_in_use()) - Int(before)
+        if growth > Self.allowedGrowth {
+            return (.fail, "expected no heap growth across \(evaluations) evaluations; found \(growth) bytes more in use (\(s.label))")
+        }
+        return (.pass, "heap in use changed by \(growth) bytes across \(evaluations) evaluations")
+    }
+
+    func timeCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
+        guard let s = ordinarySituation(for: d) else { return (.warn, "not checked: --context leaves out the ordinary container") }
+        guard case .running(let t, _) = begin(d, s) else { return (.warn, "not checked: the animator declined \(s.label)") }
+        defer { end(t) }
+        var samples: [Double] = []
+        let clock = MonotonicClock()
+        for k in 0..<evaluations {
+            let start = clock.now
+            t.apply(at: t.duration * Double(k % 100) / 100)
+            samples.append(clock.now - start)
+        }
+        samples.sort()
+        let median = samples[samples.count / 2]
+        let micros = String(format: "%.1f", median * 1e6)
+        if median > Self.evaluationBudget {
+            return (.fail, "expected at most \(Int(Self.evaluationBudget * 1e6)) µs per evaluation of all layers; found a median of \(micros) µs (\(s.label))")
+        }
+        return (.pass, "median \(micros) µs per evaluation of all layers (budget \(Int(Self.evaluationBudget * 1e6)) µs)")
+    }
+}
+
+/// SplitMix64: a small, seedable generator, so that fuzzed parameters replay.
+struct SplitMix {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// A value in [0, 1).
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}
