@@ -59,6 +59,8 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         switch decide(from: from, to: to) {
         case .builtin(let reason):
             return .useDefault(reason: reason)
+        case .fallBack(let reason):
+            return .fallBack(reason: reason)
         case .chosen(let descriptor, let values, let why):
             return .use(descriptor.makeAnimator(parameters: values, curves: config.curves), reason: why,
                         parameters: named(descriptor.parameters, values))
@@ -72,8 +74,10 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
 
     /// What ``resolve(from:to:)`` decides, without making an animator.
     enum Decision {
-        /// The built-in default with its own values: nothing chose an animator, or what was chosen cannot run.
+        /// The built-in default with its own values: nothing chose another animator.
         case builtin(reason: String)
+        /// The built-in default with its own values, because what was chosen cannot run.
+        case fallBack(reason: String)
         /// The animator the config chose (the built-in default too, when a rule sets its parameters), with its values.
         case chosen(AnimatorDescriptor, values: [Double], reason: String)
     }
@@ -89,16 +93,16 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         }
         guard let descriptor = registry.animator(named: name) else {
             if let gone = registry.departure(of: name) {
-                return .builtin(reason: "\(why) names the animator '\(name)', which is gone: \(gone); the built-in default ran instead")
+                return .fallBack(reason: "\(why) names the animator '\(name)', which is gone: \(gone); the built-in default ran instead")
             }
             let hint = NameSuggestion.hint(for: name, in: registry.names)
-            return .builtin(reason: "\(why) names the animator '\(name)', which no loaded plugin provides\(hint); the built-in default ran instead")
+            return .fallBack(reason: "\(why) names the animator '\(name)', which no loaded plugin provides\(hint); the built-in default ran instead")
         }
         let isDefault = descriptor.source == .builtin
         switch descriptor.resolveParameters(parameters, curves: config.curves) {
         case .failure(let error):
             let instead = isDefault ? "the built-in default ran with its own values instead" : "the built-in default ran instead"
-            return .builtin(reason: "\(why): \(error.message); \(instead)")
+            return .fallBack(reason: "\(why): \(error.message); \(instead)")
         case .success(let values):
             if isDefault && parameters.isEmpty { return .builtin(reason: "\(why) chose the built-in default") }
             return .chosen(descriptor, values: values, reason: isDefault ? "\(why) chose the built-in default" : why)
@@ -134,7 +138,7 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
             named(parameters, values).map { TransitionExplanation.Parameter(name: $0.name, value: $0.value, fromRule: given[$0.name] != nil) }
         }
         switch decide(from: from, to: to) {
-        case .builtin(let reason):
+        case .builtin(let reason), .fallBack(let reason):
             explanation.reason = reason
             explanation.parameters = values(DefaultAnimator.parameters, DefaultAnimator.parameters.map(\.defaultValue))
         case .chosen(let descriptor, let chosen, let reason) where descriptor.source == .builtin:

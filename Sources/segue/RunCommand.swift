@@ -166,8 +166,7 @@ enum RunCommand {
         let parameters = r.parameters.isEmpty ? ""
             : "\n    parameters: " + e(r.parameters.map { "\($0.name) = \($0.value)" }.joined(separator: ", "))
         // A fallback (the default ran instead of the animator a rule named) stands out.
-        let fellBack = r.source.kind == "builtin" && (r.reason.contains("ran instead") || r.reason.contains("finished the transition"))
-        let animator = fellBack ? Style.warn(e(r.animator)) : e(r.animator)
+        let animator = r.fellBack ? Style.warn(e(r.animator)) : e(r.animator)
         return "\(e(r.from)) -> \(e(r.to)): \(animator) (\(origin)), \(String(format: "%.3f", r.duration)) s, \(r.frames) frames, \(outcome)\n    why: \(e(r.reason))\(parameters)"
     }
 
@@ -180,6 +179,7 @@ enum RunCommand {
         let completed: Bool
         let shown: String
         let interactive: Bool
+        let fellBack: Bool
         let parameters: [String: JSONParameter]
         var preview: String?
         var version = 1
@@ -187,6 +187,7 @@ enum RunCommand {
         init(_ r: TransitionReport) {
             (from, to, animator, source, reason, file) = (r.from, r.to, r.animator, r.source.kind, r.reason, r.source.file)
             (duration, frames, completed, shown, interactive) = (r.duration, r.frames, r.completed, r.shown, r.interactive)
+            fellBack = r.fellBack
             parameters = Dictionary(r.parameters.map { ($0.name, JSONParameter($0.value)) }, uniquingKeysWith: { first, _ in first })
         }
     }

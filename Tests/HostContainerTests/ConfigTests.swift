@@ -195,12 +195,13 @@ struct SelectionTests {
     @Test func theNameDefaultChoosesTheBuiltinExplicitly() throws {
         let r = try delegate(#"{"children": ["a", "c"], "rules": [{"to": "c", "animator": "default"}]}"#).resolve(from: "a", to: "c")
         #expect(r.animator == nil && r.reason == #"rules[0] (to "c") chose the built-in default"#)
+        #expect(!r.fellBack, "choosing the default is not falling back")
     }
 
     @Test func anUnknownAnimatorNameFallsBackWithAHint() throws {
         let d = try delegate(#"{"children": ["a", "b", "c"], "rules": [{"to": "b", "animator": "curlup"}, {"to": "c", "animator": "Nope"}]}"#)
         let r = d.resolve(from: "a", to: "b")
-        #expect(r.animator == nil)
+        #expect(r.animator == nil && r.fellBack)
         #expect(r.reason == #"rules[0] (to "b") names the animator 'curlup', which no loaded plugin provides (did you mean 'CurlUp'?); the built-in default ran instead"#)
         #expect(d.resolve(from: "a", to: "c").reason.contains("'Nope', which no loaded plugin provides; the built-in"))
     }
@@ -214,7 +215,7 @@ struct SelectionTests {
     func anInvalidParameterFallsBackAndNamesIt(parameters: String, message: String) throws {
         let d = try delegate(#"{"children": ["a", "b", "c"], "rules": [{"to": "b", "animator": "SpringSlide", "parameters": \#(parameters)}]}"#)
         let r = d.resolve(from: "a", to: "b")
-        #expect(r.animator == nil)
+        #expect(r.animator == nil && r.fellBack)
         #expect(r.reason == #"rules[0] (to "b"): \#(message); the built-in default ran instead"#)
     }
 

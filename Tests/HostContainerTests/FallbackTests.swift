@@ -48,7 +48,7 @@ struct FallbackTests {
 
     @Test func aDecliningAnimatorHandsOverToTheDefaultWithItsReason() throws {
         let (_, report, file) = try runFixture("decline", "FAULT_DECLINE")
-        #expect(report.animator == "default" && report.source == .builtin && report.completed)
+        #expect(report.animator == "default" && report.source == .builtin && report.completed && report.fellBack)
         #expect(report.reason == "TestFade declined: this fixture always declines; the built-in default ran instead")
         #expect(CPlugin.counter("fixture_end_calls", in: file) == 0, "end follows only a successful setup")
     }
@@ -86,7 +86,7 @@ struct FallbackTests {
         let (h, report, file) = try runFixture("nan", "FAULT_NAN")
         #expect(report.animator == "default" && report.source == .builtin && report.completed)
         #expect(report.reason.hasPrefix("TestFade produced a non-finite alpha for layer 0 at t = "))
-        #expect(report.reason.hasSuffix("; the built-in default finished the transition"))
+        #expect(report.reason.hasSuffix("; the built-in default finished the transition") && report.fellBack)
         #expect(CPlugin.counter("fixture_end_calls", in: file) == 1)
         #expect(CPlugin.counter("fixture_last_completed", in: file) == 0, "the abandoned animator hears completed = false")
         let ended = h.events.filter { if case .animationEnded = $0 { true } else { false } }

@@ -49,7 +49,7 @@ struct RandomSequenceTests {
             cancelled += reports.filter { !$0.completed }.count
             completed += reports.filter(\.completed).count
             interactive += reports.filter(\.interactive).count
-            fellBack += reports.filter { $0.reason.contains("produced a non-finite") }.count
+            fellBack += reports.filter { $0.fellBack && $0.reason.contains("produced a non-finite") }.count
             declined += reports.filter { $0.reason.hasPrefix("ImageZoom declined") }.count
         }
     }

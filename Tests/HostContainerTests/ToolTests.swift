@@ -56,6 +56,7 @@ struct ToolTests {
         let lines = try jsonLines(result.out)
         #expect(lines.map { $0["animator"] as? String } == ["CurlUp", "SpringSlide", "default", "default"])
         #expect(lines.map { $0["source"] as? String } == ["plugin", "plugin", "builtin", "builtin"])
+        #expect(lines.map { $0["fellBack"] as? Bool } == [false, false, true, true])
         #expect((lines[2]["reason"] as? String)?.contains("'Wobble', which no loaded plugin provides") == true)
         #expect(lines[3]["reason"] as? String == "ImageZoom declined: the from view 'four' and the to view 'five' share no named element; the built-in default ran instead")
     }

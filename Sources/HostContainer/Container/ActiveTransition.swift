@@ -18,6 +18,8 @@ package final class ActiveTransition {
         didSet { context.transitionWasCancelled = playhead.target == 0 }
     }
     var reason = ""
+    /// Whether the built-in default runs in place of the animator that was chosen.
+    var fellBack = false
     /// The animator's parameter values, for the report.
     var parameters: [NamedParameterValue] = []
     var frames = 0

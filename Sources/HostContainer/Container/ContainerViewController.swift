@@ -278,9 +278,11 @@ open class ContainerViewController: ViewController {
         case .failure(let why)?:
             running = beginDefault(context)
             running.reason = "\(why); the built-in default ran instead"
+            running.fellBack = true
         case nil:
             running = beginDefault(context)
             running.reason = resolution.reason
+            running.fellBack = resolution.fellBack
         }
         if interactive {
             interaction = PercentDrivenInteraction(container: self, context: context)
@@ -301,6 +303,7 @@ open class ContainerViewController: ViewController {
         failed.animator.animationEnded(false)
         let replacement = beginDefault(failed.context)
         replacement.reason = "\(failed.animator.name) \(why); the built-in default finished the transition"
+        replacement.fellBack = true
         replacement.frames = failed.frames
         replacement.playhead = failed.playhead
         active = replacement
@@ -351,9 +354,9 @@ open class ContainerViewController: ViewController {
         }
         onTransitionEnd?(TransitionReport(
             from: from.name, to: to.name, animator: transition.animator.name, source: transition.animator.source,
-            reason: transition.reason, duration: transition.duration, frames: transition.frames,
-            completed: completed, shown: (completed ? to : from).name, interactive: context.isInteractive,
-            parameters: transition.parameters))
+            reason: transition.reason, fellBack: transition.fellBack, duration: transition.duration,
+            frames: transition.frames, completed: completed, shown: (completed ? to : from).name,
+            interactive: context.isInteractive, parameters: transition.parameters))
         isSwitching = false
 
         if let next = pendingSelection {

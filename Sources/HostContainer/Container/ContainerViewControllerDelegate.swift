@@ -38,6 +38,9 @@ public struct AnimatorResolution {
     /// For reports: the parameter values `animator` runs with, in its order,
     /// defaults filled in; empty for the built-in default.
     public var parameters: [NamedParameterValue] = []
+    /// True when the delegate chose an animator that cannot run (unknown, or
+    /// a parameter that does not fit) and answers with the default instead.
+    public var fellBack = false
 
     /// An answer with `animator` (nil: the default) and why.
     public init(animator: (any TransitionAnimator)?, reason: String) {
@@ -56,6 +59,14 @@ public struct AnimatorResolution {
     /// Use the built-in default, because of `reason`.
     public static func useDefault(reason: String) -> AnimatorResolution {
         AnimatorResolution(animator: nil, reason: reason)
+    }
+
+    /// Use the built-in default instead of the animator that was chosen,
+    /// which cannot run because of `reason`: the report says it fell back.
+    public static func fallBack(reason: String) -> AnimatorResolution {
+        var resolution = AnimatorResolution(animator: nil, reason: reason)
+        resolution.fellBack = true
+        return resolution
     }
 }
 

@@ -10,6 +10,10 @@ public struct TransitionReport: Equatable, Sendable {
     public var source: AnimatorSource
     /// Which rule chose the animator, or why the built-in default ran instead.
     public var reason: String
+    /// True when the built-in default ran in place of the animator that was
+    /// chosen: it was unknown, declined, planned something unusable, failed,
+    /// or a parameter did not fit. ``reason`` says which.
+    public var fellBack = false
     /// Seconds, as planned by the animator that finished the transition.
     public var duration: Double
     /// How many times the layers were evaluated and applied.
