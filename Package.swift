@@ -61,7 +61,7 @@ let package = Package(
         // The command-line tool.
         .executableTarget(
             name: "segue",
-            dependencies: ["HostContainer", "PluginHost", "HostConfig", "PluginValidation", "PluginRuntime", "Timing", "Renderer"]),
+            dependencies: ["AnimatorABI", "HostContainer", "PluginHost", "HostConfig", "PluginValidation", "PluginRuntime", "Timing", "Renderer"]),
         .target(
             name: "SpringSlide", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/SpringSlide",
             linkerSettings: pluginLinkerSettings),
@@ -80,6 +80,6 @@ let package = Package(
         ),
         .testTarget(
             name: "HostContainerTests",
-            dependencies: ["HostContainer", "PluginHost", "HostConfig", "PluginValidation", "PluginRuntime", "Timing", "Renderer"]),
+            dependencies: ["AnimatorABI", "HostContainer", "PluginHost", "HostConfig", "PluginValidation", "PluginRuntime", "Timing", "Renderer"]),
     ]
 )

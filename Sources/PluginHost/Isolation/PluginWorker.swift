@@ -75,6 +75,9 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
 
     deinit { channel?.close() }
 
+    /// The worker's process id once it has started.
+    var processID: Int32? { lock.withLock { process?.pid } }
+
     enum SetupOutcome {
         /// Setup ran: what it returned, and the host's own copy of the plan.
         case planned(slot: UInt32, result: UInt32, plan: segue_plan_t)
@@ -343,6 +346,11 @@ final class WorkerPool: @unchecked Sendable {
             return nil
         }
         return .success(waiting)
+    }
+
+    /// The process ids of the pool's workers that have started, for tests that check none is left behind.
+    var processIDs: [Int32] {
+        lock.withLock { workers.values.compactMap(\.processID) + (idle.map { [$0.process.pid] } ?? []) }
     }
 
     /// How every quarantined plugin failed.
