@@ -148,3 +148,19 @@ struct ArchitectureTests {
         #expect(alive().isEmpty, "workers of released registries end")
     }
 }
+
+/// A host and a worker from different builds: the worker's first reply
+/// carries its protocol version, and the host refuses it, saying why.
+struct WorkerProtocolVersionTests {
+    @Test func aWorkerOfAnotherBuildIsRefusedAtItsFirstReply() throws {
+        let folder = makeTemporaryFolder("old-worker")
+        let worker = folder + "/segue-worker"
+        let built = try run("/usr/bin/env", ["cc", "-o", worker, Paths.packageRoot + "/Tests/Fixtures/old_worker.c"])
+        try #require(built.status == 0, "\(built.err)")
+        let (plugins, _) = try CPlugin.fixture("versioned")
+        let result = try IsolationTests.segue(["list", "--plugins", plugins, "--json"], environment: ["SEGUE_WORKER": worker])
+        let listing = try #require(try IsolationTests.jsonLines(result.out).first)
+        let rejected = try #require((listing["rejected"] as? [[String: Any]])?.first)
+        #expect((rejected["reason"] as? String) == "not scanned: the worker \(worker) speaks worker protocol 0, this program 1: they come from different builds (install them together, or point SEGUE_WORKER at the worker built with this program)")
+    }
+}

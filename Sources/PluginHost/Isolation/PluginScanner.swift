@@ -108,6 +108,8 @@ enum PluginScanner {
         let process: ChildProcess
         let channel: WorkerChannel
         let memory: SharedMemory
+        /// The scanner's program, for messages.
+        let executable: String
 
         init?(executable: String, arguments: [String]) {
             guard let (host, worker) = WorkerChannel.pair(), let memory = SharedMemory(size: WorkerLayout.size) else { return nil }
@@ -117,7 +119,7 @@ enum PluginScanner {
                 host.close()
                 return nil
             }
-            (self.process, channel, self.memory) = (process, host, memory)
+            (self.process, channel, self.memory, self.executable) = (process, host, memory, executable)
         }
 
         deinit { channel.close() }
@@ -156,7 +158,7 @@ enum PluginScanner {
             var failure: WorkerChannel.Failure?
             while memory.loadAcquire(at: WorkerLayout.replies) == taken {
                 // A reply only wakes: the count in shared memory says what is ready.
-                switch channel.receive(WorkerReply.self, within: nil) {
+                switch channel.receiveReply(within: nil) {
                 case .success: continue
                 case .failure(.timedOut) where MonotonicTime.now - start < deadline: continue
                 case .failure(let why): failure = why
@@ -200,6 +202,9 @@ enum PluginScanner {
                 case .malformed:
                     process.kill()
                     what = "broke the scanner's answer \(when)"
+                case .otherVersion(let version):
+                    process.kill()
+                    return (reject("not scanned: " + WorkerReply.mismatch(version, worker: executable)), false)
                 }
                 if let refusals { return (reject("the plugin \(refusals): refused by the sandbox; then it \(what)"), false) }
                 return (reject("the plugin \(what)"), false)

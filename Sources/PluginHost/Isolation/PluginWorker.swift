@@ -221,7 +221,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     static let spinLimit = 0.000_2
 
     private func receive(_ call: String, _ name: String, _ t: Double?, _ deadline: Double) -> Result<WorkerReply, CallFailure> {
-        switch channel!.receive(WorkerReply.self, within: deadline) {
+        switch channel!.receiveReply(within: deadline) {
         case .success(let reply):
             if let refusal = refused(call, name, t) { return .failure(refusal) }
             return .success(reply)
@@ -231,6 +231,9 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: ended(), kill: false)))
         case .failure(.malformed(let size)):
             return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: "sent a malformed reply (\(size) bytes) and was killed", kill: true)))
+        case .failure(.otherVersion(let version)):
+            let worker = (try? settings.worker().get()) ?? "segue-worker"
+            return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: "could not be used: " + WorkerReply.mismatch(version, worker: worker), kill: true)))
         }
     }
 

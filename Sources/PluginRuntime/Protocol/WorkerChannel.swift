@@ -27,6 +27,8 @@ package struct WorkerChannel: Sendable {
         case closed
         /// A message of the wrong size.
         case malformed(Int)
+        /// A reply from a worker of another build, which speaks this protocol version.
+        case otherVersion(UInt32)
     }
 
     /// Sends `message`; false when the other end is gone. Never raises SIGPIPE.
@@ -43,6 +45,14 @@ package struct WorkerChannel: Sendable {
     package func setReceiveTimeout(_ seconds: Double) {
         var limit = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1e6))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Waits as ``receive(_:within:)`` does for a worker's reply, and refuses
+    /// one whose protocol version is not this build's.
+    package func receiveReply(within seconds: Double?) -> Result<WorkerReply, Failure> {
+        receive(WorkerReply.self, within: seconds).flatMap { reply in
+            reply.version == WorkerReply.protocolVersion ? .success(reply) : .failure(.otherVersion(reply.version))
+        }
     }
 
     /// Waits at most `seconds` (forever when nil, or until the timeout of

@@ -23,7 +23,7 @@ package enum WorkerOp: UInt32 {
     /// A serving worker's first request: load the plugin file whose path is in
     /// the text area. The reply lists its animator ids, one a line, in the
     /// text, or says why it could not. A worker can thus be started before
-    /// anyone knows which plugin it will serve (``WorkerPool/prestart(settings:)``).
+    /// anyone knows which plugin it will serve.
     case load = 5
 }
 
@@ -49,13 +49,25 @@ package struct WorkerReply: BitwiseCopyable {
     package var value: UInt32
     /// Bytes of text in the text area.
     package var length: UInt32
-    package var reserved: UInt32 = 0
+    /// The protocol the worker speaks (``WorkerReply/protocolVersion``), in
+    /// every reply: the host refuses a worker from another build at its first.
+    package var version: UInt32
 
     package static let ok: UInt32 = 0
     package static let failed: UInt32 = 1
 
+    /// This build's worker protocol. Raise it with any change to a request,
+    /// a reply, an operation or ``WorkerLayout``. 0 is a worker built before
+    /// replies carried a version (the member was reserved, always 0).
+    package static let protocolVersion: UInt32 = 1
+
     package init(status: UInt32, value: UInt32 = 0, length: UInt32 = 0) {
-        (self.status, self.value, self.length) = (status, value, length)
+        (self.status, self.value, self.length, self.version) = (status, value, length, Self.protocolVersion)
+    }
+
+    /// Why a worker whose reply says `version` cannot serve this host, for people.
+    package static func mismatch(_ version: UInt32, worker: String) -> String {
+        "the worker \(worker) speaks worker protocol \(version), this program \(protocolVersion): they come from different builds (install them together, or point SEGUE_WORKER at the worker built with this program)"
     }
 }
 
