@@ -164,3 +164,36 @@ struct WorkerProtocolVersionTests {
         #expect((rejected["reason"] as? String) == "not scanned: the worker \(worker) speaks worker protocol 0, this program 1: they come from different builds (install them together, or point SEGUE_WORKER at the worker built with this program)")
     }
 }
+
+/// The worker deadlines have one home, ``WorkerDeadlines``; the README, the
+/// author's guide and the public header quote it, and this test keeps the
+/// quotes true.
+struct DeadlineQuoteTests {
+    static let deadlines = WorkerDeadlines()
+    static func s(_ seconds: Double) -> String { seconds.formatted() }
+
+    /// `text` with comment prefixes and line breaks folded to single spaces.
+    static func folded(_ path: String) throws -> String {
+        let text = try String(contentsOfFile: Paths.packageRoot + "/" + path, encoding: .utf8)
+        return text.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " *")) }.joined(separator: " ")
+    }
+
+    @Test func theReadmeTableQuotesEachDeadline() throws {
+        let readme = try String(contentsOfFile: Paths.packageRoot + "/README.md", encoding: .utf8)
+        let d = Self.deadlines
+        for row in ["| scanning one file (load, entry point, descriptor) | \(Self.s(d.scan)) |",
+                    "| loading its plugin in a worker | \(Self.s(d.load)) |", "| `setup` | \(Self.s(d.setup)) |",
+                    "| `evaluate` (one frame) | \(Self.s(d.evaluate)) |", "| `end` | \(Self.s(d.end)) |"] {
+            #expect(readme.contains(row), "README.md: expected the row \(row)")
+        }
+    }
+
+    @Test func theGuideAndTheHeaderQuoteTheCallDeadlines() throws {
+        let d = Self.deadlines
+        let calls = "setup \(Self.s(d.setup)) s, evaluate \(Self.s(d.evaluate)) s, end \(Self.s(d.end)) s"
+        #expect(try Self.folded("docs/writing-an-animator.md").contains("(\(calls))"))
+        let header = try Self.folded("Sources/AnimatorABI/include/segue/entry.h")
+        #expect(header.contains("(\(calls); loading \(Self.s(d.load)) s)"), "entry.h quotes the call deadlines")
+        #expect(header.contains("a scan that takes more than \(Self.s(d.scan)) s rejects the file"), "entry.h quotes the scan deadline")
+    }
+}
