@@ -1,5 +1,5 @@
 /*
- * CurveSlide: seed-004's plain slide as a Segue animator in plain C.
+ * CurveSlide: a plain slide on a chosen timing curve, as a Segue animator in plain C.
  *
  * The to view starts one container width off-screen and slides to its final
  * frame while the from view leaves on the other side; the direction comes from
@@ -68,7 +68,7 @@ static const segue_animator_t curve_slide = {
     .id = "org.segue.example.curve-slide/1",
     .name = "CurveSlide",
     .version = "1.0.0",
-    .description = "Slides the children past each other on a chosen timing curve (seed-004).",
+    .description = "Slides the children past each other on a chosen timing curve.",
     .params = params,
     .param_count = PARAM_COUNT,
     .setup = setup,

@@ -1,4 +1,4 @@
-// CurlUp: seed-004's UIViewAnimationOptions.transitionCurlUp as a Segue plugin.
+// CurlUp: UIKit's UIViewAnimationOptions.transitionCurlUp as a Segue plugin.
 // The from view lifts from its bottom edge and curls upward like a page of a
 // notepad, revealing the to view beneath, in 0.4 s on an ease-in-ease-out curve.
 //
@@ -29,7 +29,7 @@ private enum Param: Int {
 
 private let plugin = Plugin([Animator(
     id: "org.segue.curl-up/1", name: "CurlUp", version: "1.1.0",
-    description: "The from view curls up from its bottom edge like a page, revealing the to view (seed-004).",
+    description: "The from view curls up from its bottom edge like a page, revealing the to view.",
     parameters: [
         .number("duration", "Length of the transition, in seconds.", default: 0.4, min: 0.05, max: 10),
         .curve("curve", "Timing curve of the curl line's travel: a named curve or one of the config's \"curves\".", default: SEGUE_CURVE_EASE_IN_OUT),

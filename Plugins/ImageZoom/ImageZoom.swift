@@ -1,4 +1,5 @@
-// ImageZoom: seed-002's DSLTransitionFromFirstToSecond as a Segue plugin. The
+// ImageZoom: an image-zoom transition from a grid to a detail view (iOS 7's
+// DSLTransitionFromFirstToSecond sample) as a Segue plugin. The
 // selected grid cell's image travels to the detail view's image while the
 // detail view fades in, in 0.3 s. The way back is its mirror image: the image
 // travels back to the cell while the detail view fades out over the grid.
@@ -20,7 +21,7 @@ private enum Param: Int {
 
 private let plugin = Plugin([Animator(
     id: "org.segue.image-zoom/1", name: "ImageZoom", version: "1.0.0",
-    description: "A shared image travels from the grid cell to the detail view as the detail fades in, and back (seed-002).",
+    description: "A shared image travels from the grid cell to the detail view as the detail fades in, and back.",
     parameters: [
         .number("duration", "Length of the transition, in seconds.", default: 0.3, min: 0.05, max: 10),
         .curve("curve", "Timing curve of the image's travel and the fade: a named curve or one of the config's \"curves\".", default: SEGUE_CURVE_EASE_IN_OUT),

@@ -1,4 +1,5 @@
-// SpringSlide: seed-000's FTMthTransitionAnimator as a Segue plugin. The same
+// SpringSlide: a container switch on a spring (an iOS 7 tutorial's
+// FTMthTransitionAnimator) as a Segue plugin. The same
 // algorithm as the container's default animator, bouncier: the to view slides
 // in and fades in while the from view slides out and fades out, on a spring
 // with damping 0.5 and initial velocity 0.5, over 1 s, 16 pt apart.
@@ -15,7 +16,7 @@ private enum Param: Int {
 
 private let plugin = Plugin([Animator(
     id: "org.segue.spring-slide/1", name: "SpringSlide", version: "1.1.0",
-    description: "Slides and fades the children past each other on a bouncy spring (seed-000).",
+    description: "Slides and fades the children past each other on a bouncy spring.",
     parameters: [
         .number("damping", "Damping ratio of the spring: lower bounces more, 1 does not overshoot.",
                 default: 0.5, min: 0.05, max: 1),
@@ -42,7 +43,7 @@ private func setup(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePoint
     guard host.pointee.spring_init(&spring, value(.duration), value(.damping), value(.velocity)) else {
         return plan.decline("the spring's parameters are outside its domain")
     }
-    // As the seed: the direction comes from the frames, the distance from the container.
+    // As the original: the direction comes from the frames, the distance from the container.
     let goingRight = c.to_initial_frame.x < c.to_final_frame.x
     let travelDistance = c.container_bounds.width + value(.padding)
     let s = plan.scratch

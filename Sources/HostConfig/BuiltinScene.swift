@@ -4,12 +4,12 @@ extension SegueConfig {
     /// The label the built-in scene goes by in messages.
     public static let builtinSceneLabel = "<built-in scene>"
 
-    /// The scene `segue run` plays without a config: seed-000's five children
+    /// The scene `segue run` plays without a config: five sender children
     /// (photo, video, file, contact and clipboard senders), a grid and a detail
     /// child that share an `image` element, and rules that exercise all three
     /// bundled animators and the built-in default, and a script that ends with
-    /// seed-002's interactive way back from the detail: once cancelled, once
-    /// finished by the edge-pan rule. Plugin folders are left to
+    /// the interactive way back from the detail (a drag from the left edge):
+    /// once cancelled, once finished by the edge-pan rule. Plugin folders are left to
     /// the defaults. It is written in the config format, and parsed like any config.
     public static let builtinScene: SegueConfig = {
         do {

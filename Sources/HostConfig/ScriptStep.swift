@@ -6,7 +6,7 @@
 /// {"select": "b", "interactive": [0.1, 0.3], "release": "finish", "velocity": 2.5}
 /// ```
 /// `interactive` lists the fractions an interaction scrubs to, one per frame;
-/// `release` is `finish`, `cancel` or `gesture` (the seed's edge-pan rule,
+/// `release` is `finish`, `cancel` or `gesture` (the edge-pan rule,
 /// ``EdgePanGesture``; the default); `velocity` is the pan's speed at release
 /// in container widths per second, positive towards finishing (0 by default).
 public struct ScriptStep: Equatable, Sendable, ExpressibleByStringLiteral {

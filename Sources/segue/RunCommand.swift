@@ -20,7 +20,7 @@ enum RunCommand {
     completed or was cancelled, and the child shown at its end. Script steps
     may be interactive: see the README's "Interactive transitions".
 
-    Without --config, plays the built-in scene: seed-000's five children, a
+    Without --config, plays the built-in scene: five sender children, a
     grid and a detail child sharing an image, and rules that exercise
     SpringSlide, CurlUp, ImageZoom and the built-in default.
 

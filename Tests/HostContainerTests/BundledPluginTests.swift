@@ -5,7 +5,7 @@ import Testing
 @testable import HostContainer
 
 /// The three bundled animators, loaded from their real .so files, produce the
-/// seeds' geometry at t = 0, mid-way and at the end.
+/// geometry they promise at t = 0, mid-way and at the end.
 struct BundledPluginTests {
     func descriptor(_ name: String) throws -> AnimatorDescriptor {
         try #require(bundledRegistry.animator(named: name), "\(name) loaded from \(Paths.binFolder)")
@@ -55,7 +55,7 @@ struct BundledPluginTests {
         #expect(globals == ["segue_animator_entry"])
     }
 
-    // MARK: SpringSlide (SEEDS.md section 3)
+    // MARK: SpringSlide: the default's algorithm, damping 0.5, velocity 0.5, 1 s, 16 pt apart
 
     @Test func springSlideFollowsItsSpringAtStartMidAndEnd() throws {
         let h = try harness("SpringSlide")
@@ -95,7 +95,7 @@ struct BundledPluginTests {
         #expect(h.reports.first?.duration == 0.5)
     }
 
-    // MARK: CurlUp (SEEDS.md section 4)
+    // MARK: CurlUp: the from view curls up from its bottom edge in 0.4 s
 
     @Test func curlUpStartsFlatCurlsFromTheBottomAndEndsOffTheTop() throws {
         let h = try harness("CurlUp")
@@ -177,7 +177,7 @@ struct BundledPluginTests {
         animator.animationEnded(true)
     }
 
-    // MARK: ImageZoom (SEEDS.md section 5)
+    // MARK: ImageZoom: a snapshot of the shared image travels to the detail's as it fades in, 0.3 s
 
     let cell = Rect(x: 16, y: 120, width: 100, height: 100)
     let detail = Rect(x: 0, y: 60, width: 320, height: 320)

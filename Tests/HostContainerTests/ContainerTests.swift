@@ -4,7 +4,7 @@ import Testing
 
 @testable import HostContainer
 
-/// SEEDS.md section 1: the container, its lifecycle calls and the context's frame rules.
+/// The custom container (the objc.io article's): its lifecycle calls and the context's frame rules.
 struct ContainerTests {
     @Test func firstChildIsShownWithoutAnimation() {
         let h = Harness()
@@ -27,7 +27,7 @@ struct ContainerTests {
         #expect(h.child("a").calls.count == 2)
     }
 
-    @Test func switchPerformsTheLifecycleCallsInTheSeedsOrder() throws {
+    @Test func switchPerformsTheLifecycleCallsInUIKitsOrder() throws {
         let h = Harness()
         h.events.removeAll()
         try h.switchTo("b")
@@ -234,7 +234,7 @@ struct ContainerTests {
     }
 }
 
-/// SEEDS.md section 2: the private default animator's geometry.
+/// The private default animator's geometry: slide and fade on a spring, 16 pt apart.
 struct DefaultAnimatorTests {
     /// The layers mid-transition: the from view and the to view, with their states.
     func midway(_ goingTo: String, at t: Double) throws -> Harness {

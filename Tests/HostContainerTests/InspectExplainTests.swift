@@ -46,7 +46,7 @@ struct InspectExplainTests {
     @Test func inspectTheDefaultAndExitCodesForScripts() throws {
         let builtin = try run(Paths.segue, ["inspect", "default"])
         #expect(builtin.status == 0 && builtin.out.contains("source:      builtin"))
-        #expect(builtin.out.contains("  damping   number, default 0.75 in [0.05, 1]\n"), "the seed's values are the defaults: \(builtin.out)")
+        #expect(builtin.out.contains("  damping   number, default 0.75 in [0.05, 1]\n"), "the article's values are the defaults: \(builtin.out)")
         let exists = try run(Paths.segue, ["inspect", "CurlUp", "--exists"])
         #expect(exists.status == 0 && exists.out.isEmpty && exists.err.isEmpty)
         let missing = try run(Paths.segue, ["inspect", "CurlUpp", "--exists"])
@@ -110,7 +110,7 @@ struct InspectExplainTests {
             .write(toFile: folder + "/c.json", atomically: false, encoding: .utf8)
         let played = try run(Paths.segue, ["run", "--json", "--config", "c.json"], in: folder)
         let reports = try played.out.split(separator: "\n").map { try json(String($0)) }
-        #expect(reports.map { $0["duration"] as? Double } == [0.5, 1], "the rule's duration, then the seed's")
+        #expect(reports.map { $0["duration"] as? Double } == [0.5, 1], "the rule's duration, then the default's own")
         #expect(reports.map { $0["frames"] as? Int } == [31, 61])
         let tuned = try #require(reports[0]["parameters"] as? [String: Any])
         #expect(["duration", "damping", "velocity", "padding"].map { tuned[$0] as? Double } == [0.5, 1, 0.5, 16])

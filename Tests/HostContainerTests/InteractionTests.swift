@@ -6,8 +6,8 @@ import Testing
 
 @testable import HostContainer
 
-/// Interactive, cancellable, reversible and interruptible transitions (SEEDS.md
-/// sections 5 and 6), for every animator: the bundled plugins and the default.
+/// Interactive, cancellable, reversible and interruptible transitions (the
+/// edge-pan way back, percent-driven, with UIKit's timing), for every animator: the bundled plugins and the default.
 struct InteractionTests {
     static let animators = ["default", "SpringSlide", "CurlUp", "ImageZoom"]
     static let image = Rect(x: 10, y: 10, width: 50, height: 50), big = Rect(x: 0, y: 40, width: 320, height: 320)

@@ -153,7 +153,7 @@ struct RandomSequenceTests {
     func problem(in h: Harness) -> String? {
         let c = h.container
         if c.children.count > 2 { return "\(c.children.count) children during a transition" }
-        // Lifecycle calls: each child alternates willMove / didMove, in the seed's order.
+        // Lifecycle calls: each child alternates willMove / didMove, in UIKit's order.
         for child in h.children {
             for (i, call) in child.calls.enumerated() where call.hasPrefix("willMove") != (i % 2 == 0) {
                 return "\(child.name)'s containment calls do not alternate: \(child.calls)"
@@ -175,7 +175,7 @@ struct RandomSequenceTests {
         return nil
     }
 
-    /// Checks the event stream is a run of whole switches in the seed's order,
+    /// Checks the event stream is a run of whole switches in UIKit's order,
     /// completed or cancelled, with one `animationEnded` each; only the last may
     /// still be running, and only while the container is transitioning.
     func eventProblem(_ events: [ContainerEvent], running: Bool) -> String? {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import HostContainer
 
-/// SEEDS.md section 6: the named cubic Bezier curves and the UIKit-style spring.
+/// UIKit's timing: the named cubic Bezier curves and the UIKit-style spring.
 struct TimingTests {
     /// Independent reference: the Bezier's x and y at parameter s, solved for x = t by bisection.
     func bezier(_ c: TimingCurve, _ t: Double) -> Double {

@@ -92,7 +92,7 @@ open class ContainerViewController: ViewController {
         selectedViewController.flatMap { s in viewControllers.firstIndex { $0 === s } }
     }
 
-    /// Selects the child at `index`, clamped to `0...count-1` as seed-000's swipes are.
+    /// Selects the child at `index`, clamped to `0...count-1`, as swipes past either end are.
     public func select(index: Int) {
         guard let target = child(at: index) else { return }
         select(target)

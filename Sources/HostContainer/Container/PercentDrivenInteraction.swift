@@ -80,7 +80,7 @@ enum InteractionCommand {
     case release(target: Double, velocity: Double)
 }
 
-/// The seed's edge-pan rule (seed-002's way back), ready to drive an
+/// The edge-pan rule of an interactive way back (a drag from the left edge), ready to drive an
 /// interaction from a gesture: progress is `translation / width`, clamped to
 /// 0...1; on release the transition finishes when progress > 0.5 and cancels
 /// otherwise, unless the pan was a flick: a release faster than

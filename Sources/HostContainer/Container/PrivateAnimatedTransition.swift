@@ -36,7 +36,7 @@ final class PrivateAnimatedTransition: TransitionAnimator {
     static let initialSpringVelocity = 0.5
     static let transitionDuration = 1.0
 
-    /// Its parameters, the seed's constants as defaults: a rule naming
+    /// Its parameters, the original article's constants as defaults: a rule naming
     /// "default" may set them like any animator's.
     static let parameters: [ParameterDescriptor] = [
         ParameterDescriptor(name: "duration", explanation: "Length of the transition, in seconds.",
@@ -63,14 +63,14 @@ final class PrivateAnimatedTransition: TransitionAnimator {
     /// The from view's x translation at the end; the to view starts at its inverse.
     private var travel = 0.0
 
-    /// The default with the seed's values, or with `values` in ``parameters``
-    /// order (validated already; a spring that cannot be solved keeps the seed's).
+    /// The default with the article's values, or with `values` in ``parameters``
+    /// order (validated already; a spring that cannot be solved keeps the article's).
     /// - Parameter curves: where a `curve` value (an index) finds its control points.
     init(values: [Double] = parameters.map(\.defaultValue), curves: CurveBook = .standard) {
-        let seed = Spring(duration: Self.transitionDuration, dampingRatio: Self.damping, initialVelocity: Self.initialSpringVelocity)!
+        let standard = Spring(duration: Self.transitionDuration, dampingRatio: Self.damping, initialVelocity: Self.initialSpringVelocity)!
         guard values.count == Self.parameters.count,
               let tuned = Spring(duration: values[0], dampingRatio: values[1], initialVelocity: values[2]) else {
-            (duration, padding, spring, curve) = (Self.transitionDuration, Self.childPadding, seed, nil)
+            (duration, padding, spring, curve) = (Self.transitionDuration, Self.childPadding, standard, nil)
             return
         }
         (duration, padding, spring) = (values[0], values[3], tuned)
