@@ -1,9 +1,10 @@
 /// Every command of the tool with its operand, flags and options: what the
-/// parser accepts (``Arguments/init(_:command:)``) and what the shell
-/// completions offer (``CompletionsCommand``). One table, so they never disagree.
-struct CommandSpec {
+/// parser accepts (``Arguments/init(_:command:)``), where `segue` dispatches
+/// it, the top-level help, the shell completions (``CompletionsCommand``) and
+/// the man page (``ManPage``). One table, so they never disagree.
+struct CommandSpec: Sendable {
     /// What an operand or an option's value is, for completion.
-    enum Value: Equatable {
+    enum Value: Equatable, Sendable {
         case file(String)  // an extension, like "json" or "so"; "" for any file
         case folder
         case animator
@@ -13,7 +14,7 @@ struct CommandSpec {
     }
 
     /// An option taking a value, or a flag (`value` nil).
-    struct Option {
+    struct Option: Sendable {
         let name: String
         let value: Value?
         let summary: String
@@ -28,6 +29,10 @@ struct CommandSpec {
     let options: [Option]
     /// how many it takes.
     var arity = 1
+    /// Its `--help`, also its section of the man page.
+    let help: @Sendable () -> String
+    /// Runs it with the arguments after its name.
+    let main: @Sendable ([String]) throws(UsageError) -> ExitCode
 
     var flags: Set<String> { Set(options.filter { $0.value == nil }.map(\.name)) }
     var valued: Set<String> { Set(options.filter { $0.value != nil }.map(\.name)) }
@@ -57,11 +62,13 @@ enum Commands {
             .init(name: "--scale", value: .text, summary: "Pixels per point of the previews"),
             .init(name: "--print-config", value: nil, summary: "Print the built-in scene's config"),
             help,
-        ])
+        ],
+        help: { RunCommand.help }, main: RunCommand.main)
 
     static let check = CommandSpec(
         name: "check", summary: "Report every problem a run of a config could meet", operand: nil,
-        options: [config] + plugins + [json, help])
+        options: [config] + plugins + [json, help],
+        help: { CheckCommand.help }, main: CheckCommand.main)
 
     static let inspect = CommandSpec(
         name: "inspect", summary: "Show everything about one animator", operand: .animator,
@@ -69,11 +76,13 @@ enum Commands {
             json,
             .init(name: "--exists", value: nil, summary: "Print nothing; exit 0 if the animator exists, 1 if not"),
             help,
-        ])
+        ],
+        help: { InspectCommand.help }, main: InspectCommand.main)
 
     static let explain = CommandSpec(
         name: "explain", summary: "Say which animator a switch FROM TO would run, and why", operand: .text,
-        options: [config] + plugins + [json, help], arity: 2)
+        options: [config] + plugins + [json, help], arity: 2,
+        help: { ExplainCommand.help }, main: ExplainCommand.main)
 
     static let list = CommandSpec(
         name: "list", summary: "List the animators in the plugin folders, and the files rejected", operand: nil,
@@ -81,7 +90,8 @@ enum Commands {
             json,
             .init(name: "--names", value: nil, summary: "Print only the animators' names, one per line"),
             help,
-        ])
+        ],
+        help: { ListCommand.help }, main: ListCommand.main)
 
     static let preview = CommandSpec(
         name: "preview", summary: "Render one transition by one animator to a GIF or a PNG filmstrip", operand: .animator,
@@ -98,7 +108,8 @@ enum Commands {
             json,
             .init(name: "--watch", value: nil, summary: "Render again whenever a plugin changes"),
             help,
-        ])
+        ],
+        help: { PreviewCommand.help }, main: PreviewCommand.main)
 
     static let validate = CommandSpec(
         name: "validate", summary: "Check a plugin file in a child process", operand: .file("so"),
@@ -111,14 +122,36 @@ enum Commands {
             .init(name: "--worker", value: .text, summary: "Internal: run as segue validate's child", hidden: true),
             json,
             help,
-        ])
+        ],
+        help: { ValidateCommand.help }, main: ValidateCommand.main)
 
     static let schema = CommandSpec(
-        name: "schema", summary: "Print the JSON Schema of config files, for editors", operand: nil, options: [help])
+        name: "schema", summary: "Print the JSON Schema of config files, for editors", operand: nil, options: [help],
+        help: { SchemaCommand.help }, main: SchemaCommand.main)
 
     static let completions = CommandSpec(
         name: "completions", summary: "Print the shell completions for bash, zsh or fish", operand: .shell,
-        options: [help])
+        options: [help],
+        help: { CompletionsCommand.help }, main: CompletionsCommand.main)
 
     static let all = [run, check, explain, list, inspect, preview, validate, schema, completions]
+
+    /// `segue --help`: every command of the table with its summary.
+    static var topLevelHelp: String {
+        let width = max(all.map(\.name.count).max()!, "help COMMAND".count) + 2
+        let commands = all.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary + "." }
+        return """
+        USAGE: segue <command> [options]
+
+        Segue hosts view-transition animators: plugins (.so files) chosen by name in
+        a config file, with a built-in default when none matches.
+
+        COMMANDS:
+        \(commands.joined(separator: "\n"))
+          \("help COMMAND".padding(toLength: width, withPad: " ", startingAt: 0))Show a command's help (like 'segue COMMAND --help').
+
+        Run 'segue <command> --help' for a command's options. 'segue --version' prints
+        the version and the animator ABI version.
+        """
+    }
 }

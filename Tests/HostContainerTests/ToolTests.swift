@@ -134,18 +134,35 @@ struct ToolTests {
         #expect(result.err == "segue: \(message)\nRun 'segue \(command) --help' for usage.\n")
     }
 
-    @Test(arguments: [["--help"], ["-h"], ["help", "run"], ["run", "-h"], ["list", "--help"], ["preview", "-h"],
-                      ["preview", "CurlUp", "--help"], ["validate", "-h"], ["completions", "--help"]])
+    @Test(arguments: [["--help"], ["-h"], ["help", "run"], ["preview", "CurlUp", "--help"]])
     func helpIsEverywhereAndExits0(arguments: [String]) throws {
         let result = try run(Paths.segue, arguments)
         #expect(result.status == 0 && result.out.hasPrefix("USAGE: segue"))
+    }
+
+    /// The commands `segue --help` lists: the command table's, every one.
+    static func commands() throws -> [String] {
+        let help = try run(Paths.segue, ["--help"]).out
+        let section = try #require(help.components(separatedBy: "COMMANDS:\n").dropFirst().first?.components(separatedBy: "\n\n").first)
+        return section.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0 != "help" }
+    }
+
+    @Test func everyCommandHasItsOwnHelpWhichExits0() throws {
+        for command in try Self.commands() {
+            for asked in [[command, "--help"], [command, "-h"], ["help", command]] {
+                let result = try run(Paths.segue, asked)
+                #expect(result.status == 0 && result.out.hasPrefix("USAGE: segue \(command)"), "segue \(asked.joined(separator: " "))")
+            }
+        }
     }
 
     /// Every option the parser accepts (the completions are generated from
     /// the same table) is in its command's --help.
     @Test func everyCommandsHelpListsAllItsOptions() throws {
         let bash = try run(Paths.segue, ["completions", "bash"]).out
-        for command in ["run", "list", "preview", "validate", "completions"] {
+        let commands = try Self.commands()
+        #expect(commands.count >= 9, "\(commands)")
+        for command in commands {
             let rest = try #require(bash.components(separatedBy: "\n    \(command))\n").dropFirst().first)
             let section = try #require(rest.components(separatedBy: "\n        ;;\n").first)
             let afterValues = try #require(section.components(separatedBy: "esac").last)
