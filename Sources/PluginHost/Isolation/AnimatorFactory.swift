@@ -31,17 +31,15 @@ package protocol AnimatorFactory: AnyObject, Sendable {
 /// plugin that failed is quarantined in this factory until cleared.
 package final class WorkerFactory: AnimatorFactory {
     package var isolation: PluginIsolation { .process }
-    let settings: WorkerSettings
     let pool: WorkerPool
 
     package init(settings: WorkerSettings) {
-        self.settings = settings
         pool = WorkerPool(settings: settings)
     }
 
     package func examine(_ paths: [String]) -> [Result<PluginDescription, PluginRejection>] {
         // The cheap checks here; what needs the plugin's code, in a scanner.
-        PluginScanner.scan(paths, settings: settings) { path in
+        PluginScanner.scan(paths, settings: pool.settings) { path in
             switch ELFHeader.read(path: path) {
             case .failure(let why): PluginRejection(file: path, reason: why.description)
             case .success(let header): header.problem.map { PluginRejection(file: path, reason: $0) }

@@ -18,7 +18,7 @@ public enum PluginIsolation: String, Sendable, CaseIterable {
 
 /// How long a worker may take for each call before the host kills it and
 /// treats the plugin as hung. Documented in the README.
-public struct WorkerDeadlines: Sendable, Hashable {
+public struct WorkerDeadlines: Sendable, Equatable {
     /// Examining one file while scanning (loading, entry point, descriptor).
     public var scan: Double = 5
     /// Loading a plugin in its worker (counted from the request, so a worker
@@ -36,7 +36,7 @@ public struct WorkerDeadlines: Sendable, Hashable {
 }
 
 /// How plugin files are scanned and run out of process.
-public struct WorkerSettings: Sendable, Hashable {
+public struct WorkerSettings: Sendable, Equatable {
     /// The deadlines for every call.
     public var deadlines = WorkerDeadlines()
     /// What confines plugin code in workers and scanners (strict by default).

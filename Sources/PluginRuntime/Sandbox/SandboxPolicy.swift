@@ -9,7 +9,7 @@ import WorkerSandbox
 /// sockets scoped) and installs a seccomp allow-list (threads yes, processes
 /// no; no exec, ptrace, sockets or signals to other processes). What a plugin
 /// tried and was refused is named in the report, as a crash is.
-public struct SandboxPolicy: Sendable, Hashable {
+public struct SandboxPolicy: Sendable, Equatable {
     /// Whether workers confine plugin code.
     public enum Mode: String, Sendable, Hashable, CaseIterable {
         /// The default: every layer the kernel offers.
