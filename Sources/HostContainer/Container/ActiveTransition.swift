@@ -165,13 +165,6 @@ package final class ActiveTransition {
             return
         }
         for index in layers.indices {
-            // The animator may have written anything: the mesh pointer and count
-            // are the host's own again before anything reads them, and hidden is 0 or 1.
-            let mesh = meshes[index]?.vertices
-            states[index].raw.mesh = UnsafeMutableRawPointer(mesh?.baseAddress)?.assumingMemoryBound(to: segue_vec3_t.self)
-            states[index].raw.mesh_vertex_count = UInt32(mesh?.count ?? 0)
-            let hidden = UnsafeRawPointer(states + index).load(fromByteOffset: LayerState.hiddenOffset, as: UInt8.self)
-            states[index].raw.hidden = hidden != 0
             if let member = states[index].firstNonFiniteMember {
                 failure = "produced a non-finite \(member) for layer \(index) at t = \(t) s"
                 return

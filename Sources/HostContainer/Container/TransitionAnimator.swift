@@ -138,9 +138,6 @@ public struct LayerState {
             mesh_vertex_count: UInt32(mesh.count))
     }
 
-    /// Where `hidden` lies, to read it as a byte: a plugin may store any value there.
-    package static let hiddenOffset = MemoryLayout<segue_layer_state_t>.offset(of: \segue_layer_state_t.hidden)!
-
     /// Container coordinates.
     public var frame: Rect {
         get { Rect(x: raw.frame.x, y: raw.frame.y, width: raw.frame.width, height: raw.frame.height) }

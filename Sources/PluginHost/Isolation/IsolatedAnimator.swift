@@ -29,9 +29,9 @@ final class IsolatedAnimator: TransitionAnimator {
         case .failed(let why):
             failure = why
             return .failed(why)
-        case .planned(let slot, let result, let plan):
-            if result == UInt32(SEGUE_SETUP_ANIMATE.rawValue) { self.slot = slot }
-            return ABI.setup(result: result, plan: plan)
+        case .planned(let slot, let plan):
+            if plan.owesEnd { self.slot = slot }
+            return AnimatorSetup(plan)
         }
     }
 

@@ -170,27 +170,18 @@ enum PluginScanner {
             switch failure {
             case nil:
                 taken &+= 1
-                let at = WorkerLayout.scanSlot(slot)
-                let length = Int(memory.base.load(fromByteOffset: at, as: UInt32.self))
-                guard length <= WorkerLayout.scanSlotCapacity - 4,
-                      let result = try? ScanResult(decoding: memory.copy(at: at + 4, count: length, capacity: WorkerLayout.scanSlotCapacity - 4)) else {
+                switch PluginBoundary.scanAnswer(in: memory, slot: slot) {
+                case nil:
                     process.kill()
                     return (reject("the scanner sent an unreadable answer about it"), false)
-                }
-                switch result {
-                case .rejected(let reason, let inDescriptor): return (reject(PluginText.escaped(reason), inDescriptor: inDescriptor), true)
-                case .refused:
+                case .rejected(let why)?: return (reject(why.description, inDescriptor: why.inDescriptor), true)
+                case .refused?:
                     // The scanner ends after this answer: the files asked after this one go to a fresh one.
                     return (reject("the plugin \(refusals ?? "tried something the sandbox does not allow"): refused by the sandbox"), false)
-                case .plugin(let description):
-                    // The scanner ran the plugin's code: what it says is checked again here.
-                    switch description.validated() {
-                    case .success(let valid): return (.success(valid), true)
-                    case .failure(let why): return (reject(why.description, inDescriptor: true), true)
-                    }
+                case .plugin(let description)?: return (.success(description), true)
                 }
             case let failure?:
-                let phase = LoadPhase(rawValue: memory.base.load(fromByteOffset: WorkerLayout.phase, as: UInt32.self))
+                let phase = PluginBoundary.phase(in: memory)
                 let when = phase?.description ?? "while it was examined"
                 let what: String
                 switch failure {

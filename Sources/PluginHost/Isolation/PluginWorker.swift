@@ -79,8 +79,8 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     var processID: Int32? { lock.withLock { process?.pid } }
 
     enum SetupOutcome {
-        /// Setup ran: what it returned, and the host's own copy of the plan.
-        case planned(slot: UInt32, result: UInt32, plan: segue_plan_t)
+        /// Setup ran: what it answered, read by the boundary.
+        case planned(slot: UInt32, plan: PluginBoundary.Plan)
         case failed(String)
     }
 
@@ -102,12 +102,9 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             switch reply {
             case .failure(let why): return .failed(why.message)
             case .success(let r) where r.status != WorkerReply.ok:
-                return .failed("could not be set up: \(PluginText.escaped(memory.copy(at: WorkerLayout.text, count: Int(r.length), capacity: 4096)))")
+                return .failed("could not be set up: \(PluginBoundary.text(in: memory, at: WorkerLayout.text, length: r.length, capacity: 4096))")
             case .success(let r):
-                var plan = ABI.emptyPlan()
-                withUnsafeMutableBytes(of: &plan) { $0.copyMemory(from: UnsafeRawBufferPointer(start: memory.base + WorkerLayout.plan, count: $0.count)) }
-                plan.instance = nil
-                return .planned(slot: slot, result: r.value, plan: plan)
+                return .planned(slot: slot, plan: PluginBoundary.plan(result: r.value, copyingFrom: memory.base + WorkerLayout.plan))
             }
         }
     }
@@ -134,19 +131,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
                                              "evaluate", name, t, settings.deadlines.evaluate) {
                 return why.message
             }
-            // Copied member by member from the shared memory into the host's own
-            // storage; the host's mesh pointer and count stay the host's.
-            for i in 0..<count {
-                let from = UnsafeRawPointer(memory.base + WorkerLayout.state(i))
-                let to = UnsafeMutableRawPointer(layers.base + i)
-                for (offset, size) in Self.copiedMembers { (to + offset).copyMemory(from: from + offset, byteCount: size) }
-                (to + LayerState.hiddenOffset).storeBytes(of: from.load(fromByteOffset: LayerState.hiddenOffset, as: UInt8.self) != 0, as: Bool.self)
-                let mesh = layers[i].mesh
-                if let target = mesh.baseAddress {
-                    UnsafeMutableRawPointer(target).copyMemory(from: memory.base + WorkerLayout.mesh(i),
-                                                               byteCount: mesh.count * WorkerLayout.vertexStride)
-                }
-            }
+            PluginBoundary.takeLayerStates(from: memory, into: UnsafeMutableRawPointer(layers.base).assumingMemoryBound(to: segue_layer_state_t.self), count: count)
             return nil
         }
     }
@@ -161,14 +146,6 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             return nil
         }
     }
-
-    /// The members of a layer state copied back: everything but the mesh pointer and count, and `hidden` (a byte).
-    private static let copiedMembers: [(Int, Int)] = {
-        let L = MemoryLayout<segue_layer_state_t>.self
-        return [(L.offset(of: \.frame)!, MemoryLayout<segue_rect_t>.size),
-                (L.offset(of: \.transform)!, MemoryLayout<segue_transform3d_t>.size),
-                (L.offset(of: \.alpha)!, 8), (L.offset(of: \.z_position)!, 8)]
-    }()
 
     // MARK: - The process
 
@@ -190,7 +167,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         switch receive("load", name, nil, settings.deadlines.load) {
         case .failure(let why): return why.message
         case .success(let r):
-            let text = PluginText.escaped(idle.memory.copy(at: WorkerLayout.text, count: Int(r.length), capacity: 1 << 20))
+            let text = PluginBoundary.text(in: idle.memory, at: WorkerLayout.text, length: r.length, capacity: 1 << 20)
             guard r.status == WorkerReply.ok else {
                 return fail(call: "load", animator: name, t: nil, what: "could not load it: \(text)", kill: true)
             }

@@ -3,8 +3,8 @@ import HostContainer
 import PluginRuntime
 
 // Where the host's own types meet the plain data plugins and workers see: a
-// transition's payload made from its context, and a plugin's plan read back
-// into host types.
+// transition's payload made from its context, and a plugin's plan (as the
+// boundary read it) in host types.
 
 extension TransitionPayload {
     /// The payload of `ctx` with `parameters` and their `curves`.
@@ -25,46 +25,26 @@ extension TransitionPayload {
     }
 }
 
-extension ABI {
-    /// What a plugin's setup answered, read from the host's own copy of the plan.
-    static func setup(result: UInt32, plan p: segue_plan_t) -> AnimatorSetup {
-        switch result {
-        case UInt32(SEGUE_SETUP_ANIMATE.rawValue): return translate(p)
-        case UInt32(SEGUE_SETUP_DECLINE.rawValue):
-            let reason = withUnsafeBytes(of: p.decline_reason) { raw in PluginText.escaped(raw.prefix { $0 != 0 }) }
-            return .decline(reason: reason.isEmpty ? "(no reason given)" : reason)
-        default:
-            return .decline(reason: "setup returned \(result), which is neither SEGUE_SETUP_ANIMATE nor SEGUE_SETUP_DECLINE")
+extension AnimatorSetup {
+    /// What a plugin's setup answered (``PluginBoundary/plan(result:copyingFrom:)``), in the container's terms.
+    init(_ plan: PluginBoundary.Plan) {
+        func reference(_ e: PluginBoundary.Element) -> ElementReference {
+            ElementReference(side: e.isTo ? .to : .from, index: e.index)
         }
-    }
-
-    private static func translate(_ p: segue_plan_t) -> AnimatorSetup {
-        guard p.layer_count <= SEGUE_MAX_LAYERS else {
-            return .invalid("layer_count is \(p.layer_count), at most \(SEGUE_MAX_LAYERS) are allowed")
-        }
-        guard p.hidden_count <= SEGUE_MAX_HIDDEN_ELEMENTS else {
-            return .invalid("hidden_count is \(p.hidden_count), at most \(SEGUE_MAX_HIDDEN_ELEMENTS) are allowed")
-        }
-        var layers: [LayerRequest] = []
-        let requests = withUnsafeBytes(of: p.layers) { Array($0.bindMemory(to: segue_layer_request_t.self)) }
-        for (i, r) in requests.prefix(Int(p.layer_count)).enumerated() {
-            let element = Int(r.element)
-            let kind: LayerRequest.Kind
-            switch r.kind {
-            case UInt32(SEGUE_LAYER_FROM_VIEW.rawValue): kind = .view(.from)
-            case UInt32(SEGUE_LAYER_TO_VIEW.rawValue): kind = .view(.to)
-            case UInt32(SEGUE_LAYER_FROM_ELEMENT_SNAPSHOT.rawValue): kind = .snapshot(ElementReference(side: .from, index: element))
-            case UInt32(SEGUE_LAYER_TO_ELEMENT_SNAPSHOT.rawValue): kind = .snapshot(ElementReference(side: .to, index: element))
-            default: return .invalid("layers[\(i)].kind is \(r.kind), not a segue_layer_kind_t value")
+        switch plan {
+        case .decline(let reason): self = .decline(reason: reason)
+        case .invalid(let why): self = .invalid(why)
+        case .animate(let duration, let layers, let hidden):
+            let requests = layers.map { layer in
+                let kind: LayerRequest.Kind
+                switch layer.kind {
+                case .fromView: kind = .view(.from)
+                case .toView: kind = .view(.to)
+                case .snapshot(let element): kind = .snapshot(reference(element))
+                }
+                return LayerRequest(kind, meshColumns: layer.meshColumns, meshRows: layer.meshRows)
             }
-            layers.append(LayerRequest(kind, meshColumns: Int(r.mesh_columns), meshRows: Int(r.mesh_rows)))
+            self = .animate(TransitionPlan(duration: duration, layers: requests, hiddenElements: hidden.map(reference)))
         }
-        var hidden: [ElementReference] = []
-        let refs = withUnsafeBytes(of: p.hidden) { Array($0.bindMemory(to: segue_element_ref_t.self)) }
-        for (i, r) in refs.prefix(Int(p.hidden_count)).enumerated() {
-            guard r.side <= 1 else { return .invalid("hidden[\(i)].side is \(r.side), not a segue_side_t value") }
-            hidden.append(ElementReference(side: r.side == 0 ? .from : .to, index: Int(r.element)))
-        }
-        return .animate(TransitionPlan(duration: p.duration, layers: layers, hiddenElements: hidden))
     }
 }

@@ -45,8 +45,7 @@ final class PluginAnimator: TransitionAnimator {
         plan.pointee = ABI.emptyPlan()
         let result = animator.setup(animator.raw, context.pointer, plan)
         if result == SEGUE_SETUP_ANIMATE { isSetUp = true }
-        // A copy: the plugin keeps a pointer to the plan and may write to it later.
-        return ABI.setup(result: result.rawValue, plan: plan.pointee)
+        return AnimatorSetup(PluginBoundary.plan(result: result.rawValue, copyingFrom: plan))
     }
 
     func evaluate(at t: Double, layers: LayerStates) {
@@ -58,7 +57,9 @@ final class PluginAnimator: TransitionAnimator {
             for i in 0..<count { statePointers[i] = base + i }
             pointedCount = count
         }
-        animator.evaluate(animator.raw, context.pointer, plan, t, statePointers, UInt32(count))
+        PluginBoundary.evaluateInPlace(base, count: count) {
+            animator.evaluate(animator.raw, context.pointer, plan, t, statePointers, UInt32(count))
+        }
     }
 
     func animationEnded(_ completed: Bool) {

@@ -171,7 +171,7 @@ public final class AnimatorRegistry: @unchecked Sendable {
             }
             guard cached.hasPath(i, file.path), let outcome = cached.outcome(i) else { return nil }
             if case .plugin(let details) = outcome,
-               !details.names.allSatisfy({ PluginDescription.isValidID($0.id) && PluginDescription.isValidName($0.name) }) {
+               !details.names.allSatisfy({ PluginBoundary.isValidID($0.id) && PluginBoundary.isValidName($0.name) }) {
                 return nil
             }
             (matched[i], next) = (true, i + 1)

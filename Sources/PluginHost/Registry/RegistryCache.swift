@@ -256,7 +256,7 @@ package final class PluginDetails: @unchecked Sendable {  // `decoded` is guarde
         let description = Self.lock.withLock {
             if decoded == nil {
                 var r = ByteReader(Array(encoded))
-                decoded = (try? PluginDescription(decoding: &r)).flatMap { try? $0.validated().get() }
+                decoded = (try? PluginDescription(decoding: &r)).flatMap { try? PluginBoundary.validated($0).get() }
             }
             return decoded
         }

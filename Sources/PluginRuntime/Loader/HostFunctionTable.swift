@@ -52,10 +52,9 @@ enum HostFunctionTable {
                 (HostFunctionTable.plugins.indices.contains(index) ? HostFunctionTable.plugins[index] : "?",
                  HostFunctionTable.logHandler)
             }
-            let length = strnlen(message, HostFunctionTable.longestMessage)
             handler(PluginLogMessage(
                 plugin: path, level: PluginLogMessage.Level(rawValue: Int(level.rawValue)) ?? .info,
-                message: PluginText.escaped(UnsafeRawBufferPointer(start: message, count: length))))
+                message: PluginBoundary.text(cString: message, limit: HostFunctionTable.longestMessage)))
         }
         table.curve_value = { curve, t in TimingCurve(curve).value(at: t) }
         table.cubic_bezier_value = { x1, y1, x2, y2, t in

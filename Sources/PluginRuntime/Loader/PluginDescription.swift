@@ -3,7 +3,7 @@ import Timing
 
 /// What a plugin file provides, as plain data copied out of the plugin: no
 /// pointer into plugin memory survives in it. A scanner process sends it to the
-/// host, which validates it again (``validated()``), since the scanner ran the
+/// host, which validates it again (``PluginBoundary/validated(_:)``), since the scanner ran the
 /// plugin's code and may have been corrupted by it.
 package struct PluginDescription: Equatable, Sendable {
     /// The animators, in the plugin's order.
@@ -12,145 +12,6 @@ package struct PluginDescription: Equatable, Sendable {
     package init(animators: [AnimatorDescription]) {
         self.animators = animators
     }
-
-    /// The most choices one choice parameter may have.
-    static let maximumChoices = Int(SEGUE_MAX_CHOICES)
-
-    /// This description with every text escaped (``PluginText``), or why it
-    /// breaks the ABI's rules, naming the member, what was expected and what
-    /// was found. Everything checkable on the data is checked here, so a
-    /// scanner's answer gets the same scrutiny as the plugin's own structs.
-    package func validated() -> Result<PluginDescription, LoadFailure> {
-        func malformed(_ text: String) -> Result<PluginDescription, LoadFailure> {
-            var failure = LoadFailure("malformed descriptor: " + text)
-            failure.inDescriptor = true
-            return .failure(failure)
-        }
-        guard !animators.isEmpty else {
-            return malformed("segue_plugin_t.animator_count is 0; a plugin exports at least one animator")
-        }
-        guard animators.count <= Int(SEGUE_MAX_ANIMATORS) else {
-            return malformed("segue_plugin_t.animator_count is \(animators.count), at most \(SEGUE_MAX_ANIMATORS) are allowed")
-        }
-        // Messages are built only on failure: the host validates every file a scan returns.
-        var clean: [AnimatorDescription] = []
-        clean.reserveCapacity(animators.count)
-        for (i, a) in animators.enumerated() {
-            func path() -> String { "animators[\(i)]" }
-            let lengths = (a.id.utf8.count, a.name.utf8.count, a.version.utf8.count, a.summary.utf8.count)
-            if lengths.0 > Int(SEGUE_MAX_ID) || lengths.1 > Int(SEGUE_MAX_NAME) || lengths.2 > Int(SEGUE_MAX_VERSION)
-                || lengths.3 > Int(SEGUE_MAX_DESCRIPTION) {
-                for (member, count, limit) in [("id", lengths.0, SEGUE_MAX_ID), ("name", lengths.1, SEGUE_MAX_NAME),
-                                               ("version", lengths.2, SEGUE_MAX_VERSION),
-                                               ("description", lengths.3, SEGUE_MAX_DESCRIPTION)]
-                where count > Int(limit) {
-                    return malformed("\(path()).\(member) is longer than \(limit) bytes (the most this ABI allows)")
-                }
-            }
-            if !Self.isValidID(a.id) {
-                return malformed("\(path()).id is \"\(PluginText.escaped(a.id))\"; expected a reverse-DNS name, a slash and a revision, like \"com.example.spring-slide/1\"")
-            }
-            if !Self.isValidName(a.name) {
-                return malformed("\(path()).name is \"\(PluginText.escaped(a.name))\"; expected a letter then letters, digits, '-' or '_', like \"SpringSlide\"")
-            }
-            if a.version.isEmpty { return malformed("\(path()).version is empty; expected a version like \"1.0.0\"") }
-            guard a.parameters.count <= Int(SEGUE_MAX_PARAMS) else {
-                return malformed("\(path()).param_count (\(a.name)) is \(a.parameters.count); at most \(SEGUE_MAX_PARAMS) are allowed")
-            }
-            var parameters: [ParameterDescriptor] = []
-            parameters.reserveCapacity(a.parameters.count)
-            for (k, p) in a.parameters.enumerated() {
-                func at() -> String { "\(path()).params[\(k)] (\(a.name))" }
-                if let problem = Self.problem(in: p, at: at) { return malformed(problem) }
-                if parameters.contains(where: { $0.name == p.name }) {
-                    return malformed("\(at()) repeats the parameter name '\(p.name)'")
-                }
-                parameters.append(p.escaped())
-            }
-            // Ids hold a slash and names cannot, so the two never collide.
-            if let earlier = clean.firstIndex(where: { $0.id == a.id }) {
-                return malformed("animators[\(i)] repeats '\(a.id)' of animators[\(earlier)]")
-            }
-            if let earlier = clean.firstIndex(where: { $0.name == a.name }) {
-                return malformed("animators[\(i)] repeats '\(a.name)' of animators[\(earlier)]")
-            }
-            clean.append(AnimatorDescription(
-                id: a.id, name: a.name, version: PluginText.escaped(a.version), summary: PluginText.escaped(a.summary),
-                parameters: parameters))
-        }
-        return .success(PluginDescription(animators: clean))
-    }
-
-    private static func problem(in p: ParameterDescriptor, at path: () -> String) -> String? {
-        if p.name.utf8.count > Int(SEGUE_MAX_PARAM_NAME) {
-            return "\(path()).name is longer than \(SEGUE_MAX_PARAM_NAME) bytes (the most this ABI allows)"
-        }
-        if p.explanation.utf8.count > Int(SEGUE_MAX_DESCRIPTION) {
-            return "\(path()).explanation is longer than \(SEGUE_MAX_DESCRIPTION) bytes (the most this ABI allows)"
-        }
-        guard isValidParameterName(p.name) else {
-            return "\(path()).name is \"\(PluginText.escaped(p.name))\"; expected an identifier: a letter or '_', then letters, digits or '_'"
-        }
-        func at() -> String { "\(path()) '\(p.name)'" }
-        let (lo, hi, def) = (p.minimum, p.maximum, p.defaultValue)
-        guard lo.isFinite, hi.isFinite, def.isFinite else {
-            return "\(at()) has a non-finite default, min or max (\(def), \(lo), \(hi))"
-        }
-        guard lo <= hi else { return "\(at()) has min \(lo) greater than max \(hi)" }
-        guard def >= lo, def <= hi else { return "\(at()) has default \(def) outside [min, max] = [\(lo), \(hi)]" }
-        switch p.kind {
-        case .choice(let choices):
-            guard !choices.isEmpty else { return "\(at()) is a choice with no choices (choices NULL or choice_count 0)" }
-            guard choices.count <= maximumChoices else {
-                return "\(at()) has \(choices.count) choices; at most \(maximumChoices) are allowed"
-            }
-            for (c, choice) in choices.enumerated() where choice.isEmpty || choice.utf8.count > Int(SEGUE_MAX_PARAM_NAME) {
-                return "\(path()).choices[\(c)] is empty or longer than \(SEGUE_MAX_PARAM_NAME) bytes"
-            }
-            guard lo == 0, hi == Double(choices.count - 1) else {
-                return "\(at()) is a choice of \(choices.count), so min must be 0 and max \(choices.count - 1); found \(lo) and \(hi)"
-            }
-        case .boolean where lo != 0 || hi != 1:
-            return "\(at()) is a boolean, so min must be 0 and max 1; found \(lo) and \(hi)"
-        case .curve where lo != 0 || hi != Double(TimingCurve.named.count - 1):
-            return "\(at()) is a curve (its default a segue_curve_t), so min must be 0 and max \(TimingCurve.named.count - 1); found \(lo) and \(hi)"
-        default: break
-        }
-        if p.kind != .number && def != def.rounded() {
-            return "\(at()) is \(p.kind.withArticle) with the fractional default \(def)"
-        }
-        return nil
-    }
-
-    // The rules are ASCII-only, so they are checked on bytes: the registry checks every cached id and name at startup.
-
-    /// `[a-z0-9.-]+/[0-9]+`, the domain with a dot, not at either end.
-    package static func isValidID(_ id: String) -> Bool {
-        var id = id
-        return id.withUTF8 { bytes in
-            guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")), slash > 0 else { return false }
-            let domain = bytes[..<slash], revision = bytes[(slash + 1)...]
-            guard !revision.isEmpty, revision.allSatisfy(isDigit), domain.contains(UInt8(ascii: ".")),
-                  domain.first != UInt8(ascii: "."), domain.last != UInt8(ascii: ".") else { return false }
-            return domain.allSatisfy { isLower($0) || isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
-        }
-    }
-
-    /// `[A-Za-z][A-Za-z0-9_-]*`.
-    package static func isValidName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, isLetter(first) else { return false }
-        return name.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
-    }
-
-    /// `[A-Za-z_][A-Za-z0-9_]*`.
-    static func isValidParameterName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, isLetter(first) || first == UInt8(ascii: "_") else { return false }
-        return name.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") }
-    }
-
-    private static func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
-    private static func isLower(_ b: UInt8) -> Bool { b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z") }
-    private static func isLetter(_ b: UInt8) -> Bool { isLower(b | 0x20) }
 }
 
 /// One animator of a ``PluginDescription``.
@@ -163,15 +24,5 @@ package struct AnimatorDescription: Equatable, Sendable {
 
     package init(id: String, name: String, version: String, summary: String, parameters: [ParameterDescriptor]) {
         (self.id, self.name, self.version, self.summary, self.parameters) = (id, name, version, summary, parameters)
-    }
-}
-
-extension ParameterDescriptor {
-    /// The parameter with its free text escaped (its name and choices are checked identifiers).
-    func escaped() -> ParameterDescriptor {
-        var safeKind = kind
-        if case .choice(let choices) = kind { safeKind = .choice(choices.map { PluginText.escaped($0) }) }
-        return ParameterDescriptor(name: name, explanation: PluginText.escaped(explanation), kind: safeKind,
-                            defaultValue: defaultValue, minimum: minimum, maximum: maximum)
     }
 }

@@ -110,17 +110,6 @@ public enum PluginLoader {
             return .failure(LoadFailure("'\(SEGUE_ENTRY_SYMBOL)' returned NULL: the plugin refused to load (see its log messages)"))
         }
         phase(.descriptor)
-        return DescriptorReader(host: host).readPlugin(UnsafeRawPointer(pluginPointer)).flatMap { animators in
-            PluginDescription(animators: animators.map(\.description)).validated().map { valid in
-                zip(animators, valid.animators).map { loaded, clean in loaded.with(description: clean) }
-            }
-        }
-    }
-}
-
-extension LoadedAnimator {
-    /// The same animator with `description` (its escaped, validated copy).
-    func with(description: AnimatorDescription) -> LoadedAnimator {
-        LoadedAnimator(description: description, raw: raw, host: host, setup: setup, evaluate: evaluate, end: end)
+        return PluginBoundary.descriptor(at: UnsafeRawPointer(pluginPointer), host: host)
     }
 }

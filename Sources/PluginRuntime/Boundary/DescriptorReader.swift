@@ -23,10 +23,12 @@ package struct LoadedAnimator: @unchecked Sendable {
 /// Reads the structs a plugin returns by the ABI's rules (the major version
 /// must match, a struct is read up to the smaller of its declared size and
 /// the host's, what the plugin did not provide reads as zero) and copies
-/// everything into plain values. Checks what only the memory can tell (NULL
-/// pointers, sizes, string lengths); ``PluginDescription/validated()`` checks
-/// the rest. Members' names (`animators[0].params[1]`) are built only when a
-/// message needs one: every scan reads a descriptor.
+/// everything into plain values, for ``PluginBoundary/descriptor(at:host:)``.
+/// Checks only what the memory alone can tell (NULL pointers, struct sizes,
+/// counts before it walks an array); strings are read up to one byte past
+/// their limit, and ``PluginBoundary/validated(_:)`` checks the rest. Members'
+/// names (`animators[0].params[1]`) are built only when a message needs one:
+/// every scan reads a descriptor.
 struct DescriptorReader {
     let host: UnsafePointer<segue_host_t>
 
@@ -44,19 +46,14 @@ struct DescriptorReader {
     }
 
     private func readAnimators(of plugin: segue_plugin_t) -> Result<[LoadedAnimator], LoadFailure> {
-        guard plugin.animator_count > 0 else {
-            return .failure(LoadFailure("malformed descriptor: segue_plugin_t.animator_count is 0; a plugin exports at least one animator"))
-        }
-        guard plugin.animator_count <= SEGUE_MAX_ANIMATORS else {
-            return .failure(LoadFailure("malformed descriptor: segue_plugin_t.animator_count is \(plugin.animator_count), at most \(SEGUE_MAX_ANIMATORS) are allowed"))
-        }
+        if let problem = PluginBoundary.Limit.animatorCount(Int(plugin.animator_count)) { return PluginBoundary.malformed(problem) }
         guard let list = plugin.animators else {
-            return .failure(LoadFailure("malformed descriptor: segue_plugin_t.animators is NULL but animator_count is \(plugin.animator_count)"))
+            return PluginBoundary.malformed("segue_plugin_t.animators is NULL but animator_count is \(plugin.animator_count)")
         }
         var result: [LoadedAnimator] = []
         for i in 0..<Int(plugin.animator_count) {
             guard let a = list[i] else {
-                return .failure(LoadFailure("malformed descriptor: segue_plugin_t.animators[\(i)] is NULL"))
+                return PluginBoundary.malformed("segue_plugin_t.animators[\(i)] is NULL")
             }
             switch readAnimator(a, at: "animators[\(i)]") {
             case .failure(let why): return .failure(why)
@@ -83,19 +80,19 @@ struct DescriptorReader {
             return .failure(why)
         }
         func label() -> String { PluginText.escaped(name) }
-        guard let setup = a.setup else { return .failure(LoadFailure("malformed descriptor: \(path()).setup (\(label())) is NULL; it is required")) }
-        guard let evaluate = a.evaluate else { return .failure(LoadFailure("malformed descriptor: \(path()).evaluate (\(label())) is NULL; it is required")) }
-        guard a.param_count <= SEGUE_MAX_PARAMS else {
-            return .failure(LoadFailure("malformed descriptor: \(path()).param_count (\(label())) is \(a.param_count); at most \(SEGUE_MAX_PARAMS) are allowed"))
+        guard let setup = a.setup else { return PluginBoundary.malformed("\(path()).setup (\(label())) is NULL; it is required") }
+        guard let evaluate = a.evaluate else { return PluginBoundary.malformed("\(path()).evaluate (\(label())) is NULL; it is required") }
+        if let problem = PluginBoundary.Limit.parameterCount(Int(a.param_count), at: "\(path()).param_count (\(label()))") {
+            return PluginBoundary.malformed(problem)
         }
         var params: [ParameterDescriptor] = []
         if a.param_count > 0 {
             guard let list = a.params else {
-                return .failure(LoadFailure("malformed descriptor: \(path()).params (\(label())) is NULL but param_count is \(a.param_count)"))
+                return PluginBoundary.malformed("\(path()).params (\(label())) is NULL but param_count is \(a.param_count)")
             }
             for i in 0..<Int(a.param_count) {
                 func at() -> String { "\(path()).params[\(i)] (\(label()))" }
-                guard let p = list[i] else { return .failure(LoadFailure("malformed descriptor: \(at()) is NULL")) }
+                guard let p = list[i] else { return PluginBoundary.malformed("\(at()) is NULL") }
                 switch readParameter(p, at: at()) {
                 case .failure(let why): return .failure(why)
                 case .success(let d): params.append(d)
@@ -110,7 +107,7 @@ struct DescriptorReader {
     private func readParameter(_ pointer: UnsafePointer<segue_param_t>, at path: @autoclosure () -> String) -> Result<ParameterDescriptor, LoadFailure> {
         let declared = Int(UnsafeRawPointer(pointer).load(as: UInt32.self))
         guard declared >= MemoryLayout<segue_param_t>.size else {
-            return .failure(LoadFailure("malformed descriptor: \(path()).struct_size is \(declared), expected at least \(MemoryLayout<segue_param_t>.size)"))
+            return PluginBoundary.malformed("\(path()).struct_size is \(declared), expected at least \(MemoryLayout<segue_param_t>.size)")
         }
         let p = pointer.pointee
         let name: String, explanation: String
@@ -125,14 +122,13 @@ struct DescriptorReader {
         case UInt32(SEGUE_PARAM_INTEGER.rawValue): kind = .integer
         case UInt32(SEGUE_PARAM_BOOLEAN.rawValue): kind = .boolean
         case UInt32(SEGUE_PARAM_CHOICE.rawValue):
-            guard p.choice_count > 0, let list = p.choices else {
-                return .failure(LoadFailure("malformed descriptor: \(path()) '\(PluginText.escaped(name))' is a choice with no choices (choices NULL or choice_count 0)"))
+            let count = p.choices == nil ? 0 : Int(p.choice_count)
+            if let problem = PluginBoundary.Limit.choiceCount(count, at: "\(path()) '\(PluginText.escaped(name))'") {
+                return PluginBoundary.malformed(problem)
             }
-            guard p.choice_count <= PluginDescription.maximumChoices else {
-                return .failure(LoadFailure("malformed descriptor: \(path()) '\(PluginText.escaped(name))' has \(p.choice_count) choices; at most \(PluginDescription.maximumChoices) are allowed"))
-            }
+            let list = p.choices!
             var choices: [String] = []
-            for i in 0..<Int(p.choice_count) {
+            for i in 0..<count {
                 switch string(list[i], "\(path()).choices[\(i)]", max: Int(SEGUE_MAX_PARAM_NAME)) {
                 case .failure(let why): return .failure(why)
                 case .success(let c): choices.append(c)
@@ -141,7 +137,7 @@ struct DescriptorReader {
             kind = .choice(choices)
         case UInt32(SEGUE_PARAM_CURVE.rawValue): kind = .curve
         default:
-            return .failure(LoadFailure("malformed descriptor: \(path()) '\(PluginText.escaped(name))' has unknown type \(p.type); this host (ABI \(SEGUE_ABI_VERSION_MAJOR).\(SEGUE_ABI_VERSION_MINOR)) knows 0 (number), 1 (integer), 2 (boolean), 3 (choice) and 4 (curve, since 1.1): a plugin built for a newer ABI minor needs a newer Segue"))
+            return PluginBoundary.malformed("\(path()) '\(PluginText.escaped(name))' has unknown type \(p.type); this host (ABI \(SEGUE_ABI_VERSION_MAJOR).\(SEGUE_ABI_VERSION_MINOR)) knows 0 (number), 1 (integer), 2 (boolean), 3 (choice) and 4 (curve, since 1.1): a plugin built for a newer ABI minor needs a newer Segue")
         }
         return .success(ParameterDescriptor(
             name: name, explanation: explanation, kind: kind, defaultValue: p.default_value, minimum: p.min_value,
@@ -158,6 +154,7 @@ struct DescriptorReader {
         let declared = Int(pointer.load(fromByteOffset: MemoryLayout<segue_version_t>.size, as: UInt32.self))
         let size = MemoryLayout<T>.size
         guard declared >= size else {
+            // Not marked as in the descriptor here: for the plugin's own struct, the library's answer was unreadable.
             return .failure(LoadFailure("malformed descriptor: \(name()).struct_size is \(declared), expected at least \(size) for ABI \(version.major).\(version.minor)"))
         }
         let storage = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<T>.alignment)
@@ -166,13 +163,11 @@ struct DescriptorReader {
         return .success(storage.load(as: T.self))
     }
 
-    /// A NUL-terminated string of at most `max` bytes, read without running past `max + 1` bytes.
+    /// A NUL-terminated string, read without running past `max + 1` bytes:
+    /// one that is longer comes back `max + 1` bytes long, for the rules to refuse.
     private func string(_ pointer: UnsafePointer<CChar>?, _ name: @autoclosure () -> String, max: Int) -> Result<String, LoadFailure> {
-        guard let pointer else { return .failure(LoadFailure("malformed descriptor: \(name()) is NULL")) }
+        guard let pointer else { return PluginBoundary.malformed("\(name()) is NULL") }
         let length = strnlen(pointer, max + 1)
-        guard length <= max else {
-            return .failure(LoadFailure("malformed descriptor: \(name()) is longer than \(max) bytes (the most this ABI allows)"))
-        }
         return .success(String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self))
     }
 }
