@@ -39,19 +39,21 @@ let package = Package(
         .target(name: "Timing"),
         // The core: views, view controllers, the container, transitions, clocks, the built-in default animator.
         .target(name: "HostContainer", dependencies: ["AnimatorABI", "Timing"]),
+        // System calls behind one thin layer (retried on EINTR, errors as a typed Errno), a lock, threads, a monotonic clock.
+        .target(name: "SystemCalls"),
         // C for what Swift's Glibc module lacks: memfd, posix_spawn's closefrom, shared-memory atomics, a signal self-pipe.
         .target(name: "ProcessShims"),
         // What a worker enters before plugin code runs: capabilities, limits, Landlock, seccomp.
         .target(name: "WorkerSandbox"),
         // What runs plugin code, in the host and in the worker, without Foundation: the loader, the host table,
         // the one boundary that reads plugin- and worker-written memory, the worker protocol, the sandbox policy.
-        .target(name: "PluginRuntime", dependencies: ["AnimatorABI", "Timing", "ProcessShims", "WorkerSandbox"]),
+        .target(name: "PluginRuntime", dependencies: ["AnimatorABI", "Timing", "SystemCalls", "ProcessShims", "WorkerSandbox"]),
         // The process that runs plugin code when plugins are isolated.
-        .executableTarget(name: "segue-worker", dependencies: ["PluginRuntime", "AnimatorABI"]),
+        .executableTarget(name: "segue-worker", dependencies: ["PluginRuntime", "AnimatorABI", "SystemCalls"]),
         // Plugin hosting: search path, registry and its cache, scanner and worker processes, quarantine, watching.
-        .target(name: "PluginHost", dependencies: ["HostContainer", "PluginRuntime", "Timing", "AnimatorABI", "ProcessShims"]),
+        .target(name: "PluginHost", dependencies: ["HostContainer", "PluginRuntime", "Timing", "AnimatorABI", "SystemCalls", "ProcessShims"]),
         // The config file: a strict JSON reader, the schema, the checks, the rule-based delegate, scenes and scripts.
-        .target(name: "HostConfig", dependencies: ["HostContainer", "PluginHost", "PluginRuntime", "Timing"]),
+        .target(name: "HostConfig", dependencies: ["HostContainer", "PluginHost", "PluginRuntime", "Timing", "SystemCalls"]),
         // A C shim reading glibc's heap figures, for the validator's memory check.
         .target(name: "HeapProbe"),
         // The checks behind `segue validate` (the tool's, not the library's).
@@ -61,7 +63,7 @@ let package = Package(
         // The command-line tool.
         .executableTarget(
             name: "segue",
-            dependencies: ["AnimatorABI", "HostContainer", "PluginHost", "HostConfig", "PluginValidation", "PluginRuntime", "Timing", "Renderer"]),
+            dependencies: ["AnimatorABI", "HostContainer", "PluginHost", "HostConfig", "PluginValidation", "PluginRuntime", "Timing", "Renderer", "SystemCalls"]),
         .target(
             name: "SpringSlide", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/SpringSlide",
             linkerSettings: pluginLinkerSettings),
@@ -80,6 +82,6 @@ let package = Package(
         ),
         .testTarget(
             name: "HostContainerTests",
-            dependencies: ["AnimatorABI", "HostContainer", "PluginHost", "HostConfig", "PluginValidation", "PluginRuntime", "Timing", "Renderer"]),
+            dependencies: ["AnimatorABI", "HostContainer", "PluginHost", "HostConfig", "PluginValidation", "PluginRuntime", "Timing", "Renderer", "SystemCalls"]),
     ]
 )

@@ -2,6 +2,7 @@ import Foundation
 import HostContainer
 import PluginHost
 import PluginRuntime
+import SystemCalls
 import Timing
 
 /// A Segue config file: where plugins are, which animator runs for which
@@ -129,24 +130,19 @@ public struct SegueConfig: Equatable, Sendable {
     private static func read(path: String) throws(ConfigError) -> ([UInt8], String, String) {
         let fd = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
+            let error = Errno.current
             throw ConfigError(file: path, keyPath: "$", expected: "a readable JSON file",
-                              found: errno == ENOENT ? "no such file" : "a file that cannot be read (\(String(cString: strerror(errno))))")
+                              found: error == .noSuchFile ? "no such file" : "a file that cannot be read (\(error))")
         }
         defer { close(fd) }
         // Read in pieces up to the limit and one byte past it, so that an endless
         // file (/dev/zero) is refused instead of filling memory; a FIFO nobody
         // writes to waits, as cat would.
-        var bytes: [UInt8] = []
-        var piece = [UInt8](repeating: 0, count: 1 << 16)
-        while bytes.count <= maximumSize {
-            let n = piece.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 {
-                throw ConfigError(file: path, keyPath: "$", expected: "a readable JSON file",
-                                  found: "a file that cannot be read (\(String(cString: strerror(errno))))")
-            }
-            if n == 0 { break }
-            bytes += piece[..<n]
+        let bytes: [UInt8]
+        do {
+            bytes = try SystemCall.read(fd, upTo: maximumSize + 1)
+        } catch {
+            throw ConfigError(file: path, keyPath: "$", expected: "a readable JSON file", found: "a file that cannot be read (\(error))")
         }
         guard bytes.count <= maximumSize else {
             throw ConfigError(file: path, keyPath: "$", expected: "a config of at most \(maximumSize >> 20) MiB",

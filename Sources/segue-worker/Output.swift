@@ -1,5 +1,6 @@
 import Glibc
 import PluginRuntime
+import SystemCalls
 
 /// The worker's standard streams and its tie to the host.
 enum Output {
@@ -32,9 +33,8 @@ enum Output {
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
-                let n = buffer.withUnsafeMutableBytes { read(reader, $0.baseAddress, 4096) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return }
+                guard let n = try? buffer.withUnsafeMutableBytes({ bytes throws(Errno) in try SystemCall.read(reader, into: bytes) }),
+                      n > 0 else { return }
                 pending += buffer[0..<n]
                 while let newline = pending.firstIndex(of: 10) {
                     write("segue: \(label): \(PluginText.escaped(pending[..<newline]))")

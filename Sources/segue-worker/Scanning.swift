@@ -1,5 +1,6 @@
 import Glibc
 import PluginRuntime
+import SystemCalls
 
 /// `segue-worker scan`: examines each file the host names and answers a
 /// ``ScanResult`` in its binary form, in the question's slot. Writes the
@@ -86,12 +87,12 @@ struct Scanning {
         return fds.read
     }
 
+    /// What the plugin has printed so far: the pipe's read end does not
+    /// block, so this stops when it is empty (its write end stays open).
     private func drain(_ fd: Int32) -> [UInt8] {
         var all: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while fd >= 0 {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
-            if n <= 0 { break }
+        while fd >= 0, let n = try? buffer.withUnsafeMutableBytes({ bytes throws(Errno) in try SystemCall.read(fd, into: bytes) }), n > 0 {
             all += buffer[0..<n]
         }
         return all

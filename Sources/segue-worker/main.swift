@@ -1,5 +1,6 @@
 import Glibc
 import PluginRuntime
+import SystemCalls
 
 // segue-worker: the only process that runs plugin code when Segue isolates
 // plugins. Started by the host with descriptor 3, a SOCK_SEQPACKET socket to

@@ -3,6 +3,7 @@ import HostContainer
 import PluginHost
 import PluginRuntime
 import PluginValidation
+import SystemCalls
 
 /// `segue validate PLUGIN.so`: checks a plugin in a child process, in the
 /// spirit of pluginval and clap-validator, so that a plugin that crashes or
@@ -210,7 +211,7 @@ final class ValidationChild {
 
     init(arguments: [String]) throws {
         guard let fds = closeOnExecPipe(), let memory = SharedMemory(size: ValidationProgress.size) else {
-            throw SpawnError(executable: "segue", reason: String(cString: strerror(errno)))
+            throw SpawnError(executable: "segue", reason: Errno.current.description)
         }
         defer { close(fds.write) }
         do {

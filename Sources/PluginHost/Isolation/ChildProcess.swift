@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PluginRuntime
 import ProcessShims
+import SystemCalls
 
 /// How a child process ended.
 package enum Termination: Equatable, Sendable, CustomStringConvertible {
@@ -57,7 +58,7 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is guarded b
         }
         var child: pid_t = 0
         let rc = process_shims_spawn(executable, argv, envp, descriptors, Int32(descriptors.count), &child)
-        guard rc == 0 else { throw SpawnError(executable: executable, reason: String(cString: strerror(rc))) }
+        guard rc == 0 else { throw SpawnError(executable: executable, reason: Errno(rc).description) }
         pid = child
     }
 
@@ -95,9 +96,13 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is guarded b
     }
 
     private static func reap(_ pid: pid_t, options: Int32) -> Termination? {
-        var status: Int32 = 0
-        let result = waitpid(pid, &status, options)
-        guard result == pid else { return result < 0 && errno == ECHILD ? .exited(-1) : nil }
+        let status: Int32
+        do throws(Errno) {
+            guard let changed = try SystemCall.wait(for: pid, options: options) else { return nil }
+            status = changed
+        } catch {
+            return error == .noChild ? .exited(-1) : nil
+        }
         // WIFEXITED / WTERMSIG are macros: the low 7 bits are the signal, 0 for a normal exit.
         let signal = status & 0x7F
         return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)

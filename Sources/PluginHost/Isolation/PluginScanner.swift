@@ -1,5 +1,6 @@
 import Foundation
 import PluginRuntime
+import SystemCalls
 
 /// Learns what plugin files contain without mapping them into this process,
 /// in the manner of GStreamer's plugin scanner: scanner processes

@@ -2,6 +2,7 @@ import AnimatorABI
 import Foundation
 import HostContainer
 import PluginRuntime
+import SystemCalls
 
 /// How a plugin failed in its worker: what the quarantine remembers and the
 /// reports say.
@@ -264,7 +265,7 @@ struct IdleWorker: @unchecked Sendable {  // owned by one party at a time: the p
         case .success(let path): executable = path
         }
         guard let (host, worker) = WorkerChannel.pair(), let memory = SharedMemory(size: WorkerLayout.size) else {
-            return .failure(LoadFailure("could not be started: \(String(cString: strerror(errno)))"))
+            return .failure(LoadFailure("could not be started: \(Errno.current)"))
         }
         defer { worker.close() }
         do {

@@ -1,6 +1,7 @@
 import Foundation
 import HostContainer
 import PluginRuntime
+import SystemCalls
 
 /// How a registry finds, examines and runs plugins.
 public struct RegistryOptions: Sendable {
@@ -140,7 +141,7 @@ public final class AnimatorRegistry: @unchecked Sendable {
                 if isLink && seenFiles == nil { seenFiles = Set(files.map(\.path) + rejections.map(\.file)) }
                 if seenFiles != nil { guard seenFiles!.insert(file).inserted else { continue } }
                 guard facts.error == 0 else {
-                    rejections.append(PluginRejection(file: file, reason: "cannot be opened: \(String(cString: strerror(facts.error)))"))
+                    rejections.append(PluginRejection(file: file, reason: "cannot be opened: \(Errno(facts.error))"))
                     continue
                 }
                 if options.checksPermissions, let problem = trust.problem(with: file, mode: facts.mode, owner: facts.owner) {

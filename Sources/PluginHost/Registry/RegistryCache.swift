@@ -1,6 +1,7 @@
 import AnimatorABI
 import Foundation
 import PluginRuntime
+import SystemCalls
 
 /// Which version of a file a cache entry describes: a changed, replaced or
 /// touched file has another identity and is scanned again.
@@ -10,7 +11,7 @@ public struct FileIdentity: Hashable, Sendable, CustomStringConvertible {
     /// The identity of the file at `path` now, or why it cannot be examined.
     package static func of(_ path: String) -> Result<FileIdentity, LoadFailure> {
         var info = stat()
-        guard stat(path, &info) == 0 else { return .failure(LoadFailure("cannot be opened: \(String(cString: strerror(errno)))")) }
+        guard stat(path, &info) == 0 else { return .failure(LoadFailure("cannot be opened: \(Errno.current)")) }
         return .success(FileIdentity(info))
     }
 
@@ -177,10 +178,7 @@ public struct RegistryCache: Sendable {
         let size = Int(info.st_size)
         var whole = true
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            while count < size {
-                let n = read(fd, buffer.baseAddress! + count, size - count)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { break }
+            while count < size, let n = try? SystemCall.read(fd, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...]))), n > 0 {
                 count += n
             }
             whole = count == size

@@ -1,5 +1,6 @@
 import Foundation
 import ProcessShims
+import SystemCalls
 
 /// Watches plugin folders and single files (a config) with inotify, and
 /// hands over changes in bursts: a build that writes several files, or an
@@ -47,7 +48,7 @@ public final class FileWatcher {
     /// - Throws: ``WatchError`` when inotify is unavailable (limits reached).
     public init(folders: [String], files: [String] = []) throws(WatchError) {
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard inotify >= 0 else { throw WatchError(message: "cannot watch files: inotify_init1: \(String(cString: strerror(errno)))") }
+        guard inotify >= 0 else { throw WatchError(message: "cannot watch files: inotify_init1: \(Errno.current)") }
         try watch(folders: folders, files: files)
     }
 
@@ -72,7 +73,7 @@ public final class FileWatcher {
         var lastEvent = Date.distantPast
         let patience = 10.0
         while true {
-            var timeout: Int32 = -1
+            var timeout: Double?
             if !changed.isEmpty {
                 let quiet = Date().timeIntervalSince(lastEvent)
                 let wait = pendingWrites.isEmpty ? settle - quiet : patience - quiet
@@ -80,15 +81,18 @@ public final class FileWatcher {
                     pendingWrites.removeAll()
                     return .changed(changed)
                 }
-                timeout = Int32((wait * 1000).rounded(.up))
+                timeout = wait
             }
             var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)]
             if let interrupt { fds.append(pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0)) }
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
-            if ready < 0 && errno != EINTR { return .changed(changed.union(folders)) }
+            // Interrupted, it waits again; failing, it says everything may have changed.
+            guard (try? SystemCall.poll(&fds, until: timeout.map { MonotonicTime.now + $0 })) != nil else {
+                return .changed(changed.union(folders))
+            }
             if fds.count > 1, fds[1].revents != 0 {
                 var byte: UInt8 = 0
-                return .interrupted(read(fds[1].fd, &byte, 1) == 1 ? Int32(byte) : 0)
+                let got = try? withUnsafeMutableBytes(of: &byte) { bytes throws(Errno) in try SystemCall.read(fds[1].fd, into: bytes) }
+                return .interrupted(got == 1 ? Int32(byte) : 0)
             }
             if fds[0].revents != 0, drain(into: &changed) { lastEvent = Date() }
         }
@@ -102,8 +106,8 @@ public final class FileWatcher {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
         defer { buffer.deallocate() }
         while true {
-            let count = read(inotify, buffer, size)
-            guard count > 0 else { break }
+            // Non-blocking: EAGAIN once the queue is empty.
+            guard let count = try? SystemCall.read(inotify, into: UnsafeMutableRawBufferPointer(start: buffer, count: size)), count > 0 else { break }
             var offset = 0
             while offset + MemoryLayout<inotify_event>.size <= count {
                 let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
@@ -165,8 +169,9 @@ public final class FileWatcher {
         for (directory, watched) in wanted {
             let wd = inotify_add_watch(inotify, directory, mask)
             guard wd >= 0 else {
-                throw WatchError(message: "cannot watch \(directory): \(String(cString: strerror(errno)))"
-                                 + (errno == ENOSPC ? " (raise fs.inotify.max_user_watches)" : ""))
+                let error = Errno.current
+                throw WatchError(message: "cannot watch \(directory): \(error)"
+                                 + (error == .noSpace ? " (raise fs.inotify.max_user_watches)" : ""))
             }
             current[wd] = watched
         }

@@ -1,5 +1,6 @@
 import Foundation
 import PluginRuntime
+import SystemCalls
 
 extension AnimatorRegistry {
     /// Watches this registry's folders and reloads when plugins change.
@@ -32,7 +33,7 @@ public final class RegistryWatch: @unchecked Sendable {
     fileprivate init(registry: AnimatorRegistry, settle: Double,
                      handler: @escaping @Sendable (AnimatorRegistry, RegistryChanges) -> Void) throws(WatchError) {
         let watcher = try FileWatcher(folders: registry.folders)
-        guard let pipe = closeOnExecPipe() else { throw WatchError(message: "cannot make a pipe: \(String(cString: strerror(errno)))") }
+        guard let pipe = closeOnExecPipe() else { throw WatchError(message: "cannot make a pipe: \(Errno.current)") }
         stopPipe = pipe
         let ended = self.ended
         let box = UncheckedBox((registry, watcher))
@@ -59,8 +60,8 @@ public final class RegistryWatch: @unchecked Sendable {
             return thread
         }
         guard let running else { return }
-        var byte: UInt8 = 1
-        _ = write(stopPipe.write, &byte, 1)
+        let byte: UInt8 = 1
+        _ = try? withUnsafeBytes(of: byte) { bytes throws(Errno) in try SystemCall.write(stopPipe.write, bytes) }
         if running != Thread.current { ended.wait() }
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// The facts of an ELF file the host checks before any process maps it, so
 /// that a file that is not a whole shared library for this machine gets a
@@ -44,10 +45,10 @@ package struct ELFHeader {
     /// - Returns: the header, or why the file is not an ELF file for this host.
     package static func read(path: String) -> Result<ELFHeader, LoadFailure> {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(LoadFailure("cannot be opened: \(String(cString: strerror(errno)))")) }
+        guard fd >= 0 else { return .failure(LoadFailure("cannot be opened: \(Errno.current)")) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return .failure(LoadFailure("cannot be examined: \(String(cString: strerror(errno)))")) }
+        guard fstat(fd, &info) == 0 else { return .failure(LoadFailure("cannot be examined: \(Errno.current)")) }
         let length = UInt64(info.st_size)
         let bytes = readBytes(fd, at: 0, count: 64)
         guard bytes.count >= 20, bytes[0..<4] == [0x7F, 0x45, 0x4C, 0x46] else {

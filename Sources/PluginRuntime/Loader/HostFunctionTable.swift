@@ -1,5 +1,6 @@
 import AnimatorABI
 import Glibc
+import SystemCalls
 import Timing
 
 /// A message a plugin wrote through the host's `log` function.

@@ -1,5 +1,6 @@
 import AnimatorABI
 import Glibc
+import SystemCalls
 
 /// Why a file in a plugins folder was not loaded, or why one of its animators was
 /// left out, in words a person can act on.

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// The child's side of "a child never outlives the host": a thread that ends
 /// this process as soon as the host's end of a socket or pipe closes, which

@@ -1,5 +1,6 @@
 import Glibc
 import ProcessShims
+import SystemCalls
 
 /// One end of the host–worker conversation: fixed-size messages over a
 /// `SOCK_SEQPACKET` socket (boundaries kept, one message per read), with a
@@ -61,14 +62,11 @@ package struct WorkerChannel: Sendable {
         // A message already queued (the usual case after the host spun for it) needs no poll.
         if seconds != nil, let queued = read(T.self, flags: Int32(MSG_DONTWAIT)) { return queued }
         if let seconds {
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let deadline = MonotonicTime.now + seconds
-            while true {
-                let left = max(0, Int32(((deadline - MonotonicTime.now) * 1000).rounded(.up)))
-                let ready = poll(&poller, 1, left)
-                if ready > 0 { break }
-                if ready == 0 { return .failure(.timedOut) }
-                if errno != EINTR { return .failure(.closed) }
+            var poller = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+            do {
+                if try SystemCall.poll(&poller, until: MonotonicTime.now + seconds) == 0 { return .failure(.timedOut) }
+            } catch {
+                return .failure(.closed)
             }
         }
         return read(T.self, flags: 0) ?? .failure(.closed)
@@ -79,15 +77,16 @@ package struct WorkerChannel: Sendable {
         let size = MemoryLayout<T>.size
         // One byte more than a message, so that a longer one shows as malformed.
         return withUnsafeTemporaryAllocation(byteCount: size + 1, alignment: MemoryLayout<T>.alignment) { buffer in
-            var got: Int
-            repeat {
-                got = recv(descriptor, buffer.baseAddress, size + 1, flags)
-            } while got < 0 && errno == EINTR
-            if got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            let got: Int
+            do throws(Errno) {
+                got = try SystemCall.receive(descriptor, into: buffer, flags: flags)
+            } catch where error.wouldBlock {
                 // None queued (MSG_DONTWAIT), or none within SO_RCVTIMEO.
                 return flags != 0 ? nil : .failure(.timedOut)
+            } catch {
+                return .failure(.closed)
             }
-            if got <= 0 { return .failure(.closed) }
+            if got == 0 { return .failure(.closed) }
             guard got == size else { return .failure(.malformed(got)) }
             return .success(buffer.load(as: T.self))
         }
@@ -112,7 +111,7 @@ extension SharedMemory {
     /// wake-up would take, so the host waits this way before it sleeps.
     /// - Returns: whether it changed.
     package func spin(whileEqual value: UInt32, at offset: Int, seconds: Double) -> Bool {
-                let deadline = MonotonicTime.now + seconds
+        let deadline = MonotonicTime.now + seconds
         while true {
             for _ in 0..<64 {
                 if loadAcquire(at: offset) != value { return true }

@@ -1,8 +1,8 @@
 import Glibc
 
-// The runtime runs in `segue-worker`, which does without Foundation so that it
-// starts fast (a worker starts for every plugin file in use, scanners for
-// every scan); these stand in for NSLock, Thread, FileHandle and a clock.
+// The plugin runtime runs in `segue-worker`, which does without Foundation so
+// that it starts fast (a worker starts for every plugin file in use, scanners
+// for every scan); these stand in for NSLock, Thread, FileHandle and a clock.
 
 /// A mutual-exclusion lock (a pthread mutex).
 package final class Lock: @unchecked Sendable {
@@ -45,19 +45,11 @@ package func detachThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     return true
 }
 
-/// Writes `text` to `descriptor` (standard error unless given), whole
-/// (retrying short writes).
+/// Writes `text` to `descriptor` (standard error unless given), whole; an
+/// error (a closed pipe) loses the text, as it would for `FileHandle`.
 package func writeAll(_ text: String, to descriptor: Int32 = 2) {
     var text = text
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return }
-            offset += n
-        }
-    }
+    text.withUTF8 { bytes in try? SystemCall.write(descriptor, UnsafeRawBufferPointer(bytes)) }
 }
 
 /// A pipe for talking to a child, both ends close-on-exec (the child gets an

@@ -1,0 +1,91 @@
+import Glibc
+
+// The system calls Segue makes where an interruption or an error must be
+// handled, behind one thin layer (swift-system's habit): each call is retried
+// when a signal interrupts it (EINTR) and reports failure as a typed
+// ``Errno`` instead of -1 and a global. Callers decide what an error means.
+
+/// The error a system call failed with.
+package struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The `errno` value.
+    package let code: Int32
+
+    package init(_ code: Int32) { self.code = code }
+
+    /// The calling thread's `errno`, now.
+    package static var current: Errno { Errno(errno) }
+
+    /// The C library's words for it: "No such file or directory".
+    package var description: String { String(cString: strerror(code)) }
+
+    package static let noSuchFile = Errno(ENOENT)
+    package static let noSpace = Errno(ENOSPC)
+    package static let noChild = Errno(ECHILD)
+    /// Nothing to read yet on a non-blocking descriptor (EAGAIN, EWOULDBLOCK), or a receive timeout passed.
+    package var wouldBlock: Bool { code == EAGAIN || code == EWOULDBLOCK }
+}
+
+/// Calls `call` until a signal does not interrupt it.
+/// - Returns: what it returned, unless that was -1.
+/// - Throws: the ``Errno`` it failed with, EINTR excepted.
+@inline(__always)
+package func retryingInterrupts<T: SignedInteger>(_ call: () -> T) throws(Errno) -> T {
+    while true {
+        let result = call()
+        if result != -1 { return result }
+        let error = Errno.current
+        if error.code != EINTR { throw error }
+    }
+}
+
+/// System calls on descriptors, each retried when interrupted.
+package enum SystemCall {
+    /// Reads at most `buffer.count` bytes; 0 at the end of the file.
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try retryingInterrupts { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Reads until the end of the file or `limit` bytes, whichever comes first.
+    package static func read(_ fd: Int32, upTo limit: Int) throws(Errno) -> [UInt8] {
+        let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: min(max(limit, 1), 1 << 16), alignment: 1)
+        defer { piece.deallocate() }
+        var bytes: [UInt8] = []
+        while bytes.count < limit {
+            let n = try read(fd, into: UnsafeMutableRawBufferPointer(rebasing: piece[..<min(piece.count, limit - bytes.count)]))
+            if n == 0 { break }
+            bytes += piece[..<n]
+        }
+        return bytes
+    }
+
+    /// Writes all of `bytes`, retrying short writes.
+    package static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            offset += try retryingInterrupts { Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
+        }
+    }
+
+    /// Receives one message of at most `buffer.count` bytes; 0 when the other end closed.
+    package static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, flags: Int32) throws(Errno) -> Int {
+        try retryingInterrupts { recv(fd, buffer.baseAddress, buffer.count, flags) }
+    }
+
+    /// Waits until one of `fds` is ready or `deadline` (``MonotonicTime``; nil:
+    /// none) passes; an interruption waits again for what is left.
+    /// - Returns: how many are ready, 0 when the deadline passed.
+    package static func poll(_ fds: inout [pollfd], until deadline: Double?) throws(Errno) -> Int {
+        Int(try retryingInterrupts { () -> Int32 in
+            let left = deadline.map { max(0, Int32((($0 - MonotonicTime.now) * 1000).rounded(.up))) } ?? -1
+            return Glibc.poll(&fds, nfds_t(fds.count), left)
+        })
+    }
+
+    /// Waits for child `pid` to change state (`options`: `WNOHANG` not to wait).
+    /// - Returns: the child's pid and its status, or nil when `WNOHANG` found it still running.
+    package static func wait(for pid: pid_t, options: Int32) throws(Errno) -> Int32? {
+        var status: Int32 = 0
+        let result = try retryingInterrupts { waitpid(pid, &status, options) }
+        return result == pid ? status : nil
+    }
+}

@@ -1,0 +1,66 @@
+import Glibc
+import SystemCalls
+import Testing
+
+/// The thin layer every interruptible system call goes through.
+@Suite struct SystemCallTests {
+    @Test func aReadInterruptedByASignalIsRetriedAndGetsItsBytes() throws {
+        // A handler without SA_RESTART: the kernel ends a blocked read with EINTR.
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        var previous = sigaction()
+        #expect(sigaction(SIGUSR2, &action, &previous) == 0)
+        defer { sigaction(SIGUSR2, &previous, nil) }
+
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        final class Outcome: @unchecked Sendable {
+            let lock = Lock()
+            var thread: pthread_t?
+            var result: Result<[UInt8], Errno>?
+        }
+        let outcome = Outcome()
+        let reader = fds[0]
+        #expect(detachThread {
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            sigaddset(&signals, SIGUSR2)
+            pthread_sigmask(SIG_UNBLOCK, &signals, nil)  // the test runner's threads may block it
+            outcome.lock.withLock { outcome.thread = pthread_self() }
+            let got = Result { () throws(Errno) in try SystemCall.read(reader, upTo: 1) }
+            outcome.lock.withLock { outcome.result = got }
+        })
+        // Signal the reader while it waits (it may take a moment to block), then give it its byte.
+        let deadline = MonotonicTime.now + 10
+        while outcome.lock.withLock({ outcome.thread == nil }), MonotonicTime.now < deadline { usleep(1000) }
+        let thread = try #require(outcome.lock.withLock { outcome.thread })
+        for _ in 0..<5 {
+            usleep(10_000)
+            pthread_kill(thread, SIGUSR2)
+        }
+        var byte: UInt8 = 42
+        #expect(write(fds[1], &byte, 1) == 1)
+        while outcome.lock.withLock({ outcome.result == nil }), MonotonicTime.now < deadline { usleep(1000) }
+        #expect(outcome.lock.withLock { outcome.result } == .success([42]), "interrupted, it waited again instead of failing")
+    }
+
+    @Test func aFailureIsATypedErrnoWithTheLibrarysWords() {
+        #expect(throws: Errno(EBADF)) { try SystemCall.read(-1, upTo: 8) }
+        #expect(Errno(ENOENT).description == "No such file or directory")
+        #expect(Errno(EAGAIN).wouldBlock && !Errno(EBADF).wouldBlock)
+    }
+
+    @Test func aPollWhoseDeadlineHasPassedReportsNothingReady() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        var waiting = [pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)]
+        #expect(try SystemCall.poll(&waiting, until: MonotonicTime.now - 1) == 0)
+        var byte: UInt8 = 1
+        #expect(write(fds[1], &byte, 1) == 1)
+        #expect(try SystemCall.poll(&waiting, until: MonotonicTime.now + 10) == 1)
+    }
+}
