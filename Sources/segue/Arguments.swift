@@ -32,7 +32,8 @@ struct Arguments {
             if command.flags.contains(name) {
                 guard attached == nil else { throw usage("\(name) takes no value") }
                 flags.insert(name)
-            } else if command.valued.contains(name) {
+            } else if let option = command.options.first(where: { $0.name == name && $0.value != nil }) {
+                if !option.repeatable && options[name] != nil { throw usage("\(name) may be given once") }
                 if let attached {
                     options[name, default: []].append(attached)
                 } else {
@@ -55,11 +56,11 @@ struct Arguments {
         }
     }
 
-    /// Parses `arguments` for `command`; nil after printing `help` when they ask for it.
-    static func unlessHelp(_ arguments: [String], command: CommandSpec, help: String) throws(UsageError) -> Arguments? {
+    /// Parses `arguments` for `command`; nil after printing its help when they ask for it.
+    static func unlessHelp(_ arguments: [String], command: CommandSpec) throws(UsageError) -> Arguments? {
         let args = try Arguments(arguments, command: command)
         guard !args.has("--help") else {
-            print(help)
+            print(command.help)
             return nil
         }
         return args
@@ -102,11 +103,8 @@ struct Arguments {
         }
     }
 
-    func single(_ option: String) throws(UsageError) -> String? {
-        let all = values(option)
-        guard all.count <= 1 else { throw usage("\(option) may be given once") }
-        return all.first
-    }
+    /// The value of an option that is not repeatable (the parser refuses a second).
+    func single(_ option: String) -> String? { values(option).first }
 
     private static func describe(_ operand: CommandSpec.Value) -> String {
         switch operand {

@@ -6,10 +6,7 @@ import PluginHost
 /// `segue check`: everything a run of a config could meet, reported before
 /// anything plays, for people and for CI.
 enum CheckCommand {
-    static let help = """
-    USAGE: segue check [--config FILE] [--plugins DIR]... [--isolation process|none]
-                       [--allow-insecure-plugins] [--json]
-
+    static let about = """
     Reads the config (or the built-in scene) and the plugins it would use, and
     reports every problem a run could meet, each with its file, line, column
     and key path:
@@ -21,33 +18,14 @@ enum CheckCommand {
                 plugin file rejected, a plugin folder named but missing.
     Exits 1 on any error, 0 with warnings only. 'segue run --strict' runs the
     same checks first and refuses to play on an error.
-
-    OPTIONS:
-      --config FILE    The config file (- for standard input).
-      --plugins DIR    A plugin folder; repeat for more. Searched first.
-      --isolation process|none
-                       Where plugin code runs while plugins are examined.
-      --sandbox strict|off
-                       Whether worker processes confine plugin code
-                       (see segue run --help).
-      --plugin-memory SIZE
-                       The memory a worker may use (default 1GiB).
-      --allow-insecure-plugins
-                       Examine plugin files and folders that others can write.
-      --json           One JSON object: {"version": 1, "config", "errors",
-                       "warnings", "problems": [{"severity", "file", "line",
-                       "column", "keyPath", "message"}]}.
-      --help           Show this help.
-
-    \(PluginFolders.searchOrderHelp)
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        guard let args = try Arguments.unlessHelp(arguments, command: Commands.check, help: help) else { return .success }
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.check) else { return .success }
         let result = try check(args)
         let errors = result.problems.filter { $0.severity == .error }.count
         let warnings = result.problems.count - errors
-        let given = try args.single("--config")
+        let given = args.single("--config")
         let file = result.config?.file ?? given ?? SegueConfig.builtinSceneLabel
         if args.has("--json") {
             printNow(jsonLine(Report(config: file, errors: errors, warnings: warnings, problems: result.problems.map(Problem.init))))
@@ -67,7 +45,7 @@ enum CheckCommand {
     static func check(_ args: Arguments) throws(UsageError) -> (config: SegueConfig?, problems: [ConfigProblem], registry: AnimatorRegistry?) {
         var registry: AnimatorRegistry?
         var usage: UsageError?
-        let (config, problems) = ConfigCheck.check(path: try args.single("--config")) { config in
+        let (config, problems) = ConfigCheck.check(path: args.single("--config")) { config in
             do throws(UsageError) {
                 registry = try PluginFolders.registry(args, config: config)
             } catch {

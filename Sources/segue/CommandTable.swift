@@ -1,7 +1,9 @@
 /// Every command of the tool with its operand, flags and options: what the
 /// parser accepts (``Arguments/init(_:command:)``), where `segue` dispatches
-/// it, the top-level help, the shell completions (``CompletionsCommand``) and
-/// the man page (``ManPage``). One table, so they never disagree.
+/// it, each command's `--help` and the top-level help, the shell completions
+/// (``CompletionsCommand``) and the man page (``ManPage``). One table, so they
+/// never disagree: what a command says in prose about itself is its `about`;
+/// what each option does is written here, once.
 struct CommandSpec: Sendable {
     /// What an operand or an option's value is, for completion.
     enum Value: Equatable, Sendable {
@@ -17,20 +19,58 @@ struct CommandSpec: Sendable {
     struct Option: Sendable {
         let name: String
         let value: Value?
+        /// What its value is called in help, like FILE or process|none.
+        let placeholder: String
+        /// One line, for completions.
         let summary: String
+        /// What it does, for `--help` and the man page (wrapped when printed).
+        let detail: String
+        /// It may be given more than once (each value counts).
+        var repeatable = false
         /// Internal (between segue and its own child): accepted, never offered.
         var hidden = false
+
+        init(_ name: String, _ value: Value? = nil, placeholder: String? = nil, summary: String, detail: String? = nil,
+             repeatable: Bool = false, hidden: Bool = false) {
+            self.name = name
+            self.value = value
+            self.placeholder = placeholder ?? value.map(Self.placeholder(for:)) ?? ""
+            self.summary = summary
+            self.detail = detail ?? summary + "."
+            self.repeatable = repeatable
+            self.hidden = hidden
+        }
+
+        /// The same option, said differently for one command (`--json` says what it prints).
+        func detailed(_ detail: String) -> Option {
+            Option(name, value, placeholder: placeholder, summary: summary, detail: detail, repeatable: repeatable, hidden: hidden)
+        }
+
+        /// `--name VALUE`, as help shows it.
+        var label: String { value == nil ? name : name + " " + placeholder }
+
+        private static func placeholder(for value: Value) -> String {
+            switch value {
+            case .file: "FILE"
+            case .folder: "DIR"
+            case .animator: "ANIMATOR"
+            case .choice(let choices): choices.joined(separator: "|")
+            case .shell: "SHELL"
+            case .text: "VALUE"
+            }
+        }
     }
 
     let name: String
     let summary: String
-    /// What its operands are (nil: it takes none), and
+    /// What its operands are (nil: it takes none), what help calls them, and
     let operand: Value?
-    let options: [Option]
+    var operandName = ""
     /// how many it takes.
     var arity = 1
-    /// Its `--help`, also its section of the man page.
-    let help: @Sendable () -> String
+    let options: [Option]
+    /// What the command does, in prose: its help between USAGE and OPTIONS.
+    let about: String
     /// Runs it with the arguments after its name.
     let main: @Sendable ([String]) throws(UsageError) -> ExitCode
 
@@ -38,101 +78,193 @@ struct CommandSpec: Sendable {
     var valued: Set<String> { Set(options.filter { $0.value != nil }.map(\.name)) }
     /// What completions offer.
     var visible: [Option] { options.filter { !$0.hidden } }
+
+    /// Its operands and options as a synopsis: `ANIMATOR [--from NAME] [--plugins DIR]...`.
+    var synopsis: [String] {
+        let options = visible.filter { $0.name != "--help" }.map { "[\($0.label)]" + ($0.repeatable ? "..." : "") }
+        return [operandName].filter { !$0.isEmpty } + options
+    }
+
+    /// Its `--help`.
+    var help: String {
+        let prefix = "USAGE: segue \(name) "
+        let usage = Text.wrap(words: synopsis, width: 80 - prefix.count)
+        let lines = [prefix + usage[0]] + usage.dropFirst().map { String(repeating: " ", count: prefix.count) + $0 }
+        return lines.joined(separator: "\n") + "\n\n" + body
+    }
+
+    /// Its help after the USAGE line(s): also its section of the man page.
+    var body: String {
+        let column = 19
+        var lines = ["OPTIONS:"]
+        for option in visible {
+            let text = Text.wrap(option.detail, width: 80 - column)
+            let label = "  " + option.label
+            if label.count <= column - 2 {
+                lines.append(label.padding(toLength: column, withPad: " ", startingAt: 0) + text[0])
+            } else {
+                lines += [label, String(repeating: " ", count: column) + text[0]]
+            }
+            lines += text.dropFirst().map { String(repeating: " ", count: column) + $0 }
+        }
+        let searches = options.contains { $0.name == "--plugins" }
+        return about + "\n\n" + lines.joined(separator: "\n") + (searches ? "\n\n" + PluginFolders.searchOrderHelp : "")
+    }
+}
+
+/// Plain-text layout for help.
+enum Text {
+    /// `text` in lines of at most `width` characters, broken between words
+    /// (a word longer than the width gets a line of its own).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        wrap(words: text.split(separator: " ").map(String.init), width: width)
+    }
+
+    /// `words` in lines of at most `width` characters, one space between them.
+    static func wrap(words: [String], width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in words {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return lines + [line]
+    }
 }
 
 enum Commands {
-    static let help = CommandSpec.Option(name: "--help", value: nil, summary: "Show the command's help")
-    static let json = CommandSpec.Option(name: "--json", value: nil, summary: "Print JSON for scripts")
-    static let config = CommandSpec.Option(name: "--config", value: .file("json"), summary: "The config file (- for standard input)")
+    static let help = CommandSpec.Option("--help", summary: "Show the command's help", detail: "Show this help.")
+    static let json = CommandSpec.Option("--json", summary: "Print JSON for scripts")
+    static let config = CommandSpec.Option(
+        "--config", .file("json"), summary: "The config file (- for standard input)",
+        detail: "The config file (JSON; - for standard input): its children, rules and plugin folders. Default: the built-in scene.")
+    /// How a command finds plugins and runs their code: every command that reads plugin folders takes these.
     static let plugins: [CommandSpec.Option] = [
-        .init(name: "--plugins", value: .folder, summary: "A plugin folder, searched first (repeatable)"),
-        .init(name: "--isolation", value: .choice(["process", "none"]), summary: "Where plugin code runs"),
-        .init(name: "--sandbox", value: .choice(["strict", "off"]), summary: "Whether workers confine plugin code"),
-        .init(name: "--plugin-memory", value: .text, summary: "The memory a worker may use (like 512MiB)"),
-        .init(name: "--allow-insecure-plugins", value: nil, summary: "Load plugins others can write"),
+        .init("--plugins", .folder, summary: "A plugin folder, searched first (repeatable)",
+              detail: "A plugin folder, searched first; repeat for more.", repeatable: true),
+        .init("--isolation", .choice(["process", "none"]), summary: "Where plugin code runs",
+              detail: "Where plugin code runs: in worker processes (the default; a plugin that crashes or hangs costs only its transition) or in this process (trusted plugins only). Overrides the config's \"isolation\"."),
+        .init("--sandbox", .choice(["strict", "off"]), summary: "Whether workers confine plugin code",
+              detail: "strict (the default): before any plugin code runs, its worker drops every right an animator does not need: no writes, no network, no programs or processes, no signals or tracing outside itself, reading only its own folder and the system's libraries. What a plugin tries and is refused is named in its report, and the plugin is quarantined. off: no sandbox, for plugins you trust (a warning says so). Overrides SEGUE_SANDBOX and the config's \"sandbox\"."),
+        .init("--plugin-memory", .text, placeholder: "SIZE", summary: "The memory a worker may use (like 512MiB)",
+              detail: "The address space a worker may use, like 512MiB or 2GiB (default 1GiB, at least 256MiB). Overrides the config's \"limits\": {\"memory\": ...}."),
+        .init("--allow-insecure-plugins", summary: "Load plugins others can write",
+              detail: "Load plugin files and folders that others can write (refused by default; also SEGUE_ALLOW_INSECURE_PLUGINS=1)."),
     ]
 
     static let run = CommandSpec(
         name: "run", summary: "Play a config's script (or the built-in scene) and report each transition", operand: nil,
         options: [config] + plugins + [
-            json,
-            .init(name: "--watch", value: nil, summary: "Reload and play again on every plugin or config change"),
-            .init(name: "--strict", value: nil, summary: "Run segue check first and refuse to play on an error"),
-            .init(name: "--preview", value: .folder, summary: "Also write a GIF of every transition into this folder"),
-            .init(name: "--scale", value: .text, summary: "Pixels per point of the previews"),
-            .init(name: "--print-config", value: nil, summary: "Print the built-in scene's config"),
+            json.detailed("One JSON object per transition per line, keys: version, from, to, animator, source (\"plugin\" or \"builtin\"), file, reason, fellBack, duration, frames, completed, shown, interactive, parameters, preview (see the README's \"JSON output\")."),
+            .init("--watch", summary: "Reload and play again on every plugin or config change",
+                  detail: "After playing, stay up: watch the plugin folders and the config, and on every change reload and play the script again, saying what changed (see \"Hot reload\" in the README). A config saved with a mistake keeps the last good one running. SIGINT or SIGTERM ends it (exit 0)."),
+            .init("--strict", summary: "Run segue check first and refuse to play on an error",
+                  detail: "Run the checks of 'segue check' first; on any error, print them all and play nothing (exit 1). With --watch, a config saved with an error is not applied either."),
+            .init("--preview", .folder, summary: "Also write a GIF of every transition into this folder",
+                  detail: "Also render every transition to an animated GIF in DIR, named NN-FROM-TO-ANIMATOR.gif (with --json, the key \"preview\" gives its path)."),
+            .init("--scale", .text, placeholder: "F", summary: "Pixels per point of the previews",
+                  detail: "Pixels per point of the previews (default 1); only with --preview."),
+            .init("--print-config", summary: "Print the built-in scene's config",
+                  detail: "Print the built-in scene's config and exit (alone: it takes no other option)."),
             help,
         ],
-        help: { RunCommand.help }, main: RunCommand.main)
+        about: RunCommand.about, main: RunCommand.main)
 
     static let check = CommandSpec(
         name: "check", summary: "Report every problem a run of a config could meet", operand: nil,
-        options: [config] + plugins + [json, help],
-        help: { CheckCommand.help }, main: CheckCommand.main)
-
-    static let inspect = CommandSpec(
-        name: "inspect", summary: "Show everything about one animator", operand: .animator,
         options: [config] + plugins + [
-            json,
-            .init(name: "--exists", value: nil, summary: "Print nothing; exit 0 if the animator exists, 1 if not"),
+            json.detailed(#"One JSON object: {"version": 1, "config", "errors", "warnings", "problems": [{"severity", "file", "line", "column", "keyPath", "message"}]}."#),
             help,
         ],
-        help: { InspectCommand.help }, main: InspectCommand.main)
+        about: CheckCommand.about, main: CheckCommand.main)
+
+    static let inspect = CommandSpec(
+        name: "inspect", summary: "Show everything about one animator", operand: .animator, operandName: "ANIMATOR",
+        options: [config] + plugins + [
+            json.detailed(#"One JSON object: {"version": 1, "animator": {"name", "id", "version", "description", "file", "source", "parameters": [{"name", "type", "default", "min", "max", "choices", "explanation"}]}}."#),
+            .init("--exists", summary: "Print nothing; exit 0 if the animator exists, 1 if not",
+                  detail: "Print nothing; exit 0 when the animator exists, 1 when not (for scripts)."),
+            help,
+        ],
+        about: InspectCommand.about, main: InspectCommand.main)
 
     static let explain = CommandSpec(
-        name: "explain", summary: "Say which animator a switch FROM TO would run, and why", operand: .text,
-        options: [config] + plugins + [json, help], arity: 2,
-        help: { ExplainCommand.help }, main: ExplainCommand.main)
+        name: "explain", summary: "Say which animator a switch FROM TO would run, and why", operand: .text, operandName: "FROM TO", arity: 2,
+        options: [config] + plugins + [
+            json.detailed(#"One JSON object: {"version": 1, "from", "to", "rule", "beaten": [{"rule", "matches", "animator", "why"}], "animator", "file", "reason", "parameters": [{"name", "value", "from"}], "fallbacks": [...]}."#),
+            help,
+        ],
+        about: ExplainCommand.about, main: ExplainCommand.main)
 
     static let list = CommandSpec(
         name: "list", summary: "List the animators in the plugin folders, and the files rejected", operand: nil,
         options: [config] + plugins + [
-            json,
-            .init(name: "--names", value: nil, summary: "Print only the animators' names, one per line"),
+            json.detailed(#"One JSON document: {"animators": [...], "rejected": [{"file", "reason"}], "folders": [{"path", "origin", "state", "files"}], "warnings": [...], "scanned": N (files examined, not taken from the cache), "sandbox": {"isolation", "mode", "landlock", "seccomp", "limits": {"memory", "descriptors", "core"}}}."#),
+            .init("--names", summary: "Print only the animators' names, one per line",
+                  detail: "Print only the animators' names, one per line (for scripts and shell completions)."),
             help,
         ],
-        help: { ListCommand.help }, main: ListCommand.main)
+        about: ListCommand.about, main: ListCommand.main)
 
     static let preview = CommandSpec(
-        name: "preview", summary: "Render one transition by one animator to a GIF or a PNG filmstrip", operand: .animator,
-        options: [config] + plugins + [
-            .init(name: "--from", value: .text, summary: "The child to switch from"),
-            .init(name: "--to", value: .text, summary: "The child to switch to"),
-            .init(name: "--size", value: .text, summary: "The container's size in points, WxH"),
-            .init(name: "--fps", value: .text, summary: "Frames per second of a GIF"),
-            .init(name: "--dither", value: nil, summary: "Dither colours a GIF frame's palette misses"),
-            .init(name: "--scale", value: .text, summary: "Pixels per point"),
-            .init(name: "--frames", value: .text, summary: "Stills in a PNG filmstrip"),
-            .init(name: "--param", value: .text, summary: "A parameter, NAME=VALUE (repeatable)"),
-            .init(name: "--out", value: .file(""), summary: "The file to write, .gif or .png"),
-            json,
-            .init(name: "--watch", value: nil, summary: "Render again whenever a plugin changes"),
+        name: "preview", summary: "Render one transition by one animator to a GIF or a PNG filmstrip", operand: .animator, operandName: "ANIMATOR",
+        options: [
+            .init("--from", .text, placeholder: "NAME", summary: "The child to switch from",
+                  detail: "The child to switch from (see --to)."),
+            .init("--to", .text, placeholder: "NAME", summary: "The child to switch to",
+                  detail: "The child to switch to. Without --from and --to, the first rule naming ANIMATOR in the config (or the built-in scene) decides; else the first two children. The rule that names ANIMATOR for that pair lends its parameters (--param overrides them); the output says which."),
+            config,
+        ] + plugins + [
+            .init("--size", .text, placeholder: "WxH", summary: "The container's size in points, WxH",
+                  detail: "The container's size in points (default 390x844)."),
+            .init("--fps", .text, placeholder: "N", summary: "Frames per second of a GIF",
+                  detail: "Frames per second of a GIF (default 60; .gif only)."),
+            .init("--dither", summary: "Dither colours a GIF frame's palette misses",
+                  detail: "Dither the colours a GIF frame's palette misses (Floyd-Steinberg): smoother gradients, larger files."),
+            .init("--scale", .text, placeholder: "F", summary: "Pixels per point", detail: "Pixels per point (default 1)."),
+            .init("--frames", .text, placeholder: "N", summary: "Stills in a PNG filmstrip",
+                  detail: "Stills in a PNG filmstrip (default 6; .png only)."),
+            .init("--param", .text, placeholder: "NAME=VALUE", summary: "A parameter, NAME=VALUE (repeatable)",
+                  detail: "A parameter of the animator, checked like a config's; repeat for more.", repeatable: true),
+            .init("--out", .file(""), summary: "The file to write, .gif or .png",
+                  detail: ".gif: an animated GIF, looping, one frame per time step with a short hold on the first and last; .png: a filmstrip of stills at evenly spaced times, each labelled with its time. Default: ANIMATOR.gif."),
+            json.detailed("Print what was written as one JSON object; no progress."),
+            .init("--watch", summary: "Render again whenever a plugin changes",
+                  detail: "After writing, watch the plugin folders and write the preview again whenever a plugin changes (an author's loop: rebuild, look), saying what was written or why the new build was rejected. SIGINT or SIGTERM ends it."),
             help,
         ],
-        help: { PreviewCommand.help }, main: PreviewCommand.main)
+        about: PreviewCommand.about, main: PreviewCommand.main)
 
     static let validate = CommandSpec(
-        name: "validate", summary: "Check a plugin file in a child process", operand: .file("so"),
+        name: "validate", summary: "Check a plugin file in a child process", operand: .file("so"), operandName: "PLUGIN.so",
         options: [
-            .init(name: "--strictness", value: .choice((1...10).map(String.init)), summary: "How thorough, 1 to 10"),
-            .init(name: "--seed", value: .text, summary: "Seeds the fuzzed parameters"),
-            .init(name: "--timeout", value: .text, summary: "Seconds one check may take"),
-            .init(name: "--context", value: .text, summary: "Only this context of the matrix"),
-            .init(name: "--in-process", value: nil, summary: "Run the checks in this process, for a debugger"),
-            .init(name: "--worker", value: .text, summary: "Internal: run as segue validate's child", hidden: true),
-            json,
+            .init("--strictness", .choice((1...10).map(String.init)), placeholder: "N", summary: "How thorough, 1 to 10",
+                  detail: "1 to 10 (default 5): how many contexts, samples and evaluations."),
+            .init("--seed", .text, placeholder: "N", summary: "Seeds the fuzzed parameters",
+                  detail: "Seeds the fuzzed parameters (default 1)."),
+            .init("--timeout", .text, placeholder: "SECONDS", summary: "Seconds one check may take",
+                  detail: "Seconds one check may take, loading included (default 10)."),
+            .init("--context", .text, placeholder: "N", summary: "Only this context of the matrix",
+                  detail: "Only context N of the matrix (as a failure names it)."),
+            .init("--in-process", summary: "Run the checks in this process, for a debugger",
+                  detail: "Run the checks in this process: a crash stops segue, which is what a debugger wants (gdb --args segue ...); nothing can time out there, so not with --timeout."),
+            .init("--worker", .text, summary: "Internal: run as segue validate's child", hidden: true),
+            json.detailed("One JSON object: plugin, strictness, seed, passed, checks [{name, status, message}]."),
             help,
         ],
-        help: { ValidateCommand.help }, main: ValidateCommand.main)
+        about: ValidateCommand.about, main: ValidateCommand.main)
 
     static let schema = CommandSpec(
         name: "schema", summary: "Print the JSON Schema of config files, for editors", operand: nil, options: [help],
-        help: { SchemaCommand.help }, main: SchemaCommand.main)
+        about: SchemaCommand.about, main: SchemaCommand.main)
 
     static let completions = CommandSpec(
-        name: "completions", summary: "Print the shell completions for bash, zsh or fish", operand: .shell,
+        name: "completions", summary: "Print the shell completions for bash, zsh or fish", operand: .shell, operandName: "bash|zsh|fish",
         options: [help],
-        help: { CompletionsCommand.help }, main: CompletionsCommand.main)
+        about: CompletionsCommand.about, main: CompletionsCommand.main)
 
     static let all = [run, check, explain, list, inspect, preview, validate, schema, completions]
 

@@ -2,22 +2,17 @@
 /// generated from the command table, so they offer exactly what the parser
 /// accepts. Animator names come from `segue list --names` as you type.
 enum CompletionsCommand {
-    static let help = """
-    USAGE: segue completions bash|zsh|fish
-
+    static let about = """
     Prints the completion script for a shell: commands, options, option values
     (files, folders, choices) and animator names (from 'segue list --names').
     The install puts them where each shell looks (see the README); by hand:
       segue completions bash > ~/.local/share/bash-completion/completions/segue
       segue completions zsh > ~/.zfunc/_segue        (a folder on your fpath)
       segue completions fish > ~/.config/fish/completions/segue.fish
-
-    OPTIONS:
-      --help   Show this help.
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        guard let args = try Arguments.unlessHelp(arguments, command: Commands.completions, help: help) else { return .success }
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.completions) else { return .success }
         let shell = args.operand
         switch shell {
         case "bash": print(bash(), terminator: "")
@@ -126,7 +121,7 @@ enum CompletionsCommand {
         for command in Commands.all {
             var specs: [String] = []
             for option in command.visible {
-                let repeatable = option.name == "--plugins" || option.name == "--param" ? "*" : ""
+                let repeatable = option.repeatable ? "*" : ""
                 if let value = option.value {
                     specs.append("'\(repeatable)\(option.name)=[\(text(option.summary))]:value:\(action(value))'")
                 } else {

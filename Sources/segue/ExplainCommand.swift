@@ -5,39 +5,17 @@ import PluginRuntime
 
 /// `segue explain FROM TO`: what would happen for one switch, and why.
 enum ExplainCommand {
-    static let help = """
-    USAGE: segue explain FROM TO [--config FILE] [--plugins DIR]... [--json]
-
+    static let about = """
     Says what a switch from the child FROM to the child TO would run, without
     running it: the rule that matches and the more general (or later) ones it
     beat, the animator and its file, each parameter value after defaults and
     whether the rule or the animator's default set it, and the fallbacks that
     would apply. Exits 1 when FROM or TO is not a child of the config (or of
     the built-in scene).
-
-    OPTIONS:
-      --config FILE    The config (default: the built-in scene).
-      --plugins DIR    A plugin folder; repeat for more. Searched first.
-      --isolation process|none
-                       Where plugin code runs while plugins are examined.
-      --sandbox strict|off
-                       Whether worker processes confine plugin code
-                       (see segue run --help).
-      --plugin-memory SIZE
-                       The memory a worker may use (default 1GiB).
-      --allow-insecure-plugins
-                       Examine plugin files and folders that others can write.
-      --json           One JSON object: {"version": 1, "from", "to", "rule",
-                       "beaten": [{"rule", "matches", "animator", "why"}],
-                       "animator", "file", "reason", "parameters": [{"name",
-                       "value", "from"}], "fallbacks": [...]}.
-      --help           Show this help.
-
-    \(PluginFolders.searchOrderHelp)
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        guard let args = try Arguments.unlessHelp(arguments, command: Commands.explain, help: help) else { return .success }
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.explain) else { return .success }
         let (from, to) = (args.operands[0], args.operands[1])
         guard let config = try args.config() else { return .failure }
         let children = config.sceneChildren.map(\.name)

@@ -7,39 +7,15 @@ import PluginRuntime
 /// `segue inspect ANIMATOR`: everything about one animator, like
 /// `gst-inspect-1.0 ELEMENT`.
 enum InspectCommand {
-    static let help = """
-    USAGE: segue inspect ANIMATOR [--config FILE] [--plugins DIR]... [--json | --exists]
-
+    static let about = """
     Shows everything about one animator (a plugin's short name, or 'default'
     for the built-in one): its file, id, version and description, and each
     parameter with its type, default, range or choices, and explanation.
     Exits 1 when there is no such animator (with "did you mean").
-
-    OPTIONS:
-      --config FILE    Also search the folders of this config's "plugins".
-      --plugins DIR    A plugin folder; repeat for more. Searched first.
-      --isolation process|none
-                       Where plugin code runs while plugins are examined.
-      --sandbox strict|off
-                       Whether worker processes confine plugin code
-                       (see segue run --help).
-      --plugin-memory SIZE
-                       The memory a worker may use (default 1GiB).
-      --allow-insecure-plugins
-                       Examine plugin files and folders that others can write.
-      --json           One JSON object: {"version": 1, "animator": {"name",
-                       "id", "version", "description", "file", "source",
-                       "parameters": [{"name", "type", "default", "min",
-                       "max", "choices", "explanation"}]}}.
-      --exists         Print nothing; exit 0 when the animator exists, 1 when
-                       not (for scripts).
-      --help           Show this help.
-
-    \(PluginFolders.searchOrderHelp)
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        guard let args = try Arguments.unlessHelp(arguments, command: Commands.inspect, help: help) else { return .success }
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.inspect) else { return .success }
         try args.refuse("--exists", with: ["--json"])
         let name = args.operand
         guard let config = try args.config() else { return .failure }

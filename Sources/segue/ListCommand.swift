@@ -5,44 +5,17 @@ import Timing
 
 /// `segue list`: what the plugin folders hold, and what was rejected, with why.
 enum ListCommand {
-    static let help = """
-    USAGE: segue list [--plugins DIR]... [--config FILE] [--isolation process|none]
-                      [--allow-insecure-plugins] [--json | --names]
-
+    static let about = """
     Examines every .so file in the plugin folders and lists the animators found
     (name, id, version, parameters, file) and the files rejected, with why.
     Files are examined in a scanner process (with --isolation none, in this
     one), and what was learned is cached (see SEGUE_REGISTRY_CACHE in the
     README), so a file is examined again only when it changed.
     Exits 0 when the folders could be examined, whatever they held.
-
-    OPTIONS:
-      --plugins DIR    A plugin folder; repeat for more. Searched first.
-      --config FILE    Also search the folders of this config's "plugins".
-      --isolation process|none
-                       Where plugin code runs (see segue run --help).
-      --sandbox strict|off
-                       Whether worker processes confine plugin code
-                       (see segue run --help).
-      --plugin-memory SIZE
-                       The memory a worker may use (default 1GiB).
-      --allow-insecure-plugins
-                       Examine files and folders that others can write.
-      --json           One JSON document: {"animators": [...], "rejected":
-                       [{"file", "reason"}], "folders": [{"path", "origin",
-                       "state", "files"}], "warnings": [...], "scanned": N
-                       (files examined, not taken from the cache),
-                       "sandbox": {"isolation", "mode", "landlock", "seccomp",
-                       "limits": {"memory", "descriptors", "core"}}}.
-      --names          Print only the animators' names, one per line (for
-                       scripts and shell completions).
-      --help           Show this help.
-
-    \(PluginFolders.searchOrderHelp)
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        guard let args = try Arguments.unlessHelp(arguments, command: Commands.list, help: help) else { return .success }
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.list) else { return .success }
         try args.refuse("--names", with: ["--json"])
         guard let config = try args.config() else { return .failure }
         let registry = try PluginFolders.registry(args, config: config)

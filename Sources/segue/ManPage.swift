@@ -2,7 +2,7 @@ import Foundation
 import PluginRuntime
 
 /// The man page, `docs/segue.1`, made from the command table: a synopsis
-/// line and a section per command, each its `--help`, between the parts that
+/// line and a section per command, each its `--help` after USAGE, between the parts that
 /// are about the tool as a whole. `segue --man-page > docs/segue.1` writes it;
 /// a test keeps the checked-in page current.
 enum ManPage {
@@ -12,7 +12,7 @@ enum ManPage {
         page += #"segue \- a plugin host for view-transition animators"#
         page += "\n.SH SYNOPSIS\n"
         for command in Commands.all {
-            page += ".B segue \(escape(command.name))\n\(escape(usage(of: command)))\n.br\n"
+            page += ".B segue \(escape(command.name))\n\(escape(command.synopsis.joined(separator: " ")))\n.br\n"
         }
         page += ".B segue help\n"
         page += #"\fICOMMAND\fR"#
@@ -20,23 +20,9 @@ enum ManPage {
         page += description + "\n.SH COMMANDS\n"
         for command in Commands.all {
             page += ".SS segue \(escape(command.name))\n\(escape(command.summary)).\n.PP\n.nf\n"
-            page += body(of: command).map(escape).joined(separator: "\n") + "\n.fi\n"
+            page += command.body.split(separator: "\n", omittingEmptySubsequences: false).map { escape(String($0)) }.joined(separator: "\n") + "\n.fi\n"
         }
         return page + whole + "\n"
-    }
-
-    /// The operands and options of a command's USAGE line(s), joined.
-    static func usage(of command: CommandSpec) -> String {
-        let lines = command.help().split(separator: "\n", omittingEmptySubsequences: false)
-        let usage = lines.prefix { !$0.isEmpty }.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        let prefix = "USAGE: segue \(command.name)"
-        return usage.hasPrefix(prefix) ? String(usage.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces) : usage
-    }
-
-    /// The help after its USAGE line(s).
-    static func body(of command: CommandSpec) -> [String] {
-        let lines = command.help().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        return Array(lines.drop { !$0.isEmpty }.drop { $0.isEmpty })
     }
 
     /// `text` safe in roff: backslashes and hyphens escaped, no line starting with a control character.

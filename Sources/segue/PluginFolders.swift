@@ -54,7 +54,7 @@ enum PluginFolders {
     static func sandbox(_ args: Arguments, config: SegueConfig?) throws(UsageError) -> SandboxPolicy {
         var policy = SandboxPolicy()
         let environment = ProcessInfo.processInfo.environment["SEGUE_SANDBOX"].flatMap { $0.isEmpty ? nil : $0 }
-        if let value = try args.single("--sandbox") {
+        if let value = args.single("--sandbox") {
             guard let mode = SandboxPolicy.Mode(rawValue: value) else { throw args.usage("--sandbox \(value): expected strict or off") }
             policy.mode = mode
         } else if let value = environment {
@@ -63,7 +63,7 @@ enum PluginFolders {
         } else if let mode = config?.sandbox {
             policy.mode = mode
         }
-        if let value = try args.single("--plugin-memory") {
+        if let value = args.single("--plugin-memory") {
             guard let bytes = SandboxPolicy.memory(value), bytes >= SandboxPolicy.minimumMemoryLimit else {
                 throw args.usage("--plugin-memory \(value): expected a size of at least \(SandboxPolicy.formatted(SandboxPolicy.minimumMemoryLimit)), like 512MiB or 2GiB")
             }

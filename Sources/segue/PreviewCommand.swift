@@ -8,55 +8,13 @@ import Timing
 /// `segue preview ANIMATOR`: renders one transition by one animator to an
 /// animated GIF or a PNG filmstrip.
 enum PreviewCommand {
-    static let help = """
-    USAGE: segue preview ANIMATOR [--from NAME] [--to NAME] [--config FILE]
-                         [--plugins DIR]... [--isolation process|none] [--size WxH] [--fps N] [--dither] [--scale F]
-                         [--frames N] [--param NAME=VALUE]... [--out FILE] [--json] [--watch]
-
+    static let about = """
     Renders one transition by ANIMATOR (a plugin's short name, or 'default' for
     the built-in one) on the virtual clock, with Segue's software renderer.
-
-    OPTIONS:
-      --from NAME        The child to switch from, and
-      --to NAME          the child to switch to. Without them, the first rule
-                         naming ANIMATOR in the config (or the built-in scene)
-                         decides; else the first two children. The rule that
-                         names ANIMATOR for that pair lends its parameters
-                         (--param overrides them); the output says which.
-      --config FILE      The scene: its children and plugin folders.
-      --plugins DIR      A plugin folder; repeat for more.
-      --isolation process|none
-                         Where plugin code runs (see segue run --help).
-      --sandbox strict|off
-                         Whether worker processes confine plugin code
-                         (see segue run --help).
-      --plugin-memory SIZE
-                         The memory a worker may use (default 1GiB).
-      --allow-insecure-plugins
-                         Load plugin files and folders that others can write.
-      --size WxH         The container's size in points (default 390x844).
-      --fps N            Frames per second of a GIF (default 60; .gif only).
-      --dither           Dither the colours a GIF frame's palette misses
-                         (Floyd-Steinberg): smoother gradients, larger files.
-      --scale F          Pixels per point (default 1).
-      --frames N         Stills in a PNG filmstrip (default 6; .png only).
-      --param NAME=VALUE A parameter of the animator, checked like a config's.
-      --out FILE         .gif: an animated GIF, looping, one frame per time
-                         step with a short hold on the first and last; .png: a
-                         filmstrip of stills at evenly spaced times, each
-                         labelled with its time. Default: ANIMATOR.gif.
-      --json             Print what was written as one JSON object; no progress.
-      --watch            After writing, watch the plugin folders and write the
-                         preview again whenever a plugin changes (an author's
-                         loop: rebuild, look), saying what was written or why
-                         the new build was rejected. SIGINT or SIGTERM ends it.
-      --help             Show this help.
-
-    \(PluginFolders.searchOrderHelp)
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        guard let args = try Arguments.unlessHelp(arguments, command: Commands.preview, help: help) else { return .success }
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.preview) else { return .success }
         let name = args.operand
         let size = try args.single("--size").map { value throws(UsageError) in try parseSize(value, args) } ?? Rect.phonePortrait
         let fps = try number(args, "--fps", default: 60, range: 1...120)
@@ -67,13 +25,13 @@ enum PreviewCommand {
             throw args.usage("--size \(Int(size.width))x\(Int(size.height)) at --scale \(scale.formatted()) makes a picture of \(pixels.width)x\(pixels.height) pixels; expected at least 1x1: raise --scale or --size")
         }
         let stills = Int(try number(args, "--frames", default: 6, range: 2...30))
-        let out = try args.single("--out") ?? "\(name).gif"
+        let out = args.single("--out") ?? "\(name).gif"
         let format = (out as NSString).pathExtension.lowercased()
         guard format == "gif" || format == "png" else {
             throw args.usage("--out \(out): expected a file ending in .gif or .png")
         }
-        if format == "gif", try args.single("--frames") != nil { throw args.usage("--frames only works with a .png filmstrip (--out FILE.png)") }
-        if format == "png", try args.single("--fps") != nil { throw args.usage("--fps only works with a .gif (--out FILE.gif)") }
+        if format == "gif", args.single("--frames") != nil { throw args.usage("--frames only works with a .png filmstrip (--out FILE.png)") }
+        if format == "png", args.single("--fps") != nil { throw args.usage("--fps only works with a .gif (--out FILE.gif)") }
         if format == "png", args.has("--dither") { throw args.usage("--dither only works with a .gif (--out FILE.gif)") }
         var parameters: [String: ParameterValue] = [:]
         for item in args.values("--param") {
@@ -89,8 +47,8 @@ enum PreviewCommand {
         let signals = watching ? FileWatcher.signalPipe([SIGINT, SIGTERM]) : -1
         guard let config = try args.config() else { return .failure }
         var registry = try PluginFolders.registry(args, config: config)
-        let job = Job(name: name, config: config, parameters: parameters, from: try args.single("--from"),
-                      to: try args.single("--to"), size: size, fps: fps, scale: scale, stills: stills, out: out,
+        let job = Job(name: name, config: config, parameters: parameters, from: args.single("--from"),
+                      to: args.single("--to"), size: size, fps: fps, scale: scale, stills: stills, out: out,
                       format: format, dither: args.has("--dither"), json: args.has("--json"))
         let rendered = job.render(with: registry)
         guard watching else { return rendered ? .success : .failure }
@@ -264,7 +222,7 @@ enum PreviewCommand {
     }
 
     static func number(_ args: Arguments, _ option: String, default value: Double, range: ClosedRange<Double>) throws(UsageError) -> Double {
-        guard let text = try args.single(option) else { return value }
+        guard let text = args.single(option) else { return value }
         guard let v = Double(text), range.contains(v) else {
             throw args.usage("\(option) \(text): expected a number from \(range.lowerBound.formatted()) to \(range.upperBound.formatted())")
         }

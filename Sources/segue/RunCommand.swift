@@ -9,10 +9,7 @@ import Timing
 /// `segue run`: the main job. Builds a container from a config (or the
 /// built-in scene), plays its script, and reports every transition.
 enum RunCommand {
-    static let help = """
-    USAGE: segue run [--config FILE] [--plugins DIR]... [--json] [--watch] [--strict] [--print-config]
-                     [--preview DIR [--scale F]]
-
+    static let about = """
     Builds a container from a config file, plays its script on a virtual clock
     at 60 frames per second, and prints one line per transition: from -> to,
     the animator and where it came from, why it was chosen (or why the built-in
@@ -23,60 +20,10 @@ enum RunCommand {
     Without --config, plays the built-in scene: five sender children, a
     grid and a detail child sharing an image, and rules that exercise
     SpringSlide, CurlUp, ImageZoom and the built-in default.
-
-    OPTIONS:
-      --config FILE    The config file (JSON). See the README for its keys.
-      --plugins DIR    A plugin folder; repeat for more. Searched first.
-      --isolation process|none
-                       Where plugin code runs: in worker processes (the
-                       default; a plugin that crashes or hangs costs only
-                       its transition) or in this process (trusted plugins
-                       only). Overrides the config's "isolation".
-      --sandbox strict|off
-                       strict (the default): before any plugin code runs,
-                       its worker drops every right an animator does not
-                       need: no writes, no network, no programs or
-                       processes, no signals or tracing outside itself,
-                       reading only its own folder and the system's
-                       libraries. What a plugin tries and is refused is
-                       named in its report, and the plugin is quarantined.
-                       off: no sandbox, for plugins you trust (a warning
-                       says so). Overrides SEGUE_SANDBOX and the config's
-                       "sandbox".
-      --plugin-memory SIZE
-                       The address space a worker may use, like 512MiB or
-                       2GiB (default 1GiB, at least 256MiB). Overrides the
-                       config's "limits": {"memory": ...}.
-      --allow-insecure-plugins
-                       Load plugin files and folders that others can write
-                       (refused by default; also SEGUE_ALLOW_INSECURE_PLUGINS=1).
-      --json           One JSON object per transition per line, keys:
-                       version, from, to, animator, source ("plugin" or
-                       "builtin"), file, reason, duration, frames, completed,
-                       shown, interactive, parameters, preview (see the
-                       README's "JSON output").
-      --preview DIR    Also render every transition to an animated GIF in DIR,
-                       named NN-FROM-TO-ANIMATOR.gif (with --json, the key
-                       "preview" gives its path).
-      --scale F        Pixels per point of the previews (default 1); only
-                       with --preview.
-      --watch          After playing, stay up: watch the plugin folders and
-                       the config, and on every change reload and play the
-                       script again, saying what changed (see "Hot reload" in
-                       the README). A config saved with a mistake keeps the
-                       last good one running. SIGINT or SIGTERM ends it (exit 0).
-      --strict         Run the checks of 'segue check' first; on any error,
-                       print them all and play nothing (exit 1). With --watch,
-                       a config saved with an error is not applied either.
-      --print-config   Print the built-in scene's config and exit (alone: it
-                       takes no other option).
-      --help           Show this help.
-
-    \(PluginFolders.searchOrderHelp)
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        guard let args = try Arguments.unlessHelp(arguments, command: Commands.run, help: help) else { return .success }
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.run) else { return .success }
         try args.refuse("--print-config", with: Commands.run.options.map(\.name).filter { $0 != "--print-config" && $0 != "--help" })
         try args.require("--preview", for: "--scale")
         if args.has("--print-config") {
@@ -84,7 +31,7 @@ enum RunCommand {
             return .success
         }
         let watching = args.has("--watch")
-        if watching, try args.single("--config") == "-" {
+        if watching, args.single("--config") == "-" {
             throw args.usage("--watch needs a config file it can watch, not standard input")
         }
         // SIGINT and SIGTERM end a watch cleanly, between reloads, instead of killing it.

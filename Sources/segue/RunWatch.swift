@@ -14,7 +14,7 @@ extension RunCommand {
         let recorder: PreviewRecorder?
 
         /// The config file watched, absolute; nil for the built-in scene.
-        var configPath: String? { (try? args.single("--config")).flatMap { $0 }.map(PluginFolders.absolute) }
+        var configPath: String? { args.single("--config").map(PluginFolders.absolute) }
 
         consuming func run(signals: Int32) -> ExitCode {
             let watcher: FileWatcher

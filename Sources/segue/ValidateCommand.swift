@@ -9,10 +9,7 @@ import SystemCalls
 /// spirit of pluginval and clap-validator, so that a plugin that crashes or
 /// hangs is reported against the check that triggered it, not suffered.
 enum ValidateCommand {
-    static let help = """
-    USAGE: segue validate PLUGIN.so [--strictness 1-10] [--seed N] [--timeout SECONDS]
-                          [--context N] [--in-process] [--json]
-
+    static let about = """
     Runs the checks below in a child process, one after another. Each prints
     PASS, WARN or FAIL with what was expected and what was found. A crash, an
     exit or a hang (no answer within --timeout, 10 s by default, loading
@@ -32,22 +29,10 @@ enum ValidateCommand {
       4+  no heap growth across 500 x strictness evaluations; the median time
           per evaluation within 1 ms
       5+  parameter sets fuzzed from --seed (strictness - 4 of them)
-
-    OPTIONS:
-      --strictness N  1 to 10 (default 5): how many contexts, samples and evaluations.
-      --seed N        Seeds the fuzzed parameters (default 1).
-      --timeout S     Seconds one check may take, loading included (default 10).
-      --context N     Only context N of the matrix (as a failure names it).
-      --in-process    Run the checks in this process: a crash stops segue,
-                      which is what a debugger wants (gdb --args segue ...);
-                      nothing can time out there, so not with --timeout.
-      --json          One JSON object: plugin, strictness, seed, passed, checks
-                      [{name, status, message}].
-      --help          Show this help.
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        guard let args = try Arguments.unlessHelp(arguments, command: Commands.validate, help: help) else { return .success }
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.validate) else { return .success }
         let path = args.operand
         try args.refuse("--in-process", with: ["--timeout"])
         let strictness = Int(try PreviewCommand.number(args, "--strictness", default: 5, range: 1...10))
@@ -59,7 +44,7 @@ enum ValidateCommand {
         }
         var validator = PluginValidator(path: path, strictness: strictness, seed: seed)
         validator.onlyContext = context
-        if let from = try args.single("--worker") {
+        if let from = args.single("--worker") {
             return worker(validator, from: Int(from) ?? 0)
         }
         var forwarded = ["--strictness", "\(strictness)", "--seed", "\(seed)"]

@@ -127,6 +127,7 @@ struct ToolTests {
         (["validate"], "validate needs a .so file", "validate"),
         (["preview", "A", "B"], "unexpected argument 'B'", "preview"),
         (["run", "--bogus"], "unknown option '--bogus'", "run"),
+        (["list", "--config", "a.json", "--config=b.json"], "--config may be given once", "list"),
     ])
     func ignoredOptionsAndMistakesAreUsageErrorsThatPointToTheCommandsHelp(arguments: [String], message: String, command: String) throws {
         let result = try run(Paths.segue, arguments)
@@ -172,6 +173,25 @@ struct ToolTests {
                 #expect(help.contains("  \(option)"), "segue \(command) --help lists \(option)")
             }
         }
+    }
+
+    /// Each help is laid out from the table: its synopsis names every
+    /// option it lists, repeatable ones marked, and no line is wider than a terminal.
+    @Test func everyHelpFitsEightyColumnsAndItsSynopsisNamesEachOption() throws {
+        for command in try Self.commands() {
+            let help = try run(Paths.segue, [command, "--help"]).out
+            let wide = help.split(separator: "\n").filter { $0.count > 80 }
+            #expect(wide.isEmpty, "segue \(command) --help: \(wide)")
+            let synopsis = help.components(separatedBy: "\n\n")[0]
+            let listed = help.components(separatedBy: "OPTIONS:\n").last!.split(separator: "\n")
+                .compactMap { $0.hasPrefix("  --") ? $0.dropFirst(2).split(separator: " ").first.map(String.init) : nil }
+            #expect(!listed.isEmpty)
+            for option in listed where option != "--help" {
+                #expect(synopsis.contains("[\(option)"), "segue \(command)'s synopsis names \(option)")
+            }
+        }
+        let preview = try run(Paths.segue, ["preview", "--help"]).out
+        #expect(preview.contains("[--plugins DIR]...") && preview.contains("[--param NAME=VALUE]...") && preview.contains("[--out FILE]"))
     }
 
     @Test func optionsGoAnywhereWithEqualsOrSpaceAndDoubleDashEndsThem() throws {
