@@ -179,6 +179,27 @@ struct IsolationTests {
         #expect(h.reports[2].reason.contains("crashed with signal 11"), "a fresh worker ran it again: \(h.reports[2].reason)")
     }
 
+    /// The quarantine is of a file: a plugin rebuilt in its place (a new
+    /// file at the same path, as a build writes it) gets a fresh worker.
+    @Test func aQuarantinedPluginReplacedByARebuildRunsAgain() throws {
+        let (folder, file) = try CPlugin.fixture("rebuilt", "FAULT_CRASH_EVALUATE")
+        let registry = AnimatorRegistry(folders: [folder])
+        let h = Harness()
+        h.delegate = FixedDelegate(try #require(registry.animator(named: "TestFade")))
+        try h.switchTo("b")
+        #expect(registry.quarantined.map(\.file) == [file])
+
+        let (_, fixed) = try CPlugin.fixture("rebuilt-fixed")
+        try FileManager.default.removeItem(atPath: file)
+        try FileManager.default.moveItem(atPath: fixed, toPath: file)
+        let reloaded = registry.reloaded().registry
+        #expect(reloaded.quarantined.isEmpty, "the quarantine was of the old file")
+        h.delegate = FixedDelegate(try #require(reloaded.animator(named: "TestFade")))
+        try h.switchTo("c")
+        h.expectConsistent()
+        #expect(h.reports.map(\.animator) == ["default", "TestFade"], "\(h.reports.map(\.reason))")
+    }
+
     @Test(arguments: ["SpringSlide", "CurlUp", "ImageZoom"])
     func aWorkerProducesExactlyTheStatesOfInProcessLoading(_ name: String) throws {
         let isolated = try #require(AnimatorRegistry(folders: [Paths.binFolder]).animator(named: name))

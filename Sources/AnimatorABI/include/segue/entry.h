@@ -19,7 +19,8 @@
  *   evaluate and end. Each call has a deadline (setup 1 s, evaluate 0.5 s,
  *   end 1 s; loading 5 s). A plugin that crashes, exits, or misses a deadline
  *   loses its worker: the running transition is finished by the built-in
- *   default and the plugin is quarantined for the rest of the host's life.
+ *   default and the plugin is quarantined until its file is replaced (a
+ *   rebuilt plugin gets a fresh worker).
  * - The same library may thus be loaded in several processes, one after
  *   another: keep no state in globals that must survive between them.
  * - Never write to standard output. A worker's standard output and error
