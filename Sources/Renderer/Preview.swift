@@ -45,6 +45,20 @@ public struct TransitionPreview {
     public func animation(fps: Double, delegate: any ContainerViewControllerDelegate,
                           onFrame: (Int, Int) -> Void = { _, _ in },
                           body: (Frame) -> Void) throws(SelectionError) -> (frames: Int, report: TransitionReport?) {
+        try play(fps: fps, delegate: delegate) { index, time, view, expected in
+            body(Frame(time: time, canvas: renderer.render(view)))
+            onFrame(index, expected)
+        }
+    }
+
+    /// Steps the transition at `fps` from t = 0 until it has ended, handing
+    /// `body` each step's index, time, the container's view (valid during the
+    /// call) and the number of steps the planned duration gives; the last step
+    /// shows the container at rest. Nothing is drawn: `body` decides.
+    /// - Throws: ``SelectionError`` when `from` or `to` is not a child.
+    public func play(fps: Double, delegate: any ContainerViewControllerDelegate,
+                     body: (_ index: Int, _ time: Double, _ view: View, _ expected: Int) -> Void)
+        throws(SelectionError) -> (frames: Int, report: TransitionReport?) {
         let (container, clock, report) = try start(delegate: delegate)
         var count = 0
         func expected() -> Int { max(count, Int(((container.transitionDuration ?? 0) * fps).rounded(.up)) + 2) }
@@ -54,8 +68,7 @@ public struct TransitionPreview {
                 clock.advance(to: origin + Double(count) / fps)
                 container.tick()
             }
-            body(Frame(time: clock.now - origin, canvas: renderer.render(container.view)))
-            onFrame(count, expected())
+            body(count, clock.now - origin, container.view, expected())
             count += 1
         } while container.isTransitioning
         return (count, report.value)
