@@ -8,8 +8,8 @@
 // (--config-only runs just that), and how long `segue run --watch` takes to
 // play a change (--watch-only runs just that). After the round trips comes
 // what the sandbox costs (--sandbox-only runs just that). It ends with
-// rendering figures (--rendering-only runs just those): for each animator at
-// 390x844, the time and peak memory of `segue preview`, and GIF and PNG sizes
+// rendering figures (--rendering-only runs just those; --frames-only just the
+// time to draw each frame): for each animator at 390x844, the time and peak memory of `segue preview`, and GIF and PNG sizes
 // against gifsicle -O3 (where installed) and zlib level 6 on the same frames.
 //
 // With --single ANIMATOR [--swift] --frames N it only evaluates N frames of
@@ -244,6 +244,10 @@ if arguments.contains("--startup-only") {
 }
 if arguments.contains("--sandbox-only") {
     sandboxBenchmark(binFolder: binFolder, frames: frames)
+    exit(0)
+}
+if arguments.contains("--frames-only") {
+    frameTimes(registry: registry)
     exit(0)
 }
 if arguments.contains("--rendering-only") {

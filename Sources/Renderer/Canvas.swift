@@ -33,15 +33,39 @@ public struct Canvas: Sendable {
         return Color(red: Double(pixels[i]) / a, green: Double(pixels[i + 1]) / a, blue: Double(pixels[i + 2]) / a, alpha: a)
     }
 
+    /// The whole canvas, as a rectangle.
+    public var bounds: PixelRect { PixelRect(x0: 0, y0: 0, x1: width, y1: height) }
+
+    /// Fills `rect` (clipped to the canvas) with `color`, replacing what was there.
+    public mutating func fill(_ rect: PixelRect, with color: Color) {
+        let r = rect.intersection(bounds)
+        guard !r.isEmpty else { return }
+        let a = Float(color.alpha)
+        let px = (Float(color.red) * a, Float(color.green) * a, Float(color.blue) * a, a)
+        let width = width
+        pixels.withUnsafeMutableBufferPointer { all in
+            for y in r.y0..<r.y1 {
+                var p = all.baseAddress! + (y * width + r.x0) * 4
+                for _ in r.x0..<r.x1 {
+                    (p[0], p[1], p[2], p[3]) = px
+                    p += 4
+                }
+            }
+        }
+    }
+
     /// Blends the straight-alpha colour (r, g, b) at opacity `a` over pixel (x, y): source over.
-    @inline(__always)
     mutating func blend(x: Int, y: Int, r: Float, g: Float, b: Float, a: Float) {
-        let i = (y * width + x) * 4
-        let k = 1 - a
-        pixels[i] = r * a + pixels[i] * k
-        pixels[i + 1] = g * a + pixels[i + 1] * k
-        pixels[i + 2] = b * a + pixels[i + 2] * k
-        pixels[i + 3] = a + pixels[i + 3] * k
+        withTarget(clip: bounds) { $0.blend(x: x, y: y, r: r, g: g, b: b, a: a) }
+    }
+
+    /// Runs `body` with a target drawing into this canvas's pixels within `clip`.
+    mutating func withTarget<T>(clip: PixelRect, _ body: (DrawingTarget) -> T) -> T {
+        let (width, height) = (width, height)
+        let clip = clip.intersection(bounds)
+        return pixels.withUnsafeMutableBufferPointer { all in
+            body(DrawingTarget(pixels: all.baseAddress!, width: width, height: height, clip: clip))
+        }
     }
 
     /// Draws `other` with its top-left at (x, y), source over.
@@ -83,5 +107,63 @@ public struct Canvas: Sendable {
                 i += 4
             }
         }
+    }
+}
+
+/// A rectangle of pixels: columns `x0..<x1`, rows `y0..<y1`.
+public struct PixelRect: Equatable, Sendable, CustomStringConvertible {
+    public var x0, y0, x1, y1: Int
+
+    public init(x0: Int, y0: Int, x1: Int, y1: Int) {
+        (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1)
+    }
+
+    /// No pixel.
+    public static let empty = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
+
+    public var isEmpty: Bool { x0 >= x1 || y0 >= y1 }
+    public var width: Int { max(x1 - x0, 0) }
+    public var height: Int { max(y1 - y0, 0) }
+    /// How many pixels it holds.
+    public var area: Int { width * height }
+
+    /// The smallest rectangle holding both.
+    public func union(_ other: PixelRect) -> PixelRect {
+        if isEmpty { return other }
+        if other.isEmpty { return self }
+        return PixelRect(x0: min(x0, other.x0), y0: min(y0, other.y0), x1: max(x1, other.x1), y1: max(y1, other.y1))
+    }
+
+    /// The pixels in both (``empty`` when none).
+    public func intersection(_ other: PixelRect) -> PixelRect {
+        let r = PixelRect(x0: max(x0, other.x0), y0: max(y0, other.y0), x1: min(x1, other.x1), y1: min(y1, other.y1))
+        return r.isEmpty ? .empty : r
+    }
+
+    public var description: String { isEmpty ? "(empty)" : "\(width)x\(height) at (\(x0), \(y0))" }
+}
+
+/// Where drawing goes: premultiplied float RGBA pixels, and the rectangle
+/// that may be written (several targets may share pixels, each with its own
+/// rows, when bands of a frame are drawn on several threads).
+struct DrawingTarget: @unchecked Sendable {
+    let pixels: UnsafeMutablePointer<Float>
+    let width: Int, height: Int
+    let clip: PixelRect
+
+    /// Blends the straight-alpha colour (r, g, b) at opacity `a` over pixel (x, y): source over.
+    @inline(__always)
+    func blend(x: Int, y: Int, r: Float, g: Float, b: Float, a: Float) {
+        let p = pixels + (y * width + x) * 4
+        let k = 1 - a
+        p[0] = r * a + p[0] * k
+        p[1] = g * a + p[1] * k
+        p[2] = b * a + p[2] * k
+        p[3] = a + p[3] * k
+    }
+
+    /// The same pixels, drawn only within `rect` (and this target's clip).
+    func clipped(to rect: PixelRect) -> DrawingTarget {
+        DrawingTarget(pixels: pixels, width: width, height: height, clip: clip.intersection(rect))
     }
 }

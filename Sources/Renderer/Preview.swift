@@ -45,8 +45,10 @@ public struct TransitionPreview {
     public func animation(fps: Double, delegate: any ContainerViewControllerDelegate,
                           onFrame: (Int, Int) -> Void = { _, _ in },
                           body: (Frame) -> Void) throws(SelectionError) -> (frames: Int, report: TransitionReport?) {
-        try play(fps: fps, delegate: delegate) { index, time, view, expected in
-            body(Frame(time: time, canvas: renderer.render(view)))
+        let frames = FrameRenderer(renderer: renderer)
+        return try play(fps: fps, delegate: delegate) { index, time, view, expected in
+            frames.render(view)
+            body(Frame(time: time, canvas: frames.canvas))
             onFrame(index, expected)
         }
     }

@@ -1,0 +1,220 @@
+import HostContainer
+
+/// What a frame draws, flattened from the view tree in painting order: each
+/// view with its background or content as a projected quad, each
+/// mesh-deformed view as a mesh. Items are values: two frames' lists compare
+/// item by item, and where they differ is what must be drawn again.
+enum DrawItem: Equatable, Sendable {
+    case quad(QuadItem)
+    case mesh(MeshItem)
+
+    /// The pixels it may change.
+    var bounds: PixelRect {
+        switch self {
+        case .quad(let q): q.bounds
+        case .mesh(let m): m.bounds
+        }
+    }
+}
+
+/// A view's own rectangle, mapped to pixels by a projective map.
+struct QuadItem: Equatable, Sendable {
+    /// [u v 1] × h = [X Y W]: the view's points to pixels, row by row.
+    let h: [Double]
+    /// The inverse of `h`.
+    let inverse: [Double]
+    let width: Double, height: Double, radius: Double
+    let alpha: Double
+    let background: Color
+    let content: ViewContent
+    /// Points per pixel, on average over the quad.
+    let pixelSize: Double
+    let bounds: PixelRect
+
+    /// The item for a `width` × `height` rectangle mapped by `matrix`, or nil
+    /// when nothing of it would show on a canvas of `canvas` pixels.
+    init?(matrix: Transform3D, width w: Double, height h: Double, radius: Double, alpha: Double,
+          background: Color, content: ViewContent, canvas: PixelRect) {
+        guard w > 0, h > 0, background.alpha > 0 || content != .none else { return nil }
+        let m = matrix.values
+        let H = [m[0], m[1], m[3], m[4], m[5], m[7], m[12], m[13], m[15]]
+        var corners: [(Double, Double)] = []
+        for (u, v) in [(0.0, 0.0), (w, 0), (w, h), (0, h)] {
+            let W = u * H[2] + v * H[5] + H[8]
+            guard W > 1e-6 else { return nil }  // behind the eye
+            corners.append(((u * H[0] + v * H[3] + H[6]) / W, (u * H[1] + v * H[4] + H[7]) / W))
+        }
+        var area = 0.0
+        for i in 0..<4 {
+            let (x0, y0) = corners[i], (x1, y1) = corners[(i + 1) % 4]
+            area += x0 * y1 - x1 * y0
+        }
+        area = abs(area) / 2
+        guard area > 1e-9, let inverse = invert3(H) else { return nil }
+        let minX = max(Int(corners.map(\.0).min()!.rounded(.down)) - 1, canvas.x0)
+        let maxX = min(Int(corners.map(\.0).max()!.rounded(.up)) + 1, canvas.x1 - 1)
+        let minY = max(Int(corners.map(\.1).min()!.rounded(.down)) - 1, canvas.y0)
+        let maxY = min(Int(corners.map(\.1).max()!.rounded(.up)) + 1, canvas.y1 - 1)
+        guard minX <= maxX, minY <= maxY else { return nil }
+        self.h = H
+        self.inverse = inverse
+        (self.width, self.height, self.radius, self.alpha) = (w, h, min(radius, w / 2, h / 2), alpha)
+        (self.background, self.content) = (background, content)
+        pixelSize = (w * h / area).squareRoot()
+        bounds = PixelRect(x0: minX, y0: minY, x1: maxX + 1, y1: maxY + 1)
+    }
+
+    /// Where the point (u, v) of the view lands, or nil behind the eye.
+    func project(_ u: Double, _ v: Double) -> (Double, Double)? {
+        let W = u * h[2] + v * h[5] + h[8]
+        guard W > 1e-6 else { return nil }
+        return ((u * h[0] + v * h[3] + h[6]) / W, (u * h[1] + v * h[4] + h[7]) / W)
+    }
+}
+
+/// A mesh-deformed view: its subtree drawn flat into a texture, mapped onto
+/// the projected mesh.
+struct MeshItem: Equatable, Sendable {
+    let columns: Int, rows: Int
+    /// The mesh's vertices, copied (the mesh itself changes every frame).
+    let vertices: [Vec3]
+    let alpha: Double
+    /// The view and its subtree as drawn flat into the texture, and its size in pixels.
+    let texture: [DrawItem]
+    let textureWidth: Int, textureHeight: Int
+    /// The centre of the root view, in points: meshes are seen in perspective from there.
+    let centreX: Double, centreY: Double
+    /// Pixels per point.
+    let scale: Double
+    let bounds: PixelRect
+    /// The region of the twice-as-fine layer the mesh and its shadow cover.
+    let layer: PixelRect
+
+    func vertex(_ i: Int, _ j: Int) -> Vec3 { vertices[j * (columns + 1) + i] }
+
+    /// Where a point lands on the twice-as-fine layer.
+    @inline(__always)
+    func project(_ p: Vec3) -> (Double, Double) {
+        let d = ViewRenderer.meshPerspectiveDistance
+        let k = d / max(d - p.z, 1)
+        return ((centreX + (p.x - centreX) * k) * scale * 2, (centreY + (p.y - centreY) * k) * scale * 2)
+    }
+
+    /// The highest a vertex is lifted.
+    var lift: Double { vertices.reduce(0) { max($0, $1.z) } }
+
+    /// How far the shadow's blur reaches, in layer pixels.
+    var shadowReach: Int { max(Int((min(lift, 60) * 0.2 * scale * 2).rounded()), 1) }
+
+    /// The point beneath `p` its shadow falls on, and how dark it is there.
+    @inline(__always)
+    func ground(_ p: Vec3) -> ((Double, Double), Double) {
+        (project(Vec3(x: p.x, y: p.y + 0.25 * p.z, z: 0)), 0.45 * min(p.z / 40, 1))
+    }
+
+    init(mesh: Mesh, alpha: Double, texture: [DrawItem], textureWidth: Int, textureHeight: Int,
+         root: Rect, scale: Double, canvas: PixelRect) {
+        (columns, rows) = (mesh.columns, mesh.rows)
+        vertices = Array(mesh.vertices)
+        self.alpha = alpha
+        self.texture = texture
+        (self.textureWidth, self.textureHeight) = (textureWidth, textureHeight)
+        (centreX, centreY) = (root.width / 2, root.height / 2)
+        self.scale = scale
+        // The layer region: every projected vertex and, when lifted, the shadow with its blur.
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        func include(_ p: (Double, Double), grow: Double) {
+            (x0, y0, x1, y1) = (min(x0, p.0 - grow), min(y0, p.1 - grow), max(x1, p.0 + grow), max(y1, p.1 + grow))
+        }
+        let vertices = vertices
+        func p(_ v: Vec3) -> (Double, Double) {
+            let d = ViewRenderer.meshPerspectiveDistance, k = d / max(d - v.z, 1)
+            return ((root.width / 2 + (v.x - root.width / 2) * k) * scale * 2, (root.height / 2 + (v.y - root.height / 2) * k) * scale * 2)
+        }
+        for v in vertices { include(p(v), grow: 2) }
+        let lift = vertices.reduce(0) { max($0, $1.z) }
+        if lift > 0.5 {
+            let reach = Double(max(Int((min(lift, 60) * 0.2 * scale * 2).rounded()), 1))
+            for v in vertices { include(p(Vec3(x: v.x, y: v.y + 0.25 * v.z, z: 0)), grow: 2 * reach + 2) }
+        }
+        let full = PixelRect(x0: canvas.x0 * 2, y0: canvas.y0 * 2, x1: canvas.x1 * 2, y1: canvas.y1 * 2)
+        if x0 <= x1, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, max(abs(x0), abs(x1), abs(y0), abs(y1)) < 1e9 {
+            layer = PixelRect(x0: Int(x0.rounded(.down)), y0: Int(y0.rounded(.down)),
+                              x1: Int(x1.rounded(.up)) + 1, y1: Int(y1.rounded(.up)) + 1).intersection(full)
+        } else {
+            layer = full
+        }
+        bounds = PixelRect(x0: layer.x0 / 2, y0: layer.y0 / 2, x1: (layer.x1 + 1) / 2, y1: (layer.y1 + 1) / 2).intersection(canvas)
+    }
+}
+
+/// Flattens a view tree into draw items.
+struct DisplayListBuilder {
+    let scale: Double
+    /// The root view: meshes are in its coordinates.
+    let root: View
+    /// The pixels there are to draw on.
+    let canvas: PixelRect
+    private(set) var items: [DrawItem] = []
+
+    init(scale: Double, root: View, canvas: PixelRect) {
+        self.scale = scale
+        self.root = root
+        self.canvas = canvas
+    }
+
+    var scaling: Transform3D { Transform3D([scale, 0, 0, 0, 0, scale, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]) }
+
+    /// Adds `view`, whose local space maps to pixels by `matrix`, then its subviews.
+    mutating func add(_ view: View, matrix: Transform3D, alpha: Double) {
+        let opacity = alpha * view.alpha
+        guard !view.isHidden, opacity > 0 else { return }
+        if let mesh = view.mesh {
+            addMesh(view, mesh, alpha: opacity)
+            return
+        }
+        addQuad(view, matrix: matrix, alpha: opacity)
+        addSubviews(of: view, matrix: matrix, alpha: opacity)
+    }
+
+    private mutating func addQuad(_ view: View, matrix: Transform3D, alpha: Double) {
+        if let quad = QuadItem(matrix: matrix, width: view.bounds.width, height: view.bounds.height, radius: view.cornerRadius,
+                               alpha: alpha, background: view.backgroundColor, content: view.content, canvas: canvas) {
+            items.append(.quad(quad))
+        }
+    }
+
+    private mutating func addSubviews(of view: View, matrix: Transform3D, alpha: Double) {
+        let ordered = view.subviews.enumerated().sorted { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }
+        for (_, sub) in ordered {
+            let f = sub.frame
+            let local = Transform3D.translation(-f.width / 2, -f.height / 2)
+                .concatenating(sub.transform)
+                .concatenating(.translation(f.x + f.width / 2, f.y + f.height / 2))
+                .concatenating(matrix)
+            add(sub, matrix: local, alpha: alpha)
+        }
+    }
+
+    private mutating func addMesh(_ view: View, _ mesh: Mesh, alpha: Double) {
+        let w = view.bounds.width, h = view.bounds.height
+        guard w > 0, h > 0, mesh.columns > 0, mesh.rows > 0 else { return }
+        let textureWidth = Int((w * scale).rounded(.up)), textureHeight = Int((h * scale).rounded(.up))
+        var flat = DisplayListBuilder(scale: scale, root: root, canvas: PixelRect(x0: 0, y0: 0, x1: textureWidth, y1: textureHeight))
+        flat.addQuad(view, matrix: flat.scaling, alpha: 1)
+        flat.addSubviews(of: view, matrix: flat.scaling, alpha: 1)
+        let item = MeshItem(mesh: mesh, alpha: alpha, texture: flat.items, textureWidth: textureWidth, textureHeight: textureHeight,
+                            root: root.bounds, scale: scale, canvas: canvas)
+        if !item.bounds.isEmpty { items.append(.mesh(item)) }
+    }
+}
+
+/// The inverse of a 3×3 matrix stored row by row; nil when singular.
+func invert3(_ m: [Double]) -> [Double]? {
+    let a = m[4] * m[8] - m[5] * m[7], b = m[5] * m[6] - m[3] * m[8], c = m[3] * m[7] - m[4] * m[6]
+    let det = m[0] * a + m[1] * b + m[2] * c
+    guard abs(det) > 1e-12 else { return nil }
+    return [a / det, (m[2] * m[7] - m[1] * m[8]) / det, (m[1] * m[5] - m[2] * m[4]) / det,
+            b / det, (m[0] * m[8] - m[2] * m[6]) / det, (m[2] * m[3] - m[0] * m[5]) / det,
+            c / det, (m[1] * m[6] - m[0] * m[7]) / det, (m[0] * m[4] - m[1] * m[3]) / det]
+}

@@ -1,0 +1,297 @@
+import HostContainer
+
+/// The direction towards the light for meshes: in front of the screen and
+/// a little above it, so a flat page is lit fully and a curl darkens as
+/// it turns away.
+let meshLight: Vec3 = {
+    let v = Vec3(x: 0, y: -0.35, z: 1), length = (v.x * v.x + v.y * v.y + v.z * v.z).squareRoot()
+    return Vec3(x: v.x / length, y: v.y / length, z: v.z / length)
+}()
+
+/// A mesh drawn at twice the resolution (for anti-aliased edges) over the
+/// part of the frame it and its shadow cover, ready to be averaged down and
+/// composited; made once per frame however many bands composite it.
+struct MeshLayer: @unchecked Sendable {
+    let item: MeshItem
+    /// Region of the twice-as-fine layer, and its premultiplied RGBA pixels
+    /// (borrowed from the frame's scratch memory).
+    let region: PixelRect
+    private let pixels: UnsafeMutableBufferPointer<Float>
+
+    /// Draws `item`: each vertex shaded by the angle between its surface and
+    /// the light; cells seen from behind show the texture washed out
+    /// (``Content/backSide(of:)``), which the geometry mirrors; the lifted
+    /// cells first cast a soft shadow, offset downwards with their height,
+    /// onto what lies beneath; cells are drawn lowest first.
+    init(_ item: MeshItem, texture: MeshTexture, scratch: DrawingScratch) {
+        self.item = item
+        region = item.layer
+        pixels = scratch.zeroed(region.area * 4)
+        let cols = item.columns, rows = item.rows
+        let region = region
+        func uv(_ i: Int, _ j: Int) -> (Double, Double) {
+            (Double(i) / Double(cols) * Double(texture.width), Double(j) / Double(rows) * Double(texture.height))
+        }
+        // Vertex normals from the neighbours (one-sided at the edges), facing the eye where the page faces it.
+        var normals = [Vec3](repeating: Vec3(x: 0, y: 0, z: 1), count: (cols + 1) * (rows + 1))
+        for j in 0...rows {
+            for i in 0...cols {
+                let a = item.vertex(min(i + 1, cols), j), b = item.vertex(max(i - 1, 0), j)
+                let c = item.vertex(i, min(j + 1, rows)), e = item.vertex(i, max(j - 1, 0))
+                let du = Vec3(x: a.x - b.x, y: a.y - b.y, z: a.z - b.z), dv = Vec3(x: c.x - e.x, y: c.y - e.y, z: c.z - e.z)
+                let n = Vec3(x: du.y * dv.z - du.z * dv.y, y: du.z * dv.x - du.x * dv.z, z: du.x * dv.y - du.y * dv.x)
+                let length = (n.x * n.x + n.y * n.y + n.z * n.z).squareRoot()
+                if length > 1e-12 { normals[j * (cols + 1) + i] = Vec3(x: n.x / length, y: n.y / length, z: n.z / length) }
+            }
+        }
+        /// Brightness from the surface's angle to the light: 1 when it faces the light as a flat page does.
+        func shade(_ n: Vec3, back: Bool) -> Double {
+            let s = back ? -1.0 : 1.0
+            let lambert = max(s * (n.x * meshLight.x + n.y * meshLight.y + n.z * meshLight.z), 0) / meshLight.z
+            return min(0.3 + 0.7 * lambert, 1)
+        }
+        let projected = item.vertices.map(item.project)
+
+        do {
+            let layer = DrawingTarget(pixels: pixels.baseAddress!, width: region.width, height: region.height,
+                                      clip: PixelRect(x0: 0, y0: 0, x1: region.width, y1: region.height))
+            Self.castShadow(item, region: region, scratch: scratch, into: layer)
+            var cells: [(i: Int, j: Int, z: Double)] = []
+            for j in 0..<rows {
+                for i in 0..<cols {
+                    cells.append((i, j, max(item.vertex(i, j).z, item.vertex(i + 1, j).z, item.vertex(i, j + 1).z, item.vertex(i + 1, j + 1).z)))
+                }
+            }
+            do {
+                for cell in cells.sorted(by: { $0.z < $1.z }) {
+                    let quad = [(cell.i, cell.j), (cell.i + 1, cell.j), (cell.i + 1, cell.j + 1), (cell.i, cell.j + 1)]
+                    let screen = quad.map { (projected[$0.1 * (cols + 1) + $0.0].0 - Double(region.x0),
+                                             projected[$0.1 * (cols + 1) + $0.0].1 - Double(region.y0)) }
+                    let tex = quad.map { uv($0.0, $0.1) }
+                    for tri in [[0, 1, 2], [0, 2, 3]] {
+                        let (a, b, c) = (screen[tri[0]], screen[tri[1]], screen[tri[2]])
+                        let facingAway = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0) < 0
+                        let light = tri.map { shade(normals[quad[$0].1 * (cols + 1) + quad[$0].0], back: facingAway) }
+                        Self.fillTextured(screen: tri.map { screen[$0] }, uv: tri.map { tex[$0] }, light: light,
+                                          texture: texture, back: facingAway, into: layer)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Averages the layer down and composites it, with the mesh's alpha, within `target`'s clip.
+    func composite(into target: DrawingTarget) {
+        let area = item.bounds.intersection(target.clip)
+        guard !area.isEmpty else { return }
+        let alpha = Float(item.alpha)
+        let r = region
+        let layer = pixels.baseAddress!
+        /// The layer's pixel (lx, ly) in layer coordinates; clear outside its region.
+        @inline(__always) func at(_ lx: Int, _ ly: Int) -> SIMD4<Float> {
+            let x = lx - r.x0, y = ly - r.y0
+            guard x >= 0, y >= 0, x < r.width, y < r.height else { return .zero }
+            let p = layer + (y * r.width + x) * 4
+            return SIMD4(p[0], p[1], p[2], p[3])
+        }
+        for py in area.y0..<area.y1 {
+            for px in area.x0..<area.x1 {
+                let sum = at(px * 2, py * 2) + at(px * 2 + 1, py * 2) + at(px * 2, py * 2 + 1) + at(px * 2 + 1, py * 2 + 1)
+                let p = sum / 4 * alpha
+                guard p.w > 0 else { continue }
+                target.blend(x: px, y: py, r: p.x / p.w, g: p.y / p.w, b: p.z / p.w, a: p.w)
+            }
+        }
+    }
+
+    /// The shadow of a mesh's lifted cells on the plane beneath: each cell's
+    /// footprint moved down the screen by a quarter of its height, darker the
+    /// higher it is (up to 0.45 at 40 points), blurred by two box passes whose
+    /// reach grows with the highest lift, blended as black into `layer`.
+    private static func castShadow(_ item: MeshItem, region: PixelRect, scratch: DrawingScratch, into layer: DrawingTarget) {
+        let cols = item.columns, rows = item.rows
+        guard item.lift > 0.5 else { return }
+        let (width, height) = (region.width, region.height)
+        let mask = scratch.zeroed(width * height).baseAddress!
+        var box = (x0: width, y0: height, x1: -1, y1: -1)
+        let (ox, oy) = (Double(region.x0), Double(region.y0))
+        for j in 0..<rows {
+            for i in 0..<cols {
+                let quad = [(i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1)].map { item.vertex($0.0, $0.1) }
+                guard quad.contains(where: { $0.z > 0.5 }) else { continue }
+                let g = quad.map { p -> ((Double, Double), Double) in
+                    let (point, dark) = item.ground(p)
+                    return ((point.0 - ox, point.1 - oy), dark)
+                }
+                for tri in [[0, 1, 2], [0, 2, 3]] {
+                    let (d0, d1, d2) = (g[tri[0]].1, g[tri[1]].1, g[tri[2]].1)
+                    rasterize(tri.map { g[$0].0 }, clip: layer.clip) { px, py, l0, l1, l2 in
+                        let a = Float(l0 * d0 + l1 * d1 + l2 * d2)
+                        let k = py * width + px
+                        if a > mask[k] { mask[k] = a }
+                        box = (min(box.x0, px), min(box.y0, py), max(box.x1, px), max(box.y1, py))
+                    }
+                }
+            }
+        }
+        guard box.x1 >= 0 else { return }
+        // Soften: two box blurs along each axis over the shadow's bounding box grown by the reach.
+        let reach = item.shadowReach
+        let x0 = max(box.x0 - 2 * reach, 0), x1 = min(box.x1 + 2 * reach, width - 1)
+        let y0 = max(box.y0 - 2 * reach, 0), y1 = min(box.y1 + 2 * reach, height - 1)
+        let (w, h) = (x1 - x0 + 1, y1 - y0 + 1)
+        let window = Float(2 * reach + 1)
+        // Each pass reads a copy of what it blurs; the vertical pass runs along rows, a running sum per column.
+        let copy = scratch.zeroed(max(w, w * h)).baseAddress!
+        let sums = scratch.zeroed(w).baseAddress!
+        for _ in 0..<2 {
+            for y in y0...y1 {
+                let row = mask + y * width + x0
+                copy.update(from: row, count: w)
+                var sum: Float = 0
+                for k in 0...min(reach, w - 1) { sum += copy[k] }
+                for k in 0..<w {
+                    row[k] = sum / window
+                    if k + reach + 1 < w { sum += copy[k + reach + 1] }
+                    if k - reach >= 0 { sum -= copy[k - reach] }
+                }
+            }
+            for y in 0..<h { (copy + y * w).update(from: mask + (y0 + y) * width + x0, count: w) }
+            sums.update(repeating: 0, count: w)
+            for k in 0...min(reach, h - 1) { for x in 0..<w { sums[x] += copy[k * w + x] } }
+            for k in 0..<h {
+                let row = mask + (y0 + k) * width + x0
+                for x in 0..<w { row[x] = sums[x] / window }
+                if k + reach + 1 < h { for x in 0..<w { sums[x] += copy[(k + reach + 1) * w + x] } }
+                if k - reach >= 0 { for x in 0..<w { sums[x] -= copy[(k - reach) * w + x] } }
+            }
+        }
+        for y in y0...y1 {
+            for x in x0...x1 where mask[y * width + x] > 0.002 {
+                layer.blend(x: x, y: y, r: 0, g: 0, b: 0, a: mask[y * width + x])
+            }
+        }
+    }
+
+    private static func fillTextured(screen: [(Double, Double)], uv: [(Double, Double)], light: [Double],
+                                     texture: MeshTexture, back: Bool, into layer: DrawingTarget) {
+        let texels = (back ? texture.back : texture.front).baseAddress!
+        let (width, height) = (texture.width, texture.height)
+        let (u0, u1, u2, v0, v1, v2) = (uv[0].0, uv[1].0, uv[2].0, uv[0].1, uv[1].1, uv[2].1)
+        let (k0, k1, k2) = (light[0], light[1], light[2])
+        rasterize(screen, clip: layer.clip) { px, py, l0, l1, l2 in
+            // Nearest texel: the layer is drawn at twice the resolution and averaged down.
+            let tx = Int(l0 * u0 + l1 * u1 + l2 * u2), ty = Int(l0 * v0 + l1 * v1 + l2 * v2)
+            guard tx >= 0, ty >= 0, tx < width, ty < height else { return }
+            let t = texels + (ty * width + tx) * 4
+            guard t[3] > 0 else { return }
+            let k = Float(l0 * k0 + l1 * k1 + l2 * k2)
+            layer.blend(x: px, y: py, r: t[0] * k, g: t[1] * k, b: t[2] * k, a: t[3])
+        }
+    }
+}
+
+/// A mesh's texture as its cells sample it: straight (not premultiplied)
+/// colours, and the same washed out for the back side, worked out once per
+/// texture rather than once per sample.
+final class MeshTexture: @unchecked Sendable {
+    let width: Int, height: Int
+    let front: UnsafeMutableBufferPointer<Float>
+    let back: UnsafeMutableBufferPointer<Float>
+
+    init(_ canvas: Canvas) {
+        (width, height) = (canvas.width, canvas.height)
+        front = .allocate(capacity: canvas.pixels.count)
+        back = .allocate(capacity: canvas.pixels.count)
+        let pixels = canvas.pixels
+        for i in stride(from: 0, to: pixels.count, by: 4) {
+            let a = pixels[i + 3]
+            guard a > 0 else {
+                for c in 0..<4 { (front[i + c], back[i + c]) = (0, 0) }
+                continue
+            }
+            let c = Color(red: Double(pixels[i] / a), green: Double(pixels[i + 1] / a), blue: Double(pixels[i + 2] / a), alpha: Double(a))
+            let b = Content.backSide(of: c)
+            (front[i], front[i + 1], front[i + 2], front[i + 3]) = (Float(c.red), Float(c.green), Float(c.blue), Float(c.alpha))
+            (back[i], back[i + 1], back[i + 2], back[i + 3]) = (Float(b.red), Float(b.green), Float(b.blue), Float(b.alpha))
+        }
+    }
+
+    deinit {
+        front.deallocate()
+        back.deallocate()
+    }
+}
+
+/// Memory a frame's meshes draw in, kept from frame to frame so that drawing
+/// one does not ask the system for (and fault in) megabytes each time.
+/// Buffers are handed out in turn and all taken back by ``reset()``.
+final class DrawingScratch: @unchecked Sendable {
+    private var buffers: [UnsafeMutableBufferPointer<Float>] = []
+    private var used = 0
+
+    /// The next buffer, at least `count` floats, its first `count` zero.
+    func zeroed(_ count: Int) -> UnsafeMutableBufferPointer<Float> {
+        if used == buffers.count { buffers.append(.allocate(capacity: 0)) }
+        if buffers[used].count < count {
+            buffers[used].deallocate()
+            buffers[used] = .allocate(capacity: count)
+        }
+        let buffer = buffers[used]
+        used += 1
+        buffer.baseAddress!.update(repeating: 0, count: count)
+        return UnsafeMutableBufferPointer(rebasing: buffer[0..<max(count, 0)])
+    }
+
+    /// Takes every buffer back.
+    func reset() { used = 0 }
+
+    deinit { buffers.forEach { $0.deallocate() } }
+}
+
+/// Calls `body` for every pixel centre inside the triangle (and `clip`), with
+/// its barycentric weights, row by row over the span the triangle's edges
+/// allow; along a span the weights change by a constant step. Shared edges
+/// are included from both sides' rules so neighbouring cells leave no cracks.
+@inline(__always)
+func rasterize(_ p: [(Double, Double)], clip: PixelRect, _ body: (Int, Int, Double, Double, Double) -> Void) {
+    let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[1].1 - p[0].1) * (p[2].0 - p[0].0)
+    guard abs(area) > 1e-9 else { return }
+    let minX = max(Int(min(p[0].0, p[1].0, p[2].0).rounded(.down)), clip.x0)
+    let maxX = min(Int(max(p[0].0, p[1].0, p[2].0).rounded(.up)), clip.x1 - 1)
+    let minY = max(Int(min(p[0].1, p[1].1, p[2].1).rounded(.down)), clip.y0)
+    let maxY = min(Int(max(p[0].1, p[1].1, p[2].1).rounded(.up)), clip.y1 - 1)
+    guard minX <= maxX, minY <= maxY else { return }
+    let epsilon = -1e-7
+    // l1 and l2 are linear in x along a row: l = slope · x + offset(y).
+    let slope1 = (p[2].1 - p[0].1) / area, slope2 = -(p[1].1 - p[0].1) / area
+    for py in minY...maxY {
+        let y = Double(py) + 0.5
+        let l1At0 = ((0 - p[0].0) * (p[2].1 - p[0].1) - (y - p[0].1) * (p[2].0 - p[0].0)) / area
+        let l2At0 = ((p[1].0 - p[0].0) * (y - p[0].1) - (p[1].1 - p[0].1) * (0 - p[0].0)) / area
+        // The x range where each weight is at least epsilon.
+        var low = Double(minX), high = Double(maxX) + 1
+        for (slope, offset) in [(slope1, l1At0), (slope2, l2At0), (-slope1 - slope2, 1 - l1At0 - l2At0)] {
+            if slope > 0 {
+                low = max(low, (epsilon - offset) / slope)
+            } else if slope < 0 {
+                high = min(high, (epsilon - offset) / slope)
+            } else if offset < epsilon {
+                high = -1
+            }
+        }
+        guard low.isFinite, high.isFinite, low <= high + 1 else { continue }
+        // Widened by a pixel each side, then each pixel tested.
+        let first = max(minX, Int((low - 0.5).rounded(.down)) - 1), last = min(maxX, Int((high - 0.5).rounded(.up)) + 1)
+        guard first <= last else { continue }
+        let x = Double(first) + 0.5
+        var l1 = ((x - p[0].0) * (p[2].1 - p[0].1) - (y - p[0].1) * (p[2].0 - p[0].0)) / area
+        var l2 = ((p[1].0 - p[0].0) * (y - p[0].1) - (p[1].1 - p[0].1) * (x - p[0].0)) / area
+        for px in first...last {
+            let l0 = 1 - l1 - l2
+            if l0 >= epsilon, l1 >= epsilon, l2 >= epsilon { body(px, py, l0, l1, l2) }
+            l1 += slope1
+            l2 += slope2
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import HostContainer
+
+/// A view's own colour at a point of its bounds: background, then picture or
+/// label. Made once per view and frame; everything a pixel needs is worked
+/// out here, so that shading a pixel allocates nothing and touches no string.
+struct Shader {
+    private enum Kind { case plain, image, label }
+
+    let background: Color
+    private let kind: Kind
+    let width: Double, height: Double
+    private let painter: ImagePainter?
+    // A label's glyphs, as a row of font columns (a glyph's five, then a
+    // blank one, for each character), and where its text lies.
+    private let columns: [UInt8]
+    private let unit: Double, textX: Double, textY: Double, textRight: Double, textBottom: Double
+    private let ink: Color
+
+    init(background: Color, content: ViewContent, width: Double, height: Double) {
+        self.background = background
+        self.width = width
+        self.height = height
+        ink = Content.textColor(on: background)
+        painter = if case .image(let seed) = content { ImagePainter.for(seed: seed) } else { nil }
+        switch content {
+        case .none, .image:
+            kind = if case .none = content { .plain } else { .image }
+            (columns, unit, textX, textY, textRight, textBottom) = ([], 1, 0, 0, 0, 0)
+        case .label(let text):
+            kind = .label
+            let slots = text.map(GlyphAtlas.slot)
+            columns = slots.flatMap { slot in (0..<GlyphAtlas.advance).map { $0 < GlyphAtlas.width ? GlyphAtlas.columns[slot * GlyphAtlas.width + $0] : 0 } }
+            let count = Double(max(slots.count, 1) * GlyphAtlas.advance)
+            unit = max(min(height * 0.7 / Double(GlyphAtlas.lineHeight), (width - 8) / count), 0.01)
+            textX = (width - Double(slots.count * GlyphAtlas.advance - 1) * unit) / 2
+            textY = (height - 7 * unit) / 2
+            textRight = textX + Double(slots.count * GlyphAtlas.advance) * unit
+            textBottom = textY + 7 * unit
+        }
+    }
+
+    /// Whether every point has the background's colour.
+    var isPlain: Bool { kind == .plain }
+
+    /// The colour at (u, v) for a pixel about `pixelSize` points wide: text is
+    /// anti-aliased by the share of 4 × 4 samples across the pixel that fall on ink.
+    @inline(__always)
+    func color(u: Double, v: Double, pixelSize: Double) -> Color {
+        switch kind {
+        case .plain:
+            return background
+        case .image:
+            return painter.unsafelyUnwrapped.color(u: u / width, v: v / height)
+        case .label:
+            let reach = 0.375 * pixelSize  // the outermost samples' offset
+            guard u + reach >= textX, u - reach < textRight, v + reach >= textY, v - reach < textBottom else { return background }
+            // The font column under each of the 4 sample columns (0 off the text), and the font row of each sample row.
+            var inked = SIMD4<UInt8>(), rows = SIMD4<Int>()
+            for k in 0..<4 {
+                let offset = (Double(k) - 1.5) / 4 * pixelSize
+                let column = Int(((u + offset - textX) / unit).rounded(.down))
+                inked[k] = column >= 0 && column < columns.count ? columns[column] : 0
+                rows[k] = Int(((v + offset - textY) / unit).rounded(.down))
+            }
+            var hits = 0
+            for r in 0..<4 where rows[r] >= 0 && rows[r] < GlyphAtlas.height {
+                let bits = (inked &>> SIMD4(repeating: UInt8(rows[r]))) & 1
+                hits += Int(bits[0] + bits[1] + bits[2] + bits[3])
+            }
+            guard hits > 0 else { return background }
+            let share = Double(hits) / 16
+            // Over nothing, fade the ink itself: mixing towards clear black would darken light ink's edges.
+            return background.alpha == 0 ? Color(red: ink.red, green: ink.green, blue: ink.blue, alpha: ink.alpha * share)
+                : Content.mix(background, ink, share)
+        }
+    }
+}
+
+/// ``Content/imageColor(seed:u:v:)`` with its per-seed work done once: the
+/// colours, and the ridge line sampled finely enough that interpolating it
+/// is exact to a millionth of the picture's height.
+struct ImagePainter: Sendable {
+    let seed: Int
+    private let sunHue: Color, top: Color, bottom: Color
+    /// The hills' colour at full value: the picture scales it by 0.32 + 0.1 (1 − v).
+    private let hills: Color
+    private let ridge: [Double]
+    private static let samples = 1024
+
+    init(seed: Int) {
+        self.seed = seed
+        let hue = (Double(seed) * 0.618_033_988_75).truncatingRemainder(dividingBy: 1)
+        hills = Content.hsv(hue + 0.5, 0.45, 1)
+        sunHue = Content.hsv(hue + 0.12, 0.75, 1)
+        top = Content.hsv(hue, 0.55, 0.9)
+        bottom = Content.hsv(hue + 0.08, 0.3, 1)
+        ridge = (0...Self.samples).map { Content.ridge(seed: seed, u: Double($0) / Double(Self.samples)) }
+    }
+
+    /// The colour at (u, v) in [0, 1]².
+    @inline(__always)
+    func color(u: Double, v: Double) -> Color {
+        let line: Double
+        if u >= 0 && u < 1 {
+            let x = u * Double(Self.samples)
+            let i = Int(x), f = x - Double(i)
+            line = ridge[i] + (ridge[i + 1] - ridge[i]) * f
+        } else {
+            line = Content.ridge(seed: seed, u: u)
+        }
+        if v > line {
+            let value = 0.32 + 0.1 * (1 - v)
+            return Color(red: hills.red * value, green: hills.green * value, blue: hills.blue * value)
+        }
+        let dx = u - 0.7, dy = v - 0.3
+        if dx * dx + dy * dy < 0.13 * 0.13 { return sunHue }
+        return Content.mix(top, bottom, v / line)
+    }
+
+    /// Painters are kept once made: a frame asks for the same few seeds again and again.
+    static func `for`(seed: Int) -> ImagePainter {
+        lock.lock()
+        defer { lock.unlock() }
+        if let painter = made[seed] { return painter }
+        let painter = ImagePainter(seed: seed)
+        if made.count > 256 { made.removeAll() }
+        made[seed] = painter
+        return painter
+    }
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var made: [Int: ImagePainter] = [:]
+}
