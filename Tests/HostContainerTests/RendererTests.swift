@@ -446,6 +446,77 @@ struct RendererTests {
         #expect(difference > 10, "the labels differ by \(difference)")
     }
 
+    /// Every glyph of the atlas drawn large, each font cell 10 pixels on a
+    /// side on whole pixels: a cell's centre pixel is ink exactly where the
+    /// atlas says, and the glyph leaves nothing outside its 5 × 7 cells.
+    @Test func everyGlyphIsDrawnAsTheAtlasHasIt() {
+        let cell = 10
+        for (slot, glyph) in GlyphAtlas.glyphs.enumerated() {
+            // A label of one glyph, sized so that a font cell is `cell` pixels and the text starts on a whole pixel.
+            let width = Double(5 * cell + 40)
+            let view = View(frame: Rect(x: 0, y: 0, width: width, height: Double(8 * cell) / 0.7))
+            view.backgroundColor = .white
+            view.content = .label(String(glyph.character))
+            let canvas = ViewRenderer(scale: 1).render(view)
+            let textX = (width - Double(5 * cell)) / 2, textY = (view.bounds.height - Double(7 * cell)) / 2
+            var wrong: [String] = []
+            for column in 0..<5 {
+                for row in 0..<7 {
+                    let x = Int(textX) + column * cell + cell / 2, y = Int(textY.rounded(.down)) + row * cell + cell / 2
+                    let inked = canvas.color(x: x, y: y).red < 0.5
+                    if inked != GlyphAtlas.ink(slot: slot + 1, column: column, row: row) { wrong.append("(\(column), \(row))") }
+                }
+            }
+            #expect(wrong.isEmpty, "'\(glyph.character)' differs from the atlas at cells \(wrong)")
+        }
+        // Lower case is drawn as capitals, but for "s"; what the font lacks, as blank.
+        #expect(GlyphAtlas.slot("a") == GlyphAtlas.slot("A") && GlyphAtlas.slot("s") != GlyphAtlas.slot("S"))
+        #expect(GlyphAtlas.slot("é") == 0 && GlyphAtlas.slot("#") == 0)
+    }
+
+    /// A frame renderer draws only what changed; what it keeps and what it
+    /// draws again make the very frame a full redraw makes, at every step of
+    /// every bundled animator's transition and of the default's.
+    @Test(arguments: [("SpringSlide", "photo", "video"), ("CurlUp", "video", "file"), ("ImageZoom", "grid", "detail"), ("default", "photo", "video")])
+    func drawingOnlyTheDamageGivesTheSameFrameAsDrawingEverything(_ c: (String, String, String)) throws {
+        let children = SegueConfig.builtinScene.children
+        var config = SegueConfig(file: "test")
+        config.rules = [SegueConfig.Rule(from: c.1, to: c.2, animator: c.0, label: "test")]
+        let delegate = ConfigDrivenDelegate(config: config, registry: bundledRegistry)
+        let renderer = ViewRenderer(scale: 0.5)
+        let preview = TransitionPreview(children: { Scene.viewControllers(for: children) }, size: Rect.phonePortrait,
+                                        from: c.1, to: c.2, renderer: renderer)
+        let damaged = FrameRenderer(renderer: renderer)
+        var mismatched: [Int] = []
+        let steps = try preview.play(fps: 30, delegate: delegate) { index, _, view, _ in
+            damaged.render(view)
+            if damaged.canvas.pixels != renderer.render(view).pixels { mismatched.append(index) }
+        }.frames
+        #expect(steps > 5)
+        #expect(mismatched.isEmpty, "\(c.0): frames \(mismatched) differ from a full redraw")
+    }
+
+    /// The damage is what moved: a frame that changed nothing draws nothing,
+    /// and a badge that moves redraws where it was and where it is, no more.
+    @Test func theDamageIsWhereSomethingMovedFromAndTo() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 200, height: 100))
+        root.backgroundColor = Color(red: 0.2, green: 0.3, blue: 0.4)
+        let badge = View(frame: Rect(x: 10, y: 10, width: 20, height: 20))
+        badge.backgroundColor = .white
+        badge.cornerRadius = 4
+        let label = View(frame: Rect(x: 100, y: 50, width: 90, height: 30))
+        label.content = .label("Still")
+        root.addSubview(badge)
+        root.addSubview(label)
+        let frames = FrameRenderer(renderer: ViewRenderer(scale: 1))
+        #expect(frames.render(root) == PixelRect(x0: 0, y0: 0, x1: 200, y1: 100), "the first frame is drawn whole")
+        #expect(frames.render(root).isEmpty, "nothing changed")
+        badge.frame.x = 50
+        let damage = frames.render(root)
+        #expect(damage == PixelRect(x0: 9, y0: 9, x1: 72, y1: 32), "\(damage)")
+        #expect(frames.canvas.pixels == ViewRenderer(scale: 1).render(root).pixels)
+    }
+
     @Test func textIsAntiAliased() {
         // Font cells of 1.4 pixels: some pixels are partly ink.
         let pixels = labelPixels("0.08 s")
