@@ -10,14 +10,14 @@ import Renderer
 /// rounds is its time); the median and 99th percentile over the
 /// frames, beside the figures of the first renderer (measured the same way
 /// on this 2-core machine at 77d2abd, before it was made fast).
-func frameTimes(registry: AnimatorRegistry, rounds: Int = 5) {
+func frameTimes(registry: AnimatorRegistry, rounds: Int = 5, only: String? = nil) {
     print("\nDrawing one frame at 390x844 (every frame of the transition at 60 fps; ms):")
     print("  animator      frames   scale 1 median   p99    scale 2 median   p99    (first renderer: scale 1 median / p99, scale 2 median / p99)")
     let before: [String: String] = [
         "default": "11.38 / 12.74, 45.19 / 49.38", "SpringSlide": "11.33 / 12.40, 44.59 / 49.52",
         "CurlUp": "40.60 / 50.68, 207.65 / 249.85", "ImageZoom": "14.00 / 16.46, 58.12 / 70.36",
     ]
-    for (name, from, to) in renderingCases {
+    for (name, from, to) in renderingCases where only == nil || only == name {
         var config = SegueConfig(file: "benchmark")
         config.rules = [SegueConfig.Rule(from: from, to: to, animator: name, label: "benchmark")]
         let delegate = ConfigDrivenDelegate(config: config, registry: registry)

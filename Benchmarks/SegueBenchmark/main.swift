@@ -246,8 +246,9 @@ if arguments.contains("--sandbox-only") {
     sandboxBenchmark(binFolder: binFolder, frames: frames)
     exit(0)
 }
-if arguments.contains("--frames-only") {
-    frameTimes(registry: registry)
+if let i = arguments.firstIndex(of: "--frames-only") {
+    let only = i + 1 < arguments.count && !arguments[i + 1].hasPrefix("-") ? arguments[i + 1] : nil
+    frameTimes(registry: registry, only: only)
     exit(0)
 }
 if arguments.contains("--rendering-only") {

@@ -91,22 +91,36 @@ public struct Canvas: Sendable {
     /// Writes row `y` as 8-bit straight-alpha RGBA to `out` (width × 4 bytes).
     /// Rounding is done by adding a half and truncating.
     func convertRow(_ y: Int, into out: UnsafeMutablePointer<UInt8>) {
-        let n = width * 4
         pixels.withUnsafeBufferPointer { all in
-            let src = all.baseAddress! + y * n
-            var i = 0
-            while i < n {
-                let a = min(max(src[i + 3], 0), 1)
-                // Opaque pixels, most of a preview, skip the division.
-                var k: Float = 255
-                if a < 1 { k = a > 0 ? 255 / a : 0 }
-                out[i] = UInt8(truncatingIfNeeded: Int32(min(max(src[i] * k, 0), 255) + 0.5))
-                out[i + 1] = UInt8(truncatingIfNeeded: Int32(min(max(src[i + 1] * k, 0), 255) + 0.5))
-                out[i + 2] = UInt8(truncatingIfNeeded: Int32(min(max(src[i + 2] * k, 0), 255) + 0.5))
-                out[i + 3] = UInt8(truncatingIfNeeded: Int32(a * 255 + 0.5))
-                i += 4
+            let src = all.baseAddress! + y * width * 4
+            for x in 0..<width {
+                let c = Self.straight8(src + x * 4)
+                (out[x * 4], out[x * 4 + 1], out[x * 4 + 2], out[x * 4 + 3]) = (UInt8(c.r), UInt8(c.g), UInt8(c.b), UInt8(c.a))
             }
         }
+    }
+
+    /// Writes the pixels of row `y` from column `x0` to `x1` (excluded) as
+    /// opaque 0x00RRGGBB (straight colour, alpha dropped) to `out`.
+    func packRow(_ y: Int, from x0: Int, to x1: Int, into out: UnsafeMutablePointer<UInt32>) {
+        pixels.withUnsafeBufferPointer { all in
+            let src = all.baseAddress! + y * width * 4
+            for x in x0..<x1 {
+                let c = Self.straight8(src + x * 4)
+                out[x - x0] = UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
+            }
+        }
+    }
+
+    /// One premultiplied float pixel as straight 8-bit channels, each in 0...255.
+    @inline(__always)
+    private static func straight8(_ p: UnsafePointer<Float>) -> (r: Int32, g: Int32, b: Int32, a: Int32) {
+        let a = min(max(p[3], 0), 1)
+        // Opaque pixels, most of a preview, skip the division.
+        var k: Float = 255
+        if a < 1 { k = a > 0 ? 255 / a : 0 }
+        return (Int32(min(max(p[0] * k, 0), 255) + 0.5), Int32(min(max(p[1] * k, 0), 255) + 0.5),
+                Int32(min(max(p[2] * k, 0), 255) + 0.5), Int32(a * 255 + 0.5))
     }
 }
 

@@ -32,6 +32,8 @@ public struct TransitionPreview {
         public var time: Double
         /// The container at that time.
         public var canvas: Canvas
+        /// Where it differs from the frame before (nil: anywhere, as far as is known).
+        public var changed: PixelRect? = nil
     }
 
     /// Renders the transition at `fps` from t = 0 until it has ended, handing
@@ -47,8 +49,8 @@ public struct TransitionPreview {
                           body: (Frame) -> Void) throws(SelectionError) -> (frames: Int, report: TransitionReport?) {
         let frames = FrameRenderer(renderer: renderer)
         return try play(fps: fps, delegate: delegate) { index, time, view, expected in
-            frames.render(view)
-            body(Frame(time: time, canvas: frames.canvas))
+            let changed = frames.render(view)
+            body(Frame(time: time, canvas: frames.canvas, changed: index == 0 ? nil : changed))
             onFrame(index, expected)
         }
     }

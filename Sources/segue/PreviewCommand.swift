@@ -153,7 +153,7 @@ enum PreviewCommand {
                             encoder = GIFEncoder(width: frame.canvas.width, height: frame.canvas.height, dither: dither, comment: comment)
                             (width, height) = (frame.canvas.width, frame.canvas.height)
                         }
-                        encoder?.add(frame.canvas, delay: gifDelay(frame: index, fps: fps))
+                        encoder?.add(frame.canvas, delay: gifDelay(frame: index, fps: fps), changed: frame.changed)
                         index += 1
                     }
                     bytes = encoder?.finish(lastDelay: gifLastDelay) ?? []

@@ -165,9 +165,12 @@ final class PreviewRecorder {
     private var encoder: GIFEncoder?
     private var frames = 0
     private var written = 0
+    /// Draws each frame, only what changed since the one before.
+    private let drawing: FrameRenderer
 
     init(folder: String, renderer: ViewRenderer, progress: Bool) {
         (self.folder, self.renderer) = (folder, renderer)
+        drawing = FrameRenderer(renderer: renderer)
         self.progress = Progress(enabled: progress, label: "previews")
     }
 
@@ -175,9 +178,11 @@ final class PreviewRecorder {
     var transitions = 0
 
     func record(_ container: ContainerViewController) {
-        let canvas = renderer.render(container.view)
-        if encoder == nil { encoder = GIFEncoder(width: canvas.width, height: canvas.height) }
-        encoder?.add(canvas, delay: PreviewCommand.gifDelay(frame: frames, fps: fps))
+        let changed = drawing.render(container.view)
+        let canvas = drawing.canvas
+        let first = encoder == nil
+        if first { encoder = GIFEncoder(width: canvas.width, height: canvas.height) }
+        encoder?.add(canvas, delay: PreviewCommand.gifDelay(frame: frames, fps: fps), changed: first ? nil : changed)
         frames += 1
         progress.label = "previews: transition \(written + 1) of \(max(transitions, written + 1))"
         let expected = container.transitionDuration.map { Int(($0 * fps).rounded(.up)) + 1 }

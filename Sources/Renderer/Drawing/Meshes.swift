@@ -17,6 +17,10 @@ struct MeshLayer: @unchecked Sendable {
     /// (borrowed from the frame's scratch memory).
     let region: PixelRect
     private let pixels: UnsafeMutableBufferPointer<Float>
+    /// Where the mesh lies flat and unmoved (see ``FlatPart``), the texture drawn as it is.
+    private let flat: FlatPart?
+    /// The columns of each layer row something was drawn in.
+    private let drawn: RowExtents
 
     /// Draws `item`: each vertex shaded by the angle between its surface and
     /// the light; cells seen from behind show the texture washed out
@@ -51,11 +55,15 @@ struct MeshLayer: @unchecked Sendable {
             return min(0.3 + 0.7 * lambert, 1)
         }
         let projected = item.vertices.map(item.project)
+        let flat = FlatPart(item, projected: projected, normals: normals, texture: texture)
+        self.flat = flat
+        let drawn = RowExtents(rows: region.height)
+        self.drawn = drawn
 
         do {
             let layer = DrawingTarget(pixels: pixels.baseAddress!, width: region.width, height: region.height,
                                       clip: PixelRect(x0: 0, y0: 0, x1: region.width, y1: region.height))
-            Self.castShadow(item, region: region, scratch: scratch, into: layer)
+            Self.castShadow(item, region: region, scratch: scratch, flat: flat, into: layer, drawn: drawn)
             var cells: [(i: Int, j: Int, z: Double)] = []
             for j in 0..<rows {
                 for i in 0..<cols {
@@ -64,6 +72,7 @@ struct MeshLayer: @unchecked Sendable {
             }
             do {
                 for cell in cells.sorted(by: { $0.z < $1.z }) {
+                    if let flat, flat.isCopiedWhole(cell.i, cell.j) { continue }
                     let quad = [(cell.i, cell.j), (cell.i + 1, cell.j), (cell.i + 1, cell.j + 1), (cell.i, cell.j + 1)]
                     let screen = quad.map { (projected[$0.1 * (cols + 1) + $0.0].0 - Double(region.x0),
                                              projected[$0.1 * (cols + 1) + $0.0].1 - Double(region.y0)) }
@@ -73,7 +82,8 @@ struct MeshLayer: @unchecked Sendable {
                         let facingAway = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0) < 0
                         let light = tri.map { shade(normals[quad[$0].1 * (cols + 1) + quad[$0].0], back: facingAway) }
                         Self.fillTextured(screen: tri.map { screen[$0] }, uv: tri.map { tex[$0] }, light: light,
-                                          texture: texture, back: facingAway, into: layer)
+                                          texture: texture, back: facingAway, into: layer,
+                                          sparing: flat?.isFlat(cell.i, cell.j) == true ? flat : nil, region: region, drawn: drawn)
                     }
                 }
             }
@@ -95,7 +105,17 @@ struct MeshLayer: @unchecked Sendable {
             return SIMD4(p[0], p[1], p[2], p[3])
         }
         for py in area.y0..<area.y1 {
-            for px in area.x0..<area.x1 {
+            // The pixels whose samples the layer drew anything in.
+            if let flat {
+                for px in area.x0..<area.x1 {
+                    if let texel = flat.texel(px, py) { target.blend(x: px, y: py, r: texel[0], g: texel[1], b: texel[2], a: 1) }
+                }
+            }
+            let (a, b) = drawn.columns(rows: py * 2 - r.y0, py * 2 + 1 - r.y0)
+            guard a <= b else { continue }
+            let from = max(area.x0, (a + r.x0) >> 1), to = min(area.x1 - 1, (b + r.x0) >> 1)
+            guard from <= to else { continue }
+            for px in from...to {
                 let sum = at(px * 2, py * 2) + at(px * 2 + 1, py * 2) + at(px * 2, py * 2 + 1) + at(px * 2 + 1, py * 2 + 1)
                 let p = sum / 4 * alpha
                 guard p.w > 0 else { continue }
@@ -108,13 +128,36 @@ struct MeshLayer: @unchecked Sendable {
     /// footprint moved down the screen by a quarter of its height, darker the
     /// higher it is (up to 0.45 at 40 points), blurred by two box passes whose
     /// reach grows with the highest lift, blended as black into `layer`.
-    private static func castShadow(_ item: MeshItem, region: PixelRect, scratch: DrawingScratch, into layer: DrawingTarget) {
+    private static func castShadow(_ item: MeshItem, region: PixelRect, scratch: DrawingScratch, flat: FlatPart?,
+                                   into layer: DrawingTarget, drawn: RowExtents) {
         let cols = item.columns, rows = item.rows
         guard item.lift > 0.5 else { return }
-        let (width, height) = (region.width, region.height)
-        let mask = scratch.zeroed(width * height).baseAddress!
-        var box = (x0: width, y0: height, x1: -1, y1: -1)
         let (ox, oy) = (Double(region.x0), Double(region.y0))
+        // The mask covers the lifted cells' footprints with room for the blur, in layer-region coordinates.
+        let reach = item.shadowReach
+        var lo = (Double.infinity, Double.infinity), hi = (-Double.infinity, -Double.infinity)
+        for j in 0..<rows {
+            for i in 0..<cols {
+                let quad = [(i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1)].map { item.vertex($0.0, $0.1) }
+                guard quad.contains(where: { $0.z > 0.5 }) else { continue }
+                for v in quad {
+                    let p = item.ground(v).0
+                    lo = (min(lo.0, p.0 - ox), min(lo.1, p.1 - oy))
+                    hi = (max(hi.0, p.0 - ox), max(hi.1, p.1 - oy))
+                }
+            }
+        }
+        guard lo.0 <= hi.0, lo.1 <= hi.1 else { return }
+        let grow = Double(2 * reach + 2)
+        let within = PixelRect(x0: Int(max(lo.0 - grow, -1).rounded(.down)), y0: Int(max(lo.1 - grow, -1).rounded(.down)),
+                               x1: Int(min(hi.0 + grow, Double(region.width) + 1).rounded(.up)) + 1,
+                               y1: Int(min(hi.1 + grow, Double(region.height) + 1).rounded(.up)) + 1).intersection(layer.clip)
+        guard !within.isEmpty else { return }
+        // Indexed as if the mask covered the whole region, so the arithmetic below reads as the region's.
+        let (width, height) = (region.width, region.height)
+        let mask = scratch.zeroed(within.area).baseAddress! - (within.y0 * within.width + within.x0)
+        let maskWidth = within.width
+        var box = (x0: width, y0: height, x1: -1, y1: -1)
         for j in 0..<rows {
             for i in 0..<cols {
                 let quad = [(i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1)].map { item.vertex($0.0, $0.1) }
@@ -125,9 +168,9 @@ struct MeshLayer: @unchecked Sendable {
                 }
                 for tri in [[0, 1, 2], [0, 2, 3]] {
                     let (d0, d1, d2) = (g[tri[0]].1, g[tri[1]].1, g[tri[2]].1)
-                    rasterize(tri.map { g[$0].0 }, clip: layer.clip) { px, py, l0, l1, l2 in
+                    rasterize(tri.map { g[$0].0 }, clip: within) { px, py, l0, l1, l2 in
                         let a = Float(l0 * d0 + l1 * d1 + l2 * d2)
-                        let k = py * width + px
+                        let k = py * maskWidth + px
                         if a > mask[k] { mask[k] = a }
                         box = (min(box.x0, px), min(box.y0, py), max(box.x1, px), max(box.y1, py))
                     }
@@ -136,7 +179,6 @@ struct MeshLayer: @unchecked Sendable {
         }
         guard box.x1 >= 0 else { return }
         // Soften: two box blurs along each axis over the shadow's bounding box grown by the reach.
-        let reach = item.shadowReach
         let x0 = max(box.x0 - 2 * reach, 0), x1 = min(box.x1 + 2 * reach, width - 1)
         let y0 = max(box.y0 - 2 * reach, 0), y1 = min(box.y1 + 2 * reach, height - 1)
         let (w, h) = (x1 - x0 + 1, y1 - y0 + 1)
@@ -146,7 +188,7 @@ struct MeshLayer: @unchecked Sendable {
         let sums = scratch.zeroed(w).baseAddress!
         for _ in 0..<2 {
             for y in y0...y1 {
-                let row = mask + y * width + x0
+                let row = mask + y * maskWidth + x0
                 copy.update(from: row, count: w)
                 var sum: Float = 0
                 for k in 0...min(reach, w - 1) { sum += copy[k] }
@@ -156,30 +198,35 @@ struct MeshLayer: @unchecked Sendable {
                     if k - reach >= 0 { sum -= copy[k - reach] }
                 }
             }
-            for y in 0..<h { (copy + y * w).update(from: mask + (y0 + y) * width + x0, count: w) }
+            for y in 0..<h { (copy + y * w).update(from: mask + (y0 + y) * maskWidth + x0, count: w) }
             sums.update(repeating: 0, count: w)
             for k in 0...min(reach, h - 1) { for x in 0..<w { sums[x] += copy[k * w + x] } }
             for k in 0..<h {
-                let row = mask + (y0 + k) * width + x0
+                let row = mask + (y0 + k) * maskWidth + x0
                 for x in 0..<w { row[x] = sums[x] / window }
                 if k + reach + 1 < h { for x in 0..<w { sums[x] += copy[(k + reach + 1) * w + x] } }
                 if k - reach >= 0 { for x in 0..<w { sums[x] -= copy[(k - reach) * w + x] } }
             }
         }
         for y in y0...y1 {
-            for x in x0...x1 where mask[y * width + x] > 0.002 {
-                layer.blend(x: x, y: y, r: 0, g: 0, b: 0, a: mask[y * width + x])
+            for x in x0...x1 where mask[y * maskWidth + x] > 0.002 {
+                // Under the flat part the page itself hides the shadow.
+                if let flat, flat.covers(layerX: x + region.x0, layerY: y + region.y0) { continue }
+                layer.blend(x: x, y: y, r: 0, g: 0, b: 0, a: mask[y * maskWidth + x])
+                drawn.touch(x, y)
             }
         }
     }
 
     private static func fillTextured(screen: [(Double, Double)], uv: [(Double, Double)], light: [Double],
-                                     texture: MeshTexture, back: Bool, into layer: DrawingTarget) {
+                                     texture: MeshTexture, back: Bool, into layer: DrawingTarget,
+                                     sparing flat: FlatPart?, region: PixelRect, drawn: RowExtents) {
         let texels = (back ? texture.back : texture.front).baseAddress!
         let (width, height) = (texture.width, texture.height)
         let (u0, u1, u2, v0, v1, v2) = (uv[0].0, uv[1].0, uv[2].0, uv[0].1, uv[1].1, uv[2].1)
         let (k0, k1, k2) = (light[0], light[1], light[2])
         rasterize(screen, clip: layer.clip) { px, py, l0, l1, l2 in
+            if let flat, flat.covers(layerX: px + region.x0, layerY: py + region.y0) { return }
             // Nearest texel: the layer is drawn at twice the resolution and averaged down.
             let tx = Int(l0 * u0 + l1 * u1 + l2 * u2), ty = Int(l0 * v0 + l1 * v1 + l2 * v2)
             guard tx >= 0, ty >= 0, tx < width, ty < height else { return }
@@ -187,7 +234,138 @@ struct MeshLayer: @unchecked Sendable {
             guard t[3] > 0 else { return }
             let k = Float(l0 * k0 + l1 * k1 + l2 * k2)
             layer.blend(x: px, y: py, r: t[0] * k, g: t[1] * k, b: t[2] * k, a: t[3])
+            drawn.touch(px, py)
         }
+    }
+}
+
+/// For each row of a layer, the first and last column drawn in.
+final class RowExtents: @unchecked Sendable {
+    private var low: [Int32], high: [Int32]
+
+    init(rows: Int) {
+        low = [Int32](repeating: .max, count: max(rows, 0))
+        high = [Int32](repeating: -1, count: max(rows, 0))
+    }
+
+    @inline(__always)
+    func touch(_ x: Int, _ y: Int) {
+        let x = Int32(truncatingIfNeeded: x)
+        if x < low[y] { low[y] = x }
+        if x > high[y] { high[y] = x }
+    }
+
+    /// The columns drawn in either row (rows outside the layer count as empty); first > last when none.
+    func columns(rows a: Int, _ b: Int) -> (first: Int, last: Int) {
+        var first = Int.max, last = -1
+        for y in [a, b] where y >= 0 && y < low.count && high[y] >= 0 {
+            (first, last) = (min(first, Int(low[y])), max(last, Int(high[y])))
+        }
+        return (first, last)
+    }
+}
+
+/// The part of a mesh that lies flat and unmoved: cells whose corners are at
+/// rest (no lift, facing the light squarely, so shaded 1) and where the
+/// texture's own pixels would land shifted by whole pixels. Every sample the
+/// layer would take of such a pixel reads the same texel at full light, so
+/// the pixel is that texel: it is copied, not sampled four times; the layer
+/// leaves it alone (and the shadow beneath it, which the opaque page hides),
+/// but still draws whatever lifted cell folds over it. Used only when the
+/// mesh is fully opaque (item alpha 1, every texel opaque) and every other
+/// cell is lifted, so drawn after the flat ones.
+struct FlatPart: @unchecked Sendable {
+    private let texture: MeshTexture
+    private let flatCells: [Bool]
+    private let columns: Int
+    /// The shift from texture pixels to canvas pixels.
+    private let shiftX: Int, shiftY: Int
+    /// Pixels copied from the texture, one byte each (1: copied) over `area`.
+    private let map: [UInt8]
+    private let area: PixelRect
+    private let copiedWhole: [Bool]
+
+    init?(_ item: MeshItem, projected: [(Double, Double)], normals: [Vec3], texture: MeshTexture) {
+        guard item.alpha == 1, texture.opaque else { return nil }
+        let cols = item.columns, rows = item.rows
+        let cw = Double(texture.width) / Double(cols), ch = Double(texture.height) / Double(rows)
+        var shift: (Double, Double)?
+        var flat = [Bool](repeating: false, count: cols * rows)
+        for j in 0..<rows {
+            for i in 0..<cols {
+                // At rest: unlifted, where the texture's pixels land shifted by whole pixels; flat: lit fully too.
+                var atRest = true, lit = true
+                for (ci, cj) in [(i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1)] where atRest {
+                    let k = cj * (cols + 1) + ci
+                    let u = Double(ci) / Double(cols) * Double(texture.width), w = Double(cj) / Double(rows) * Double(texture.height)
+                    let d = (projected[k].0 / 2 - u, projected[k].1 / 2 - w)
+                    let s = shift ?? (d.0.rounded(), d.1.rounded())
+                    atRest = item.vertices[k].z == 0 && abs(d.0 - s.0) < 1e-7 && abs(d.1 - s.1) < 1e-7
+                    lit = lit && normals[k] == Vec3(x: 0, y: 0, z: 1)
+                    if atRest { shift = s }
+                }
+                flat[j * cols + i] = atRest && lit
+                let lift = max(item.vertex(i, j).z, item.vertex(i + 1, j).z, item.vertex(i, j + 1).z, item.vertex(i + 1, j + 1).z)
+                // A cell drawn no later than the flat ones must not reach into them: only
+                // cells at rest (their own place) or lifted (drawn after) will do.
+                if !atRest && lift <= 0 { return nil }
+            }
+        }
+        guard let shift, flat.contains(true) else { return nil }
+        self.texture = texture
+        (flatCells, columns) = (flat, cols)
+        let (shiftX, shiftY) = (Int(shift.0), Int(shift.1))
+        let area = item.bounds
+        (self.shiftX, self.shiftY, self.area) = (shiftX, shiftY, area)
+        // A pixel is copied when all four of its samples (at a quarter and three quarters
+        // across) fall in flat cells, a cell edge counting for the cells on both sides.
+        func cells(_ a: Double, _ b: Double, size: Double, count: Int) -> ClosedRange<Int>? {
+            let lo = Int(((a - 1e-6) / size).rounded(.down)), hi = Int(((b + 1e-6) / size).rounded(.down))
+            return lo >= 0 && hi < count ? lo...hi : nil
+        }
+        var copied = [UInt8](repeating: 0, count: area.area)
+        let columnRanges = (area.x0..<area.x1).map { px in
+            cells(Double(px - shiftX) + 0.25, Double(px - shiftX) + 0.75, size: cw, count: cols)
+        }
+        for py in area.y0..<area.y1 {
+            guard let rowCells = cells(Double(py - shiftY) + 0.25, Double(py - shiftY) + 0.75, size: ch, count: rows) else { continue }
+            let columnFlat = (0..<cols).map { i in rowCells.allSatisfy { flat[$0 * cols + i] } }
+            for (k, range) in columnRanges.enumerated() {
+                guard let range, range.allSatisfy({ columnFlat[$0] }) else { continue }
+                copied[(py - area.y0) * area.width + k] = 1
+            }
+        }
+        map = copied
+        copiedWhole = (0..<(rows * cols)).map { k in
+            let (i, j) = (k % cols, k / cols)
+            guard flat[k] else { return false }
+            let x0 = Int((Double(i) * cw).rounded(.down)) + shiftX, x1 = Int((Double(i + 1) * cw).rounded(.down)) + shiftX
+            let y0 = Int((Double(j) * ch).rounded(.down)) + shiftY, y1 = Int((Double(j + 1) * ch).rounded(.down)) + shiftY
+            guard x0 >= area.x0, y0 >= area.y0, x1 < area.x1, y1 < area.y1 else { return false }
+            for y in y0...y1 {
+                for x in x0...x1 where copied[(y - area.y0) * area.width + x - area.x0] == 0 { return false }
+            }
+            return true
+        }
+    }
+
+    func isFlat(_ i: Int, _ j: Int) -> Bool { flatCells[j * columns + i] }
+
+    /// Whether every pixel cell (i, j) reaches is copied: then the layer has nothing to draw of it.
+    func isCopiedWhole(_ i: Int, _ j: Int) -> Bool { copiedWhole[j * columns + i] }
+
+    /// The texel copied to canvas pixel (x, y), straight RGBA; nil when it is not copied.
+    @inline(__always)
+    func texel(_ x: Int, _ y: Int) -> UnsafeMutablePointer<Float>? {
+        guard x >= area.x0, y >= area.y0, x < area.x1, y < area.y1, map[(y - area.y0) * area.width + x - area.x0] != 0 else { return nil }
+        return texture.front.baseAddress! + ((y - shiftY) * texture.width + x - shiftX) * 4
+    }
+
+    /// Whether the layer's sample (x, y), in twice-as-fine layer coordinates, is in a copied pixel.
+    @inline(__always)
+    func covers(layerX x: Int, layerY y: Int) -> Bool {
+        let px = x >> 1, py = y >> 1
+        return px >= area.x0 && py >= area.y0 && px < area.x1 && py < area.y1 && map[(py - area.y0) * area.width + px - area.x0] != 0
     }
 }
 
@@ -198,9 +376,12 @@ final class MeshTexture: @unchecked Sendable {
     let width: Int, height: Int
     let front: UnsafeMutableBufferPointer<Float>
     let back: UnsafeMutableBufferPointer<Float>
+    /// Whether every texel is opaque.
+    let opaque: Bool
 
     init(_ canvas: Canvas) {
         (width, height) = (canvas.width, canvas.height)
+        opaque = stride(from: 3, to: canvas.pixels.count, by: 4).allSatisfy { canvas.pixels[$0] >= 1 }
         front = .allocate(capacity: canvas.pixels.count)
         back = .allocate(capacity: canvas.pixels.count)
         let pixels = canvas.pixels

@@ -56,13 +56,21 @@ public struct GIFEncoder {
     /// `delay` hundredths of a second. It is converted to 8-bit row by row and
     /// kept only as the next frame's reference; alpha is ignored. A canvas of
     /// another size is cropped, or padded with black.
-    public mutating func add(_ canvas: Canvas, delay: Int) {
-        var row = [UInt8](repeating: 0, count: canvas.width * 4)
-        var current = [UInt32](repeating: 0, count: width * height)
-        for y in 0..<min(height, canvas.height) {
-            row.withUnsafeMutableBufferPointer { canvas.convertRow(y, into: $0.baseAddress!) }
-            for x in 0..<min(width, canvas.width) {
-                current[y * width + x] = UInt32(row[x * 4]) << 16 | UInt32(row[x * 4 + 1]) << 8 | UInt32(row[x * 4 + 2])
+    /// - Parameter changed: where the canvas may differ from the last frame
+    ///   added (``FrameRenderer``'s damage); nil when unknown. Only that part is read.
+    public mutating func add(_ canvas: Canvas, delay: Int, changed: PixelRect? = nil) {
+        let area = PixelRect(x0: 0, y0: 0, x1: min(width, canvas.width), y1: min(height, canvas.height))
+        var current: [UInt32]
+        var read = area
+        if let changed, previous.count == width * height {
+            current = previous
+            read = changed.intersection(area)
+        } else {
+            current = [UInt32](repeating: 0, count: width * height)
+        }
+        if !read.isEmpty {
+            current.withUnsafeMutableBufferPointer { out in
+                for y in read.y0..<read.y1 { canvas.packRow(y, from: read.x0, to: read.x1, into: out.baseAddress! + y * width + read.x0) }
             }
         }
         add(pixels: current, delay: delay)
@@ -299,46 +307,60 @@ struct Palette {
 
 /// GIF's variable-width LZW: codes from minimumCodeSize + 1 bits up to 12, a
 /// clear code first and as soon as code 4095 is taken, an end code last.
-/// Keeps its table between frames to spare the allocation.
+/// The string table is an open-addressing hash of (prefix, index) → code, small
+/// enough to stay in the processor's cache (at most 4,096 codes in 8,192
+/// slots), kept between frames to spare the allocation.
 struct LZW {
-    private var table = [Int32](repeating: -1, count: 4096 << 8)  // (prefix code << 8 | index) -> code
-    private var used: [Int] = []
+    private static let slots = 8192
+    private var keys = [Int32](repeating: -1, count: slots)  // prefix << 8 | index; -1 when free
+    private var codes = [Int16](repeating: 0, count: slots)
 
     mutating func encode(_ pixels: [UInt8], minimumCodeSize: Int) -> [UInt8] {
         let clear = 1 << minimumCodeSize, end = clear + 1
         var out = BitWriter()
         var next = end + 1, width = minimumCodeSize + 1
         out.write(clear, bits: width)
-        defer {
-            for k in used { table[k] = -1 }
-            used.removeAll(keepingCapacity: true)
-        }
+        keys.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
         guard var prefix = pixels.first.map(Int.init) else {
             out.write(end, bits: width)
             out.flush()
             return out.bytes
         }
-        for byte in pixels.dropFirst() {
-            let key = prefix << 8 | Int(byte)
-            let code = table[key]
-            if code >= 0 {
-                prefix = Int(code)
-                continue
+        keys.withUnsafeMutableBufferPointer { keys in
+            codes.withUnsafeMutableBufferPointer { codes in
+                pixels.withUnsafeBufferPointer { pixels in
+                    for i in 1..<pixels.count {
+                        let byte = Int(pixels[i])
+                        let key = Int32(prefix << 8 | byte)
+                        var slot = Int((UInt32(bitPattern: key) &* 2_654_435_761) >> 19)  // 13 bits
+                        var found = -1
+                        while keys[slot] >= 0 {
+                            if keys[slot] == key {
+                                found = Int(codes[slot])
+                                break
+                            }
+                            slot = (slot + 1) & (Self.slots - 1)
+                        }
+                        if found >= 0 {
+                            prefix = found
+                            continue
+                        }
+                        out.write(prefix, bits: width)
+                        keys[slot] = key
+                        codes[slot] = Int16(next)
+                        if next >= 1 << width { width += 1 }
+                        next += 1
+                        if next == 4096 {
+                            // The table is full: start afresh.
+                            out.write(clear, bits: width)
+                            keys.update(repeating: -1)
+                            next = end + 1
+                            width = minimumCodeSize + 1
+                        }
+                        prefix = byte
+                    }
+                }
             }
-            out.write(prefix, bits: width)
-            table[key] = Int32(next)
-            used.append(key)
-            if next >= 1 << width { width += 1 }
-            next += 1
-            if next == 4096 {
-                // The table is full: start afresh.
-                out.write(clear, bits: width)
-                for k in used { table[k] = -1 }
-                used.removeAll(keepingCapacity: true)
-                next = end + 1
-                width = minimumCodeSize + 1
-            }
-            prefix = Int(byte)
         }
         out.write(prefix, bits: width)
         out.write(end, bits: width)
