@@ -8,29 +8,40 @@ let meshLight: Vec3 = {
     return Vec3(x: v.x / length, y: v.y / length, z: v.z / length)
 }()
 
-/// A mesh drawn at twice the resolution (for anti-aliased edges) over the
-/// part of the frame it and its shadow cover, ready to be averaged down and
-/// composited; made once per frame however many bands composite it.
+/// A mesh drawn at twice the resolution (for anti-aliased edges) and averaged
+/// down. What every band of the frame shares is worked out once, when the
+/// layer is made: the triangles in drawing order (lowest cells first, each
+/// shaded by the angle between its surface and the light; cells seen from
+/// behind show the texture washed out, ``Content/backSide(of:)``, which the
+/// geometry mirrors), the part lying flat (``FlatPart``) and the soft
+/// shadow the lifted cells cast, offset downwards with their height, onto what
+/// lies beneath. The layer's pixels themselves are drawn band by band as
+/// they are composited, in a buffer of a few rows that stays in the cache.
 struct MeshLayer: @unchecked Sendable {
     let item: MeshItem
-    /// Region of the twice-as-fine layer, and its premultiplied RGBA pixels
-    /// (borrowed from the frame's scratch memory).
+    /// Region of the twice-as-fine layer.
     let region: PixelRect
-    private let pixels: UnsafeMutableBufferPointer<Float>
-    /// Where the mesh lies flat and unmoved (see ``FlatPart``), the texture drawn as it is.
+    private let texture: MeshTexture
+    /// Where the mesh lies flat and unmoved, the texture copied as it is.
     private let flat: FlatPart?
-    /// The columns of each layer row something was drawn in.
-    private let drawn: RowExtents
+    private let triangles: [Triangle]
+    private let shadow: ShadowMask?
 
-    /// Draws `item`: each vertex shaded by the angle between its surface and
-    /// the light; cells seen from behind show the texture washed out
-    /// (``Content/backSide(of:)``), which the geometry mirrors; the lifted
-    /// cells first cast a soft shadow, offset downwards with their height,
-    /// onto what lies beneath; cells are drawn lowest first.
+    /// One textured triangle, in layer-region coordinates.
+    struct Triangle {
+        let screen: [(Double, Double)]
+        let uv: [(Double, Double)]
+        let light: [Double]
+        let back: Bool
+        /// Whether it belongs to a flat cell: copied pixels are left to the copy.
+        let flat: Bool
+        let top: Int, bottom: Int
+    }
+
     init(_ item: MeshItem, texture: MeshTexture, scratch: DrawingScratch) {
         self.item = item
+        self.texture = texture
         region = item.layer
-        pixels = scratch.zeroed(region.area * 4)
         let cols = item.columns, rows = item.rows
         let region = region
         func uv(_ i: Int, _ j: Int) -> (Double, Double) {
@@ -57,107 +68,144 @@ struct MeshLayer: @unchecked Sendable {
         let projected = item.vertices.map(item.project)
         let flat = FlatPart(item, projected: projected, normals: normals, texture: texture)
         self.flat = flat
-        let drawn = RowExtents(rows: region.height)
-        self.drawn = drawn
+        shadow = ShadowMask(item, region: region, scratch: scratch)
 
-        do {
-            let layer = DrawingTarget(pixels: pixels.baseAddress!, width: region.width, height: region.height,
-                                      clip: PixelRect(x0: 0, y0: 0, x1: region.width, y1: region.height))
-            Self.castShadow(item, region: region, scratch: scratch, flat: flat, into: layer, drawn: drawn)
-            var cells: [(i: Int, j: Int, z: Double)] = []
-            for j in 0..<rows {
-                for i in 0..<cols {
-                    cells.append((i, j, max(item.vertex(i, j).z, item.vertex(i + 1, j).z, item.vertex(i, j + 1).z, item.vertex(i + 1, j + 1).z)))
-                }
-            }
-            do {
-                for cell in cells.sorted(by: { $0.z < $1.z }) {
-                    if let flat, flat.isCopiedWhole(cell.i, cell.j) { continue }
-                    let quad = [(cell.i, cell.j), (cell.i + 1, cell.j), (cell.i + 1, cell.j + 1), (cell.i, cell.j + 1)]
-                    let screen = quad.map { (projected[$0.1 * (cols + 1) + $0.0].0 - Double(region.x0),
-                                             projected[$0.1 * (cols + 1) + $0.0].1 - Double(region.y0)) }
-                    let tex = quad.map { uv($0.0, $0.1) }
-                    for tri in [[0, 1, 2], [0, 2, 3]] {
-                        let (a, b, c) = (screen[tri[0]], screen[tri[1]], screen[tri[2]])
-                        let facingAway = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0) < 0
-                        let light = tri.map { shade(normals[quad[$0].1 * (cols + 1) + quad[$0].0], back: facingAway) }
-                        Self.fillTextured(screen: tri.map { screen[$0] }, uv: tri.map { tex[$0] }, light: light,
-                                          texture: texture, back: facingAway, into: layer,
-                                          sparing: flat?.isFlat(cell.i, cell.j) == true ? flat : nil, region: region, drawn: drawn)
-                    }
-                }
+        var cells: [(i: Int, j: Int, z: Double)] = []
+        for j in 0..<rows {
+            for i in 0..<cols {
+                cells.append((i, j, max(item.vertex(i, j).z, item.vertex(i + 1, j).z, item.vertex(i, j + 1).z, item.vertex(i + 1, j + 1).z)))
             }
         }
+        var triangles: [Triangle] = []
+        for cell in cells.sorted(by: { $0.z < $1.z }) {
+            if let flat, flat.isCopiedWhole(cell.i, cell.j) { continue }
+            let quad = [(cell.i, cell.j), (cell.i + 1, cell.j), (cell.i + 1, cell.j + 1), (cell.i, cell.j + 1)]
+            let screen = quad.map { (projected[$0.1 * (cols + 1) + $0.0].0 - Double(region.x0),
+                                     projected[$0.1 * (cols + 1) + $0.0].1 - Double(region.y0)) }
+            let tex = quad.map { uv($0.0, $0.1) }
+            for tri in [[0, 1, 2], [0, 2, 3]] {
+                let (a, b, c) = (screen[tri[0]], screen[tri[1]], screen[tri[2]])
+                let facingAway = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0) < 0
+                let ys = [a.1, b.1, c.1]
+                guard ys.allSatisfy(\.isFinite) else { continue }
+                triangles.append(Triangle(
+                    screen: [a, b, c], uv: tri.map { tex[$0] },
+                    light: tri.map { shade(normals[quad[$0].1 * (cols + 1) + quad[$0].0], back: facingAway) },
+                    back: facingAway, flat: flat?.isFlat(cell.i, cell.j) == true,
+                    top: Int(max(ys.min()!, -1).rounded(.down)), bottom: Int(min(ys.max()!, Double(region.height) + 1).rounded(.up))))
+            }
+        }
+        self.triangles = triangles
     }
 
-    /// Averages the layer down and composites it, with the mesh's alpha, within `target`'s clip.
+    /// Draws the layer's rows that fall within `target`'s clip, a band at a
+    /// time, averages them down and composites them with the mesh's alpha.
     func composite(into target: DrawingTarget) {
         let area = item.bounds.intersection(target.clip)
         guard !area.isEmpty else { return }
         let alpha = Float(item.alpha)
         let r = region
-        let layer = pixels.baseAddress!
-        /// The layer's pixel (lx, ly) in layer coordinates; clear outside its region.
+        let bandRows = 16  // canvas rows per band: 32 layer rows
+        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: r.width * bandRows * 2 * 4)
+        defer { buffer.deallocate() }
+        var y0 = area.y0
+        while y0 < area.y1 {
+            let y1 = min(y0 + bandRows, area.y1)
+            // The band's layer rows, in region coordinates.
+            let rows = PixelRect(x0: 0, y0: y0 * 2 - r.y0, x1: r.width, y1: y1 * 2 - r.y0).intersection(
+                PixelRect(x0: 0, y0: 0, x1: r.width, y1: r.height))
+            let drawn = RowExtents(rows: bandRows * 2)
+            if !rows.isEmpty {
+                buffer.baseAddress!.update(repeating: 0, count: rows.height * r.width * 4)
+                // A target whose row 0 is the band's first layer row.
+                let band = DrawingTarget(pixels: buffer.baseAddress! - rows.y0 * r.width * 4, width: r.width, height: r.height, clip: rows)
+                draw(into: band, drawn: drawn, origin: rows.y0)
+            }
+            composite(rows: y0..<y1, area: area, alpha: alpha, band: buffer.baseAddress!, bandTop: rows.isEmpty ? 0 : rows.y0,
+                      bandRows: rows.isEmpty ? 0 : rows.height, drawn: drawn, into: target)
+            y0 = y1
+        }
+    }
+
+    /// Draws the shadow and the triangles into the band `layer` (rows of its clip).
+    private func draw(into layer: DrawingTarget, drawn: RowExtents, origin: Int) {
+        let band = layer.clip
+        shadow?.blend(into: layer, flat: flat, region: region, drawn: drawn, origin: origin)
+        let texels = texture.front.baseAddress!
+        let (width, height) = (texture.width, texture.height)
+        for triangle in triangles where triangle.bottom >= band.y0 && triangle.top < band.y1 {
+            let spared = triangle.flat ? flat : nil
+            let uv = triangle.uv, light = triangle.light
+            let (u0, u1, u2, v0, v1, v2) = (uv[0].0, uv[1].0, uv[2].0, uv[0].1, uv[1].1, uv[2].1)
+            let (k0, k1, k2) = (light[0], light[1], light[2])
+            let back = triangle.back
+            let (ox, oy) = (region.x0, region.y0)
+            rasterize(triangle.screen, clip: band) { px, py, l0, l1, l2 in
+                if let spared, spared.covers(layerX: px + ox, layerY: py + oy) { return }
+                // Nearest texel: the layer is drawn at twice the resolution and averaged down.
+                let tx = Int(l0 * u0 + l1 * u1 + l2 * u2), ty = Int(l0 * v0 + l1 * v1 + l2 * v2)
+                guard tx >= 0, ty >= 0, tx < width, ty < height else { return }
+                let t = texels + (ty * width + tx) * 4
+                guard t[3] > 0 else { return }
+                let k = Float(l0 * k0 + l1 * k1 + l2 * k2)
+                var (cr, cg, cb) = (t[0], t[1], t[2])
+                if back { (cr, cg, cb) = MeshTexture.backSide(cr, cg, cb) }
+                layer.blend(x: px, y: py, r: cr * k, g: cg * k, b: cb * k, a: t[3])
+                drawn.touch(px, py - origin)
+            }
+        }
+    }
+
+    /// Averages the band's layer rows down into canvas rows `rows`, over the copied flat pixels.
+    private func composite(rows: Range<Int>, area: PixelRect, alpha: Float, band: UnsafeMutablePointer<Float>,
+                           bandTop: Int, bandRows: Int, drawn: RowExtents, into target: DrawingTarget) {
+        let r = region
+        /// The band's pixel at layer row ly (region coordinates), column lx (layer coordinates); clear outside.
         @inline(__always) func at(_ lx: Int, _ ly: Int) -> SIMD4<Float> {
-            let x = lx - r.x0, y = ly - r.y0
-            guard x >= 0, y >= 0, x < r.width, y < r.height else { return .zero }
-            let p = layer + (y * r.width + x) * 4
+            let x = lx - r.x0, y = ly - bandTop
+            guard x >= 0, y >= 0, x < r.width, y < bandRows else { return .zero }
+            let p = band + (y * r.width + x) * 4
             return SIMD4(p[0], p[1], p[2], p[3])
         }
-        for py in area.y0..<area.y1 {
-            // The pixels whose samples the layer drew anything in.
+        for py in rows {
             if let flat {
                 for px in area.x0..<area.x1 {
                     if let texel = flat.texel(px, py) { target.blend(x: px, y: py, r: texel[0], g: texel[1], b: texel[2], a: 1) }
                 }
             }
-            let (a, b) = drawn.columns(rows: py * 2 - r.y0, py * 2 + 1 - r.y0)
+            let ly = py * 2 - r.y0
+            let (a, b) = drawn.columns(rows: ly - bandTop, ly + 1 - bandTop)
             guard a <= b else { continue }
             let from = max(area.x0, (a + r.x0) >> 1), to = min(area.x1 - 1, (b + r.x0) >> 1)
             guard from <= to else { continue }
             for px in from...to {
-                let sum = at(px * 2, py * 2) + at(px * 2 + 1, py * 2) + at(px * 2, py * 2 + 1) + at(px * 2 + 1, py * 2 + 1)
+                let sum = at(px * 2, ly) + at(px * 2 + 1, ly) + at(px * 2, ly + 1) + at(px * 2 + 1, ly + 1)
                 let p = sum / 4 * alpha
                 guard p.w > 0 else { continue }
                 target.blend(x: px, y: py, r: p.x / p.w, g: p.y / p.w, b: p.z / p.w, a: p.w)
             }
         }
     }
+}
 
-    /// The shadow of a mesh's lifted cells on the plane beneath: each cell's
-    /// footprint moved down the screen by a quarter of its height, darker the
-    /// higher it is (up to 0.45 at 40 points), blurred by two box passes whose
-    /// reach grows with the highest lift, blended as black into `layer`.
-    private static func castShadow(_ item: MeshItem, region: PixelRect, scratch: DrawingScratch, flat: FlatPart?,
-                                   into layer: DrawingTarget, drawn: RowExtents) {
+/// The shadow of a mesh's lifted cells on the plane beneath: each cell's
+/// footprint moved down the screen by a quarter of its height, darker the
+/// higher it is (up to 0.45 at 40 points), blurred by two box passes whose
+/// reach grows with the highest lift; blended as black beneath the cells.
+struct ShadowMask: @unchecked Sendable {
+    /// The blurred darkness over `box`, in layer-region coordinates, rows `width` apart from `origin`.
+    private let mask: UnsafeMutablePointer<Float>
+    private let width: Int
+    private let box: PixelRect
+
+    init?(_ item: MeshItem, region: PixelRect, scratch: DrawingScratch) {
         let cols = item.columns, rows = item.rows
-        guard item.lift > 0.5 else { return }
+        guard item.lift > 0.5 else { return nil }
         let (ox, oy) = (Double(region.x0), Double(region.y0))
-        // The mask covers the lifted cells' footprints with room for the blur, in layer-region coordinates.
         let reach = item.shadowReach
+        // The footprints of the lifted cells, with room for the blur.
+        var lifted: [[((Double, Double), Double)]] = []
         var lo = (Double.infinity, Double.infinity), hi = (-Double.infinity, -Double.infinity)
-        for j in 0..<rows {
-            for i in 0..<cols {
-                let quad = [(i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1)].map { item.vertex($0.0, $0.1) }
-                guard quad.contains(where: { $0.z > 0.5 }) else { continue }
-                for v in quad {
-                    let p = item.ground(v).0
-                    lo = (min(lo.0, p.0 - ox), min(lo.1, p.1 - oy))
-                    hi = (max(hi.0, p.0 - ox), max(hi.1, p.1 - oy))
-                }
-            }
-        }
-        guard lo.0 <= hi.0, lo.1 <= hi.1 else { return }
-        let grow = Double(2 * reach + 2)
-        let within = PixelRect(x0: Int(max(lo.0 - grow, -1).rounded(.down)), y0: Int(max(lo.1 - grow, -1).rounded(.down)),
-                               x1: Int(min(hi.0 + grow, Double(region.width) + 1).rounded(.up)) + 1,
-                               y1: Int(min(hi.1 + grow, Double(region.height) + 1).rounded(.up)) + 1).intersection(layer.clip)
-        guard !within.isEmpty else { return }
-        // Indexed as if the mask covered the whole region, so the arithmetic below reads as the region's.
-        let (width, height) = (region.width, region.height)
-        let mask = scratch.zeroed(within.area).baseAddress! - (within.y0 * within.width + within.x0)
-        let maskWidth = within.width
-        var box = (x0: width, y0: height, x1: -1, y1: -1)
         for j in 0..<rows {
             for i in 0..<cols {
                 let quad = [(i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1)].map { item.vertex($0.0, $0.1) }
@@ -166,75 +214,85 @@ struct MeshLayer: @unchecked Sendable {
                     let (point, dark) = item.ground(p)
                     return ((point.0 - ox, point.1 - oy), dark)
                 }
-                for tri in [[0, 1, 2], [0, 2, 3]] {
-                    let (d0, d1, d2) = (g[tri[0]].1, g[tri[1]].1, g[tri[2]].1)
-                    rasterize(tri.map { g[$0].0 }, clip: within) { px, py, l0, l1, l2 in
-                        let a = Float(l0 * d0 + l1 * d1 + l2 * d2)
-                        let k = py * maskWidth + px
-                        if a > mask[k] { mask[k] = a }
-                        box = (min(box.x0, px), min(box.y0, py), max(box.x1, px), max(box.y1, py))
-                    }
+                for ((x, y), _) in g {
+                    (lo, hi) = ((min(lo.0, x), min(lo.1, y)), (max(hi.0, x), max(hi.1, y)))
+                }
+                lifted.append(g)
+            }
+        }
+        guard lo.0 <= hi.0, lo.1 <= hi.1, lo.0.isFinite, hi.0.isFinite, lo.1.isFinite, hi.1.isFinite else { return nil }
+        let grow = Double(2 * reach + 2)
+        let full = PixelRect(x0: 0, y0: 0, x1: region.width, y1: region.height)
+        let within = PixelRect(x0: Int(max(lo.0 - grow, -1).rounded(.down)), y0: Int(max(lo.1 - grow, -1).rounded(.down)),
+                               x1: Int(min(hi.0 + grow, Double(region.width) + 1).rounded(.up)) + 1,
+                               y1: Int(min(hi.1 + grow, Double(region.height) + 1).rounded(.up)) + 1).intersection(full)
+        guard !within.isEmpty else { return nil }
+        // Indexed as if the mask covered the whole region.
+        let w = within.width
+        let mask = scratch.zeroed(within.area).baseAddress! - (within.y0 * w + within.x0)
+        var box = (x0: Int.max, y0: Int.max, x1: -1, y1: -1)
+        for g in lifted {
+            for tri in [[0, 1, 2], [0, 2, 3]] {
+                let (d0, d1, d2) = (g[tri[0]].1, g[tri[1]].1, g[tri[2]].1)
+                rasterize(tri.map { g[$0].0 }, clip: within) { px, py, l0, l1, l2 in
+                    let a = Float(l0 * d0 + l1 * d1 + l2 * d2)
+                    let k = py * w + px
+                    if a > mask[k] { mask[k] = a }
+                    box = (min(box.x0, px), min(box.y0, py), max(box.x1, px), max(box.y1, py))
                 }
             }
         }
-        guard box.x1 >= 0 else { return }
+        guard box.x1 >= 0 else { return nil }
         // Soften: two box blurs along each axis over the shadow's bounding box grown by the reach.
-        let x0 = max(box.x0 - 2 * reach, 0), x1 = min(box.x1 + 2 * reach, width - 1)
-        let y0 = max(box.y0 - 2 * reach, 0), y1 = min(box.y1 + 2 * reach, height - 1)
-        let (w, h) = (x1 - x0 + 1, y1 - y0 + 1)
+        let x0 = max(box.x0 - 2 * reach, 0), x1 = min(box.x1 + 2 * reach, region.width - 1)
+        let y0 = max(box.y0 - 2 * reach, 0), y1 = min(box.y1 + 2 * reach, region.height - 1)
+        let (bw, bh) = (x1 - x0 + 1, y1 - y0 + 1)
         let window = Float(2 * reach + 1)
-        // Each pass reads a copy of what it blurs; the vertical pass runs along rows, a running sum per column.
-        let copy = scratch.zeroed(max(w, w * h)).baseAddress!
-        let sums = scratch.zeroed(w).baseAddress!
+        // The horizontal pass reads a copy of its row; the vertical one runs along rows with a
+        // running sum per column, the rows it has overwritten but still needs kept in a ring.
+        let line = scratch.zeroed(bw).baseAddress!
+        let sums = scratch.zeroed(bw).baseAddress!
+        let ringRows = reach + 1
+        let ring = scratch.zeroed(bw * ringRows).baseAddress!
         for _ in 0..<2 {
             for y in y0...y1 {
-                let row = mask + y * maskWidth + x0
-                copy.update(from: row, count: w)
+                let row = mask + y * w + x0
+                line.update(from: row, count: bw)
                 var sum: Float = 0
-                for k in 0...min(reach, w - 1) { sum += copy[k] }
-                for k in 0..<w {
+                for k in 0...min(reach, bw - 1) { sum += line[k] }
+                for k in 0..<bw {
                     row[k] = sum / window
-                    if k + reach + 1 < w { sum += copy[k + reach + 1] }
-                    if k - reach >= 0 { sum -= copy[k - reach] }
+                    if k + reach + 1 < bw { sum += line[k + reach + 1] }
+                    if k - reach >= 0 { sum -= line[k - reach] }
                 }
             }
-            for y in 0..<h { (copy + y * w).update(from: mask + (y0 + y) * maskWidth + x0, count: w) }
-            sums.update(repeating: 0, count: w)
-            for k in 0...min(reach, h - 1) { for x in 0..<w { sums[x] += copy[k * w + x] } }
-            for k in 0..<h {
-                let row = mask + (y0 + k) * maskWidth + x0
-                for x in 0..<w { row[x] = sums[x] / window }
-                if k + reach + 1 < h { for x in 0..<w { sums[x] += copy[(k + reach + 1) * w + x] } }
-                if k - reach >= 0 { for x in 0..<w { sums[x] -= copy[(k - reach) * w + x] } }
+            sums.update(repeating: 0, count: bw)
+            for k in 0...min(reach, bh - 1) { for x in 0..<bw { sums[x] += mask[(y0 + k) * w + x0 + x] } }
+            for k in 0..<bh {
+                let row = mask + (y0 + k) * w + x0
+                // Keep row k as it was before it is overwritten: row k + reach + 1 will subtract it.
+                (ring + (k % ringRows) * bw).update(from: row, count: bw)
+                for x in 0..<bw { row[x] = sums[x] / window }
+                if k + reach + 1 < bh { for x in 0..<bw { sums[x] += mask[(y0 + k + reach + 1) * w + x0 + x] } }
+                if k - reach >= 0 { let old = ring + ((k - reach) % ringRows) * bw; for x in 0..<bw { sums[x] -= old[x] } }
             }
         }
-        for y in y0...y1 {
-            for x in x0...x1 where mask[y * maskWidth + x] > 0.002 {
-                // Under the flat part the page itself hides the shadow.
-                if let flat, flat.covers(layerX: x + region.x0, layerY: y + region.y0) { continue }
-                layer.blend(x: x, y: y, r: 0, g: 0, b: 0, a: mask[y * maskWidth + x])
-                drawn.touch(x, y)
-            }
-        }
+        self.mask = mask
+        self.width = w
+        self.box = PixelRect(x0: x0, y0: y0, x1: x1 + 1, y1: y1 + 1)
     }
 
-    private static func fillTextured(screen: [(Double, Double)], uv: [(Double, Double)], light: [Double],
-                                     texture: MeshTexture, back: Bool, into layer: DrawingTarget,
-                                     sparing flat: FlatPart?, region: PixelRect, drawn: RowExtents) {
-        let texels = (back ? texture.back : texture.front).baseAddress!
-        let (width, height) = (texture.width, texture.height)
-        let (u0, u1, u2, v0, v1, v2) = (uv[0].0, uv[1].0, uv[2].0, uv[0].1, uv[1].1, uv[2].1)
-        let (k0, k1, k2) = (light[0], light[1], light[2])
-        rasterize(screen, clip: layer.clip) { px, py, l0, l1, l2 in
-            if let flat, flat.covers(layerX: px + region.x0, layerY: py + region.y0) { return }
-            // Nearest texel: the layer is drawn at twice the resolution and averaged down.
-            let tx = Int(l0 * u0 + l1 * u1 + l2 * u2), ty = Int(l0 * v0 + l1 * v1 + l2 * v2)
-            guard tx >= 0, ty >= 0, tx < width, ty < height else { return }
-            let t = texels + (ty * width + tx) * 4
-            guard t[3] > 0 else { return }
-            let k = Float(l0 * k0 + l1 * k1 + l2 * k2)
-            layer.blend(x: px, y: py, r: t[0] * k, g: t[1] * k, b: t[2] * k, a: t[3])
-            drawn.touch(px, py)
+    /// Blends the shadow as black into the rows of `layer`'s clip, but under the copied flat pixels.
+    func blend(into layer: DrawingTarget, flat: FlatPart?, region: PixelRect, drawn: RowExtents, origin: Int) {
+        let rows = box.intersection(layer.clip)
+        guard !rows.isEmpty else { return }
+        for y in rows.y0..<rows.y1 {
+            for x in rows.x0..<rows.x1 where mask[y * width + x] > 0.002 {
+                // Under the flat part the page itself hides the shadow.
+                if let flat, flat.covers(layerX: x + region.x0, layerY: y + region.y0) { continue }
+                layer.blend(x: x, y: y, r: 0, g: 0, b: 0, a: mask[y * width + x])
+                drawn.touch(x, y - origin)
+            }
         }
     }
 }
@@ -375,7 +433,6 @@ struct FlatPart: @unchecked Sendable {
 final class MeshTexture: @unchecked Sendable {
     let width: Int, height: Int
     let front: UnsafeMutableBufferPointer<Float>
-    let back: UnsafeMutableBufferPointer<Float>
     /// Whether every texel is opaque.
     let opaque: Bool
 
@@ -383,25 +440,26 @@ final class MeshTexture: @unchecked Sendable {
         (width, height) = (canvas.width, canvas.height)
         opaque = stride(from: 3, to: canvas.pixels.count, by: 4).allSatisfy { canvas.pixels[$0] >= 1 }
         front = .allocate(capacity: canvas.pixels.count)
-        back = .allocate(capacity: canvas.pixels.count)
-        let pixels = canvas.pixels
-        for i in stride(from: 0, to: pixels.count, by: 4) {
-            let a = pixels[i + 3]
-            guard a > 0 else {
-                for c in 0..<4 { (front[i + c], back[i + c]) = (0, 0) }
-                continue
+        canvas.pixels.withUnsafeBufferPointer { pixels in
+            for i in stride(from: 0, to: pixels.count, by: 4) {
+                let a = pixels[i + 3]
+                guard a > 0 else {
+                    for c in 0..<4 { front[i + c] = 0 }
+                    continue
+                }
+                (front[i], front[i + 1], front[i + 2], front[i + 3]) = (pixels[i] / a, pixels[i + 1] / a, pixels[i + 2] / a, a)
             }
-            let c = Color(red: Double(pixels[i] / a), green: Double(pixels[i + 1] / a), blue: Double(pixels[i + 2] / a), alpha: Double(a))
-            let b = Content.backSide(of: c)
-            (front[i], front[i + 1], front[i + 2], front[i + 3]) = (Float(c.red), Float(c.green), Float(c.blue), Float(c.alpha))
-            (back[i], back[i + 1], back[i + 2], back[i + 3]) = (Float(b.red), Float(b.green), Float(b.blue), Float(b.alpha))
         }
     }
 
-    deinit {
-        front.deallocate()
-        back.deallocate()
+    /// ``Content/backSide(of:)`` of a straight colour.
+    @inline(__always)
+    static func backSide(_ r: Float, _ g: Float, _ b: Float) -> (Float, Float, Float) {
+        let c = Content.backSide(of: Color(red: Double(r), green: Double(g), blue: Double(b)))
+        return (Float(c.red), Float(c.green), Float(c.blue))
     }
+
+    deinit { front.deallocate() }
 }
 
 /// Memory a frame's meshes draw in, kept from frame to frame so that drawing
