@@ -299,11 +299,18 @@ struct ShadowMask: @unchecked Sendable {
 
 /// For each row of a layer, the first and last column drawn in.
 final class RowExtents: @unchecked Sendable {
-    private var low: [Int32], high: [Int32]
+    private let low: UnsafeMutableBufferPointer<Int32>, high: UnsafeMutableBufferPointer<Int32>
 
     init(rows: Int) {
-        low = [Int32](repeating: .max, count: max(rows, 0))
-        high = [Int32](repeating: -1, count: max(rows, 0))
+        low = .allocate(capacity: max(rows, 0))
+        high = .allocate(capacity: max(rows, 0))
+        low.initialize(repeating: .max)
+        high.initialize(repeating: -1)
+    }
+
+    deinit {
+        low.deallocate()
+        high.deallocate()
     }
 
     @inline(__always)
@@ -452,11 +459,11 @@ final class MeshTexture: @unchecked Sendable {
         }
     }
 
-    /// ``Content/backSide(of:)`` of a straight colour.
+    /// ``Content/backSide(of:)`` of a straight colour, in single precision.
     @inline(__always)
     static func backSide(_ r: Float, _ g: Float, _ b: Float) -> (Float, Float, Float) {
-        let c = Content.backSide(of: Color(red: Double(r), green: Double(g), blue: Double(b)))
-        return (Float(c.red), Float(c.green), Float(c.blue))
+        let grey: Float = 0.72 + 0.25 * (0.3 * r + 0.59 * g + 0.11 * b)
+        return (0.35 * r + 0.65 * grey, 0.35 * g + 0.65 * grey, 0.35 * b + 0.65 * grey)
     }
 
     deinit { front.deallocate() }
