@@ -147,10 +147,10 @@ enum PreviewCommand {
             let bytes: [UInt8]
             do {
                 if format == "gif" {
-                    var encoder: GIFEncoder?, index = 0
+                    var encoder: BackgroundGIFEncoder?, index = 0
                     (frames, report) = try preview.animation(fps: fps, delegate: delegate, onFrame: { progress.frame($0, of: $1) }) { frame in
                         if encoder == nil {
-                            encoder = GIFEncoder(width: frame.canvas.width, height: frame.canvas.height, dither: dither, comment: comment)
+                            encoder = BackgroundGIFEncoder(width: frame.canvas.width, height: frame.canvas.height, dither: dither, comment: comment)
                             (width, height) = (frame.canvas.width, frame.canvas.height)
                         }
                         encoder?.add(frame.canvas, delay: gifDelay(frame: index, fps: fps), changed: frame.changed)

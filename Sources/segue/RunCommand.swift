@@ -162,7 +162,7 @@ final class PreviewRecorder {
     let renderer: ViewRenderer
     var fps: Double = 60
     let progress: Progress
-    private var encoder: GIFEncoder?
+    private var encoder: BackgroundGIFEncoder?
     private var frames = 0
     private var written = 0
     /// Draws each frame, only what changed since the one before.
@@ -181,7 +181,7 @@ final class PreviewRecorder {
         let changed = drawing.render(container.view)
         let canvas = drawing.canvas
         let first = encoder == nil
-        if first { encoder = GIFEncoder(width: canvas.width, height: canvas.height) }
+        if first { encoder = BackgroundGIFEncoder(width: canvas.width, height: canvas.height) }
         encoder?.add(canvas, delay: PreviewCommand.gifDelay(frame: frames, fps: fps), changed: first ? nil : changed)
         frames += 1
         progress.label = "previews: transition \(written + 1) of \(max(transitions, written + 1))"

@@ -131,27 +131,29 @@ struct MeshLayer: @unchecked Sendable {
     private func draw(into layer: DrawingTarget, drawn: RowExtents, origin: Int) {
         let band = layer.clip
         shadow?.blend(into: layer, flat: flat, region: region, drawn: drawn, origin: origin)
-        let texels = texture.front.baseAddress!
         let (width, height) = (texture.width, texture.height)
-        for triangle in triangles where triangle.bottom >= band.y0 && triangle.top < band.y1 {
-            let spared = triangle.flat ? flat : nil
-            let uv = triangle.uv, light = triangle.light
-            let (u0, u1, u2, v0, v1, v2) = (uv[0].0, uv[1].0, uv[2].0, uv[0].1, uv[1].1, uv[2].1)
-            let (k0, k1, k2) = (light[0], light[1], light[2])
-            let back = triangle.back
-            let (ox, oy) = (region.x0, region.y0)
-            rasterize(triangle.screen, clip: band) { px, py, l0, l1, l2 in
-                if let spared, spared.covers(layerX: px + ox, layerY: py + oy) { return }
-                // Nearest texel: the layer is drawn at twice the resolution and averaged down.
-                let tx = Int(l0 * u0 + l1 * u1 + l2 * u2), ty = Int(l0 * v0 + l1 * v1 + l2 * v2)
-                guard tx >= 0, ty >= 0, tx < width, ty < height else { return }
-                let t = texels + (ty * width + tx) * 4
-                guard t[3] > 0 else { return }
-                let k = Float(l0 * k0 + l1 * k1 + l2 * k2)
-                var (cr, cg, cb) = (t[0], t[1], t[2])
-                if back { (cr, cg, cb) = MeshTexture.backSide(cr, cg, cb) }
-                layer.blend(x: px, y: py, r: cr * k, g: cg * k, b: cb * k, a: t[3])
-                drawn.touch(px, py - origin)
+        texture.front.withUnsafeBufferPointer { texels in
+            let texels = texels.baseAddress!
+            for triangle in triangles where triangle.bottom >= band.y0 && triangle.top < band.y1 {
+                let spared = triangle.flat ? flat : nil
+                let uv = triangle.uv, light = triangle.light
+                let (u0, u1, u2, v0, v1, v2) = (uv[0].0, uv[1].0, uv[2].0, uv[0].1, uv[1].1, uv[2].1)
+                let (k0, k1, k2) = (light[0], light[1], light[2])
+                let back = triangle.back
+                let (ox, oy) = (region.x0, region.y0)
+                rasterize(triangle.screen, clip: band) { px, py, l0, l1, l2 in
+                    if let spared, spared.covers(layerX: px + ox, layerY: py + oy) { return }
+                    // Nearest texel: the layer is drawn at twice the resolution and averaged down.
+                    let tx = Int(l0 * u0 + l1 * u1 + l2 * u2), ty = Int(l0 * v0 + l1 * v1 + l2 * v2)
+                    guard tx >= 0, ty >= 0, tx < width, ty < height else { return }
+                    let t = texels + (ty * width + tx) * 4
+                    guard t[3] > 0 else { return }
+                    let k = Float(l0 * k0 + l1 * k1 + l2 * k2)
+                    var (cr, cg, cb) = (Float(t[0]) / 255, Float(t[1]) / 255, Float(t[2]) / 255)
+                    if back { (cr, cg, cb) = MeshTexture.backSide(cr, cg, cb) }
+                    layer.blend(x: px, y: py, r: cr * k, g: cg * k, b: cb * k, a: Float(t[3]) / 255)
+                    drawn.touch(px, py - origin)
+                }
             }
         }
     }
@@ -170,7 +172,7 @@ struct MeshLayer: @unchecked Sendable {
         for py in rows {
             if let flat {
                 for px in area.x0..<area.x1 {
-                    if let texel = flat.texel(px, py) { target.blend(x: px, y: py, r: texel[0], g: texel[1], b: texel[2], a: 1) }
+                    if let texel = flat.texel(px, py) { target.blend(x: px, y: py, r: texel.0, g: texel.1, b: texel.2, a: 1) }
                 }
             }
             let ly = py * 2 - r.y0
@@ -419,11 +421,12 @@ struct FlatPart: @unchecked Sendable {
     /// Whether every pixel cell (i, j) reaches is copied: then the layer has nothing to draw of it.
     func isCopiedWhole(_ i: Int, _ j: Int) -> Bool { copiedWhole[j * columns + i] }
 
-    /// The texel copied to canvas pixel (x, y), straight RGBA; nil when it is not copied.
+    /// The texel copied to canvas pixel (x, y), straight RGB; nil when it is not copied.
     @inline(__always)
-    func texel(_ x: Int, _ y: Int) -> UnsafeMutablePointer<Float>? {
+    func texel(_ x: Int, _ y: Int) -> (Float, Float, Float)? {
         guard x >= area.x0, y >= area.y0, x < area.x1, y < area.y1, map[(y - area.y0) * area.width + x - area.x0] != 0 else { return nil }
-        return texture.front.baseAddress! + ((y - shiftY) * texture.width + x - shiftX) * 4
+        let i = ((y - shiftY) * texture.width + x - shiftX) * 4
+        return (Float(texture.front[i]) / 255, Float(texture.front[i + 1]) / 255, Float(texture.front[i + 2]) / 255)
     }
 
     /// Whether the layer's sample (x, y), in twice-as-fine layer coordinates, is in a copied pixel.
@@ -439,24 +442,20 @@ struct FlatPart: @unchecked Sendable {
 /// texture rather than once per sample.
 final class MeshTexture: @unchecked Sendable {
     let width: Int, height: Int
-    let front: UnsafeMutableBufferPointer<Float>
+    /// Straight 8-bit RGBA per texel (clear where the view drew nothing): what
+    /// the frame would show of it anyway, in a quarter of the memory of floats.
+    let front: [UInt8]
     /// Whether every texel is opaque.
     let opaque: Bool
 
     init(_ canvas: Canvas) {
         (width, height) = (canvas.width, canvas.height)
         opaque = stride(from: 3, to: canvas.pixels.count, by: 4).allSatisfy { canvas.pixels[$0] >= 1 }
-        front = .allocate(capacity: canvas.pixels.count)
-        canvas.pixels.withUnsafeBufferPointer { pixels in
-            for i in stride(from: 0, to: pixels.count, by: 4) {
-                let a = pixels[i + 3]
-                guard a > 0 else {
-                    for c in 0..<4 { front[i + c] = 0 }
-                    continue
-                }
-                (front[i], front[i + 1], front[i + 2], front[i + 3]) = (pixels[i] / a, pixels[i + 1] / a, pixels[i + 2] / a, a)
-            }
+        var front = [UInt8](repeating: 0, count: canvas.pixels.count)
+        front.withUnsafeMutableBufferPointer { out in
+            for y in 0..<canvas.height { canvas.convertRow(y, into: out.baseAddress! + y * canvas.width * 4) }
         }
+        self.front = front
     }
 
     /// ``Content/backSide(of:)`` of a straight colour, in single precision.
@@ -466,7 +465,6 @@ final class MeshTexture: @unchecked Sendable {
         return (0.35 * r + 0.65 * grey, 0.35 * g + 0.65 * grey, 0.35 * b + 0.65 * grey)
     }
 
-    deinit { front.deallocate() }
 }
 
 /// Memory a frame's meshes draw in, kept from frame to frame so that drawing

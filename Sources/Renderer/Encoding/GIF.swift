@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Writes looping animated GIF89a files, one frame at a time, so that memory
 /// does not grow with the number of frames.
 ///
@@ -59,6 +61,13 @@ public struct GIFEncoder {
     /// - Parameter changed: where the canvas may differ from the last frame
     ///   added (``FrameRenderer``'s damage); nil when unknown. Only that part is read.
     public mutating func add(_ canvas: Canvas, delay: Int, changed: PixelRect? = nil) {
+        add(pixels: Self.read(canvas, width: width, height: height, changed: changed, over: previous), delay: delay)
+    }
+
+    /// A canvas as the encoder takes it: opaque 0x00RRGGBB per pixel, cropped
+    /// or padded with black to `width` × `height`; outside `changed`, the
+    /// pixels of `previous` (a frame read before, when it is of that size).
+    static func read(_ canvas: Canvas, width: Int, height: Int, changed: PixelRect?, over previous: [UInt32]) -> [UInt32] {
         let area = PixelRect(x0: 0, y0: 0, x1: min(width, canvas.width), y1: min(height, canvas.height))
         var current: [UInt32]
         var read = area
@@ -73,7 +82,7 @@ public struct GIFEncoder {
                 for y in read.y0..<read.y1 { canvas.packRow(y, from: read.x0, to: read.x1, into: out.baseAddress! + y * width + read.x0) }
             }
         }
-        add(pixels: current, delay: delay)
+        return current
     }
 
     /// Ends the file, giving the last frame `lastDelay` when set, and returns it.
@@ -83,7 +92,7 @@ public struct GIFEncoder {
         return bytes
     }
 
-    private mutating func add(pixels current: [UInt32], delay: Int) {
+    mutating func add(pixels current: [UInt32], delay: Int) {
         let delay = min(max(delay, 0), 0xFFFF)
         // The rectangle that changed; all of it for the first frame.
         var rect = (x0: 0, y0: 0, x1: width - 1, y1: height - 1)
@@ -170,6 +179,40 @@ public struct GIFEncoder {
             encoder.add(frame, delay: k < delays.count ? delays[k] : 2)
         }
         return encoder.finish()
+    }
+}
+
+/// A ``GIFEncoder`` that compresses on a thread of its own: each frame is
+/// read off its canvas on the caller's thread (so the canvas may be drawn
+/// over as soon as ``add(_:delay:changed:)`` returns) and compressed while
+/// the caller draws the next; at most one frame waits, so memory stays flat.
+public final class BackgroundGIFEncoder: @unchecked Sendable {
+    private var encoder: GIFEncoder
+    private let queue = DispatchQueue(label: "segue.gif")
+    private let waiting = DispatchSemaphore(value: 1)
+    /// The last frame read, for the parts of the next one that did not change.
+    private var last: [UInt32] = []
+
+    /// Starts a file like ``GIFEncoder/init(width:height:dither:frameDifferences:comment:)``.
+    public init(width: Int, height: Int, dither: Bool = false, comment: String? = nil) {
+        encoder = GIFEncoder(width: width, height: height, dither: dither, comment: comment)
+    }
+
+    /// Reads `canvas` now and adds it as the next frame, shown for `delay` hundredths of a second.
+    /// - Parameter changed: where it may differ from the frame before (nil: unknown).
+    public func add(_ canvas: Canvas, delay: Int, changed: PixelRect? = nil) {
+        let pixels = GIFEncoder.read(canvas, width: encoder.width, height: encoder.height, changed: changed, over: last)
+        last = pixels
+        waiting.wait()
+        queue.async {
+            self.encoder.add(pixels: pixels, delay: delay)
+            self.waiting.signal()
+        }
+    }
+
+    /// Waits for the frames added and ends the file (see ``GIFEncoder/finish(lastDelay:)``).
+    public func finish(lastDelay: Int? = nil) -> [UInt8] {
+        queue.sync { encoder.finish(lastDelay: lastDelay) }
     }
 }
 
