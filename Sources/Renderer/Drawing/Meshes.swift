@@ -170,11 +170,7 @@ struct MeshLayer: @unchecked Sendable {
             return SIMD4(p[0], p[1], p[2], p[3])
         }
         for py in rows {
-            if let flat {
-                for px in area.x0..<area.x1 {
-                    if let texel = flat.texel(px, py) { target.blend(x: px, y: py, r: texel.0, g: texel.1, b: texel.2, a: 1) }
-                }
-            }
+            flat?.copyRow(py, from: area.x0, to: area.x1, into: target)
             let ly = py * 2 - r.y0
             let (a, b) = drawn.columns(rows: ly - bandTop, ly + 1 - bandTop)
             guard a <= b else { continue }
@@ -421,12 +417,22 @@ struct FlatPart: @unchecked Sendable {
     /// Whether every pixel cell (i, j) reaches is copied: then the layer has nothing to draw of it.
     func isCopiedWhole(_ i: Int, _ j: Int) -> Bool { copiedWhole[j * columns + i] }
 
-    /// The texel copied to canvas pixel (x, y), straight RGB; nil when it is not copied.
-    @inline(__always)
-    func texel(_ x: Int, _ y: Int) -> (Float, Float, Float)? {
-        guard x >= area.x0, y >= area.y0, x < area.x1, y < area.y1, map[(y - area.y0) * area.width + x - area.x0] != 0 else { return nil }
-        let i = ((y - shiftY) * texture.width + x - shiftX) * 4
-        return (Float(texture.front[i]) / 255, Float(texture.front[i + 1]) / 255, Float(texture.front[i + 2]) / 255)
+    /// Copies the texels of the copied pixels of canvas row `y`, columns `x0..<x1`, into `target`.
+    func copyRow(_ y: Int, from x0: Int, to x1: Int, into target: DrawingTarget) {
+        guard y >= area.y0, y < area.y1 else { return }
+        let (from, to) = (max(x0, area.x0), min(x1, area.x1))
+        guard from < to else { return }
+        map.withUnsafeBufferPointer { map in
+            texture.front.withUnsafeBufferPointer { texels in
+                let row = map.baseAddress! + (y - area.y0) * area.width - area.x0
+                let source = texels.baseAddress! + ((y - shiftY) * texture.width - shiftX) * 4
+                let out = target.pixels + y * target.width * 4
+                for x in from..<to where row[x] != 0 {
+                    let t = source + x * 4, p = out + x * 4
+                    (p[0], p[1], p[2], p[3]) = (Float(t[0]) / 255, Float(t[1]) / 255, Float(t[2]) / 255, 1)
+                }
+            }
+        }
     }
 
     /// Whether the layer's sample (x, y), in twice-as-fine layer coordinates, is in a copied pixel.
