@@ -33,6 +33,9 @@ func frameTimes(registry: AnimatorRegistry, rounds: Int = 5, only: String? = nil
                 times.append(median(runs: rounds) { frames.render(view, everything: true) })
             }
             count = times.count
+            if ProcessInfo.processInfo.environment["SEGUE_BENCH_EACH"] != nil {
+                print("    \(name) x\(Int(scale)) each frame (ms): " + times.map { String(format: "%.1f", $0 * 1000) }.joined(separator: " "))
+            }
             times.sort()
             let p99 = times[min(times.count - 1, Int((Double(times.count) * 0.99).rounded(.up)) - 1)]
             figures.append(String(format: "%8.2f   %6.2f", times[times.count / 2] * 1000, p99 * 1000))

@@ -130,8 +130,8 @@ struct MeshLayer: @unchecked Sendable {
     /// Draws the shadow and the triangles into the band `layer` (rows of its clip).
     private func draw(into layer: DrawingTarget, drawn: RowExtents, origin: Int) {
         let band = layer.clip
-        shadow?.blend(into: layer, flat: flat, region: region, drawn: drawn, origin: origin)
         let (width, height) = (texture.width, texture.height)
+        let byte: Float = 1 / 255
         texture.front.withUnsafeBufferPointer { texels in
             let texels = texels.baseAddress!
             for triangle in triangles where triangle.bottom >= band.y0 && triangle.top < band.y1 {
@@ -149,9 +149,9 @@ struct MeshLayer: @unchecked Sendable {
                     let t = texels + (ty * width + tx) * 4
                     guard t[3] > 0 else { return }
                     let k = Float(l0 * k0 + l1 * k1 + l2 * k2)
-                    var (cr, cg, cb) = (Float(t[0]) / 255, Float(t[1]) / 255, Float(t[2]) / 255)
+                    var (cr, cg, cb) = (Float(t[0]) * byte, Float(t[1]) * byte, Float(t[2]) * byte)
                     if back { (cr, cg, cb) = MeshTexture.backSide(cr, cg, cb) }
-                    layer.blend(x: px, y: py, r: cr * k, g: cg * k, b: cb * k, a: Float(t[3]) / 255)
+                    layer.blend(x: px, y: py, r: cr * k, g: cg * k, b: cb * k, a: Float(t[3]) * byte)
                     drawn.touch(px, py - origin)
                 }
             }
@@ -172,12 +172,22 @@ struct MeshLayer: @unchecked Sendable {
         for py in rows {
             flat?.copyRow(py, from: area.x0, to: area.x1, into: target)
             let ly = py * 2 - r.y0
-            let (a, b) = drawn.columns(rows: ly - bandTop, ly + 1 - bandTop)
+            // The columns where the layer drew something, or the shadow falls.
+            var (a, b) = drawn.columns(rows: ly - bandTop, ly + 1 - bandTop)
+            if a <= b { (a, b) = (a + r.x0, b + r.x0) }
+            if let shadow, let (c, d) = shadow.columns(rows: ly, ly + 1) { (a, b) = (min(a, c + r.x0), max(b, d + r.x0)) }
             guard a <= b else { continue }
-            let from = max(area.x0, (a + r.x0) >> 1), to = min(area.x1 - 1, (b + r.x0) >> 1)
+            let from = max(area.x0, a >> 1), to = min(area.x1 - 1, b >> 1)
             guard from <= to else { continue }
             for px in from...to {
-                let sum = at(px * 2, ly) + at(px * 2 + 1, ly) + at(px * 2, ly + 1) + at(px * 2 + 1, ly + 1)
+                // Each sample: what the cells drew, over the shadow (black), unless the flat page hides it.
+                let hidden = flat?.isCopied(px, py) == true
+                @inline(__always) func sample(_ dx: Int, _ dy: Int) -> SIMD4<Float> {
+                    var sample = at(px * 2 + dx, ly + dy)
+                    if !hidden, let shadow { sample.w += shadow.darkness(px * 2 + dx - r.x0, ly + dy) * (1 - sample.w) }
+                    return sample
+                }
+                let sum = sample(0, 0) + sample(1, 0) + sample(0, 1) + sample(1, 1)
                 let p = sum / 4 * alpha
                 guard p.w > 0 else { continue }
                 target.blend(x: px, y: py, r: p.x / p.w, g: p.y / p.w, b: p.z / p.w, a: p.w)
@@ -280,18 +290,17 @@ struct ShadowMask: @unchecked Sendable {
         self.box = PixelRect(x0: x0, y0: y0, x1: x1 + 1, y1: y1 + 1)
     }
 
-    /// Blends the shadow as black into the rows of `layer`'s clip, but under the copied flat pixels.
-    func blend(into layer: DrawingTarget, flat: FlatPart?, region: PixelRect, drawn: RowExtents, origin: Int) {
-        let rows = box.intersection(layer.clip)
-        guard !rows.isEmpty else { return }
-        for y in rows.y0..<rows.y1 {
-            for x in rows.x0..<rows.x1 where mask[y * width + x] > 0.002 {
-                // Under the flat part the page itself hides the shadow.
-                if let flat, flat.covers(layerX: x + region.x0, layerY: y + region.y0) { continue }
-                layer.blend(x: x, y: y, r: 0, g: 0, b: 0, a: mask[y * width + x])
-                drawn.touch(x, y - origin)
-            }
-        }
+    /// The shadow's darkness at layer-region sample (x, y); 0 where it is too faint to show.
+    @inline(__always)
+    func darkness(_ x: Int, _ y: Int) -> Float {
+        guard x >= box.x0, y >= box.y0, x < box.x1, y < box.y1 else { return 0 }
+        let a = mask[y * width + x]
+        return a > 0.002 ? a : 0
+    }
+
+    /// The layer-region columns the shadow covers in either of two rows; nil when neither.
+    func columns(rows a: Int, _ b: Int) -> (Int, Int)? {
+        (a >= box.y0 && a < box.y1) || (b >= box.y0 && b < box.y1) ? (box.x0, box.x1 - 1) : nil
     }
 }
 
@@ -435,6 +444,12 @@ struct FlatPart: @unchecked Sendable {
         }
     }
 
+    /// Whether canvas pixel (x, y) is copied.
+    @inline(__always)
+    func isCopied(_ x: Int, _ y: Int) -> Bool {
+        x >= area.x0 && y >= area.y0 && x < area.x1 && y < area.y1 && map[(y - area.y0) * area.width + x - area.x0] != 0
+    }
+
     /// Whether the layer's sample (x, y), in twice-as-fine layer coordinates, is in a copied pixel.
     @inline(__always)
     func covers(layerX x: Int, layerY y: Int) -> Bool {
@@ -514,29 +529,35 @@ func rasterize(_ p: [(Double, Double)], clip: PixelRect, _ body: (Int, Int, Doub
     guard minX <= maxX, minY <= maxY else { return }
     let epsilon = -1e-7
     // l1 and l2 are linear in x along a row: l = slope · x + offset(y).
-    let slope1 = (p[2].1 - p[0].1) / area, slope2 = -(p[1].1 - p[0].1) / area
+    let inverseArea = 1 / area
+    let slope1 = (p[2].1 - p[0].1) * inverseArea, slope2 = -(p[1].1 - p[0].1) * inverseArea
+    let slope0 = -slope1 - slope2
+    let (inverse0, inverse1, inverse2) = (1 / slope0, 1 / slope1, 1 / slope2)
     for py in minY...maxY {
         let y = Double(py) + 0.5
-        let l1At0 = ((0 - p[0].0) * (p[2].1 - p[0].1) - (y - p[0].1) * (p[2].0 - p[0].0)) / area
-        let l2At0 = ((p[1].0 - p[0].0) * (y - p[0].1) - (p[1].1 - p[0].1) * (0 - p[0].0)) / area
+        let l1At0 = ((0 - p[0].0) * (p[2].1 - p[0].1) - (y - p[0].1) * (p[2].0 - p[0].0)) * inverseArea
+        let l2At0 = ((p[1].0 - p[0].0) * (y - p[0].1) - (p[1].1 - p[0].1) * (0 - p[0].0)) * inverseArea
         // The x range where each weight is at least epsilon.
         var low = Double(minX), high = Double(maxX) + 1
-        for (slope, offset) in [(slope1, l1At0), (slope2, l2At0), (-slope1 - slope2, 1 - l1At0 - l2At0)] {
+        @inline(__always) func bound(_ slope: Double, _ inverse: Double, _ offset: Double) {
             if slope > 0 {
-                low = max(low, (epsilon - offset) / slope)
+                low = max(low, (epsilon - offset) * inverse)
             } else if slope < 0 {
-                high = min(high, (epsilon - offset) / slope)
+                high = min(high, (epsilon - offset) * inverse)
             } else if offset < epsilon {
                 high = -1
             }
         }
+        bound(slope1, inverse1, l1At0)
+        bound(slope2, inverse2, l2At0)
+        bound(slope0, inverse0, 1 - l1At0 - l2At0)
         guard low.isFinite, high.isFinite, low <= high + 1 else { continue }
         // Widened by a pixel each side, then each pixel tested.
         let first = max(minX, Int((low - 0.5).rounded(.down)) - 1), last = min(maxX, Int((high - 0.5).rounded(.up)) + 1)
         guard first <= last else { continue }
         let x = Double(first) + 0.5
-        var l1 = ((x - p[0].0) * (p[2].1 - p[0].1) - (y - p[0].1) * (p[2].0 - p[0].0)) / area
-        var l2 = ((p[1].0 - p[0].0) * (y - p[0].1) - (p[1].1 - p[0].1) * (x - p[0].0)) / area
+        var l1 = l1At0 + slope1 * x
+        var l2 = l2At0 + slope2 * x
         for px in first...last {
             let l0 = 1 - l1 - l2
             if l0 >= epsilon, l1 >= epsilon, l2 >= epsilon { body(px, py, l0, l1, l2) }
