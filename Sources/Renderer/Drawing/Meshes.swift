@@ -68,7 +68,7 @@ struct MeshLayer: @unchecked Sendable {
         let projected = item.vertices.map(item.project)
         let flat = FlatPart(item, projected: projected, normals: normals, texture: texture)
         self.flat = flat
-        shadow = ShadowMask(item, region: region, scratch: scratch)
+        shadow = ShadowMask(item, scratch: scratch)
 
         var cells: [(i: Int, j: Int, z: Double)] = []
         for j in 0..<rows {
@@ -174,21 +174,17 @@ struct MeshLayer: @unchecked Sendable {
             let ly = py * 2 - r.y0
             // The columns where the layer drew something, or the shadow falls.
             var (a, b) = drawn.columns(rows: ly - bandTop, ly + 1 - bandTop)
-            if a <= b { (a, b) = (a + r.x0, b + r.x0) }
-            if let shadow, let (c, d) = shadow.columns(rows: ly, ly + 1) { (a, b) = (min(a, c + r.x0), max(b, d + r.x0)) }
+            if a <= b { (a, b) = ((a + r.x0) >> 1, (b + r.x0) >> 1) }
+            if let shadow, let (c, d) = shadow.columns(row: py) { (a, b) = (min(a, c), max(b, d)) }
             guard a <= b else { continue }
-            let from = max(area.x0, a >> 1), to = min(area.x1 - 1, b >> 1)
+            let from = max(area.x0, a), to = min(area.x1 - 1, b)
             guard from <= to else { continue }
             for px in from...to {
-                // Each sample: what the cells drew, over the shadow (black), unless the flat page hides it.
-                let hidden = flat?.isCopied(px, py) == true
-                @inline(__always) func sample(_ dx: Int, _ dy: Int) -> SIMD4<Float> {
-                    var sample = at(px * 2 + dx, ly + dy)
-                    if !hidden, let shadow { sample.w += shadow.darkness(px * 2 + dx - r.x0, ly + dy) * (1 - sample.w) }
-                    return sample
-                }
-                let sum = sample(0, 0) + sample(1, 0) + sample(0, 1) + sample(1, 1)
-                let p = sum / 4 * alpha
+                // What the cells drew, over the shadow (black), unless the flat page hides it.
+                let sum = at(px * 2, ly) + at(px * 2 + 1, ly) + at(px * 2, ly + 1) + at(px * 2 + 1, ly + 1)
+                var p = sum / 4
+                if let shadow, flat?.isCopied(px, py) != true { p.w += shadow.darkness(px, py) * (1 - p.w) }
+                p *= alpha
                 guard p.w > 0 else { continue }
                 target.blend(x: px, y: py, r: p.x / p.w, g: p.y / p.w, b: p.z / p.w, a: p.w)
             }
@@ -200,17 +196,19 @@ struct MeshLayer: @unchecked Sendable {
 /// footprint moved down the screen by a quarter of its height, darker the
 /// higher it is (up to 0.45 at 40 points), blurred by two box passes whose
 /// reach grows with the highest lift; blended as black beneath the cells.
+/// It is soft, so it is worked out at the canvas's resolution (the cells, at
+/// twice that).
 struct ShadowMask: @unchecked Sendable {
-    /// The blurred darkness over `box`, in layer-region coordinates, rows `width` apart from `origin`.
+    /// The blurred darkness over `box`, in canvas pixels, rows `width` apart.
     private let mask: UnsafeMutablePointer<Float>
     private let width: Int
     private let box: PixelRect
 
-    init?(_ item: MeshItem, region: PixelRect, scratch: DrawingScratch) {
+    init?(_ item: MeshItem, scratch: DrawingScratch) {
         let cols = item.columns, rows = item.rows
         guard item.lift > 0.5 else { return nil }
-        let (ox, oy) = (Double(region.x0), Double(region.y0))
-        let reach = item.shadowReach
+        // The mesh projects onto the twice-as-fine layer: halved, onto the canvas.
+        let reach = max(Int((Double(item.shadowReach) / 2).rounded()), 1)
         // The footprints of the lifted cells, with room for the blur.
         var lifted: [[((Double, Double), Double)]] = []
         var lo = (Double.infinity, Double.infinity), hi = (-Double.infinity, -Double.infinity)
@@ -220,7 +218,7 @@ struct ShadowMask: @unchecked Sendable {
                 guard quad.contains(where: { $0.z > 0.5 }) else { continue }
                 let g = quad.map { p -> ((Double, Double), Double) in
                     let (point, dark) = item.ground(p)
-                    return ((point.0 - ox, point.1 - oy), dark)
+                    return ((point.0 / 2, point.1 / 2), dark)
                 }
                 for ((x, y), _) in g {
                     (lo, hi) = ((min(lo.0, x), min(lo.1, y)), (max(hi.0, x), max(hi.1, y)))
@@ -230,12 +228,13 @@ struct ShadowMask: @unchecked Sendable {
         }
         guard lo.0 <= hi.0, lo.1 <= hi.1, lo.0.isFinite, hi.0.isFinite, lo.1.isFinite, hi.1.isFinite else { return nil }
         let grow = Double(2 * reach + 2)
-        let full = PixelRect(x0: 0, y0: 0, x1: region.width, y1: region.height)
-        let within = PixelRect(x0: Int(max(lo.0 - grow, -1).rounded(.down)), y0: Int(max(lo.1 - grow, -1).rounded(.down)),
-                               x1: Int(min(hi.0 + grow, Double(region.width) + 1).rounded(.up)) + 1,
-                               y1: Int(min(hi.1 + grow, Double(region.height) + 1).rounded(.up)) + 1).intersection(full)
+        let full = item.bounds
+        let within = PixelRect(x0: Int(max(lo.0 - grow, Double(full.x0) - 1).rounded(.down)),
+                               y0: Int(max(lo.1 - grow, Double(full.y0) - 1).rounded(.down)),
+                               x1: Int(min(hi.0 + grow, Double(full.x1) + 1).rounded(.up)) + 1,
+                               y1: Int(min(hi.1 + grow, Double(full.y1) + 1).rounded(.up)) + 1).intersection(full)
         guard !within.isEmpty else { return nil }
-        // Indexed as if the mask covered the whole region.
+        // Indexed as if the mask covered the whole canvas.
         let w = within.width
         let mask = scratch.zeroed(within.area).baseAddress! - (within.y0 * w + within.x0)
         var box = (x0: Int.max, y0: Int.max, x1: -1, y1: -1)
@@ -252,8 +251,8 @@ struct ShadowMask: @unchecked Sendable {
         }
         guard box.x1 >= 0 else { return nil }
         // Soften: two box blurs along each axis over the shadow's bounding box grown by the reach.
-        let x0 = max(box.x0 - 2 * reach, 0), x1 = min(box.x1 + 2 * reach, region.width - 1)
-        let y0 = max(box.y0 - 2 * reach, 0), y1 = min(box.y1 + 2 * reach, region.height - 1)
+        let x0 = max(box.x0 - 2 * reach, within.x0), x1 = min(box.x1 + 2 * reach, within.x1 - 1)
+        let y0 = max(box.y0 - 2 * reach, within.y0), y1 = min(box.y1 + 2 * reach, within.y1 - 1)
         let (bw, bh) = (x1 - x0 + 1, y1 - y0 + 1)
         let window = Float(2 * reach + 1)
         // The horizontal pass reads a copy of its row; the vertical one runs along rows with a
@@ -290,7 +289,7 @@ struct ShadowMask: @unchecked Sendable {
         self.box = PixelRect(x0: x0, y0: y0, x1: x1 + 1, y1: y1 + 1)
     }
 
-    /// The shadow's darkness at layer-region sample (x, y); 0 where it is too faint to show.
+    /// The shadow's darkness at canvas pixel (x, y); 0 where it is too faint to show.
     @inline(__always)
     func darkness(_ x: Int, _ y: Int) -> Float {
         guard x >= box.x0, y >= box.y0, x < box.x1, y < box.y1 else { return 0 }
@@ -298,9 +297,9 @@ struct ShadowMask: @unchecked Sendable {
         return a > 0.002 ? a : 0
     }
 
-    /// The layer-region columns the shadow covers in either of two rows; nil when neither.
-    func columns(rows a: Int, _ b: Int) -> (Int, Int)? {
-        (a >= box.y0 && a < box.y1) || (b >= box.y0 && b < box.y1) ? (box.x0, box.x1 - 1) : nil
+    /// The canvas columns the shadow covers in row `y`; nil when none.
+    func columns(row y: Int) -> (Int, Int)? {
+        y >= box.y0 && y < box.y1 ? (box.x0, box.x1 - 1) : nil
     }
 }
 
