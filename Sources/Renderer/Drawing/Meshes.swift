@@ -395,15 +395,27 @@ struct FlatPart: @unchecked Sendable {
             return lo >= 0 && hi < count ? lo...hi : nil
         }
         var copied = [UInt8](repeating: 0, count: area.area)
-        let columnRanges = (area.x0..<area.x1).map { px in
-            cells(Double(px - shiftX) + 0.25, Double(px - shiftX) + 0.75, size: cw, count: cols)
+        // Each canvas column's cells (lowest, highest; -1 when off the mesh), and per row which columns of cells are flat.
+        var columnLow = [Int](repeating: -1, count: area.width), columnHigh = [Int](repeating: -1, count: area.width)
+        for k in 0..<area.width {
+            let px = area.x0 + k
+            if let range = cells(Double(px - shiftX) + 0.25, Double(px - shiftX) + 0.75, size: cw, count: cols) {
+                (columnLow[k], columnHigh[k]) = (range.lowerBound, range.upperBound)
+            }
         }
+        var columnFlat = [Bool](repeating: false, count: cols)
         for py in area.y0..<area.y1 {
             guard let rowCells = cells(Double(py - shiftY) + 0.25, Double(py - shiftY) + 0.75, size: ch, count: rows) else { continue }
-            let columnFlat = (0..<cols).map { i in rowCells.allSatisfy { flat[$0 * cols + i] } }
-            for (k, range) in columnRanges.enumerated() {
-                guard let range, range.allSatisfy({ columnFlat[$0] }) else { continue }
-                copied[(py - area.y0) * area.width + k] = 1
+            for i in 0..<cols {
+                var all = true
+                for j in rowCells where !flat[j * cols + i] { all = false }
+                columnFlat[i] = all
+            }
+            let row = (py - area.y0) * area.width
+            for k in 0..<area.width where columnLow[k] >= 0 {
+                var all = true
+                for i in columnLow[k]...columnHigh[k] where !columnFlat[i] { all = false }
+                if all { copied[row + k] = 1 }
             }
         }
         map = copied
