@@ -55,6 +55,8 @@ func renderingBenchmark(registry: AnimatorRegistry, segue: String) {
     frameTimes(registry: registry)
     print("\nRendering 390x844 at scale 1:")
     let cases = renderingCases
+    // segue preview NAME (GIF, defaults) with the first renderer, at 77d2abd on this 2-core machine.
+    let firstPreview = ["default": "0.97 s, 36.7 MiB", "SpringSlide": "0.95 s, 35.7 MiB", "CurlUp": "1.14 s, 64.8 MiB", "ImageZoom": "0.40 s, 36.0 MiB"]
     let scratch = NSTemporaryDirectory() + "segue-bench-\(getpid())"
     try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -108,7 +110,7 @@ func renderingBenchmark(registry: AnimatorRegistry, segue: String) {
         let filterTime = median(runs: 5) { filtered = PNG.filtered(strip) }
         let zlibTime = median(runs: 5) { _ = SystemZlib6.compress(filtered) }
         let zlib6 = SystemZlib6.compress(PNG.filtered(strip))?.count ?? 0
-        print("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0)) preview \(index) frames in \(String(format: "%.2f", seconds)) s, peak \(String(format: "%.1f", Double(peak) / 1024)) MiB, file \(written / 1024) KiB;"
+        print("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0)) preview \(index) frames in \(String(format: "%.2f", seconds)) s, peak \(String(format: "%.1f", Double(peak) / 1024)) MiB (first renderer: \(firstPreview[name] ?? "?")), file \(written / 1024) KiB;"
               + " GIF \(ourBytes.count / 1024) KiB (encoding \(String(format: "%.1f", encodeTime / Double(max(index, 1)) * 1000)) ms/frame), \(versus);"
               + " PNG \(strip.width)x\(strip.height) in \(String(format: "%.1f", pngTime * 1000)) ms (filtering \(String(format: "%.1f", filterTime * 1000)) ms, zlib-6 \(String(format: "%.1f", zlibTime * 1000)) ms), IDAT \(idat / 1024) KiB vs zlib-6 \(zlib6 / 1024) KiB, ratio \(String(format: "%.2f", Double(idat) / Double(max(zlib6, 1))))")
     }
