@@ -58,13 +58,13 @@ public struct ViewRenderer: Sendable {
     /// Draws `items` over what `canvas` holds, changing only pixels in `area`.
     /// - Parameters:
     ///   - textures: the mesh textures kept from the frame before; on return, this frame's.
-    ///   - scratch: memory for the meshes' layers, reused from frame to frame.
+    ///   - scratch: memory for the meshes' shadows, reused from frame to frame.
     func draw(_ items: [DrawItem], into canvas: inout Canvas, within area: PixelRect,
               textures: inout TextureCache, scratch: DrawingScratch) {
         let area = area.intersection(canvas.bounds)
         guard !area.isEmpty else { return }
         scratch.reset()
-        // Meshes first, once each, whatever the bands: their layers are read by every band.
+        // Meshes first, once each, whatever the bands: their triangles and shadows serve every band.
         var layers: [Int: MeshLayer] = [:]
         var kept = TextureCache()
         for (k, item) in items.enumerated() {

@@ -205,7 +205,6 @@ enum PreviewCommand {
     static func gifDelay(frame index: Int, fps: Double) -> Int { index == 0 ? 50 : max(Int((100 / fps).rounded()), 2) }
     static let gifLastDelay = 100
 
-    /// The children a preview of `name` switches between.
     /// The children a preview of `name` switches between, and the rule that
     /// names `name` for them (the config's rules, else the built-in scene's).
     static func endpoints(for name: String, config: SegueConfig, children: [String], from: String?, to: String?)

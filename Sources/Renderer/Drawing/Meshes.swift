@@ -499,8 +499,8 @@ final class MeshTexture: @unchecked Sendable {
 
 }
 
-/// Memory a frame's meshes draw in, kept from frame to frame so that drawing
-/// one does not ask the system for (and fault in) megabytes each time.
+/// Memory a frame's meshes work in (their shadows), kept from frame to frame
+/// so that drawing one does not ask the system for (and fault in) megabytes each time.
 /// Buffers are handed out in turn and all taken back by ``reset()``.
 final class DrawingScratch: @unchecked Sendable {
     private var buffers: [UnsafeMutableBufferPointer<Float>] = []
