@@ -131,7 +131,6 @@ struct MeshLayer: @unchecked Sendable {
     private func draw(into layer: DrawingTarget, drawn: RowExtents, origin: Int) {
         let band = layer.clip
         let (width, height) = (texture.width, texture.height)
-        let byte: Float = 1 / 255
         texture.front.withUnsafeBufferPointer { texels in
             let texels = texels.baseAddress!
             for triangle in triangles where triangle.bottom >= band.y0 && triangle.top < band.y1 {
@@ -141,18 +140,30 @@ struct MeshLayer: @unchecked Sendable {
                 let (k0, k1, k2) = (light[0], light[1], light[2])
                 let back = triangle.back
                 let (ox, oy) = (region.x0, region.y0)
-                rasterize(triangle.screen, clip: band) { px, py, l0, l1, l2 in
-                    if let spared, spared.covers(layerX: px + ox, layerY: py + oy) { return }
-                    // Nearest texel: the layer is drawn at twice the resolution and averaged down.
-                    let tx = Int(l0 * u0 + l1 * u1 + l2 * u2), ty = Int(l0 * v0 + l1 * v1 + l2 * v2)
-                    guard tx >= 0, ty >= 0, tx < width, ty < height else { return }
-                    let t = texels + (ty * width + tx) * 4
-                    guard t[3] > 0 else { return }
-                    let k = Float(l0 * k0 + l1 * k1 + l2 * k2)
-                    var (cr, cg, cb) = (Float(t[0]) * byte, Float(t[1]) * byte, Float(t[2]) * byte)
-                    if back { (cr, cg, cb) = MeshTexture.backSide(cr, cg, cb) }
-                    layer.blend(x: px, y: py, r: cr * k, g: cg * k, b: cb * k, a: Float(t[3]) * byte)
-                    drawn.touch(px, py - origin)
+                let byte: Float = 1 / 255
+                rasterizeSpans(triangle.screen, clip: band) { py, first, last, l1, l2, step1, step2 in
+                    var (l1, l2) = (l1, l2)
+                    var (low, high) = (Int.max, -1)
+                    for px in first...last {
+                        defer { l1 += step1; l2 += step2 }
+                        let l0 = 1 - l1 - l2
+                        guard l0 >= triangleEpsilon, l1 >= triangleEpsilon, l2 >= triangleEpsilon else { continue }
+                        if let spared, spared.covers(layerX: px + ox, layerY: py + oy) { continue }
+                        // Nearest texel: the layer is drawn at twice the resolution and averaged down.
+                        let tx = Int(l0 * u0 + l1 * u1 + l2 * u2), ty = Int(l0 * v0 + l1 * v1 + l2 * v2)
+                        guard tx >= 0, ty >= 0, tx < width, ty < height else { continue }
+                        let t = texels + (ty * width + tx) * 4
+                        guard t[3] > 0 else { continue }
+                        let k = Float(l0 * k0 + l1 * k1 + l2 * k2)
+                        var (cr, cg, cb) = (Float(t[0]) * byte, Float(t[1]) * byte, Float(t[2]) * byte)
+                        if back { (cr, cg, cb) = MeshTexture.backSide(cr, cg, cb) }
+                        layer.blend(x: px, y: py, r: cr * k, g: cg * k, b: cb * k, a: Float(t[3]) * byte)
+                        (low, high) = (min(low, px), px)
+                    }
+                    if high >= 0 {
+                        drawn.touch(low, py - origin)
+                        drawn.touch(high, py - origin)
+                    }
                 }
             }
         }
@@ -531,6 +542,26 @@ final class DrawingScratch: @unchecked Sendable {
 /// are included from both sides' rules so neighbouring cells leave no cracks.
 @inline(__always)
 func rasterize(_ p: [(Double, Double)], clip: PixelRect, _ body: (Int, Int, Double, Double, Double) -> Void) {
+    rasterizeSpans(p, clip: clip) { py, first, last, l1, l2, slope1, slope2 in
+        var (l1, l2) = (l1, l2)
+        for px in first...last {
+            let l0 = 1 - l1 - l2
+            if l0 >= triangleEpsilon, l1 >= triangleEpsilon, l2 >= triangleEpsilon { body(px, py, l0, l1, l2) }
+            l1 += slope1
+            l2 += slope2
+        }
+    }
+}
+
+/// How far outside a triangle (in barycentric weight) a pixel centre may lie and still be drawn.
+let triangleEpsilon = -1e-7
+
+/// The rows of a triangle within `clip`: for each, the columns that may hold
+/// pixel centres inside it (widened by a pixel: test each with its weights),
+/// the weights l1 and l2 at the first, and how they change per column.
+@inline(__always)
+func rasterizeSpans(_ p: [(Double, Double)], clip: PixelRect,
+                    _ span: (_ y: Int, _ first: Int, _ last: Int, _ l1: Double, _ l2: Double, _ step1: Double, _ step2: Double) -> Void) {
     let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[1].1 - p[0].1) * (p[2].0 - p[0].0)
     guard abs(area) > 1e-9 else { return }
     let minX = max(Int(min(p[0].0, p[1].0, p[2].0).rounded(.down)), clip.x0)
@@ -538,7 +569,7 @@ func rasterize(_ p: [(Double, Double)], clip: PixelRect, _ body: (Int, Int, Doub
     let minY = max(Int(min(p[0].1, p[1].1, p[2].1).rounded(.down)), clip.y0)
     let maxY = min(Int(max(p[0].1, p[1].1, p[2].1).rounded(.up)), clip.y1 - 1)
     guard minX <= maxX, minY <= maxY else { return }
-    let epsilon = -1e-7
+    let epsilon = triangleEpsilon
     // l1 and l2 are linear in x along a row: l = slope · x + offset(y).
     let inverseArea = 1 / area
     let slope1 = (p[2].1 - p[0].1) * inverseArea, slope2 = -(p[1].1 - p[0].1) * inverseArea
@@ -567,13 +598,6 @@ func rasterize(_ p: [(Double, Double)], clip: PixelRect, _ body: (Int, Int, Doub
         let first = max(minX, Int((low - 0.5).rounded(.down)) - 1), last = min(maxX, Int((high - 0.5).rounded(.up)) + 1)
         guard first <= last else { continue }
         let x = Double(first) + 0.5
-        var l1 = l1At0 + slope1 * x
-        var l2 = l2At0 + slope2 * x
-        for px in first...last {
-            let l0 = 1 - l1 - l2
-            if l0 >= epsilon, l1 >= epsilon, l2 >= epsilon { body(px, py, l0, l1, l2) }
-            l1 += slope1
-            l2 += slope2
-        }
+        span(py, first, last, l1At0 + slope1 * x, l2At0 + slope2 * x, slope1, slope2)
     }
 }
