@@ -144,6 +144,7 @@ struct MeshLayer: @unchecked Sendable {
                 rasterizeSpans(triangle.screen, clip: band) { py, first, last, l1, l2, step1, step2 in
                     var (l1, l2) = (l1, l2)
                     var (low, high) = (Int.max, -1)
+                    let row = layer.pixels + py * layer.width * 4
                     for px in first...last {
                         defer { l1 += step1; l2 += step2 }
                         let l0 = 1 - l1 - l2
@@ -157,7 +158,13 @@ struct MeshLayer: @unchecked Sendable {
                         let k = Float(l0 * k0 + l1 * k1 + l2 * k2)
                         var (cr, cg, cb) = (Float(t[0]) * byte, Float(t[1]) * byte, Float(t[2]) * byte)
                         if back { (cr, cg, cb) = MeshTexture.backSide(cr, cg, cb) }
-                        layer.blend(x: px, y: py, r: cr * k, g: cg * k, b: cb * k, a: Float(t[3]) * byte)
+                        if t[3] == 255 {
+                            // Opaque: source over leaves nothing of what was there.
+                            let p = row + px * 4
+                            (p[0], p[1], p[2], p[3]) = (cr * k, cg * k, cb * k, 1)
+                        } else {
+                            layer.blend(x: px, y: py, r: cr * k, g: cg * k, b: cb * k, a: Float(t[3]) * byte)
+                        }
                         (low, high) = (min(low, px), px)
                     }
                     if high >= 0 {
