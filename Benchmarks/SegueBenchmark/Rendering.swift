@@ -29,9 +29,13 @@ func frameTimes(registry: AnimatorRegistry, rounds: Int = 5, only: String? = nil
                                             size: Rect.phonePortrait, from: from, to: to, renderer: renderer)
             var times: [Double] = []
             let frames = FrameRenderer(renderer: renderer)
-            _ = try? preview.play(fps: 60, delegate: delegate) { _, _, view, _ in
+            let only = ProcessInfo.processInfo.environment["SEGUE_BENCH_FRAME"].flatMap { Int($0) }
+            _ = try? preview.play(fps: 60, delegate: delegate) { index, _, view, _ in
+                // SEGUE_BENCH_FRAME=N: that frame alone, drawn 200 times (for a profiler).
+                if let only { if index == only { times.append(median(runs: 200) { frames.render(view, everything: true) }) }; return }
                 times.append(median(runs: rounds) { frames.render(view, everything: true) })
             }
+            guard !times.isEmpty else { continue }
             count = times.count
             if ProcessInfo.processInfo.environment["SEGUE_BENCH_EACH"] != nil {
                 print("    \(name) x\(Int(scale)) each frame (ms): " + times.map { String(format: "%.1f", $0 * 1000) }.joined(separator: " "))

@@ -8,8 +8,10 @@
 // (--config-only runs just that), and how long `segue run --watch` takes to
 // play a change (--watch-only runs just that). After the round trips comes
 // what the sandbox costs (--sandbox-only runs just that). It ends with
-// rendering figures (--rendering-only runs just those; --frames-only just the
-// time to draw each frame): for each animator at 390x844, the time and peak memory of `segue preview`, and GIF and PNG sizes
+// rendering figures (--rendering-only runs just those; --frames-only [ANIMATOR]
+// just the time to draw each frame, SEGUE_BENCH_EACH=1 listing every frame and
+// SEGUE_BENCH_FRAME=N drawing frame N alone, for a profiler): for each animator
+// at 390x844, the time and peak memory of `segue preview`, and GIF and PNG sizes
 // against gifsicle -O3 (where installed) and zlib level 6 on the same frames.
 //
 // With --single ANIMATOR [--swift] --frames N it only evaluates N frames of
