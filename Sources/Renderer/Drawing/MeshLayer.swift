@@ -1,0 +1,244 @@
+import HostContainer
+
+/// The direction towards the light for meshes: in front of the screen and
+/// a little above it, so a flat page is lit fully and a curl darkens as
+/// it turns away.
+let meshLight: Vec3 = {
+    let v = Vec3(x: 0, y: -0.35, z: 1), length = (v.x * v.x + v.y * v.y + v.z * v.z).squareRoot()
+    return Vec3(x: v.x / length, y: v.y / length, z: v.z / length)
+}()
+
+/// A mesh drawn at twice the resolution (for anti-aliased edges) and averaged
+/// down. What every band of the frame shares is worked out once, when the
+/// layer is made: the triangles in drawing order (lowest cells first, each
+/// shaded by the angle between its surface and the light; cells seen from
+/// behind show the texture washed out, ``Content/backSide(of:)``, which the
+/// geometry mirrors), the part lying flat (``FlatPart``) and the soft
+/// shadow the lifted cells cast, offset downwards with their height, onto what
+/// lies beneath. The layer's pixels themselves are drawn band by band as
+/// they are composited, in a buffer of a few rows that stays in the cache.
+struct MeshLayer: @unchecked Sendable {
+    let item: MeshItem
+    /// Region of the twice-as-fine layer.
+    let region: PixelRect
+    private let texture: MeshTexture
+    /// Where the mesh lies flat and unmoved, the texture copied as it is.
+    private let flat: FlatPart?
+    private let triangles: [Triangle]
+    private let shadow: ShadowMask?
+
+    /// One textured triangle, in layer-region coordinates.
+    struct Triangle {
+        let screen: [(Double, Double)]
+        let uv: [(Double, Double)]
+        let light: [Double]
+        let back: Bool
+        /// Whether it belongs to a flat cell: copied pixels are left to the copy.
+        let flat: Bool
+        let top: Int, bottom: Int
+    }
+
+    init(_ item: MeshItem, texture: MeshTexture, scratch: DrawingScratch) {
+        self.item = item
+        self.texture = texture
+        region = item.layer
+        let cols = item.columns, rows = item.rows
+        let region = region
+        func uv(_ i: Int, _ j: Int) -> (Double, Double) {
+            (Double(i) / Double(cols) * Double(texture.width), Double(j) / Double(rows) * Double(texture.height))
+        }
+        // Vertex normals from the neighbours (one-sided at the edges), facing the eye where the page faces it.
+        var normals = [Vec3](repeating: Vec3(x: 0, y: 0, z: 1), count: (cols + 1) * (rows + 1))
+        for j in 0...rows {
+            for i in 0...cols {
+                let a = item.vertex(min(i + 1, cols), j), b = item.vertex(max(i - 1, 0), j)
+                let c = item.vertex(i, min(j + 1, rows)), e = item.vertex(i, max(j - 1, 0))
+                let du = Vec3(x: a.x - b.x, y: a.y - b.y, z: a.z - b.z), dv = Vec3(x: c.x - e.x, y: c.y - e.y, z: c.z - e.z)
+                let n = Vec3(x: du.y * dv.z - du.z * dv.y, y: du.z * dv.x - du.x * dv.z, z: du.x * dv.y - du.y * dv.x)
+                let length = (n.x * n.x + n.y * n.y + n.z * n.z).squareRoot()
+                if length > 1e-12 { normals[j * (cols + 1) + i] = Vec3(x: n.x / length, y: n.y / length, z: n.z / length) }
+            }
+        }
+        /// Brightness from the surface's angle to the light: 1 when it faces the light as a flat page does.
+        func shade(_ n: Vec3, back: Bool) -> Double {
+            let s = back ? -1.0 : 1.0
+            let lambert = max(s * (n.x * meshLight.x + n.y * meshLight.y + n.z * meshLight.z), 0) / meshLight.z
+            return min(0.3 + 0.7 * lambert, 1)
+        }
+        let projected = item.vertices.map(item.project)
+        let flat = FlatPart(item, projected: projected, normals: normals, texture: texture)
+        self.flat = flat
+        shadow = ShadowMask(item, scratch: scratch)
+
+        var cells: [(i: Int, j: Int, z: Double)] = []
+        for j in 0..<rows {
+            for i in 0..<cols {
+                cells.append((i, j, max(item.vertex(i, j).z, item.vertex(i + 1, j).z, item.vertex(i, j + 1).z, item.vertex(i + 1, j + 1).z)))
+            }
+        }
+        var triangles: [Triangle] = []
+        for cell in cells.sorted(by: { $0.z < $1.z }) {
+            if let flat, flat.isCopiedWhole(cell.i, cell.j) { continue }
+            let quad = [(cell.i, cell.j), (cell.i + 1, cell.j), (cell.i + 1, cell.j + 1), (cell.i, cell.j + 1)]
+            let screen = quad.map { (projected[$0.1 * (cols + 1) + $0.0].0 - Double(region.x0),
+                                     projected[$0.1 * (cols + 1) + $0.0].1 - Double(region.y0)) }
+            let tex = quad.map { uv($0.0, $0.1) }
+            for tri in [[0, 1, 2], [0, 2, 3]] {
+                let (a, b, c) = (screen[tri[0]], screen[tri[1]], screen[tri[2]])
+                let facingAway = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0) < 0
+                let ys = [a.1, b.1, c.1]
+                guard ys.allSatisfy(\.isFinite) else { continue }
+                triangles.append(Triangle(
+                    screen: [a, b, c], uv: tri.map { tex[$0] },
+                    light: tri.map { shade(normals[quad[$0].1 * (cols + 1) + quad[$0].0], back: facingAway) },
+                    back: facingAway, flat: flat?.isFlat(cell.i, cell.j) == true,
+                    top: Int(max(ys.min()!, -1).rounded(.down)), bottom: Int(min(ys.max()!, Double(region.height) + 1).rounded(.up))))
+            }
+        }
+        self.triangles = triangles
+    }
+
+    /// Draws the layer's rows that fall within `target`'s clip, a band at a
+    /// time, averages them down and composites them with the mesh's alpha.
+    func composite(into target: DrawingTarget) {
+        let area = item.bounds.intersection(target.clip)
+        guard !area.isEmpty else { return }
+        let alpha = Float(item.alpha)
+        let r = region
+        let bandRows = 16  // canvas rows per band: 32 layer rows
+        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: r.width * bandRows * 2 * 4)
+        defer { buffer.deallocate() }
+        var y0 = area.y0
+        while y0 < area.y1 {
+            let y1 = min(y0 + bandRows, area.y1)
+            // The band's layer rows, in region coordinates.
+            let rows = PixelRect(x0: 0, y0: y0 * 2 - r.y0, x1: r.width, y1: y1 * 2 - r.y0).intersection(
+                PixelRect(x0: 0, y0: 0, x1: r.width, y1: r.height))
+            let drawn = RowExtents(rows: bandRows * 2)
+            if !rows.isEmpty {
+                buffer.baseAddress!.update(repeating: 0, count: rows.height * r.width * 4)
+                // A target whose row 0 is the band's first layer row.
+                let band = DrawingTarget(pixels: buffer.baseAddress! - rows.y0 * r.width * 4, width: r.width, height: r.height, clip: rows)
+                draw(into: band, drawn: drawn, origin: rows.y0)
+            }
+            composite(rows: y0..<y1, area: area, alpha: alpha, band: buffer.baseAddress!, bandTop: rows.isEmpty ? 0 : rows.y0,
+                      bandRows: rows.isEmpty ? 0 : rows.height, drawn: drawn, into: target)
+            y0 = y1
+        }
+    }
+
+    /// Draws the shadow and the triangles into the band `layer` (rows of its clip).
+    private func draw(into layer: DrawingTarget, drawn: RowExtents, origin: Int) {
+        let band = layer.clip
+        let (width, height) = (texture.width, texture.height)
+        texture.front.withUnsafeBufferPointer { texels in
+            let texels = texels.baseAddress!
+            for triangle in triangles where triangle.bottom >= band.y0 && triangle.top < band.y1 {
+                let spared = triangle.flat ? flat : nil
+                let uv = triangle.uv, light = triangle.light
+                let (u0, u1, u2, v0, v1, v2) = (uv[0].0, uv[1].0, uv[2].0, uv[0].1, uv[1].1, uv[2].1)
+                let (k0, k1, k2) = (light[0], light[1], light[2])
+                let back = triangle.back
+                let (ox, oy) = (region.x0, region.y0)
+                let byte: Float = 1 / 255
+                rasterizeSpans(triangle.screen, clip: band) { py, first, last, l1, l2, step1, step2 in
+                    var (l1, l2) = (l1, l2)
+                    var (low, high) = (Int.max, -1)
+                    let row = layer.pixels + py * layer.width * 4
+                    for px in first...last {
+                        defer { l1 += step1; l2 += step2 }
+                        let l0 = 1 - l1 - l2
+                        guard l0 >= triangleEpsilon, l1 >= triangleEpsilon, l2 >= triangleEpsilon else { continue }
+                        if let spared, spared.covers(layerX: px + ox, layerY: py + oy) { continue }
+                        // Nearest texel: the layer is drawn at twice the resolution and averaged down.
+                        let tx = Int(l0 * u0 + l1 * u1 + l2 * u2), ty = Int(l0 * v0 + l1 * v1 + l2 * v2)
+                        guard tx >= 0, ty >= 0, tx < width, ty < height else { continue }
+                        let t = texels + (ty * width + tx) * 4
+                        guard t[3] > 0 else { continue }
+                        let k = Float(l0 * k0 + l1 * k1 + l2 * k2)
+                        var (cr, cg, cb) = (Float(t[0]) * byte, Float(t[1]) * byte, Float(t[2]) * byte)
+                        if back { (cr, cg, cb) = MeshTexture.backSide(cr, cg, cb) }
+                        if t[3] == 255 {
+                            // Opaque: source over leaves nothing of what was there.
+                            let p = row + px * 4
+                            (p[0], p[1], p[2], p[3]) = (cr * k, cg * k, cb * k, 1)
+                        } else {
+                            layer.blend(x: px, y: py, r: cr * k, g: cg * k, b: cb * k, a: Float(t[3]) * byte)
+                        }
+                        (low, high) = (min(low, px), px)
+                    }
+                    if high >= 0 {
+                        drawn.touch(low, py - origin)
+                        drawn.touch(high, py - origin)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Averages the band's layer rows down into canvas rows `rows`, over the copied flat pixels.
+    private func composite(rows: Range<Int>, area: PixelRect, alpha: Float, band: UnsafeMutablePointer<Float>,
+                           bandTop: Int, bandRows: Int, drawn: RowExtents, into target: DrawingTarget) {
+        let r = region
+        /// The band's pixel at layer row ly (region coordinates), column lx (layer coordinates); clear outside.
+        @inline(__always) func at(_ lx: Int, _ ly: Int) -> SIMD4<Float> {
+            let x = lx - r.x0, y = ly - bandTop
+            guard x >= 0, y >= 0, x < r.width, y < bandRows else { return .zero }
+            let p = band + (y * r.width + x) * 4
+            return SIMD4(p[0], p[1], p[2], p[3])
+        }
+        for py in rows {
+            flat?.copyRow(py, from: area.x0, to: area.x1, into: target)
+            let ly = py * 2 - r.y0
+            // The columns where the layer drew something, or the shadow falls.
+            var (a, b) = drawn.columns(rows: ly - bandTop, ly + 1 - bandTop)
+            if a <= b { (a, b) = ((a + r.x0) >> 1, (b + r.x0) >> 1) }
+            if let shadow, let (c, d) = shadow.columns(row: py) { (a, b) = (min(a, c), max(b, d)) }
+            guard a <= b else { continue }
+            let from = max(area.x0, a), to = min(area.x1 - 1, b)
+            guard from <= to else { continue }
+            for px in from...to {
+                // What the cells drew, over the shadow (black), unless the flat page hides it.
+                let sum = at(px * 2, ly) + at(px * 2 + 1, ly) + at(px * 2, ly + 1) + at(px * 2 + 1, ly + 1)
+                var p = sum / 4
+                if let shadow, flat?.isCopied(px, py) != true { p.w += shadow.darkness(px, py) * (1 - p.w) }
+                p *= alpha
+                guard p.w > 0 else { continue }
+                target.blend(x: px, y: py, r: p.x / p.w, g: p.y / p.w, b: p.z / p.w, a: p.w)
+            }
+        }
+    }
+}
+
+/// For each row of a layer, the first and last column drawn in.
+final class RowExtents: @unchecked Sendable {
+    private let low: UnsafeMutableBufferPointer<Int32>, high: UnsafeMutableBufferPointer<Int32>
+
+    init(rows: Int) {
+        low = .allocate(capacity: max(rows, 0))
+        high = .allocate(capacity: max(rows, 0))
+        low.initialize(repeating: .max)
+        high.initialize(repeating: -1)
+    }
+
+    deinit {
+        low.deallocate()
+        high.deallocate()
+    }
+
+    @inline(__always)
+    func touch(_ x: Int, _ y: Int) {
+        let x = Int32(truncatingIfNeeded: x)
+        if x < low[y] { low[y] = x }
+        if x > high[y] { high[y] = x }
+    }
+
+    /// The columns drawn in either row (rows outside the layer count as empty); first > last when none.
+    func columns(rows a: Int, _ b: Int) -> (first: Int, last: Int) {
+        var first = Int.max, last = -1
+        for y in [a, b] where y >= 0 && y < low.count && high[y] >= 0 {
+            (first, last) = (min(first, Int(low[y])), max(last, Int(high[y])))
+        }
+        return (first, last)
+    }
+}

@@ -1,0 +1,112 @@
+import HostContainer
+
+/// The shadow of a mesh's lifted cells on the plane beneath: each cell's
+/// footprint moved down the screen by a quarter of its height, darker the
+/// higher it is (up to 0.45 at 40 points), blurred by two box passes whose
+/// reach grows with the highest lift; blended as black beneath the cells.
+/// It is soft, so it is worked out at the canvas's resolution (the cells, at
+/// twice that).
+struct ShadowMask: @unchecked Sendable {
+    /// The blurred darkness over `box`, in canvas pixels, rows `width` apart.
+    private let mask: UnsafeMutablePointer<Float>
+    private let width: Int
+    private let box: PixelRect
+
+    init?(_ item: MeshItem, scratch: DrawingScratch) {
+        let cols = item.columns, rows = item.rows
+        guard item.lift > 0.5 else { return nil }
+        // The mesh projects onto the twice-as-fine layer: halved, onto the canvas.
+        let reach = max(Int((Double(item.shadowReach) / 2).rounded()), 1)
+        // The footprints of the lifted cells, with room for the blur.
+        var lifted: [[((Double, Double), Double)]] = []
+        var lo = (Double.infinity, Double.infinity), hi = (-Double.infinity, -Double.infinity)
+        for j in 0..<rows {
+            for i in 0..<cols {
+                let quad = [(i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1)].map { item.vertex($0.0, $0.1) }
+                guard quad.contains(where: { $0.z > 0.5 }) else { continue }
+                let g = quad.map { p -> ((Double, Double), Double) in
+                    let (point, dark) = item.ground(p)
+                    return ((point.0 / 2, point.1 / 2), dark)
+                }
+                for ((x, y), _) in g {
+                    (lo, hi) = ((min(lo.0, x), min(lo.1, y)), (max(hi.0, x), max(hi.1, y)))
+                }
+                lifted.append(g)
+            }
+        }
+        guard lo.0 <= hi.0, lo.1 <= hi.1, lo.0.isFinite, hi.0.isFinite, lo.1.isFinite, hi.1.isFinite else { return nil }
+        let grow = Double(2 * reach + 2)
+        let full = item.bounds
+        let within = PixelRect(x0: Int(max(lo.0 - grow, Double(full.x0) - 1).rounded(.down)),
+                               y0: Int(max(lo.1 - grow, Double(full.y0) - 1).rounded(.down)),
+                               x1: Int(min(hi.0 + grow, Double(full.x1) + 1).rounded(.up)) + 1,
+                               y1: Int(min(hi.1 + grow, Double(full.y1) + 1).rounded(.up)) + 1).intersection(full)
+        guard !within.isEmpty else { return nil }
+        // Indexed as if the mask covered the whole canvas.
+        let w = within.width
+        let mask = scratch.zeroed(within.area).baseAddress! - (within.y0 * w + within.x0)
+        var box = (x0: Int.max, y0: Int.max, x1: -1, y1: -1)
+        for g in lifted {
+            for tri in [[0, 1, 2], [0, 2, 3]] {
+                let (d0, d1, d2) = (g[tri[0]].1, g[tri[1]].1, g[tri[2]].1)
+                rasterize(tri.map { g[$0].0 }, clip: within) { px, py, l0, l1, l2 in
+                    let a = Float(l0 * d0 + l1 * d1 + l2 * d2)
+                    let k = py * w + px
+                    if a > mask[k] { mask[k] = a }
+                    box = (min(box.x0, px), min(box.y0, py), max(box.x1, px), max(box.y1, py))
+                }
+            }
+        }
+        guard box.x1 >= 0 else { return nil }
+        // Soften: two box blurs along each axis over the shadow's bounding box grown by the reach.
+        let x0 = max(box.x0 - 2 * reach, within.x0), x1 = min(box.x1 + 2 * reach, within.x1 - 1)
+        let y0 = max(box.y0 - 2 * reach, within.y0), y1 = min(box.y1 + 2 * reach, within.y1 - 1)
+        let (bw, bh) = (x1 - x0 + 1, y1 - y0 + 1)
+        let window = Float(2 * reach + 1)
+        // The horizontal pass reads a copy of its row; the vertical one runs along rows with a
+        // running sum per column, the rows it has overwritten but still needs kept in a ring.
+        let line = scratch.zeroed(bw).baseAddress!
+        let sums = scratch.zeroed(bw).baseAddress!
+        let ringRows = reach + 1
+        let ring = scratch.zeroed(bw * ringRows).baseAddress!
+        for _ in 0..<2 {
+            for y in y0...y1 {
+                let row = mask + y * w + x0
+                line.update(from: row, count: bw)
+                var sum: Float = 0
+                for k in 0...min(reach, bw - 1) { sum += line[k] }
+                for k in 0..<bw {
+                    row[k] = sum / window
+                    if k + reach + 1 < bw { sum += line[k + reach + 1] }
+                    if k - reach >= 0 { sum -= line[k - reach] }
+                }
+            }
+            sums.update(repeating: 0, count: bw)
+            for k in 0...min(reach, bh - 1) { for x in 0..<bw { sums[x] += mask[(y0 + k) * w + x0 + x] } }
+            for k in 0..<bh {
+                let row = mask + (y0 + k) * w + x0
+                // Keep row k as it was before it is overwritten: row k + reach + 1 will subtract it.
+                (ring + (k % ringRows) * bw).update(from: row, count: bw)
+                for x in 0..<bw { row[x] = sums[x] / window }
+                if k + reach + 1 < bh { for x in 0..<bw { sums[x] += mask[(y0 + k + reach + 1) * w + x0 + x] } }
+                if k - reach >= 0 { let old = ring + ((k - reach) % ringRows) * bw; for x in 0..<bw { sums[x] -= old[x] } }
+            }
+        }
+        self.mask = mask
+        self.width = w
+        self.box = PixelRect(x0: x0, y0: y0, x1: x1 + 1, y1: y1 + 1)
+    }
+
+    /// The shadow's darkness at canvas pixel (x, y); 0 where it is too faint to show.
+    @inline(__always)
+    func darkness(_ x: Int, _ y: Int) -> Float {
+        guard x >= box.x0, y >= box.y0, x < box.x1, y < box.y1 else { return 0 }
+        let a = mask[y * width + x]
+        return a > 0.002 ? a : 0
+    }
+
+    /// The canvas columns the shadow covers in row `y`; nil when none.
+    func columns(row y: Int) -> (Int, Int)? {
+        y >= box.y0 && y < box.y1 ? (box.x0, box.x1 - 1) : nil
+    }
+}

@@ -1,0 +1,65 @@
+/// Calls `body` for every pixel centre inside the triangle (and `clip`), with
+/// its barycentric weights, row by row over the span the triangle's edges
+/// allow; along a span the weights change by a constant step. Shared edges
+/// are included from both sides' rules so neighbouring cells leave no cracks.
+@inline(__always)
+func rasterize(_ p: [(Double, Double)], clip: PixelRect, _ body: (Int, Int, Double, Double, Double) -> Void) {
+    rasterizeSpans(p, clip: clip) { py, first, last, l1, l2, slope1, slope2 in
+        var (l1, l2) = (l1, l2)
+        for px in first...last {
+            let l0 = 1 - l1 - l2
+            if l0 >= triangleEpsilon, l1 >= triangleEpsilon, l2 >= triangleEpsilon { body(px, py, l0, l1, l2) }
+            l1 += slope1
+            l2 += slope2
+        }
+    }
+}
+
+/// How far outside a triangle (in barycentric weight) a pixel centre may lie and still be drawn.
+let triangleEpsilon = -1e-7
+
+/// The rows of a triangle within `clip`: for each, the columns that may hold
+/// pixel centres inside it (widened by a pixel: test each with its weights),
+/// the weights l1 and l2 at the first, and how they change per column.
+@inline(__always)
+func rasterizeSpans(_ p: [(Double, Double)], clip: PixelRect,
+                    _ span: (_ y: Int, _ first: Int, _ last: Int, _ l1: Double, _ l2: Double, _ step1: Double, _ step2: Double) -> Void) {
+    let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[1].1 - p[0].1) * (p[2].0 - p[0].0)
+    guard abs(area) > 1e-9 else { return }
+    let minX = max(Int(min(p[0].0, p[1].0, p[2].0).rounded(.down)), clip.x0)
+    let maxX = min(Int(max(p[0].0, p[1].0, p[2].0).rounded(.up)), clip.x1 - 1)
+    let minY = max(Int(min(p[0].1, p[1].1, p[2].1).rounded(.down)), clip.y0)
+    let maxY = min(Int(max(p[0].1, p[1].1, p[2].1).rounded(.up)), clip.y1 - 1)
+    guard minX <= maxX, minY <= maxY else { return }
+    let epsilon = triangleEpsilon
+    // l1 and l2 are linear in x along a row: l = slope · x + offset(y).
+    let inverseArea = 1 / area
+    let slope1 = (p[2].1 - p[0].1) * inverseArea, slope2 = -(p[1].1 - p[0].1) * inverseArea
+    let slope0 = -slope1 - slope2
+    let (inverse0, inverse1, inverse2) = (1 / slope0, 1 / slope1, 1 / slope2)
+    for py in minY...maxY {
+        let y = Double(py) + 0.5
+        let l1At0 = ((0 - p[0].0) * (p[2].1 - p[0].1) - (y - p[0].1) * (p[2].0 - p[0].0)) * inverseArea
+        let l2At0 = ((p[1].0 - p[0].0) * (y - p[0].1) - (p[1].1 - p[0].1) * (0 - p[0].0)) * inverseArea
+        // The x range where each weight is at least epsilon.
+        var low = Double(minX), high = Double(maxX) + 1
+        @inline(__always) func bound(_ slope: Double, _ inverse: Double, _ offset: Double) {
+            if slope > 0 {
+                low = max(low, (epsilon - offset) * inverse)
+            } else if slope < 0 {
+                high = min(high, (epsilon - offset) * inverse)
+            } else if offset < epsilon {
+                high = -1
+            }
+        }
+        bound(slope1, inverse1, l1At0)
+        bound(slope2, inverse2, l2At0)
+        bound(slope0, inverse0, 1 - l1At0 - l2At0)
+        guard low.isFinite, high.isFinite, low <= high + 1 else { continue }
+        // Widened by a pixel each side, then each pixel tested.
+        let first = max(minX, Int((low - 0.5).rounded(.down)) - 1), last = min(maxX, Int((high - 0.5).rounded(.up)) + 1)
+        guard first <= last else { continue }
+        let x = Double(first) + 0.5
+        span(py, first, last, l1At0 + slope1 * x, l2At0 + slope2 * x, slope1, slope2)
+    }
+}
