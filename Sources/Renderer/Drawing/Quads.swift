@@ -20,6 +20,7 @@ extension QuadItem {
         let constant: (r: Float, g: Float, b: Float, a: Float)? = shader.isPlain && background.alpha > 0
             ? (Float(background.red), Float(background.green), Float(background.blue), Float(background.alpha * alpha)) : nil
         let inv = inverse
+        let affine = inv[2] == 0 && inv[5] == 0 && inv[8] == 1
         for py in area.y0..<area.y1 {
             let y = Double(py) + 0.5
             var first = area.x0, last = area.x1 - 1
@@ -45,8 +46,10 @@ extension QuadItem {
                     } else {
                         for x in innerFirst...innerLast {
                             let xc = Double(x) + 0.5
+                            // An affine map (no perspective) keeps c at 1: no division.
                             let c = xc * inv[2] + cRow
-                            let u = (xc * inv[0] + uRow) / c, v = (xc * inv[1] + vRow) / c
+                            let u = affine ? xc * inv[0] + uRow : (xc * inv[0] + uRow) / c
+                            let v = affine ? xc * inv[1] + vRow : (xc * inv[1] + vRow) / c
                             let color = shader.color(u: u, v: v, pixelSize: pixelSize)
                             let a = Float(color.alpha * alpha)
                             guard a > 0 else { continue }

@@ -10,6 +10,7 @@ struct Shader {
     let background: Color
     private let kind: Kind
     let width: Double, height: Double
+    private let inverseWidth: Double, inverseHeight: Double
     private let painter: ImagePainter?
     // A label's glyphs, as a row of font columns (a glyph's five, then a
     // blank one, for each character), and where its text lies.
@@ -21,6 +22,7 @@ struct Shader {
         self.background = background
         self.width = width
         self.height = height
+        (inverseWidth, inverseHeight) = (1 / width, 1 / height)
         ink = Content.textColor(on: background)
         painter = if case .image(let seed) = content { ImagePainter.for(seed: seed) } else { nil }
         switch content {
@@ -51,7 +53,7 @@ struct Shader {
         case .plain:
             return background
         case .image:
-            return painter.unsafelyUnwrapped.color(u: u / width, v: v / height)
+            return painter.unsafelyUnwrapped.color(u: u * inverseWidth, v: v * inverseHeight)
         case .label:
             let reach = 0.375 * pixelSize  // the outermost samples' offset
             guard u + reach >= textX, u - reach < textRight, v + reach >= textY, v - reach < textBottom else { return background }
