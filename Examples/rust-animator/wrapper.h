@@ -1,0 +1,2 @@
+/* What bindgen reads: the public header, as it is. */
+#include "segue_animator.h"
