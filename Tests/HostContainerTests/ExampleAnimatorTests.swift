@@ -13,6 +13,9 @@ struct ExampleAnimatorTests {
     static let hasMake = FileManager.default.isExecutableFile(atPath: "/usr/bin/make")
     static let canBuildCPlusPlus = HeaderTests.hasCPlusPlus && hasMake
     static let canBuildRust = HeaderTests.found("cargo") && hasMake
+    /// Zig 0.14 (the last with @cImport), as `zig` or as PyPI's `python3 -m ziglang`.
+    static let canBuildZig = hasMake && ((try? run("/usr/bin/env", ["sh", "-c", "zig version 2>/dev/null || python3 -m ziglang version"]).out
+        .hasPrefix("0.14")) ?? false)
 
     /// Builds `example` with `make` (and `arguments`) into a folder of its own; returns the folder.
     static func build(_ example: String, _ arguments: [String] = []) throws -> String {
@@ -78,6 +81,12 @@ struct ExampleAnimatorTests {
         try Self.prove("CardFlip", in: try Self.build("cpp-animator"), parameters: ["duration", "perspective", "axis"],
                        setting: #""axis": "horizontal""#)
         try Self.proveInstall("cpp-animator", name: "CardFlip")
+    }
+
+    @Test(.enabled(if: canBuildZig, "skipped: the Zig example needs Zig 0.14 (pip install ziglang==0.14.1; .ci/run does) and make"))
+    func theZigExampleIsAWorkingAnimator() throws {
+        try Self.prove("SlideUp", in: try Self.build("zig-animator"), parameters: ["duration", "fade"], setting: #""fade": 0.8"#)
+        try Self.proveInstall("zig-animator", name: "SlideUp")
     }
 
     @Test(.enabled(if: canBuildRust, "skipped: the Rust example needs cargo and make"))
