@@ -89,6 +89,20 @@ struct ExampleAnimatorTests {
         try Self.proveInstall("zig-animator", name: "SlideUp")
     }
 
+    static let hasBindgen = HeaderTests.found("bindgen")
+
+    /// The committed bindings are what bindgen makes of the header today: a
+    /// change to the header that the Rust example has not caught up with fails here.
+    @Test(.enabled(if: hasBindgen, "skipped: no bindgen (apt-get install bindgen libclang1-14; .ci/run does)"))
+    func theRustBindingsAreTheHeadersCurrentTranslation() throws {
+        let fresh = makeTemporaryFolder("bindings") + "/bindings.rs"
+        let made = try run("/bin/sh", [Paths.packageRoot + "/Examples/rust-animator/regenerate-bindings.sh"], environment: ["BINDINGS": fresh])
+        try #require(made.status == 0, "\(made.err)")
+        let committed = try String(contentsOfFile: Paths.packageRoot + "/Examples/rust-animator/src/bindings.rs", encoding: .utf8)
+        #expect(try String(contentsOfFile: fresh, encoding: .utf8) == committed,
+                "Examples/rust-animator/src/bindings.rs is stale: run Examples/rust-animator/regenerate-bindings.sh")
+    }
+
     @Test(.enabled(if: canBuildRust, "skipped: the Rust example needs cargo and make"))
     func theRustExampleIsAWorkingAnimator() throws {
         let folder = try Self.build("rust-animator")
