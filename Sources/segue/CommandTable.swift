@@ -257,6 +257,17 @@ enum Commands {
         ],
         about: ValidateCommand.about, main: ValidateCommand.main)
 
+    static let new = CommandSpec(
+        name: "new", summary: "Write a ready-to-build animator folder to start from", operand: .text, operandName: "NAME",
+        options: [
+            .init("--lang", .choice(NewCommand.languages), summary: "The language of the animator",
+                  detail: "The language: " + NewCommand.languages.joined(separator: ", ") + " (default c)."),
+            .init("--dir", .folder, summary: "The folder to write (default ./NAME)",
+                  detail: "The folder to write: new, or empty (default ./NAME)."),
+            help,
+        ],
+        about: NewCommand.about, main: NewCommand.main)
+
     static let schema = CommandSpec(
         name: "schema", summary: "Print the JSON Schema of config files, for editors", operand: nil, options: [help],
         about: SchemaCommand.about, main: SchemaCommand.main)
@@ -266,7 +277,7 @@ enum Commands {
         options: [help],
         about: CompletionsCommand.about, main: CompletionsCommand.main)
 
-    static let all = [run, check, explain, list, inspect, preview, validate, schema, completions]
+    static let all = [run, check, explain, list, inspect, preview, validate, new, schema, completions]
 
     /// `segue --help`: every command of the table with its summary.
     static var topLevelHelp: String {

@@ -1,0 +1,344 @@
+import AnimatorABI
+import Foundation
+import PluginHost
+import PluginRuntime
+
+/// `segue new NAME`: a ready-to-build animator folder, like `cargo new`: the
+/// animator (a cross-fade to start from), a build file whose default target
+/// builds `libNAME.so` and whose `install` target puts it in the user's plugin
+/// folder, and a README of three commands. Languages: those whose templates
+/// are proven by the tests, each from its example in `Examples/`.
+enum NewCommand {
+    static let about = """
+    Writes a folder (DIR, default ./NAME) holding an animator named NAME that
+    builds as it is: its source, a Makefile (make builds libNAME.so, make
+    install copies it into your plugin folder) and a README of the three
+    commands that build, preview and validate it. NAME is the animator's short
+    name, as configs select it: a letter, then letters, digits, '-' or '_'.
+    It refuses a folder that exists and is not empty.
+    """
+
+    /// The languages there are templates for.
+    static let languages = ["c", "cpp", "zig"]
+
+    static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.new) else { return .success }
+        let name = args.operand
+        guard PluginBoundary.isValidName(name), name.utf8.count <= Int(SEGUE_MAX_NAME) else {
+            throw args.usage("new: '\(PluginText.escaped(name))' is not an animator name: expected a letter, then letters, digits, '-' or '_' (at most \(SEGUE_MAX_NAME) bytes)")
+        }
+        let language = args.single("--lang") ?? "c"
+        guard languages.contains(language) else {
+            throw args.usage("new: no template for '\(PluginText.escaped(language))': expected one of \(languages.joined(separator: ", "))")
+        }
+        let folder = PluginFolders.absolute(args.single("--dir") ?? name)
+        if let existing = try? FileManager.default.contentsOfDirectory(atPath: folder), !existing.isEmpty {
+            printError("segue: \(folder) exists and is not empty: segue new writes only into a new or empty folder")
+            return .failure
+        }
+        guard let include = headerFolder() else {
+            printError("segue: cannot find segue_animator.h beside this segue (PREFIX/include, or the source tree): install the SDK (Scripts/install-sdk.sh)")
+            return .failure
+        }
+        let files = template(language, name: name, include: include)
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for (file, text) in files {
+                try text.write(toFile: folder + "/" + file, atomically: true, encoding: .utf8)
+            }
+        } catch {
+            printError("segue: cannot write \(folder): \(error.localizedDescription)")
+            return .failure
+        }
+        print("wrote \(folder): \(files.map(\.0).sorted().joined(separator: ", "))")
+        print("next: cd \(folder) && make && segue validate lib\(name).so")
+        return .success
+    }
+
+    /// The folder holding `segue_animator.h`: the installation's PREFIX/include
+    /// (segue in PREFIX/bin), else the source tree this segue was built in.
+    static func headerFolder() -> String? {
+        let executable = URL(fileURLWithPath: PluginSearchPath.currentExecutable()).resolvingSymlinksInPath()
+        let bin = executable.deletingLastPathComponent()
+        let candidates = [
+            bin.deletingLastPathComponent().appendingPathComponent("include"),
+            // .build/TRIPLE/CONFIGURATION/segue, in the package's root
+            bin.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Sources/AnimatorABI/include"),
+        ]
+        return candidates.map(\.path).first { FileManager.default.fileExists(atPath: $0 + "/segue_animator.h") }
+    }
+
+    /// NAME as a C identifier and as the id's last part.
+    static func identifier(_ name: String) -> String { name.replacingOccurrences(of: "-", with: "_") }
+    static func idPart(_ name: String) -> String { name.lowercased().replacingOccurrences(of: "_", with: "-") }
+
+    /// The files of a new animator in `language`, by file name.
+    static func template(_ language: String, name: String, include: String) -> [(String, String)] {
+        let id = "org.example.\(idPart(name))/1"
+        let source: (file: String, text: String, build: String, compile: String)
+        switch language {
+        case "cpp":
+            source = ("\(identifier(name)).cpp", cppSource(name: name, id: id), "$(CXX) $(CXXFLAGS)",
+                      "CXXFLAGS ?= -std=c++17 -O2 -Wall -Wextra -Wpedantic -fno-exceptions -fno-rtti")
+        case "zig":
+            source = ("\(identifier(name)).zig", zigSource(name: name, id: id), "$(ZIG) build-lib -dynamic -O ReleaseSafe -lc",
+                      "ZIG ?= $(shell command -v zig 2>/dev/null || echo python3 -m ziglang)")
+        default:
+            source = ("\(identifier(name)).c", cSource(name: name, id: id), "$(CC) $(CFLAGS)", "CFLAGS ?= -std=c11 -O2 -Wall -Wextra")
+        }
+        let link = language == "zig"
+            ? "\(source.build) $(SEGUE_CFLAGS) \(source.file) -femit-bin=$@"
+            : "\(source.build) $(SEGUE_CFLAGS) -shared -fPIC -Wl,-z,defs -o $@ \(source.file) -lm"
+        let makefile = """
+        # Builds the \(name) animator.
+        #   make            # lib\(name).so
+        #   make install    # into your plugin folder, ~/.local/share/segue/plugins
+        # The header: from pkg-config when the SDK is installed, else where segue new found it.
+        SEGUE_CFLAGS ?= $(shell pkg-config --cflags segue-animator 2>/dev/null || echo -I\(include))
+        \(source.compile)
+        XDG_DATA_HOME ?= $(HOME)/.local/share
+        PLUGINDIR ?= $(XDG_DATA_HOME)/segue/plugins
+
+        lib\(name).so: \(source.file)
+        \t\(link)
+
+        install: lib\(name).so
+        \tmkdir -p "$(PLUGINDIR)"
+        \tcp lib\(name).so "$(PLUGINDIR)/.lib\(name).so.tmp"
+        \tchmod 755 "$(PLUGINDIR)/.lib\(name).so.tmp"
+        \tmv -f "$(PLUGINDIR)/.lib\(name).so.tmp" "$(PLUGINDIR)/lib\(name).so"
+
+        clean:
+        \trm -f lib\(name).so lib\(name).so.o
+
+        .PHONY: clean install
+
+        """
+        let readme = """
+        # \(name)
+
+        A Segue animator, written by `segue new \(name) --lang \(language)`: a cross-fade to start from.
+
+        ```sh
+        make                                               # builds lib\(name).so
+        segue preview \(name) --plugins . --out \(name).gif  # see it
+        segue validate lib\(name).so                       # check it; then: make install
+        ```
+
+        """
+        return [(source.file, source.text), ("Makefile", makefile), ("README.md", readme)]
+    }
+
+    static func cSource(name: String, id: String) -> String {
+        """
+        /* \(name): a Segue animator. The from view fades out while the to view fades in. */
+        #include "segue_animator.h"
+
+        static const segue_host_t *host;
+
+        static const segue_param_t duration = {
+            .struct_size = sizeof(segue_param_t),
+            .name = "duration",
+            .explanation = "Length of the transition, in seconds.",
+            .type = SEGUE_PARAM_NUMBER,
+            .default_value = 0.3, .min_value = 0.05, .max_value = 10,
+        };
+        static const segue_param_t *const params[] = { &duration };
+
+        static segue_setup_result_t setup(const segue_animator_t *self, const segue_context_t *ctx, segue_plan_t *plan) {
+            (void)self;
+            plan->duration = ctx->params[0];
+            plan->layer_count = 2;
+            plan->layers[0].kind = SEGUE_LAYER_FROM_VIEW;
+            plan->layers[1].kind = SEGUE_LAYER_TO_VIEW;
+            return SEGUE_SETUP_ANIMATE;
+        }
+
+        static void evaluate(const segue_animator_t *self, const segue_context_t *ctx, const segue_plan_t *plan,
+                             double t, segue_layer_state_t *const *states, uint32_t layer_count) {
+            (void)self;
+            (void)layer_count;
+            double f = host->curve_value(SEGUE_CURVE_EASE_IN_OUT, t / plan->duration);
+            states[0]->frame = ctx->from_initial_frame;
+            states[0]->alpha = 1 - f;
+            states[1]->frame = ctx->to_final_frame;
+            states[1]->alpha = f;
+        }
+
+        static const segue_animator_t animator = {
+            .abi_version = SEGUE_ABI_VERSION_INIT,
+            .struct_size = sizeof(segue_animator_t),
+            .id = "\(id)",
+            .name = "\(name)",
+            .version = "0.1.0",
+            .description = "Fades the from view out while the to view fades in.",
+            .params = params,
+            .param_count = 1,
+            .setup = setup,
+            .evaluate = evaluate,
+        };
+        static const segue_animator_t *const animators[] = { &animator };
+        static const segue_plugin_t plugin = {
+            .abi_version = SEGUE_ABI_VERSION_INIT,
+            .struct_size = sizeof(segue_plugin_t),
+            .animators = animators,
+            .animator_count = 1,
+        };
+
+        SEGUE_EXPORT const segue_plugin_t *segue_animator_entry(const segue_host_t *h) {
+            if (!segue_version_is_compatible(h->abi_version)) return NULL;
+            host = h;
+            return &plugin;
+        }
+
+        """
+    }
+
+    static func cppSource(name: String, id: String) -> String {
+        """
+        // \(name): a Segue animator in C++17. The from view fades out while the to view fades in.
+        #include "segue_animator.h"
+
+        namespace {
+
+        const segue_host_t *host = nullptr;
+
+        segue_param_t durationParam() {
+            segue_param_t p{};
+            p.struct_size = sizeof(segue_param_t);
+            p.name = "duration";
+            p.explanation = "Length of the transition, in seconds.";
+            p.type = SEGUE_PARAM_NUMBER;
+            p.default_value = 0.3;
+            p.min_value = 0.05;
+            p.max_value = 10;
+            return p;
+        }
+        const segue_param_t duration = durationParam();
+        const segue_param_t *const params[] = {&duration};
+
+        struct Animator {
+            static segue_setup_result_t setup(const segue_animator_t *, const segue_context_t *ctx, segue_plan_t *plan) noexcept {
+                plan->duration = ctx->params[0];
+                plan->layer_count = 2;
+                plan->layers[0].kind = SEGUE_LAYER_FROM_VIEW;
+                plan->layers[1].kind = SEGUE_LAYER_TO_VIEW;
+                return SEGUE_SETUP_ANIMATE;
+            }
+
+            static void evaluate(const segue_animator_t *, const segue_context_t *ctx, const segue_plan_t *plan, double t,
+                                 segue_layer_state_t *const *states, uint32_t) noexcept {
+                const double f = host->curve_value(SEGUE_CURVE_EASE_IN_OUT, t / plan->duration);
+                states[0]->frame = ctx->from_initial_frame;
+                states[0]->alpha = 1 - f;
+                states[1]->frame = ctx->to_final_frame;
+                states[1]->alpha = f;
+            }
+        };
+
+        segue_animator_t makeAnimator() {
+            segue_animator_t a{};
+            a.abi_version = SEGUE_ABI_VERSION_INIT;
+            a.struct_size = sizeof(segue_animator_t);
+            a.id = "\(id)";
+            a.name = "\(name)";
+            a.version = "0.1.0";
+            a.description = "Fades the from view out while the to view fades in.";
+            a.params = params;
+            a.param_count = 1;
+            a.setup = Animator::setup;
+            a.evaluate = Animator::evaluate;
+            return a;
+        }
+        const segue_animator_t animator = makeAnimator();
+        const segue_animator_t *const animators[] = {&animator};
+
+        segue_plugin_t makePlugin() {
+            segue_plugin_t p{};
+            p.abi_version = SEGUE_ABI_VERSION_INIT;
+            p.struct_size = sizeof(segue_plugin_t);
+            p.animators = animators;
+            p.animator_count = 1;
+            return p;
+        }
+        const segue_plugin_t plugin = makePlugin();
+
+        }  // namespace
+
+        extern "C" SEGUE_EXPORT const segue_plugin_t *segue_animator_entry(const segue_host_t *h) {
+            if (!segue_version_is_compatible(h->abi_version)) return nullptr;
+            host = h;
+            return &plugin;
+        }
+
+        """
+    }
+
+    static func zigSource(name: String, id: String) -> String {
+        """
+        //! \(name): a Segue animator in Zig (0.14). The from view fades out while the to view fades in.
+        const c = @cImport(@cInclude("segue_animator.h"));
+
+        var host: ?*const c.segue_host_t = null;
+
+        const duration = c.segue_param_t{
+            .struct_size = @sizeOf(c.segue_param_t),
+            .name = "duration",
+            .explanation = "Length of the transition, in seconds.",
+            .type = c.SEGUE_PARAM_NUMBER,
+            .default_value = 0.3,
+            .min_value = 0.05,
+            .max_value = 10,
+            .choices = null,
+            .choice_count = 0,
+        };
+        const params = [_][*c]const c.segue_param_t{&duration};
+
+        fn setup(_: [*c]const c.segue_animator_t, ctx: [*c]const c.segue_context_t, plan: [*c]c.segue_plan_t) callconv(.c) c.segue_setup_result_t {
+            plan.*.duration = ctx.*.params[0];
+            plan.*.layer_count = 2;
+            plan.*.layers[0].kind = c.SEGUE_LAYER_FROM_VIEW;
+            plan.*.layers[1].kind = c.SEGUE_LAYER_TO_VIEW;
+            return c.SEGUE_SETUP_ANIMATE;
+        }
+
+        fn evaluate(_: [*c]const c.segue_animator_t, ctx: [*c]const c.segue_context_t, plan: [*c]const c.segue_plan_t, t: f64, states: [*c]const [*c]c.segue_layer_state_t, _: u32) callconv(.c) void {
+            const f = host.?.curve_value.?(c.SEGUE_CURVE_EASE_IN_OUT, t / plan.*.duration);
+            states[0].*.frame = ctx.*.from_initial_frame;
+            states[0].*.alpha = 1 - f;
+            states[1].*.frame = ctx.*.to_final_frame;
+            states[1].*.alpha = f;
+        }
+
+        const version = c.segue_version_t{ .major = c.SEGUE_ABI_VERSION_MAJOR, .minor = c.SEGUE_ABI_VERSION_MINOR };
+        const animator = c.segue_animator_t{
+            .abi_version = version,
+            .struct_size = @sizeOf(c.segue_animator_t),
+            .id = "\(id)",
+            .name = "\(name)",
+            .version = "0.1.0",
+            .description = "Fades the from view out while the to view fades in.",
+            .params = &params,
+            .param_count = params.len,
+            .setup = setup,
+            .evaluate = evaluate,
+            .end = null,
+        };
+        const animators = [_][*c]const c.segue_animator_t{&animator};
+        const plugin = c.segue_plugin_t{
+            .abi_version = version,
+            .struct_size = @sizeOf(c.segue_plugin_t),
+            .animators = &animators,
+            .animator_count = animators.len,
+        };
+
+        export fn segue_animator_entry(h: [*c]const c.segue_host_t) [*c]const c.segue_plugin_t {
+            if (h == null or h.*.abi_version.major != c.SEGUE_ABI_VERSION_MAJOR) return null;
+            host = h;
+            return &plugin;
+        }
+
+        """
+    }
+}
