@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs the Segue animator SDK under a prefix: the C header
-# (PREFIX/include/segue_animator.h and PREFIX/include/segue/*.h) and a
+# (PREFIX/include/segue_animator.h and PREFIX/include/segue/*.h), its Rust
+# bindings (PREFIX/share/segue/rust/bindings.rs) and a
 # pkg-config file (PREFIX/lib/pkgconfig/segue-animator.pc), so that
 #   cc $(pkg-config --cflags segue-animator) -shared -fPIC -o libX.so x.c
 # works from any folder, and a plugin's Makefile can install itself into
@@ -19,6 +20,9 @@ minor=$(sed -n 's/^#define SEGUE_ABI_VERSION_MINOR \([0-9][0-9]*\).*/\1/p' "$inc
 mkdir -p "$prefix/include/segue" "$prefix/lib/pkgconfig"
 cp "$include/segue_animator.h" "$prefix/include/"
 cp "$include"/segue/*.h "$prefix/include/segue/"
+# The header's Rust bindings (bindgen's, checked current by the tests), for `segue new --lang rust`.
+mkdir -p "$prefix/share/segue/rust"
+cp "$root/Examples/rust-animator/src/bindings.rs" "$prefix/share/segue/rust/bindings.rs"
 cat > "$prefix/lib/pkgconfig/segue-animator.pc" <<PC
 prefix=$prefix
 includedir=\${prefix}/include

@@ -49,7 +49,7 @@ if [ "$action" = uninstall ]; then
     done < "$manifest"
     rm -f "$manifest"
     # Folders only Segue uses go if empty; shared ones (bin, share/man...) stay.
-    for folder in share/segue lib/segue/plugins lib/segue libexec/segue include/segue; do
+    for folder in share/segue/rust share/segue lib/segue/plugins lib/segue libexec/segue include/segue; do
         rmdir "$prefix/$folder" 2>/dev/null || true
     done
     echo "uninstalled Segue from $prefix"
@@ -102,6 +102,7 @@ for header in "$root"/Sources/AnimatorABI/include/segue/*.h; do
     echo "include/segue/$(basename "$header")" >> "$installed"
 done
 echo lib/pkgconfig/segue-animator.pc >> "$installed"
+echo share/segue/rust/bindings.rs >> "$installed"
 
 mkdir -p "$(dirname "$manifest")"
 sort -u "$installed" > "$manifest"

@@ -19,7 +19,7 @@ enum NewCommand {
     """
 
     /// The languages there are templates for.
-    static let languages = ["c", "cpp", "zig"]
+    static let languages = ["c", "cpp", "rust", "zig"]
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
         guard let args = try Arguments.unlessHelp(arguments, command: Commands.new) else { return .success }
@@ -40,10 +40,23 @@ enum NewCommand {
             printError("segue: cannot find segue_animator.h beside this segue (PREFIX/include, or the source tree): install the SDK (Scripts/install-sdk.sh)")
             return .failure
         }
-        let files = template(language, name: name, include: include)
+        var files = template(language, name: name, include: include)
+        if language == "rust" {
+            // The header's types for Rust: bindgen's bindings, from the SDK or the source tree.
+            let sdk = URL(fileURLWithPath: include).deletingLastPathComponent().path + "/share/segue/rust/bindings.rs"
+            let tree = URL(fileURLWithPath: include).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+                + "/Examples/rust-animator/src/bindings.rs"
+            guard let bindings = [sdk, tree].lazy.compactMap({ try? String(contentsOfFile: $0, encoding: .utf8) }).first else {
+                printError("segue: cannot find the header's Rust bindings (\(sdk) or \(tree)): install the SDK (Scripts/install-sdk.sh)")
+                return .failure
+            }
+            files.append(("src/bindings.rs", bindings))
+        }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for (file, text) in files {
+                try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: folder + "/" + file).deletingLastPathComponent().path,
+                                                        withIntermediateDirectories: true)
                 try text.write(toFile: folder + "/" + file, atomically: true, encoding: .utf8)
             }
         } catch {
@@ -81,6 +94,8 @@ enum NewCommand {
         case "cpp":
             source = ("\(identifier(name)).cpp", cppSource(name: name, id: id), "$(CXX) $(CXXFLAGS)",
                       "CXXFLAGS ?= -std=c++17 -O2 -Wall -Wextra -Wpedantic -fno-exceptions -fno-rtti")
+        case "rust":
+            return rustTemplate(name: name, id: id)
         case "zig":
             source = ("\(identifier(name)).zig", zigSource(name: name, id: id), "$(ZIG) build-lib -dynamic -O ReleaseSafe -lc",
                       "ZIG ?= $(shell command -v zig 2>/dev/null || echo python3 -m ziglang)")
@@ -128,6 +143,169 @@ enum NewCommand {
 
         """
         return [(source.file, source.text), ("Makefile", makefile), ("README.md", readme)]
+    }
+
+    /// A Cargo crate (no registry crate: it builds offline) and a Makefile around it.
+    static func rustTemplate(name: String, id: String) -> [(String, String)] {
+        let crate = identifier(name).lowercased()
+        let cargo = """
+        [package]
+        name = "\(crate)"
+        version = "0.1.0"
+        edition = "2021"
+        publish = false
+
+        [dependencies]
+
+        [lib]
+        crate-type = ["cdylib"]
+        path = "src/lib.rs"
+
+        """
+        let makefile = """
+        # Builds the \(name) animator.
+        #   make            # lib\(name).so
+        #   make test       # bindgen's layout tests
+        #   make install    # into your plugin folder, ~/.local/share/segue/plugins
+        CARGO ?= cargo
+        CARGO_TARGET_DIR ?= $(CURDIR)/target
+        export CARGO_TARGET_DIR
+        XDG_DATA_HOME ?= $(HOME)/.local/share
+        PLUGINDIR ?= $(XDG_DATA_HOME)/segue/plugins
+
+        lib\(name).so: Cargo.toml src/lib.rs src/bindings.rs
+        \t$(CARGO) build --release --offline
+        \tcp "$(CARGO_TARGET_DIR)/release/lib\(crate).so" $@
+
+        test:
+        \t$(CARGO) test --offline
+
+        install: lib\(name).so
+        \tmkdir -p "$(PLUGINDIR)"
+        \tcp lib\(name).so "$(PLUGINDIR)/.lib\(name).so.tmp"
+        \tchmod 755 "$(PLUGINDIR)/.lib\(name).so.tmp"
+        \tmv -f "$(PLUGINDIR)/.lib\(name).so.tmp" "$(PLUGINDIR)/lib\(name).so"
+
+        clean:
+        \trm -f lib\(name).so
+        \t$(CARGO) clean
+
+        .PHONY: clean install test
+
+        """
+        let source = """
+        //! \(name): a Segue animator in Rust. The from view fades out while the to view fades in.
+        #![allow(non_upper_case_globals, non_camel_case_types, non_snake_case, dead_code)]
+
+        mod bindings {
+            #![allow(unused_imports)]
+            include!("bindings.rs");
+        }
+
+        use bindings::*;
+        use std::os::raw::c_char;
+        use std::panic::{catch_unwind, AssertUnwindSafe};
+        use std::sync::atomic::{AtomicPtr, Ordering};
+
+        #[repr(transparent)]
+        struct Shared<T>(T);
+        unsafe impl<T> Sync for Shared<T> {}
+
+        const fn text(bytes: &'static [u8]) -> *const c_char {
+            bytes.as_ptr() as *const c_char
+        }
+
+        static DURATION: Shared<segue_param_t> = Shared(segue_param_t {
+            struct_size: std::mem::size_of::<segue_param_t>() as u32,
+            name: text(b"duration\\0"),
+            explanation: text(b"Length of the transition, in seconds.\\0"),
+            type_: segue_param_type_SEGUE_PARAM_NUMBER as u32,
+            default_value: 0.3,
+            min_value: 0.05,
+            max_value: 10.0,
+            choices: std::ptr::null(),
+            choice_count: 0,
+        });
+        static PARAMS: Shared<[*const segue_param_t; 1]> = Shared([&DURATION.0]);
+        const VERSION: segue_version_t = segue_version_t { major: SEGUE_ABI_VERSION_MAJOR, minor: SEGUE_ABI_VERSION_MINOR };
+        static HOST: AtomicPtr<segue_host_t> = AtomicPtr::new(std::ptr::null_mut());
+
+        unsafe extern "C" fn setup(_: *const segue_animator_t, ctx: *const segue_context_t, plan: *mut segue_plan_t) -> segue_setup_result_t {
+            catch_unwind(AssertUnwindSafe(|| {
+                let (ctx, plan) = (&*ctx, &mut *plan);
+                plan.duration = *ctx.params;
+                plan.layer_count = 2;
+                plan.layers[0].kind = segue_layer_kind_SEGUE_LAYER_FROM_VIEW as u32;
+                plan.layers[1].kind = segue_layer_kind_SEGUE_LAYER_TO_VIEW as u32;
+                segue_setup_result_SEGUE_SETUP_ANIMATE
+            }))
+            .unwrap_or(segue_setup_result_SEGUE_SETUP_DECLINE)
+        }
+
+        unsafe extern "C" fn evaluate(
+            _: *const segue_animator_t, ctx: *const segue_context_t, plan: *const segue_plan_t, t: f64,
+            states: *const *mut segue_layer_state_t, _count: u32,
+        ) {
+            let _ = catch_unwind(AssertUnwindSafe(|| {
+                let (ctx, plan) = (&*ctx, &*plan);
+                let curve = (*HOST.load(Ordering::Acquire)).curve_value.expect("curve_value");
+                let f = curve(segue_curve_SEGUE_CURVE_EASE_IN_OUT, t / plan.duration);
+                let (from, to) = (&mut **states, &mut **states.add(1));
+                from.frame = ctx.from_initial_frame;
+                from.alpha = 1.0 - f;
+                to.frame = ctx.to_final_frame;
+                to.alpha = f;
+            }));
+        }
+
+        static ANIMATOR: Shared<segue_animator_t> = Shared(segue_animator_t {
+            abi_version: VERSION,
+            struct_size: std::mem::size_of::<segue_animator_t>() as u32,
+            id: text(b"\(id)\\0"),
+            name: text(b"\(name)\\0"),
+            version: text(b"0.1.0\\0"),
+            description: text(b"Fades the from view out while the to view fades in.\\0"),
+            params: &PARAMS.0 as *const _ as *const *const segue_param_t,
+            param_count: 1,
+            setup: Some(setup),
+            evaluate: Some(evaluate),
+            end: None,
+        });
+        static ANIMATORS: Shared<[*const segue_animator_t; 1]> = Shared([&ANIMATOR.0]);
+        static PLUGIN: Shared<segue_plugin_t> = Shared(segue_plugin_t {
+            abi_version: VERSION,
+            struct_size: std::mem::size_of::<segue_plugin_t>() as u32,
+            animators: &ANIMATORS.0 as *const _ as *const *const segue_animator_t,
+            animator_count: 1,
+        });
+
+        #[no_mangle]
+        pub unsafe extern "C" fn segue_animator_entry(host: *const segue_host_t) -> *const segue_plugin_t {
+            catch_unwind(|| {
+                if host.is_null() || (*host).abi_version.major != SEGUE_ABI_VERSION_MAJOR {
+                    return std::ptr::null();
+                }
+                HOST.store(host as *mut _, Ordering::Release);
+                &PLUGIN.0 as *const segue_plugin_t
+            })
+            .unwrap_or(std::ptr::null())
+        }
+
+        """
+        let readme = """
+        # \(name)
+
+        A Segue animator, written by `segue new \(name) --lang rust`: a cross-fade to start from.
+        `src/bindings.rs` is bindgen's translation of the Segue header.
+
+        ```sh
+        make                                               # builds lib\(name).so (cargo, offline)
+        segue preview \(name) --plugins . --out \(name).gif  # see it
+        segue validate lib\(name).so                       # check it; then: make install
+        ```
+
+        """
+        return [("Cargo.toml", cargo), ("Makefile", makefile), ("src/lib.rs", source), ("README.md", readme)]
     }
 
     static func cSource(name: String, id: String) -> String {

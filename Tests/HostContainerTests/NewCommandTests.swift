@@ -14,6 +14,9 @@ struct NewCommandTests {
     @Test(.enabled(if: ExampleAnimatorTests.canBuildCPlusPlus, "skipped: segue new --lang cpp needs c++ and make (.ci/run installs g++)"))
     func aNewCPlusPlusAnimatorBuildsValidatesAndInstalls() throws { try Self.prove("cpp") }
 
+    @Test(.enabled(if: ExampleAnimatorTests.canBuildRust, "skipped: segue new --lang rust needs cargo and make"))
+    func aNewRustAnimatorBuildsValidatesAndInstalls() throws { try Self.prove("rust") }
+
     @Test(.enabled(if: ExampleAnimatorTests.canBuildZig, "skipped: segue new --lang zig needs Zig 0.14 and make (.ci/run installs ziglang)"))
     func aNewZigAnimatorBuildsValidatesAndInstalls() throws { try Self.prove("zig") }
 
@@ -27,15 +30,20 @@ struct NewCommandTests {
         let readme = try String(contentsOfFile: folder + "/README.md", encoding: .utf8)
         #expect(readme.contains("make") && readme.contains("segue preview \(name)") && readme.contains("segue validate lib\(name).so"))
 
-        let built = try run("/usr/bin/make", ["-C", folder], in: folder, timeout: 600)
+        let built = try run("/usr/bin/make", ["-C", folder], in: folder, environment: ["CARGO_TARGET_DIR": folder + "/target"], timeout: 600)
         try #require(built.status == 0, "\(built.out)\(built.err)")
         let validated = try run(Paths.segue, ["validate", folder + "/lib\(name).so", "--strictness", "10"])
         #expect(validated.status == 0 && validated.out.hasSuffix("0 failed, 0 warning(s)\n"), "\(validated.out)")
         let described = AnimatorRegistry(folders: [folder], isolation: .none).animator(named: name)
         #expect(described?.id == "org.example.fade-\(language)/1", "NAME is in the id: \(String(describing: described?.id))")
+        if language == "rust" {
+            let tests = try run("/usr/bin/make", ["-C", folder, "test"], in: folder, environment: ["CARGO_TARGET_DIR": folder + "/target"], timeout: 600)
+            #expect(tests.status == 0 && tests.out.contains("test result: ok."), "bindgen's layout tests: \(tests.out)")
+        }
 
         let data = makeTemporaryFolder("segue-data")
-        let installed = try run("/usr/bin/make", ["-C", folder, "install"], in: folder, environment: ["XDG_DATA_HOME": data])
+        let installed = try run("/usr/bin/make", ["-C", folder, "install"], in: folder,
+                                environment: ["XDG_DATA_HOME": data, "CARGO_TARGET_DIR": folder + "/target"], timeout: 600)
         #expect(installed.status == 0, "\(installed.err)")
         let user = PluginSearchPath.standard(executable: "/nowhere/bin/segue", environment: ["XDG_DATA_HOME": data])
         #expect(AnimatorRegistry(searchPath: user).animators.map(\.name) == [name])
@@ -44,7 +52,7 @@ struct NewCommandTests {
     @Test(arguments: [
         (["new", "2Fast"], 2, "'2Fast' is not an animator name: expected a letter, then letters, digits, '-' or '_'"),
         (["new", "Has Space"], 2, "'Has Space' is not an animator name"),
-        (["new", "Fine", "--lang", "cobol"], 2, "no template for 'cobol': expected one of c, cpp, zig"),
+        (["new", "Fine", "--lang", "cobol"], 2, "no template for 'cobol': expected one of c, cpp, rust, zig"),
     ])
     func aBadNameOrLanguageIsAUsageError(_ c: (arguments: [String], status: Int32, message: String)) throws {
         let parent = makeTemporaryFolder("new-bad")
