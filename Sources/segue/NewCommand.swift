@@ -19,7 +19,7 @@ enum NewCommand {
     """
 
     /// The languages there are templates for.
-    static let languages = ["c", "cpp", "rust", "zig"]
+    static let languages = ["c", "cpp", "rust", "swift", "zig"]
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
         guard let args = try Arguments.unlessHelp(arguments, command: Commands.new) else { return .success }
@@ -41,6 +41,18 @@ enum NewCommand {
             return .failure
         }
         var files = template(language, name: name, include: include)
+        if language == "swift" {
+            // The header goes into the package as a C target, so the package needs no Segue checkout.
+            let headers = ["segue_animator.h"] + ((try? FileManager.default.contentsOfDirectory(atPath: include + "/segue")) ?? [])
+                .filter { $0.hasSuffix(".h") }.sorted().map { "segue/" + $0 }
+            for header in headers {
+                guard let text = try? String(contentsOfFile: include + "/" + header, encoding: .utf8) else {
+                    printError("segue: cannot read \(include)/\(header)")
+                    return .failure
+                }
+                files.append(("Sources/AnimatorABI/include/" + header, text))
+            }
+        }
         if language == "rust" {
             // The header's types for Rust: bindgen's bindings, from the SDK or the source tree.
             let sdk = URL(fileURLWithPath: include).deletingLastPathComponent().path + "/share/segue/rust/bindings.rs"
@@ -96,6 +108,8 @@ enum NewCommand {
                       "CXXFLAGS ?= -std=c++17 -O2 -Wall -Wextra -Wpedantic -fno-exceptions -fno-rtti")
         case "rust":
             return rustTemplate(name: name, id: id)
+        case "swift":
+            return swiftTemplate(name: name, id: id)
         case "zig":
             source = ("\(identifier(name)).zig", zigSource(name: name, id: id), "$(ZIG) build-lib -dynamic -O ReleaseSafe -lc",
                       "ZIG ?= $(shell command -v zig 2>/dev/null || echo python3 -m ziglang)")
@@ -306,6 +320,136 @@ enum NewCommand {
 
         """
         return [("Cargo.toml", cargo), ("Makefile", makefile), ("src/lib.rs", source), ("README.md", readme)]
+    }
+
+    /// A SwiftPM package: the header as a C target of its own, the animator exported with @c.
+    static func swiftTemplate(name: String, id: String) -> [(String, String)] {
+        let package = """
+        // swift-tools-version:6.2
+        // \(name): a Segue animator in Swift. Build it with the Swift toolchain segue was built with
+        // (Swift has no stable ABI on Linux). The header is a C target of the package: no Segue checkout needed.
+        import PackageDescription
+
+        let package = Package(
+            name: "\(name)",
+            products: [.library(name: "\(name)", type: .dynamic, targets: ["\(name)"])],
+            targets: [
+                .target(name: "AnimatorABI"),
+                .target(name: "\(name)", dependencies: ["AnimatorABI"]),
+            ]
+        )
+
+        """
+        let makefile = """
+        # Builds the \(name) animator.
+        #   make            # lib\(name).so
+        #   make install    # into your plugin folder, ~/.local/share/segue/plugins
+        SWIFT ?= swift
+        XDG_DATA_HOME ?= $(HOME)/.local/share
+        PLUGINDIR ?= $(XDG_DATA_HOME)/segue/plugins
+
+        lib\(name).so: Package.swift Sources/\(name)/\(name).swift
+        \t$(SWIFT) build -c release --product \(name)
+        \tcp "$$($(SWIFT) build -c release --show-bin-path)/lib\(name).so" $@
+
+        install: lib\(name).so
+        \tmkdir -p "$(PLUGINDIR)"
+        \tcp lib\(name).so "$(PLUGINDIR)/.lib\(name).so.tmp"
+        \tchmod 755 "$(PLUGINDIR)/.lib\(name).so.tmp"
+        \tmv -f "$(PLUGINDIR)/.lib\(name).so.tmp" "$(PLUGINDIR)/lib\(name).so"
+
+        clean:
+        \trm -rf lib\(name).so .build
+
+        .PHONY: clean install
+
+        """
+        let source = """
+        // \(name): a Segue animator in Swift. The from view fades out while the to view fades in.
+        import AnimatorABI
+
+        /// A C string that lives as long as the program: what the ABI needs.
+        private func cString(_ s: StaticString) -> UnsafePointer<CChar> {
+            UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
+        }
+
+        /// Places `value` in memory that is never freed: descriptors live as long as the process.
+        private func permanent<T>(_ value: T) -> UnsafePointer<T> {
+            let p = UnsafeMutablePointer<T>.allocate(capacity: 1)
+            p.initialize(to: value)
+            return UnsafePointer(p)
+        }
+
+        nonisolated(unsafe) private var host: UnsafePointer<segue_host_t>?
+
+        private func setup(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePointer<segue_context_t>?,
+                           _ plan: UnsafeMutablePointer<segue_plan_t>?) -> segue_setup_result_t {
+            guard let ctx, let plan else { return SEGUE_SETUP_DECLINE }
+            plan.pointee.duration = ctx.pointee.params[0]
+            plan.pointee.layer_count = 2
+            plan.pointee.layers.0.kind = UInt32(SEGUE_LAYER_FROM_VIEW.rawValue)
+            plan.pointee.layers.1.kind = UInt32(SEGUE_LAYER_TO_VIEW.rawValue)
+            return SEGUE_SETUP_ANIMATE
+        }
+
+        private func evaluate(_ self_: UnsafePointer<segue_animator_t>?, _ ctx: UnsafePointer<segue_context_t>?,
+                              _ plan: UnsafePointer<segue_plan_t>?, _ t: Double,
+                              _ states: UnsafePointer<UnsafeMutablePointer<segue_layer_state_t>?>?, _ count: UInt32) {
+            guard let ctx, let plan, let states, count == 2, let from = states[0], let to = states[1],
+                  let curve = host?.pointee.curve_value else { return }
+            let f = curve(SEGUE_CURVE_EASE_IN_OUT, t / plan.pointee.duration)
+            from.pointee.frame = ctx.pointee.from_initial_frame
+            from.pointee.alpha = 1 - f
+            to.pointee.frame = ctx.pointee.to_final_frame
+            to.pointee.alpha = f
+        }
+
+        nonisolated(unsafe) private let plugin: UnsafePointer<segue_plugin_t> = {
+            var animator = segue_animator_t()
+            animator.abi_version = segue_version_t(major: UInt32(SEGUE_ABI_VERSION_MAJOR), minor: UInt32(SEGUE_ABI_VERSION_MINOR))
+            animator.struct_size = UInt32(MemoryLayout<segue_animator_t>.size)
+            animator.id = cString("\(id)")
+            animator.name = cString("\(name)")
+            animator.version = cString("0.1.0")
+            animator.description = cString("Fades the from view out while the to view fades in.")
+            let duration = permanent(segue_param_t(
+                struct_size: UInt32(MemoryLayout<segue_param_t>.size), name: cString("duration"),
+                explanation: cString("Length of the transition, in seconds."), type: UInt32(SEGUE_PARAM_NUMBER.rawValue),
+                default_value: 0.3, min_value: 0.05, max_value: 10, choices: nil, choice_count: 0))
+            animator.params = permanent(Optional(duration))
+            animator.param_count = 1
+            animator.setup = setup
+            animator.evaluate = evaluate
+            return permanent(segue_plugin_t(
+                abi_version: animator.abi_version, struct_size: UInt32(MemoryLayout<segue_plugin_t>.size),
+                animators: permanent(Optional(permanent(animator))), animator_count: 1))
+        }()
+
+        /// The one export: the host calls it once, on its main thread.
+        @c(segue_animator_entry)
+        public func segueAnimatorEntry(_ h: UnsafePointer<segue_host_t>?) -> UnsafePointer<segue_plugin_t>? {
+            guard let h, segue_version_is_compatible(h.pointee.abi_version) else { return nil }
+            host = h
+            return plugin
+        }
+
+        """
+        let readme = """
+        # \(name)
+
+        A Segue animator, written by `segue new \(name) --lang swift`: a cross-fade to start from.
+        Build it with the Swift toolchain segue was built with.
+
+        ```sh
+        make                                               # builds lib\(name).so (swift build -c release)
+        segue preview \(name) --plugins . --out \(name).gif  # see it
+        segue validate lib\(name).so                       # check it; then: make install
+        ```
+
+        """
+        return [("Package.swift", package), ("Makefile", makefile), ("Sources/\(name)/\(name).swift", source),
+                ("Sources/AnimatorABI/abi.c", "// The Segue header, as a C module for the animator's Swift code.\n#include \"segue_animator.h\"\n"),
+                ("README.md", readme)]
     }
 
     static func cSource(name: String, id: String) -> String {

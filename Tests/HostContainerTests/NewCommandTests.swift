@@ -17,6 +17,9 @@ struct NewCommandTests {
     @Test(.enabled(if: ExampleAnimatorTests.canBuildRust, "skipped: segue new --lang rust needs cargo and make"))
     func aNewRustAnimatorBuildsValidatesAndInstalls() throws { try Self.prove("rust") }
 
+    @Test(.enabled(if: ExampleAnimatorTests.hasMake && HeaderTests.found("swift"), "skipped: segue new --lang swift needs swift and make"))
+    func aNewSwiftAnimatorBuildsValidatesAndInstalls() throws { try Self.prove("swift") }
+
     @Test(.enabled(if: ExampleAnimatorTests.canBuildZig, "skipped: segue new --lang zig needs Zig 0.14 and make (.ci/run installs ziglang)"))
     func aNewZigAnimatorBuildsValidatesAndInstalls() throws { try Self.prove("zig") }
 
@@ -52,7 +55,7 @@ struct NewCommandTests {
     @Test(arguments: [
         (["new", "2Fast"], 2, "'2Fast' is not an animator name: expected a letter, then letters, digits, '-' or '_'"),
         (["new", "Has Space"], 2, "'Has Space' is not an animator name"),
-        (["new", "Fine", "--lang", "cobol"], 2, "no template for 'cobol': expected one of c, cpp, rust, zig"),
+        (["new", "Fine", "--lang", "cobol"], 2, "no template for 'cobol': expected one of c, cpp, rust, swift, zig"),
     ])
     func aBadNameOrLanguageIsAUsageError(_ c: (arguments: [String], status: Int32, message: String)) throws {
         let parent = makeTemporaryFolder("new-bad")
