@@ -126,17 +126,12 @@ enum NewCommand {
         # The header: from pkg-config when the SDK is installed, else where segue new found it.
         SEGUE_CFLAGS ?= $(shell pkg-config --cflags segue-animator 2>/dev/null || echo -I\(include))
         \(source.compile)
-        XDG_DATA_HOME ?= $(HOME)/.local/share
-        PLUGINDIR ?= $(XDG_DATA_HOME)/segue/plugins
+        \(pluginFolder)
 
         lib\(name).so: \(source.file)
         \t\(link)
 
-        install: lib\(name).so
-        \tmkdir -p "$(PLUGINDIR)"
-        \tcp lib\(name).so "$(PLUGINDIR)/.lib\(name).so.tmp"
-        \tchmod 755 "$(PLUGINDIR)/.lib\(name).so.tmp"
-        \tmv -f "$(PLUGINDIR)/.lib\(name).so.tmp" "$(PLUGINDIR)/lib\(name).so"
+        \(installRule(name))
 
         clean:
         \trm -f lib\(name).so lib\(name).so.o
@@ -144,19 +139,40 @@ enum NewCommand {
         .PHONY: clean install
 
         """
-        let readme = """
+        return [(source.file, source.text), ("Makefile", makefile), ("README.md", readme(name, language: language))]
+    }
+
+    /// Where `make install` puts the animator: the user's plugin folder.
+    static let pluginFolder = """
+        XDG_DATA_HOME ?= $(HOME)/.local/share
+        PLUGINDIR ?= $(XDG_DATA_HOME)/segue/plugins
+        """
+
+    /// The Makefile rule installing lib`name`.so (copied beside, then renamed, so a running segue never reads half a file).
+    static func installRule(_ name: String) -> String {
+        """
+        install: lib\(name).so
+        \tmkdir -p "$(PLUGINDIR)"
+        \tcp lib\(name).so "$(PLUGINDIR)/.lib\(name).so.tmp"
+        \tchmod 755 "$(PLUGINDIR)/.lib\(name).so.tmp"
+        \tmv -f "$(PLUGINDIR)/.lib\(name).so.tmp" "$(PLUGINDIR)/lib\(name).so"
+        """
+    }
+
+    /// The README: what it is, then the three commands that build, preview and validate it.
+    static func readme(_ name: String, language: String, note: String = "", building: String = "") -> String {
+        """
         # \(name)
 
         A Segue animator, written by `segue new \(name) --lang \(language)`: a cross-fade to start from.
-
+        \(note)
         ```sh
-        make                                               # builds lib\(name).so
+        make                                               # builds lib\(name).so\(building)
         segue preview \(name) --plugins . --out \(name).gif  # see it
         segue validate lib\(name).so                       # check it; then: make install
         ```
 
         """
-        return [(source.file, source.text), ("Makefile", makefile), ("README.md", readme)]
     }
 
     /// A Cargo crate (no registry crate: it builds offline) and a Makefile around it.
@@ -184,8 +200,7 @@ enum NewCommand {
         CARGO ?= cargo
         CARGO_TARGET_DIR ?= $(CURDIR)/target
         export CARGO_TARGET_DIR
-        XDG_DATA_HOME ?= $(HOME)/.local/share
-        PLUGINDIR ?= $(XDG_DATA_HOME)/segue/plugins
+        \(pluginFolder)
 
         lib\(name).so: Cargo.toml src/lib.rs src/bindings.rs
         \t$(CARGO) build --release --offline
@@ -194,11 +209,7 @@ enum NewCommand {
         test:
         \t$(CARGO) test --offline
 
-        install: lib\(name).so
-        \tmkdir -p "$(PLUGINDIR)"
-        \tcp lib\(name).so "$(PLUGINDIR)/.lib\(name).so.tmp"
-        \tchmod 755 "$(PLUGINDIR)/.lib\(name).so.tmp"
-        \tmv -f "$(PLUGINDIR)/.lib\(name).so.tmp" "$(PLUGINDIR)/lib\(name).so"
+        \(installRule(name))
 
         clean:
         \trm -f lib\(name).so
@@ -306,19 +317,8 @@ enum NewCommand {
         }
 
         """
-        let readme = """
-        # \(name)
-
-        A Segue animator, written by `segue new \(name) --lang rust`: a cross-fade to start from.
-        `src/bindings.rs` is bindgen's translation of the Segue header.
-
-        ```sh
-        make                                               # builds lib\(name).so (cargo, offline)
-        segue preview \(name) --plugins . --out \(name).gif  # see it
-        segue validate lib\(name).so                       # check it; then: make install
-        ```
-
-        """
+        let readme = readme(name, language: "rust", note: "`src/bindings.rs` is bindgen's translation of the Segue header.\n",
+                            building: " (cargo, offline)")
         return [("Cargo.toml", cargo), ("Makefile", makefile), ("src/lib.rs", source), ("README.md", readme)]
     }
 
@@ -345,18 +345,13 @@ enum NewCommand {
         #   make            # lib\(name).so
         #   make install    # into your plugin folder, ~/.local/share/segue/plugins
         SWIFT ?= swift
-        XDG_DATA_HOME ?= $(HOME)/.local/share
-        PLUGINDIR ?= $(XDG_DATA_HOME)/segue/plugins
+        \(pluginFolder)
 
         lib\(name).so: Package.swift Sources/\(name)/\(name).swift
         \t$(SWIFT) build -c release --product \(name)
         \tcp "$$($(SWIFT) build -c release --show-bin-path)/lib\(name).so" $@
 
-        install: lib\(name).so
-        \tmkdir -p "$(PLUGINDIR)"
-        \tcp lib\(name).so "$(PLUGINDIR)/.lib\(name).so.tmp"
-        \tchmod 755 "$(PLUGINDIR)/.lib\(name).so.tmp"
-        \tmv -f "$(PLUGINDIR)/.lib\(name).so.tmp" "$(PLUGINDIR)/lib\(name).so"
+        \(installRule(name))
 
         clean:
         \trm -rf lib\(name).so .build
@@ -434,19 +429,8 @@ enum NewCommand {
         }
 
         """
-        let readme = """
-        # \(name)
-
-        A Segue animator, written by `segue new \(name) --lang swift`: a cross-fade to start from.
-        Build it with the Swift toolchain segue was built with.
-
-        ```sh
-        make                                               # builds lib\(name).so (swift build -c release)
-        segue preview \(name) --plugins . --out \(name).gif  # see it
-        segue validate lib\(name).so                       # check it; then: make install
-        ```
-
-        """
+        let readme = readme(name, language: "swift", note: "Build it with the Swift toolchain segue was built with.\n",
+                            building: " (swift build -c release)")
         return [("Package.swift", package), ("Makefile", makefile), ("Sources/\(name)/\(name).swift", source),
                 ("Sources/AnimatorABI/abi.c", "// The Segue header, as a C module for the animator's Swift code.\n#include \"segue_animator.h\"\n"),
                 ("README.md", readme)]

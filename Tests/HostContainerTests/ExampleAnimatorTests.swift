@@ -67,10 +67,15 @@ struct ExampleAnimatorTests {
 
     /// `make install` puts the animator in the user's plugin folder.
     static func proveInstall(_ example: String, name: String) throws {
-        let data = makeTemporaryFolder("segue-data")
         let out = makeTemporaryFolder(example + "-install")
-        let installed = try run("/usr/bin/make", ["-C", Paths.packageRoot + "/Examples/" + example, "OUT=\(out)", "install"], in: out,
-                                environment: ["XDG_DATA_HOME": data, "CARGO_TARGET_DIR": out + "/target"], timeout: 600)
+        try proveInstall(["-C", Paths.packageRoot + "/Examples/" + example, "OUT=\(out)"], in: out, name: name)
+    }
+
+    /// `make ARGUMENTS install`, run in `folder`, puts the animator `name` in the user's plugin folder.
+    static func proveInstall(_ makeArguments: [String], in folder: String, name: String) throws {
+        let data = makeTemporaryFolder("segue-data")
+        let installed = try run("/usr/bin/make", makeArguments + ["install"], in: folder,
+                                environment: ["XDG_DATA_HOME": data, "CARGO_TARGET_DIR": folder + "/target"], timeout: 600)
         #expect(installed.status == 0, "\(installed.err)")
         let user = PluginSearchPath.standard(executable: "/nowhere/bin/segue", environment: ["XDG_DATA_HOME": data])
         #expect(AnimatorRegistry(searchPath: user).animators.map(\.name) == [name])

@@ -3,8 +3,9 @@ import Foundation
 import Testing
 
 /// `segue new`: for every language it has a template for, the folder it
-/// writes builds with its own Makefile into an animator that validates at
-/// strictness 10 with no warning and installs where segue looks; it refuses
+/// writes builds with its own Makefile into an animator proven as the
+/// examples are (listed, played in the sandbox, validated at strictness 10
+/// with no warning, previewed) that installs where segue looks; it refuses
 /// a name that is not an animator's, a language it has no template for, and
 /// a folder that is not empty, saying why.
 struct NewCommandTests {
@@ -35,21 +36,15 @@ struct NewCommandTests {
 
         let built = try run("/usr/bin/make", ["-C", folder], in: folder, environment: ["CARGO_TARGET_DIR": folder + "/target"], timeout: 600)
         try #require(built.status == 0, "\(built.out)\(built.err)")
-        let validated = try run(Paths.segue, ["validate", folder + "/lib\(name).so", "--strictness", "10"])
-        #expect(validated.status == 0 && validated.out.hasSuffix("0 failed, 0 warning(s)\n"), "\(validated.out)")
+        // Listed, played in the sandbox, validated at strictness 10 with no warning, previewed: as the examples are.
+        try ExampleAnimatorTests.prove(name, in: folder, parameters: ["duration"], setting: #""duration": 0.5"#)
         let described = AnimatorRegistry(folders: [folder], isolation: .none).animator(named: name)
         #expect(described?.id == "org.example.fade-\(language)/1", "NAME is in the id: \(String(describing: described?.id))")
         if language == "rust" {
             let tests = try run("/usr/bin/make", ["-C", folder, "test"], in: folder, environment: ["CARGO_TARGET_DIR": folder + "/target"], timeout: 600)
             #expect(tests.status == 0 && tests.out.contains("test result: ok."), "bindgen's layout tests: \(tests.out)")
         }
-
-        let data = makeTemporaryFolder("segue-data")
-        let installed = try run("/usr/bin/make", ["-C", folder, "install"], in: folder,
-                                environment: ["XDG_DATA_HOME": data, "CARGO_TARGET_DIR": folder + "/target"], timeout: 600)
-        #expect(installed.status == 0, "\(installed.err)")
-        let user = PluginSearchPath.standard(executable: "/nowhere/bin/segue", environment: ["XDG_DATA_HOME": data])
-        #expect(AnimatorRegistry(searchPath: user).animators.map(\.name) == [name])
+        try ExampleAnimatorTests.proveInstall(["-C", folder], in: folder, name: name)
     }
 
     @Test(arguments: [
