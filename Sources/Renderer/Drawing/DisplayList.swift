@@ -94,17 +94,20 @@ struct MeshItem: Equatable, Sendable {
 
     /// Where a point lands on the twice-as-fine layer.
     @inline(__always)
-    func project(_ p: Vec3) -> (Double, Double) {
+    func project(_ p: Vec3) -> (Double, Double) { Self.project(p, centreX: centreX, centreY: centreY, scale: scale) }
+
+    @inline(__always)
+    private static func project(_ p: Vec3, centreX: Double, centreY: Double, scale: Double) -> (Double, Double) {
         let d = ViewRenderer.meshPerspectiveDistance
         let k = d / max(d - p.z, 1)
         return ((centreX + (p.x - centreX) * k) * scale * 2, (centreY + (p.y - centreY) * k) * scale * 2)
     }
 
     /// The highest a vertex is lifted.
-    var lift: Double { vertices.reduce(0) { max($0, $1.z) } }
+    let lift: Double
 
     /// How far the shadow's blur reaches, in layer pixels.
-    var shadowReach: Int { max(Int((min(lift, 60) * 0.2 * scale * 2).rounded()), 1) }
+    let shadowReach: Int
 
     /// The point beneath `p` its shadow falls on, and how dark it is there.
     @inline(__always)
@@ -127,15 +130,14 @@ struct MeshItem: Equatable, Sendable {
             (x0, y0, x1, y1) = (min(x0, p.0 - grow), min(y0, p.1 - grow), max(x1, p.0 + grow), max(y1, p.1 + grow))
         }
         let vertices = vertices
-        func p(_ v: Vec3) -> (Double, Double) {
-            let d = ViewRenderer.meshPerspectiveDistance, k = d / max(d - v.z, 1)
-            return ((root.width / 2 + (v.x - root.width / 2) * k) * scale * 2, (root.height / 2 + (v.y - root.height / 2) * k) * scale * 2)
-        }
+        let (centreX, centreY) = (centreX, centreY)
+        func p(_ v: Vec3) -> (Double, Double) { Self.project(v, centreX: centreX, centreY: centreY, scale: scale) }
         for v in vertices { include(p(v), grow: 2) }
         let lift = vertices.reduce(0) { max($0, $1.z) }
+        let reach = max(Int((min(lift, 60) * 0.2 * scale * 2).rounded()), 1)
+        (self.lift, shadowReach) = (lift, reach)
         if lift > 0.5 {
-            let reach = Double(max(Int((min(lift, 60) * 0.2 * scale * 2).rounded()), 1))
-            for v in vertices { include(p(Vec3(x: v.x, y: v.y + 0.25 * v.z, z: 0)), grow: 2 * reach + 2) }
+            for v in vertices { include(p(Vec3(x: v.x, y: v.y + 0.25 * v.z, z: 0)), grow: Double(2 * reach + 2)) }
         }
         let full = PixelRect(x0: canvas.x0 * 2, y0: canvas.y0 * 2, x1: canvas.x1 * 2, y1: canvas.y1 * 2)
         if x0 <= x1, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, max(abs(x0), abs(x1), abs(y0), abs(y1)) < 1e9 {
