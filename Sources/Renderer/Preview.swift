@@ -50,7 +50,7 @@ public struct TransitionPreview {
         let frames = FrameRenderer(renderer: renderer)
         return try play(fps: fps, delegate: delegate) { index, time, view, expected in
             let changed = frames.render(view)
-            body(Frame(time: time, canvas: frames.canvas, changed: index == 0 ? nil : changed))
+            body(Frame(time: time, canvas: frames.canvas, changed: changed))
             onFrame(index, expected)
         }
     }

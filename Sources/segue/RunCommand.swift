@@ -180,9 +180,9 @@ final class PreviewRecorder {
     func record(_ container: ContainerViewController) {
         let changed = drawing.render(container.view)
         let canvas = drawing.canvas
-        let first = encoder == nil
-        if first { encoder = BackgroundGIFEncoder(width: canvas.width, height: canvas.height) }
-        encoder?.add(canvas, delay: PreviewCommand.gifDelay(frame: frames, fps: fps), changed: first ? nil : changed)
+        if encoder == nil { encoder = BackgroundGIFEncoder(width: canvas.width, height: canvas.height) }
+        // A new file's first frame is read whole whatever the damage: it has no frame before it.
+        encoder?.add(canvas, delay: PreviewCommand.gifDelay(frame: frames, fps: fps), changed: changed)
         frames += 1
         progress.label = "previews: transition \(written + 1) of \(max(transitions, written + 1))"
         let expected = container.transitionDuration.map { Int(($0 * fps).rounded(.up)) + 1 }
