@@ -30,18 +30,14 @@ public final class FrameRenderer {
     @discardableResult
     public func render(_ root: View, everything: Bool = false) -> PixelRect {
         let size = renderer.pixels(for: root.bounds)
-        var damage: PixelRect
         let previous = items
-        if size.width != canvas.width || size.height != canvas.height {
-            canvas = Canvas(width: size.width, height: size.height, color: renderer.background)
-            items = renderer.items(root, canvas: canvas.bounds)
-            damage = canvas.bounds
-        } else {
-            items = renderer.items(root, canvas: canvas.bounds)
-            damage = everything ? canvas.bounds : Self.damage(from: previous, to: items)
-        }
+        let resized = size.width != canvas.width || size.height != canvas.height
+        if resized { canvas = Canvas(width: size.width, height: size.height, color: renderer.background) }
+        items = renderer.items(root, canvas: canvas.bounds)
+        let damage = resized || everything ? canvas.bounds : Self.damage(from: previous, to: items)
         guard !damage.isEmpty else { return .empty }
-        canvas.fill(damage, with: renderer.background)
+        // A new canvas starts as the background; a kept one has the last frame to clear.
+        if !resized { canvas.fill(damage, with: renderer.background) }
         renderer.draw(items, into: &canvas, within: damage, textures: &textures, scratch: scratch)
         return damage
     }

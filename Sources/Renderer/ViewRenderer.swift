@@ -39,10 +39,9 @@ public struct ViewRenderer: Sendable {
 
     /// Renders `root` (its bounds; its own frame origin is ignored) and its subtree.
     public func render(_ root: View) -> Canvas {
-        let pixels = pixels(for: root.bounds)
-        var canvas = Canvas(width: pixels.width, height: pixels.height, color: background)
-        draw(items(root, canvas: canvas.bounds), into: &canvas, within: canvas.bounds)
-        return canvas
+        let frames = FrameRenderer(renderer: self)
+        frames.render(root)
+        return frames.canvas
     }
 
     /// The draw items of `root` on a canvas of `canvas` pixels.
