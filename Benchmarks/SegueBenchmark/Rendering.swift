@@ -24,6 +24,8 @@ func frameTimes(registry: AnimatorRegistry, rounds: Int = 5, only: String? = nil
         var figures: [String] = []
         var count = 0
         for scale in [1.0, 2.0] {
+            // SEGUE_BENCH_SCALE=S: that scale alone (for a profiler).
+            if let alone = ProcessInfo.processInfo.environment["SEGUE_BENCH_SCALE"].flatMap(Double.init), alone != scale { figures.append("       -        -"); continue }
             let renderer = ViewRenderer(scale: scale)
             let preview = TransitionPreview(children: { Scene.viewControllers(for: SegueConfig.builtinScene.children) },
                                             size: Rect.phonePortrait, from: from, to: to, renderer: renderer)
@@ -35,7 +37,7 @@ func frameTimes(registry: AnimatorRegistry, rounds: Int = 5, only: String? = nil
                 if let only { if index == only { times.append(median(runs: 200) { frames.render(view, everything: true) }) }; return }
                 times.append(median(runs: rounds) { frames.render(view, everything: true) })
             }
-            guard !times.isEmpty else { continue }
+            guard !times.isEmpty else { figures.append("       -        -"); continue }
             count = times.count
             if ProcessInfo.processInfo.environment["SEGUE_BENCH_EACH"] != nil {
                 print("    \(name) x\(Int(scale)) each frame (ms): " + times.map { String(format: "%.1f", $0 * 1000) }.joined(separator: " "))

@@ -68,14 +68,21 @@ struct FlatPart: @unchecked Sendable {
             }
         }
         var columnFlat = [Bool](repeating: false, count: cols)
+        var previous: (cells: ClosedRange<Int>, row: Int)?
         for py in area.y0..<area.y1 {
             guard let rowCells = cells(Double(py - shiftY) + 0.25, Double(py - shiftY) + 0.75, size: ch, count: rows) else { continue }
+            let row = (py - area.y0) * area.width
+            // Rows whose samples fall in the same cells are copied alike.
+            if let previous, previous.cells == rowCells {
+                copied.withUnsafeMutableBufferPointer { $0.baseAddress!.advanced(by: row).update(from: $0.baseAddress! + previous.row, count: area.width) }
+                continue
+            }
+            previous = (rowCells, row)
             for i in 0..<cols {
                 var all = true
                 for j in rowCells where !flat[j * cols + i] { all = false }
                 columnFlat[i] = all
             }
-            let row = (py - area.y0) * area.width
             for k in 0..<area.width where columnLow[k] >= 0 {
                 var all = true
                 for i in columnLow[k]...columnHigh[k] where !columnFlat[i] { all = false }

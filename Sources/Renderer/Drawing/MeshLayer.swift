@@ -133,7 +133,12 @@ struct MeshLayer: @unchecked Sendable {
         let (width, height) = (texture.width, texture.height)
         texture.front.withUnsafeBufferPointer { texels in
             let texels = texels.baseAddress!
-            for triangle in triangles where triangle.bottom >= band.y0 && triangle.top < band.y1 {
+            // Every texel opaque: each sample is what the last triangle over it drew, so the
+            // triangles are drawn from the top down and a sample, once drawn, is not sampled again.
+            let frontFirst = texture.opaque
+            for index in triangles.indices {
+                let triangle = triangles[frontFirst ? triangles.count - 1 - index : index]
+                guard triangle.bottom >= band.y0 && triangle.top < band.y1 else { continue }
                 let spared = triangle.flat ? flat : nil
                 let uv = triangle.uv, light = triangle.light
                 let (u0, u1, u2, v0, v1, v2) = (uv[0].0, uv[1].0, uv[2].0, uv[0].1, uv[1].1, uv[2].1)
@@ -141,29 +146,37 @@ struct MeshLayer: @unchecked Sendable {
                 let back = triangle.back
                 let (ox, oy) = (region.x0, region.y0)
                 let byte: Float = 1 / 255
+                let (textureWidth, textureHeight) = (Double(width), Double(height))
                 rasterizeSpans(triangle.screen, clip: band) { py, first, last, l1, l2, step1, step2 in
+                    // The weights, the texture position and the light are all linear along the span.
                     var (l1, l2) = (l1, l2)
+                    var l0 = 1 - l1 - l2
+                    let step0 = -step1 - step2
+                    var u = l0 * u0 + l1 * u1 + l2 * u2, v = l0 * v0 + l1 * v1 + l2 * v2
+                    let du = step0 * u0 + step1 * u1 + step2 * u2, dv = step0 * v0 + step1 * v1 + step2 * v2
+                    var k = l0 * k0 + l1 * k1 + l2 * k2
+                    let dk = step0 * k0 + step1 * k1 + step2 * k2
                     var (low, high) = (Int.max, -1)
                     let row = layer.pixels + py * layer.width * 4
                     for px in first...last {
-                        defer { l1 += step1; l2 += step2 }
-                        let l0 = 1 - l1 - l2
+                        defer { l0 += step0; l1 += step1; l2 += step2; u += du; v += dv; k += dk }
                         guard l0 >= triangleEpsilon, l1 >= triangleEpsilon, l2 >= triangleEpsilon else { continue }
+                        if frontFirst && row[px &* 4 &+ 3] != 0 { continue }
                         if let spared, spared.covers(layerX: px + ox, layerY: py + oy) { continue }
                         // Nearest texel: the layer is drawn at twice the resolution and averaged down.
-                        let tx = Int(l0 * u0 + l1 * u1 + l2 * u2), ty = Int(l0 * v0 + l1 * v1 + l2 * v2)
-                        guard tx >= 0, ty >= 0, tx < width, ty < height else { continue }
-                        let t = texels + (ty * width + tx) * 4
-                        guard t[3] > 0 else { continue }
-                        let k = Float(l0 * k0 + l1 * k1 + l2 * k2)
+                        guard u > -1, v > -1, u < textureWidth, v < textureHeight else { continue }
+                        let t = texels + (Int(v) &* width &+ Int(u)) &* 4
+                        let opacity = t[3]
+                        guard opacity > 0 else { continue }
+                        let light = Float(k)
                         var (cr, cg, cb) = (Float(t[0]) * byte, Float(t[1]) * byte, Float(t[2]) * byte)
                         if back { (cr, cg, cb) = MeshTexture.backSide(cr, cg, cb) }
-                        if t[3] == 255 {
+                        if opacity == 255 {
                             // Opaque: source over leaves nothing of what was there.
-                            let p = row + px * 4
-                            (p[0], p[1], p[2], p[3]) = (cr * k, cg * k, cb * k, 1)
+                            let p = row + px &* 4
+                            (p[0], p[1], p[2], p[3]) = (cr * light, cg * light, cb * light, 1)
                         } else {
-                            layer.blend(x: px, y: py, r: cr * k, g: cg * k, b: cb * k, a: Float(t[3]) * byte)
+                            layer.blend(x: px, y: py, r: cr * light, g: cg * light, b: cb * light, a: Float(opacity) * byte)
                         }
                         (low, high) = (min(low, px), px)
                     }
@@ -180,12 +193,10 @@ struct MeshLayer: @unchecked Sendable {
     private func composite(rows: Range<Int>, area: PixelRect, alpha: Float, band: UnsafeMutablePointer<Float>,
                            bandTop: Int, bandRows: Int, drawn: RowExtents, into target: DrawingTarget) {
         let r = region
-        /// The band's pixel at layer row ly (region coordinates), column lx (layer coordinates); clear outside.
-        @inline(__always) func at(_ lx: Int, _ ly: Int) -> SIMD4<Float> {
-            let x = lx - r.x0, y = ly - bandTop
-            guard x >= 0, y >= 0, x < r.width, y < bandRows else { return .zero }
-            let p = band + (y * r.width + x) * 4
-            return SIMD4(p[0], p[1], p[2], p[3])
+        let rowFloats = r.width * 4
+        /// Layer row ly (region coordinates) of the band, nil outside it.
+        func layerRow(_ ly: Int) -> UnsafeMutablePointer<Float>? {
+            ly >= bandTop && ly < bandTop + bandRows ? band + (ly - bandTop) * rowFloats : nil
         }
         for py in rows {
             flat?.copyRow(py, from: area.x0, to: area.x1, into: target)
@@ -193,18 +204,39 @@ struct MeshLayer: @unchecked Sendable {
             // The columns where the layer drew something, or the shadow falls.
             var (a, b) = drawn.columns(rows: ly - bandTop, ly + 1 - bandTop)
             if a <= b { (a, b) = ((a + r.x0) >> 1, (b + r.x0) >> 1) }
-            if let shadow, let (c, d) = shadow.columns(row: py) { (a, b) = (min(a, c), max(b, d)) }
+            let shade = shadow?.row(py)
+            if let shade { (a, b) = (min(a, shade.columns.lowerBound), max(b, shade.columns.upperBound - 1)) }
             guard a <= b else { continue }
             let from = max(area.x0, a), to = min(area.x1 - 1, b)
             guard from <= to else { continue }
+            let upper = layerRow(ly), lower = layerRow(ly + 1)
+            let out = target.pixels + py * target.width * 4
             for px in from...to {
-                // What the cells drew, over the shadow (black), unless the flat page hides it.
-                let sum = at(px * 2, ly) + at(px * 2 + 1, ly) + at(px * 2, ly + 1) + at(px * 2 + 1, ly + 1)
-                var p = sum / 4
-                if let shadow, flat?.isCopied(px, py) != true { p.w += shadow.darkness(px, py) * (1 - p.w) }
+                // What the cells drew (the average of the pixel's four samples, clear outside
+                // the layer), over the shadow (black), unless the flat page hides it.
+                let lx = px * 2 - r.x0
+                var p = SIMD4<Float>.zero
+                for row in [upper, lower] {
+                    guard let row else { continue }
+                    if lx >= 0 && lx + 1 < r.width {
+                        let s = UnsafeRawPointer(row + lx * 4)
+                        p += s.loadUnaligned(as: SIMD4<Float>.self) + s.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
+                    } else {
+                        for x in [lx, lx + 1] where x >= 0 && x < r.width {
+                            p += UnsafeRawPointer(row + x * 4).loadUnaligned(as: SIMD4<Float>.self)
+                        }
+                    }
+                }
+                p *= 0.25
+                if let shade, shade.columns.contains(px), flat?.isCopied(px, py) != true {
+                    let darkness = shade.darkness[px]
+                    if darkness > ShadowMask.faintest { p.w += darkness * (1 - p.w) }
+                }
                 p *= alpha
                 guard p.w > 0 else { continue }
-                target.blend(x: px, y: py, r: p.x / p.w, g: p.y / p.w, b: p.z / p.w, a: p.w)
+                // Source over, premultiplied.
+                let d = UnsafeMutableRawPointer(out + px * 4)
+                d.storeBytes(of: p + d.loadUnaligned(as: SIMD4<Float>.self) * (1 - p.w), as: SIMD4<Float>.self)
             }
         }
     }

@@ -49,11 +49,23 @@ struct ShadowMask: @unchecked Sendable {
         for g in lifted {
             for tri in [[0, 1, 2], [0, 2, 3]] {
                 let (d0, d1, d2) = (g[tri[0]].1, g[tri[1]].1, g[tri[2]].1)
-                rasterize(tri.map { g[$0].0 }, clip: within) { px, py, l0, l1, l2 in
-                    let a = Float(l0 * d0 + l1 * d1 + l2 * d2)
-                    let k = py * w + px
-                    if a > mask[k] { mask[k] = a }
-                    box = (min(box.x0, px), min(box.y0, py), max(box.x1, px), max(box.y1, py))
+                rasterizeSpans(tri.map { g[$0].0 }, clip: within) { py, first, last, l1, l2, step1, step2 in
+                    // The weights and the darkness are linear along the span.
+                    var (l1, l2) = (l1, l2)
+                    var l0 = 1 - l1 - l2
+                    let step0 = -step1 - step2
+                    var dark = l0 * d0 + l1 * d1 + l2 * d2
+                    let step = step0 * d0 + step1 * d1 + step2 * d2
+                    var (low, high) = (Int.max, -1)
+                    let row = mask + py * w
+                    for px in first...last {
+                        defer { l0 += step0; l1 += step1; l2 += step2; dark += step }
+                        guard l0 >= triangleEpsilon, l1 >= triangleEpsilon, l2 >= triangleEpsilon else { continue }
+                        let a = Float(dark)
+                        if a > row[px] { row[px] = a }
+                        (low, high) = (min(low, px), px)
+                    }
+                    if high >= 0 { box = (min(box.x0, low), min(box.y0, py), max(box.x1, high), max(box.y1, py)) }
                 }
             }
         }
@@ -62,7 +74,7 @@ struct ShadowMask: @unchecked Sendable {
         let x0 = max(box.x0 - 2 * reach, within.x0), x1 = min(box.x1 + 2 * reach, within.x1 - 1)
         let y0 = max(box.y0 - 2 * reach, within.y0), y1 = min(box.y1 + 2 * reach, within.y1 - 1)
         let (bw, bh) = (x1 - x0 + 1, y1 - y0 + 1)
-        let window = Float(2 * reach + 1)
+        let perWindow = 1 / Float(2 * reach + 1)
         // The horizontal pass reads a copy of its row; the vertical one runs along rows with a
         // running sum per column, the rows it has overwritten but still needs kept in a ring.
         let line = scratch.zeroed(bw).baseAddress!
@@ -76,7 +88,7 @@ struct ShadowMask: @unchecked Sendable {
                 var sum: Float = 0
                 for k in 0...min(reach, bw - 1) { sum += line[k] }
                 for k in 0..<bw {
-                    row[k] = sum / window
+                    row[k] = sum * perWindow
                     if k + reach + 1 < bw { sum += line[k + reach + 1] }
                     if k - reach >= 0 { sum -= line[k - reach] }
                 }
@@ -87,7 +99,7 @@ struct ShadowMask: @unchecked Sendable {
                 let row = mask + (y0 + k) * w + x0
                 // Keep row k as it was before it is overwritten: row k + reach + 1 will subtract it.
                 (ring + (k % ringRows) * bw).update(from: row, count: bw)
-                for x in 0..<bw { row[x] = sums[x] / window }
+                for x in 0..<bw { row[x] = sums[x] * perWindow }
                 if k + reach + 1 < bh { for x in 0..<bw { sums[x] += mask[(y0 + k + reach + 1) * w + x0 + x] } }
                 if k - reach >= 0 { let old = ring + ((k - reach) % ringRows) * bw; for x in 0..<bw { sums[x] -= old[x] } }
             }
@@ -97,16 +109,12 @@ struct ShadowMask: @unchecked Sendable {
         self.box = PixelRect(x0: x0, y0: y0, x1: x1 + 1, y1: y1 + 1)
     }
 
-    /// The shadow's darkness at canvas pixel (x, y); 0 where it is too faint to show.
-    @inline(__always)
-    func darkness(_ x: Int, _ y: Int) -> Float {
-        guard x >= box.x0, y >= box.y0, x < box.x1, y < box.y1 else { return 0 }
-        let a = mask[y * width + x]
-        return a > 0.002 ? a : 0
-    }
+    /// Darkness below which the shadow does not show.
+    static let faintest: Float = 0.002
 
-    /// The canvas columns the shadow covers in row `y`; nil when none.
-    func columns(row y: Int) -> (Int, Int)? {
-        y >= box.y0 && y < box.y1 ? (box.x0, box.x1 - 1) : nil
+    /// Row `y` of the shadow: its darkness, indexed by canvas column, over
+    /// `columns`; nil when the shadow does not reach the row.
+    func row(_ y: Int) -> (darkness: UnsafePointer<Float>, columns: Range<Int>)? {
+        y >= box.y0 && y < box.y1 ? (UnsafePointer(mask + y * width), box.x0..<box.x1) : nil
     }
 }
