@@ -161,6 +161,15 @@ public struct PixelRect: Equatable, Sendable, CustomStringConvertible {
         return r.isEmpty ? .empty : r
     }
 
+    /// The pixels of this rectangle outside `other`, as at most four rectangles.
+    func subtracting(_ other: PixelRect) -> [PixelRect] {
+        let cut = intersection(other)
+        guard !cut.isEmpty else { return isEmpty ? [] : [self] }
+        return [PixelRect(x0: x0, y0: y0, x1: x1, y1: cut.y0), PixelRect(x0: x0, y0: cut.y1, x1: x1, y1: y1),
+                PixelRect(x0: x0, y0: cut.y0, x1: cut.x0, y1: cut.y1), PixelRect(x0: cut.x1, y0: cut.y0, x1: x1, y1: cut.y1)]
+            .filter { !$0.isEmpty }
+    }
+
     public var description: String { isEmpty ? "(empty)" : "\(width)x\(height) at (\(x0), \(y0))" }
 }
 

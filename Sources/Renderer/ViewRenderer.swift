@@ -78,16 +78,22 @@ public struct ViewRenderer: Sendable {
         }
         textures = kept
         let meshes = layers
+        // What opaque meshes cover whole hides the items drawn before them there.
+        let covers = layers.map { (index: $0.key, rect: $0.value.cover) }.filter { !$0.rect.isEmpty }
         let bands = area.area >= Self.bandingThreshold ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
         canvas.withTarget(clip: area) { target in
             let draw = { @Sendable (band: Int) in
                 let rows = (area.height + bands - 1) / bands
                 let clip = PixelRect(x0: area.x0, y0: area.y0 + band * rows, x1: area.x1, y1: min(area.y0 + (band + 1) * rows, area.y1))
-                let part = target.clipped(to: clip)
                 for (k, item) in items.enumerated() {
-                    switch item {
-                    case .quad(let quad): quad.draw(into: part)
-                    case .mesh: meshes[k]?.composite(into: part)
+                    var visible = [clip]
+                    for cover in covers where cover.index > k { visible = visible.flatMap { $0.subtracting(cover.rect) } }
+                    for piece in visible {
+                        let part = target.clipped(to: piece)
+                        switch item {
+                        case .quad(let quad): quad.draw(into: part)
+                        case .mesh: meshes[k]?.composite(into: part)
+                        }
                     }
                 }
             }

@@ -517,6 +517,52 @@ struct RendererTests {
         #expect(frames.canvas.pixels == ViewRenderer(scale: 1).render(root).pixels)
     }
 
+    /// Rectangles minus a rectangle: what is left, in at most four pieces, no pixel twice.
+    @Test func aRectangleLessAnotherLeavesEveryOtherPixelOnce() {
+        let whole = PixelRect(x0: 0, y0: 0, x1: 10, y1: 8)
+        for cut in [PixelRect(x0: 2, y0: 3, x1: 5, y1: 6), PixelRect(x0: -1, y0: 2, x1: 11, y1: 4), PixelRect(x0: 20, y0: 0, x1: 30, y1: 8), whole] {
+            let pieces = whole.subtracting(cut)
+            var count = [Int](repeating: 0, count: whole.area)
+            for piece in pieces {
+                for y in piece.y0..<piece.y1 { for x in piece.x0..<piece.x1 { count[y * 10 + x] += 1 } }
+            }
+            for y in 0..<8 {
+                for x in 0..<10 {
+                    let hidden = x >= cut.x0 && x < cut.x1 && y >= cut.y0 && y < cut.y1
+                    #expect(count[y * 10 + x] == (hidden ? 0 : 1), "\(cut): pixel (\(x), \(y))")
+                }
+            }
+        }
+    }
+
+    /// A page lying flat over another view covers it: the rows it hides are
+    /// not drawn beneath it (the layer says so), and the frame is the page's
+    /// own where it lies, the other view's where it does not.
+    @Test func aFlatOpaquePageHidesWhatLiesBeneathIt() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 60, height: 80))
+        root.backgroundColor = Color(red: 1, green: 0, blue: 0)
+        let page = View(frame: Rect(x: 0, y: 20, width: 60, height: 40))
+        page.backgroundColor = Color(red: 0, green: 0.5, blue: 1)
+        page.mesh = Mesh(columns: 4, rows: 4, covering: page.frame)
+        root.addSubview(page)
+        let renderer = ViewRenderer(scale: 1)
+        let items = renderer.items(root, canvas: PixelRect(x0: 0, y0: 0, x1: 60, y1: 80))
+        guard case .mesh(let mesh)? = items.last else { Issue.record("no mesh item: \(items)"); return }
+        var flat = Canvas(width: mesh.textureWidth, height: mesh.textureHeight)
+        renderer.draw(mesh.texture, into: &flat, within: flat.bounds)
+        let layer = MeshLayer(mesh, texture: MeshTexture(flat), scratch: DrawingScratch())
+        #expect(layer.cover == PixelRect(x0: 0, y0: 20, x1: 60, y1: 60), "\(layer.cover)")
+        let canvas = renderer.render(root)
+        for (x, y, expected) in [(30, 10, Color(red: 1, green: 0, blue: 0)), (30, 40, Color(red: 0, green: 0.5, blue: 1)),
+                                 (0, 20, Color(red: 0, green: 0.5, blue: 1)), (59, 59, Color(red: 0, green: 0.5, blue: 1)),
+                                 (30, 70, Color(red: 1, green: 0, blue: 0))] {
+            let k = (y * canvas.width + x) * 4
+            let found = (canvas.pixels[k], canvas.pixels[k + 1], canvas.pixels[k + 2])
+            #expect(abs(Double(found.0) - expected.red) < 0.01 && abs(Double(found.1) - expected.green) < 0.01
+                        && abs(Double(found.2) - expected.blue) < 0.01, "(\(x), \(y)): \(found)")
+        }
+    }
+
     @Test func textIsAntiAliased() {
         // Font cells of 1.4 pixels: some pixels are partly ink.
         let pixels = labelPixels("0.08 s")

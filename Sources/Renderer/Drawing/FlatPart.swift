@@ -19,6 +19,9 @@ struct FlatPart: @unchecked Sendable {
     private let map: [UInt8]
     private let area: PixelRect
     private let copiedWhole: [Bool]
+    /// The tallest run of whole rows of the mesh's bounds that are copied:
+    /// what is drawn beneath the mesh does not show there.
+    let cover: PixelRect
 
     init?(_ item: MeshItem, projected: [(Double, Double)], normals: [Vec3], texture: MeshTexture) {
         guard item.alpha == 1, texture.opaque else { return nil }
@@ -90,6 +93,17 @@ struct FlatPart: @unchecked Sendable {
             }
         }
         map = copied
+        var run = (start: 0, length: 0), best = (start: 0, length: 0)
+        for y in area.y0..<area.y1 {
+            let row = (y - area.y0) * area.width
+            if copied[row..<(row + area.width)].allSatisfy({ $0 != 0 }) {
+                run = run.length == 0 ? (y, 1) : (run.start, run.length + 1)
+                if run.length > best.length { best = run }
+            } else {
+                run = (0, 0)
+            }
+        }
+        cover = best.length == 0 ? .empty : PixelRect(x0: area.x0, y0: best.start, x1: area.x1, y1: best.start + best.length)
         copiedWhole = (0..<(rows * cols)).map { k in
             let (i, j) = (k % cols, k / cols)
             guard flat[k] else { return false }

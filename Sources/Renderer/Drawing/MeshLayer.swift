@@ -98,6 +98,10 @@ struct MeshLayer: @unchecked Sendable {
         self.triangles = triangles
     }
 
+    /// Canvas pixels the mesh covers whole (opaque, whatever lies beneath):
+    /// items drawn before it need not draw there.
+    var cover: PixelRect { flat?.cover ?? .empty }
+
     /// Draws the layer's rows that fall within `target`'s clip, a band at a
     /// time, averages them down and composites them with the mesh's alpha.
     func composite(into target: DrawingTarget) {
@@ -131,8 +135,8 @@ struct MeshLayer: @unchecked Sendable {
     private func draw(into layer: DrawingTarget, drawn: RowExtents, origin: Int) {
         let band = layer.clip
         let (width, height) = (texture.width, texture.height)
-        texture.front.withUnsafeBufferPointer { texels in
-            let texels = texels.baseAddress!
+        texture.front.withUnsafeBufferPointer { front in
+        texture.back.withUnsafeBufferPointer { behind in
             // Every texel opaque: each sample is what the last triangle over it drew, so the
             // triangles are drawn from the top down and a sample, once drawn, is not sampled again.
             let frontFirst = texture.opaque
@@ -143,24 +147,25 @@ struct MeshLayer: @unchecked Sendable {
                 let uv = triangle.uv, light = triangle.light
                 let (u0, u1, u2, v0, v1, v2) = (uv[0].0, uv[1].0, uv[2].0, uv[0].1, uv[1].1, uv[2].1)
                 let (k0, k1, k2) = (light[0], light[1], light[2])
-                let back = triangle.back
+                let texels = (triangle.back ? behind : front).baseAddress!
                 let (ox, oy) = (region.x0, region.y0)
                 let byte: Float = 1 / 255
                 let (textureWidth, textureHeight) = (Double(width), Double(height))
-                rasterizeSpans(triangle.screen, clip: band) { py, first, last, l1, l2, step1, step2 in
+                rasterizeSpans(triangle.screen, clip: band) { py, first, last, inside, l1, l2, step1, step2 in
                     // The weights, the texture position and the light are all linear along the span.
                     var (l1, l2) = (l1, l2)
                     var l0 = 1 - l1 - l2
                     let step0 = -step1 - step2
                     var u = l0 * u0 + l1 * u1 + l2 * u2, v = l0 * v0 + l1 * v1 + l2 * v2
                     let du = step0 * u0 + step1 * u1 + step2 * u2, dv = step0 * v0 + step1 * v1 + step2 * v2
-                    var k = l0 * k0 + l1 * k1 + l2 * k2
-                    let dk = step0 * k0 + step1 * k1 + step2 * k2
+                    // The light as a factor on the texel's bytes.
+                    var k = Float(l0 * k0 + l1 * k1 + l2 * k2) * byte
+                    let dk = Float(step0 * k0 + step1 * k1 + step2 * k2) * byte
                     var (low, high) = (Int.max, -1)
                     let row = layer.pixels + py * layer.width * 4
                     for px in first...last {
                         defer { l0 += step0; l1 += step1; l2 += step2; u += du; v += dv; k += dk }
-                        guard l0 >= triangleEpsilon, l1 >= triangleEpsilon, l2 >= triangleEpsilon else { continue }
+                        guard inside.contains(px) || (l0 >= triangleEpsilon && l1 >= triangleEpsilon && l2 >= triangleEpsilon) else { continue }
                         if frontFirst && row[px &* 4 &+ 3] != 0 { continue }
                         if let spared, spared.covers(layerX: px + ox, layerY: py + oy) { continue }
                         // Nearest texel: the layer is drawn at twice the resolution and averaged down.
@@ -168,15 +173,13 @@ struct MeshLayer: @unchecked Sendable {
                         let t = texels + (Int(v) &* width &+ Int(u)) &* 4
                         let opacity = t[3]
                         guard opacity > 0 else { continue }
-                        let light = Float(k)
-                        var (cr, cg, cb) = (Float(t[0]) * byte, Float(t[1]) * byte, Float(t[2]) * byte)
-                        if back { (cr, cg, cb) = MeshTexture.backSide(cr, cg, cb) }
+                        let (r, g, b) = (Float(t[0]) * k, Float(t[1]) * k, Float(t[2]) * k)
                         if opacity == 255 {
                             // Opaque: source over leaves nothing of what was there.
                             let p = row + px &* 4
-                            (p[0], p[1], p[2], p[3]) = (cr * light, cg * light, cb * light, 1)
+                            (p[0], p[1], p[2], p[3]) = (r, g, b, 1)
                         } else {
-                            layer.blend(x: px, y: py, r: cr * light, g: cg * light, b: cb * light, a: Float(opacity) * byte)
+                            layer.blend(x: px, y: py, r: r, g: g, b: b, a: Float(opacity) * byte)
                         }
                         (low, high) = (min(low, px), px)
                     }
@@ -186,6 +189,7 @@ struct MeshLayer: @unchecked Sendable {
                     }
                 }
             }
+        }
         }
     }
 
@@ -216,21 +220,25 @@ struct MeshLayer: @unchecked Sendable {
                 // the layer), over the shadow (black), unless the flat page hides it.
                 let lx = px * 2 - r.x0
                 var p = SIMD4<Float>.zero
-                for row in [upper, lower] {
-                    guard let row else { continue }
-                    if lx >= 0 && lx + 1 < r.width {
-                        let s = UnsafeRawPointer(row + lx * 4)
+                if lx >= 0 && lx + 1 < r.width {
+                    if let upper {
+                        let s = UnsafeRawPointer(upper + lx * 4)
                         p += s.loadUnaligned(as: SIMD4<Float>.self) + s.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
-                    } else {
-                        for x in [lx, lx + 1] where x >= 0 && x < r.width {
-                            p += UnsafeRawPointer(row + x * 4).loadUnaligned(as: SIMD4<Float>.self)
-                        }
+                    }
+                    if let lower {
+                        let s = UnsafeRawPointer(lower + lx * 4)
+                        p += s.loadUnaligned(as: SIMD4<Float>.self) + s.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
+                    }
+                } else {
+                    for x in [lx, lx + 1] where x >= 0 && x < r.width {
+                        if let upper { p += UnsafeRawPointer(upper + x * 4).loadUnaligned(as: SIMD4<Float>.self) }
+                        if let lower { p += UnsafeRawPointer(lower + x * 4).loadUnaligned(as: SIMD4<Float>.self) }
                     }
                 }
                 p *= 0.25
-                if let shade, shade.columns.contains(px), flat?.isCopied(px, py) != true {
+                if let shade, shade.columns.contains(px) {
                     let darkness = shade.darkness[px]
-                    if darkness > ShadowMask.faintest { p.w += darkness * (1 - p.w) }
+                    if darkness > ShadowMask.faintest && flat?.isCopied(px, py) != true { p.w += darkness * (1 - p.w) }
                 }
                 p *= alpha
                 guard p.w > 0 else { continue }

@@ -49,7 +49,7 @@ struct ShadowMask: @unchecked Sendable {
         for g in lifted {
             for tri in [[0, 1, 2], [0, 2, 3]] {
                 let (d0, d1, d2) = (g[tri[0]].1, g[tri[1]].1, g[tri[2]].1)
-                rasterizeSpans(tri.map { g[$0].0 }, clip: within) { py, first, last, l1, l2, step1, step2 in
+                rasterizeSpans(tri.map { g[$0].0 }, clip: within) { py, first, last, inside, l1, l2, step1, step2 in
                     // The weights and the darkness are linear along the span.
                     var (l1, l2) = (l1, l2)
                     var l0 = 1 - l1 - l2
@@ -60,7 +60,7 @@ struct ShadowMask: @unchecked Sendable {
                     let row = mask + py * w
                     for px in first...last {
                         defer { l0 += step0; l1 += step1; l2 += step2; dark += step }
-                        guard l0 >= triangleEpsilon, l1 >= triangleEpsilon, l2 >= triangleEpsilon else { continue }
+                        guard inside.contains(px) || (l0 >= triangleEpsilon && l1 >= triangleEpsilon && l2 >= triangleEpsilon) else { continue }
                         let a = Float(dark)
                         if a > row[px] { row[px] = a }
                         (low, high) = (min(low, px), px)
@@ -77,20 +77,24 @@ struct ShadowMask: @unchecked Sendable {
         let perWindow = 1 / Float(2 * reach + 1)
         // The horizontal pass reads a copy of its row; the vertical one runs along rows with a
         // running sum per column, the rows it has overwritten but still needs kept in a ring.
-        let line = scratch.zeroed(bw).baseAddress!
+        let lines = UnsafeMutableRawPointer(scratch.zeroed(bw * 4).baseAddress!).bindMemory(to: SIMD4<Float>.self, capacity: bw)
         let sums = scratch.zeroed(bw).baseAddress!
         let ringRows = reach + 1
         let ring = scratch.zeroed(bw * ringRows).baseAddress!
         for _ in 0..<2 {
-            for y in y0...y1 {
-                let row = mask + y * w + x0
-                line.update(from: row, count: bw)
-                var sum: Float = 0
-                for k in 0...min(reach, bw - 1) { sum += line[k] }
+            // Four rows at once, one per vector lane (each lane sums in the order a row alone would),
+            // so the running sums do not wait on each other.
+            for y in stride(from: y0, through: y1, by: 4) {
+                let count = min(4, y1 - y + 1)
+                let rows = (0..<4).map { mask + (y + min($0, count - 1)) * w + x0 }
+                for k in 0..<bw { lines[k] = SIMD4(rows[0][k], rows[1][k], rows[2][k], rows[3][k]) }
+                var sum = SIMD4<Float>.zero
+                for k in 0...min(reach, bw - 1) { sum += lines[k] }
                 for k in 0..<bw {
-                    row[k] = sum * perWindow
-                    if k + reach + 1 < bw { sum += line[k + reach + 1] }
-                    if k - reach >= 0 { sum -= line[k - reach] }
+                    let blurred = sum * perWindow
+                    for lane in 0..<count { rows[lane][k] = blurred[lane] }
+                    if k + reach + 1 < bw { sum += lines[k + reach + 1] }
+                    if k - reach >= 0 { sum -= lines[k - reach] }
                 }
             }
             sums.update(repeating: 0, count: bw)

@@ -8,6 +8,8 @@ final class MeshTexture: @unchecked Sendable {
     /// Straight 8-bit RGBA per texel (clear where the view drew nothing): what
     /// the frame would show of it anyway, in a quarter of the memory of floats.
     let front: [UInt8]
+    /// The same seen from behind: ``backSide(_:_:_:)`` of each texel, alpha kept.
+    let back: [UInt8]
     /// Whether every texel is opaque.
     let opaque: Bool
 
@@ -19,6 +21,13 @@ final class MeshTexture: @unchecked Sendable {
             for y in 0..<canvas.height { canvas.convertRow(y, into: out.baseAddress! + y * canvas.width * 4) }
         }
         self.front = front
+        var back = front
+        for k in stride(from: 0, to: back.count, by: 4) {
+            let byte: Float = 1 / 255
+            let (r, g, b) = Self.backSide(Float(front[k]) * byte, Float(front[k + 1]) * byte, Float(front[k + 2]) * byte)
+            (back[k], back[k + 1], back[k + 2]) = (UInt8((r * 255).rounded()), UInt8((g * 255).rounded()), UInt8((b * 255).rounded()))
+        }
+        self.back = back
     }
 
     /// ``Content/backSide(of:)`` of a straight colour, in single precision.

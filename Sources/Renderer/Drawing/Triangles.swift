@@ -1,29 +1,17 @@
-/// Calls `body` for every pixel centre inside the triangle (and `clip`), with
-/// its barycentric weights, row by row over the span the triangle's edges
-/// allow; along a span the weights change by a constant step. Shared edges
-/// are included from both sides' rules so neighbouring cells leave no cracks.
-@inline(__always)
-func rasterize(_ p: [(Double, Double)], clip: PixelRect, _ body: (Int, Int, Double, Double, Double) -> Void) {
-    rasterizeSpans(p, clip: clip) { py, first, last, l1, l2, slope1, slope2 in
-        var (l1, l2) = (l1, l2)
-        for px in first...last {
-            let l0 = 1 - l1 - l2
-            if l0 >= triangleEpsilon, l1 >= triangleEpsilon, l2 >= triangleEpsilon { body(px, py, l0, l1, l2) }
-            l1 += slope1
-            l2 += slope2
-        }
-    }
-}
-
 /// How far outside a triangle (in barycentric weight) a pixel centre may lie and still be drawn.
 let triangleEpsilon = -1e-7
 
 /// The rows of a triangle within `clip`: for each, the columns that may hold
-/// pixel centres inside it (widened by a pixel: test each with its weights),
-/// the weights l1 and l2 at the first, and how they change per column.
+/// pixel centres inside it (widened by a pixel: test each with its weights,
+/// l0 = 1 - l1 - l2, l1 and l2 each at least ``triangleEpsilon``), the
+/// columns certainly inside (a pixel in from the edges, untested), the
+/// weights l1 and l2 at the first column, and how they change per column.
+/// Shared edges are included from both sides' rules so neighbouring cells
+/// leave no cracks.
 @inline(__always)
 func rasterizeSpans(_ p: [(Double, Double)], clip: PixelRect,
-                    _ span: (_ y: Int, _ first: Int, _ last: Int, _ l1: Double, _ l2: Double, _ step1: Double, _ step2: Double) -> Void) {
+                    _ span: (_ y: Int, _ first: Int, _ last: Int, _ inside: Range<Int>,
+                             _ l1: Double, _ l2: Double, _ step1: Double, _ step2: Double) -> Void) {
     let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[1].1 - p[0].1) * (p[2].0 - p[0].0)
     guard abs(area) > 1e-9 else { return }
     let minX = max(Int(min(p[0].0, p[1].0, p[2].0).rounded(.down)), clip.x0)
@@ -59,7 +47,10 @@ func rasterizeSpans(_ p: [(Double, Double)], clip: PixelRect,
         // Widened by a pixel each side, then each pixel tested.
         let first = max(minX, Int((low - 0.5).rounded(.down)) - 1), last = min(maxX, Int((high - 0.5).rounded(.up)) + 1)
         guard first <= last else { continue }
+        // Centres at least a pixel in from where each weight reaches epsilon: each weight
+        // there exceeds epsilon by its whole step per pixel, far beyond rounding.
+        let inner = max(first, Int((low - 0.5).rounded(.up)) + 1), outer = min(last + 1, Int((high - 0.5).rounded(.down)))
         let x = Double(first) + 0.5
-        span(py, first, last, l1At0 + slope1 * x, l2At0 + slope2 * x, slope1, slope2)
+        span(py, first, last, inner < outer ? inner..<outer : first..<first, l1At0 + slope1 * x, l2At0 + slope2 * x, slope1, slope2)
     }
 }
