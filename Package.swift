@@ -60,10 +60,12 @@ let package = Package(
         .target(name: "PluginValidation", dependencies: ["HostContainer", "PluginHost", "PluginRuntime", "Timing", "AnimatorABI", "HeapProbe"]),
         // Views to pixels, and the PNG and GIF encoders; the host runs without it.
         .target(name: "Renderer", dependencies: ["HostContainer", "Timing"]),
+        // `segue show`: the container live, driven by hand, in a window (SDL2, loaded at run time) or a terminal.
+        .target(name: "LiveView", dependencies: ["HostContainer", "HostConfig", "PluginHost", "PluginRuntime", "Renderer", "Timing", "SystemCalls"]),
         // The command-line tool.
         .executableTarget(
             name: "segue",
-            dependencies: ["AnimatorABI", "HostContainer", "PluginHost", "HostConfig", "PluginValidation", "PluginRuntime", "Timing", "Renderer", "SystemCalls"]),
+            dependencies: ["AnimatorABI", "HostContainer", "PluginHost", "HostConfig", "PluginValidation", "PluginRuntime", "Timing", "Renderer", "SystemCalls", "LiveView"]),
         .target(
             name: "SpringSlide", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/SpringSlide",
             linkerSettings: pluginLinkerSettings),
@@ -82,6 +84,6 @@ let package = Package(
         ),
         .testTarget(
             name: "HostContainerTests",
-            dependencies: ["AnimatorABI", "HostContainer", "PluginHost", "HostConfig", "PluginValidation", "PluginRuntime", "Timing", "Renderer", "SystemCalls"]),
+            dependencies: ["AnimatorABI", "HostContainer", "PluginHost", "HostConfig", "PluginValidation", "PluginRuntime", "Timing", "Renderer", "SystemCalls", "LiveView"]),
     ]
 )

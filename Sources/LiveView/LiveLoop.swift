@@ -1,0 +1,127 @@
+import Glibc
+import HostContainer
+import Renderer
+
+/// Where the live view's frames go and its input comes from: a window, a
+/// terminal, or memory (tests).
+public protocol LiveBackend: AnyObject {
+    /// Pixels per point frames are drawn at.
+    var scale: Double { get }
+    /// Whether ``present(_:damage:status:)`` waits for the display's refresh
+    /// (vsync): then the loop does not pace itself.
+    var pacesItself: Bool { get }
+    /// Whether the back end shows the status line itself (a terminal's last
+    /// line) rather than in the picture.
+    var printsStatus: Bool { get }
+    /// The input that arrived; waits for some until `deadline` (monotonic
+    /// seconds) at most, and returns at once when there is input.
+    func events(waitingUntil deadline: Double) -> [LiveInput]
+    /// Shows `canvas`, of which only `damage` changed since the last call.
+    func present(_ canvas: Canvas, damage: PixelRect, status: String)
+}
+
+/// The live view's loop: once per frame it reads the input, lets the wall
+/// clock's time pass on the session (at its playback speed), draws the
+/// stage's damage and presents it; paced by the display when the back end
+/// waits for vsync, else at ``frameInterval``.
+///
+/// A key read at a frame's start acts before that frame is drawn: its effect
+/// is in the next frame presented.
+public final class LiveLoop {
+    public let session: LiveSession
+    public let backend: any LiveBackend
+    /// The wall clock: monotonic for people, virtual for tests.
+    public let wallClock: any TransitionClock
+    /// Seconds between frames when the loop paces itself: 1/60.
+    public let frameInterval: Double
+    /// Seconds from each frame's start to the end of its present, in order (the benchmark reads them).
+    public private(set) var frameTimes: [Double] = []
+    /// Frames that came later than their slot.
+    public private(set) var droppedFrames = 0
+    /// Frames presented.
+    public private(set) var frameCount = 0
+    /// The last canvas presented.
+    public var canvas: Canvas { frames.canvas }
+
+    private let stage: Stage
+    private let frames: FrameRenderer
+    private var lastFrame: Double?
+    private var nextDeadline: Double?
+    private var recent: [Double] = []
+
+    /// A loop over `session` presenting to `backend`.
+    public init(session: LiveSession, backend: any LiveBackend, wallClock: any TransitionClock = MonotonicClock(),
+                frameInterval: Double = 1.0 / 60) {
+        self.session = session
+        self.backend = backend
+        self.wallClock = wallClock
+        self.frameInterval = frameInterval
+        stage = Stage(size: session.size, drawsStatus: !backend.printsStatus)
+        frames = FrameRenderer(renderer: ViewRenderer(scale: backend.scale, background: Color(red: 0, green: 0, blue: 0)))
+    }
+
+    /// One frame: input, time, drawing, present.
+    /// - Parameter wait: whether to wait for input until the frame's slot (a paced loop); tests pass false.
+    /// - Returns: false once the session asked to quit.
+    @discardableResult
+    public func runFrame(wait: Bool = false) -> Bool {
+        let deadline = nextDeadline ?? wallClock.now
+        for input in backend.events(waitingUntil: wait && !backend.pacesItself ? deadline : 0) {
+            session.handle(input)
+        }
+        guard !session.quitRequested else { return false }
+        let start = wallClock.now
+        if let lastFrame {
+            session.pass(start - lastFrame)
+            if wait, !backend.pacesItself, start - deadline > frameInterval {
+                droppedFrames += Int((start - deadline) / frameInterval)
+            }
+        }
+        lastFrame = start
+        nextDeadline = max(deadline + frameInterval, start)
+        recent.append(start)
+        recent.removeAll { start - $0 > 1 }
+        session.framesPerSecond = Double(recent.count - 1) / max((recent.last ?? 0) - (recent.first ?? 0), 1e-9)
+        session.droppedFrames = droppedFrames
+        let damage = frames.render(stage.compose(session))
+        stage.detach()
+        backend.present(frames.canvas, damage: damage, status: session.showsStatus ? session.statusText : "")
+        frameTimes.append(wallClock.now - start)
+        frameCount += 1
+        return true
+    }
+
+    /// Runs frames until the session quits or `stop` says so.
+    public func run(until stop: () -> Bool = { false }) {
+        while !stop(), runFrame(wait: true) {}
+    }
+}
+
+/// A back end in memory, for tests: input from a list, frames kept.
+public final class HeadlessBackend: LiveBackend {
+    public let scale: Double
+    public let pacesItself = true
+    public let printsStatus: Bool
+    /// Input handed to the next frame.
+    public var pending: [LiveInput] = []
+    /// The last frame presented, its damage and the status line.
+    public private(set) var lastFrame: Canvas?
+    public private(set) var lastDamage: PixelRect = .empty
+    public private(set) var lastStatus = ""
+
+    public init(scale: Double = 1, printsStatus: Bool = false) {
+        self.scale = scale
+        self.printsStatus = printsStatus
+    }
+
+    public func events(waitingUntil deadline: Double) -> [LiveInput] {
+        defer { pending = [] }
+        return pending
+    }
+
+    public func present(_ canvas: Canvas, damage: PixelRect, status: String) {
+        lastFrame = canvas
+        lastDamage = damage
+        lastStatus = status
+    }
+}

@@ -1,0 +1,122 @@
+import HostContainer
+import Renderer
+
+/// What the live view draws: the shown container, and over it a timeline
+/// along the top (the transition's duration, where it is, the animator), a
+/// banner beneath it when there is one, a bar of the children's names
+/// along the bottom (the shown one highlighted) and the status line at the
+/// very bottom; `?` lays the keys over everything.
+///
+/// The overlay views are kept from frame to frame and only their properties
+/// change, so a ``FrameRenderer`` redraws only what moved.
+public final class Stage {
+    /// Heights of the overlays, in points.
+    public static let timelineHeight = 28.0, bannerHeight = 26.0, barHeight = 40.0, statusHeight = 18.0
+    /// The colours the overlays use.
+    static let barColor = Color(red: 0.97, green: 0.97, blue: 0.98, alpha: 0.94)
+    static let highlight = Color(red: 0.2, green: 0.45, blue: 0.95)
+    static let chrome = Color(red: 0.12, green: 0.12, blue: 0.14, alpha: 0.88)
+
+    /// The keys, as `?` shows them and `segue show --help` lists them.
+    public static let keys: [(String, String)] = [
+        ("LEFT / RIGHT, DRAG", "neighbour"), ("1-9, CLICK BAR", "select"), ("DRAG FROM LEFT EDGE", "interactive back"),
+        ("SPACE", "pause"), ("S", "slow: 1x 0.25x 0.1x"), (". / ,", "step frame (paused)"),
+        ("R", "replay"), ("DRAG TIMELINE", "scrub"), ("X", "dismiss banner"), ("I", "status line"),
+        ("?", "this help"), ("Q / ESC", "quit"),
+    ]
+
+    let root: View
+    private let timeline = View(frame: .zero), track = View(frame: .zero), progress = View(frame: .zero)
+    private let timelineLabel = View(frame: .zero)
+    private let banner = View(frame: .zero)
+    private let bar = View(frame: .zero)
+    private var cells: [View] = []
+    private let status = View(frame: .zero)
+    private let help = View(frame: .zero)
+    /// Whether the status line is drawn in the picture (a terminal prints it as text instead).
+    let drawsStatus: Bool
+
+    /// A stage of `size` points.
+    public init(size: Rect, drawsStatus: Bool = true) {
+        self.drawsStatus = drawsStatus
+        root = View(frame: size.bounds)
+        root.backgroundColor = Color(red: 0, green: 0, blue: 0)
+        let w = size.width
+        timeline.frame = Rect(x: 0, y: 0, width: w, height: Self.timelineHeight)
+        timeline.backgroundColor = Self.chrome
+        track.frame = Rect(x: 8, y: 22, width: w - 16, height: 3)
+        track.backgroundColor = Color(red: 0.45, green: 0.45, blue: 0.5)
+        progress.frame = Rect(x: 8, y: 20, width: 0, height: 7)
+        progress.backgroundColor = Self.highlight
+        progress.cornerRadius = 2
+        timelineLabel.frame = Rect(x: 4, y: 2, width: w - 8, height: 17)
+        timeline.addSubview(track)
+        timeline.addSubview(progress)
+        timeline.addSubview(timelineLabel)
+        banner.frame = Rect(x: 0, y: Self.timelineHeight, width: w, height: Self.bannerHeight)
+        bar.frame = Rect(x: 0, y: size.height - Self.statusHeight - Self.barHeight, width: w, height: Self.barHeight)
+        bar.backgroundColor = Self.barColor
+        status.frame = Rect(x: 0, y: size.height - Self.statusHeight, width: w, height: Self.statusHeight)
+        status.backgroundColor = Self.chrome
+        help.frame = Rect(x: 20, y: 80, width: w - 40, height: Double(Self.keys.count) * 22 + 20)
+        help.backgroundColor = Self.chrome
+        help.cornerRadius = 10
+        for (k, (key, what)) in Self.keys.enumerated() {
+            let line = View(frame: Rect(x: 8, y: 10 + Double(k) * 22, width: help.frame.width - 16, height: 20))
+            line.content = .label("\(key)  \(what)")
+            help.addSubview(line)
+        }
+    }
+
+    /// Lays the overlays out for `session` and returns the view tree to draw.
+    /// The shown container's view is held by the stage until ``detach()``.
+    func compose(_ session: LiveSession) -> View {
+        for sub in root.subviews { sub.removeFromSuperview() }
+        root.addSubview(session.shownContainer.view)
+        // The timeline: the transition and where it is.
+        if let t = session.timeline {
+            let fraction = t.duration > 0 ? min(max(t.time / t.duration, 0), 1) : 1
+            progress.frame.width = max(track.frame.width * fraction, 4)
+            timelineLabel.content = .label("\(t.from) -> \(t.to)  \(t.animator)  \(LiveSession.seconds(t.time))/\(LiveSession.seconds(t.duration)) s")
+        } else {
+            progress.frame.width = 0
+            timelineLabel.content = .label("no transition yet")
+        }
+        root.addSubview(timeline)
+        if let b = session.banner {
+            banner.backgroundColor = switch b.kind {
+            case .error: Color(red: 0.8, green: 0.16, blue: 0.16, alpha: 0.95)
+            case .warning: Color(red: 0.93, green: 0.6, blue: 0.1, alpha: 0.95)
+            case .info: Color(red: 0.2, green: 0.6, blue: 0.3, alpha: 0.95)
+            }
+            banner.content = .label(String(b.text.prefix(90)))
+            root.addSubview(banner)
+        }
+        // The bar of children, the one shown (or headed to) highlighted.
+        let names = session.childNames
+        if cells.count != names.count {
+            cells = names.indices.map { _ in View(frame: .zero) }
+            for sub in bar.subviews { sub.removeFromSuperview() }
+            cells.forEach(bar.addSubview)
+        }
+        let cellWidth = bar.frame.width / Double(max(names.count, 1))
+        for (k, cell) in cells.enumerated() {
+            cell.frame = Rect(x: Double(k) * cellWidth + 2, y: 4, width: cellWidth - 4, height: Self.barHeight - 8)
+            cell.cornerRadius = 6
+            cell.content = .label(names[k])
+            cell.backgroundColor = k == session.heading ? Self.highlight : .clear
+        }
+        root.addSubview(bar)
+        if drawsStatus && session.showsStatus {
+            status.content = .label(session.statusText)
+            root.addSubview(status)
+        }
+        if session.showsHelp { root.addSubview(help) }
+        return root
+    }
+
+    /// Gives the container's view back (it is the container's root again).
+    func detach() {
+        for sub in root.subviews { sub.removeFromSuperview() }
+    }
+}
