@@ -40,11 +40,16 @@ public final class LiveLoop {
     public private(set) var droppedFrames = 0
     /// Frames presented.
     public private(set) var frameCount = 0
+    /// Input made up each frame, before what the back end read (`segue show --play`).
+    public var script: ((LiveSession, Double) -> [LiveInput])?
+    /// Runs at every frame's start (reloads).
+    public var onFrame: (() -> Void)?
+
     /// The last canvas presented.
     public var canvas: Canvas { frames.canvas }
 
     private let stage: Stage
-    private let frames: FrameRenderer
+    private var frames: FrameRenderer
     private var lastFrame: Double?
     private var nextDeadline: Double?
     private var recent: [Double] = []
@@ -66,15 +71,18 @@ public final class LiveLoop {
     @discardableResult
     public func runFrame(wait: Bool = false) -> Bool {
         let deadline = nextDeadline ?? wallClock.now
-        for input in backend.events(waitingUntil: wait && !backend.pacesItself ? deadline : 0) {
+        let read = backend.events(waitingUntil: wait && !backend.pacesItself ? deadline : 0)
+        onFrame?()
+        for input in (script?(session, wallClock.now) ?? []) + read {
             session.handle(input)
         }
         guard !session.quitRequested else { return false }
         let start = wallClock.now
         if let lastFrame {
             session.pass(start - lastFrame)
-            if wait, !backend.pacesItself, start - deadline > frameInterval {
-                droppedFrames += Int((start - deadline) / frameInterval)
+            // A frame that starts more than half a slot late has missed at least one refresh.
+            if wait, !backend.pacesItself, start - deadline > frameInterval / 2 {
+                droppedFrames += max(Int(((start - deadline) / frameInterval).rounded()), 1)
             }
         }
         lastFrame = start
@@ -83,6 +91,10 @@ public final class LiveLoop {
         recent.removeAll { start - $0 > 1 }
         session.framesPerSecond = Double(recent.count - 1) / max((recent.last ?? 0) - (recent.first ?? 0), 1e-9)
         session.droppedFrames = droppedFrames
+        if backend.scale != frames.renderer.scale {
+            // The terminal was resized: draw at the new size.
+            frames = FrameRenderer(renderer: ViewRenderer(scale: backend.scale, background: frames.renderer.background))
+        }
         let damage = frames.render(stage.compose(session))
         stage.detach()
         backend.present(frames.canvas, damage: damage, status: session.showsStatus ? session.statusText : "")

@@ -50,6 +50,8 @@ public final class Stage {
         progress.backgroundColor = Self.highlight
         progress.cornerRadius = 2
         timelineLabel.frame = Rect(x: 4, y: 2, width: w - 8, height: 17)
+        // Its own dark background, so its text is drawn light.
+        timelineLabel.backgroundColor = Color(red: 0.12, green: 0.12, blue: 0.14)
         timeline.addSubview(track)
         timeline.addSubview(progress)
         timeline.addSubview(timelineLabel)

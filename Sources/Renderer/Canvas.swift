@@ -102,7 +102,7 @@ public struct Canvas: Sendable {
 
     /// Writes the pixels of row `y` from column `x0` to `x1` (excluded) as
     /// opaque 0x00RRGGBB (straight colour, alpha dropped) to `out`.
-    func packRow(_ y: Int, from x0: Int, to x1: Int, into out: UnsafeMutablePointer<UInt32>) {
+    public func packRow(_ y: Int, from x0: Int, to x1: Int, into out: UnsafeMutablePointer<UInt32>) {
         pixels.withUnsafeBufferPointer { all in
             let src = all.baseAddress! + y * width * 4
             for x in x0..<x1 {

@@ -1,3 +1,5 @@
+import LiveView
+
 /// Every command of the tool with its operand, flags and options: what the
 /// parser accepts (``Arguments/init(_:command:)``), where `segue` dispatches
 /// it, each command's `--help` and the top-level help, the shell completions
@@ -238,6 +240,29 @@ enum Commands {
         ],
         about: PreviewCommand.about, main: PreviewCommand.main)
 
+    static let show = CommandSpec(
+        name: "show", summary: "Watch and drive the container live, in a window or a terminal", operand: nil,
+        options: [config] + plugins + [
+            .init("--window", summary: "Show it in a window (SDL2, loaded at run time)",
+                  detail: "Show it in a window, through SDL2 loaded at run time (Debian: libsdl2-2.0-0); X11 and Wayland alike, sharp on HiDPI."),
+            .init("--terminal", summary: "Show it in this terminal",
+                  detail: "Show it in this terminal: kitty graphics or sixel where the terminal answers that it has them, else half-blocks in 24-bit colour; the status line is the last line."),
+            .init("--graphics", .choice(TerminalGraphics.allCases.map(\.rawValue)), summary: "How the terminal gets frames",
+                  detail: "How the terminal gets frames, instead of asking it (only with --terminal)."),
+            .init("--size", .text, placeholder: "WxH", summary: "The container's size in points, WxH",
+                  detail: "The container's size in points (default 390x844)."),
+            .init("--scale", .text, placeholder: "F", summary: "Zoom the window by F",
+                  detail: "Make the window F times the container's size (default 1); frames are drawn at the display's pixel density."),
+            .init("--play", summary: "Play the config's script, as segue run does, until stopped",
+                  detail: "Play the config's script (or the built-in scene's) in a loop, a step whenever the one before has ended; keys and gestures still work."),
+            .init("--quit-after", .text, placeholder: "SECONDS", summary: "Quit after SECONDS",
+                  detail: "Quit after SECONDS (for recordings and scripts)."),
+            .init("--stats", summary: "Print frame times and dropped frames on quitting",
+                  detail: "On quitting, print to standard error the frames shown, the median and 99th percentile time from a frame's start to its present, the dropped frames and, in a terminal, the bytes written per frame."),
+            help,
+        ],
+        about: ShowCommand.about, main: ShowCommand.main)
+
     static let validate = CommandSpec(
         name: "validate", summary: "Check a plugin file in a child process", operand: .file("so"), operandName: "PLUGIN.so",
         options: [
@@ -277,7 +302,7 @@ enum Commands {
         options: [help],
         about: CompletionsCommand.about, main: CompletionsCommand.main)
 
-    static let all = [run, check, explain, list, inspect, preview, validate, new, schema, completions]
+    static let all = [run, show, check, explain, list, inspect, preview, validate, new, schema, completions]
 
     /// `segue --help`: every command of the table with its summary.
     static var topLevelHelp: String {

@@ -1,0 +1,170 @@
+import Foundation
+import Renderer
+
+/// How frames reach a terminal.
+public enum TerminalGraphics: String, Sendable, CaseIterable {
+    /// The kitty graphics protocol: RGBA pixels, base64, in chunks.
+    case kitty
+    /// DEC sixel: six rows of pixels per band, a palette of 216 colours.
+    case sixel
+    /// Unicode upper half blocks, each cell two pixels in 24-bit colour.
+    case halfBlocks = "half-blocks"
+}
+
+/// A frame's pixels as 8-bit RGB (the canvas blended over black).
+@inline(__always)
+func rgb8(_ canvas: Canvas, _ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8) {
+    let k = (y * canvas.width + x) * 4
+    @inline(__always) func byte(_ v: Float) -> UInt8 { UInt8(max(0, min(255, (v * 255).rounded()))) }
+    return (byte(canvas.pixels[k]), byte(canvas.pixels[k + 1]), byte(canvas.pixels[k + 2]))
+}
+
+/// Half-block cells: the frame in cells of one column and two pixel rows,
+/// `▀` in the top pixel's colour over the bottom one's. Only cells that
+/// changed since the last frame are written, each run of them after one
+/// cursor move, colours only when they change.
+struct HalfBlockEncoder {
+    private var cells: [UInt32] = []
+    private var size = (columns: 0, rows: 0)
+
+    /// Forgets what the terminal shows (after a resize or a clear).
+    mutating func reset() { cells = [] }
+
+    /// The bytes that bring the terminal from the last frame to `canvas`
+    /// (its `damage`), the frame's top-left at cell (1, 1).
+    mutating func encode(_ canvas: Canvas, damage: PixelRect, into out: inout [UInt8]) {
+        let columns = canvas.width, rows = (canvas.height + 1) / 2
+        if size != (columns, rows) || cells.isEmpty {
+            size = (columns, rows)
+            cells = [UInt32](repeating: .max, count: columns * rows * 2)
+        }
+        guard !damage.isEmpty else { return }
+        var lastForeground: (UInt8, UInt8, UInt8)?, lastBackground: (UInt8, UInt8, UInt8)?
+        for row in (damage.y0 / 2)..<min((damage.y1 + 1) / 2, rows) {
+            var cursorAt = -1
+            for column in damage.x0..<min(damage.x1, columns) {
+                let top = rgb8(canvas, column, row * 2)
+                let bottom = row * 2 + 1 < canvas.height ? rgb8(canvas, column, row * 2 + 1) : (0, 0, 0)
+                let k = (row * columns + column) * 2
+                let topWord = UInt32(top.0) << 16 | UInt32(top.1) << 8 | UInt32(top.2)
+                let bottomWord = UInt32(bottom.0) << 16 | UInt32(bottom.1) << 8 | UInt32(bottom.2)
+                guard cells[k] != topWord || cells[k + 1] != bottomWord else { continue }
+                (cells[k], cells[k + 1]) = (topWord, bottomWord)
+                if cursorAt != column { out += Array("\u{1B}[\(row + 1);\(column + 1)H".utf8) }
+                if lastForeground.map({ $0 != top }) ?? true {
+                    out += Array("\u{1B}[38;2;\(top.0);\(top.1);\(top.2)m".utf8)
+                    lastForeground = top
+                }
+                if lastBackground.map({ $0 != bottom }) ?? true {
+                    out += Array("\u{1B}[48;2;\(bottom.0);\(bottom.1);\(bottom.2)m".utf8)
+                    lastBackground = bottom
+                }
+                out += [0xE2, 0x96, 0x80]  // ▀
+                cursorAt = column + 1
+            }
+        }
+        out += Array("\u{1B}[0m".utf8)
+    }
+}
+
+/// Sixel images of the damaged cells: each a DCS string `ESC P 0;1;0 q`,
+/// raster attributes, a palette of 6 × 6 × 6 colours (quantised with an
+/// ordered dither), then bands of six pixel rows, runs compressed with `!`.
+struct SixelEncoder {
+    /// The pixels of a cell, for aligning damage to cells.
+    var cellWidth: Int, cellHeight: Int
+
+    /// The bytes that draw the cells `damage` touches of `canvas`, whose top-left is at cell (1, 1).
+    func encode(_ canvas: Canvas, damage: PixelRect, into out: inout [UInt8]) {
+        guard !damage.isEmpty, cellWidth > 0, cellHeight > 0 else { return }
+        // Whole cells: a sixel image starts at the cursor's cell.
+        let x0 = damage.x0 / cellWidth * cellWidth, y0 = damage.y0 / cellHeight * cellHeight
+        let x1 = min((damage.x1 + cellWidth - 1) / cellWidth * cellWidth, canvas.width)
+        let y1 = min((damage.y1 + cellHeight - 1) / cellHeight * cellHeight, canvas.height)
+        guard x0 < x1, y0 < y1 else { return }
+        let (w, h) = (x1 - x0, y1 - y0)
+        out += Array("\u{1B}[\(y0 / cellHeight + 1);\(x0 / cellWidth + 1)H".utf8)
+        // P2 = 1: pixels left at 0 keep what was there (none are: every pixel is painted).
+        out += Array("\u{1B}P0;1;0q\"1;1;\(w);\(h)".utf8)
+        for k in 0..<216 {
+            let (r, g, b) = (k / 36, k / 6 % 6, k % 6)
+            out += Array("#\(k);2;\(r * 20);\(g * 20);\(b * 20)".utf8)
+        }
+        // Palette index of every pixel of the region, dithered (4 × 4 Bayer).
+        let bayer: [Float] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
+        var index = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let (r, g, b) = rgb8(canvas, x0 + x, y0 + y)
+                let threshold = (bayer[(y & 3) * 4 + (x & 3)] + 0.5) / 16
+                @inline(__always) func level(_ v: UInt8) -> Int { min(Int(Float(v) / 255 * 5 + threshold), 5) }
+                index[y * w + x] = UInt8(level(r) * 36 + level(g) * 6 + level(b))
+            }
+        }
+        var used = [Bool](repeating: false, count: 216)
+        for band in stride(from: 0, to: h, by: 6) {
+            let rows = min(6, h - band)
+            used = used.map { _ in false }
+            for y in band..<(band + rows) { for x in 0..<w { used[Int(index[y * w + x])] = true } }
+            var first = true
+            for colour in 0..<216 where used[colour] {
+                if !first { out.append(UInt8(ascii: "$")) }
+                first = false
+                out += Array("#\(colour)".utf8)
+                var run = 0, last: UInt8 = 0
+                func flush() {
+                    guard run > 0 else { return }
+                    if run > 3 { out += Array("!\(run)".utf8); out.append(last) } else { out += [UInt8](repeating: last, count: run) }
+                }
+                for x in 0..<w {
+                    var bits: UInt8 = 0
+                    for r in 0..<rows where index[(band + r) * w + x] == colour { bits |= 1 << r }
+                    let ch = 63 + bits
+                    if ch == last && run > 0 { run += 1 } else { flush(); (last, run) = (ch, 1) }
+                }
+                flush()
+            }
+            out.append(UInt8(ascii: "-"))
+        }
+        out += Array("\u{1B}\\".utf8)
+    }
+}
+
+/// Kitty graphics: the first frame transmitted whole as image 1 and placed
+/// at cell (1, 1); later frames edit that image's changed rectangle in place
+/// (`a=f`, `r=1`), so only changed pixels cross the line. RGBA, base64, in
+/// chunks of 4096 bytes.
+struct KittyEncoder {
+    private var sent = (width: 0, height: 0)
+
+    mutating func reset() { sent = (0, 0) }
+
+    mutating func encode(_ canvas: Canvas, damage: PixelRect, into out: inout [UInt8]) {
+        let whole = sent != (canvas.width, canvas.height)
+        let area = whole ? PixelRect(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height) : damage
+        guard !area.isEmpty else { return }
+        var pixels = [UInt8]()
+        pixels.reserveCapacity(area.area * 4)
+        for y in area.y0..<area.y1 {
+            for x in area.x0..<area.x1 {
+                let (r, g, b) = rgb8(canvas, x, y)
+                pixels += [r, g, b, 255]
+            }
+        }
+        let control = whole
+            ? "a=T,i=1,p=1,q=2,C=1,f=32,s=\(area.width),v=\(area.height)"
+            : "a=f,r=1,i=1,q=2,f=32,x=\(area.x0),y=\(area.y0),s=\(area.width),v=\(area.height)"
+        if whole { out += Array("\u{1B}[1;1H".utf8) }
+        let payload = Array(Data(pixels).base64EncodedString().utf8)
+        var offset = 0
+        repeat {
+            let end = min(offset + 4096, payload.count)
+            let more = end < payload.count ? 1 : 0
+            out += Array("\u{1B}_G\(offset == 0 ? control + "," : "")m=\(more);".utf8)
+            out += payload[offset..<end]
+            out += Array("\u{1B}\\".utf8)
+            offset = end
+        } while offset < payload.count
+        sent = (canvas.width, canvas.height)
+    }
+}

@@ -1,0 +1,178 @@
+import Dispatch
+import Foundation
+import HostConfig
+import HostContainer
+import LiveView
+import PluginHost
+import SystemCalls
+
+/// `segue show`: the container live, in a window or a terminal, until closed.
+enum ShowCommand {
+    static let about = """
+    Opens the config's container (or the built-in scene) live: one child at a
+    time, a bar of the children's names along the bottom, a timeline of the
+    last transition along the top and a status line: the child shown; during
+    a transition FROM -> TO, the animator and its source, t / duration; the
+    speed; frames per second and dropped frames. Animators are chosen by the
+    config's rules as 'segue run' chooses them, and plugins run isolated as
+    in run. Plugin folders and the config are watched as in 'run --watch': a
+    rebuilt plugin is used from the next transition (r replays the last one
+    with it); a config saved with a mistake keeps the last good one and says
+    why in a banner.
+
+    KEYS AND GESTURES
+      Left, Right, a horizontal drag    the neighbour (clamped at the ends)
+      1-9, a click on the bar           that child
+      a drag from the left edge         the interactive way back: it follows
+                                        the finger; the release finishes or
+                                        cancels (past half way, or a flick)
+      Space                             pause / play
+      s                                 slow motion: 1x, 0.25x, 0.1x
+      . and ,                           one frame forwards / back
+      r                                 replay the last transition
+      a drag along the timeline         scrub it
+      x or a click on the banner        dismiss the banner
+      i                                 status line on / off
+      ?                                 these keys
+      q, Escape, Ctrl-C                 quit (as do closing the window and SIGTERM)
+
+    Without --window or --terminal: a window when there is a display and SDL2
+    loads, else the terminal when standard input and output are one.
+    """
+
+    static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
+        guard let args = try Arguments.unlessHelp(arguments, command: Commands.show) else { return .success }
+        try args.refuse("--window", with: ["--terminal"])
+        try args.require("--terminal", for: "--graphics")
+        let size = try args.single("--size").map { value throws(UsageError) in try PreviewCommand.parseSize(value, args) } ?? Rect.phonePortrait
+        let quitAfter = try args.single("--quit-after").map { _ throws(UsageError) in
+            try PreviewCommand.number(args, "--quit-after", default: 0, range: 0.1...86_400)
+        }
+        let scale = try args.single("--scale").map { _ throws(UsageError) in try PreviewCommand.number(args, "--scale", default: 1, range: 0.25...4) }
+        let graphics = try args.single("--graphics").map { value throws(UsageError) in
+            guard let g = TerminalGraphics(rawValue: value) else { throw args.usage("--graphics \(value): expected kitty, sixel or half-blocks") }
+            return g
+        }
+        guard let config = try args.config() else { return .failure }
+        let registry = try PluginFolders.registry(args, config: config, playing: true)
+        for warning in registry.warnings { printError("segue: warning: \(warning)") }
+        // SIGINT and SIGTERM end the view cleanly: the loop sees them between frames.
+        let signals = FileWatcher.signalPipe([SIGINT, SIGTERM, SIGHUP])
+        let backend: any LiveBackend
+        switch try open(args, size: size, scale: scale, graphics: graphics, signals: signals) {
+        case .success(let opened): backend = opened
+        case .failure(let problem):
+            printError("segue: \(problem.message)")
+            return .failure
+        }
+        let session = LiveSession(config: config, registry: registry, size: size)
+        let loop = LiveLoop(session: session, backend: backend)
+        if args.has("--play") {
+            let autoplay = Autoplay(steps: ScriptPlayer(config: config, registry: registry).script)
+            loop.script = { autoplay.inputs(for: $0, now: $1) }
+        }
+        let reloader = Reloader(args: args, session: session)
+        loop.onFrame = { reloader.apply() }
+        let start = MonotonicTime.now
+        loop.run(until: { quitAfter.map { MonotonicTime.now - start >= $0 } ?? false })
+        reloader.stop()
+        if let terminal = backend as? TerminalBackend { terminal.restore() }
+        if args.has("--stats") {
+            let times = loop.frameTimes.sorted()
+            let median = times.isEmpty ? 0 : times[times.count / 2]
+            let p99 = times.isEmpty ? 0 : times[min(times.count - 1, Int(Double(times.count) * 0.99))]
+            let bytes = (backend as? TerminalBackend).map { t in t.bytesPerFrame.isEmpty ? 0 : t.bytesPerFrame.reduce(0, +) / t.bytesPerFrame.count }
+            printError(String(format: "segue show: %d frames, frame start to present median %.2f ms, 99th percentile %.2f ms, %d dropped", loop.frameCount, median * 1000, p99 * 1000, loop.droppedFrames)
+                       + (bytes.map { ", \($0) bytes per frame on average" } ?? ""))
+        }
+        return .success
+    }
+
+    struct Problem: Error { let message: String }
+
+    /// The window or terminal asked for, or the first that works.
+    static func open(_ args: Arguments, size: Rect, scale: Double?, graphics: TerminalGraphics?, signals: Int32)
+        throws(UsageError) -> Result<any LiveBackend, Problem> {
+        let environment = ProcessInfo.processInfo.environment
+        let display = environment["DISPLAY"].map { !$0.isEmpty } == true || environment["WAYLAND_DISPLAY"].map { !$0.isEmpty } == true
+            || environment["SDL_VIDEODRIVER"] != nil
+        let terminal = isatty(0) == 1 && isatty(1) == 1
+        func window() -> Result<any LiveBackend, Problem> {
+            do {
+                return .success(try SDLWindowBackend(stage: size, zoom: scale ?? 1))
+            } catch {
+                return .failure(Problem(message: "cannot open a window: \(error)"))
+            }
+        }
+        func inTerminal() -> Result<any LiveBackend, Problem> {
+            do {
+                return .success(try TerminalBackend(stage: size, graphics: graphics, interrupt: signals))
+            } catch {
+                return .failure(Problem(message: "cannot use the terminal: \(error)"))
+            }
+        }
+        if args.has("--window") { return window() }
+        if args.has("--terminal") { return inTerminal() }
+        if display, case .success(let opened) = window() { return .success(opened) }
+        if terminal { return inTerminal() }
+        return .failure(Problem(message: """
+            show needs a display or a terminal: \(display ? "SDL2 did not open a window (install libsdl2-2.0-0)" : "no DISPLAY or WAYLAND_DISPLAY is set"), \
+            and standard input and output are not a terminal. Run it in a terminal, or use 'segue preview' to write the transitions to files.
+            """))
+    }
+}
+
+/// Watches the plugin folders and the config on a thread of its own, and
+/// hands the live view each burst of changes between frames: a reload never
+/// holds up a frame while files settle.
+final class Reloader: @unchecked Sendable {
+    private let args: Arguments
+    private let session: LiveSession
+    private let lock = Lock()
+    private var changed: Set<String>?
+    private var folders: [String]
+    private let wake: DispatchSemaphore
+    private let stopPipe: (read: Int32, write: Int32)?
+    private let configPath: String?
+
+    init(args: Arguments, session: LiveSession) {
+        self.args = args
+        self.session = session
+        configPath = args.single("--config").flatMap { $0 == "-" ? nil : PluginFolders.absolute($0) }
+        folders = session.registry.folders
+        wake = DispatchSemaphore(value: 0)
+        stopPipe = closeOnExecPipe()
+        guard let made = try? FileWatcher(folders: folders, files: configPath.map { [$0] } ?? []) else { return }
+        let files = configPath.map { [$0] } ?? []
+        // The watcher is the thread's alone from here on.
+        nonisolated(unsafe) let watcher = made
+        detachThread { [self] in
+            while true {
+                guard case .changed(let paths) = watcher.next(settle: 0.1, interruptedBy: stopPipe?.read) else { return }
+                lock.withLock { changed = (changed ?? []).union(paths) }
+                // Wait for the frame that reloads, then watch what the reload found.
+                wake.wait()
+                let next = lock.withLock { folders }
+                try? watcher.watch(folders: next, files: files)
+            }
+        }
+    }
+
+    /// Reloads when something changed since the last frame.
+    func apply() {
+        guard let paths = lock.withLock({ () -> Set<String>? in defer { changed = nil }; return changed }) else { return }
+        var fresh: Result<SegueConfig, any Error>?
+        if let configPath, paths.contains(configPath) {
+            do { fresh = .success(try SegueConfig.load(path: configPath)) } catch { fresh = .failure(error) }
+        }
+        let commandLine = args.values("--plugins")
+        session.reload(config: fresh) { PluginFolders.resolve(commandLine: commandLine, config: $0) }
+        lock.withLock { folders = session.registry.folders }
+        wake.signal()
+    }
+
+    func stop() {
+        if let stopPipe { _ = Glibc.write(stopPipe.write, "x", 1) }
+        wake.signal()
+    }
+}
