@@ -1,0 +1,223 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import HostConfig
+@testable import HostContainer
+@testable import LiveView
+import Renderer
+
+/// A pseudo-terminal with `segue show` on its other side: the test is the
+/// terminal. Every wait has a deadline; the child is killed if the test ends first.
+final class PseudoTerminal {
+    let master: Int32, slave: Int32
+    private(set) var pid: pid_t = 0
+    private(set) var output: [UInt8] = []
+    let tag = "SEGUE_TEST_TAG=pty-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+
+    init(columns: Int, rows: Int) throws {
+        // posix_openpt, unlockpt and ptsname, as the kernel offers them (TIOCSPTLCK, TIOCGPTN).
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0, number: UInt32 = 0
+        guard master >= 0, ioctl(master, 0x4004_5431, &unlock) == 0, ioctl(master, 0x8004_5430, &number) == 0 else {
+            throw POSIXError(.ENODEV)
+        }
+        slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        guard slave >= 0 else { throw POSIXError(.ENODEV) }
+        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit {
+        if pid > 0 { kill(pid, SIGKILL); var status: Int32 = 0; waitpid(pid, &status, 0) }
+        close(master)
+        close(slave)
+    }
+
+    /// The terminal's settings as `stty -a` shows them.
+    func settings() -> [UInt8] {
+        var t = termios()
+        tcgetattr(slave, &t)
+        return withUnsafeBytes(of: &t) { Array($0) }
+    }
+
+    /// Starts `program` in a session of its own with the terminal as its standard input, output and error.
+    func spawn(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd in 0...2 { posix_spawn_file_actions_adddup2(&actions, slave, Int32(fd)) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, 0x80  /* POSIX_SPAWN_SETSID */)
+        var env = ProcessInfo.processInfo.environment
+        env["SEGUE_REGISTRY_CACHE"] = Paths.testCache
+        env["XDG_DATA_HOME"] = Paths.emptyDataHome
+        env["TERM"] = "xterm-256color"
+        for (key, value) in environment { env[key] = value }
+        let envList = env.map { "\($0.key)=\($0.value)" } + [tag]
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        let envp = envList.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        let result = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
+    }
+
+    func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(master, $0.baseAddress, $0.count) } }
+
+    /// Reads what the program writes until `done` holds or `timeout` passes; whether it held.
+    @discardableResult
+    func read(timeout: Double = 20, until done: ([UInt8]) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !done(output) {
+            guard Date() < deadline else { return false }
+            var fds = [pollfd(fd: master, events: Int16(POLLIN), revents: 0)]
+            guard poll(&fds, 1, 50) > 0 else { continue }
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
+            if n > 0 { output += buffer[..<n] } else if n == 0 || errno != EAGAIN { usleep(10_000) }
+        }
+        return true
+    }
+
+    /// Waits (with a deadline, then kills) for the program to end; its exit status, nil when killed.
+    func waitForExit(timeout: Double = 15) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        while Date() < deadline {
+            read(timeout: 0.05) { _ in false }  // keep draining, or it may block writing
+            if waitpid(pid, &status, WNOHANG) == pid {
+                pid = 0
+                return (status & 0x7f) == 0 ? (status >> 8) & 0xff : nil
+            }
+        }
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+        pid = 0
+        return nil
+    }
+
+    var text: String { String(decoding: output, as: UTF8.self) }
+}
+
+/// Decodes a half-block stream into the picture it paints: cursor moves,
+/// 24-bit colours and `▀` cells (two pixels each); other sequences are skipped.
+struct HalfBlockPicture {
+    var pixels: [Int: (UInt8, UInt8, UInt8)] = [:]  // key: y * 10_000 + x
+    var statusLine = ""
+
+    init(_ bytes: [UInt8], rows: Int) {
+        var (row, column) = (1, 1)
+        var fg: (UInt8, UInt8, UInt8) = (0, 0, 0), bg: (UInt8, UInt8, UInt8) = (0, 0, 0)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == 0x1B, i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") {
+                var j = i + 2
+                while j < bytes.count, !(0x40...0x7E).contains(bytes[j]) { j += 1 }
+                guard j < bytes.count else { break }
+                let params = String(decoding: bytes[(i + 2)..<j], as: UTF8.self)
+                let n = params.split(separator: ";").compactMap { Int($0) }
+                switch bytes[j] {
+                case UInt8(ascii: "H"):
+                    (row, column) = (n.count > 0 ? n[0] : 1, n.count > 1 ? n[1] : 1)
+                    if row == rows { statusLine = "" }
+                case UInt8(ascii: "m") where n.count == 5 && n[1] == 2:
+                    let c = (UInt8(n[2]), UInt8(n[3]), UInt8(n[4]))
+                    if n[0] == 38 { fg = c } else if n[0] == 48 { bg = c }
+                case UInt8(ascii: "J"):
+                    pixels = [:]
+                default:
+                    break
+                }
+                i = j + 1
+            } else if bytes[i] == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x96, bytes[i + 2] == 0x80 {
+                pixels[(row - 1) * 2 * 10_000 + column - 1] = fg
+                pixels[((row - 1) * 2 + 1) * 10_000 + column - 1] = bg
+                column += 1
+                i += 3
+            } else {
+                if row == rows, bytes[i] >= 0x20 { statusLine.append(Character(Unicode.Scalar(bytes[i]))) }
+                i += 1
+            }
+        }
+    }
+}
+
+@Suite(.serialized)
+struct LiveTerminalTests {
+    static let (columns, rows) = (100, 40)
+    static let restoreSequence = "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?25h\u{1B}[?1049l"
+
+    /// The frame the view draws of the built-in scene at the terminal's scale, from the session itself.
+    static func expectedFirstFrame() -> Canvas {
+        let stage = Rect.phonePortrait
+        let scale = min(Double(columns) / stage.width, Double((rows - 1) * 2) / stage.height)
+        let backend = HeadlessBackend(scale: scale, printsStatus: true)
+        let loop = LiveLoop(session: LiveSession(config: SegueConfig.builtinScene, registry: bundledRegistry), backend: backend)
+        loop.runFrame()
+        return loop.canvas
+    }
+
+    /// In a pseudo-terminal: the half-block stream decodes back into the
+    /// renderer's frame, pixel for pixel; a key changes the child; the status
+    /// line says so; quitting by `way` leaves the terminal's settings exactly
+    /// as they were, the screen restored and no process behind.
+    @Test(arguments: ["q", "escape", "ctrl-c", "SIGTERM"])
+    func theHalfBlockStreamIsTheFrameAndQuittingRestoresTheTerminal(_ way: String) throws {
+        let pty = try PseudoTerminal(columns: Self.columns, rows: Self.rows)
+        let before = pty.settings()
+        try pty.spawn(Paths.segue, ["show", "--terminal", "--graphics", "half-blocks", "--isolation", "process"])
+        #expect(pty.read { String(decoding: $0, as: UTF8.self).contains("fps") }, "no first frame: \(pty.text.suffix(300))")
+        #expect(pty.settings() != before, "the view puts the terminal in raw mode")
+        let picture = HalfBlockPicture(pty.output, rows: Self.rows)
+        let expected = Self.expectedFirstFrame()
+        var mismatches = 0
+        for y in 0..<expected.height {
+            for x in 0..<expected.width where picture.pixels[y * 10_000 + x].map({ $0 != rgb8(expected, x, y) }) ?? true {
+                mismatches += 1
+            }
+        }
+        #expect(expected.width > 30 && mismatches == 0, "\(mismatches) of \(expected.width)x\(expected.height) pixels differ")
+        #expect(picture.statusLine.hasPrefix("photo"), "\(picture.statusLine)")
+        // A key: the file child, in the next frames.
+        pty.send("3")
+        #expect(pty.read { HalfBlockPicture($0, rows: Self.rows).statusLine.hasPrefix("file ") }, "\(HalfBlockPicture(pty.output, rows: Self.rows).statusLine)")
+        let file = Color(hex: SceneColor.file)!
+        let centre = HalfBlockPicture(pty.output, rows: Self.rows).pixels[20 * 10_000 + 18]
+        #expect(centre.map { abs(Double($0.0) / 255 - file.red) < 0.02 && abs(Double($0.1) / 255 - file.green) < 0.02 } == true, "\(String(describing: centre))")
+        switch way {
+        case "q": pty.send("q")
+        case "escape": pty.send("\u{1B}")
+        case "ctrl-c": pty.send("\u{03}")
+        default: kill(pty.pid, SIGTERM)
+        }
+        #expect(pty.waitForExit() == 0, "quitting by \(way)")
+        #expect(pty.settings() == before, "the terminal's settings after quitting by \(way)")
+        #expect(pty.text.hasSuffix(Self.restoreSequence), "\(pty.text.suffix(80).debugDescription)")
+        #expect(processesTagged(pty.tag).isEmpty, "processes left behind")
+    }
+
+    /// A terminal that answers nothing is asked, then given half-blocks; an SGR
+    /// mouse click on the bar selects that child.
+    @Test func aSilentTerminalGetsHalfBlocksAndTheMouseClicksTheBar() throws {
+        let pty = try PseudoTerminal(columns: Self.columns, rows: Self.rows)
+        try pty.spawn(Paths.segue, ["show", "--terminal"])
+        #expect(pty.read { String(decoding: $0, as: UTF8.self).contains("fps") })
+        #expect(pty.text.contains("\u{1B}_Gi=31,s=1,v=1,a=q"), "the kitty query")
+        #expect(pty.text.contains("\u{1B}[c"), "the device attributes query")
+        #expect(pty.text.contains("\u{E2}\u{96}\u{80}") || pty.output.contains(0xE2), "half-blocks")
+        // The bar's fourth cell (contact), clicked: row and column of the cell, 1-based.
+        let expected = Self.expectedFirstFrame()
+        let scale = Double(expected.width) / Rect.phonePortrait.width
+        let barY = (Rect.phonePortrait.height - Stage.statusHeight - Stage.barHeight / 2) * scale
+        let column = Int((Rect.phonePortrait.width / 7 * 3.5) * scale) + 1, row = Int(barY / 2) + 1
+        pty.send("\u{1B}[<0;\(column);\(row)M\u{1B}[<0;\(column);\(row)m")
+        #expect(pty.read { HalfBlockPicture($0, rows: Self.rows).statusLine.hasPrefix("contact") },
+                "\(HalfBlockPicture(pty.output, rows: Self.rows).statusLine)")
+        pty.send("q")
+        #expect(pty.waitForExit() == 0)
+        #expect(processesTagged(pty.tag).isEmpty)
+    }
+}
