@@ -36,7 +36,7 @@ public final class LiveLoop {
     public let frameInterval: Double
     /// Seconds from each frame's start to the end of its present, in order (the benchmark reads them).
     public private(set) var frameTimes: [Double] = []
-    /// Frames that came later than their slot.
+    /// Refreshes (at ``frameInterval``) that passed without a new frame.
     public private(set) var droppedFrames = 0
     /// Frames presented.
     public private(set) var frameCount = 0
@@ -44,6 +44,8 @@ public final class LiveLoop {
     public var script: ((LiveSession, Double) -> [LiveInput])?
     /// Runs at every frame's start (reloads).
     public var onFrame: (() -> Void)?
+    /// A descriptor that becomes readable when the view must end (a signal pipe): checked every frame.
+    public var interrupt: Int32?
 
     /// The last canvas presented.
     public var canvas: Canvas { frames.canvas }
@@ -72,6 +74,10 @@ public final class LiveLoop {
     public func runFrame(wait: Bool = false) -> Bool {
         let deadline = nextDeadline ?? wallClock.now
         let read = backend.events(waitingUntil: wait && !backend.pacesItself ? deadline : 0)
+        if let interrupt {
+            var fds = [pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0)]
+            if poll(&fds, 1, 0) > 0 { session.handle(.close) }
+        }
         onFrame?()
         for input in (script?(session, wallClock.now) ?? []) + read {
             session.handle(input)
@@ -80,10 +86,9 @@ public final class LiveLoop {
         let start = wallClock.now
         if let lastFrame {
             session.pass(start - lastFrame)
-            // A frame that starts more than half a slot late has missed at least one refresh.
-            if wait, !backend.pacesItself, start - deadline > frameInterval / 2 {
-                droppedFrames += max(Int(((start - deadline) / frameInterval).rounded()), 1)
-            }
+            // Frames are a slot apart: a gap of more than one and a half slots left a refresh without a new frame.
+            let gap = start - lastFrame
+            if wait, gap > frameInterval * 1.5 { droppedFrames += Int((gap / frameInterval).rounded()) - 1 }
         }
         lastFrame = start
         nextDeadline = max(deadline + frameInterval, start)

@@ -67,6 +67,7 @@ enum ShowCommand {
         }
         let session = LiveSession(config: config, registry: registry, size: size)
         let loop = LiveLoop(session: session, backend: backend)
+        loop.interrupt = signals
         if args.has("--play") {
             let autoplay = Autoplay(steps: ScriptPlayer(config: config, registry: registry).script)
             loop.script = { autoplay.inputs(for: $0, now: $1) }

@@ -1,0 +1,212 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import HostContainer
+@testable import LiveView
+
+/// An X server of the test's own (Xvfb) and the X tools that drive and
+/// photograph windows on it (xdotool, xwd).
+final class VirtualDisplay {
+    let name: String
+    private let server: Process
+
+    /// The tools, as Debian's xvfb, xdotool, x11-apps and xterm install them.
+    static func has(_ tool: String) -> Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/" + tool) }
+    static let available = ["Xvfb", "xdotool", "xwd"].allSatisfy(has)
+    static let hasSDL = dlopen("libSDL2-2.0.so.0", RTLD_LAZY) != nil
+    static let skipNote = "skipped: needs Xvfb, xdotool, xwd and SDL2 (apt-get install xvfb xdotool x11-apps libsdl2-2.0-0; .ci/run does)"
+
+    init() throws {
+        var number = 40 + Int(getpid() % 50)
+        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") {
+            number += 1
+        }
+        name = ":\(number)"
+        server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+        server.arguments = [name, "-screen", "0", "1200x1000x24", "-nolisten", "tcp"]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+            guard Date() < deadline, server.isRunning else { throw POSIXError(.ETIMEDOUT) }
+            usleep(20_000)
+        }
+    }
+
+    deinit {
+        server.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while server.isRunning && Date() < deadline { usleep(10_000) }
+        if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+    }
+
+    /// Runs an X tool against this display.
+    @discardableResult
+    func tool(_ name: String, _ arguments: [String]) throws -> (status: Int32, out: String, data: Data) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/" + name)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": self.name]) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 15, execute: watchdog)
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        watchdog.cancel()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self), data)
+    }
+
+    /// The first window called `title` (waiting for it up to `timeout`).
+    func window(named title: String, timeout: Double = 20) throws -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let found = try tool("xdotool", ["search", "--name", title]).out.split(separator: "\n").first
+            if let found { return String(found) }
+            usleep(100_000)
+        }
+        return nil
+    }
+
+    /// A window's pixels, photographed with xwd.
+    func capture(_ window: String) throws -> XWDImage? {
+        XWDImage(try tool("xwd", ["-id", window, "-silent"]).data)
+    }
+}
+
+/// An X window dump (xwd's format): a big-endian header, colour map entries, then rows of pixels.
+struct XWDImage {
+    let width: Int, height: Int
+    private let rgb: [UInt8]
+
+    init?(_ data: Data) {
+        let bytes = [UInt8](data)
+        guard bytes.count >= 100 else { return nil }
+        func field(_ k: Int) -> Int { Int(bytes[k * 4]) << 24 | Int(bytes[k * 4 + 1]) << 16 | Int(bytes[k * 4 + 2]) << 8 | Int(bytes[k * 4 + 3]) }
+        let headerSize = field(0), width = field(4), height = field(5), byteOrder = field(7), bitsPerPixel = field(11)
+        let bytesPerLine = field(12), (redMask, greenMask, blueMask) = (field(14), field(15), field(16)), colours = field(19)
+        let start = headerSize + colours * 12, step = bitsPerPixel / 8
+        guard step >= 3, bytes.count >= start + bytesPerLine * height else { return nil }
+        func shift(_ mask: Int) -> Int { mask == 0 ? 0 : mask.trailingZeroBitCount }
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = start + y * bytesPerLine + x * step
+                var v = 0
+                for b in 0..<step { v |= Int(bytes[p + b]) << (8 * (byteOrder == 0 ? b : step - 1 - b)) }
+                rgb[(y * width + x) * 3] = UInt8((v & redMask) >> shift(redMask))
+                rgb[(y * width + x) * 3 + 1] = UInt8((v & greenMask) >> shift(greenMask))
+                rgb[(y * width + x) * 3 + 2] = UInt8((v & blueMask) >> shift(blueMask))
+            }
+        }
+        (self.width, self.height, self.rgb) = (width, height, rgb)
+    }
+
+    func pixel(_ x: Int, _ y: Int) -> (Double, Double, Double) {
+        let k = (y * width + x) * 3
+        return (Double(rgb[k]) / 255, Double(rgb[k + 1]) / 255, Double(rgb[k + 2]) / 255)
+    }
+
+    /// Whether (x, y) is `hex` within `tolerance`.
+    func shows(_ hex: String, at x: Int, _ y: Int, tolerance: Double = 0.02) -> Bool {
+        let c = Color(hex: hex)!, p = pixel(x, y)
+        return abs(p.0 - c.red) <= tolerance && abs(p.1 - c.green) <= tolerance && abs(p.2 - c.blue) <= tolerance
+    }
+
+    /// How many pixels of the container (between the timeline and the bar) differ from `other`'s.
+    func differingPixels(from other: XWDImage) -> Int {
+        var count = 0
+        for y in 30..<min(height, other.height, 780) {
+            for x in 0..<min(width, other.width) {
+                let (a, b) = (pixel(x, y), other.pixel(x, y))
+                if abs(a.0 - b.0) + abs(a.1 - b.1) + abs(a.2 - b.2) > 0.06 { count += 1 }
+            }
+        }
+        return count
+    }
+
+    /// How many pixels of the rectangle are light (text on the dark overlays).
+    func lightPixels(x: Int, y: Int, width w: Int, height h: Int) -> Int {
+        var count = 0
+        for yy in y..<min(y + h, height) { for xx in x..<min(x + w, width) { let p = pixel(xx, yy); if p.0 + p.1 + p.2 > 2.2 { count += 1 } } }
+        return count
+    }
+}
+
+@Suite(.serialized)
+struct LiveWindowTests {
+    /// Waits (with a deadline) for the window's photograph to satisfy `done`; the last photograph.
+    static func until(_ display: VirtualDisplay, _ window: String, timeout: Double = 15, _ done: (XWDImage) -> Bool) throws -> XWDImage? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last: XWDImage?
+        while Date() < deadline {
+            last = try display.capture(window)
+            if let last, done(last) { return last }
+            usleep(100_000)
+        }
+        return last
+    }
+
+    /// The real window under Xvfb: keys and a drag sent with xdotool (XTEST),
+    /// the window photographed with xwd: the child's colour, the status line's
+    /// and the timeline's text, a mid-transition frame unlike both ends; `q` quits.
+    @Test(.enabled(if: VirtualDisplay.available && VirtualDisplay.hasSDL, "\(VirtualDisplay.skipNote)"))
+    func theWindowShowsTheChildTakesKeysAndDragsAndQuits() throws {
+        let display = try VirtualDisplay()
+        let tag = "window-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let show = try LiveProcess(Paths.segue, ["show", "--window"], in: NSTemporaryDirectory(),
+                                   environment: ["DISPLAY": display.name, "SEGUE_TEST_TAG": tag, "SDL_AUDIODRIVER": "dummy"])
+        defer { if show.process.isRunning { _ = show.stop(with: SIGKILL) } }
+        let window = try #require(try display.window(named: "segue show"), "no window: \(show.waitForError("", timeout: 1))")
+        try display.tool("xdotool", ["windowfocus", "--sync", window])
+        let first = try #require(try Self.until(display, window) { $0.shows(SceneColor.photo, at: 200, 200) })
+        #expect(first.width == 390 && first.height == 844, "\(first.width)x\(first.height)")
+        #expect(first.shows(SceneColor.photo, at: 200, 200))
+        #expect(first.lightPixels(x: 0, y: 826, width: 390, height: 18) > 20, "the status line has text")
+        try display.tool("xdotool", ["key", "Right"])
+        let video = try #require(try Self.until(display, window) { $0.shows(SceneColor.video, at: 200, 200) })
+        #expect(video.shows(SceneColor.video, at: 200, 200))
+        // At a tenth of the speed a transition lasts seconds: a frame in the middle differs from both ends.
+        try display.tool("xdotool", ["key", "s", "s", "Right"])
+        usleep(2_000_000)  // CurlUp waits a little before the page lifts
+        let middle = try #require(try display.capture(window))
+        #expect(middle.lightPixels(x: 0, y: 2, width: 390, height: 17) > 20, "the timeline names the transition and its animator")
+        #expect(middle.lightPixels(x: 0, y: 826, width: 390, height: 18) > 20)
+        try display.tool("xdotool", ["key", "s"])
+        let file = try #require(try Self.until(display, window) { $0.shows(SceneColor.file, at: 200, 200) })
+        #expect(file.shows(SceneColor.file, at: 200, 200))
+        #expect(middle.differingPixels(from: video) > 5_000 && middle.differingPixels(from: file) > 5_000,
+                "mid-transition: \(middle.differingPixels(from: video)) pixels differ from the start, \(middle.differingPixels(from: file)) from the end")
+        // A drag leftwards across the window: the next child.
+        try display.tool("xdotool", ["mousemove", "--window", window, "300", "400", "mousedown", "1",
+                                     "mousemove", "--window", window, "250", "400", "mousemove", "--window", window, "180", "400",
+                                     "mousemove", "--window", window, "150", "400", "mouseup", "1"])
+        #expect(try Self.until(display, window) { $0.shows(SceneColor.contact, at: 200, 200) }.map { $0.shows(SceneColor.contact, at: 200, 200) } == true)
+        try display.tool("xdotool", ["key", "q"])
+        let deadline = Date().addingTimeInterval(10)
+        while show.process.isRunning && Date() < deadline { usleep(20_000) }
+        #expect(!show.process.isRunning && show.process.terminationStatus == 0)
+        _ = show
+        #expect(processesTagged(tag).isEmpty)
+    }
+
+    /// SIGTERM ends the window's view cleanly, workers and all.
+    @Test(.enabled(if: VirtualDisplay.available && VirtualDisplay.hasSDL, "\(VirtualDisplay.skipNote)"))
+    func sigtermClosesTheWindowCleanly() throws {
+        let display = try VirtualDisplay()
+        let tag = "window-term-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let show = try LiveProcess(Paths.segue, ["show", "--window", "--play"], in: NSTemporaryDirectory(),
+                                   environment: ["DISPLAY": display.name, "SEGUE_TEST_TAG": tag])
+        defer { if show.process.isRunning { _ = show.stop(with: SIGKILL) } }
+        _ = try #require(try display.window(named: "segue show"))
+        usleep(500_000)
+        #expect(show.stop(with: SIGTERM) == 0)
+        #expect(processesTagged(tag).isEmpty)
+    }
+}
