@@ -79,7 +79,7 @@ let package = Package(
             name: "EmbeddingExample", dependencies: ["HostContainer", "PluginHost", "Timing"], path: "Examples/embedding"),
         .executableTarget(
             name: "SegueBenchmark",
-            dependencies: ["HostContainer", "PluginHost", "HostConfig", "PluginRuntime", "Timing", "Renderer"],
+            dependencies: ["HostContainer", "PluginHost", "HostConfig", "PluginRuntime", "Timing", "Renderer", "LiveView"],
             path: "Benchmarks/SegueBenchmark"
         ),
         .testTarget(

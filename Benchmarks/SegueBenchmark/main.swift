@@ -253,6 +253,11 @@ if let i = arguments.firstIndex(of: "--frames-only") {
     frameTimes(registry: registry, only: only)
     exit(0)
 }
+if arguments.contains("--show-only") {
+    // Plugins isolated in workers, as segue show runs them.
+    showBenchmark(registry: AnimatorRegistry(folders: [binFolder]))
+    exit(0)
+}
 if arguments.contains("--rendering-only") {
     renderingBenchmark(registry: registry, segue: binFolder + "/segue")
     exit(0)

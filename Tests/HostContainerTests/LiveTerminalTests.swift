@@ -220,4 +220,48 @@ struct LiveTerminalTests {
         #expect(pty.waitForExit() == 0)
         #expect(processesTagged(pty.tag).isEmpty)
     }
+
+    /// Kitty graphics: the first frame whole as image 1, later frames only the
+    /// changed rectangle, edited into it; the payloads decode to the frame's pixels.
+    @Test func kittyFramesCarryTheFramesPixelsAndOnlyWhatChanged() throws {
+        var first = Canvas(width: 40, height: 30, color: Color(red: 0.2, green: 0.4, blue: 0.6))
+        var encoder = KittyEncoder()
+        var out: [UInt8] = []
+        encoder.encode(first, damage: PixelRect(x0: 0, y0: 0, x1: 40, y1: 30), into: &out)
+        func commands(_ bytes: [UInt8]) -> [(control: String, payload: String)] {
+            String(decoding: bytes, as: UTF8.self).components(separatedBy: "\u{1B}_G").dropFirst().map { part in
+                let body = part.components(separatedBy: "\u{1B}\\")[0]
+                let pieces = body.split(separator: ";", maxSplits: 1).map(String.init)
+                return (pieces[0], pieces.count > 1 ? pieces[1] : "")
+            }
+        }
+        let whole = commands(out)
+        #expect(whole.first?.control.hasPrefix("a=T,i=1,") == true && whole.first?.control.contains("s=40,v=30") == true)
+        #expect(whole.last?.control.hasSuffix("m=0") == true && whole.dropLast().allSatisfy { $0.control.hasSuffix("m=1") })
+        let pixels = try #require(Data(base64Encoded: whole.map(\.payload).joined()))
+        #expect(pixels.count == 40 * 30 * 4 && Array(pixels.prefix(4)) == [51, 102, 153, 255])
+        // A changed square: only it crosses the line.
+        first.fill(PixelRect(x0: 10, y0: 5, x1: 14, y1: 9), with: Color(red: 1, green: 1, blue: 1))
+        out = []
+        encoder.encode(first, damage: PixelRect(x0: 10, y0: 5, x1: 14, y1: 9), into: &out)
+        let edit = commands(out)
+        #expect(edit.count == 1 && edit[0].control.hasPrefix("a=f,r=1,i=1,") && edit[0].control.contains("x=10,y=5,s=4,v=4"))
+        #expect(try #require(Data(base64Encoded: edit[0].payload)) == Data([UInt8](repeating: 255, count: 64)))
+    }
+
+    /// The terminal's bytes as the view reads them: arrows, Escape alone, Ctrl-C, SGR mouse reports, replies.
+    @Test func terminalInputBecomesKeysPointersAndReplies() {
+        var parser = TerminalInputParser()
+        #expect(parser.parse(Array("\u{1B}[C\u{1B}[Dq3".utf8)) == [.key(.right), .key(.left), .key(.character("q")), .key(.character("3"))])
+        #expect(parser.parse([0x1B]) == [.key(.escape)])
+        #expect(parser.parse([0x03]) == [.interrupt])
+        #expect(parser.parse(Array("\u{1B}[<0;12;7M\u{1B}[<32;14;7M\u{1B}[<0;15;7m".utf8))
+                == [.mouse(.down, column: 12, row: 7), .mouse(.moved, column: 14, row: 7), .mouse(.up, column: 15, row: 7)])
+        // A sequence cut in two reads is kept until its end arrives.
+        #expect(parser.parse(Array("\u{1B}[<0;3".utf8), final: false).isEmpty)
+        #expect(parser.parse(Array(";4M".utf8)) == [.mouse(.down, column: 3, row: 4)])
+        #expect(parser.parse(Array("\u{1B}[?62;4;22c".utf8)) == [.reply(Array("\u{1B}[?62;4;22c".utf8))])
+        // Other buttons and the wheel are not the pointer.
+        #expect(parser.parse(Array("\u{1B}[<2;3;4M\u{1B}[<64;3;4M".utf8)).isEmpty)
+    }
 }

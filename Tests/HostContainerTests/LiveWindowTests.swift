@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import Renderer
+
 @testable import HostContainer
 @testable import LiveView
 
@@ -119,6 +121,16 @@ struct XWDImage {
         return abs(p.0 - c.red) <= tolerance && abs(p.1 - c.green) <= tolerance && abs(p.2 - c.blue) <= tolerance
     }
 
+    /// The photograph as a canvas (for writing it as a PNG).
+    func canvas() -> Canvas {
+        var canvas = Canvas(width: width, height: height)
+        for k in 0..<(width * height) {
+            for c in 0..<3 { canvas.pixels[k * 4 + c] = Float(rgb[k * 3 + c]) / 255 }
+            canvas.pixels[k * 4 + 3] = 1
+        }
+        return canvas
+    }
+
     /// How many pixels of the container (between the timeline and the bar) differ from `other`'s.
     func differingPixels(from other: XWDImage) -> Int {
         var count = 0
@@ -176,6 +188,10 @@ struct LiveWindowTests {
         try display.tool("xdotool", ["key", "s", "s", "Right"])
         usleep(2_000_000)  // CurlUp waits a little before the page lifts
         let middle = try #require(try display.capture(window))
+        // SEGUE_SCREENSHOT=docs/segue-show.png: keep this photograph (the README's picture).
+        if let path = ProcessInfo.processInfo.environment["SEGUE_SCREENSHOT"] {
+            try Data(PNG.encode(middle.canvas(), comment: "segue show, photographed under Xvfb with xwd")).write(to: URL(fileURLWithPath: path))
+        }
         #expect(middle.lightPixels(x: 0, y: 2, width: 390, height: 17) > 20, "the timeline names the transition and its animator")
         #expect(middle.lightPixels(x: 0, y: 826, width: 390, height: 18) > 20)
         try display.tool("xdotool", ["key", "s"])
@@ -207,6 +223,43 @@ struct LiveWindowTests {
         _ = try #require(try display.window(named: "segue show"))
         usleep(500_000)
         #expect(show.stop(with: SIGTERM) == 0)
+        #expect(processesTagged(tag).isEmpty)
+    }
+
+    /// A real sixel terminal: xterm as a VT340 under Xvfb answers that it has
+    /// sixel; the view draws the child there and takes a key; `q` ends it and
+    /// with it the terminal.
+    @Test(.enabled(if: VirtualDisplay.available && VirtualDisplay.has("xterm"),
+                   "skipped: needs Xvfb, xdotool, xwd and xterm (apt-get install xvfb xdotool x11-apps xterm; .ci/run does)"))
+    func xtermAsAVT340GetsSixelFrames() throws {
+        let display = try VirtualDisplay()
+        let tag = "sixel-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let title = "segue-sixel-\(getpid())"
+        let xterm = try LiveProcess("/usr/bin/xterm", [
+            "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256",
+            "-geometry", "100x50", "-T", title, "-e", Paths.segue, "show", "--terminal",
+        ], in: NSTemporaryDirectory(), environment: ["DISPLAY": display.name, "SEGUE_TEST_TAG": tag])
+        defer { if xterm.process.isRunning { _ = xterm.stop(with: SIGKILL) } }
+        let window = try #require(try display.window(named: title))
+        /// The mean colour of a 20 x 20 block (sixel frames are dithered to 216 colours).
+        func mean(_ image: XWDImage, _ x: Int, _ y: Int) -> (Double, Double, Double) {
+            var sum = (0.0, 0.0, 0.0)
+            for yy in y..<(y + 20) { for xx in x..<(x + 20) { let p = image.pixel(xx, yy); sum = (sum.0 + p.0, sum.1 + p.1, sum.2 + p.2) } }
+            return (sum.0 / 400, sum.1 / 400, sum.2 / 400)
+        }
+        func near(_ c: (Double, Double, Double), _ hex: String) -> Bool {
+            let e = Color(hex: hex)!
+            return abs(c.0 - e.red) < 0.06 && abs(c.1 - e.green) < 0.06 && abs(c.2 - e.blue) < 0.06
+        }
+        let photo = try Self.until(display, window) { near(mean($0, 100, 150), SceneColor.photo) }
+        #expect(photo.map { near(mean($0, 100, 150), SceneColor.photo) } == true, "\(photo.map { mean($0, 100, 150) }.debugDescription)")
+        try display.tool("xdotool", ["windowfocus", "--sync", window, "key", "2"])
+        let video = try Self.until(display, window) { near(mean($0, 100, 150), SceneColor.video) }
+        #expect(video.map { near(mean($0, 100, 150), SceneColor.video) } == true)
+        try display.tool("xdotool", ["windowfocus", "--sync", window, "key", "q"])
+        let deadline = Date().addingTimeInterval(10)
+        while xterm.process.isRunning && Date() < deadline { usleep(20_000) }
+        #expect(!xterm.process.isRunning, "segue show quit and xterm with it")
         #expect(processesTagged(tag).isEmpty)
     }
 }

@@ -15,7 +15,7 @@ public enum TerminalGraphics: String, Sendable, CaseIterable {
 @inline(__always)
 func rgb8(_ canvas: Canvas, _ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8) {
     let k = (y * canvas.width + x) * 4
-    @inline(__always) func byte(_ v: Float) -> UInt8 { UInt8(max(0, min(255, (v * 255).rounded()))) }
+    @inline(__always) func byte(_ v: Float) -> UInt8 { UInt8(max(0, min(255, v * 255)) + 0.5) }
     return (byte(canvas.pixels[k]), byte(canvas.pixels[k + 1]), byte(canvas.pixels[k + 2]))
 }
 

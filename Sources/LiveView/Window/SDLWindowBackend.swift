@@ -30,6 +30,10 @@ public final class SDLWindowBackend: LiveBackend {
     private let stage: Rect
     private var row: [UInt32] = []
     private var title = ""
+    /// When the last frames were presented: a renderer that claims vsync but
+    /// presents far faster than any display refreshes (SDL's software renderer,
+    /// a dummy driver) does not pace the loop after all.
+    private var presents: [Double] = []
 
     /// Opens a window for a stage of `stage` points.
     /// - Throws: ``WindowError`` when SDL2 is missing or no window can be opened (no display).
@@ -155,6 +159,13 @@ public final class SDLWindowBackend: LiveBackend {
         _ = sdl.renderClear(renderer)
         _ = sdl.renderCopy(renderer, texture, nil, nil)
         sdl.renderPresent(renderer)
+        if pacesItself {
+            presents.append(MonotonicClock().now)
+            if presents.count == 12 {
+                pacesItself = (presents.last! - presents.first!) / 11 > 0.004
+                presents = []
+            }
+        }
         if status != title {
             title = status
             ("segue show - " + status).withCString { sdl.setWindowTitle(window, $0) }

@@ -96,6 +96,7 @@ struct MeshLayer: @unchecked Sendable {
             }
         }
         self.triangles = triangles
+        if triangles.contains(where: \.back) { texture.prepareBack() }
     }
 
     /// Canvas pixels the mesh covers whole (opaque, whatever lies beneath):

@@ -8,8 +8,9 @@ final class MeshTexture: @unchecked Sendable {
     /// Straight 8-bit RGBA per texel (clear where the view drew nothing): what
     /// the frame would show of it anyway, in a quarter of the memory of floats.
     let front: [UInt8]
-    /// The same seen from behind: ``backSide(_:_:_:)`` of each texel, alpha kept.
-    let back: [UInt8]
+    /// The same seen from behind: ``backSide(_:_:_:)`` of each texel, alpha
+    /// kept; made by ``prepareBack()`` the first time a frame shows the back.
+    private(set) var back: [UInt8] = []
     /// Whether every texel is opaque.
     let opaque: Bool
 
@@ -21,11 +22,21 @@ final class MeshTexture: @unchecked Sendable {
             for y in 0..<canvas.height { canvas.convertRow(y, into: out.baseAddress! + y * canvas.width * 4) }
         }
         self.front = front
+    }
+
+    /// Makes ``back`` if it is not made yet. Not thread-safe: call it while
+    /// the frame's meshes are set up, before bands are drawn.
+    func prepareBack() {
+        guard back.isEmpty, !front.isEmpty else { return }
         var back = front
-        for k in stride(from: 0, to: back.count, by: 4) {
-            let byte: Float = 1 / 255
-            let (r, g, b) = Self.backSide(Float(front[k]) * byte, Float(front[k + 1]) * byte, Float(front[k + 2]) * byte)
-            (back[k], back[k + 1], back[k + 2]) = (UInt8((r * 255).rounded()), UInt8((g * 255).rounded()), UInt8((b * 255).rounded()))
+        back.withUnsafeMutableBufferPointer { out in
+            front.withUnsafeBufferPointer { texels in
+                let byte: Float = 1 / 255
+                for k in stride(from: 0, to: texels.count, by: 4) {
+                    let (r, g, b) = Self.backSide(Float(texels[k]) * byte, Float(texels[k + 1]) * byte, Float(texels[k + 2]) * byte)
+                    (out[k], out[k + 1], out[k + 2]) = (UInt8(r * 255 + 0.5), UInt8(g * 255 + 0.5), UInt8(b * 255 + 0.5))
+                }
+            }
         }
         self.back = back
     }
