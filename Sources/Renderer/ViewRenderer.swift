@@ -23,6 +23,9 @@ public struct ViewRenderer: Sendable {
     /// The eye's distance for meshes, in points, as a layer's `m34 = -1/d`:
     /// a mesh vertex at height z is drawn d / (d − z) times farther from the centre.
     public static let meshPerspectiveDistance = 1_000.0
+    /// Opaque quads hide what is beneath them from this many pixels up (smaller
+    /// ones would cut the frame into more pieces than they save).
+    static let smallestCover = 16_384
     /// Frames of at least this many pixels are drawn in bands on all cores.
     static let bandingThreshold = 400_000
 
@@ -78,8 +81,12 @@ public struct ViewRenderer: Sendable {
         }
         textures = kept
         let meshes = layers
-        // What opaque meshes cover whole hides the items drawn before them there.
-        let covers = layers.map { (index: $0.key, rect: $0.value.cover) }.filter { !$0.rect.isEmpty }
+        // What opaque meshes and large opaque quads cover whole hides the items drawn before them there.
+        let quadCovers = items.enumerated().compactMap { k, item -> (index: Int, rect: PixelRect)? in
+            guard case .quad(let quad) = item, quad.cover.area >= Self.smallestCover else { return nil }
+            return (k, quad.cover)
+        }
+        let covers = layers.map { (index: $0.key, rect: $0.value.cover) }.filter { !$0.rect.isEmpty } + quadCovers
         let bands = area.area >= Self.bandingThreshold ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
         canvas.withTarget(clip: area) { target in
             let draw = { @Sendable (band: Int) in

@@ -239,14 +239,14 @@ struct LiveTerminalTests {
         #expect(whole.first?.control.hasPrefix("a=T,i=1,") == true && whole.first?.control.contains("s=40,v=30") == true)
         #expect(whole.last?.control.hasSuffix("m=0") == true && whole.dropLast().allSatisfy { $0.control.hasSuffix("m=1") })
         let pixels = try #require(Data(base64Encoded: whole.map(\.payload).joined()))
-        #expect(pixels.count == 40 * 30 * 4 && Array(pixels.prefix(4)) == [51, 102, 153, 255])
+        #expect(pixels.count == 40 * 30 * 3 && Array(pixels.prefix(3)) == [51, 102, 153])
         // A changed square: only it crosses the line.
         first.fill(PixelRect(x0: 10, y0: 5, x1: 14, y1: 9), with: Color(red: 1, green: 1, blue: 1))
         out = []
         encoder.encode(first, damage: PixelRect(x0: 10, y0: 5, x1: 14, y1: 9), into: &out)
         let edit = commands(out)
         #expect(edit.count == 1 && edit[0].control.hasPrefix("a=f,r=1,i=1,") && edit[0].control.contains("x=10,y=5,s=4,v=4"))
-        #expect(try #require(Data(base64Encoded: edit[0].payload)) == Data([UInt8](repeating: 255, count: 64)))
+        #expect(try #require(Data(base64Encoded: edit[0].payload)) == Data([UInt8](repeating: 255, count: 48)))
     }
 
     /// The terminal's bytes as the view reads them: arrows, Escape alone, Ctrl-C, SGR mouse reports, replies.

@@ -188,7 +188,7 @@ public final class TerminalBackend: LiveBackend {
         }
     }
 
-    public func present(_ canvas: Canvas, damage: PixelRect, status: String) {
+    public func present(_ canvas: Canvas, damage: PixelRect, status: String) -> Double {
         var out = Array("\u{1B}[?2026h".utf8)
         var damage = damage
         if clearNext {
@@ -212,6 +212,7 @@ public final class TerminalBackend: LiveBackend {
         out += Array("\u{1B}[?2026l".utf8)
         bytesPerFrame.append(out.count)
         out.withUnsafeBytes { try? SystemCall.write(output, $0) }
+        return 0
     }
 
     private func write(_ text: String) {

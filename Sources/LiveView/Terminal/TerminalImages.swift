@@ -132,8 +132,8 @@ struct SixelEncoder {
 
 /// Kitty graphics: the first frame transmitted whole as image 1 and placed
 /// at cell (1, 1); later frames edit that image's changed rectangle in place
-/// (`a=f`, `r=1`), so only changed pixels cross the line. RGBA, base64, in
-/// chunks of 4096 bytes.
+/// (`a=f`, `r=1`), so only changed pixels cross the line. RGB (frames are
+/// opaque), base64, in chunks of 4096 bytes.
 struct KittyEncoder {
     private var sent = (width: 0, height: 0)
 
@@ -144,16 +144,16 @@ struct KittyEncoder {
         let area = whole ? PixelRect(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height) : damage
         guard !area.isEmpty else { return }
         var pixels = [UInt8]()
-        pixels.reserveCapacity(area.area * 4)
+        pixels.reserveCapacity(area.area * 3)
         for y in area.y0..<area.y1 {
             for x in area.x0..<area.x1 {
                 let (r, g, b) = rgb8(canvas, x, y)
-                pixels += [r, g, b, 255]
+                pixels += [r, g, b]
             }
         }
         let control = whole
-            ? "a=T,i=1,p=1,q=2,C=1,f=32,s=\(area.width),v=\(area.height)"
-            : "a=f,r=1,i=1,q=2,f=32,x=\(area.x0),y=\(area.y0),s=\(area.width),v=\(area.height)"
+            ? "a=T,i=1,p=1,q=2,C=1,f=24,s=\(area.width),v=\(area.height)"
+            : "a=f,r=1,i=1,q=2,f=24,x=\(area.x0),y=\(area.y0),s=\(area.width),v=\(area.height)"
         if whole { out += Array("\u{1B}[1;1H".utf8) }
         let payload = Array(Data(pixels).base64EncodedString().utf8)
         var offset = 0

@@ -137,14 +137,14 @@ public final class SDLWindowBackend: LiveBackend {
         return inputs
     }
 
-    public func present(_ canvas: Canvas, damage: PixelRect, status: String) {
+    public func present(_ canvas: Canvas, damage: PixelRect, status: String) -> Double {
         if textureSize != (canvas.width, canvas.height) || texture == nil {
             if let texture { sdl.destroyTexture(texture) }
             // SDL_PIXELFORMAT_RGB888 (0x00RRGGBB words), streaming.
             texture = sdl.createTexture(renderer, 0x1616_1804, 1, Int32(canvas.width), Int32(canvas.height))
             textureSize = (canvas.width, canvas.height)
         }
-        guard let texture else { return }
+        guard let texture else { return 0 }
         let area = textureSize == (canvas.width, canvas.height) ? damage : PixelRect(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)
         if !area.isEmpty {
             if row.count < area.area { row = [UInt32](repeating: 0, count: area.area) }
@@ -158,9 +158,11 @@ public final class SDLWindowBackend: LiveBackend {
         }
         _ = sdl.renderClear(renderer)
         _ = sdl.renderCopy(renderer, texture, nil, nil)
+        let handed = MonotonicClock().now
         sdl.renderPresent(renderer)
+        let presented = MonotonicClock().now
         if pacesItself {
-            presents.append(MonotonicClock().now)
+            presents.append(presented)
             if presents.count == 12 {
                 pacesItself = (presents.last! - presents.first!) / 11 > 0.004
                 presents = []
@@ -170,6 +172,8 @@ public final class SDLWindowBackend: LiveBackend {
             title = status
             ("segue show - " + status).withCString { sdl.setWindowTitle(window, $0) }
         }
+        // With vsync, SDL_RenderPresent waits for the refresh.
+        return pacesItself ? presented - handed : 0
     }
 }
 

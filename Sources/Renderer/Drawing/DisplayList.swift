@@ -30,6 +30,10 @@ struct QuadItem: Equatable, Sendable {
     /// Points per pixel, on average over the quad.
     let pixelSize: Double
     let bounds: PixelRect
+    /// Pixels it paints opaque whatever lies beneath (``empty`` when none
+    /// are known to): an opaque plain or labelled quad mapped without
+    /// rotation or perspective, its anti-aliased edge and corners left out.
+    let cover: PixelRect
 
     /// The item for a `width` × `height` rectangle mapped by `matrix`, or nil
     /// when nothing of it would show on a canvas of `canvas` pixels.
@@ -62,6 +66,22 @@ struct QuadItem: Equatable, Sendable {
         (self.background, self.content) = (background, content)
         pixelSize = (w * h / area).squareRoot()
         bounds = PixelRect(x0: minX, y0: minY, x1: maxX + 1, y1: maxY + 1)
+        let opaque: Bool = switch content {
+        case .none, .label: alpha >= 1 && background.alpha >= 1
+        case .image: false
+        }
+        // Pixels whose centres lie half a pixel inside the rectangle shrunk by its corners
+        // are drawn wholly covered (see `draw(into:)`), so they hide what is beneath.
+        if opaque, H[1] == 0, H[3] == 0, H[2] == 0, H[5] == 0, H[8] == 1, H[0] > 0, H[4] > 0 {
+            let inset = self.radius + 0.5 * pixelSize
+            let (left, top) = (H[6] + inset * H[0], H[7] + inset * H[4])
+            let (right, bottom) = (H[6] + (w - inset) * H[0], H[7] + (h - inset) * H[4])
+            let rect = PixelRect(x0: Int((left - 0.5 + 1e-3).rounded(.up)), y0: Int((top - 0.5 + 1e-3).rounded(.up)),
+                                 x1: Int((right - 0.5 - 1e-3).rounded(.down)) + 1, y1: Int((bottom - 0.5 - 1e-3).rounded(.down)) + 1)
+            cover = rect.intersection(bounds)
+        } else {
+            cover = .empty
+        }
     }
 
     /// Where the point (u, v) of the view lands, or nil behind the eye.

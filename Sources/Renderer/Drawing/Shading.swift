@@ -61,9 +61,9 @@ struct Shader {
             var inked = SIMD4<UInt8>(), rows = SIMD4<Int>()
             for k in 0..<4 {
                 let offset = (Double(k) - 1.5) / 4 * pixelSize
-                let column = Int(((u + offset - textX) / unit).rounded(.down))
+                let column = floorInt((u + offset - textX) / unit)
                 inked[k] = column >= 0 && column < columns.count ? columns[column] : 0
-                rows[k] = Int(((v + offset - textY) / unit).rounded(.down))
+                rows[k] = floorInt((v + offset - textY) / unit)
             }
             var hits = 0
             for r in 0..<4 where rows[r] >= 0 && rows[r] < GlyphAtlas.height {
@@ -132,4 +132,12 @@ struct ImagePainter: Sendable {
     }
     private static let lock = NSLock()
     nonisolated(unsafe) private static var made: [Int: ImagePainter] = [:]
+}
+
+/// `x.rounded(.down)` as an integer, without a call to the C library's floor
+/// (which x86-64 without SSE4.1 makes of `rounded(.down)`): the same value.
+@inline(__always)
+func floorInt(_ x: Double) -> Int {
+    let t = Int(x)
+    return Double(t) > x ? t - 1 : t
 }
