@@ -52,7 +52,7 @@ struct ArchitectureTests {
         let targets = try Self.targets()
         let names = Set(targets.map(\.name))
         #expect(names.isSuperset(of: ["AnimatorABI", "Timing", "HostContainer", "PluginRuntime", "PluginHost", "HostConfig",
-                                      "PluginValidation", "Renderer", "segue", "segue-worker"]), "\(names)")
+                                      "PluginValidation", "Renderer", "LiveView", "segue", "segue-worker"]), "\(names)")
         for target in targets {
             for (module, file) in Self.imports(of: target) where !Self.system.contains(module) {
                 #expect(target.dependencies.contains(module), "\(file) imports \(module), which \(target.name) does not declare")
@@ -71,6 +71,13 @@ struct ArchitectureTests {
         #expect(!runtime.dependencies.contains("HostContainer"), "the worker's runtime does not know the container")
         let renderer = try #require(targets.first { $0.name == "Renderer" })
         #expect(renderer.dependencies == ["HostContainer", "Timing"], "the renderer draws views, not configs")
+        // The live view is the tool's: nothing the library is made of depends on it.
+        for name in ["HostContainer", "PluginHost", "HostConfig", "Renderer"] {
+            let target = try #require(targets.first { $0.name == name })
+            #expect(!target.dependencies.contains("LiveView"), "\(name) depends on LiveView")
+        }
+        let package = try String(contentsOfFile: Paths.packageRoot + "/Package.swift", encoding: .utf8)
+        #expect(package.contains(#".library(name: "HostContainer", targets: ["HostContainer", "PluginHost", "HostConfig"])"#))
     }
 
     @Test func theDependenciesHaveNoCycle() throws {

@@ -264,4 +264,49 @@ struct LiveTerminalTests {
         // Other buttons and the wheel are not the pointer.
         #expect(parser.parse(Array("\u{1B}[<2;3;4M\u{1B}[<64;3;4M".utf8)).isEmpty)
     }
+
+    /// A resized terminal gets the frame again at its new size.
+    @Test func aResizedTerminalIsDrawnAgainAtItsNewSize() throws {
+        let pty = try PseudoTerminal(columns: Self.columns, rows: Self.rows)
+        try pty.spawn(Paths.segue, ["show", "--terminal", "--graphics", "half-blocks"])
+        #expect(pty.read { String(decoding: $0, as: UTF8.self).contains("fps") })
+        let before = pty.output.count
+        var size = winsize(ws_row: 30, ws_col: 60, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(pty.master, UInt(TIOCSWINSZ), &size)
+        // The new frame: (30 - 1) * 2 pixel rows, so the stage is 58 / 844 pixels per point.
+        let width = Int((Rect.phonePortrait.width * 58 / Rect.phonePortrait.height).rounded())
+        #expect(pty.read { bytes in
+            let after = Array(bytes[before...])
+            return String(decoding: after, as: UTF8.self).contains("\u{1B}[2J") && HalfBlockPicture(after, rows: 30).statusLine.contains("fps")
+        }, "no redraw after the resize")
+        let picture = HalfBlockPicture(Array(pty.output[before...]), rows: 30)
+        let columns = Set(picture.pixels.keys.map { $0 % 10_000 })
+        #expect(columns.max() == width - 1 && picture.pixels.keys.map { $0 / 10_000 }.max() == 57, "\(columns.max() ?? -1) vs \(width - 1)")
+        pty.send("q")
+        #expect(pty.waitForExit() == 0)
+    }
+
+    /// Live reload under the view: a config saved with a mistake shows the
+    /// error banner (red) and keeps the last good config; fixing it says so (green).
+    @Test func aConfigSavedBrokenShowsTheBannerAndFixingItSaysSo() throws {
+        let folder = makeTemporaryFolder("show-config")
+        let path = folder + "/scene.json"
+        let good = #"{"rules": [{"to": "video", "animator": "SpringSlide"}]}"#
+        try good.write(toFile: path, atomically: true, encoding: .utf8)
+        let pty = try PseudoTerminal(columns: Self.columns, rows: Self.rows)
+        try pty.spawn(Paths.segue, ["show", "--terminal", "--graphics", "half-blocks", "--config", path])
+        #expect(pty.read { String(decoding: $0, as: UTF8.self).contains("fps") })
+        let expected = Self.expectedFirstFrame()
+        let scale = Double(expected.width) / Rect.phonePortrait.width
+        // A pixel in the middle of the banner, left of its text.
+        let (x, y) = (Int(4 * scale), Int((Stage.timelineHeight + Stage.bannerHeight / 2) * scale))
+        func banner(_ bytes: [UInt8]) -> (UInt8, UInt8, UInt8)? { HalfBlockPicture(bytes, rows: Self.rows).pixels[y * 10_000 + x] }
+        try replaceByRename(path, with: #"{"rules": [{"to": "video", "animator": }]}"#)
+        // The error banner is (204, 41, 41); the photo child beneath it (232, 88, 79).
+        #expect(pty.read { banner($0).map { $0.0 > 150 && $0.1 < 60 && $0.2 < 60 } == true }, "no red banner: \(String(describing: banner(pty.output)))")
+        try replaceByRename(path, with: good)
+        #expect(pty.read { banner($0).map { $0.1 > 110 && $0.0 < 100 } == true }, "no green banner: \(String(describing: banner(pty.output)))")
+        pty.send("q")
+        #expect(pty.waitForExit() == 0)
+    }
 }

@@ -19,11 +19,20 @@ final class VirtualDisplay {
     static let hasSDL = dlopen("libSDL2-2.0.so.0", RTLD_LAZY) != nil
     static let skipNote = "skipped: needs Xvfb, xdotool, xwd and SDL2 (apt-get install xvfb xdotool x11-apps libsdl2-2.0-0; .ci/run does)"
 
+    /// Display numbers are never reused within a test run: a server shutting
+    /// down may still answer on its number for a moment.
+    nonisolated(unsafe) private static var next = 100 + Int(getpid() % 300)
+    private static let lock = NSLock()
+
     init() throws {
-        var number = 40 + Int(getpid() % 50)
+        var number = Self.lock.withLock { () -> Int in
+            Self.next += 1
+            return Self.next
+        }
         while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") {
             number += 1
         }
+        Self.lock.withLock { Self.next = max(Self.next, number) }
         name = ":\(number)"
         server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
