@@ -26,8 +26,11 @@ public struct ViewRenderer: Sendable {
     /// Opaque quads hide what is beneath them from this many pixels up (smaller
     /// ones would cut the frame into more pieces than they save).
     static let smallestCover = 16_384
-    /// Frames of at least this many pixels are drawn in bands on all cores.
-    static let bandingThreshold = 400_000
+    /// Frames (or damaged rectangles) of at least this many pixels are drawn
+    /// in bands of rows on all cores; 400,000 by default (a HiDPI frame: a
+    /// frame at scale 1 is drawn on one core). A live view, which has a frame
+    /// to present at every refresh, draws smaller ones in bands too.
+    public var bandsFrom = 400_000
 
     /// A renderer at `scale` pixels per point over `background`.
     public init(scale: Double = 1, background: Color = .white) {
@@ -87,7 +90,7 @@ public struct ViewRenderer: Sendable {
             return (k, quad.cover)
         }
         let covers = layers.map { (index: $0.key, rect: $0.value.cover) }.filter { !$0.rect.isEmpty } + quadCovers
-        let bands = area.area >= Self.bandingThreshold ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
+        let bands = area.area >= bandsFrom ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
         canvas.withTarget(clip: area) { target in
             let draw = { @Sendable (band: Int) in
                 let rows = (area.height + bands - 1) / bands

@@ -99,6 +99,9 @@ enum ShowCommand {
             || environment["SDL_VIDEODRIVER"] != nil
         let terminal = isatty(0) == 1 && isatty(1) == 1
         func window() -> Result<any LiveBackend, Problem> {
+            guard display else {
+                return .failure(Problem(message: "cannot open a window: no display (DISPLAY and WAYLAND_DISPLAY are not set); use --terminal, or 'segue preview' to write transitions to files"))
+            }
             do {
                 return .success(try SDLWindowBackend(stage: size, zoom: scale ?? 1))
             } catch {

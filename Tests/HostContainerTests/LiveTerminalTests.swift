@@ -309,4 +309,13 @@ struct LiveTerminalTests {
         pty.send("q")
         #expect(pty.waitForExit() == 0)
     }
+
+    /// With no display and no terminal, show says what is missing and how to get it.
+    @Test func withoutADisplayOrATerminalShowSaysWhatIsMissing() throws {
+        let result = try run(Paths.segue, ["show"], environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""], timeout: 30)
+        #expect(result.status == 1)
+        #expect(result.err.contains("no DISPLAY or WAYLAND_DISPLAY is set") && result.err.contains("segue preview"), "\(result.err)")
+        let window = try run(Paths.segue, ["show", "--window"], environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""], timeout: 30)
+        #expect(window.status == 1 && window.err.contains("cannot open a window"), "\(window.err)")
+    }
 }

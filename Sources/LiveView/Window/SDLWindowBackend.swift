@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Glibc
 import HostContainer
 import Renderer
@@ -46,6 +48,11 @@ public final class SDLWindowBackend: LiveBackend {
             throw WindowError(description: "SDL cannot start video: \(sdl.error())")
         }
         driver = sdl.currentVideoDriver().map { String(cString: $0) } ?? ""
+        // Without a display SDL may fall back to drawing nowhere; that is no window, unless asked for by name.
+        if ["offscreen", "dummy", "evdev"].contains(driver), getenv("SDL_VIDEODRIVER") == nil {
+            sdl.quit()
+            throw WindowError(description: "no display to open a window on (SDL found only its \(driver) video driver): set DISPLAY or WAYLAND_DISPLAY, or use --terminal")
+        }
         // Centred, shown, resizable, high pixel density.
         guard let window = title.withCString({ sdl.createWindow($0, 0x2FFF_0000, 0x2FFF_0000, Int32((stage.width * zoom).rounded()), Int32((stage.height * zoom).rounded()), 0x4 | 0x20 | 0x2000) }) else {
             let why = sdl.error()
@@ -149,8 +156,15 @@ public final class SDLWindowBackend: LiveBackend {
         if !area.isEmpty {
             if row.count < area.area { row = [UInt32](repeating: 0, count: area.area) }
             row.withUnsafeMutableBufferPointer { words in
-                for y in area.y0..<area.y1 {
-                    canvas.packRow(y, from: area.x0, to: area.x1, into: words.baseAddress! + (y - area.y0) * area.width)
+                // Converted on every core when there is much of it (a transition changes the whole frame).
+                let out = words.baseAddress!
+                let parts = area.area >= 80_000 ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
+                let rows = (area.height + parts - 1) / parts
+                nonisolated(unsafe) let target = out
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    for y in (area.y0 + part * rows)..<min(area.y0 + (part + 1) * rows, area.y1) {
+                        canvas.packRow(y, from: area.x0, to: area.x1, into: target + (y - area.y0) * area.width)
+                    }
                 }
                 let rect = SDL.Rect(x: Int32(area.x0), y: Int32(area.y0), w: Int32(area.width), h: Int32(area.height))
                 _ = withUnsafeBytes(of: rect) { sdl.updateTexture(texture, $0.baseAddress, words.baseAddress!, Int32(area.width * 4)) }
