@@ -63,7 +63,8 @@ public final class LiveSession {
         case swipe(startX: Double, startY: Double, fired: Bool)
         case edgePan(PercentDrivenInteraction, startX: Double, samples: [(x: Double, time: Double)])
         case scrub
-        case none
+        /// A press that started nothing (on the bar, the banner, the help).
+        case inert
     }
 
     /// A banner's text and how much it matters.
@@ -294,7 +295,7 @@ public final class LiveSession {
     private func pointer(_ phase: PointerPhase, x: Double, y: Double, time: Double) {
         switch phase {
         case .down:
-            gesture = Gesture.none
+            gesture = .inert
             if showsHelp { showsHelp = false; return }
             if y < Stage.timelineHeight, lastTransition != nil || container.isTransitioning {
                 if review == nil, container.isTransitioning, let running = delegate.running { lastTransition = (running.from, running.to) }

@@ -46,7 +46,9 @@ final class Review {
     private(set) var container: ContainerViewController
     private var clock: VirtualClock
     private var origin = 0.0
+    /// Builds the container anew at the transition's start; fills `madeClock` with its clock.
     private let make: () -> ContainerViewController?
+    private let madeClock: Box<VirtualClock>
 
     /// A review of `from` -> `to`, or nil when no transition runs between them.
     init?(from: String, to: String, children: @escaping () -> [ViewController], size: Rect,
@@ -65,19 +67,17 @@ final class Review {
             return container
         }
         guard let first = make(), let clock = clockBox.value else { return nil }
-        self.box = clockBox
+        madeClock = clockBox
         container = first
         self.clock = clock
         origin = clock.now
         duration = first.transitionDuration ?? 0
         container.tick()
     }
-    private let box: Box<VirtualClock>
-
     /// Shows the transition at `t` seconds (clamped to 0...duration).
     func show(at t: Double) {
         let t = min(max(t, 0), duration)
-        if t < time, let again = make(), let clock = box.value {
+        if t < time, let again = make(), let clock = madeClock.value {
             container = again
             self.clock = clock
             origin = clock.now
