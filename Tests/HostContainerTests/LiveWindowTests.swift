@@ -162,6 +162,16 @@ struct XWDImage {
 
 @Suite(.serialized)
 struct LiveWindowTests {
+    /// What a show that opened no window is doing, for the failure message:
+    /// its standard error, the windows on the display, its threads' stacks (with gdb).
+    static func diagnose(_ show: LiveProcess, on display: VirtualDisplay) -> String {
+        let windows = (try? display.tool("xdotool", ["search", "--name", "."]).out) ?? "?"
+        let stacks = FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb") && show.process.isRunning
+            ? (try? run("/usr/bin/gdb", ["-p", "\(show.process.processIdentifier)", "-batch", "-ex", "thread apply all bt 12"], timeout: 60).out) ?? ""
+            : ""
+        return "running: \(show.process.isRunning); standard error: \(show.waitForError("", timeout: 1)); windows: \(windows); \(stacks)"
+    }
+
     /// Waits (with a deadline) for the window's photograph to satisfy `done`; the last photograph.
     static func until(_ display: VirtualDisplay, _ window: String, timeout: Double = 15, _ done: (XWDImage) -> Bool) throws -> XWDImage? {
         let deadline = Date().addingTimeInterval(timeout)
@@ -184,7 +194,7 @@ struct LiveWindowTests {
         let show = try LiveProcess(Paths.segue, ["show", "--window"], in: NSTemporaryDirectory(),
                                    environment: ["DISPLAY": display.name, "SEGUE_TEST_TAG": tag, "SDL_AUDIODRIVER": "dummy"])
         defer { if show.process.isRunning { _ = show.stop(with: SIGKILL) } }
-        let window = try #require(try display.window(named: "segue show"), "no window: \(show.waitForError("", timeout: 1))")
+        let window = try #require(try display.window(named: "segue show"), "no window: \(Self.diagnose(show, on: display))")
         try display.tool("xdotool", ["windowfocus", "--sync", window])
         let first = try #require(try Self.until(display, window) { $0.shows(SceneColor.photo, at: 200, 200) })
         #expect(first.width == 390 && first.height == 844, "\(first.width)x\(first.height)")
