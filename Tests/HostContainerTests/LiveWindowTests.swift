@@ -239,7 +239,7 @@ struct LiveWindowTests {
         let show = try LiveProcess(Paths.segue, ["show", "--window", "--play"], in: NSTemporaryDirectory(),
                                    environment: ["DISPLAY": display.name, "SEGUE_TEST_TAG": tag])
         defer { if show.process.isRunning { _ = show.stop(with: SIGKILL) } }
-        _ = try #require(try display.window(named: "segue show"))
+        _ = try #require(try display.window(named: "segue show"), "no window: \(Self.diagnose(show, on: display))")
         usleep(500_000)
         #expect(show.stop(with: SIGTERM) == 0)
         #expect(processesTagged(tag).isEmpty)
