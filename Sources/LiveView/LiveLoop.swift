@@ -32,7 +32,9 @@ public protocol LiveBackend: AnyObject {
 /// A key read at a frame's start acts before that frame is drawn: its effect
 /// is in the next frame presented.
 public final class LiveLoop {
+    /// What is shown and driven.
     public let session: LiveSession
+    /// Where frames go and input comes from.
     public let backend: any LiveBackend
     /// The wall clock: monotonic for people, virtual for tests.
     public let wallClock: any TransitionClock
@@ -137,9 +139,12 @@ public final class HeadlessBackend: LiveBackend {
     public var pending: [LiveInput] = []
     /// The last frame presented, its damage and the status line.
     public private(set) var lastFrame: Canvas?
+    /// The last frame's damage.
     public private(set) var lastDamage: PixelRect = .empty
+    /// The last status line handed over.
     public private(set) var lastStatus = ""
 
+    /// A back end drawing at `scale` pixels per point; `printsStatus` as a terminal's would.
     public init(scale: Double = 1, printsStatus: Bool = false) {
         self.scale = scale
         self.printsStatus = printsStatus

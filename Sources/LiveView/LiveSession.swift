@@ -69,8 +69,11 @@ public final class LiveSession {
 
     /// A banner's text and how much it matters.
     public struct Banner: Equatable, Sendable {
+        /// A config error; a fallback, quarantine or rejected plugin; good news.
         public enum Kind: Sendable { case error, warning, info }
+        /// How much it matters (its colour).
         public var kind: Kind
+        /// What it says, escaped.
         public var text: String
     }
 
@@ -273,11 +276,13 @@ public final class LiveSession {
 
     // MARK: - Pointer
 
-    /// Stage regions, in points.
+    /// The timeline along the top, in points.
     public var timelineRect: Rect { Rect(x: 0, y: 0, width: size.width, height: Stage.timelineHeight) }
+    /// The bar of children along the bottom.
     public var barRect: Rect {
         Rect(x: 0, y: size.height - Stage.statusHeight - Stage.barHeight, width: size.width, height: Stage.barHeight)
     }
+    /// The banner beneath the timeline, when there is one.
     public var bannerRect: Rect? {
         banner.map { _ in Rect(x: 0, y: Stage.timelineHeight, width: size.width, height: Stage.bannerHeight) }
     }

@@ -6,6 +6,7 @@ import SystemCalls
 
 /// Why the terminal cannot show the live view.
 public struct TerminalError: Error, CustomStringConvertible {
+    /// What is missing and what to do about it.
     public let description: String
 }
 

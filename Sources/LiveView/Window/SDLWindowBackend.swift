@@ -6,6 +6,7 @@ import Renderer
 
 /// Why no window could be opened.
 public struct WindowError: Error, CustomStringConvertible {
+    /// What is missing and what to do about it.
     public let description: String
 }
 
