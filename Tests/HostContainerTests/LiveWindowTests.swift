@@ -41,7 +41,8 @@ final class VirtualDisplay {
         server.standardError = FileHandle.nullDevice
         try server.run()
         let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+        // Its socket appears before it accepts connections: wait until a client gets an answer.
+        while (try? tool("xdotool", ["getdisplaygeometry"]).status) != 0 {
             guard Date() < deadline, server.isRunning else { throw POSIXError(.ETIMEDOUT) }
             usleep(20_000)
         }
