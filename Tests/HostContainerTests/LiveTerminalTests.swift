@@ -173,9 +173,10 @@ struct LiveTerminalTests {
         #expect(pty.settings() != before, "the view puts the terminal in raw mode")
         let picture = HalfBlockPicture(pty.output, rows: Self.rows)
         let expected = Self.expectedFirstFrame()
+        let frame = PackedPixels(expected, area: PixelRect(x0: 0, y0: 0, x1: expected.width, y1: expected.height))
         var mismatches = 0
         for y in 0..<expected.height {
-            for x in 0..<expected.width where picture.pixels[y * 10_000 + x].map({ $0 != rgb8(expected, x, y) }) ?? true {
+            for x in 0..<expected.width where picture.pixels[y * 10_000 + x].map({ $0 != frame.rgb(x, y) }) ?? true {
                 mismatches += 1
             }
         }

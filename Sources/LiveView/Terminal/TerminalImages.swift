@@ -11,12 +11,32 @@ public enum TerminalGraphics: String, Sendable, CaseIterable {
     case halfBlocks = "half-blocks"
 }
 
-/// A frame's pixels as 8-bit RGB (the canvas blended over black).
-@inline(__always)
-func rgb8(_ canvas: Canvas, _ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8) {
-    let k = (y * canvas.width + x) * 4
-    @inline(__always) func byte(_ v: Float) -> UInt8 { UInt8(max(0, min(255, v * 255)) + 0.5) }
-    return (byte(canvas.pixels[k]), byte(canvas.pixels[k + 1]), byte(canvas.pixels[k + 2]))
+/// A rectangle of a frame as 8-bit RGB words (0x00RRGGBB), converted once by
+/// ``Canvas/packRow(_:from:to:into:)``, as the window's texture is.
+struct PackedPixels {
+    let area: PixelRect
+    let words: [UInt32]
+
+    init(_ canvas: Canvas, area: PixelRect) {
+        self.area = area
+        words = [UInt32](unsafeUninitializedCapacity: area.area) { out, count in
+            for y in area.y0..<area.y1 {
+                canvas.packRow(y, from: area.x0, to: area.x1, into: out.baseAddress! + (y - area.y0) * area.width)
+            }
+            count = area.area
+        }
+    }
+
+    /// The word of pixel (x, y), in the frame's coordinates.
+    @inline(__always)
+    func word(_ x: Int, _ y: Int) -> UInt32 { words[(y - area.y0) * area.width + x - area.x0] }
+
+    /// Its red, green and blue bytes.
+    @inline(__always)
+    func rgb(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8) {
+        let w = word(x, y)
+        return (UInt8(truncatingIfNeeded: w >> 16), UInt8(truncatingIfNeeded: w >> 8), UInt8(truncatingIfNeeded: w))
+    }
 }
 
 /// Half-block cells: the frame in cells of one column and two pixel rows,
@@ -39,24 +59,28 @@ struct HalfBlockEncoder {
             cells = [UInt32](repeating: .max, count: columns * rows * 2)
         }
         guard !damage.isEmpty else { return }
-        var lastForeground: (UInt8, UInt8, UInt8)?, lastBackground: (UInt8, UInt8, UInt8)?
-        for row in (damage.y0 / 2)..<min((damage.y1 + 1) / 2, rows) {
+        // Whole cells: the damaged rows widened to pairs.
+        let rowsDrawn = (damage.y0 / 2)..<min((damage.y1 + 1) / 2, rows)
+        let x1 = min(damage.x1, columns)
+        guard !rowsDrawn.isEmpty, damage.x0 < x1 else { return }
+        let pixels = PackedPixels(canvas, area: PixelRect(x0: damage.x0, y0: rowsDrawn.lowerBound * 2, x1: x1,
+                                                          y1: min(rowsDrawn.upperBound * 2, canvas.height)))
+        var lastForeground: UInt32?, lastBackground: UInt32?
+        for row in rowsDrawn {
             var cursorAt = -1
-            for column in damage.x0..<min(damage.x1, columns) {
-                let top = rgb8(canvas, column, row * 2)
-                let bottom = row * 2 + 1 < canvas.height ? rgb8(canvas, column, row * 2 + 1) : (0, 0, 0)
+            for column in damage.x0..<x1 {
+                let top = pixels.word(column, row * 2)
+                let bottom = row * 2 + 1 < canvas.height ? pixels.word(column, row * 2 + 1) : 0
                 let k = (row * columns + column) * 2
-                let topWord = UInt32(top.0) << 16 | UInt32(top.1) << 8 | UInt32(top.2)
-                let bottomWord = UInt32(bottom.0) << 16 | UInt32(bottom.1) << 8 | UInt32(bottom.2)
-                guard cells[k] != topWord || cells[k + 1] != bottomWord else { continue }
-                (cells[k], cells[k + 1]) = (topWord, bottomWord)
+                guard cells[k] != top || cells[k + 1] != bottom else { continue }
+                (cells[k], cells[k + 1]) = (top, bottom)
                 if cursorAt != column { out += Array("\u{1B}[\(row + 1);\(column + 1)H".utf8) }
-                if lastForeground.map({ $0 != top }) ?? true {
-                    out += Array("\u{1B}[38;2;\(top.0);\(top.1);\(top.2)m".utf8)
+                if lastForeground != top {
+                    out += Array("\u{1B}[38;2;\(top >> 16);\(top >> 8 & 0xFF);\(top & 0xFF)m".utf8)
                     lastForeground = top
                 }
-                if lastBackground.map({ $0 != bottom }) ?? true {
-                    out += Array("\u{1B}[48;2;\(bottom.0);\(bottom.1);\(bottom.2)m".utf8)
+                if lastBackground != bottom {
+                    out += Array("\u{1B}[48;2;\(bottom >> 16);\(bottom >> 8 & 0xFF);\(bottom & 0xFF)m".utf8)
                     lastBackground = bottom
                 }
                 out += [0xE2, 0x96, 0x80]  // ▀
@@ -92,10 +116,11 @@ struct SixelEncoder {
         }
         // Palette index of every pixel of the region, dithered (4 × 4 Bayer).
         let bayer: [Float] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
+        let pixels = PackedPixels(canvas, area: PixelRect(x0: x0, y0: y0, x1: x1, y1: y1))
         var index = [UInt8](repeating: 0, count: w * h)
         for y in 0..<h {
             for x in 0..<w {
-                let (r, g, b) = rgb8(canvas, x0 + x, y0 + y)
+                let (r, g, b) = pixels.rgb(x0 + x, y0 + y)
                 let threshold = (bayer[(y & 3) * 4 + (x & 3)] + 0.5) / 16
                 @inline(__always) func level(_ v: UInt8) -> Int { min(Int(Float(v) / 255 * 5 + threshold), 5) }
                 index[y * w + x] = UInt8(level(r) * 36 + level(g) * 6 + level(b))
@@ -143,13 +168,11 @@ struct KittyEncoder {
         let whole = sent != (canvas.width, canvas.height)
         let area = whole ? PixelRect(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height) : damage
         guard !area.isEmpty else { return }
+        let packed = PackedPixels(canvas, area: area)
         var pixels = [UInt8]()
         pixels.reserveCapacity(area.area * 3)
-        for y in area.y0..<area.y1 {
-            for x in area.x0..<area.x1 {
-                let (r, g, b) = rgb8(canvas, x, y)
-                pixels += [r, g, b]
-            }
+        for word in packed.words {
+            pixels += [UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
         }
         let control = whole
             ? "a=T,i=1,p=1,q=2,C=1,f=24,s=\(area.width),v=\(area.height)"
