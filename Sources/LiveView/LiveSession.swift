@@ -2,6 +2,7 @@ import HostConfig
 import HostContainer
 import PluginHost
 import PluginRuntime
+import Renderer
 
 /// The container people watch and drive in `segue show`: the config's
 /// children in a container on a ``PlaybackClock``, animators chosen by the
@@ -133,20 +134,15 @@ public final class LiveSession {
         var parts: [String] = []
         let shown = shownContainer.selectedViewController?.name ?? "-"
         if let t = timeline, shownContainer.isTransitioning {
-            parts.append("\(t.from) -> \(t.to) \(t.animator) (\(t.source)) \(Self.seconds(t.time))/\(Self.seconds(t.duration)) s")
+            parts.append("\(t.from) -> \(t.to) \(t.animator) (\(t.source)) \(Filmstrip.format2(t.time))/\(Filmstrip.format2(t.duration)) s")
         } else {
             parts.append(shown)
         }
         if isReviewing { parts.append("replay") }
-        if clock.speed != 1 { parts.append("\(clock.speed == 0.25 ? "0.25" : "0.1")x") }
+        if clock.speed != 1 { parts.append("\(clock.speed)x") }
         if clock.isPaused { parts.append("paused") }
         parts.append("\(Int(framesPerSecond.rounded())) fps \(droppedFrames) dropped")
         return PluginText.escaped(parts.joined(separator: "  "))
-    }
-
-    static func seconds(_ t: Double) -> String {
-        let hundredths = Int((t * 100).rounded())
-        return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
     }
 
     static func source(_ source: AnimatorSource) -> String {

@@ -46,15 +46,13 @@ final class Review {
     private(set) var container: ContainerViewController
     private var clock: VirtualClock
     private var origin = 0.0
-    /// Builds the container anew at the transition's start; fills `madeClock` with its clock.
-    private let make: () -> ContainerViewController?
-    private let madeClock: Box<VirtualClock>
+    /// Builds the container anew at the transition's start, with its clock.
+    private let make: () -> (ContainerViewController, VirtualClock)?
 
     /// A review of `from` -> `to`, or nil when no transition runs between them.
     init?(from: String, to: String, children: @escaping () -> [ViewController], size: Rect,
           delegate: any ContainerViewControllerDelegate) {
         (self.from, self.to) = (from, to)
-        let clockBox = Box<VirtualClock>()
         make = {
             let clock = VirtualClock()
             let container = ContainerViewController(name: "review", viewControllers: children(), size: size, clock: clock)
@@ -63,21 +61,20 @@ final class Review {
             container.runUntilIdle(advancing: clock)
             container.delegate = delegate
             guard (try? container.select(named: to)) != nil, container.isTransitioning else { return nil }
-            clockBox.value = clock
-            return container
+            return (container, clock)
         }
-        guard let first = make(), let clock = clockBox.value else { return nil }
-        madeClock = clockBox
+        guard let (first, clock) = make() else { return nil }
         container = first
         self.clock = clock
         origin = clock.now
         duration = first.transitionDuration ?? 0
         container.tick()
     }
+
     /// Shows the transition at `t` seconds (clamped to 0...duration).
     func show(at t: Double) {
         let t = min(max(t, 0), duration)
-        if t < time, let again = make(), let clock = madeClock.value {
+        if t < time, let (again, clock) = make() {
             container = again
             self.clock = clock
             origin = clock.now
@@ -88,6 +85,3 @@ final class Review {
         container.tick()
     }
 }
-
-/// A reference a closure can fill.
-final class Box<T> { var value: T? }

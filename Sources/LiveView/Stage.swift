@@ -39,8 +39,8 @@ public final class Stage {
     /// A stage of `size` points.
     public init(size: Rect, drawsStatus: Bool = true) {
         self.drawsStatus = drawsStatus
+        // No background of its own: the live renderer's (black) shows where nothing is drawn.
         root = View(frame: size.bounds)
-        root.backgroundColor = Color(red: 0, green: 0, blue: 0)
         let w = size.width
         timeline.frame = Rect(x: 0, y: 0, width: w, height: Self.timelineHeight)
         timeline.backgroundColor = Self.chrome
@@ -79,7 +79,7 @@ public final class Stage {
         if let t = session.timeline {
             let fraction = t.duration > 0 ? min(max(t.time / t.duration, 0), 1) : 1
             progress.frame.width = max(track.frame.width * fraction, 4)
-            timelineLabel.content = .label("\(t.from) -> \(t.to)  \(t.animator)  \(LiveSession.seconds(t.time))/\(LiveSession.seconds(t.duration)) s")
+            timelineLabel.content = .label("\(t.from) -> \(t.to)  \(t.animator)  \(Filmstrip.format2(t.time))/\(Filmstrip.format2(t.duration)) s")
         } else {
             progress.frame.width = 0
             timelineLabel.content = .label("no transition yet")

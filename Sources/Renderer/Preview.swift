@@ -161,8 +161,8 @@ public enum Filmstrip {
         return strip
     }
 
-    /// `t` with two decimals, without Foundation.
-    static func format2(_ t: Double) -> String {
+    /// `t` with two decimals, without Foundation: how times are labelled (filmstrips, the live view).
+    public static func format2(_ t: Double) -> String {
         let hundredths = Int((t * 100).rounded())
         let fraction = hundredths % 100
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"

@@ -143,6 +143,9 @@ enum Commands {
     static let config = CommandSpec.Option(
         "--config", .file("json"), summary: "The config file (- for standard input)",
         detail: "The config file (JSON; - for standard input): its children, rules and plugin folders. Default: the built-in scene.")
+    static let size = CommandSpec.Option(
+        "--size", .text, placeholder: "WxH", summary: "The container's size in points, WxH",
+        detail: "The container's size in points (default 390x844).")
     /// How a command finds plugins and runs their code: every command that reads plugin folders takes these.
     static let plugins: [CommandSpec.Option] = [
         .init("--plugins", .folder, summary: "A plugin folder, searched first (repeatable)",
@@ -220,8 +223,7 @@ enum Commands {
                   detail: "The child to switch to. Without --from and --to, the first rule naming ANIMATOR in the config (or the built-in scene) decides; else the first two children. The rule that names ANIMATOR for that pair lends its parameters (--param overrides them); the output says which."),
             config,
         ] + plugins + [
-            .init("--size", .text, placeholder: "WxH", summary: "The container's size in points, WxH",
-                  detail: "The container's size in points (default 390x844)."),
+            size,
             .init("--fps", .text, placeholder: "N", summary: "Frames per second of a GIF",
                   detail: "Frames per second of a GIF (default 60; .gif only)."),
             .init("--dither", summary: "Dither colours a GIF frame's palette misses",
@@ -249,8 +251,7 @@ enum Commands {
                   detail: "Show it in this terminal: kitty graphics or sixel where the terminal answers that it has them, else half-blocks in 24-bit colour; the status line is the last line."),
             .init("--graphics", .choice(TerminalGraphics.allCases.map(\.rawValue)), summary: "How the terminal gets frames",
                   detail: "How the terminal gets frames, instead of asking it (only with --terminal)."),
-            .init("--size", .text, placeholder: "WxH", summary: "The container's size in points, WxH",
-                  detail: "The container's size in points (default 390x844)."),
+            size,
             .init("--scale", .text, placeholder: "F", summary: "Zoom the window by F",
                   detail: "Make the window F times the container's size (default 1); frames are drawn at the display's pixel density."),
             .init("--play", summary: "Play the config's script, as segue run does, until stopped",

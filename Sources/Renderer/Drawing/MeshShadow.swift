@@ -77,7 +77,9 @@ struct ShadowMask: @unchecked Sendable {
         let perWindow = 1 / Float(2 * reach + 1)
         // The horizontal pass reads a copy of its row; the vertical one runs along rows with a
         // running sum per column, the rows it has overwritten but still needs kept in a ring.
-        let lines = UnsafeMutableRawPointer(scratch.zeroed(bw * 4).baseAddress!).bindMemory(to: SIMD4<Float>.self, capacity: bw)
+        // Four rows interleaved, column by column (floats, read four at a time).
+        let lines = scratch.zeroed(bw * 4).baseAddress!
+        @inline(__always) func line(_ k: Int) -> SIMD4<Float> { UnsafeRawPointer(lines + k * 4).loadUnaligned(as: SIMD4<Float>.self) }
         let sums = scratch.zeroed(bw).baseAddress!
         let ringRows = reach + 1
         let ring = scratch.zeroed(bw * ringRows).baseAddress!
@@ -87,14 +89,14 @@ struct ShadowMask: @unchecked Sendable {
             for y in stride(from: y0, through: y1, by: 4) {
                 let count = min(4, y1 - y + 1)
                 let rows = (0..<4).map { mask + (y + min($0, count - 1)) * w + x0 }
-                for k in 0..<bw { lines[k] = SIMD4(rows[0][k], rows[1][k], rows[2][k], rows[3][k]) }
+                for k in 0..<bw { for lane in 0..<4 { lines[k * 4 + lane] = rows[lane][k] } }
                 var sum = SIMD4<Float>.zero
-                for k in 0...min(reach, bw - 1) { sum += lines[k] }
+                for k in 0...min(reach, bw - 1) { sum += line(k) }
                 for k in 0..<bw {
                     let blurred = sum * perWindow
                     for lane in 0..<count { rows[lane][k] = blurred[lane] }
-                    if k + reach + 1 < bw { sum += lines[k + reach + 1] }
-                    if k - reach >= 0 { sum -= lines[k - reach] }
+                    if k + reach + 1 < bw { sum += line(k + reach + 1) }
+                    if k - reach >= 0 { sum -= line(k - reach) }
                 }
             }
             sums.update(repeating: 0, count: bw)
