@@ -130,17 +130,13 @@ public final class LiveLoop {
     }
 }
 
-/// A back end in memory, for tests: input from a list, frames kept.
+/// A back end in memory, for tests: input from a list; the frame presented is the loop's ``LiveLoop/canvas``.
 public final class HeadlessBackend: LiveBackend {
     public let scale: Double
     public let pacesItself = true
     public let printsStatus: Bool
     /// Input handed to the next frame.
     public var pending: [LiveInput] = []
-    /// The last frame presented, its damage and the status line.
-    public private(set) var lastFrame: Canvas?
-    /// The last frame's damage.
-    public private(set) var lastDamage: PixelRect = .empty
     /// The last status line handed over.
     public private(set) var lastStatus = ""
 
@@ -156,8 +152,6 @@ public final class HeadlessBackend: LiveBackend {
     }
 
     public func present(_ canvas: Canvas, damage: PixelRect, status: String) -> Double {
-        lastFrame = canvas
-        lastDamage = damage
         lastStatus = status
         return 0
     }

@@ -298,7 +298,7 @@ public final class LiveSession {
         case .down:
             gesture = .inert
             if showsHelp { showsHelp = false; return }
-            if y < Stage.timelineHeight, lastTransition != nil || container.isTransitioning {
+            if contains(timelineRect, x, y), lastTransition != nil || container.isTransitioning {
                 if review == nil, container.isTransitioning, let running = delegate.running { lastTransition = (running.from, running.to) }
                 gesture = .scrub
                 scrub(to: x / size.width)
