@@ -37,6 +37,10 @@ extension SegueConfig {
             {"type": "string", "pattern": "^ *[0-9]+(\\.[0-9]+)? *([KMG](iB)?|B)? *$"},
             {"type": "integer", "minimum": 268435456}
           ]
+        },
+        "threads": {
+          "description": "The threads a worker may have at once, its own included; 64 by default. The next one fails and the attempt is named.",
+          "type": "integer", "minimum": 8, "maximum": 4096
         }
       }
     },

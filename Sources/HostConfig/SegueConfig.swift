@@ -82,6 +82,8 @@ public struct SegueConfig: Equatable, Sendable {
     public var sandbox: SandboxPolicy.Mode?
     /// The address space a worker may use, in bytes (`"limits": {"memory": "512MiB"}`); nil when the config does not say.
     public var memoryLimit: UInt64?
+    /// The threads a worker may have at once (`"limits": {"threads": 64}`); nil when the config does not say.
+    public var threadLimit: Int?
     /// The rules, in file order.
     public var rules: [Rule] = []
     /// The children, in order; the first is shown first.
@@ -270,8 +272,16 @@ private struct ConfigReader {
             }
             config.sandbox = mode
         }
-        if let value = top["limits"], let memory = try object(value, "$.limits", keys: ["memory"])["memory"] {
-            config.memoryLimit = try memorySize(memory, "$.limits.memory")
+        if let value = top["limits"] {
+            let limits = try object(value, "$.limits", keys: ["memory", "threads"])
+            if let memory = limits["memory"] { config.memoryLimit = try memorySize(memory, "$.limits.memory") }
+            if let threads = limits["threads"] {
+                let range = SandboxPolicy.threadLimits
+                guard case .number(let n) = threads, n == n.rounded(), n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
+                    throw fail("$.limits.threads", expected: "a whole number from \(range.lowerBound) to \(range.upperBound)", found: threads)
+                }
+                config.threadLimit = Int(n)
+            }
         }
         var names: Set<String> = []  // linear: a config may have 100,000 children
         if let children = top["children"] {

@@ -81,7 +81,9 @@ static int drop_capabilities(char *error, size_t capacity) {
     if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL)
         return fail(error, capacity, "cannot clear the ambient capabilities");
     for (int cap = 0; cap < 64; cap++) {
-        if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) < 0) break; /* past the kernel's last capability */
+        int held = prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
+        if (held < 0) break; /* past the kernel's last capability */
+        if (held == 0) continue; /* dropped already: a scanner's fork enters again what the scanner entered */
         /* Without CAP_SETPCAP (an ordinary user) the bounding set cannot shrink, and holds nothing usable. */
         if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && (privileged || errno != EPERM))
             return fail(error, capacity, "cannot drop a capability from the bounding set");
@@ -178,6 +180,7 @@ int worker_sandbox_enter(const worker_sandbox_config_t *config, worker_sandbox_a
                          size_t error_capacity) {
     applied->landlock_abi = 0;
     applied->seccomp = 0;
+    applied->thread_listener = -1;
     if (apply_limits(config->memory_limit, error, error_capacity) != 0) return -1;
     if (drop_capabilities(error, error_capacity) != 0) return -1;
     int abi = worker_sandbox_landlock_abi();
@@ -185,10 +188,18 @@ int worker_sandbox_enter(const worker_sandbox_config_t *config, worker_sandbox_a
         if (apply_landlock(config, abi, error, error_capacity) != 0) return -1;
         applied->landlock_abi = abi;
     }
+    if (config->without_filter) return 0;
+    config->record->thread_limit = config->thread_limit;
     if (sandbox_watch_faults(config->record) != 0) return fail(error, error_capacity, "cannot install the sandbox's signal handlers");
     if (worker_sandbox_seccomp_available()) {
+        /* The listener's filter first: the allow-list refuses seccomp itself. */
+        if (config->thread_limit > 0) {
+            applied->thread_listener = sandbox_install_thread_listener();
+            if (applied->thread_listener < 0) return fail(error, error_capacity, "cannot install the thread limit (seccomp user notification)");
+        }
         if (sandbox_install_filter() != 0) return fail(error, error_capacity, "cannot install the seccomp filter");
         applied->seccomp = 1;
     }
+    config->record->magic = WORKER_SANDBOX_MAGIC;
     return 0;
 }

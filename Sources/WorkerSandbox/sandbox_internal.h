@@ -9,4 +9,8 @@ int sandbox_watch_faults(worker_sandbox_record_t *record);
 
 /* Installs the seccomp filter on every thread. 0 or -1 with errno. */
 int sandbox_install_filter(void);
+
+/* Installs a second filter that asks a supervisor for every new thread;
+ * returns its notification descriptor, or -1 with errno. Call with one thread. */
+int sandbox_install_thread_listener(void);
 #endif

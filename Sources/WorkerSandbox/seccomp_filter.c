@@ -13,11 +13,14 @@
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <termios.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -50,7 +53,7 @@ static const int allowed[] = {
     SYS_getgroups, SYS_getpgid, SYS_getsid, SYS_capget, SYS_getrandom, SYS_clock_getres, SYS_clock_nanosleep,
     SYS_nanosleep, SYS_gettimeofday, SYS_sched_yield, SYS_sched_getaffinity, SYS_sched_getparam,
     SYS_sched_getscheduler, SYS_sched_get_priority_max, SYS_sched_get_priority_min, SYS_getrusage, SYS_times,
-    SYS_uname, SYS_sysinfo, SYS_getcwd, SYS_getdents64, SYS_fcntl, SYS_dup, SYS_dup3, SYS_pipe2, SYS_pselect6,
+    SYS_uname, SYS_sysinfo, SYS_getcwd, SYS_getdents64, SYS_dup, SYS_dup3, SYS_pipe2, SYS_pselect6,
     SYS_epoll_create1, SYS_epoll_ctl, SYS_epoll_pwait, SYS_eventfd2, SYS_timerfd_create, SYS_timerfd_settime,
     SYS_timerfd_gettime, SYS_getsockopt, SYS_membarrier, SYS_readlinkat, SYS_faccessat, SYS_fadvise64, SYS_fstatfs,
     SYS_statfs,
@@ -77,6 +80,10 @@ static const uint32_t prctl_allowed[] = { PR_SET_NAME, PR_GET_NAME, PR_GET_DUMPA
                                           PR_SET_VMA,
 #endif
 };
+
+/* fcntl commands that direct a signal at a process (one given, or the owner
+ * of a lease or a watched folder): every other command is this process's own. */
+static const uint32_t fcntl_signalling[] = { F_SETOWN, F_SETSIG, F_SETOWN_EX, F_SETLEASE, F_NOTIFY };
 
 /* --- The filter ---------------------------------------------------------------------------- */
 
@@ -109,6 +116,14 @@ static void allow_with_argument_in(int nr, int arg, const uint32_t *values, unsi
     RETURN(SECCOMP_RET_TRAP);
 }
 
+/* For call `nr`: trap when argument `arg` is one of `values`, else allow. */
+static void allow_with_argument_not_in(int nr, int arg, const uint32_t *values, unsigned count) {
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, (uint8_t)(1 + count * 2 + 1)));
+    LOAD(ARG_OFFSET(arg));
+    for (unsigned i = 0; i < count; i++) return_if_equal(values[i], SECCOMP_RET_TRAP);
+    RETURN(SECCOMP_RET_ALLOW);
+}
+
 /* For call `nr`: trap when argument `arg` has any bit of `refused` set, else allow. */
 static void allow_without_bits(int nr, int arg, uint32_t refused) {
     emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 4));
@@ -122,11 +137,11 @@ static void build(uint32_t self) {
     length = 0;
     LOAD(offsetof(struct seccomp_data, arch));
     emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SANDBOX_ARCH, 1, 0));
-    RETURN(SECCOMP_RET_KILL_PROCESS); /* another architecture's calls: nothing here can name them */
+    RETURN(SECCOMP_RET_TRAP); /* another architecture's call (i386 through int $0x80): refused, named by its arch */
     LOAD(NR_OFFSET);
 #if defined(__x86_64__)
     emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000 /* __X32_SYSCALL_BIT */, 0, 1));
-    RETURN(SECCOMP_RET_KILL_PROCESS);
+    RETURN(SECCOMP_RET_TRAP);
 #endif
     for (unsigned i = 0; i < sizeof allowed / sizeof *allowed; i++) return_if_equal((uint32_t)allowed[i], SECCOMP_RET_ALLOW);
 
@@ -161,6 +176,7 @@ static void build(uint32_t self) {
     RETURN(SECCOMP_RET_ALLOW);
 
     allow_with_argument_in(SYS_ioctl, 1, ioctl_allowed, sizeof ioctl_allowed / sizeof *ioctl_allowed);
+    allow_with_argument_not_in(SYS_fcntl, 1, fcntl_signalling, sizeof fcntl_signalling / sizeof *fcntl_signalling);
     allow_with_argument_in(SYS_prctl, 0, prctl_allowed, sizeof prctl_allowed / sizeof *prctl_allowed);
 
     /* Files open for reading only (Landlock says which); a write is refused and named even without Landlock. */
@@ -180,6 +196,65 @@ int sandbox_install_filter(void) {
     }
     struct sock_fprog fprog = { (unsigned short)length, program };
     return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &fprog);
+}
+
+/* --- The thread limit ---------------------------------------------------------------------- */
+
+int sandbox_install_thread_listener(void) {
+    struct sock_filter ask[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SANDBOX_ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW), /* the first filter refuses it */
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, NR_OFFSET),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 3),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_OFFSET(0)),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog fprog = { (unsigned short)(sizeof ask / sizeof *ask), ask };
+    return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &fprog);
+}
+
+/* Threads of process `pid` now, from /proc/PID/status; -1 when it cannot be read. */
+static int threads_of(int pid) {
+    char path[64], text[4096];
+    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    text[n] = 0;
+    const char *line = strstr(text, "\nThreads:");
+    return line ? atoi(line + 9) : -1;
+}
+
+static void record_refusal(worker_sandbox_record_t *record, uint32_t arch, uint32_t number, const uint64_t arguments[6],
+                           const char *path);
+
+int worker_sandbox_answer_thread(int listener, int pid, uint32_t limit, worker_sandbox_record_t *record) {
+    struct seccomp_notif request;
+    memset(&request, 0, sizeof request);
+    if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &request) != 0) return -1;
+    struct seccomp_notif_resp answer;
+    memset(&answer, 0, sizeof answer);
+    answer.id = request.id;
+    int before = threads_of(pid);
+    int allowed = before >= 0 && (uint32_t)before < limit;
+    if (allowed) {
+        answer.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+    } else {
+        answer.error = -EAGAIN;
+        record_refusal(record, request.data.arch, (uint32_t)request.data.nr, (const uint64_t *)request.data.args, NULL);
+    }
+    if (ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &answer) != 0) return -1;
+    /* The next request is counted once this thread shows (a few microseconds; at most 10 ms if it failed). */
+    for (int i = 0; allowed && i < 2000 && threads_of(pid) == before; i++) {
+        struct timespec pause = { 0, 5000 };
+        nanosleep(&pause, NULL);
+    }
+    return allowed;
 }
 
 int worker_sandbox_seccomp_available(void) {
@@ -205,37 +280,39 @@ static int path_argument(uint32_t number) {
     }
 }
 
+/* Notes one refused call in `record`; `path` (copied last: a bad pointer faults after the call is on record) may be NULL. */
+static void record_refusal(worker_sandbox_record_t *record, uint32_t arch, uint32_t number, const uint64_t arguments[6],
+                           const char *path) {
+    uint32_t index = __atomic_fetch_add(&record->count, 1, __ATOMIC_SEQ_CST);
+    if (index >= WORKER_SANDBOX_RECORDED) return;
+    worker_sandbox_refusal_t *refusal = &record->refusals[index];
+    refusal->number = number;
+    refusal->arch = arch;
+    refusal->during = __atomic_load_n(&record->during, __ATOMIC_RELAXED);
+    memcpy(refusal->arguments, arguments, sizeof refusal->arguments);
+    refusal->text[0] = 0;
+    if (path != NULL) {
+        size_t i = 0;
+        for (; i < WORKER_SANDBOX_TEXT - 1 && path[i]; i++) refusal->text[i] = path[i];
+        refusal->text[i] = 0;
+    }
+}
+
 static void on_refused_call(int signal_number, siginfo_t *info, void *context) {
     (void)signal_number;
     int saved = errno;
     ucontext_t *uc = context;
-    uint64_t arguments[6];
 #if defined(__x86_64__)
     const greg_t *r = uc->uc_mcontext.gregs;
-    uint64_t values[6] = { (uint64_t)r[REG_RDI], (uint64_t)r[REG_RSI], (uint64_t)r[REG_RDX],
-                           (uint64_t)r[REG_R10], (uint64_t)r[REG_R8], (uint64_t)r[REG_R9] };
+    uint64_t arguments[6] = { (uint64_t)r[REG_RDI], (uint64_t)r[REG_RSI], (uint64_t)r[REG_RDX],
+                              (uint64_t)r[REG_R10], (uint64_t)r[REG_R8], (uint64_t)r[REG_R9] };
 #else
-    uint64_t values[6] = { uc->uc_mcontext.regs[0], uc->uc_mcontext.regs[1], uc->uc_mcontext.regs[2],
-                           uc->uc_mcontext.regs[3], uc->uc_mcontext.regs[4], uc->uc_mcontext.regs[5] };
+    uint64_t arguments[6] = { uc->uc_mcontext.regs[0], uc->uc_mcontext.regs[1], uc->uc_mcontext.regs[2],
+                              uc->uc_mcontext.regs[3], uc->uc_mcontext.regs[4], uc->uc_mcontext.regs[5] };
 #endif
-    memcpy(arguments, values, sizeof arguments);
-    uint32_t number = (uint32_t)info->si_syscall;
-    uint32_t index = __atomic_fetch_add(&record->count, 1, __ATOMIC_SEQ_CST);
-    if (index < WORKER_SANDBOX_RECORDED) {
-        worker_sandbox_refusal_t *refusal = &record->refusals[index];
-        refusal->number = number;
-        refusal->during = __atomic_load_n(&record->during, __ATOMIC_RELAXED);
-        memcpy(refusal->arguments, arguments, sizeof arguments);
-        refusal->text[0] = 0;
-        /* Last: a bad pointer faults here, after the call is on record. */
-        int arg = path_argument(number);
-        const char *path = arg >= 0 ? (const char *)(uintptr_t)arguments[arg] : NULL;
-        if (path != NULL) {
-            size_t i = 0;
-            for (; i < WORKER_SANDBOX_TEXT - 1 && path[i]; i++) refusal->text[i] = path[i];
-            refusal->text[i] = 0;
-        }
-    }
+    uint32_t number = (uint32_t)info->si_syscall, arch = info->si_arch;
+    int arg = arch == SANDBOX_ARCH ? path_argument(number) : -1;
+    record_refusal(record, arch, number, arguments, arg >= 0 ? (const char *)(uintptr_t)arguments[arg] : NULL);
     /* The call fails as if the right were missing; the plugin may go on, until the host ends it. */
 #if defined(__x86_64__)
     uc->uc_mcontext.gregs[REG_RAX] = -EPERM;
@@ -306,6 +383,7 @@ const char *worker_sandbox_call_name(uint32_t number) {
     NAME(setgid) NAME(setresuid) NAME(setresgid) NAME(capset) NAME(personality) NAME(chdir) NAME(fchdir)
     NAME(symlinkat) NAME(linkat) NAME(fchmodat) NAME(fchownat) NAME(sched_setaffinity) NAME(setpriority)
     NAME(sendfile) NAME(splice) NAME(reboot) NAME(init_module) NAME(finit_module) NAME(kcmp) NAME(landlock_create_ruleset)
+    NAME(fcntl)
 #if defined(__x86_64__)
     NAME(fork) NAME(vfork) NAME(open) NAME(creat) NAME(unlink) NAME(rename) NAME(mkdir) NAME(chmod) NAME(chown)
 #endif
@@ -322,7 +400,9 @@ worker_call_kind_t worker_sandbox_call_kind(uint32_t number, const uint64_t *arg
     case SYS_open: case SYS_creat: return WORKER_CALL_OPEN;
     case SYS_unlink: case SYS_rename: case SYS_mkdir: case SYS_chmod: case SYS_chown: return WORKER_CALL_FILES;
 #endif
-    case SYS_clone: case SYS_clone3: return WORKER_CALL_PROCESS;
+    case SYS_clone: return arguments[0] & CLONE_THREAD ? WORKER_CALL_THREADS : WORKER_CALL_PROCESS;
+    case SYS_clone3: return WORKER_CALL_PROCESS;
+    case SYS_fcntl: return WORKER_CALL_SIGNAL_OWNER;
     case SYS_ptrace: case SYS_process_vm_readv: case SYS_process_vm_writev: case SYS_pidfd_getfd: case SYS_kcmp:
         return WORKER_CALL_TRACE;
     case SYS_kill: case SYS_tgkill: case SYS_tkill: case SYS_rt_sigqueueinfo: case SYS_rt_tgsigqueueinfo:
@@ -343,5 +423,17 @@ worker_call_kind_t worker_sandbox_call_kind(uint32_t number, const uint64_t *arg
     case SYS_mkdirat: case SYS_mknodat: case SYS_symlinkat: case SYS_linkat: case SYS_fchmodat: case SYS_fchownat:
         return WORKER_CALL_FILES;
     default: return WORKER_CALL_OTHER;
+    }
+}
+
+uint32_t worker_sandbox_native_arch(void) { return SANDBOX_ARCH; }
+
+const char *worker_sandbox_arch_name(uint32_t arch, uint32_t number) {
+    switch (arch) {
+    case AUDIT_ARCH_X86_64: return number & 0x40000000 ? "x32" : "x86-64";
+    case AUDIT_ARCH_I386: return "i386";
+    case AUDIT_ARCH_AARCH64: return "aarch64";
+    case AUDIT_ARCH_ARM: return "32-bit ARM";
+    default: return NULL;
     }
 }

@@ -156,6 +156,8 @@ enum Commands {
               detail: "strict (the default): before any plugin code runs, its worker drops every right an animator does not need: no writes, no network, no programs or processes, no signals or tracing outside itself, reading only its own folder and the system's libraries. What a plugin tries and is refused is named in its report, and the plugin is quarantined. off: no sandbox, for plugins you trust (a warning says so). Overrides SEGUE_SANDBOX and the config's \"sandbox\"."),
         .init("--plugin-memory", .text, placeholder: "SIZE", summary: "The memory a worker may use (like 512MiB)",
               detail: "The address space a worker may use, like 512MiB or 2GiB (default 1GiB, at least 256MiB). Overrides the config's \"limits\": {\"memory\": ...}."),
+        .init("--plugin-threads", .text, placeholder: "N", summary: "The threads a worker may have (8-4096)",
+              detail: "The threads a worker may have at once, its own included (default 64, from 8 to 4096); the next one fails and the attempt is named. Overrides the config's \"limits\": {\"threads\": ...}."),
         .init("--allow-insecure-plugins", summary: "Load plugins others can write",
               detail: "Load plugin files and folders that others can write (refused by default; also SEGUE_ALLOW_INSECURE_PLUGINS=1)."),
     ]

@@ -106,12 +106,13 @@ enum ListCommand {
 
         /// What confines plugin code: `isolation`, `mode` ("strict", "off";
         /// "none" in process), `landlock` (the ABI version, 0 for none),
-        /// `seccomp`, `limits` (`memory` in bytes, `descriptors`, `core`);
+        /// `seccomp`, `limits` (`memory` in bytes, `descriptors`, `threads`, `core`);
         /// what the kernel lacks is among the warnings.
         struct Sandbox: Encodable {
             struct Limits: Encodable {
                 let memory: UInt64
                 let descriptors: Int
+                let threads: Int
                 var core = 0
             }
             let isolation, mode: String
@@ -125,7 +126,7 @@ enum ListCommand {
                 mode = c.isolation == .none ? "none" : c.policy.mode.rawValue
                 landlock = confined ? c.support.landlockABI : 0
                 seccomp = confined && c.support.seccomp
-                limits = confined ? Limits(memory: c.policy.memoryLimit, descriptors: PluginConfinement.descriptorLimit) : nil
+                limits = confined ? Limits(memory: c.policy.memoryLimit, descriptors: PluginConfinement.descriptorLimit, threads: c.policy.threadLimit) : nil
             }
         }
 

@@ -49,8 +49,9 @@ enum PluginFolders {
     }
 
     /// The sandbox of `--sandbox`, else `SEGUE_SANDBOX`, else the config's
-    /// `"sandbox"`, else strict; the memory limit of `--plugin-memory`, else
-    /// the config's `"limits"`, else 1 GiB.
+    /// `"sandbox"`, else strict; the memory and thread limits of
+    /// `--plugin-memory` and `--plugin-threads`, else the config's `"limits"`,
+    /// else 1 GiB and 64.
     static func sandbox(_ args: Arguments, config: SegueConfig?) throws(UsageError) -> SandboxPolicy {
         var policy = SandboxPolicy()
         let environment = ProcessInfo.processInfo.environment["SEGUE_SANDBOX"].flatMap { $0.isEmpty ? nil : $0 }
@@ -70,6 +71,15 @@ enum PluginFolders {
             policy.memoryLimit = bytes
         } else if let bytes = config?.memoryLimit {
             policy.memoryLimit = bytes
+        }
+        if let value = args.single("--plugin-threads") {
+            guard let count = Int(value), SandboxPolicy.threadLimits.contains(count) else {
+                let range = SandboxPolicy.threadLimits
+                throw args.usage("--plugin-threads \(value): expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            policy.threadLimit = count
+        } else if let count = config?.threadLimit {
+            policy.threadLimit = count
         }
         return policy
     }

@@ -18,7 +18,7 @@ public struct PluginConfinement: Sendable, Equatable {
     /// Descriptors a sandboxed worker may hold (`RLIMIT_NOFILE`), as the worker sets it.
     public static let descriptorLimit = 64
 
-    /// One line for people: "strict: Landlock ABI 7, a seccomp filter, 1 GiB of memory and 64 descriptors per worker, no core files".
+    /// One line for people: "strict: Landlock ABI 7, a seccomp filter, 1 GiB of memory, 64 descriptors and 64 threads per worker, no core files".
     public var summary: String {
         switch (isolation, policy.mode) {
         case (.none, _): return "none: plugins run inside this process (isolation none)"
@@ -26,7 +26,7 @@ public struct PluginConfinement: Sendable, Equatable {
         case (.process, .strict):
             let layers = [support.landlockABI > 0 ? "Landlock ABI \(support.landlockABI)" : "no Landlock",
                           support.seccomp ? "a seccomp filter" : "no seccomp"]
-            return "strict: \(layers.joined(separator: ", ")), \(SandboxPolicy.formatted(policy.memoryLimit)) of memory and \(Self.descriptorLimit) descriptors per worker, no core files"
+            return "strict: \(layers.joined(separator: ", ")), \(SandboxPolicy.formatted(policy.memoryLimit)) of memory, \(Self.descriptorLimit) descriptors and \(policy.threadLimit) threads per worker, no core files"
         }
     }
 

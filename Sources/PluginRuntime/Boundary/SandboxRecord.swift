@@ -12,15 +12,32 @@ package struct SandboxRecord: Equatable, Sendable {
     /// The address space in use when a fatal signal arrived (bytes), 0 if none did.
     package var addressSpaceAtFault: UInt64
 
+    /// Whether the record is as a worker writes it: false when something
+    /// wrote over it (a plugin that scribbled on its shared memory), so that
+    /// no refusal is made up from garbage. A record with no sandbox entered
+    /// (sandbox off) is intact while it holds nothing.
+    package var isIntact: Bool
+
     /// Copies the record at ``WorkerLayout/sandbox`` in `memory`.
     package init(copyingFrom memory: SharedMemory) {
+        self.init(copying: memory.base + WorkerLayout.sandbox)
+    }
+
+    /// Copies the record at `address`, which a plugin may have written.
+    package init(copying address: UnsafeRawPointer) {
         var raw = worker_sandbox_record_t()
-        withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: UnsafeRawBufferPointer(start: memory.base + WorkerLayout.sandbox, count: $0.count)) }
+        withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: UnsafeRawBufferPointer(start: address, count: $0.count)) }
         count = Int(raw.count)
         addressSpaceAtFault = raw.address_space_at_fault
         let kept = min(count, Int(WORKER_SANDBOX_RECORDED))
-        refusals = withUnsafeBytes(of: raw.refusals) { all in
-            all.bindMemory(to: worker_sandbox_refusal_t.self).prefix(kept).map(SandboxRefusal.init)
+        let rawRefusals = withUnsafeBytes(of: raw.refusals) { Array($0.bindMemory(to: worker_sandbox_refusal_t.self).prefix(kept)) }
+        let limit = Int(raw.thread_limit)
+        refusals = rawRefusals.map { SandboxRefusal($0, threadLimit: limit) }
+        switch raw.magic {
+        case 0: isIntact = raw.count == 0 && raw.thread_limit == 0
+        case WORKER_SANDBOX_MAGIC:
+            isIntact = count < 1 << 24 && raw.thread_limit < 1 << 20 && rawRefusals.allSatisfy(SandboxRefusal.isPlausible)
+        default: isIntact = false
         }
     }
 
@@ -55,12 +72,29 @@ package struct SandboxRefusal: Equatable, Sendable, CustomStringConvertible {
     /// When it happened, for a scanner: its phase of loading.
     package var phase: LoadPhase?
 
-    init(_ raw: worker_sandbox_refusal_t) {
+    /// Whether `raw` could be a refusal a worker recorded: a known
+    /// architecture, a system call number it has, a phase, a terminated text.
+    static func isPlausible(_ raw: worker_sandbox_refusal_t) -> Bool {
+        let terminated = withUnsafeBytes(of: raw.text) { $0.contains(0) }
+        return worker_sandbox_arch_name(raw.arch, raw.number) != nil && raw.number & ~0x4000_0000 < 1024
+            && (raw.during == 0 || LoadPhase(rawValue: raw.during) != nil) && terminated
+    }
+
+    init(_ raw: worker_sandbox_refusal_t, threadLimit: Int) {
         let number = raw.number
         let arguments = withUnsafeBytes(of: raw.arguments) { Array($0.bindMemory(to: UInt64.self)) }
         let text = withUnsafeBytes(of: raw.text) { bytes in PluginText.escaped(bytes.prefix { $0 != 0 }) }
-        call = worker_sandbox_call_name(number).map { String(cString: $0) } ?? "system call \(number)"
         phase = LoadPhase(rawValue: raw.during)
+        let native = worker_sandbox_native_arch()
+        if raw.arch != native || number & 0x4000_0000 != 0 {
+            // Another architecture's numbering: this build's names would be wrong.
+            let arch = worker_sandbox_arch_name(raw.arch, number).map { String(cString: $0) } ?? "another architecture"
+            let entry = raw.arch == 0x4000_0003 ? ", int $0x80" : ""
+            call = "\(arch) system call \(number & ~0x4000_0000)"
+            description = "make a system call of another architecture (\(call)\(entry))"
+            return
+        }
+        call = worker_sandbox_call_name(number).map { String(cString: $0) } ?? "system call \(number)"
         let pid = { (i: Int) in Int32(truncatingIfNeeded: arguments[i]) }
         let signal = { (i: Int) in Self.signalName(Int32(truncatingIfNeeded: arguments[i])) }
         let kind = arguments.withUnsafeBufferPointer { worker_sandbox_call_kind(number, $0.baseAddress) }
@@ -84,6 +118,9 @@ package struct SandboxRefusal: Equatable, Sendable, CustomStringConvertible {
             description = "send a device or terminal request (ioctl \(Self.ioctlName(arguments[1])) on descriptor \(pid(0)))"
         case WORKER_CALL_LIMITS: description = "change another process's limits (\(call) pid \(pid(0)))"
         case WORKER_CALL_SIGNAL_HANDLER: description = "replace the sandbox's SIGSYS handler (rt_sigaction)"
+        case WORKER_CALL_THREADS: description = "start more than \(threadLimit) threads (clone)"
+        case WORKER_CALL_SIGNAL_OWNER:
+            description = "direct signals at a process (fcntl \(Self.fcntlName(arguments[1])) on descriptor \(pid(0)))"
         case WORKER_CALL_KERNEL: description = "use a kernel facility no animator needs (\(call))"
         case WORKER_CALL_FILES: description = "change files (\(call))"
         default: description = "make a system call the sandbox does not allow (\(call))"
@@ -105,6 +142,11 @@ package struct SandboxRefusal: Equatable, Sendable, CustomStringConvertible {
         let names: [UInt64: String] = [0: "PTRACE_TRACEME", 1: "PTRACE_PEEKTEXT", 2: "PTRACE_PEEKDATA", 4: "PTRACE_POKETEXT",
                                       5: "PTRACE_POKEDATA", 16: "PTRACE_ATTACH", 0x4206: "PTRACE_SEIZE"]
         return names[value] ?? "request \(value)"
+    }
+
+    private static func fcntlName(_ value: UInt64) -> String {
+        let names: [UInt64: String] = [8: "F_SETOWN", 10: "F_SETSIG", 15: "F_SETOWN_EX", 1024: "F_SETLEASE", 1026: "F_NOTIFY"]
+        return names[value & 0xFFFF_FFFF] ?? "command \(value & 0xFFFF_FFFF)"
     }
 
     private static func ioctlName(_ value: UInt64) -> String {

@@ -24,15 +24,26 @@ public struct SandboxPolicy: Sendable, Equatable {
     /// The address space a worker may use, in bytes (`RLIMIT_AS`), for the
     /// worker itself (about 100 MiB) and the plugin together.
     public var memoryLimit: UInt64
+    /// The threads a worker may have at once, its own (two or three)
+    /// included. The next one fails (`EAGAIN`, as at any limit) and the
+    /// attempt is named; the host or scanner counts them, since no resource
+    /// limit of the kernel bounds one process's threads.
+    public var threadLimit: Int
 
     /// 1 GiB.
     public static let defaultMemoryLimit: UInt64 = 1 << 30
     /// The least a worker needs for itself: the Swift runtime and the shared memory.
     public static let minimumMemoryLimit: UInt64 = 256 << 20
 
-    /// The default policy: strict, 1 GiB.
-    public init(mode: Mode = .strict, memoryLimit: UInt64 = SandboxPolicy.defaultMemoryLimit) {
-        (self.mode, self.memoryLimit) = (mode, memoryLimit)
+    /// 64.
+    public static let defaultThreadLimit = 64
+    /// The fewest a worker may be given: its own threads and a plugin's one or two.
+    public static let threadLimits = 8...4096
+
+    /// The default policy: strict, 1 GiB, 64 threads.
+    public init(mode: Mode = .strict, memoryLimit: UInt64 = SandboxPolicy.defaultMemoryLimit,
+                threadLimit: Int = SandboxPolicy.defaultThreadLimit) {
+        (self.mode, self.memoryLimit, self.threadLimit) = (mode, memoryLimit, threadLimit)
     }
 
     /// A memory size as people write it: `512M`, `512MiB`, `1G`, `1.5GiB`,
@@ -62,7 +73,7 @@ public struct SandboxPolicy: Sendable, Equatable {
 
     /// The worker's command-line options for this policy.
     package var workerArguments: [String] {
-        mode == .off ? ["--sandbox", "off"] : ["--memory", "\(memoryLimit)"]
+        mode == .off ? ["--sandbox", "off"] : ["--memory", "\(memoryLimit)", "--threads", "\(threadLimit)"]
     }
 
     /// The policy a worker was started with (``workerArguments``), and the other arguments.
@@ -78,6 +89,10 @@ public struct SandboxPolicy: Sendable, Equatable {
             case "--memory" where i + 1 < arguments.count:
                 guard let bytes = UInt64(arguments[i + 1]) else { return nil }
                 policy.memoryLimit = bytes
+                i += 2
+            case "--threads" where i + 1 < arguments.count:
+                guard let count = Int(arguments[i + 1]), threadLimits.contains(count) else { return nil }
+                policy.threadLimit = count
                 i += 2
             default:
                 rest.append(arguments[i])
@@ -121,29 +136,56 @@ public struct SandboxSupport: Sendable, Equatable {
 
 /// The confinement a worker enters (worker side; see ``SandboxPolicy``).
 package enum WorkerConfinement {
+    /// What entering gave the worker.
+    package struct Entered {
+        /// What the kernel applied.
+        package var support: SandboxSupport
+        /// The descriptor through which each new thread is asked for (see
+        /// ``ThreadSupervisor``); -1 without a thread limit or seccomp. The
+        /// worker hands it to its supervisor and closes it before plugin code runs.
+        package var threadListener: Int32
+    }
+
     /// Enters the sandbox of `policy`: reading allowed beneath `readable`,
-    /// refusals recorded at ``WorkerLayout/sandbox`` in `memory`. Call it
-    /// while the process has one thread, before any plugin code runs.
-    /// - Returns: what the kernel applied, or why the sandbox could not be entered.
-    package static func enter(_ policy: SandboxPolicy, readable: [String], memory: SharedMemory) -> Result<SandboxSupport, SandboxError> {
-        let record = (memory.base + WorkerLayout.sandbox).assumingMemoryBound(to: worker_sandbox_record_t.self)
+    /// refusals recorded in `record` (``WorkerLayout/sandbox`` in the shared
+    /// memory). Call it while the process has one thread, before any plugin
+    /// code runs. `withoutFilter` is for a scanner, which forks a process per
+    /// file that enters the whole sandbox and runs no plugin code itself.
+    /// - Returns: what was applied, or why the sandbox could not be entered.
+    package static func enter(_ policy: SandboxPolicy, readable: [String], record: UnsafeMutableRawPointer,
+                              withoutFilter: Bool = false) -> Result<Entered, SandboxError> {
         let paths = readable.compactMap { strdup($0) }
         defer { paths.forEach { free($0) } }
         var applied = worker_sandbox_applied_t()
         var error = [CChar](repeating: 0, count: 512)
         let rc = paths.map { Optional(UnsafePointer($0)) }.withUnsafeBufferPointer { list in
             var config = worker_sandbox_config_t(readable: list.baseAddress, readable_count: list.count,
-                                                 memory_limit: policy.memoryLimit, record: record)
+                                                 memory_limit: policy.memoryLimit,
+                                                 record: record.assumingMemoryBound(to: worker_sandbox_record_t.self),
+                                                 thread_limit: UInt32(policy.threadLimit), without_filter: withoutFilter ? 1 : 0)
             return worker_sandbox_enter(&config, &applied, &error, error.count)
         }
         guard rc == 0 else { return .failure(SandboxError(reason: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))) }
-        return .success(SandboxSupport(landlockABI: Int(applied.landlock_abi), seccomp: applied.seccomp != 0))
+        return .success(Entered(support: SandboxSupport(landlockABI: Int(applied.landlock_abi), seccomp: applied.seccomp != 0),
+                                threadListener: applied.thread_listener))
     }
 
     /// Sets what each refusal from now on is recorded as happening during (a scanner's ``LoadPhase``).
-    package static func setDuring(_ value: UInt32, in memory: SharedMemory) {
-        (memory.base + WorkerLayout.sandbox + MemoryLayout<worker_sandbox_record_t>.offset(of: \.during)!)
-            .storeBytes(of: value, as: UInt32.self)
+    package static func setDuring(_ value: UInt32, inRecord record: UnsafeMutableRawPointer) {
+        (record + MemoryLayout<worker_sandbox_record_t>.offset(of: \.during)!).storeBytes(of: value, as: UInt32.self)
+    }
+}
+
+/// The supervisor's side of a worker's thread limit: the host for a serving
+/// worker, a scanner for the process it forked for one file. Answers each
+/// request for a new thread that arrives on the worker's listener.
+package enum ThreadSupervisor {
+    /// Answers one waiting request of process `pid` on `listener`, noting a
+    /// refusal in the record at `record`.
+    /// - Returns: false when the listener is finished with (the process is gone).
+    @discardableResult
+    package static func answer(_ listener: Int32, pid: Int32, limit: Int, record: UnsafeMutableRawPointer) -> Bool {
+        worker_sandbox_answer_thread(listener, pid, UInt32(limit), record.assumingMemoryBound(to: worker_sandbox_record_t.self)) >= 0
     }
 }
 
