@@ -9,7 +9,11 @@
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 int process_shims_shared_memory(const char *name, size_t size) {
@@ -26,7 +30,7 @@ int process_shims_shared_memory(const char *name, size_t size) {
 }
 
 int process_shims_spawn(const char *path, char *const argv[], char *const envp[], const int *fds, int fd_count,
-                        pid_t *pid) {
+                        int output, pid_t *pid) {
     posix_spawn_file_actions_t actions;
     int rc = posix_spawn_file_actions_init(&actions);
     if (rc != 0) return rc;
@@ -35,9 +39,12 @@ int process_shims_spawn(const char *path, char *const argv[], char *const envp[]
     int high = 3 + fd_count;
     for (int i = 0; i < fd_count; i++)
         if (fds[i] >= high) high = fds[i] + 1;
+    if (output >= high) high = output + 1;
     for (int i = 0; i < fd_count && rc == 0; i++) rc = posix_spawn_file_actions_adddup2(&actions, fds[i], high + i);
+    if (rc == 0) rc = posix_spawn_file_actions_adddup2(&actions, output, high + fd_count);
     if (rc == 0) rc = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    if (rc == 0) rc = posix_spawn_file_actions_adddup2(&actions, 2, 1);
+    if (rc == 0) rc = posix_spawn_file_actions_adddup2(&actions, high + fd_count, 1);
+    if (rc == 0) rc = posix_spawn_file_actions_adddup2(&actions, high + fd_count, 2);
     for (int i = 0; i < fd_count && rc == 0; i++) rc = posix_spawn_file_actions_adddup2(&actions, high + i, 3 + i);
     if (rc == 0) rc = posix_spawn_file_actions_addclosefrom_np(&actions, 3 + fd_count);
     /* Its own session and process group: a kill(0, ...) or a terminal's signals reach it alone. */
@@ -59,6 +66,66 @@ int process_shims_symbol_is_function(const void *address) {
     int type = ELF64_ST_TYPE(symbol->st_info);
     return type == STT_FUNC || type == STT_GNU_IFUNC;
 }
+
+int process_shims_send_with_descriptor(int socket, const void *message, size_t size, int fd) {
+    struct iovec part = { (void *)message, size };
+    union {
+        struct cmsghdr header;
+        char space[CMSG_SPACE(sizeof(int))];
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr m = { .msg_iov = &part, .msg_iovlen = 1 };
+    if (fd >= 0) {
+        m.msg_control = control.space;
+        m.msg_controllen = sizeof control.space;
+        struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &fd, sizeof fd);
+    }
+    return sendmsg(socket, &m, MSG_NOSIGNAL) == (ssize_t)size ? 0 : -1;
+}
+
+long process_shims_receive_with_descriptor(int socket, void *message, size_t capacity, int *fd) {
+    *fd = -1;
+    struct iovec part = { message, capacity };
+    union {
+        struct cmsghdr header;
+        char space[CMSG_SPACE(4 * sizeof(int))];
+    } control;
+    struct msghdr m = { .msg_iov = &part, .msg_iovlen = 1, .msg_control = control.space,
+                        .msg_controllen = sizeof control.space };
+    ssize_t got;
+    do got = recvmsg(socket, &m, MSG_CMSG_CLOEXEC);
+    while (got < 0 && errno == EINTR);
+    if (got < 0) return -1;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c != NULL; c = CMSG_NXTHDR(&m, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < count; i++) {
+            int received;
+            memcpy(&received, CMSG_DATA(c) + i * sizeof(int), sizeof received);
+            if (*fd < 0) *fd = received;
+            else close(received);
+        }
+    }
+    return (long)got;
+}
+
+int process_shims_fork_tied(void) {
+    pid_t parent = getpid();
+    pid_t child = fork();
+    if (child == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(0);
+    }
+    return child;
+}
+
+int process_shims_process_descriptor(int pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+
+void process_shims_close_from(int lowest) { syscall(SYS_close_range, (unsigned)lowest, ~0U, 0); }
 
 void process_shims_store_release(unsigned *address, unsigned value) {
     __atomic_store_n(address, value, __ATOMIC_RELEASE);

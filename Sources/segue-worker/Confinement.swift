@@ -5,13 +5,11 @@ import PluginRuntime
 enum Confinement {
     /// Enters `policy`'s sandbox with reading allowed beneath `readable`
     /// (nothing to enter when it is off).
-    /// - Returns: nil, or why the sandbox could not be entered: no plugin code may run then.
-    static func enter(_ policy: SandboxPolicy, readable: [String], memory: SharedMemory) -> String? {
-        guard policy.mode == .strict else { return nil }
-        switch WorkerConfinement.enter(policy, readable: readable, memory: memory) {
-        case .success: return nil
-        case .failure(let error): return error.description
-        }
+    /// - Returns: the thread listener to hand to the host (-1 for none), or
+    ///   why the sandbox could not be entered: no plugin code may run then.
+    static func enter(_ policy: SandboxPolicy, readable: [String], memory: SharedMemory) -> Result<Int32, SandboxError> {
+        guard policy.mode == .strict else { return .success(-1) }
+        return WorkerConfinement.enter(policy, readable: readable, record: memory.base + WorkerLayout.sandbox).map(\.threadListener)
     }
 
     /// The folders a plugin file may read: its own, and its real file's when it is a link.

@@ -4,7 +4,8 @@ import SystemCalls
 
 /// The worker's standard streams and its tie to the host.
 enum Output {
-    /// The host's standard error, kept apart from the descriptors plugins write to.
+    /// The pipe the host relays (the worker's first standard error), kept
+    /// apart from the descriptors plugins write to.
     nonisolated(unsafe) static var hostError: Int32 = 2
 
     static func write(_ line: String) {
@@ -12,8 +13,8 @@ enum Output {
     }
 
     /// What plugins write to `descriptors` (standard output, error or both)
-    /// reaches the host's standard error, each line escaped and marked with
-    /// `label`; plugin log messages go there too.
+    /// reaches the host, each line escaped and marked with `label`; plugin
+    /// log messages go there too. The host escapes and budgets them again.
     static func relay(_ descriptors: [Int32], label: String) {
         hostError = dup(2)
         PluginLoader.setLogHandler(logLine)

@@ -1,23 +1,39 @@
 import Glibc
 import PluginRuntime
+import ProcessShims
 import SystemCalls
 
 /// `segue-worker scan`: examines each file the host names and answers a
-/// ``ScanResult`` in its binary form, in the question's slot. Writes the
-/// current ``LoadPhase`` to shared memory before each step, so that the host
-/// can say where a plugin crashed or hung. Answers are counted in shared
-/// memory; the host is woken only every few answers, or when there is no
-/// question left to work on (see ``WorkerOp/scan``). A file whose code tried
-/// something the sandbox refused is answered ``ScanResult/refused`` and ends
-/// the scanner: no other file is examined in a process that code ran in.
+/// ``ScanResult`` in its binary form, in the question's slot. Answers are
+/// counted in shared memory; the host is woken only every few answers, or
+/// when there is no question left to work on (see ``WorkerOp/scan``).
+///
+/// No plugin code runs in the scanner. It is a zygote: sandboxed once (no
+/// capabilities, its limits, Landlock), it forks a process per file, which
+/// closes every descriptor, unmaps the host's shared memory and enters the
+/// whole sandbox before it loads the file; it answers in memory of its own
+/// that no other file's process ever maps. So no two plugins share an
+/// address space, and nothing about one file waits where another file's code
+/// can reach it. The scanner keeps each process's deadline, its thread
+/// limit, what it prints and how it ends, and says which phase it was in.
+/// It has one thread, so that forking it is safe.
 struct Scanning {
     let channel: WorkerChannel
     let memory: SharedMemory
-    /// Why the sandbox could not be entered, if it could not: then no file is loaded.
-    let confined: String?
+    let policy: SandboxPolicy
+    /// The folders the files lie beneath: the scanner may read them.
+    let folders: [String]
+    /// Seconds a file's process may take.
+    let deadline: Double
 
-    func run() {
-        let captured = captureStandardOutput()
+    func run() -> Never {
+        // The scanner reads /proc to count its processes' threads; each process's own sandbox has no /proc but its own.
+        var confined: String?
+        if policy.mode == .strict,
+           case .failure(let error) = WorkerConfinement.enter(policy, readable: folders + ["/proc"],
+                                                              record: memory.base + WorkerLayout.sandbox, withoutFilter: true) {
+            confined = error.description
+        }
         var answered: UInt32 = 0, announced: UInt32 = 0
         func announce() {
             guard announced != answered else { return }
@@ -33,68 +49,228 @@ struct Scanning {
             guard case .success(let request) = next else { break }
             guard request.op == WorkerOp.scan.rawValue, request.slot < WorkerLayout.scanSlots else { exit(2) }
             let slot = WorkerLayout.scanSlot(Int(request.slot))
-            // A new file: no phase yet.
-            memory.base.storeBytes(of: 0, toByteOffset: WorkerLayout.phase, as: UInt32.self)
             let path = String(decoding: memory.copy(at: slot, count: Int(request.length), capacity: 1 << 16), as: UTF8.self)
-            let result = confined.map { ScanResult.rejected(reason: "not examined: \($0)", inDescriptor: false) }
-                ?? examine(path, captured: captured)
-            answer(result, in: slot)
+            let answer = confined.map { ScanResult.rejected(reason: "not examined: \($0)", inDescriptor: false).encoded() }
+                ?? FileExamination(path: path, scanning: self).run()
+            write(answer, in: slot)
             answered &+= 1
             memory.storeRelease(answered, at: WorkerLayout.replies)
-            if case .refused = result {
-                announce()
-                exit(0)
-            }
             if answered &- announced >= WorkerLayout.scanBatch { announce() }
         }
         exit(0)
     }
 
-    /// Loads `path` (the host resolved it and checked its ELF header before it
-    /// asked) and says what it holds. Refusals are counted from the scanner's
-    /// start: it ends at the first file that has any.
-    private func examine(_ path: String, captured: Int32) -> ScanResult {
-        let loaded = PluginLoader.load(path: path, checked: true) { phase in
-            memory.base.storeBytes(of: phase.rawValue, toByteOffset: WorkerLayout.phase, as: UInt32.self)
-            WorkerConfinement.setDuring(phase.rawValue, in: memory)
+    /// Writes an answer (at most a slot's capacity: ``FileExamination/Area``)
+    /// into the question's slot: its length, then its binary form.
+    private func write(_ answer: [UInt8], in slot: Int) {
+        let text = answer.prefix(WorkerLayout.scanSlotCapacity - 4)
+        memory.base.storeBytes(of: UInt32(text.count), toByteOffset: slot, as: UInt32.self)
+        _ = memory.write(Array(text), at: slot + 4, capacity: WorkerLayout.scanSlotCapacity - 4)
+    }
+}
+
+/// One file examined in a process of its own (see ``Scanning``).
+struct FileExamination {
+    let path: String
+    let scanning: Scanning
+
+    /// The memory the file's process and the scanner share, and no one else:
+    /// its phase, its sandbox record, its answer.
+    enum Area {
+        static let phase = 0
+        static let record = 64
+        static let answerLength = 4096
+        static let answer = 4096 + 8
+        static let capacity = WorkerLayout.scanSlotCapacity - 4
+        static let size = answer + capacity
+    }
+
+    /// The answer, in its binary form.
+    func run() -> [UInt8] {
+        func rejected(_ reason: String) -> [UInt8] { ScanResult.rejected(reason: reason, inDescriptor: false).encoded() }
+        guard let area = mmap(nil, Area.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0), area != MAP_FAILED else {
+            return rejected("not examined: no memory for its process (\(Errno.current))")
         }
-        let printed = drain(captured)
-        if SandboxRecord(copyingFrom: memory).count > 0 { return .refused }
-        if !printed.isEmpty {
-            return .rejected(reason: "wrote \(printed.count) bytes to standard output while it was examined (\"\(PluginText.escaped(printed.prefix(60)))\"); a plugin must not print: log through host->log", inDescriptor: false)
+        defer { munmap(area, Area.size) }
+        guard let out = closeOnExecPipe(nonblockingRead: true), let err = closeOnExecPipe(nonblockingRead: true) else {
+            return rejected("not examined: \(Errno.current)")
+        }
+        var pair: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            [out.read, out.write, err.read, err.write].forEach { _ = close($0) }
+            return rejected("not examined: \(Errno.current)")
+        }
+        let pid = process_shims_fork_tied()
+        if pid == 0 { examineHere(area: area, stdout: out.write, stderr: err.write, supervisor: pair[1]) }
+        [out.write, err.write, pair[1]].forEach { _ = close($0) }
+        defer { [out.read, err.read, pair[0]].forEach { _ = close($0) } }
+        guard pid > 0 else { return rejected("not examined: its process could not be started (\(Errno.current))") }
+        return supervise(pid, area: area, stdout: out.read, stderr: err.read, supervisor: pair[0])
+    }
+
+    // MARK: - In the file's process
+
+    /// Enters the sandbox, loads the file, writes the answer, exits.
+    private func examineHere(area: UnsafeMutableRawPointer, stdout: Int32, stderr: Int32, supervisor: Int32) -> Never {
+        // Nothing of the scanner's reaches plugin code: not the host's memory, not a descriptor but these three.
+        dup2(stdout, 1)
+        dup2(stderr, 2)
+        dup2(supervisor, 3)
+        process_shims_close_from(4)
+        munmap(scanning.memory.base, scanning.memory.size)
+        let record = area + Area.record
+        if scanning.policy.mode == .strict {
+            switch WorkerConfinement.enter(scanning.policy, readable: Confinement.folders(of: path), record: record) {
+            case .failure(let error):
+                finish(ScanResult.rejected(reason: "not examined: \(error)", inDescriptor: false), in: area)
+            case .success(let entered):
+                process_shims_send_with_descriptor(3, [UInt8(1)], 1, entered.threadListener)
+                if entered.threadListener >= 0 { close(entered.threadListener) }
+            }
+        }
+        close(3)
+        let loaded = PluginLoader.load(path: path, checked: true) { phase in
+            area.storeBytes(of: phase.rawValue, toByteOffset: Area.phase, as: UInt32.self)
+            WorkerConfinement.setDuring(phase.rawValue, inRecord: record)
         }
         switch loaded {
-        case .success(let animators): return .plugin(PluginDescription(animators: animators.map(\.description)))
-        case .failure(let rejection): return .rejected(reason: rejection.reason, inDescriptor: rejection.inDescriptor)
+        case .success(let animators): finish(.plugin(PluginDescription(animators: animators.map(\.description))), in: area)
+        case .failure(let rejection): finish(.rejected(reason: rejection.reason, inDescriptor: rejection.inDescriptor), in: area)
         }
     }
 
-    /// Writes `result` into the question's slot: its length, then its binary form.
-    private func answer(_ result: ScanResult, in slot: Int) {
-        var text = result.encoded()
-        if text.count > WorkerLayout.scanSlotCapacity - 4 {
-            text = ScanResult.rejected(reason: "its description takes \(text.count) bytes, more than the \(WorkerLayout.scanSlotCapacity - 4) a scanner can send back", inDescriptor: true).encoded()
+    private func finish(_ result: ScanResult, in area: UnsafeMutableRawPointer) -> Never {
+        var bytes = result.encoded()
+        if bytes.count > Area.capacity {
+            bytes = ScanResult.rejected(reason: "its description takes \(bytes.count) bytes, more than the \(Area.capacity) a scanner can send back", inDescriptor: true).encoded()
         }
-        memory.base.storeBytes(of: UInt32(text.count), toByteOffset: slot, as: UInt32.self)
-        _ = memory.write(text, at: slot + 4, capacity: WorkerLayout.scanSlotCapacity - 4)
+        let length = bytes.count
+        bytes.withUnsafeBytes { (area + Area.answer).copyMemory(from: $0.baseAddress!, byteCount: length) }
+        area.storeBytes(of: UInt32(length), toByteOffset: Area.answerLength, as: UInt32.self)
+        area.storeBytes(of: 1, toByteOffset: Area.answerLength + 4, as: UInt32.self)  // answered
+        fflush(nil)  // what the plugin printed, still in its buffers, is judged too
+        _exit(0)
     }
 
-    /// Points standard output at a pipe read after each file; returns its read end.
-    private func captureStandardOutput() -> Int32 {
-        guard let fds = closeOnExecPipe(nonblockingRead: true) else { return -1 }
-        dup2(fds.write, 1)
-        close(fds.write)
-        return fds.read
+    // MARK: - In the scanner
+
+    /// Waits for the file's process to end (killing it at the deadline, or
+    /// when the host is gone), keeping its thread limit and collecting what it
+    /// printed, then says what became of the file.
+    private func supervise(_ pid: Int32, area: UnsafeMutableRawPointer, stdout: Int32, stderr: Int32, supervisor: Int32) -> [UInt8] {
+        let ended = process_shims_process_descriptor(pid)
+        defer { if ended >= 0 { close(ended) } }
+        let deadline = MonotonicTime.now + scanning.deadline
+        // First the socket on which the process hands over its thread listener, then that listener.
+        var asking = supervisor, listener: Int32 = -1
+        defer { if listener >= 0 { close(listener) } }
+        var printed = Printed(), logged = Printed()
+        var timedOut = false, running = true
+        var status: Int32 = 0
+        while running {
+            var pollers = [pollfd(fd: ended, events: Int16(POLLIN), revents: 0), pollfd(fd: stdout, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: stderr, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: listener >= 0 ? listener : asking, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: scanning.channel.descriptor, events: 0, revents: 0)]
+            let left = deadline - MonotonicTime.now
+            if left <= 0 && !timedOut {
+                kill(pid, SIGKILL)
+                timedOut = true
+            }
+            // Without a process descriptor (a kernel before 5.3), its end is looked for every 10 ms.
+            let wait = ended < 0 ? 10 : timedOut ? -1 : Int32(max(1, (left * 1000).rounded(.up)))
+            let ready = poll(&pollers, nfds_t(pollers.count), wait)
+            running = ended < 0 ? waitpid(pid, &status, WNOHANG) == 0 : pollers[0].revents == 0
+            guard ready > 0 else { continue }
+            if pollers[4].revents & Int16(POLLHUP | POLLERR) != 0 {
+                kill(pid, SIGKILL)  // the host is gone
+                _exit(0)
+            }
+            if pollers[1].revents != 0 { printed.take(from: stdout) }
+            if pollers[2].revents != 0 { logged.relay(from: stderr, label: "plugin \(path) wrote") }
+            if pollers[3].revents != 0 {
+                if listener >= 0 {
+                    if !ThreadSupervisor.answer(listener, pid: pid, limit: scanning.policy.threadLimit, record: area + Area.record) {
+                        close(listener)
+                        listener = -1
+                    }
+                } else {
+                    var byte: UInt8 = 0
+                    _ = process_shims_receive_with_descriptor(supervisor, &byte, 1, &listener)
+                    asking = -1
+                }
+            }
+        }
+        while ended >= 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        printed.take(from: stdout)
+        logged.relay(from: stderr, label: "plugin \(path) wrote", flush: true)
+        return verdict(Termination(status: status), timedOut: timedOut, printed: printed, area: area)
     }
 
-    /// What the plugin has printed so far: the pipe's read end does not
-    /// block, so this stops when it is empty (its write end stays open).
-    private func drain(_ fd: Int32) -> [UInt8] {
-        var all: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while fd >= 0, let n = try? buffer.withUnsafeMutableBytes({ bytes throws(Errno) in try SystemCall.read(fd, into: bytes) }), n > 0 {
-            all += buffer[0..<n]
+    private func verdict(_ termination: Termination, timedOut: Bool, printed: Printed, area: UnsafeMutableRawPointer) -> [UInt8] {
+        func rejected(_ reason: String) -> [UInt8] { ScanResult.rejected(reason: reason, inDescriptor: false).encoded() }
+        let phase = LoadPhase(rawValue: area.load(fromByteOffset: Area.phase, as: UInt32.self))
+        let when = phase?.description ?? "while it was examined"
+        let answered = area.load(fromByteOffset: Area.answerLength + 4, as: UInt32.self) == 1 && termination == .exited(0)
+        var what: String?
+        if timedOut {
+            what = "did not finish within \(seconds(scanning.deadline)) s \(when) (an endless loop?); its process was killed"
+        } else if !answered {
+            what = "\(termination) \(when)"
         }
-        return all
+        let record = SandboxRecord(copying: area + Area.record)
+        if !record.isIntact { return rejected("the plugin wrote over its sandbox record \(when)") }
+        if let attempts = record.attempts() {
+            let at = record.refusals.first?.phase.map { " \($0)" } ?? ""
+            return rejected("the plugin \(attempts)\(at): refused by the sandbox" + (what.map { "; then it \($0)" } ?? ""))
+        }
+        if let what { return rejected("the plugin \(what)") }
+        if printed.count > 0 {
+            return rejected("wrote \(printed.count) bytes to standard output while it was examined (\"\(PluginText.escaped(printed.first))\"); a plugin must not print: log through host->log")
+        }
+        let length = min(Int(area.load(fromByteOffset: Area.answerLength, as: UInt32.self)), Area.capacity)
+        return Array(UnsafeRawBufferPointer(start: area + Area.answer, count: length))
+    }
+
+    /// "5", "0.5": seconds as people write them.
+    private func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? "\(Int(value))" : "\(value)"
+    }
+
+    /// What a file's process wrote on one of its pipes.
+    struct Printed {
+        /// Bytes in all.
+        var count = 0
+        /// The first 60, for the message.
+        var first: [UInt8] = []
+        /// A line not yet ended (relayed output).
+        var pending: [UInt8] = []
+
+        /// Reads what is waiting (the pipe does not block), keeping count.
+        mutating func take(from fd: Int32, _ each: (ArraySlice<UInt8>) -> Void = { _ in }) {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while let n = try? buffer.withUnsafeMutableBytes({ bytes throws(Errno) in try SystemCall.read(fd, into: bytes) }), n > 0 {
+                count += n
+                if first.count < 60 { first += buffer[0..<min(n, 60 - first.count)] }
+                each(buffer[0..<n])
+            }
+        }
+
+        /// Reads what is waiting and writes it on, a line at a time marked with
+        /// `label`, to the scanner's standard error (a pipe the host relays and escapes).
+        mutating func relay(from fd: Int32, label: String, flush: Bool = false) {
+            var lines = pending
+            take(from: fd) { lines += $0 }
+            var start = lines.startIndex
+            while let newline = lines[start...].firstIndex(of: 10) {
+                writeAll("segue: \(label): \(String(decoding: lines[start..<newline].prefix(4096), as: UTF8.self))\n")
+                start = newline + 1
+            }
+            pending = Array(lines[start...].prefix(4096))
+            if flush && !pending.isEmpty {
+                writeAll("segue: \(label): \(String(decoding: pending, as: UTF8.self))\n")
+                pending = []
+            }
+        }
     }
 }

@@ -7,7 +7,9 @@ import PluginRuntime
 /// setup, evaluate and end as the host asks, several transitions at once if
 /// need be (each is a slot). The plugin writes its layer states and meshes
 /// straight into shared memory; the host copies them out and checks them.
-/// The sandbox is entered between learning the file and loading it.
+/// The sandbox is entered between learning the file and loading it; the
+/// first reply says it was (and carries the thread listener, see
+/// ``ThreadSupervisor``), the second what loading the file gave.
 struct Serving {
     let channel: WorkerChannel
     let memory: SharedMemory
@@ -30,9 +32,14 @@ struct Serving {
         guard WorkerOp(rawValue: load.op) == .load else { exit(2) }
         let file = String(decoding: memory.copy(at: WorkerLayout.text, count: Int(load.length), capacity: WorkerLayout.textCapacity),
                           as: UTF8.self)
-        if let why = Confinement.enter(policy, readable: Confinement.folders(of: file), memory: memory) {
-            reply(WorkerReply.failed, text: why)
+        switch Confinement.enter(policy, readable: Confinement.folders(of: file), memory: memory) {
+        case .failure(let why):
+            reply(WorkerReply.failed, text: why.description)
             exit(0)
+        case .success(let listener):
+            // The host keeps the thread limit: it must hold the listener before this process starts a thread.
+            channel.send(WorkerReply(status: WorkerReply.ok, value: listener >= 0 ? 1 : 0), passing: listener)
+            if listener >= 0 { close(listener) }
         }
         HostLifeline.exitWhenClosed(channel.descriptor)
         Output.relay([1, 2], label: "plugin \(file) wrote")

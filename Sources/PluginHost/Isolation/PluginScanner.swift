@@ -4,18 +4,20 @@ import SystemCalls
 
 /// Learns what plugin files contain without mapping them into this process,
 /// in the manner of GStreamer's plugin scanner: scanner processes
-/// (`segue-worker scan`) load each file, call its entry point and send back its
-/// description, which the host validates again. A file that crashes, exits,
-/// hangs (past ``WorkerDeadlines/scan``) or writes to standard output while it
-/// is examined is rejected with the phase and what happened, and a fresh
-/// scanner goes on with the other files.
-enum PluginScanner {
+/// (`segue-worker scan`) examine each file in a sandboxed process of its own
+/// (forked from the scanner, which runs no plugin code), which loads it,
+/// calls its entry point and sends back its description; the host validates
+/// it again. A file that crashes, exits, hangs (past ``WorkerDeadlines/scan``),
+/// tries what the sandbox refuses or writes to standard output while it is
+/// examined is rejected with the phase and what happened; the other files
+/// are not touched by it.
+package enum PluginScanner {
     /// Scans `files`, in parallel on up to two scanner processes. `check` is
     /// the host's own cheap check of a file (its ELF header, say), run before
     /// the file goes to a scanner: a file it rejects is not loaded. Each lane
     /// checks its next file while its scanner examines the current one.
     /// - Returns: one outcome per file, in the order given.
-    static func scan(_ files: [String], settings: WorkerSettings,
+    package static func scan(_ files: [String], settings: WorkerSettings,
                      check: @Sendable (String) -> PluginRejection? = { _ in nil }) -> [Result<PluginDescription, PluginRejection>] {
         guard !files.isEmpty else { return [] }
         let executable: String
@@ -25,7 +27,8 @@ enum PluginScanner {
         }
         // A scanner may read beneath the folders of the files it is asked about, and nowhere else.
         let folders = Set(files.map { ($0 as NSString).deletingLastPathComponent }).sorted()
-        let arguments = settings.sandbox.workerArguments + ["scan"] + folders.flatMap { ["--read", $0] }
+        let arguments = settings.sandbox.workerArguments + ["scan", "--deadline", "\(settings.deadlines.scan)"]
+            + folders.flatMap { ["--read", $0] }
         let results = Results(count: files.count)
         let lanes = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount), (files.count + 7) / 8)
         DispatchQueue.concurrentPerform(iterations: lanes) { _ in
@@ -50,7 +53,7 @@ enum PluginScanner {
                     let fresh = scanner == nil
                     if fresh {
                         scanner = Scanner(executable: executable, arguments: arguments)
-                        scanner?.setDeadline(settings.deadlines.scan)
+                        scanner?.setDeadline(Self.backstop(settings.deadlines.scan))
                     }
                     guard let s = scanner else {
                         results.set(index, .failure(PluginRejection(file: files[index], reason: "not scanned: the scanner process could not be started")))
@@ -74,10 +77,10 @@ enum PluginScanner {
                     if retry.isEmpty { break } else { continue }
                 }
                 let (index, slot) = asked.removeFirst()
-                let (outcome, alive) = s.receive(about: files[index], slot: slot, deadline: settings.deadlines.scan)
+                let (outcome, alive) = s.receive(about: files[index], slot: slot, deadline: Self.backstop(settings.deadlines.scan))
                 results.set(index, outcome)
                 if !alive {
-                    // It died on this file: the others were never started.
+                    // It ended while on this file: the others go to a fresh one.
                     retry = asked.map(\.index) + retry
                     asked.removeAll()
                     scanner = nil
@@ -86,6 +89,11 @@ enum PluginScanner {
         }
         return results.all
     }
+
+    /// How long the host waits for a scanner's answer about one file: the
+    /// scanner kills a file's process at `deadline`, so a scanner silent for
+    /// longer than this is itself stuck.
+    static func backstop(_ deadline: Double) -> Double { deadline + 2 }
 
     /// Outcomes filled in by the lanes, and the next file to claim.
     private final class Results: @unchecked Sendable {  // guarded by `lock`
@@ -116,7 +124,7 @@ enum PluginScanner {
             guard let (host, worker) = WorkerChannel.pair(), let memory = SharedMemory(size: WorkerLayout.size) else { return nil }
             defer { worker.close() }
             guard let process = try? ChildProcess(executable: executable, arguments: arguments,
-                                                  descriptors: [worker.descriptor, memory.descriptor]) else {
+                                                  descriptors: [worker.descriptor, memory.descriptor], label: "the plugin scanner") else {
                 host.close()
                 return nil
             }
@@ -141,21 +149,17 @@ enum PluginScanner {
         }
 
         /// The outcome for `file`, the oldest question not yet answered (asked
-        /// with ``send(_:slot:)`` in slot `slot`), and whether this scanner can go on.
+        /// with ``send(_:slot:)`` in slot `slot`), and whether this scanner can
+        /// go on. The scanner keeps each file's deadline itself (a file's
+        /// process that takes longer is killed and the file rejected, naming
+        /// the phase); `deadline` is this side's, for a scanner that stopped
+        /// answering.
         func receive(about file: String, slot: Int, deadline: Double) -> (Result<PluginDescription, PluginRejection>, Bool) {
             func reject(_ reason: String, inDescriptor: Bool = false) -> Result<PluginDescription, PluginRejection> {
                 .failure(PluginRejection(file: file, reason: reason, inDescriptor: inDescriptor))
             }
-            // The scanner started on this file no later than now, so a wait
-            // from now that reaches the deadline means the file took longer.
+            // The scanner started on this file no later than now.
             let start = MonotonicTime.now
-            /// What the plugin tried and was refused, with when: "tried to start a program (execve /bin/sh) while loading (...)".
-            var refusals: String? {
-                let record = SandboxRecord(copyingFrom: memory)
-                return record.attempts().map { attempts in
-                    attempts + (record.refusals.first?.phase.map { " \($0)" } ?? "")
-                }
-            }
             var failure: WorkerChannel.Failure?
             while memory.loadAcquire(at: WorkerLayout.replies) == taken {
                 // A reply only wakes: the count in shared memory says what is ready.
@@ -174,32 +178,21 @@ enum PluginScanner {
                 switch PluginBoundary.scanAnswer(in: memory, slot: slot) {
                 case nil:
                     process.kill()
-                    return (reject("the scanner sent an unreadable answer about it"), false)
+                    return (reject("not scanned: the scanner sent an unreadable answer about it"), false)
                 case .rejected(let why)?: return (reject(why.description, inDescriptor: why.inDescriptor), true)
-                case .refused?:
-                    // The scanner ends after this answer: the files asked after this one go to a fresh one.
-                    return (reject("the plugin \(refusals ?? "tried something the sandbox does not allow"): refused by the sandbox"), false)
                 case .plugin(let description)?: return (.success(description), true)
                 }
-            case let failure?:
-                let phase = PluginBoundary.phase(in: memory)
-                let when = phase?.description ?? "while it was examined"
-                let what: String
-                switch failure {
-                case .timedOut:
-                    process.kill()
-                    what = "did not finish within \(deadline.formatted()) s \(when) (an endless loop?); the scanner was killed"
-                case .closed:
-                    what = "\((process.wait(seconds: 2) ?? process.kill())?.description ?? "stopped the scanner") \(when)"
-                case .malformed:
-                    process.kill()
-                    what = "broke the scanner's answer \(when)"
-                case .otherVersion(let version):
-                    process.kill()
-                    return (reject("not scanned: " + WorkerReply.mismatch(version, worker: executable)), false)
-                }
-                if let refusals { return (reject("the plugin \(refusals): refused by the sandbox; then it \(what)"), false) }
-                return (reject("the plugin \(what)"), false)
+            case .timedOut?:
+                process.kill()
+                return (reject("not scanned: the scanner did not answer within \(deadline.formatted()) s and was killed"), false)
+            case .closed?:
+                return (reject("not scanned: the scanner \((process.wait(seconds: 2) ?? process.kill())?.description ?? "stopped answering")"), false)
+            case .malformed?:
+                process.kill()
+                return (reject("not scanned: the scanner broke its answer"), false)
+            case .otherVersion(let version)?:
+                process.kill()
+                return (reject("not scanned: " + WorkerReply.mismatch(version, worker: executable)), false)
             }
         }
     }

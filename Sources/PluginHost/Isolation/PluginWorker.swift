@@ -160,10 +160,25 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         case .success(let started): idle = started
         }
         (process, channel, memory) = (idle.process, idle.channel, idle.memory)
+        idle.process.output.relabel("plugin \(file)")
         let path = [UInt8](file.utf8)
         guard idle.memory.write(path, at: WorkerLayout.text, capacity: WorkerLayout.textCapacity),
               idle.channel.send(WorkerRequest(op: .load, length: UInt32(path.count))) else {
             return fail(call: "load", animator: name, t: nil, what: ended(), kill: true)
+        }
+        // First: the sandbox is entered, with the thread limit's listener when there is one.
+        switch idle.channel.receiveReplyWithDescriptor(within: settings.deadlines.load) {
+        case .failure(let why):
+            return fail(call: "load", animator: name, t: nil, what: why == .closed ? ended() : "did not enter its sandbox (\(why))", kill: true)
+        case .success(let (r, listener)):
+            guard r.status == WorkerReply.ok else {
+                listener.map { _ = close($0) }
+                let text = PluginBoundary.text(in: idle.memory, at: WorkerLayout.text, length: r.length, capacity: 4096)
+                return fail(call: "load", animator: name, t: nil, what: "could not load it: \(text)", kill: true)
+            }
+            if let listener {
+                Self.keepThreadLimit(listener, pid: idle.process.pid, limit: settings.sandbox.threadLimit, memory: idle.memory)
+            }
         }
         switch receive("load", name, nil, settings.deadlines.load) {
         case .failure(let why): return why.message
@@ -177,6 +192,23 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         }
     }
 
+    /// Answers the worker's requests for threads (``ThreadSupervisor``) on a
+    /// thread of this process's, until the worker is gone.
+    private static func keepThreadLimit(_ listener: Int32, pid: Int32, limit: Int, memory: SharedMemory) {
+        let started = detachThread {
+            defer { close(listener) }
+            var poller = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            while (try? SystemCall.poll(&poller, until: nil)) != nil {
+                if poller[0].revents & Int16(POLLIN) != 0 {
+                    guard ThreadSupervisor.answer(listener, pid: pid, limit: limit, record: memory.base + WorkerLayout.sandbox) else { return }
+                } else if poller[0].revents != 0 {
+                    return  // POLLHUP: the worker is gone
+                }
+            }
+        }
+        if !started { close(listener) }  // the worker's threads then fail: its calls time out
+    }
+
     private func call(_ request: WorkerRequest, _ call: String, _ name: String, _ t: Double?, _ deadline: Double) -> Result<WorkerReply, CallFailure> {
         let before = memory?.loadAcquire(at: WorkerLayout.replies) ?? 0
         guard let channel, channel.send(request) else {
@@ -188,9 +220,12 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     }
 
     /// The plugin tried something its sandbox refused (it may have gone on,
-    /// the call failing): the worker is ended before anything it answered is used.
+    /// the call failing), or wrote over the record that would say so: the
+    /// worker is ended before anything it answered is used.
     private func refused(_ call: String, _ name: String, _ t: Double?) -> CallFailure? {
-        guard let memory, SandboxRecord(copyingFrom: memory).count > 0 else { return nil }
+        guard let memory else { return nil }
+        let record = SandboxRecord(copyingFrom: memory)
+        guard record.count > 0 || !record.isIntact else { return nil }
         return CallFailure(message: fail(call: call, animator: name, t: t, what: nil, kill: true))
     }
 
@@ -230,8 +265,11 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         channel?.close()
         (process, channel, memory) = (nil, nil, nil)
         var what = ended ?? "stopped answering", detail: String?
-        let attempts = record?.attempts()
-        if let attempts {
+        let attempts = record?.isIntact == true ? record?.attempts() : nil
+        if record?.isIntact == false {
+            // Garbage where the sandbox's record should be: no refusal is made up from it.
+            (what, detail) = ("wrote over its shared memory", ended.map { "then it \($0)" })
+        } else if let attempts {
             (what, detail) = (attempts, "refused by the sandbox" + (ended.map { "; then it \($0)" } ?? ""))
         } else if let ended, settings.sandbox.mode == .strict,
                   record?.ranOutOfMemory(limit: settings.sandbox.memoryLimit) == true {
@@ -270,7 +308,7 @@ struct IdleWorker: @unchecked Sendable {  // owned by one party at a time: the p
         defer { worker.close() }
         do {
             let process = try ChildProcess(executable: executable, arguments: settings.sandbox.workerArguments + ["serve"],
-                                           descriptors: [worker.descriptor, memory.descriptor])
+                                           descriptors: [worker.descriptor, memory.descriptor], label: "a plugin worker")
             return .success(IdleWorker(process: process, channel: host, memory: memory))
         } catch {
             host.close()

@@ -16,7 +16,7 @@ import Glibc
 /// - text: ``text(cString:limit:)`` (a log message) and
 ///   ``text(in:at:length:capacity:)`` (a worker's answer);
 /// - answers in a scanner's shared memory:
-///   ``scanAnswer(in:slot:)``, ``phase(in:)``;
+///   ``scanAnswer(in:slot:)``;
 /// - what a worker's sandbox recorded: ``SandboxRecord``.
 ///
 /// Nothing here keeps state; each function may be called from any thread
@@ -62,7 +62,6 @@ package enum PluginBoundary {
             var failure = LoadFailure(PluginText.escaped(reason))
             failure.inDescriptor = inDescriptor
             return .rejected(failure)
-        case .refused: return .refused
         case .plugin(let description):
             // The scanner ran the plugin's code: what it says is checked again here.
             switch validated(description) {
@@ -72,11 +71,6 @@ package enum PluginBoundary {
         }
     }
 
-    /// The phase of loading a scanner last said it was in, if it is one.
-    package static func phase(in memory: SharedMemory) -> LoadPhase? {
-        LoadPhase(rawValue: memory.base.load(fromByteOffset: WorkerLayout.phase, as: UInt32.self))
-    }
-
     /// What a scanner said about one file, made safe to use.
     package enum ScanAnswer {
         /// A valid description.
@@ -84,8 +78,6 @@ package enum PluginBoundary {
         /// Why the file is not a plugin: the scanner's reason, escaped, or the
         /// host's own finding about the description the scanner sent.
         case rejected(LoadFailure)
-        /// The plugin tried something its sandbox refused (``SandboxRecord`` says what).
-        case refused
     }
 }
 

@@ -149,8 +149,6 @@ extension ScanResult {
             w.u8(1)
             w.u8(inDescriptor ? 1 : 0)
             w.string(reason)
-        case .refused:
-            w.u8(2)
         }
         return w.bytes
     }
@@ -162,7 +160,6 @@ extension ScanResult {
         case 1:
             let inDescriptor = try r.u8() != 0
             self = .rejected(reason: try r.string(), inDescriptor: inDescriptor)
-        case 2: self = .refused
         default: throw ByteReader.Truncated()
         }
     }

@@ -40,6 +40,41 @@ package struct WorkerChannel: Sendable {
         }
     }
 
+    /// Sends `message` with `descriptor` attached (`SCM_RIGHTS`; -1 for
+    /// none); false when the other end is gone.
+    @discardableResult
+    package func send<T: BitwiseCopyable>(_ message: T, passing descriptor: Int32) -> Bool {
+        withUnsafeBytes(of: message) { bytes in
+            process_shims_send_with_descriptor(self.descriptor, bytes.baseAddress, bytes.count, descriptor) == 0
+        }
+    }
+
+    /// Waits as ``receiveReply(within:)`` does for a reply that may carry a
+    /// descriptor (``send(_:passing:)``); the caller owns the descriptor.
+    package func receiveReplyWithDescriptor(within seconds: Double) -> Result<(WorkerReply, Int32?), Failure> {
+        var poller = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+        do {
+            if try SystemCall.poll(&poller, until: MonotonicTime.now + seconds) == 0 { return .failure(.timedOut) }
+        } catch {
+            return .failure(.closed)
+        }
+        let size = MemoryLayout<WorkerReply>.size
+        var fd: Int32 = -1
+        let (got, reply) = withUnsafeTemporaryAllocation(byteCount: size + 1, alignment: MemoryLayout<WorkerReply>.alignment) { buffer in
+            let got = process_shims_receive_with_descriptor(descriptor, buffer.baseAddress, size + 1, &fd)
+            return (got, got == size ? buffer.load(as: WorkerReply.self) : nil)
+        }
+        guard let reply else {
+            if fd >= 0 { Glibc.close(fd) }
+            return .failure(got <= 0 ? .closed : .malformed(got))
+        }
+        guard reply.version == WorkerReply.protocolVersion else {
+            if fd >= 0 { Glibc.close(fd) }
+            return .failure(.otherVersion(reply.version))
+        }
+        return .success((reply, fd >= 0 ? fd : nil))
+    }
+
     /// Makes a blocking ``receive(_:within:)`` with no deadline give up after
     /// `seconds` (`SO_RCVTIMEO`): one system call per message instead of a
     /// poll and a read, for a caller whose every wait has the same deadline.

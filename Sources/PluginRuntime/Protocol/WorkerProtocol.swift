@@ -21,8 +21,10 @@ package enum WorkerOp: UInt32 {
     /// Run `slot`'s end with `argument` as completed (0 or 1), and forget it.
     case end = 4
     /// A serving worker's first request: load the plugin file whose path is in
-    /// the text area. The reply lists its animator ids, one a line, in the
-    /// text, or says why it could not. A worker can thus be started before
+    /// the text area. Two replies: the first says the sandbox is entered (its
+    /// value 1 when it carries the thread listener, `SCM_RIGHTS`) or why not;
+    /// the second lists the file's animator ids, one a line, in the text, or
+    /// says why it could not be loaded. A worker can thus be started before
     /// anyone knows which plugin it will serve.
     case load = 5
 }
@@ -59,7 +61,7 @@ package struct WorkerReply: BitwiseCopyable {
     /// This build's worker protocol. Raise it with any change to a request,
     /// a reply, an operation or ``WorkerLayout``. 0 is a worker built before
     /// replies carried a version (the member was reserved, always 0).
-    package static let protocolVersion: UInt32 = 1
+    package static let protocolVersion: UInt32 = 2
 
     package init(status: UInt32, value: UInt32 = 0, length: UInt32 = 0) {
         (self.status, self.value, self.length, self.version) = (status, value, length, Self.protocolVersion)
@@ -76,8 +78,6 @@ package struct WorkerReply: BitwiseCopyable {
 package enum WorkerLayout {
     /// The whole region (sparse: only touched pages cost memory).
     package static let size = 36 << 20
-    /// A scanner's ``LoadPhase`` (UInt32), written before each step.
-    package static let phase = 0
     /// The number of replies a worker has sent, or answers a scanner has
     /// written (UInt32, release-stored after each), so that the host can see
     /// one arrive without sleeping.
@@ -122,9 +122,6 @@ package enum WorkerLayout {
 package enum ScanResult {
     case plugin(PluginDescription)
     case rejected(reason: String, inDescriptor: Bool)
-    /// The file's code tried something the sandbox refused (the sandbox
-    /// record says what); the scanner ends after this answer.
-    case refused
 }
 
 /// The text of a setup request.

@@ -16,13 +16,14 @@ int process_shims_shared_memory(const char *name, size_t size);
 /**
  * Starts `path` with `argv` and `envp` (NULL-terminated) through posix_spawn.
  * In the child, standard input is /dev/null, standard output and standard
- * error are both this process's standard error (so nothing a child prints can
- * reach our standard output), `fds[i]` becomes descriptor 3 + i, and every
- * other descriptor is closed. The child starts its own session and process
- * group (setsid), so that no signal meant for a group reaches both. Returns 0 and sets `*pid`, or an errno value.
+ * error are both `output` (a pipe this process reads: nothing of its own, its
+ * terminal or its files, reaches the child), `fds[i]` becomes descriptor
+ * 3 + i, and every other descriptor is closed. The child starts its own
+ * session and process group (setsid), so that no signal meant for a group
+ * reaches both. Returns 0 and sets `*pid`, or an errno value.
  */
 int process_shims_spawn(const char *path, char *const argv[], char *const envp[], const int *fds, int fd_count,
-                        pid_t *pid);
+                        int output, pid_t *pid);
 
 /**
  * Whether the symbol at `address` (from dlsym) is a function: 1 for a
@@ -30,6 +31,34 @@ int process_shims_spawn(const char *path, char *const argv[], char *const envp[]
  * tell. Calling a data symbol as a function would crash.
  */
 int process_shims_symbol_is_function(const void *address);
+
+/**
+ * Sends `size` bytes of `message` on the socket `socket` with descriptor `fd`
+ * attached (SCM_RIGHTS); `fd` -1 sends the message alone. Returns 0, or -1
+ * with errno set. Never raises SIGPIPE.
+ */
+int process_shims_send_with_descriptor(int socket, const void *message, size_t size, int fd);
+
+/**
+ * Receives one message of at most `capacity` bytes from `socket` (blocking),
+ * and the descriptor attached to it into `*fd` (close-on-exec; -1 when none,
+ * extra ones are closed). Returns the bytes received, 0 at the end, or -1
+ * with errno set.
+ */
+long process_shims_receive_with_descriptor(int socket, void *message, size_t capacity, int *fd);
+
+/**
+ * fork(), the child killed when this process dies (PR_SET_PDEATHSIG) and
+ * ending at once if this process died before it could ask. For a process
+ * with one thread. Returns as fork does.
+ */
+int process_shims_fork_tied(void);
+
+/** A descriptor that becomes readable when process `pid` (a child) ends (pidfd_open); -1 with errno. */
+int process_shims_process_descriptor(int pid);
+
+/** Closes every descriptor from `lowest` up (close_range). */
+void process_shims_close_from(int lowest);
 
 /** Stores `value` at `address` with release ordering (shared memory between processes). */
 void process_shims_store_release(unsigned *address, unsigned value);
