@@ -201,7 +201,7 @@ final class ValidationChild {
         defer { close(fds.write) }
         do {
             process = try ChildProcess(executable: PluginSearchPath.currentExecutable(), arguments: arguments,
-                                       descriptors: [fds.write, memory.descriptor])
+                                       descriptors: [fds.write, memory.descriptor], label: "the plugin being validated")
         } catch {
             close(fds.read)
             throw error

@@ -4,29 +4,6 @@ import PluginRuntime
 import ProcessShims
 import SystemCalls
 
-/// How a child process ended.
-package enum Termination: Equatable, Sendable, CustomStringConvertible {
-    case exited(Int32)
-    case signalled(Int32)
-
-    /// "exited with status 3", "crashed with signal 11 (SIGSEGV, a segmentation fault)".
-    package var description: String {
-        switch self {
-        case .exited(let code): "exited with status \(code)"
-        case .signalled(let signal): "crashed with signal \(signal) (\(Termination.signalName(signal)))"
-        }
-    }
-
-    package static func signalName(_ signal: Int32) -> String {
-        let names: [Int32: String] = [
-            SIGSEGV: "SIGSEGV, a segmentation fault", SIGABRT: "SIGABRT, an abort", SIGBUS: "SIGBUS, a bus error",
-            SIGFPE: "SIGFPE, an arithmetic fault", SIGILL: "SIGILL, an illegal instruction or a trap",
-            SIGKILL: "SIGKILL", SIGTRAP: "SIGTRAP", SIGTERM: "SIGTERM", SIGPIPE: "SIGPIPE",
-        ]
-        return names[signal] ?? "an unexpected signal"
-    }
-}
-
 /// A child process the host started: spawned with its descriptors in place,
 /// reaped with `waitpid`, and killed when its owner lets go of it, so that no
 /// child outlives its use. The child learns that the host died from its end of
@@ -37,29 +14,40 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is guarded b
     private let lock = NSLock()
     private var ended: Termination?
 
+    /// What the child prints, as this process relays it.
+    package let output: OutputRelay
+
+    /// The environment every child starts with, built from nothing: none of
+    /// this process's variables (tokens, keys, `LD_*`) reach plugin code.
+    /// Glibc's loader needs none; the Swift runtime only learns that a crash
+    /// is reported by the host, not by its own backtracer.
+    package static let environment = ["SWIFT_BACKTRACE": "enable=no"]
+
     /// Starts `executable` with `arguments`; `descriptors[i]` becomes descriptor
-    /// 3 + i in the child, standard output and error are this process's
-    /// standard error, standard input is empty, and nothing else is inherited.
-    /// The environment is this process's, with Swift's crash backtraces off (a
-    /// crash is reported by the host) and `extraEnvironment` added.
+    /// 3 + i in the child, standard input is empty, standard output and error
+    /// are a pipe whose lines this process relays (``OutputRelay``, marked
+    /// with `label`), and nothing else is inherited. The environment is
+    /// ``environment``.
     /// - Throws: ``SpawnError`` naming the executable and the system's reason.
-    package init(executable: String, arguments: [String], descriptors: [Int32],
-                 extraEnvironment: [String: String] = [:]) throws(SpawnError) {
+    package init(executable: String, arguments: [String], descriptors: [Int32], label: String) throws(SpawnError) {
         // Whatever the child runs, it cannot trace this process or read its memory.
         HostProtection.makeUntraceable()
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        for (key, value) in extraEnvironment { environment[key] = value }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = Self.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for p in argv { free(p) }
             for p in envp { free(p) }
         }
+        guard let pipe = closeOnExecPipe() else { throw SpawnError(executable: executable, reason: Errno.current.description) }
         var child: pid_t = 0
-        let rc = process_shims_spawn(executable, argv, envp, descriptors, Int32(descriptors.count), &child)
-        guard rc == 0 else { throw SpawnError(executable: executable, reason: Errno(rc).description) }
+        let rc = process_shims_spawn(executable, argv, envp, descriptors, Int32(descriptors.count), pipe.write, &child)
+        close(pipe.write)
+        guard rc == 0 else {
+            close(pipe.read)
+            throw SpawnError(executable: executable, reason: Errno(rc).description)
+        }
         pid = child
+        output = OutputRelay(reading: pipe.read, label: label)
     }
 
     deinit { _ = kill() }
@@ -103,9 +91,7 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is guarded b
         } catch {
             return error == .noChild ? .exited(-1) : nil
         }
-        // WIFEXITED / WTERMSIG are macros: the low 7 bits are the signal, 0 for a normal exit.
-        let signal = status & 0x7F
-        return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+        return Termination(status: status)
     }
 }
 
