@@ -78,7 +78,13 @@ public struct PluginValidator {
         let run: () -> (ValidationCheck.Status, String)
     }
 
+    /// The plugin's own checks, then whether `segue list` would refuse it
+    /// (last: a plugin that hangs or crashes is named by the checks before).
     private var checks: [Check] {
+        pluginChecks + [Check(name: "loads as segue list loads it") { listCheck() }]
+    }
+
+    private var pluginChecks: [Check] {
         let identity = (try? FileIdentity.of(path).get()) ?? FileIdentity(device: 0, inode: 0, size: 0, modified: 0, changed: 0)
         let described = PluginLoader.load(path: path).map { PluginDetails(PluginDescription(animators: $0.map(\.description))) }
         func descriptors(_ factory: any AnimatorFactory) -> Result<[AnimatorDescriptor], PluginRejection> {
@@ -262,6 +268,26 @@ public struct PluginValidator {
     /// A passing result with its message rewritten by `describe`; others as they are.
     func passing(_ result: (ValidationCheck.Status, String), _ describe: (String) -> String) -> (ValidationCheck.Status, String) {
         result.0 == .pass ? (.pass, describe(result.1)) : result
+    }
+
+    /// What `segue list` would say of the file: its permissions and owner
+    /// judged as the registry judges them, then examined by a scanner in a
+    /// sandboxed process of its own. Whatever `list` refuses fails here, with
+    /// the same words (and the same fix).
+    func listCheck() -> (ValidationCheck.Status, String) {
+        var facts = stat()
+        guard let resolved = realpath(path, nil), stat(path, &facts) == 0 else {
+            return (.fail, "cannot be opened: \(String(cString: strerror(errno)))")
+        }
+        defer { free(resolved) }
+        var trust = FileTrust()
+        if let problem = trust.problem(with: String(cString: resolved), mode: facts.st_mode, owner: facts.st_uid) {
+            return (.fail, problem)
+        }
+        switch PluginScanner.scan([path], settings: WorkerSettings()).first {
+        case .failure(let rejection)?: return (.fail, rejection.reason)
+        default: return (.pass, "examined in a sandboxed process of its own, as segue list examines it: not refused")
+        }
     }
 
     /// Loads the plugin in a worker inside the strict sandbox, as `segue run`
