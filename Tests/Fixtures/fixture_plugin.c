@@ -49,6 +49,7 @@ static void change_descriptor(void);
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -60,14 +61,164 @@ static const segue_host_t *fixture_host;
 static double stolen;
 #endif
 
-static void report(const char *what) {
+FIXTURE_UNUSED static void report(const char *what) {
     char line[512];
     snprintf(line, sizeof line, "ATTEMPT SUCCEEDED: %s", what);
     if (fixture_host && SEGUE_HOST_HAS(fixture_host, log)) fixture_host->log(fixture_host, SEGUE_LOG_WARNING, line);
     else if (write(2, line, strlen(line)) < 0) return; /* the constructor has no host yet */
 }
 
+#ifdef ATTEMPT_THREADS
+#include <pthread.h>
+static void *sleeper(void *unused) {
+    (void)unused;
+    for (;;) sleep(1);
+    return NULL;
+}
+#endif
+#ifdef ATTEMPT_ENVIRONMENT
+/* What the host's environment held, said in the description, a decline reason and a log line. */
+static char environment_text[200] = "no secret in the environment";
+#endif
+#ifdef ATTEMPT_NEIGHBOUR
+#include <dirent.h>
+#include <link.h>
+#include <pthread.h>
+/* ATTEMPT_NEIGHBOUR names the victim ("SpringSlide"); it becomes the same length's "Tamper" name wherever this
+ * plugin can reach it: in a library loaded beside it, and in an answer waiting in shared memory it can map. */
+static char forged[sizeof ATTEMPT_NEIGHBOUR];
+static int replace_all(char *start, size_t length) {
+    int replaced = 0;
+    size_t n = sizeof ATTEMPT_NEIGHBOUR - 1;
+    for (size_t i = 0; i + n <= length; i++)
+        if (start[i] == ATTEMPT_NEIGHBOUR[0] && memcmp(start + i, ATTEMPT_NEIGHBOUR, n) == 0) { memcpy(start + i, forged, n); replaced++; }
+    return replaced;
+}
+static int patch_library(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    if (info->dlpi_name == NULL || strstr(info->dlpi_name, ATTEMPT_NEIGHBOUR) == NULL) return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        if (info->dlpi_phdr[i].p_type != PT_LOAD) continue;
+        uintptr_t start = (info->dlpi_addr + info->dlpi_phdr[i].p_vaddr) & ~(uintptr_t)4095;
+        uintptr_t end = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz;
+        if (mprotect((void *)start, end - start, PROT_READ | PROT_WRITE | PROT_EXEC) == 0)
+            *(int *)data += replace_all((char *)start, end - start);
+    }
+    return 0;
+}
+static int patch_shared_memory(void) {
+    int replaced = 0;
+    for (int fd = 3; fd < 256; fd++) {
+        char path[64], target[256];
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(path, target, sizeof target - 1);
+        if (n <= 0) continue;
+        target[n] = 0;
+        if (strstr(target, "memfd:segue") == NULL) continue;
+        char *memory = mmap(NULL, 32u << 20, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (memory == MAP_FAILED) continue;
+        replaced += replace_all(memory, 32u << 20);
+        munmap(memory, 32u << 20);
+    }
+    return replaced;
+}
+static int tamper(void) {
+    int replaced = patch_shared_memory();
+    dl_iterate_phdr(patch_library, &replaced);
+    return replaced;
+}
+/* Keeps at it while other files are examined, should they share this process. */
+static void *tampering(void *unused) {
+    (void)unused;
+    for (int i = 0; i < 5000; i++) {
+        if (tamper() > 0) report("rewrote a neighbour");
+        usleep(1000);
+    }
+    return NULL;
+}
+#endif
+
 static void attempt(void) {
+#ifdef ATTEMPT_THREADS
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setstacksize(&attributes, 16384);
+    int started = 0;
+    for (; started < ATTEMPT_THREADS; started++) {
+        pthread_t thread;
+        if (pthread_create(&thread, &attributes, sleeper, NULL) != 0) break;
+    }
+    if (started == ATTEMPT_THREADS) report("started every thread");
+#endif
+#ifdef ATTEMPT_SETOWN
+    int ends[2];
+    if (pipe(ends) == 0) {
+        /* SIGIO, whose default action ends a process, at the parent whenever the pipe has data. */
+        if (fcntl(ends[0], F_SETOWN, getppid()) == 0 && fcntl(ends[0], F_SETFL, O_ASYNC | O_NONBLOCK) == 0 &&
+            write(ends[1], "x", 1) == 1)
+            report("directed SIGIO at the parent");
+        close(ends[0]);
+        close(ends[1]);
+    }
+#endif
+#ifdef ATTEMPT_INT80
+#if defined(__x86_64__)
+    long pid;
+    __asm__ volatile("int $0x80" : "=a"(pid) : "a"(20) /* i386 getpid */ : "memory");
+    if (pid == getpid()) report("made an i386 system call");
+#endif
+#endif
+#ifdef ATTEMPT_ENVIRONMENT
+    const char *secret = getenv("SEGUE_TEST_SECRET");
+    if (secret != NULL) {
+        snprintf(environment_text, sizeof environment_text, "read the secret %s", secret);
+        report(environment_text);
+    }
+#endif
+#ifdef ATTEMPT_RAW_OUTPUT
+    /* A clipboard write and a cleared screen, raw, on every descriptor; then what each descriptor is. */
+    static const char raw[] = "\x1b]52;c;c2VjcmV0\x07\x1b[2J";
+    for (int fd = 0; fd < 256; fd++)
+        if (fd != 3 && write(fd, raw, sizeof raw - 1) == (ssize_t)(sizeof raw - 1) && fd > 2) report("wrote raw bytes to a descriptor beyond 2");
+    for (int fd = 0; fd < 256; fd++) {
+        char path[64], target[256], line[400];
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(path, target, sizeof target - 1);
+        if (n <= 0) continue;
+        target[n] = 0;
+        snprintf(line, sizeof line, "DESCRIPTOR %d %s", fd, target);
+        if (fixture_host && SEGUE_HOST_HAS(fixture_host, log)) fixture_host->log(fixture_host, SEGUE_LOG_INFO, line);
+    }
+#endif
+#ifdef ATTEMPT_LOG_FLOOD
+    /* ATTEMPT_LOG_FLOOD MiB of log (or of standard error, before the host is known). */
+    static char chunk[4096];
+    memset(chunk, 'A', sizeof chunk - 2);
+    chunk[sizeof chunk - 2] = '\n';
+    for (long i = 0; i < (long)ATTEMPT_LOG_FLOOD * 256; i++) {
+        if (fixture_host && SEGUE_HOST_HAS(fixture_host, log)) fixture_host->log(fixture_host, SEGUE_LOG_INFO, chunk);
+        else if (write(2, chunk, sizeof chunk - 1) < 0) break;
+    }
+#endif
+#ifdef ATTEMPT_SCRIBBLE
+    for (int fd = 3; fd < 64; fd++) {
+        char path[64], target[256];
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(path, target, sizeof target - 1);
+        if (n <= 0) continue;
+        target[n] = 0;
+        if (strstr(target, "memfd:segue") == NULL) continue;
+        char *memory = mmap(NULL, 36u << 20, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (memory != MAP_FAILED) memset(memory, 0xFF, 36u << 20);
+    }
+#endif
+#ifdef ATTEMPT_NEIGHBOUR
+    memcpy(forged, "Tamper", 6);
+    memcpy(forged + 6, ATTEMPT_NEIGHBOUR + 6, sizeof ATTEMPT_NEIGHBOUR - 6);
+    if (tamper() > 0) report("rewrote a neighbour");
+    pthread_t thread;
+    pthread_create(&thread, NULL, tampering, NULL);
+#endif
 #ifdef ATTEMPT_KILL_PARENT
     if (kill(getppid(), SIGKILL) == 0) report("killed the parent");
 #endif
@@ -219,8 +370,12 @@ static segue_setup_result_t setup(const segue_animator_t *self, const segue_cont
 #ifdef FAULT_CRASH_SETUP
     *(volatile int *)(uintptr_t)plan->layer_count = 1; /* layer_count is 0: a write through NULL */
 #endif
-#ifdef FAULT_DECLINE
+#if defined(FAULT_DECLINE) || defined(ATTEMPT_ENVIRONMENT)
+#ifdef ATTEMPT_ENVIRONMENT
+    strncpy(plan->decline_reason, environment_text, SEGUE_REASON_CAPACITY - 1);
+#else
     strncpy(plan->decline_reason, "this fixture always declines", SEGUE_REASON_CAPACITY - 1);
+#endif
     return SEGUE_SETUP_DECLINE;
 #elif defined(FAULT_SETUP_RESULT)
     return (segue_setup_result_t)7;
@@ -343,7 +498,11 @@ static const segue_animator_t fade = {
     .name = FIXTURE_NAME,
 #endif
     .version = "1.0.0",
+#ifdef ATTEMPT_ENVIRONMENT
+    .description = environment_text,
+#else
     .description = "A crossfade for the tests.",
+#endif
     .params = params,
     .param_count = sizeof params / sizeof params[0],
     .setup = setup,

@@ -2,6 +2,7 @@ import Foundation
 @testable import HostConfig
 @testable import PluginHost
 import Testing
+@testable import PluginRuntime
 
 @testable import HostContainer
 
@@ -168,7 +169,9 @@ struct WorkerProtocolVersionTests {
         let result = try IsolationTests.segue(["list", "--plugins", plugins, "--json"], environment: ["SEGUE_WORKER": worker])
         let listing = try #require(try IsolationTests.jsonLines(result.out).first)
         let rejected = try #require((listing["rejected"] as? [[String: Any]])?.first)
-        #expect((rejected["reason"] as? String) == "not scanned: the worker \(worker) speaks worker protocol 0, this program 1: they come from different builds (install them together, or point SEGUE_WORKER at the worker built with this program)")
+        let link = try #require((rejected["reason"] as? String)?.split(separator: " ").dropFirst(4).first.map(String.init))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == worker, "the worker run is the old one")
+        #expect((rejected["reason"] as? String) == "not scanned: the worker \(link) speaks worker protocol 0, this program \(WorkerReply.protocolVersion): they come from different builds (install them together, or point SEGUE_WORKER at the worker built with this program)")
     }
 }
 

@@ -104,7 +104,7 @@ struct ConfigTests {
         (#"{"sandbox": "lax"}"#, "$.sandbox", #""strict" or "off""#, #"the string "lax""#),
         (#"{"limits": {"memory": "lots"}}"#, "$.limits.memory", #"a size of at least 256 MiB, like "512MiB" or "2GiB" (or a number of bytes)"#, #"the string "lots""#),
         (#"{"limits": {"memory": 1024}}"#, "$.limits.memory", #"a size of at least 256 MiB, like "512MiB" or "2GiB" (or a number of bytes)"#, "the number 1024"),
-        (#"{"limits": {"cpu": 1}}"#, "$.limits.cpu", "one of the keys 'memory'", "the unknown key 'cpu'"),
+        (#"{"limits": {"cpu": 1}}"#, "$.limits.cpu", "one of the keys 'memory', 'threads'", "the unknown key 'cpu'"),
         (#"{"plugins": "p"}"#, "$.plugins", "an array", #"the string "p""#),
         (#"{"plugins": [3]}"#, "$.plugins[0]", "a non-empty string", "the number 3"),
         (#"{"children": ["a", "b", "c"], "rules": [{"to": "b"}]}"#, "$.rules[0].animator", "an animator name", "nothing (the key is missing)"),

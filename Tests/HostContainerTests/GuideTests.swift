@@ -72,7 +72,7 @@ struct GuideTests {
         #expect(build.status == 0, "\(build.out)\(build.err)")
         let plugin = scratch + "/debug/libCrossfade.so"
         let validate = try run(Paths.segue, ["validate", plugin], in: scratch)
-        #expect(validate.status == 0 && validate.out.contains("passed: 10 checks, 0 failed"), "\(validate.out)")
+        #expect(validate.status == 0 && validate.out.contains("passed: 11 checks, 0 failed"), "\(validate.out)")
         let exports = try run("/usr/bin/env", ["nm", "-D", "--defined-only", plugin], in: scratch)
         #expect(exports.out.split(separator: "\n").filter { $0.contains(" T ") }.map { $0.split(separator: " ").last! } == ["segue_animator_entry"])
     }
@@ -121,7 +121,7 @@ struct GuideTests {
                 "the guide installs the animator in the user's folder, where segue list finds it with no flag")
         #expect(FileManager.default.fileExists(atPath: home + "/prefix/include/segue_animator.h"))
         #expect(output.contains("FadeUp"), "segue list shows it: \(output)")
-        #expect(output.contains("passed: 10 checks, 0 failed"), "segue validate passes it: \(output)")
+        #expect(output.contains("passed: 11 checks, 0 failed"), "segue validate passes it: \(output)")
         #expect(output.contains("photo -> video: FadeUp (plugin plugins/libFadeUp.so)"), "the config selects it: \(output)")
         #expect(output.contains("wrote fade-up.png"))
         #expect(FileManager.default.fileExists(atPath: home + "/fade-up/fade-up.png"))

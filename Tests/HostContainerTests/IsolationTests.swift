@@ -83,7 +83,7 @@ struct IsolationTests {
         let tag = UUID().uuidString
         // Only the fixture: the bundled plugins are not what these tests are about.
         let result = try run(Paths.segue, arguments,
-                             environment: environment.merging(["SEGUE_TEST_TAG": tag, "SEGUE_PLUGIN_SYSTEM_PATH": ""]) { $1 },
+                             environment: environment.merging(tagged(tag, worker: environment["SEGUE_WORKER"]).merging(["SEGUE_PLUGIN_SYSTEM_PATH": ""]) { $1 }) { $1 },
                              timeout: 60)
         #expect(processesTagged(tag).isEmpty, "no process is left behind")
         return result
@@ -390,7 +390,7 @@ struct IsolationTests {
         process.executableURL = URL(fileURLWithPath: Paths.segue)
         process.arguments = ["run", "--json", "--config", config]
         var env = ProcessInfo.processInfo.environment
-        env["SEGUE_TEST_TAG"] = tag
+        env.merge(tagged(tag)) { $1 }
         env["SEGUE_REGISTRY_CACHE"] = Paths.testCache
         process.environment = env
         process.standardOutput = FileHandle.nullDevice

@@ -57,7 +57,7 @@ final class PseudoTerminal {
         env["XDG_DATA_HOME"] = Paths.emptyDataHome
         env["TERM"] = "xterm-256color"
         for (key, value) in environment { env[key] = value }
-        let envList = env.map { "\($0.key)=\($0.value)" } + [tag]
+        let envList = env.merging(tagged(tag)) { $1 }.map { "\($0.key)=\($0.value)" }
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         let envp = envList.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }

@@ -193,7 +193,7 @@ struct LiveWindowTests {
         let display = try VirtualDisplay()
         let tag = "window-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let show = try LiveProcess(Paths.segue, ["show", "--window"], in: NSTemporaryDirectory(),
-                                   environment: ["DISPLAY": display.name, "SEGUE_TEST_TAG": tag, "SDL_AUDIODRIVER": "dummy"])
+                                   environment: tagged(tag).merging(["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"]) { $1 })
         defer { if show.process.isRunning { _ = show.stop(with: SIGKILL) } }
         let window = try #require(try display.window(named: "segue show"), "no window: \(Self.diagnose(show, on: display))")
         try display.tool("xdotool", ["windowfocus", "--sync", window])
@@ -238,7 +238,7 @@ struct LiveWindowTests {
         let display = try VirtualDisplay()
         let tag = "window-term-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let show = try LiveProcess(Paths.segue, ["show", "--window", "--play"], in: NSTemporaryDirectory(),
-                                   environment: ["DISPLAY": display.name, "SEGUE_TEST_TAG": tag])
+                                   environment: tagged(tag).merging(["DISPLAY": display.name]) { $1 })
         defer { if show.process.isRunning { _ = show.stop(with: SIGKILL) } }
         _ = try #require(try display.window(named: "segue show"), "no window: \(Self.diagnose(show, on: display))")
         usleep(500_000)
@@ -258,7 +258,7 @@ struct LiveWindowTests {
         let xterm = try LiveProcess("/usr/bin/xterm", [
             "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256",
             "-geometry", "100x50", "-T", title, "-e", Paths.segue, "show", "--terminal",
-        ], in: NSTemporaryDirectory(), environment: ["DISPLAY": display.name, "SEGUE_TEST_TAG": tag])
+        ], in: NSTemporaryDirectory(), environment: tagged(tag).merging(["DISPLAY": display.name]) { $1 })
         defer { if xterm.process.isRunning { _ = xterm.stop(with: SIGKILL) } }
         let window = try #require(try display.window(named: title))
         /// The mean colour of a 20 x 20 block (sixel frames are dithered to 216 colours).

@@ -120,15 +120,30 @@ final class ReadAll: @unchecked Sendable {
     }
 }
 
+/// The environment that marks the processes of one run with `tag`, for
+/// ``processesTagged(_:within:)``: `segue` carries it in its environment;
+/// its workers and scanners, which start with an environment of their own
+/// (nothing of the host's reaches them), carry it in their program's path,
+/// a link to the worker (`worker`, else the one built) named after the tag (`SEGUE_WORKER`).
+func tagged(_ tag: String, worker: String? = nil) -> [String: String] {
+    let name = tag.replacingOccurrences(of: "SEGUE_TEST_TAG=", with: "")
+    let link = makeTemporaryFolder("worker") + "/segue-worker-\(name)"
+    _ = symlink(worker ?? Paths.binFolder + "/segue-worker", link)
+    return ["SEGUE_TEST_TAG": name, "SEGUE_WORKER": link]
+}
+
 /// The processes still running whose environment holds `tag` (children of a
 /// `segue` started with it), after waiting up to `seconds` for them to end.
 func processesTagged(_ tag: String, within seconds: Double = 5) -> [String] {
     let deadline = Date().addingTimeInterval(seconds)
+    let marker = Data(tag.replacingOccurrences(of: "SEGUE_TEST_TAG=", with: "").utf8)
     while true {
         let alive = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.filter { pid in
-            guard Int(pid) != nil, let env = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+            guard Int(pid) != nil else { return false }
+            let env = FileManager.default.contents(atPath: "/proc/\(pid)/environ") ?? Data()
+            let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
             let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            return env.range(of: Data(tag.utf8)) != nil && !stat.contains(") Z ")
+            return (env.range(of: marker) != nil || command.range(of: marker) != nil) && !stat.contains(") Z ")
         } ?? []
         if alive.isEmpty || Date() > deadline { return alive }
         usleep(20_000)

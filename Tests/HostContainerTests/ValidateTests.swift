@@ -29,7 +29,7 @@ struct ValidateTests {
     func theBundledAnimatorsPass(name: String) throws {
         let outcome = try validate(Paths.binFolder + "/lib\(name).so", ["--strictness", "6", "--seed", "42"])
         #expect(outcome.status == 0 && outcome.passed)
-        #expect(outcome.names.count == 10 && outcome.names.allSatisfy { outcome.checks[$0]?.status == "pass" }, "\(outcome.checks)")
+        #expect(outcome.names.count == 11 && outcome.names.allSatisfy { outcome.checks[$0]?.status == "pass" }, "\(outcome.checks)")
         #expect(outcome.checks["\(name): no memory growth"] != nil && outcome.checks["\(name): time per evaluation"] != nil)
     }
 
@@ -96,7 +96,7 @@ struct ValidateTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Paths.segue)
         process.arguments = ["validate", file, "--timeout", "600"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["SEGUE_TEST_TAG": tag]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(tagged(tag)) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -113,7 +113,8 @@ struct ValidateTests {
         #expect(result.status == 0)
         #expect(result.out.contains("PASS  entry point and ABI version: "))
         #expect(result.out.contains("PASS  CurlUp: finite states: finite at t = 0, 3 sampled times and t = duration over 4 context(s)"))
-        #expect(result.out.hasSuffix("passed: 6 checks, 0 failed, 0 warning(s)\n"))
+        #expect(result.out.hasSuffix("passed: 7 checks, 0 failed, 0 warning(s)\n"))
+        #expect(result.out.contains("PASS  loads as segue list loads it: "))
         let missing = try run(Paths.segue, ["validate", "/nonexistent/libX.so"], in: makeTemporaryFolder())
         #expect(missing.status == 1 && missing.out.contains("FAIL  entry point and ABI version: cannot be opened: No such file or directory"))
     }

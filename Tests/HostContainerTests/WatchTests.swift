@@ -129,7 +129,7 @@ struct WatchTests {
         let declining = try Self.build("fade", "FAULT_DECLINE")
         let tag = UUID().uuidString
         let segue = try LiveProcess(Paths.segue, ["run", "--watch", "--config", "segue.json"], in: folder,
-                                    environment: ["SEGUE_TEST_TAG": tag])
+                                    environment: tagged(tag))
         var out = segue.waitForOutput("SIGINT (Ctrl-C) stops.")
         #expect(out.contains("names the animator 'TestFade', which no loaded plugin provides"), "\(out)")
 
@@ -180,7 +180,7 @@ struct WatchTests {
         try writeConfig("CurlUp")
         let tag = UUID().uuidString
         let segue = try LiveProcess(Paths.segue, ["run", "--watch", "--strict", "--config", "segue.json"], in: folder,
-                                    environment: ["SEGUE_TEST_TAG": tag])
+                                    environment: tagged(tag))
         var out = segue.waitForOutput("SIGINT (Ctrl-C) stops.")
         #expect(out.contains("a -> b: CurlUp (plugin "), "\(out)")
 
@@ -202,7 +202,7 @@ struct WatchTests {
         let folder = makeTemporaryFolder()
         let tag = UUID().uuidString
         let segue = try LiveProcess(Paths.segue, ["run", "--watch", "--json", "--plugins", folder], in: folder,
-                                    environment: ["SEGUE_TEST_TAG": tag])
+                                    environment: tagged(tag))
         segue.waitForError("SIGINT (Ctrl-C) stops.")
         try Self.copy(try Self.build("fade"), to: folder + "/libfade.so")
         let out = segue.waitForOutput(#"{"changes":["added TestFade ("#)
@@ -251,7 +251,7 @@ extension WatchTests {
         let tag = UUID().uuidString
         let segue = try LiveProcess(Paths.segue, ["preview", "TestFade", "--plugins", plugins, "--out", "fade.png",
                                                   "--scale", "0.1", "--watch"],
-                                    in: folder, environment: ["SEGUE_TEST_TAG": tag])
+                                    in: folder, environment: tagged(tag))
         var err = segue.waitForError("SIGINT (Ctrl-C) stops.")
         #expect(err.contains("segue: no animator named 'TestFade'"), "\(err)")
 
