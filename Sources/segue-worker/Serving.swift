@@ -41,8 +41,8 @@ struct Serving {
             channel.send(WorkerReply(status: WorkerReply.ok, value: listener >= 0 ? 1 : 0), passing: listener)
             if listener >= 0 { close(listener) }
         }
+        // What the plugin prints and logs goes straight to standard output and error: the pipe the host relays.
         HostLifeline.exitWhenClosed(channel.descriptor)
-        Output.relay([1, 2], label: "plugin \(file) wrote")
         let animators: [String: LoadedAnimator]
         switch PluginLoader.load(path: file) {
         case .failure(let rejection):

@@ -17,10 +17,11 @@ import SystemCalls
 // Both take the sandbox's options (`SandboxPolicy.workerArguments`) and enter
 // it before any plugin code runs, while the process still has one thread:
 // `scan`'s process for each file as it starts, `serve` once it is told its
-// file. Only then does `serve` start its threads: the watchdog that ends this
+// file. Only then does `serve` start its thread: the watchdog that ends this
 // process as soon as the host's end of the socket closes, even while a plugin
-// spins, and the relay of what plugins print. Standard output and error are
-// a pipe the host reads; the environment is the host's choice, not its own.
+// spins. Standard output and error are a pipe the host reads, escapes and
+// marks (what plugins print and log goes there as it is); the environment is
+// the host's choice, not its own.
 //
 // It links no Foundation, so that it starts in a few milliseconds.
 

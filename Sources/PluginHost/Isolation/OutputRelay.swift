@@ -6,9 +6,10 @@ import SystemCalls
 /// a thread of its own: each line escaped (a plugin's bytes never reach the
 /// terminal raw), marked with whose it is, and held to a budget, so that a
 /// plugin that prints without end costs neither the user's terminal nor the
-/// host's memory. Lines a worker marks itself (`segue: ...`: what a plugin
-/// logged, or printed, as the worker relays it) keep their mark; any other
-/// line is marked `segue: LABEL: `. The relay ends when every holder of the
+/// host's memory. Lines the child marks itself (`segue: [warning] NAME: ...`,
+/// a plugin's log message as the worker writes it; a scanner's `segue: plugin
+/// FILE wrote: ...`) keep their mark; any other line, what a plugin printed,
+/// is marked `segue: LABEL wrote: `. The relay ends when every holder of the
 /// pipe's write end has closed it (the child and whatever it started).
 package final class OutputRelay: @unchecked Sendable {  // `label` is guarded by `lock`
     /// Bytes of lines relayed per child process (per plugin and run, for a worker).
@@ -74,7 +75,7 @@ package final class OutputRelay: @unchecked Sendable {  // `label` is guarded by
             return
         case .relay:
             let text = PluginText.escaped(line)
-            writeAll((text.hasPrefix("segue: ") ? text : "segue: \(currentLabel): \(text)") + "\n")
+            writeAll((text.hasPrefix("segue: ") ? text : "segue: \(currentLabel) wrote: \(text)") + "\n")
         }
     }
 
