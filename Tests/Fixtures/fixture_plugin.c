@@ -68,6 +68,20 @@ FIXTURE_UNUSED static void report(const char *what) {
     else if (write(2, line, strlen(line)) < 0) return; /* the constructor has no host yet */
 }
 
+#if defined(ATTEMPT_NEIGHBOUR) || defined(ATTEMPT_SCRIBBLE)
+/* The descriptor of the shared memory between a worker and its host (a memfd named segue-worker), or -1. */
+static int shared_memory_descriptor(void) {
+    for (int fd = 3; fd < 256; fd++) {
+        char path[64], target[256];
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(path, target, sizeof target - 1);
+        if (n <= 0) continue;
+        target[n] = 0;
+        if (strstr(target, "memfd:segue") != NULL) return fd;
+    }
+    return -1;
+}
+#endif
 #ifdef ATTEMPT_THREADS
 #include <pthread.h>
 static void *sleeper(void *unused) {
@@ -107,19 +121,11 @@ static int patch_library(struct dl_phdr_info *info, size_t size, void *data) {
     return 0;
 }
 static int patch_shared_memory(void) {
-    int replaced = 0;
-    for (int fd = 3; fd < 256; fd++) {
-        char path[64], target[256];
-        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-        ssize_t n = readlink(path, target, sizeof target - 1);
-        if (n <= 0) continue;
-        target[n] = 0;
-        if (strstr(target, "memfd:segue") == NULL) continue;
-        char *memory = mmap(NULL, 32u << 20, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        if (memory == MAP_FAILED) continue;
-        replaced += replace_all(memory, 32u << 20);
-        munmap(memory, 32u << 20);
-    }
+    int fd = shared_memory_descriptor();
+    char *memory = fd < 0 ? MAP_FAILED : mmap(NULL, 32u << 20, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (memory == MAP_FAILED) return 0;
+    int replaced = replace_all(memory, 32u << 20);
+    munmap(memory, 32u << 20);
     return replaced;
 }
 static int tamper(void) {
@@ -201,16 +207,9 @@ static void attempt(void) {
     }
 #endif
 #ifdef ATTEMPT_SCRIBBLE
-    for (int fd = 3; fd < 64; fd++) {
-        char path[64], target[256];
-        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-        ssize_t n = readlink(path, target, sizeof target - 1);
-        if (n <= 0) continue;
-        target[n] = 0;
-        if (strstr(target, "memfd:segue") == NULL) continue;
-        char *memory = mmap(NULL, 36u << 20, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        if (memory != MAP_FAILED) memset(memory, 0xFF, 36u << 20);
-    }
+    int shared = shared_memory_descriptor();
+    char *memory = shared < 0 ? MAP_FAILED : mmap(NULL, 36u << 20, PROT_READ | PROT_WRITE, MAP_SHARED, shared, 0);
+    if (memory != MAP_FAILED) memset(memory, 0xFF, 36u << 20);
 #endif
 #ifdef ATTEMPT_NEIGHBOUR
     memcpy(forged, "Tamper", 6);

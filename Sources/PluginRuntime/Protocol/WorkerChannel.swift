@@ -68,11 +68,17 @@ package struct WorkerChannel: Sendable {
             if fd >= 0 { Glibc.close(fd) }
             return .failure(got <= 0 ? .closed : .malformed(got))
         }
-        guard reply.version == WorkerReply.protocolVersion else {
+        switch Self.checked(reply) {
+        case .success: return .success((reply, fd >= 0 ? fd : nil))
+        case .failure(let why):
             if fd >= 0 { Glibc.close(fd) }
-            return .failure(.otherVersion(reply.version))
+            return .failure(why)
         }
-        return .success((reply, fd >= 0 ? fd : nil))
+    }
+
+    /// `reply`, unless it comes from a worker of another build.
+    private static func checked(_ reply: WorkerReply) -> Result<WorkerReply, Failure> {
+        reply.version == WorkerReply.protocolVersion ? .success(reply) : .failure(.otherVersion(reply.version))
     }
 
     /// Makes a blocking ``receive(_:within:)`` with no deadline give up after
@@ -86,9 +92,7 @@ package struct WorkerChannel: Sendable {
     /// Waits as ``receive(_:within:)`` does for a worker's reply, and refuses
     /// one whose protocol version is not this build's.
     package func receiveReply(within seconds: Double?) -> Result<WorkerReply, Failure> {
-        receive(WorkerReply.self, within: seconds).flatMap { reply in
-            reply.version == WorkerReply.protocolVersion ? .success(reply) : .failure(.otherVersion(reply.version))
-        }
+        receive(WorkerReply.self, within: seconds).flatMap(Self.checked)
     }
 
     /// Waits at most `seconds` (forever when nil, or until the timeout of
