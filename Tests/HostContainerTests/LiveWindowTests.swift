@@ -260,7 +260,7 @@ struct LiveWindowTests {
             "-geometry", "100x50", "-T", title, "-e", Paths.segue, "show", "--terminal",
         ], in: NSTemporaryDirectory(), environment: tagged(tag).merging(["DISPLAY": display.name]) { $1 })
         defer { if xterm.process.isRunning { _ = xterm.stop(with: SIGKILL) } }
-        let window = try #require(try display.window(named: title))
+        let window = try #require(try display.window(named: title), "no xterm window: \(Self.diagnose(xterm, on: display))")
         /// The mean colour of a 20 x 20 block (sixel frames are dithered to 216 colours).
         func mean(_ image: XWDImage, _ x: Int, _ y: Int) -> (Double, Double, Double) {
             var sum = (0.0, 0.0, 0.0)

@@ -11,7 +11,7 @@ import SystemCalls
 /// FILE wrote: ...`) keep their mark; any other line, what a plugin printed,
 /// is marked `segue: LABEL wrote: `. The relay ends when every holder of the
 /// pipe's write end has closed it (the child and whatever it started).
-package final class OutputRelay: @unchecked Sendable {  // `label` is guarded by `lock`
+package final class OutputRelay: @unchecked Sendable {  // mutable state is guarded by `lock`
     /// Bytes of lines relayed per child process (per plugin and run, for a worker).
     package static let budget = 64 << 10
     /// Lines relayed per second at most; lines past it, in that second, are dropped.
@@ -22,30 +22,52 @@ package final class OutputRelay: @unchecked Sendable {  // `label` is guarded by
     /// Budget in words, for messages and the docs.
     package static let budgetText = "64 KiB a run and \(linesPerSecond) lines a second"
 
+    // Guarded by `lock`: the relay's thread and ``drainAll()`` both read the pipe under it.
     private let lock = NSLock()
     private var label: String
+    private let reader: Int32
+    private var line: [UInt8] = []
+    private var budget = Budget()
+    private var finished = false
 
     /// Starts relaying what arrives on `reader` (which the relay closes at its end).
     package init(reading reader: Int32, label: String) {
-        self.label = label
-        detachThread { [self] in run(reader) }
+        (self.reader, self.label) = (reader, label)
+        _ = fcntl(reader, F_SETFL, fcntl(reader, F_GETFL) | O_NONBLOCK)
+        Self.liveLock.withLock {
+            Self.live.removeAll { $0.relay == nil }
+            Self.live.append(Weak(relay: self))
+        }
+        _ = Self.drainAtExit
+        detachThread { [self] in run() }
     }
 
     /// Whose lines these are from now on ("plugin /path/libX.so"): a worker
     /// started ahead learns its plugin later.
     package func relabel(_ label: String) { lock.withLock { self.label = label } }
 
-    private var currentLabel: String { lock.withLock { label } }
+    private func run() {
+        var poller = [pollfd(fd: reader, events: Int16(POLLIN), revents: 0)]
+        while lock.withLock({ !finished }) {
+            _ = try? SystemCall.poll(&poller, until: nil)
+            lock.withLock { take() }
+        }
+    }
 
-    private func run(_ reader: Int32) {
-        defer { close(reader) }
-        var line: [UInt8] = []
-        line.reserveCapacity(Self.longestLine)
-        var budget = Budget()
+    /// Relays what the pipe holds now; at its end, what was left and what was dropped. Called with `lock` held.
+    private func take() {
+        guard !finished else { return }
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            guard let n = try? chunk.withUnsafeMutableBytes({ bytes throws(Errno) in try SystemCall.read(reader, into: bytes) }),
-                  n > 0 else { break }
+            let n: Int
+            do {
+                n = try chunk.withUnsafeMutableBytes { bytes throws(Errno) in try SystemCall.read(reader, into: bytes) }
+            } catch let error as Errno where error.wouldBlock {
+                return
+            } catch {
+                n = 0
+            }
+            guard n > 0 else { break }
             var start = 0
             while start < n {
                 let end = chunk.withUnsafeBytes { all in
@@ -55,29 +77,43 @@ package final class OutputRelay: @unchecked Sendable {  // `label` is guarded by
                 line += chunk[start..<start + take]
                 budget.dropped(bytes: end - start - take)  // the part of a line past the longest
                 if end < n {
-                    if !line.isEmpty { emit(line, &budget) }
+                    if !line.isEmpty { emit(line) }
                     line.removeAll(keepingCapacity: true)
                 }
                 start = end + 1
             }
         }
-        if !line.isEmpty { emit(line, &budget) }
+        finished = true
+        close(reader)
+        if !line.isEmpty { emit(line) }
         if budget.droppedLines > 0 || budget.droppedBytes > 0 {
-            writeAll("segue: \(currentLabel): \(budget.droppedLines) lines (\(budget.droppedBytes) bytes) of its output dropped, over its budget of \(Self.budgetText)\n")
+            writeAll("segue: \(label): \(budget.droppedLines) lines (\(budget.droppedBytes) bytes) of its output dropped, over its budget of \(Self.budgetText)\n")
         }
     }
 
-    private func emit(_ line: [UInt8], _ budget: inout Budget) {
+    private func emit(_ line: [UInt8]) {
         switch budget.admit(bytes: line.count + 1, now: MonotonicTime.now) {
         case .drop: return
         case .dropWithNotice:
-            writeAll("segue: \(currentLabel): printing more than its budget of \(Self.budgetText); the lines past it are dropped\n")
+            writeAll("segue: \(label): printing more than its budget of \(Self.budgetText); the lines past it are dropped\n")
             return
         case .relay:
             let text = PluginText.escaped(line)
-            writeAll((text.hasPrefix("segue: ") ? text : "segue: \(currentLabel) wrote: \(text)") + "\n")
+            writeAll((text.hasPrefix("segue: ") ? text : "segue: \(label) wrote: \(text)") + "\n")
         }
     }
+
+    /// Relays, on the calling thread, whatever every relay's pipe holds:
+    /// at exit, what a worker printed before the host's last answer is
+    /// printed even if the relay's thread has not run since.
+    package static func drainAll() {
+        for relay in liveLock.withLock({ live.compactMap(\.relay) }) { relay.lock.withLock { relay.take() } }
+    }
+
+    private struct Weak { weak var relay: OutputRelay? }
+    private static let liveLock = NSLock()
+    nonisolated(unsafe) private static var live: [Weak] = []  // guarded by `liveLock`
+    private static let drainAtExit: Void = { atexit { OutputRelay.drainAll() } }()
 
     /// The bytes and lines relayed so far, and those dropped.
     struct Budget {
