@@ -140,16 +140,20 @@ static int allow_library_folder(struct dl_phdr_info *info, size_t size, void *da
     return 0;
 }
 
-/* What the dynamic loader, libc and the Swift runtime read once plugin code runs. */
+/* This process's /proc entry: opened, "/proc/self" is /proc/PID, this process's and no other's. */
+static const char own_proc[] = "/proc/self";
+
+/* What the dynamic loader, libc and the Swift runtime read once plugin code runs (and `own_proc`). */
 static const char *const system_readable[] = {
     "/etc/ld.so.cache", "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib",
-    "/proc/self", /* opened, it is /proc/PID: this process's entry, no other's */
     "/sys/devices/system/cpu", /* sysconf(_SC_NPROCESSORS_ONLN) */
     "/dev/null", "/dev/zero", "/dev/urandom",
     "/etc/localtime", "/usr/share/zoneinfo", /* a Swift plugin's Foundation reads the time zone */
 };
 
-static int apply_landlock(const worker_sandbox_config_t *config, int abi, char *error, size_t capacity) {
+/* A ruleset allowing reading beneath `readable`, the system's folders and the loaded libraries' (and this
+ * process's /proc entry when `with_own_proc`); its descriptor, or -1 with a sentence in `error`. */
+static int build_ruleset(const char *const *readable, size_t count, int abi, int with_own_proc, char *error, size_t capacity) {
     struct ll_ruleset_attr attr = { 0, 0, 0 };
     attr.handled_access_fs = (1ULL << 13) - 1; /* ABI 1: EXECUTE ... MAKE_SYM */
     if (abi >= 2) attr.handled_access_fs |= LL_ACCESS_FS_REFER;
@@ -161,16 +165,38 @@ static int apply_landlock(const worker_sandbox_config_t *config, int abi, char *
     int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
     if (ruleset < 0) return fail(error, capacity, "cannot create the Landlock ruleset");
     int rc = 0;
-    for (size_t i = 0; i < config->readable_count && rc == 0; i++) rc = allow_reading(ruleset, config->readable[i], error, capacity);
+    for (size_t i = 0; i < count && rc == 0; i++) rc = allow_reading(ruleset, readable[i], error, capacity);
     for (size_t i = 0; i < sizeof system_readable / sizeof *system_readable && rc == 0; i++)
         rc = allow_reading(ruleset, system_readable[i], error, capacity);
+    if (rc == 0 && with_own_proc) rc = allow_reading(ruleset, own_proc, error, capacity);
     if (rc == 0) {
         struct library_folders folders = { ruleset, 0, error, capacity };
         dl_iterate_phdr(allow_library_folder, &folders);
         rc = folders.failed ? -1 : 0;
     }
-    if (rc == 0 && syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) rc = fail(error, capacity, "cannot enter the Landlock domain");
-    close(ruleset);
+    if (rc != 0) {
+        close(ruleset);
+        return -1;
+    }
+    return ruleset;
+}
+
+int worker_sandbox_prepare_landlock(const char *const *readable, size_t count, char *error, size_t capacity) {
+    int abi = worker_sandbox_landlock_abi();
+    if (abi == 0) {
+        snprintf(error, capacity, "this kernel has no Landlock");
+        return -1;
+    }
+    return build_ruleset(readable, count, abi, 0, error, capacity);
+}
+
+static int apply_landlock(const worker_sandbox_config_t *config, int abi, char *error, size_t capacity) {
+    int ruleset = config->landlock_ruleset >= 0
+        ? config->landlock_ruleset
+        : build_ruleset(config->readable, config->readable_count, abi, 1, error, capacity);
+    if (ruleset < 0) return -1;
+    int rc = syscall(SYS_landlock_restrict_self, ruleset, 0) == 0 ? 0 : fail(error, capacity, "cannot enter the Landlock domain");
+    if (ruleset != config->landlock_ruleset) close(ruleset);
     return rc;
 }
 

@@ -93,6 +93,7 @@ static unsigned length;
 
 static void emit(struct sock_filter instruction) {
     if (length < FILTER_CAPACITY) program[length++] = instruction;
+    else length = FILTER_CAPACITY + 1; /* over: fails the build */
 }
 
 #define LOAD(offset) emit((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (offset)))
@@ -133,6 +134,38 @@ static void allow_without_bits(int nr, int arg, uint32_t refused) {
     RETURN(SECCOMP_RET_ALLOW);
 }
 
+/* Jumps out of the search tree to what follows it, patched once the tree is laid out. */
+#define TREE_EXITS 128
+static unsigned tree_exits[TREE_EXITS];
+static unsigned tree_exit_count;
+
+/* A binary search over `sorted` (ascending), allowing a call found there, falling through (by a jump
+ * patched later) to what follows the tree otherwise: a call costs a few comparisons instead of one per
+ * entry, and so does the kernel's check of every call number when the filter is installed (its cache of
+ * calls always allowed), which made installing a filter cost more than a scanner's whole fork. */
+static void emit_tree(const uint32_t *sorted, unsigned n) {
+    if (n <= 8) {
+        /* A leaf: each comparison jumps to one shared return, past the jump out of the tree. */
+        for (unsigned i = 0; i < n; i++) emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, sorted[i], (uint8_t)(n - i), 0));
+        if (tree_exit_count < TREE_EXITS) tree_exits[tree_exit_count++] = length;
+        emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA | BPF_K, 0, 0, 0));
+        RETURN(SECCOMP_RET_ALLOW);
+        return;
+    }
+    unsigned mid = n / 2, at = length;
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, sorted[mid], 0, 0)); /* jt: the upper half, below */
+    emit_tree(sorted, mid);
+    unsigned skip = length - at - 1;
+    if (skip > 255) length = FILTER_CAPACITY; /* too far for a conditional jump: fails the build */
+    else if (at < FILTER_CAPACITY) program[at].jt = (uint8_t)skip;
+    emit_tree(sorted + mid, n - mid);
+}
+
+static int ascending(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 static void build(uint32_t self) {
     length = 0;
     LOAD(offsetof(struct seccomp_data, arch));
@@ -143,7 +176,14 @@ static void build(uint32_t self) {
     emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000 /* __X32_SYSCALL_BIT */, 0, 1));
     RETURN(SECCOMP_RET_TRAP);
 #endif
-    for (unsigned i = 0; i < sizeof allowed / sizeof *allowed; i++) return_if_equal((uint32_t)allowed[i], SECCOMP_RET_ALLOW);
+    enum { ALLOWED = sizeof allowed / sizeof *allowed };
+    uint32_t sorted[ALLOWED];
+    for (unsigned i = 0; i < ALLOWED; i++) sorted[i] = (uint32_t)allowed[i];
+    qsort(sorted, ALLOWED, sizeof *sorted, ascending);
+    tree_exit_count = 0;
+    emit_tree(sorted, ALLOWED);
+    for (unsigned i = 0; i < tree_exit_count && tree_exits[i] < FILTER_CAPACITY; i++) program[tree_exits[i]].k = length - tree_exits[i] - 1;
+    if (tree_exit_count == TREE_EXITS) length = FILTER_CAPACITY; /* fails the build */
 
     /* Threads, never processes: clone only with CLONE_THREAD and no new namespace. */
     emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 5));

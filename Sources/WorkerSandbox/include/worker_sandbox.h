@@ -87,6 +87,10 @@ typedef struct {
     /** 1 to leave the seccomp filter out: a scanner that forks a process per
      * file and runs no plugin code itself; each fork enters the whole sandbox. */
     int without_filter;
+    /** A Landlock ruleset made ahead by worker_sandbox_prepare_landlock (the
+     * caller keeps it), entered instead of one built from `readable`; -1 to
+     * build one. */
+    int landlock_ruleset;
 } worker_sandbox_config_t;
 
 /** What `worker_sandbox_enter` applied. */
@@ -123,6 +127,16 @@ int worker_sandbox_enter(const worker_sandbox_config_t *config, worker_sandbox_a
  * was waiting).
  */
 int worker_sandbox_answer_thread(int listener, int pid, uint32_t limit, worker_sandbox_record_t *record);
+
+/**
+ * A Landlock ruleset for processes this one forks later, made once so that
+ * each of them only enters it: reading beneath `readable`, the system's
+ * folders and those of the libraries loaded now; no /proc entry (opened
+ * here, "/proc/self" would be this process's, not theirs). Returns its
+ * descriptor, or -1 with a sentence in `error` (also when the kernel has no
+ * Landlock).
+ */
+int worker_sandbox_prepare_landlock(const char *const *readable, size_t count, char *error, size_t capacity);
 
 /** The Landlock ABI version this kernel offers, 0 when none (not built in, or disabled). */
 int worker_sandbox_landlock_abi(void);
