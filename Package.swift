@@ -49,7 +49,7 @@ let package = Package(
         // the one boundary that reads plugin- and worker-written memory, the worker protocol, the sandbox policy.
         .target(name: "PluginRuntime", dependencies: ["AnimatorABI", "Timing", "SystemCalls", "ProcessShims", "WorkerSandbox"]),
         // The process that runs plugin code when plugins are isolated.
-        .executableTarget(name: "segue-worker", dependencies: ["PluginRuntime", "AnimatorABI", "SystemCalls", "ProcessShims"]),
+        .executableTarget(name: "segue-worker", dependencies: ["PluginRuntime", "AnimatorABI", "SystemCalls", "ProcessShims", "Timing"]),
         // Plugin hosting: search path, registry and its cache, scanner and worker processes, quarantine, watching.
         .target(name: "PluginHost", dependencies: ["HostContainer", "PluginRuntime", "Timing", "AnimatorABI", "SystemCalls", "ProcessShims"]),
         // The config file: a strict JSON reader, the schema, the checks, the rule-based delegate, scenes and scripts.

@@ -2,6 +2,7 @@ import Glibc
 import PluginRuntime
 import ProcessShims
 import SystemCalls
+import Timing
 
 /// `segue-worker scan`: examines each file the host names and answers a
 /// ``ScanResult`` in its binary form, in the question's slot. Answers are
@@ -34,6 +35,7 @@ struct Scanning {
                                                               record: memory.base + WorkerLayout.sandbox, withoutFilter: true) {
             confined = error.description
         }
+        warmUp()
         var answered: UInt32 = 0, announced: UInt32 = 0
         func announce() {
             guard announced != answered else { return }
@@ -59,6 +61,42 @@ struct Scanning {
         }
         exit(0)
     }
+
+    /// Runs, once, this process's own side of examining a file (a load that
+    /// fails before any file is opened, a description encoded, decoded and
+    /// validated), so that the Swift runtime's type metadata is made here and
+    /// not again in every file's process, which starts as a copy of this one.
+    /// No plugin code runs.
+    private func warmUp() {
+        _ = PluginLoader.load(path: "/nonexistent/examined-by-no-one.so", checked: true) { _ in }
+        let parameters = [ParameterDescriptor.Kind.number, .integer, .boolean, .choice(["a", "b"]), .curve].map {
+            ParameterDescriptor(name: "p", explanation: "", kind: $0, defaultValue: 0, minimum: 0, maximum: 1)
+        }
+        let description = PluginDescription(animators: [AnimatorDescription(id: "warm/1", name: "Warm", version: "1.0.0",
+                                                                            summary: "", parameters: parameters)])
+        for result in [ScanResult.plugin(description), .rejected(reason: "", inDescriptor: false)] {
+            _ = try? ScanResult(decoding: result.encoded())
+        }
+        _ = PluginBoundary.validated(description)
+        var loaded: [LoadedAnimator] = []
+        loaded.reserveCapacity(2)
+        withExtendedLifetime(loaded) {}
+    }
+
+    /// The Landlock rulesets of the files' processes, made once per folder
+    /// (``WorkerConfinement/prepareLandlock(readable:)``): each process then
+    /// only enters its own. A few are kept (each is a descriptor).
+    final class Rulesets {
+        private var made: [[String]: Int32] = [:]
+        func ruleset(for folders: [String]) -> Int32 {
+            if let known = made[folders] { return known }
+            guard case .success(let fd) = WorkerConfinement.prepareLandlock(readable: folders) else { return -1 }
+            if made.count >= 8, let evicted = made.popFirst() { close(evicted.value) }
+            made[folders] = fd
+            return fd
+        }
+    }
+    let rulesets = Rulesets()
 
     /// Writes an answer (at most a slot's capacity: ``FileExamination/Area``)
     /// into the question's slot: its length, then its binary form.
@@ -100,8 +138,10 @@ struct FileExamination {
             [out.read, out.write, err.read, err.write].forEach { _ = close($0) }
             return rejected("not examined: \(Errno.current)")
         }
+        let folders = Confinement.folders(of: path)
+        let ruleset = scanning.policy.mode == .strict ? scanning.rulesets.ruleset(for: folders) : -1
         let pid = process_shims_fork_tied()
-        if pid == 0 { examineHere(area: area, stdout: out.write, stderr: err.write, supervisor: pair[1]) }
+        if pid == 0 { examineHere(area: area, stdout: out.write, stderr: err.write, supervisor: pair[1], folders: folders, ruleset: ruleset) }
         [out.write, err.write, pair[1]].forEach { _ = close($0) }
         defer { [out.read, err.read, pair[0]].forEach { _ = close($0) } }
         guard pid > 0 else { return rejected("not examined: its process could not be started (\(Errno.current))") }
@@ -111,16 +151,21 @@ struct FileExamination {
     // MARK: - In the file's process
 
     /// Enters the sandbox, loads the file, writes the answer, exits.
-    private func examineHere(area: UnsafeMutableRawPointer, stdout: Int32, stderr: Int32, supervisor: Int32) -> Never {
-        // Nothing of the scanner's reaches plugin code: not the host's memory, not a descriptor but these three.
+    private func examineHere(area: UnsafeMutableRawPointer, stdout: Int32, stderr: Int32, supervisor: Int32,
+                             folders: [String], ruleset: Int32) -> Never {
+        // Nothing of the scanner's reaches plugin code: not the host's memory, not a descriptor but these
+        // (and the Landlock ruleset, until it is entered).
         dup2(stdout, 1)
         dup2(stderr, 2)
         dup2(supervisor, 3)
-        process_shims_close_from(4)
+        if ruleset >= 0 { dup2(ruleset, 4) }
+        process_shims_close_from(ruleset >= 0 ? 5 : 4)
         munmap(scanning.memory.base, scanning.memory.size)
         let record = area + Area.record
         if scanning.policy.mode == .strict {
-            switch WorkerConfinement.enter(scanning.policy, readable: Confinement.folders(of: path), record: record) {
+            let entered = WorkerConfinement.enter(scanning.policy, readable: folders, record: record, ruleset: ruleset >= 0 ? 4 : -1)
+            if ruleset >= 0 { close(4) }
+            switch entered {
             case .failure(let error):
                 finish(ScanResult.rejected(reason: "not examined: \(error)", inDescriptor: false), in: area)
             case .success(let entered):
@@ -167,11 +212,11 @@ struct FileExamination {
         var printed = Printed(), logged = Printed()
         var timedOut = false, running = true
         var status: Int32 = 0
+        // A pipe at its end, or a listener finished with, leaves the poll (-1): it would wake it at once, again and again.
+        var pollers = [pollfd(fd: ended, events: Int16(POLLIN), revents: 0), pollfd(fd: stdout, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: stderr, events: Int16(POLLIN), revents: 0), pollfd(fd: asking, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: scanning.channel.descriptor, events: 0, revents: 0)]
         while running {
-            var pollers = [pollfd(fd: ended, events: Int16(POLLIN), revents: 0), pollfd(fd: stdout, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: stderr, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: listener >= 0 ? listener : asking, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: scanning.channel.descriptor, events: 0, revents: 0)]
             let left = deadline - MonotonicTime.now
             if left <= 0 && !timedOut {
                 kill(pid, SIGKILL)
@@ -186,18 +231,18 @@ struct FileExamination {
                 kill(pid, SIGKILL)  // the host is gone
                 _exit(0)
             }
-            if pollers[1].revents != 0 { printed.take(from: stdout) }
-            if pollers[2].revents != 0 { logged.relay(from: stderr, label: "plugin \(path) wrote") }
+            if pollers[1].revents != 0 && printed.take(from: stdout) { pollers[1].fd = -1 }
+            if pollers[2].revents != 0 && logged.relay(from: stderr, label: "plugin \(path) wrote") { pollers[2].fd = -1 }
             if pollers[3].revents != 0 {
                 if listener >= 0 {
                     if !ThreadSupervisor.answer(listener, pid: pid, limit: scanning.policy.threadLimit, record: area + Area.record) {
-                        close(listener)
-                        listener = -1
+                        pollers[3].fd = -1
                     }
                 } else {
                     var byte: UInt8 = 0
-                    _ = process_shims_receive_with_descriptor(supervisor, &byte, 1, &listener)
+                    _ = process_shims_receive_with_descriptor(asking, &byte, 1, &listener)
                     asking = -1
+                    pollers[3].fd = listener
                 }
             }
         }
@@ -247,20 +292,35 @@ struct FileExamination {
         var pending: [UInt8] = []
 
         /// Reads what is waiting (the pipe does not block), keeping count.
-        mutating func take(from fd: Int32, _ each: (ArraySlice<UInt8>) -> Void = { _ in }) {
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while let n = try? buffer.withUnsafeMutableBytes({ bytes throws(Errno) in try SystemCall.read(fd, into: bytes) }), n > 0 {
+        /// - Returns: whether the pipe is at its end.
+        @discardableResult
+        mutating func take(from fd: Int32, _ each: (ArraySlice<UInt8>) -> Void = { _ in }) -> Bool {
+            while true {
+                let n: Int
+                do {
+                    n = try Self.buffer.withUnsafeMutableBytes { bytes throws(Errno) in try SystemCall.read(fd, into: bytes) }
+                } catch let error as Errno where error.wouldBlock {
+                    return false
+                } catch {
+                    return true
+                }
+                if n == 0 { return true }
                 count += n
-                if first.count < 60 { first += buffer[0..<min(n, 60 - first.count)] }
-                each(buffer[0..<n])
+                if first.count < 60 { first += Self.buffer[0..<min(n, 60 - first.count)] }
+                each(Self.buffer[0..<n])
             }
         }
 
+        /// One buffer for every read: the scanner has one thread.
+        nonisolated(unsafe) private static var buffer = [UInt8](repeating: 0, count: 65536)
+
         /// Reads what is waiting and writes it on, a line at a time marked with
         /// `label`, to the scanner's standard error (a pipe the host relays and escapes).
-        mutating func relay(from fd: Int32, label: String, flush: Bool = false) {
+        /// - Returns: whether the pipe is at its end.
+        @discardableResult
+        mutating func relay(from fd: Int32, label: String, flush: Bool = false) -> Bool {
             var lines = pending
-            take(from: fd) { lines += $0 }
+            let atEnd = take(from: fd) { lines += $0 }
             var start = lines.startIndex
             while let newline = lines[start...].firstIndex(of: 10) {
                 writeAll("segue: \(label): \(String(decoding: lines[start..<newline].prefix(4096), as: UTF8.self))\n")
@@ -271,6 +331,7 @@ struct FileExamination {
                 writeAll("segue: \(label): \(String(decoding: pending, as: UTF8.self))\n")
                 pending = []
             }
+            return atEnd
         }
     }
 }

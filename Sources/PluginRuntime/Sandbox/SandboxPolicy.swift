@@ -150,24 +150,42 @@ package enum WorkerConfinement {
     /// refusals recorded in `record` (``WorkerLayout/sandbox`` in the shared
     /// memory). Call it while the process has one thread, before any plugin
     /// code runs. `withoutFilter` is for a scanner, which forks a process per
-    /// file that enters the whole sandbox and runs no plugin code itself.
+    /// file that enters the whole sandbox and runs no plugin code itself;
+    /// `ruleset`, one of ``prepareLandlock(readable:)``'s, is entered instead
+    /// of a Landlock ruleset built here from `readable`.
     /// - Returns: what was applied, or why the sandbox could not be entered.
     package static func enter(_ policy: SandboxPolicy, readable: [String], record: UnsafeMutableRawPointer,
-                              withoutFilter: Bool = false) -> Result<Entered, SandboxError> {
-        let paths = readable.compactMap { strdup($0) }
-        defer { paths.forEach { free($0) } }
+                              withoutFilter: Bool = false, ruleset: Int32 = -1) -> Result<Entered, SandboxError> {
         var applied = worker_sandbox_applied_t()
         var error = [CChar](repeating: 0, count: 512)
-        let rc = paths.map { Optional(UnsafePointer($0)) }.withUnsafeBufferPointer { list in
+        let rc = withPaths(readable) { list in
             var config = worker_sandbox_config_t(readable: list.baseAddress, readable_count: list.count,
                                                  memory_limit: policy.memoryLimit,
                                                  record: record.assumingMemoryBound(to: worker_sandbox_record_t.self),
-                                                 thread_limit: UInt32(policy.threadLimit), without_filter: withoutFilter ? 1 : 0)
+                                                 thread_limit: UInt32(policy.threadLimit), without_filter: withoutFilter ? 1 : 0,
+                                                 landlock_ruleset: ruleset)
             return worker_sandbox_enter(&config, &applied, &error, error.count)
         }
-        guard rc == 0 else { return .failure(SandboxError(reason: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))) }
+        guard rc == 0 else { return .failure(SandboxError(error)) }
         return .success(Entered(support: SandboxSupport(landlockABI: Int(applied.landlock_abi), seccomp: applied.seccomp != 0),
                                 threadListener: applied.thread_listener))
+    }
+
+    /// A Landlock ruleset made once for the processes this one forks later
+    /// (reading beneath `readable` and the system's folders, no `/proc`),
+    /// each of which then only enters it (``enter(_:readable:record:withoutFilter:ruleset:)``).
+    /// - Returns: its descriptor, or why there is none (no Landlock, say): the
+    ///   processes then build their own.
+    package static func prepareLandlock(readable: [String]) -> Result<Int32, SandboxError> {
+        var error = [CChar](repeating: 0, count: 512)
+        let fd = withPaths(readable) { worker_sandbox_prepare_landlock($0.baseAddress, $0.count, &error, error.count) }
+        return fd >= 0 ? .success(fd) : .failure(SandboxError(error))
+    }
+
+    private static func withPaths<R>(_ paths: [String], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> R) -> R {
+        let copies = paths.compactMap { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        return copies.map { Optional(UnsafePointer($0)) }.withUnsafeBufferPointer(body)
     }
 
     /// Sets what each refusal from now on is recorded as happening during (a scanner's ``LoadPhase``).
@@ -192,6 +210,7 @@ package enum ThreadSupervisor {
 /// The sandbox could not be entered; the worker then runs no plugin code.
 package struct SandboxError: Error, CustomStringConvertible {
     package let reason: String
+    init(_ error: [CChar]) { reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
     package var description: String { "the sandbox could not be entered: \(reason)" }
 }
 
