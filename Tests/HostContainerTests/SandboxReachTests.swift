@@ -131,6 +131,24 @@ struct SandboxReachTests {
         }
     }
 
+    /// The control for ``aPluginCannotRewriteAnother(_:_:)``: the same
+    /// tamperer in one address space with its victim (a C program loading
+    /// both, as a scanner that examined every file in one process did)
+    /// rewrites the victim's name, loaded before it or after.
+    @Test(arguments: ["victim-first", "tamperer-first"])
+    func sharingAnAddressSpaceTheTampererRewritesItsNeighbour(_ order: String) throws {
+        let folder = makeTemporaryFolder("neighbour-control")
+        let victim = try CPlugin.build(CPlugin.fixtureSource, name: "SpringSlide", defines: ["FIXTURE_NAME=\"SpringSlide\""], into: folder)
+        let tamperer = try CPlugin.build(CPlugin.fixtureSource, name: "Tamper",
+                                         defines: ["ATTEMPT_NEIGHBOUR=\"SpringSlide\"", "ATTEMPT_AT=1"], into: folder)
+        let harness = folder + "/neighbour-harness"
+        let built = try run("/usr/bin/env", ["cc", "-std=c11", "-Wall", "-Werror", "-I", Paths.header, "-o", harness,
+                                              Paths.packageRoot + "/Tests/Fixtures/neighbour_harness.c", "-ldl"])
+        try #require(built.status == 0, "\(built.err)")
+        let result = try run(harness, [victim, tamperer, order], timeout: 30)
+        #expect(result.status == 0 && result.out == "TamperSlide\n", "status \(result.status): \(result.out) \(result.err)")
+    }
+
     /// `validate` never passes what `list` refuses, and says it in `list`'s words.
     @Test func validateFailsWhatListRefuses() throws {
         let (_, printing) = try CPlugin.fixture("validate-print", "FAULT_PRINT_ENTRY")
