@@ -279,6 +279,7 @@ enum Commands {
                   detail: "Only context N of the matrix (as a failure names it)."),
             .init("--in-process", summary: "Run the checks in this process, for a debugger",
                   detail: "Run the checks in this process: a crash stops segue, which is what a debugger wants (gdb --args segue ...); nothing can time out there, so not with --timeout."),
+            plugins.first { $0.name == "--allow-insecure-plugins" }!,
             .init("--worker", .text, summary: "Internal: run as segue validate's child", hidden: true),
             json.detailed("One JSON object: plugin, strictness, seed, passed, checks [{name, status, message}]."),
             help,

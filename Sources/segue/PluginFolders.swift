@@ -35,8 +35,7 @@ enum PluginFolders {
         var options = RegistryOptions()
         options.prestartsWorker = playing && (config.map(namesPluginAnimator) ?? false)
         options.cache = RegistryCache.standard()
-        options.checksPermissions = !args.has("--allow-insecure-plugins")
-            && ProcessInfo.processInfo.environment["SEGUE_ALLOW_INSECURE_PLUGINS"] != "1"
+        options.checksPermissions = checksPermissions(args)
         let isolation = try args.single("--isolation").map { value throws(UsageError) in
             guard let i = PluginIsolation(rawValue: value) else { throw args.usage("--isolation \(value): expected process or none") }
             return i
@@ -46,6 +45,12 @@ enum PluginFolders {
                                         isolation: isolation, options: options)
         kept.append(registry)
         return registry
+    }
+
+    /// Whether plugin files others could change are refused: unless
+    /// `--allow-insecure-plugins` or `SEGUE_ALLOW_INSECURE_PLUGINS=1`.
+    static func checksPermissions(_ args: Arguments) -> Bool {
+        !args.has("--allow-insecure-plugins") && ProcessInfo.processInfo.environment["SEGUE_ALLOW_INSECURE_PLUGINS"] != "1"
     }
 
     /// The sandbox of `--sandbox`, else `SEGUE_SANDBOX`, else the config's

@@ -44,11 +44,13 @@ enum ValidateCommand {
         }
         var validator = PluginValidator(path: path, strictness: strictness, seed: seed)
         validator.onlyContext = context
+        validator.checksPermissions = PluginFolders.checksPermissions(args)
         if let from = args.single("--worker") {
             return worker(validator, from: Int(from) ?? 0)
         }
         var forwarded = ["--strictness", "\(strictness)", "--seed", "\(seed)"]
         if let context { forwarded += ["--context", "\(context)"] }
+        if !validator.checksPermissions { forwarded.append("--allow-insecure-plugins") }  // the child's environment is not this one
         let json = args.has("--json")
         let checks = args.has("--in-process")
             ? inProcess(validator, json: json)

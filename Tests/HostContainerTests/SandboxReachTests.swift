@@ -160,6 +160,8 @@ struct SandboxReachTests {
         let insecure = try run(Paths.segue, ["validate", open])
         #expect(insecure.status == 1 && insecure.out.contains("FAIL  loads as segue list loads it: refused: the file \(open) is writable by others")
                 && insecure.out.contains("fix: chmod o-w \(open)"), "\(insecure.out)")
+        let allowed = try run(Paths.segue, ["validate", open, "--allow-insecure-plugins"])
+        #expect(allowed.status == 0 && allowed.out.contains("PASS  loads as segue list loads it"), "as list allows it: \(allowed.out)")
         let listed = try run(Paths.segue, ["list", "--plugins", (open as NSString).deletingLastPathComponent])
         #expect(listed.err.contains("is writable by others") || listed.out.contains("is writable by others"), "list refuses it too")
     }
