@@ -19,33 +19,34 @@ final class VirtualDisplay {
     static let hasSDL = dlopen("libSDL2-2.0.so.0", RTLD_LAZY) != nil
     static let skipNote = "skipped: needs Xvfb, xdotool, xwd and SDL2 (apt-get install xvfb xdotool x11-apps libsdl2-2.0-0; .ci/run does)"
 
-    /// Display numbers are never reused within a test run: a server shutting
-    /// down may still answer on its number for a moment.
-    nonisolated(unsafe) private static var next = 100 + Int(getpid() % 300)
-    private static let lock = NSLock()
-
+    /// Xvfb chooses a display number no server listens on (`-displayfd`) and
+    /// says it once it accepts connections. Choosing one here raced: two
+    /// displays made at once could be given the same number, and the test
+    /// whose own server had failed to start talked to the other one's, until
+    /// that test ended and took it away ("Can't open display").
     init() throws {
-        var number = Self.lock.withLock { () -> Int in
-            Self.next += 1
-            return Self.next
-        }
-        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") {
-            number += 1
-        }
-        Self.lock.withLock { Self.next = max(Self.next, number) }
-        name = ":\(number)"
         server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        server.arguments = [name, "-screen", "0", "1200x1000x24", "-nolisten", "tcp"]
-        server.standardOutput = FileHandle.nullDevice
+        server.arguments = ["-displayfd", "1", "-screen", "0", "1200x1000x24", "-nolisten", "tcp"]
+        let announced = Pipe()
+        server.standardOutput = announced
         server.standardError = FileHandle.nullDevice
         try server.run()
+        let reader = announced.fileHandleForReading.fileDescriptor
+        var text = ""
         let deadline = Date().addingTimeInterval(10)
-        // Its socket appears before it accepts connections: wait until a client gets an answer.
-        while (try? tool("xdotool", ["getdisplaygeometry"]).status) != 0 {
-            guard Date() < deadline, server.isRunning else { throw POSIXError(.ETIMEDOUT) }
-            usleep(20_000)
+        while !text.hasSuffix("\n") {
+            var poller = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+            let left = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
+            var byte: UInt8 = 0
+            guard poll(&poller, 1, left) > 0, read(reader, &byte, 1) == 1 else {
+                server.terminate()
+                throw POSIXError(.ETIMEDOUT)
+            }
+            text.append(Character(UnicodeScalar(byte)))
         }
+        guard let number = Int(text.dropLast()) else { throw POSIXError(.EPROTO) }
+        name = ":\(number)"
     }
 
     deinit {
