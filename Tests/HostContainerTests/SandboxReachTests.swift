@@ -164,5 +164,12 @@ struct SandboxReachTests {
         #expect(allowed.status == 0 && allowed.out.contains("PASS  loads as segue list loads it"), "as list allows it: \(allowed.out)")
         let listed = try run(Paths.segue, ["list", "--plugins", (open as NSString).deletingLastPathComponent])
         #expect(listed.err.contains("is writable by others") || listed.out.contains("is writable by others"), "list refuses it too")
+        // Owned by someone else (as root, the tests can give it away).
+        let (_, foreign) = try CPlugin.fixture("validate-foreign")
+        if geteuid() == 0, chown(foreign, 4321, 0) == 0 {
+            let owned = try run(Paths.segue, ["validate", foreign])
+            #expect(owned.status == 1 && owned.out.contains("FAIL  loads as segue list loads it: refused: the file \(foreign) is owned by user 4321")
+                    && owned.out.contains("fix: chown 0 \(foreign)"), "\(owned.out)")
+        }
     }
 }
