@@ -1,5 +1,7 @@
 import Foundation
+import Glibc
 import Renderer
+import SystemCalls
 
 /// How frames reach a terminal.
 public enum TerminalGraphics: String, Sendable, CaseIterable {
@@ -155,39 +157,86 @@ struct SixelEncoder {
     }
 }
 
-/// Kitty graphics: the first frame transmitted whole as image 1 and placed
-/// at cell (1, 1); later frames edit that image's changed rectangle in place
-/// (`a=f`, `r=1`), so only changed pixels cross the line. RGB (frames are
-/// opaque), base64, in chunks of 4096 bytes.
+/// Kitty graphics, double-buffered by image id: each frame is a new image
+/// (ids 1 and 2 in turn) placed at cell (1, 1) over the last one, which is
+/// then deleted. A real kitty mishandled in-place edits of a shown image
+/// (`a=f`) when they came quickly, and held whole frames of base64 past what
+/// one synchronized update may carry. Where the terminal shares the machine
+/// (`medium` shared memory, probed at start), the pixels go through a POSIX
+/// shared-memory object kitty reads and unlinks, and only its name crosses
+/// the terminal; otherwise (over SSH) they go inline, zlib-compressed
+/// (`o=z`), base64 in chunks of 4096 bytes with nothing between them.
 struct KittyEncoder {
-    private var sent = (width: 0, height: 0)
+    /// How pixels reach the terminal.
+    enum Medium { case sharedMemory, direct }
+    var medium: Medium
+    /// The image shown (1 or 2), 0 for none.
+    private var shown: UInt32 = 0
+    private var serial = 0
+    /// The shared-memory objects made and perhaps not yet read (kitty unlinks those it reads).
+    private(set) var objects: [String] = []
 
-    mutating func reset() { sent = (0, 0) }
+    init(medium: Medium) { self.medium = medium }
+
+    /// Forgets what the terminal shows (after a clear: every image is deleted then).
+    mutating func reset() { shown = 0 }
 
     mutating func encode(_ canvas: Canvas, damage: PixelRect, into out: inout [UInt8]) {
-        let whole = sent != (canvas.width, canvas.height)
-        let area = whole ? PixelRect(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height) : damage
-        guard !area.isEmpty else { return }
+        guard shown == 0 || !damage.isEmpty else { return }
+        let area = PixelRect(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)
         let packed = PackedPixels(canvas, area: area)
-        var pixels = [UInt8]()
-        pixels.reserveCapacity(area.area * 3)
-        for word in packed.words {
-            pixels += [UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
+        var pixels = [UInt8](repeating: 0, count: area.area * 3)
+        for (i, word) in packed.words.enumerated() {
+            (pixels[3 * i], pixels[3 * i + 1], pixels[3 * i + 2]) =
+                (UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word))
         }
-        let control = whole
-            ? "a=T,i=1,p=1,q=2,C=1,f=24,s=\(area.width),v=\(area.height)"
-            : "a=f,r=1,i=1,q=2,f=24,x=\(area.x0),y=\(area.y0),s=\(area.width),v=\(area.height)"
-        if whole { out += Array("\u{1B}[1;1H".utf8) }
-        let payload = Array(Data(pixels).base64EncodedString().utf8)
+        let next: UInt32 = shown == 1 ? 2 : 1
+        let placement = "a=T,i=\(next),p=1,q=2,C=1,f=24,s=\(area.width),v=\(area.height)"
+        out += Array("\u{1B}[1;1H".utf8)
+        switch medium {
+        case .sharedMemory:
+            serial += 1
+            let name = "/segue-frame-\(getpid())-\(serial)"
+            if Self.share(pixels, as: name) {
+                objects = (objects + [name]).suffix(4)
+                out += Array("\u{1B}_G\(placement),t=s,S=\(pixels.count);\(Data(name.utf8).base64EncodedString())\u{1B}\\".utf8)
+            } else {
+                medium = .direct  // no shared memory after all: inline from now on
+                Self.inline(pixels, control: placement, into: &out)
+            }
+        case .direct:
+            Self.inline(pixels, control: placement, into: &out)
+        }
+        if shown != 0 { out += Array("\u{1B}_Ga=d,d=I,i=\(shown),q=2\u{1B}\\".utf8) }
+        shown = next
+    }
+
+    /// Removes the shared-memory objects kitty has not read (the view ends).
+    mutating func removeObjects() {
+        for name in objects { shm_unlink(name) }
+        objects = []
+    }
+
+    /// Writes `bytes` to a new POSIX shared-memory object `name`; false when it cannot.
+    static func share(_ bytes: [UInt8], as name: String) -> Bool {
+        let fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        let written = bytes.withUnsafeBytes { (try? SystemCall.write(fd, $0)) != nil }
+        if !written { shm_unlink(name) }
+        return written
+    }
+
+    /// The pixels inline: zlib-compressed, base64, in chunks of 4096 bytes, `m=1` on all but the last.
+    private static func inline(_ pixels: [UInt8], control: String, into out: inout [UInt8]) {
+        let payload = Array(Data(SystemZlib.compress(pixels, level: 1) ?? Deflate.zlib(pixels)).base64EncodedString().utf8)
         var offset = 0
         repeat {
             let end = min(offset + 4096, payload.count)
-            let more = end < payload.count ? 1 : 0
-            out += Array("\u{1B}_G\(offset == 0 ? control + "," : "")m=\(more);".utf8)
+            out += Array("\u{1B}_G\(offset == 0 ? control + ",o=z," : "")m=\(end < payload.count ? 1 : 0);".utf8)
             out += payload[offset..<end]
             out += Array("\u{1B}\\".utf8)
             offset = end
         } while offset < payload.count
-        sent = (canvas.width, canvas.height)
     }
 }

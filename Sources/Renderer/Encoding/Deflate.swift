@@ -2,8 +2,8 @@
 /// window with hash chains, coded with the fixed Huffman tables: the fallback
 /// for systems without libz.so.1 (see ``SystemZlib``). Small and
 /// dependency-free; its files are about 4 times zlib's.
-enum Deflate {
-    static func zlib(_ data: [UInt8]) -> [UInt8] {
+package enum Deflate {
+    package static func zlib(_ data: [UInt8]) -> [UInt8] {
         var out = BitWriter()
         out.bytes = [0x78, 0x01]  // deflate, 32 KiB window, fastest level, no dictionary
         out.write(1, bits: 1)  // the final block

@@ -5,7 +5,7 @@ import Foundation
 /// development files, which linking at build time would need, are optional.
 /// When it cannot be loaded, ``compress(_:)`` returns nil and callers use
 /// ``Deflate``.
-enum SystemZlib {
+package enum SystemZlib {
     private typealias Compress2 = @convention(c) (
         UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt>?, UnsafePointer<UInt8>?, UInt, Int32) -> Int32
     private typealias CompressBound = @convention(c) (UInt) -> UInt
@@ -18,7 +18,7 @@ enum SystemZlib {
 
     /// A zlib stream of `data` at compression `level` (zlib's default, 6, unless
     /// told); nil when the library is missing or fails.
-    static func compress(_ data: [UInt8], level: Int32 = 6) -> [UInt8]? {
+    package static func compress(_ data: [UInt8], level: Int32 = 6) -> [UInt8]? {
         guard let f = functions else { return nil }
         var length = f.bound(UInt(data.count))
         var out = [UInt8](repeating: 0, count: Int(length))
