@@ -39,8 +39,10 @@ public final class TerminalBackend: LiveBackend {
     private var columns = 80, rows = 24
     private var cell = (width: 10, height: 20)
     private var halfBlocks = HalfBlockEncoder()
-    private var kitty = KittyEncoder()
+    private var kitty = KittyEncoder(medium: .direct)
     private var clearNext = true
+    /// A frame's synchronized update was begun and its end not yet written (a write cut short).
+    private var updating = false
     private var lastStatus = ""
 
     /// Takes over the terminal on `input`/`output` for a stage of `stage` points.
@@ -80,21 +82,30 @@ public final class TerminalBackend: LiveBackend {
     public func restore() {
         guard !restored else { return }
         restored = true
-        write("\u{1B}[?2026l\u{1B}[0m\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?25h\u{1B}[?1049l")
+        if graphics == .kitty { write("\u{1B}_Ga=d,d=A,q=2\u{1B}\\") }
+        // The end of an update only when one was cut short: kitty logs an end with none begun.
+        write((updating ? "\u{1B}[?2026l" : "") + "\u{1B}[0m\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?25h\u{1B}[?1049l")
         tcsetattr(input, TCSANOW, &saved)
+        kitty.removeObjects()
     }
 
     // MARK: - Asking the terminal
 
-    /// Asks what the terminal can show: a kitty graphics query, the cell size
-    /// (`CSI 16 t`) and the primary device attributes (`CSI c`, which every
-    /// terminal answers, last); `4` among those means sixel. Without an
+    /// Asks what the terminal can show: a kitty graphics query, another
+    /// through shared memory (does the terminal share this machine?), the cell
+    /// size (`CSI 16 t`) and the primary device attributes (`CSI c`, which
+    /// every terminal answers, last); `4` among those means sixel. Without an
     /// answer in half a second, `$TERM` decides.
     private func detect() -> TerminalGraphics {
         let environment = ProcessInfo.processInfo.environment
         // Under tmux or screen, graphics need passthrough: half-blocks are safe.
         if environment["TMUX"] != nil || environment["TERM"]?.hasPrefix("screen") == true { return .halfBlocks }
-        write("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[16t\u{1B}[c")
+        let probe = "/segue-probe-\(getpid())"
+        let shared = KittyEncoder.share([0, 0, 0], as: probe)
+        defer { if shared { shm_unlink(probe) } }
+        write("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
+              + (shared ? "\u{1B}_Gi=32,s=1,v=1,a=q,t=s,f=24,S=3;\(Data(probe.utf8).base64EncodedString())\u{1B}\\" : "")
+              + "\u{1B}[16t\u{1B}[c")
         let deadline = MonotonicTime.now + 0.5
         var kittyOK = false, sixel = false, answered = false
         while !answered {
@@ -104,6 +115,7 @@ public final class TerminalBackend: LiveBackend {
                 case .reply(let reply):
                     let text = String(decoding: reply, as: UTF8.self)
                     if text.hasPrefix("\u{1B}_Gi=31;") { kittyOK = text.contains(";OK") }
+                    if text.hasPrefix("\u{1B}_Gi=32;"), text.contains(";OK") { kitty.medium = .sharedMemory }
                     if text.hasPrefix("\u{1B}[6;"), text.hasSuffix("t") {
                         let n = text.dropFirst(4).dropLast().split(separator: ";").compactMap { Int($0) }
                         if n.count == 2, n[0] > 0, n[1] > 0 { cell = (n[1], n[0]) }
@@ -194,6 +206,7 @@ public final class TerminalBackend: LiveBackend {
         var damage = damage
         if clearNext {
             out += Array("\u{1B}[0m\u{1B}[2J".utf8)
+            if graphics == .kitty { out += Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8) }
             halfBlocks.reset()
             kitty.reset()
             damage = PixelRect(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)
@@ -212,7 +225,8 @@ public final class TerminalBackend: LiveBackend {
         }
         out += Array("\u{1B}[?2026l".utf8)
         bytesPerFrame.append(out.count)
-        out.withUnsafeBytes { try? SystemCall.write(output, $0) }
+        updating = true
+        updating = out.withUnsafeBytes { (try? SystemCall.write(output, $0)) == nil }
         return 0
     }
 
