@@ -30,7 +30,17 @@ struct TerminalInputParser {
                     break
                 }
                 let next = b[i + 1]
-                if next == UInt8(ascii: "[") || next == UInt8(ascii: "O") {
+                if next == UInt8(ascii: "["), i + 2 < b.count, b[i + 2] == UInt8(ascii: "M") {
+                    // A mouse report in the older encoding (ESC [ M and three bytes, each 32 more than its
+                    // value), which a terminal without SGR reports (mlterm) sends: never keys.
+                    guard i + 5 < b.count else { break outer }
+                    let (button, column, row) = (Int(b[i + 3]) - 32, Int(b[i + 4]) - 32, Int(b[i + 5]) - 32)
+                    if button & 64 == 0, button & 0b11 != 1, button & 0b11 != 2 {
+                        let phase: PointerPhase = button & 0b11 == 3 ? .up : button & 32 != 0 ? .moved : .down
+                        events.append(.mouse(phase, column: column, row: row))
+                    }
+                    i += 6
+                } else if next == UInt8(ascii: "[") || next == UInt8(ascii: "O") {
                     // A control sequence: parameters, then a final byte in 0x40...0x7E.
                     var j = i + 2
                     while j < b.count, !(0x40...0x7E).contains(b[j]) || (j == i + 2 && b[j] == UInt8(ascii: "<")) { j += 1 }
