@@ -91,7 +91,11 @@ func showBenchmark(registry: AnimatorRegistry) {
     }
 
     print("\nThe built-in scene playing its script for 10 s at 60 Hz (paced by the loop, real clock):")
-    for (name, backend) in [("window", window as any LiveBackend)] + (terminal(columns: 240, rows: 120).flatMap { try? TerminalBackend(input: $0, output: $0, stage: stage, graphics: .halfBlocks) }.map { [("half-blocks", $0 as any LiveBackend)] } ?? []) {
+    let terminals = TerminalGraphics.allCases.compactMap { graphics -> (String, any LiveBackend)? in
+        terminal(columns: 240, rows: 120).flatMap { try? TerminalBackend(input: $0, output: $0, stage: stage, graphics: graphics) }
+            .map { (graphics.rawValue, $0) }
+    }
+    for (name, backend) in [("window", window as any LiveBackend)] + terminals {
         let session = LiveSession(config: SegueConfig.builtinScene, registry: registry, size: stage)
         let loop = LiveLoop(session: session, backend: backend)
         let autoplay = Autoplay(steps: ScriptPlayer(config: SegueConfig.builtinScene, registry: registry).script)

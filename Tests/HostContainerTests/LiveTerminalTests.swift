@@ -222,13 +222,15 @@ struct LiveTerminalTests {
         #expect(processesTagged(pty.tag).isEmpty)
     }
 
-    /// Kitty graphics: the first frame whole as image 1, later frames only the
-    /// changed rectangle, edited into it; the payloads decode to the frame's pixels.
-    @Test func kittyFramesCarryTheFramesPixelsAndOnlyWhatChanged() throws {
-        var first = Canvas(width: 40, height: 30, color: Color(red: 0.2, green: 0.4, blue: 0.6))
-        var encoder = KittyEncoder()
-        var out: [UInt8] = []
-        encoder.encode(first, damage: PixelRect(x0: 0, y0: 0, x1: 40, y1: 30), into: &out)
+    /// Kitty graphics, double-buffered: each frame a new image (1, then 2,
+    /// then 1...) placed over the last, which is deleted; inline frames are
+    /// zlib-compressed base64 in chunks, shared-memory frames name an object
+    /// that holds the pixels; nothing is sent for a frame with no damage.
+    @Test(arguments: [true, false])
+    func kittyFramesAreNewImagesThatReplaceTheLast(_ shared: Bool) throws {
+        var canvas = Canvas(width: 40, height: 30, color: Color(red: 0.2, green: 0.4, blue: 0.6))
+        var encoder = KittyEncoder(medium: shared ? .sharedMemory : .direct)
+        defer { encoder.removeObjects() }
         func commands(_ bytes: [UInt8]) -> [(control: String, payload: String)] {
             String(decoding: bytes, as: UTF8.self).components(separatedBy: "\u{1B}_G").dropFirst().map { part in
                 let body = part.components(separatedBy: "\u{1B}\\")[0]
@@ -236,18 +238,42 @@ struct LiveTerminalTests {
                 return (pieces[0], pieces.count > 1 ? pieces[1] : "")
             }
         }
-        let whole = commands(out)
-        #expect(whole.first?.control.hasPrefix("a=T,i=1,") == true && whole.first?.control.contains("s=40,v=30") == true)
-        #expect(whole.last?.control.hasSuffix("m=0") == true && whole.dropLast().allSatisfy { $0.control.hasSuffix("m=1") })
-        let pixels = try #require(Data(base64Encoded: whole.map(\.payload).joined()))
-        #expect(pixels.count == 40 * 30 * 3 && Array(pixels.prefix(3)) == [51, 102, 153])
-        // A changed square: only it crosses the line.
-        first.fill(PixelRect(x0: 10, y0: 5, x1: 14, y1: 9), with: Color(red: 1, green: 1, blue: 1))
+        /// The pixels a frame's transmission carries.
+        func pixels(_ sent: [(control: String, payload: String)]) throws -> [UInt8] {
+            let payload = try #require(Data(base64Encoded: sent.map(\.payload).joined()))
+            if shared {
+                let name = String(decoding: payload, as: UTF8.self)
+                let fd = shm_open(name, O_RDONLY, 0)
+                try #require(fd >= 0, "the shared-memory object \(name) exists")
+                defer { close(fd) }
+                var bytes = [UInt8](repeating: 0, count: 40 * 30 * 3 + 1)
+                let n = read(fd, &bytes, bytes.count)
+                return Array(bytes.prefix(max(n, 0)))
+            }
+            return try RendererTests.Zlib.inflate([UInt8](payload), size: 40 * 30 * 3)
+        }
+        var out: [UInt8] = []
+        encoder.encode(canvas, damage: PixelRect(x0: 0, y0: 0, x1: 40, y1: 30), into: &out)
+        let first = commands(out)
+        #expect(first.first?.control.hasPrefix("a=T,i=1,") == true && first.first?.control.contains("s=40,v=30") == true)
+        #expect(first.first?.control.contains(shared ? "t=s,S=3600" : "o=z") == true, "\(first.first?.control ?? "")")
+        if !shared {
+            #expect(first.last?.control.hasSuffix("m=0") == true && first.dropLast().allSatisfy { $0.control.hasSuffix("m=1") })
+        }
+        let firstPixels = try pixels(first)
+        #expect(firstPixels.count == 40 * 30 * 3 && Array(firstPixels.prefix(3)) == [51, 102, 153])
+        // A changed square: a new image, then the old one deleted.
+        canvas.fill(PixelRect(x0: 10, y0: 5, x1: 14, y1: 9), with: Color(red: 1, green: 1, blue: 1))
         out = []
-        encoder.encode(first, damage: PixelRect(x0: 10, y0: 5, x1: 14, y1: 9), into: &out)
-        let edit = commands(out)
-        #expect(edit.count == 1 && edit[0].control.hasPrefix("a=f,r=1,i=1,") && edit[0].control.contains("x=10,y=5,s=4,v=4"))
-        #expect(try #require(Data(base64Encoded: edit[0].payload)) == Data([UInt8](repeating: 255, count: 48)))
+        encoder.encode(canvas, damage: PixelRect(x0: 10, y0: 5, x1: 14, y1: 9), into: &out)
+        let second = commands(out)
+        #expect(second.first?.control.hasPrefix("a=T,i=2,") == true)
+        #expect(second.last?.control == "a=d,d=I,i=1,q=2", "the last image is deleted after the new one is placed")
+        let secondPixels = try pixels(Array(second.dropLast()))
+        #expect(Array(secondPixels[(5 * 40 + 10) * 3..<(5 * 40 + 10) * 3 + 3]) == [255, 255, 255])
+        out = []
+        encoder.encode(canvas, damage: PixelRect(x0: 0, y0: 0, x1: 0, y1: 0), into: &out)
+        #expect(out.isEmpty, "no damage, nothing sent")
     }
 
     /// The terminal's bytes as the view reads them: arrows, Escape alone, Ctrl-C, SGR mouse reports, replies.
@@ -258,6 +284,12 @@ struct LiveTerminalTests {
         #expect(parser.parse([0x03]) == [.interrupt])
         #expect(parser.parse(Array("\u{1B}[<0;12;7M\u{1B}[<32;14;7M\u{1B}[<0;15;7m".utf8))
                 == [.mouse(.down, column: 12, row: 7), .mouse(.moved, column: 14, row: 7), .mouse(.up, column: 15, row: 7)])
+        // The older mouse encoding (mlterm's): ESC [ M and three bytes of 32 + value; never keys.
+        #expect(parser.parse([0x1B, 0x5B, 0x4D, 32, 32 + 12, 32 + 7, 0x1B, 0x5B, 0x4D, 32 + 32, 32 + 81, 32 + 7,
+                              0x1B, 0x5B, 0x4D, 32 + 3, 32 + 81, 32 + 7])
+                == [.mouse(.down, column: 12, row: 7), .mouse(.moved, column: 81, row: 7), .mouse(.up, column: 81, row: 7)])
+        #expect(parser.parse([0x1B, 0x5B, 0x4D, 32], final: false).isEmpty, "kept until its three bytes are there")
+        #expect(parser.parse([32 + 5, 32 + 6]) == [.mouse(.down, column: 5, row: 6)])
         // A sequence cut in two reads is kept until its end arrives.
         #expect(parser.parse(Array("\u{1B}[<0;3".utf8), final: false).isEmpty)
         #expect(parser.parse(Array(";4M".utf8)) == [.mouse(.down, column: 3, row: 4)])

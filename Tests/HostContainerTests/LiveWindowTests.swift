@@ -283,4 +283,79 @@ struct LiveWindowTests {
         #expect(!xterm.process.isRunning, "segue show quit and xterm with it")
         #expect(processesTagged(tag).isEmpty)
     }
+
+    /// The terminals people use, each under Xvfb as a person would drive it:
+    /// kitty (its graphics protocol, by shared memory) and mlterm (sixel). One
+    /// Right, two in quick succession (the second interrupting the first
+    /// transition), then an interactive drag from the edge released early
+    /// (cancelled): after each, the photograph shows the expected child's
+    /// colour over the whole container and the bar's highlight inside the
+    /// window; kitty logs no parse error and no synchronized update it had to
+    /// end itself; `q` ends the view and the terminal with it.
+    @Test(.enabled(if: VirtualDisplay.available && ["kitty", "mlterm", "python3"].allSatisfy(VirtualDisplay.has),
+                   "skipped: needs Xvfb, xdotool, xwd, kitty, mlterm and python3 (apt-get install xvfb xdotool x11-apps kitty mlterm python3; .ci/run does)"),
+          arguments: ["kitty", "mlterm"])
+    func aRealTerminalShowsEveryStep(_ terminal: String) throws {
+        let display = try VirtualDisplay()
+        let tag = "\(terminal)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let title = "segue-\(terminal)-\(getpid())"
+        let arguments = terminal == "kitty"
+            ? ["--config", "NONE", "-o", "initial_window_width=900", "-o", "initial_window_height=1000", "-o", "remember_window_size=no",
+               "--title", title, Paths.segue, "show", "--terminal"]
+            : ["-g", "100x50", "--sb=false", "--title", title, "-e", Paths.segue, "show", "--terminal"]
+        // The test runner's threads block signals, and a child keeps its parent's mask: mlterm, which
+        // learns that its program ended from SIGCHLD, would never close. The terminal starts as a shell starts it.
+        let unblocked = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
+                         "/usr/bin/" + terminal]
+        let process = try LiveProcess("/usr/bin/python3", unblocked + arguments, in: NSTemporaryDirectory(),
+                                      environment: tagged(tag).merging(["DISPLAY": display.name, "LIBGL_ALWAYS_SOFTWARE": "1"]) { $1 })
+        defer { if process.process.isRunning { _ = process.stop(with: SIGKILL) } }
+        let window = try #require(try display.window(named: title), "no \(terminal) window: \(Self.diagnose(process, on: display))")
+        /// The mean colour of a 20 x 20 block.
+        func mean(_ image: XWDImage, _ x: Int, _ y: Int) -> (Double, Double, Double) {
+            var sum = (0.0, 0.0, 0.0)
+            for yy in y..<(y + 20) { for xx in x..<(x + 20) { let p = image.pixel(xx, yy); sum = (sum.0 + p.0, sum.1 + p.1, sum.2 + p.2) } }
+            return (sum.0 / 400, sum.1 / 400, sum.2 / 400)
+        }
+        func near(_ c: (Double, Double, Double), _ e: Color) -> Bool {
+            abs(c.0 - e.red) < 0.06 && abs(c.1 - e.green) < 0.06 && abs(c.2 - e.blue) < 0.06
+        }
+        /// The child's colour above, below and on both sides of its label, and the bar's highlight in the window's lower part.
+        func shows(_ image: XWDImage, _ hex: String) -> Bool {
+            let colour = Color(hex: hex)!
+            let child = [(100, 150), (330, 150), (100, 320), (100, 650), (330, 700)].allSatisfy { near(mean(image, $0.0, $0.1), colour) }
+            // The highlight holds the child's name in white: small blocks (a sixel dither's 4 x 4), not 20 x 20.
+            func small(_ x: Int, _ y: Int) -> (Double, Double, Double) {
+                var sum = (0.0, 0.0, 0.0)
+                for yy in y..<(y + 4) { for xx in x..<(x + 4) { let p = image.pixel(xx, yy); sum = (sum.0 + p.0, sum.1 + p.1, sum.2 + p.2) } }
+                return (sum.0 / 16, sum.1 / 16, sum.2 / 16)
+            }
+            let bar = stride(from: 820, to: min(image.height - 4, 990), by: 2).contains { y in
+                stride(from: 0, to: min(image.width - 4, 440), by: 2).contains { x in near(small(x, y), Stage.highlight) }
+            }
+            return child && bar
+        }
+        func expectShows(_ hex: String, _ step: String) throws {
+            let photo = try Self.until(display, window) { shows($0, hex) }
+            #expect(photo.map { shows($0, hex) } == true,
+                    "\(terminal), \(step): \(photo.map { p in [(100, 150), (330, 150), (100, 320), (100, 650), (330, 700), (20, 920)].map { mean(p, $0.0, $0.1) } }.debugDescription) \(photo.map { "\($0.width)x\($0.height)" } ?? "")")
+        }
+        try expectShows(SceneColor.photo, "the first frame")
+        try display.tool("xdotool", ["windowfocus", "--sync", window, "key", "Right"])
+        try expectShows(SceneColor.video, "one Right")
+        try display.tool("xdotool", ["windowfocus", "--sync", window, "key", "--delay", "60", "Right", "Right"])
+        try expectShows(SceneColor.contact, "two Rights in quick succession")
+        // From the left edge a quarter of the way, back a little, released: the way back is cancelled.
+        try display.tool("xdotool", ["mousemove", "--window", window, "3", "500", "mousedown", "1",
+                                     "mousemove", "--window", window, "60", "500", "mousemove", "--window", window, "110", "500",
+                                     "mousemove", "--window", window, "90", "500", "mouseup", "1"])
+        try expectShows(SceneColor.contact, "an interactive drag released early")
+        try display.tool("xdotool", ["windowfocus", "--sync", window, "key", "q"])
+        let deadline = Date().addingTimeInterval(10)
+        while process.process.isRunning && Date() < deadline { usleep(20_000) }
+        #expect(!process.process.isRunning, "segue show quit and \(terminal) with it: \(processesTagged(tag, within: 0).map { pid in String(decoding: (FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()).map { $0 == 0 ? 32 : $0 }, as: UTF8.self) })")
+        let log = process.waitForError("", timeout: 1)
+        #expect(!log.contains("PARSE ERROR") && !log.contains("Pending mode"), "\(terminal) logged: \(log.prefix(2000))")
+        #expect(processesTagged(tag).isEmpty)
+    }
 }
