@@ -5,7 +5,8 @@ import SystemCalls
 
 /// How frames reach a terminal.
 public enum TerminalGraphics: String, Sendable, CaseIterable {
-    /// The kitty graphics protocol: RGBA pixels, base64, in chunks.
+    /// The kitty graphics protocol: each frame a new image, by shared memory
+    /// where the terminal is local, else zlib-compressed inline.
     case kitty
     /// DEC sixel: six rows of pixels per band, a palette of 216 colours.
     case sixel
