@@ -121,6 +121,19 @@ struct XWDImage {
         (self.width, self.height, self.rgb) = (width, height, rgb)
     }
 
+    /// The mean colour of the `size` x `size` block at (x, y).
+    func mean(_ x: Int, _ y: Int, size: Int) -> (Double, Double, Double) {
+        var sum = (0.0, 0.0, 0.0)
+        for yy in y..<(y + size) { for xx in x..<(x + size) { let p = pixel(xx, yy); sum = (sum.0 + p.0, sum.1 + p.1, sum.2 + p.2) } }
+        let n = Double(size * size)
+        return (sum.0 / n, sum.1 / n, sum.2 / n)
+    }
+
+    /// Whether colour `c` is within 0.06 of `e` in each channel.
+    static func near(_ c: (Double, Double, Double), _ e: Color) -> Bool {
+        abs(c.0 - e.red) < 0.06 && abs(c.1 - e.green) < 0.06 && abs(c.2 - e.blue) < 0.06
+    }
+
     func pixel(_ x: Int, _ y: Int) -> (Double, Double, Double) {
         let k = (y * width + x) * 3
         return (Double(rgb[k]) / 255, Double(rgb[k + 1]) / 255, Double(rgb[k + 2]) / 255)
@@ -263,15 +276,8 @@ struct LiveWindowTests {
         defer { if xterm.process.isRunning { _ = xterm.stop(with: SIGKILL) } }
         let window = try #require(try display.window(named: title), "no xterm window: \(Self.diagnose(xterm, on: display))")
         /// The mean colour of a 20 x 20 block (sixel frames are dithered to 216 colours).
-        func mean(_ image: XWDImage, _ x: Int, _ y: Int) -> (Double, Double, Double) {
-            var sum = (0.0, 0.0, 0.0)
-            for yy in y..<(y + 20) { for xx in x..<(x + 20) { let p = image.pixel(xx, yy); sum = (sum.0 + p.0, sum.1 + p.1, sum.2 + p.2) } }
-            return (sum.0 / 400, sum.1 / 400, sum.2 / 400)
-        }
-        func near(_ c: (Double, Double, Double), _ hex: String) -> Bool {
-            let e = Color(hex: hex)!
-            return abs(c.0 - e.red) < 0.06 && abs(c.1 - e.green) < 0.06 && abs(c.2 - e.blue) < 0.06
-        }
+        func mean(_ image: XWDImage, _ x: Int, _ y: Int) -> (Double, Double, Double) { image.mean(x, y, size: 20) }
+        func near(_ c: (Double, Double, Double), _ hex: String) -> Bool { XWDImage.near(c, Color(hex: hex)!) }
         let photo = try Self.until(display, window) { near(mean($0, 100, 150), SceneColor.photo) }
         #expect(photo.map { near(mean($0, 100, 150), SceneColor.photo) } == true, "\(photo.map { mean($0, 100, 150) }.debugDescription)")
         try display.tool("xdotool", ["windowfocus", "--sync", window, "key", "2"])
@@ -311,27 +317,15 @@ struct LiveWindowTests {
                                       environment: tagged(tag).merging(["DISPLAY": display.name, "LIBGL_ALWAYS_SOFTWARE": "1"]) { $1 })
         defer { if process.process.isRunning { _ = process.stop(with: SIGKILL) } }
         let window = try #require(try display.window(named: title), "no \(terminal) window: \(Self.diagnose(process, on: display))")
-        /// The mean colour of a 20 x 20 block.
-        func mean(_ image: XWDImage, _ x: Int, _ y: Int) -> (Double, Double, Double) {
-            var sum = (0.0, 0.0, 0.0)
-            for yy in y..<(y + 20) { for xx in x..<(x + 20) { let p = image.pixel(xx, yy); sum = (sum.0 + p.0, sum.1 + p.1, sum.2 + p.2) } }
-            return (sum.0 / 400, sum.1 / 400, sum.2 / 400)
-        }
-        func near(_ c: (Double, Double, Double), _ e: Color) -> Bool {
-            abs(c.0 - e.red) < 0.06 && abs(c.1 - e.green) < 0.06 && abs(c.2 - e.blue) < 0.06
-        }
+        func mean(_ image: XWDImage, _ x: Int, _ y: Int) -> (Double, Double, Double) { image.mean(x, y, size: 20) }
+        let near = XWDImage.near
         /// The child's colour above, below and on both sides of its label, and the bar's highlight in the window's lower part.
         func shows(_ image: XWDImage, _ hex: String) -> Bool {
             let colour = Color(hex: hex)!
             let child = [(100, 150), (330, 150), (100, 320), (100, 650), (330, 700)].allSatisfy { near(mean(image, $0.0, $0.1), colour) }
             // The highlight holds the child's name in white: small blocks (a sixel dither's 4 x 4), not 20 x 20.
-            func small(_ x: Int, _ y: Int) -> (Double, Double, Double) {
-                var sum = (0.0, 0.0, 0.0)
-                for yy in y..<(y + 4) { for xx in x..<(x + 4) { let p = image.pixel(xx, yy); sum = (sum.0 + p.0, sum.1 + p.1, sum.2 + p.2) } }
-                return (sum.0 / 16, sum.1 / 16, sum.2 / 16)
-            }
             let bar = stride(from: 820, to: min(image.height - 4, 990), by: 2).contains { y in
-                stride(from: 0, to: min(image.width - 4, 440), by: 2).contains { x in near(small(x, y), Stage.highlight) }
+                stride(from: 0, to: min(image.width - 4, 440), by: 2).contains { x in near(image.mean(x, y, size: 4), Stage.highlight) }
             }
             return child && bar
         }
