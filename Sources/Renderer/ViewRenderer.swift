@@ -20,9 +20,6 @@ public struct ViewRenderer: Sendable {
     public var scale: Double
     /// What shows where no view draws.
     public var background: Color
-    /// The eye's distance for meshes, in points, as a layer's `m34 = -1/d`:
-    /// a mesh vertex at height z is drawn d / (d − z) times farther from the centre.
-    public static let meshPerspectiveDistance = 1_000.0
     /// Opaque quads hide what is beneath them from this many pixels up (smaller
     /// ones would cut the frame into more pieces than they save).
     static let smallestCover = 16_384

@@ -66,26 +66,13 @@ package final class ActiveTransition {
     /// error says why, naming the animator.
     package static func begin(_ animator: any TransitionAnimator, context: TransitionContext) -> Result<ActiveTransition, PlanError> {
         let plan: TransitionPlan
-        switch animator.setup(context) {
-        case .decline(let why):
-            return .failure(PlanError("\(animator.name) declined: \(why)"))
-        case .failed(let why):
-            return .failure(PlanError("\(animator.name) \(why)"))
-        case .invalid(let problem):
-            animator.animationEnded(false)
-            return .failure(PlanError("\(animator.name) planned an unusable transition: \(problem)"))
-        case .animate(let p):
-            plan = p
+        switch self.plan(of: animator, context: context) {
+        case .failure(let error): return .failure(error)
+        case .success(let p): plan = p
         }
         let container = context.containerView
         let from = context.fromViewController.view, to = context.toViewController.view
         let fromElements = from.elements, toElements = to.elements
-        let counts: [TransitionSide: Int] = [.from: fromElements.count, .to: toElements.count]
-        if let problem = problem(in: plan, elementCounts: counts) {
-            animator.animationEnded(false)
-            return .failure(PlanError("\(animator.name) planned an unusable transition: \(problem)"))
-        }
-
         if to.superview !== container { container.addSubview(to) }
         var layers: [View] = [], snapshots: [View] = [], meshes: [Mesh?] = []
         for request in plan.layers {
@@ -115,6 +102,32 @@ package final class ActiveTransition {
         return .success(ActiveTransition(
             animator: animator, context: context, plan: plan,
             layers: layers, snapshots: snapshots, hiddenElements: hidden, meshes: meshes))
+    }
+
+    /// Asks `animator` for a plan and checks it against the context's views,
+    /// as ``begin(_:context:)`` does, changing no view. On failure the error
+    /// says why, naming the animator; an animator whose plan was refused has
+    /// heard `animationEnded(false)`.
+    package static func plan(of animator: any TransitionAnimator, context: TransitionContext) -> Result<TransitionPlan, PlanError> {
+        let plan: TransitionPlan
+        switch animator.setup(context) {
+        case .decline(let why):
+            return .failure(PlanError("\(animator.name) declined: \(why)"))
+        case .failed(let why):
+            return .failure(PlanError("\(animator.name) \(why)"))
+        case .invalid(let problem):
+            animator.animationEnded(false)
+            return .failure(PlanError("\(animator.name) planned an unusable transition: \(problem)"))
+        case .animate(let p):
+            plan = p
+        }
+        let counts: [TransitionSide: Int] = [.from: context.fromViewController.view.elements.count,
+                                             .to: context.toViewController.view.elements.count]
+        if let problem = problem(in: plan, elementCounts: counts) {
+            animator.animationEnded(false)
+            return .failure(PlanError("\(animator.name) planned an unusable transition: \(problem)"))
+        }
+        return .success(plan)
     }
 
     private static func problem(in plan: TransitionPlan, elementCounts counts: [TransitionSide: Int]) -> String? {
@@ -165,8 +178,8 @@ package final class ActiveTransition {
             return
         }
         for index in layers.indices {
-            if let member = states[index].firstNonFiniteMember {
-                failure = "produced a non-finite \(member) for layer \(index) at t = \(t) s"
+            if let problem = states[index].nonFiniteProblem(layer: index, at: t) {
+                failure = problem
                 return
             }
             if outOfRange == nil, let member = states[index].firstOutOfRangeMember {
@@ -208,4 +221,18 @@ package final class ActiveTransition {
 package struct PlanError: Error, CustomStringConvertible {
     package let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// How reports word a fallback to the built-in default: one wording for the
+/// container and for every host that plays transitions (libsegue).
+package enum FallbackReason {
+    /// The chosen animator could not begin: `why` names it (a ``PlanError``).
+    package static func atSetup(_ why: some CustomStringConvertible) -> String {
+        "\(why); the built-in default ran instead"
+    }
+
+    /// The animator `name` failed while the transition ran: `why` says how.
+    package static func midway(_ name: String, _ why: String) -> String {
+        "\(name) \(why); the built-in default finished the transition"
+    }
 }

@@ -277,7 +277,7 @@ open class ContainerViewController: ViewController {
             running.parameters = resolution.parameters
         case .failure(let why)?:
             running = beginDefault(context)
-            running.reason = "\(why); the built-in default ran instead"
+            running.reason = FallbackReason.atSetup(why)
             running.fellBack = true
         case nil:
             running = beginDefault(context)
@@ -302,7 +302,7 @@ open class ContainerViewController: ViewController {
         failed.tearDown()
         failed.animator.animationEnded(false)
         let replacement = beginDefault(failed.context)
-        replacement.reason = "\(failed.animator.name) \(why); the built-in default finished the transition"
+        replacement.reason = FallbackReason.midway(failed.animator.name, why)
         replacement.fellBack = true
         replacement.frames = failed.frames
         replacement.playhead = failed.playhead

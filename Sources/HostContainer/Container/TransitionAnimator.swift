@@ -187,6 +187,12 @@ public struct LayerState {
         return nil
     }
 
+    /// Why layer `index`'s state at `t` cannot be shown, as reports say it
+    /// ("produced a non-finite alpha for layer 1 at t = 0.25 s"), or nil.
+    package func nonFiniteProblem(layer index: Int, at t: Double) -> String? {
+        firstNonFiniteMember.map { "produced a non-finite \($0) for layer \(index) at t = \(t) s" }
+    }
+
     /// The name of the first member that is not finite, or nil when all are.
     public var firstNonFiniteMember: String? {
         if !frame.isFinite { return "frame" }

@@ -188,6 +188,21 @@ public final class Mesh {
 
     deinit { vertices.deallocate() }
 
+    /// How far the eye is from the container's plane, in points, when meshes
+    /// are seen in perspective: every renderer of the geometry contract uses it.
+    public static let perspectiveDistance = 1_000.0
+
+    /// Where a mesh vertex `p` (container coordinates, z towards the viewer)
+    /// is seen from ``perspectiveDistance`` over (`centreX`, `centreY`), the
+    /// centre of the container: scaled about it by d / (d - z), with d - z
+    /// held at 1 or more.
+    @inline(__always)
+    public static func projected(_ p: Vec3, centreX: Double, centreY: Double) -> (x: Double, y: Double) {
+        let d = perspectiveDistance
+        let k = d / max(d - p.z, 1)
+        return (centreX + (p.x - centreX) * k, centreY + (p.y - centreY) * k)
+    }
+
     /// Vertex (i, j): column i, row j.
     public subscript(i: Int, j: Int) -> Vec3 { vertices[j * (columns + 1) + i] }
 }

@@ -118,9 +118,8 @@ struct MeshItem: Equatable, Sendable {
 
     @inline(__always)
     private static func project(_ p: Vec3, centreX: Double, centreY: Double, scale: Double) -> (Double, Double) {
-        let d = ViewRenderer.meshPerspectiveDistance
-        let k = d / max(d - p.z, 1)
-        return ((centreX + (p.x - centreX) * k) * scale * 2, (centreY + (p.y - centreY) * k) * scale * 2)
+        let seen = Mesh.projected(p, centreX: centreX, centreY: centreY)
+        return (seen.x * scale * 2, seen.y * scale * 2)
     }
 
     /// The highest a vertex is lifted.
