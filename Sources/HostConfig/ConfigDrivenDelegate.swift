@@ -56,7 +56,19 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
 
     /// The animator and reason for a switch between two children, by name.
     public func resolve(from: String, to: String) -> AnimatorResolution {
-        switch decide(from: from, to: to) {
+        resolution(decide(from: from, to: to))
+    }
+
+    /// The animator called `name` with `parameters`, chosen by the program
+    /// rather than by a rule, with the config's curves: the built-in default
+    /// when no loaded plugin provides it or a parameter does not fit, the
+    /// reason saying so. `why` says who chose it, for the reason.
+    public func resolve(animator name: String, parameters: [String: ParameterValue], why: String) -> AnimatorResolution {
+        resolution(decide(animator: name, parameters: parameters, why: why))
+    }
+
+    private func resolution(_ decision: Decision) -> AnimatorResolution {
+        switch decision {
         case .builtin(let reason):
             return .useDefault(reason: reason)
         case .fallBack(let reason):
@@ -91,6 +103,10 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         } else {
             return .builtin(reason: "no rule matches \(from) -> \(to) and no defaultAnimator is set")
         }
+        return decide(animator: name, parameters: parameters, why: why)
+    }
+
+    func decide(animator name: String, parameters: [String: ParameterValue], why: String) -> Decision {
         guard let descriptor = registry.animator(named: name) else {
             if let gone = registry.departure(of: name) {
                 return .fallBack(reason: "\(why) names the animator '\(name)', which is gone: \(gone); the built-in default ran instead")

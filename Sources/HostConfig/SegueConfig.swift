@@ -118,6 +118,23 @@ public struct SegueConfig: Equatable, Sendable {
         var childProblems: [ConfigError]
     }
 
+    /// Parameter values written as a rule's `parameters` object
+    /// (`{"duration": 0.6, "curve": "easeOut"}`), read as a config reads them.
+    /// - Parameter label: what the text is, for errors (its key path is `$`).
+    /// - Throws: ``ConfigError`` naming the line, column and key when the text
+    ///   is not such an object.
+    public static func parameters(json bytes: [UInt8], label: String) throws(ConfigError) -> [String: ParameterValue] {
+        let document: JSONValue
+        do {
+            document = try JSONReader.parse(bytes)
+        } catch {
+            let (line, column) = JSONReader.lineAndColumn(of: error.offset, in: bytes)
+            throw ConfigError(file: label, line: line, column: column, keyPath: error.keyPath,
+                              expected: error.expected, found: error.found)
+        }
+        return try ConfigReader(file: label, baseDirectory: "/", collecting: false).parameters(document, "$")
+    }
+
     static func loadForCheck(path: String) throws(ConfigError) -> Checked {
         let (bytes, file, base) = try read(path: path)
         let (config, problems) = try parse(bytes, file: file, baseDirectory: base, collecting: true)
@@ -216,6 +233,21 @@ private struct ConfigReader {
     }
 
     /// A worker's memory limit: a size as people write it ("512MiB", "1G") or a number of bytes, at least the minimum.
+    /// A rule's `parameters`: an object of numbers, booleans and strings, by name.
+    func parameters(_ value: JSONValue, _ path: String) throws(ConfigError) -> [String: ParameterValue] {
+        guard case .object(let members) = value else { throw fail(path, expected: "an object", found: value) }
+        var parameters: [String: ParameterValue] = [:]
+        for (key, value) in members {
+            switch value {
+            case .number(let n): parameters[key] = .number(n)
+            case .bool(let b): parameters[key] = .bool(b)
+            case .string(let s): parameters[key] = .string(s)
+            default: throw fail("\(path).\(key)", expected: "a number, a boolean or a string", found: value)
+            }
+        }
+        return parameters
+    }
+
     func memorySize(_ value: JSONValue, _ path: String) throws(ConfigError) -> UInt64 {
         let bytes: UInt64?
         switch value {
@@ -322,18 +354,7 @@ private struct ConfigReader {
                     throw ConfigError(file: file, keyPath: "\(path).animator", expected: "an animator name", found: "nothing (the key is missing)")
                 }
                 let animator = try string(animatorValue, "\(path).animator")
-                var parameters: [String: ParameterValue] = [:]
-                if let p = r["parameters"] {
-                    guard case .object(let members) = p else { throw fail("\(path).parameters", expected: "an object", found: p) }
-                    for (key, value) in members {
-                        switch value {
-                        case .number(let n): parameters[key] = .number(n)
-                        case .bool(let b): parameters[key] = .bool(b)
-                        case .string(let s): parameters[key] = .string(s)
-                        default: throw fail("\(path).parameters.\(key)", expected: "a number, a boolean or a string", found: value)
-                        }
-                    }
-                }
+                let parameters = try r["parameters"].map { p throws(ConfigError) in try self.parameters(p, "\(path).parameters") } ?? [:]
                 config.rules.append(SegueConfig.Rule(
                     from: from, to: to, animator: animator, parameters: parameters, label: "rules[\(i)]"))
             }
