@@ -205,4 +205,6 @@ public struct WatchError: Error, CustomStringConvertible {
     /// What went wrong, for people.
     public var message: String
     public var description: String { message }
+
+    package init(message: String) { self.message = message }
 }
