@@ -171,3 +171,8 @@ int process_shims_signal_pipe(const int *signals, int count) {
     pthread_sigmask(SIG_UNBLOCK, &wanted, NULL);
     return ends[0];
 }
+
+const char *process_shims_object_path(const void *address) {
+    Dl_info info;
+    return dladdr(address, &info) != 0 ? info.dli_fname : NULL;
+}

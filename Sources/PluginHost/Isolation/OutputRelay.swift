@@ -87,7 +87,7 @@ package final class OutputRelay: @unchecked Sendable {  // mutable state is guar
         close(reader)
         if !line.isEmpty { emit(line) }
         if budget.droppedLines > 0 || budget.droppedBytes > 0 {
-            writeAll("segue: \(label): \(budget.droppedLines) lines (\(budget.droppedBytes) bytes) of its output dropped, over its budget of \(Self.budgetText)\n")
+            deliver("segue: \(label): \(budget.droppedLines) lines (\(budget.droppedBytes) bytes) of its output dropped, over its budget of \(Self.budgetText)\n")
         }
     }
 
@@ -95,12 +95,26 @@ package final class OutputRelay: @unchecked Sendable {  // mutable state is guar
         switch budget.admit(bytes: line.count + 1, now: MonotonicTime.now) {
         case .drop: return
         case .dropWithNotice:
-            writeAll("segue: \(label): printing more than its budget of \(Self.budgetText); the lines past it are dropped\n")
+            deliver("segue: \(label): printing more than its budget of \(Self.budgetText); the lines past it are dropped\n")
             return
         case .relay:
             let text = PluginText.escaped(line)
-            writeAll((text.hasPrefix("segue: ") ? text : "segue: \(label) wrote: \(text)") + "\n")
+            deliver((text.hasPrefix("segue: ") ? text : "segue: \(label) wrote: \(text)") + "\n")
         }
+    }
+
+    /// Where relayed lines go instead of standard error, when set: a library
+    /// that hosts plugins inside another program (libsegue) hands them to the
+    /// program rather than printing on its terminal. Each line comes escaped,
+    /// with its mark and its newline, on a relay's thread.
+    package static var sink: (@Sendable (String) -> Void)? {
+        get { liveLock.withLock { _sink } }
+        set { liveLock.withLock { _sink = newValue } }
+    }
+    nonisolated(unsafe) private static var _sink: (@Sendable (String) -> Void)?  // guarded by `liveLock`
+
+    private func deliver(_ line: String) {
+        if let sink = Self.sink { sink(line) } else { writeAll(line) }
     }
 
     /// Relays, on the calling thread, whatever every relay's pipe holds:

@@ -302,7 +302,8 @@ public final class AnimatorRegistry: @unchecked Sendable {
             let type = entry.pointee.d_type
             withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 let bytes = raw.prefix { $0 != 0 }
-                guard bytes.count > 3, bytes.suffix(3).elementsEqual(".so".utf8) else { return }
+                guard bytes.count > 3, bytes.suffix(3).elementsEqual(".so".utf8),
+                      !bytes.elementsEqual(PluginSearchPath.hostLibrary.utf8) else { return }
                 found.append((names.count, bytes.count, type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN)))
                 UnsafeRawBufferPointer(rebasing: bytes).withMemoryRebound(to: CChar.self) { names.append(contentsOf: $0) }
                 names.append(0)

@@ -82,6 +82,11 @@ public enum PluginSearchPath {
         return folders.filter { seen.insert($0.path).inserted }
     }
 
+    /// libsegue's file as SwiftPM builds it, beside the bundled plugins: the
+    /// host itself, never examined as a plugin. (Installed, it is
+    /// PREFIX/lib/libsegue.so.1, outside every plugin folder.)
+    public static let hostLibrary = "libSegueEmbedding.so"
+
     /// `$XDG_DATA_HOME/segue/plugins`, or `$HOME/.local/share/segue/plugins`
     /// when `XDG_DATA_HOME` is unset, empty or relative (as the XDG base
     /// directory specification says); nil without either.

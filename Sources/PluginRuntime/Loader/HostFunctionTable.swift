@@ -18,7 +18,7 @@ public struct PluginLogMessage: Sendable {
 /// The `segue_host_t` tables handed to plugins. Each plugin gets its own copy,
 /// whose `host_data` identifies it in log messages; the copies live for the
 /// life of the process, as the header promises.
-enum HostFunctionTable {
+package enum HostFunctionTable {
     private static let lock = Lock()
     nonisolated(unsafe) private static var plugins: [String] = []
     nonisolated(unsafe) private static var logHandler: @Sendable (PluginLogMessage) -> Void = { message in
@@ -30,12 +30,12 @@ enum HostFunctionTable {
     static let longestMessage = 4096
 
     /// Replaces where plugin log messages go (standard error by default).
-    static func setLogHandler(_ handler: @escaping @Sendable (PluginLogMessage) -> Void) {
+    package static func setLogHandler(_ handler: @escaping @Sendable (PluginLogMessage) -> Void) {
         lock.withLock { logHandler = handler }
     }
 
     /// A new table for the plugin at `path`, valid for the life of the process.
-    static func make(for path: String) -> UnsafePointer<segue_host_t> {
+    package static func make(for path: String) -> UnsafePointer<segue_host_t> {
         let index = lock.withLock {
             plugins.append(path)
             return plugins.count - 1

@@ -80,4 +80,11 @@ void process_shims_spin_pause(void);
  */
 int process_shims_signal_pipe(const int *signals, int count);
 
+/**
+ * The path of the shared object (or executable) that holds `address`, as the
+ * dynamic loader mapped it (dladdr), or NULL. Owned by the loader; valid
+ * while the object stays loaded.
+ */
+const char *process_shims_object_path(const void *address);
+
 #endif
