@@ -14,6 +14,14 @@ let pluginLinkerSettings: [LinkerSetting] = [
     .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/exports.map"]),
 ]
 
+/// libsegue: SONAME libsegue.so.1 (the API's major) and only the C API exported.
+let embeddingLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags([
+        "-Xlinker", "-soname=libsegue.so.1",
+        "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/Embedding/exports.map",
+    ]),
+]
+
 let package = Package(
     name: "Segue",
     products: [
@@ -24,6 +32,9 @@ let package = Package(
         .library(name: "AnimatorABI", targets: ["AnimatorABI"]),
         .library(name: "AnimatorKit", targets: ["AnimatorKit"]),
         .library(name: "Renderer", targets: ["Renderer"]),
+        // libsegue: the host behind a C API (segue/embed.h), for programs in any language. SwiftPM names the
+        // file libSegueEmbedding.so; Scripts/install.sh installs it as libsegue.so.1, its SONAME.
+        .library(name: "SegueEmbedding", type: .dynamic, targets: ["Embedding"]),
         .executable(name: "segue", targets: ["segue"]),
         .executable(name: "segue-worker", targets: ["segue-worker"]),
         .library(name: "SpringSlide", type: .dynamic, targets: ["SpringSlide"]),
@@ -54,6 +65,14 @@ let package = Package(
         .target(name: "PluginHost", dependencies: ["HostContainer", "PluginRuntime", "Timing", "AnimatorABI", "SystemCalls", "ProcessShims"]),
         // The config file: a strict JSON reader, the schema, the checks, the rule-based delegate, scenes and scripts.
         .target(name: "HostConfig", dependencies: ["HostContainer", "PluginHost", "PluginRuntime", "Timing", "SystemCalls"]),
+        // The C API's header, segue/embed.h: libsegue's contract with programs, in the ABI's vocabulary.
+        .target(name: "EmbedABI", dependencies: ["AnimatorABI"]),
+        // libsegue: a transition player behind that API: the registry, the config, sandboxed workers, the bound.
+        .target(
+            name: "Embedding",
+            dependencies: ["EmbedABI", "AnimatorABI", "HostContainer", "PluginHost", "HostConfig", "PluginRuntime", "Timing", "SystemCalls", "ProcessShims"],
+            exclude: ["exports.map"],
+            linkerSettings: embeddingLinkerSettings),
         // A C shim reading glibc's heap figures, for the validator's memory check.
         .target(name: "HeapProbe"),
         // The checks behind `segue validate` (the tool's, not the library's).

@@ -1,0 +1,18 @@
+// Pins the layout of libsegue's public structs: a change that moves a member
+// of version 1.0 fails to compile here instead of breaking programs at run time.
+#include "segue/embed.h"
+
+#include <stddef.h>
+
+_Static_assert(offsetof(segue_player_options_t, struct_size) == 0, "struct_size comes first");
+_Static_assert(offsetof(segue_transition_desc_t, struct_size) == 0, "struct_size comes first");
+_Static_assert(offsetof(segue_plan_info_t, struct_size) == 0, "struct_size comes first");
+_Static_assert(offsetof(segue_animator_info_t, struct_size) == 0, "struct_size comes first");
+_Static_assert(offsetof(segue_transition_report_t, struct_size) == 0, "struct_size comes first");
+_Static_assert(offsetof(segue_event_t, struct_size) == 0, "struct_size comes first");
+_Static_assert(sizeof(segue_player_options_t) == 72, "segue_player_options_t as in 1.0");
+_Static_assert(sizeof(segue_transition_desc_t) == 176, "segue_transition_desc_t as in 1.0");
+_Static_assert(sizeof(segue_plan_info_t) == 248, "segue_plan_info_t as in 1.0");
+_Static_assert(sizeof(segue_animator_info_t) == 56, "segue_animator_info_t as in 1.0");
+_Static_assert(sizeof(segue_transition_report_t) == 40, "segue_transition_report_t as in 1.0");
+_Static_assert(sizeof(segue_event_t) == 32, "segue_event_t as in 1.0");

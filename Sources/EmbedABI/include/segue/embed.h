@@ -1,0 +1,503 @@
+#pragma once
+/*
+ * libsegue: play Segue animators on your own views, from any language.
+ *
+ * A transition player, not a container. Your program keeps its views, its
+ * textures and its renderer. libsegue finds the animators (plugins in their
+ * folders, and the built-in default), chooses one by name or by a config
+ * file's rules, runs it sandboxed in a worker process, and hands back plain
+ * layer states (frame, 3D transform, alpha, z, hidden, mesh) for any time of
+ * your clock, written into memory you own.
+ *
+ *   segue_player_t *player;
+ *   segue_player_options_t options = { sizeof options };
+ *   if (segue_player_new(&options, &player) != SEGUE_OK) die(segue_error_message());
+ *   segue_transition_desc_t desc = { sizeof desc };      // bounds, from, to, ...
+ *   desc.animator = "CurlUp";
+ *   segue_transition_t *tr;
+ *   segue_transition_begin(player, &desc, &tr);          // setup runs in the worker
+ *   segue_plan_info_t plan = { sizeof plan };
+ *   segue_transition_plan(tr, &plan);                    // duration, layers
+ *   for each frame: segue_transition_sample(tr, t, states, plan.layer_count, NULL); draw;
+ *   segue_transition_finish(tr, true, NULL);             // exactly once
+ *   segue_transition_free(tr);
+ *   segue_player_free(player);
+ *
+ * Link with `pkg-config --cflags --libs segue`. At run time libsegue needs the
+ * `segue-worker` executable (plugin code runs there) and the Swift runtime it
+ * was built with; `Scripts/install.sh` installs both beside it
+ * (PREFIX/libexec/segue/segue-worker, PREFIX/lib/segue/runtime).
+ *
+ * Versions
+ * --------
+ * This API has a version of its own, MAJOR.MINOR, apart from the animator
+ * ABI's: SEGUE_API_VERSION here, segue_api_version() at run time. The shared
+ * library's SONAME carries the major (libsegue.so.1). Within a major, functions
+ * are only added, structs only grow at their end, and every struct you pass
+ * starts with `struct_size`: set it to sizeof the struct as your header
+ * declares it. libsegue reads only what your struct_size covers and treats the
+ * rest as zero; it writes only what your struct_size covers. A struct_size of
+ * 0, or smaller than the struct was in version 1.0, is refused with
+ * SEGUE_E_INVALID_ARGUMENT. Enumerations may gain values in a minor version.
+ *
+ * Threads
+ * -------
+ * [main]  The thread that called segue_player_new for this player. Called from
+ *         any other thread, the function does nothing and answers
+ *         SEGUE_E_WRONG_THREAD.
+ * [any]   Any thread, also several at once (a render thread may sample while
+ *         the main thread begins another transition).
+ * No callback ever runs on a thread of libsegue's: everything libsegue has to
+ * tell (reloads, worker deaths, fallbacks, log lines) waits in a queue; the
+ * player's file descriptor (segue_player_fd) becomes readable, and
+ * segue_player_dispatch, called by you on the main thread, delivers it to your
+ * event callback.
+ *
+ * The render thread's bound
+ * -------------------------
+ * segue_transition_sample never waits on plugin code for longer than the
+ * player's sample bound (segue_player_options_t.sample_bound_us, 4 ms unless
+ * set; at most 100 ms). Each transition of a plugin has an evaluator thread of
+ * libsegue's that talks to the worker; sample asks it for t and waits at most
+ * the bound. When the answer is late, sample copies the newest states the
+ * plugin did answer (or the layers' resting states before its first answer)
+ * and returns SEGUE_LATE: the frame is held, never torn. Meanwhile the
+ * worker's own deadline (0.5 s for one evaluate) runs out; the worker is
+ * killed, the plugin quarantined, and the built-in default takes over from the
+ * same point of the transition (the same fraction of its duration), exactly as
+ * `segue run` does; sample then returns SEGUE_DEFAULT_TOOK_OVER with the
+ * default's layers (re-read the plan). The built-in default itself runs in
+ * your process, on the calling thread, and never waits.
+ *
+ * Errors
+ * ------
+ * Every function that can fail returns a segue_status_t: 0 is success,
+ * positive values are successes with something to know, negative values are
+ * errors (nothing was done). After any status other than SEGUE_OK,
+ * segue_error_message() on the same thread says what happened in words, naming
+ * the argument, key or file, what was expected and what was found.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "segue/animator.h"
+#include "segue/context.h"
+#include "segue/geometry.h"
+#include "segue/host.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Versions ------------------------------------------------------------ */
+
+/** Packs a version: the major in the high 16 bits. */
+#define SEGUE_MAKE_VERSION(major, minor) ((((uint32_t)(major)) << 16) | (uint32_t)(minor))
+/** The API major version: bumped on any incompatible change (and in the SONAME). */
+#define SEGUE_API_VERSION_MAJOR 1
+/** The API minor version: bumped when functions are added or structs grow. */
+#define SEGUE_API_VERSION_MINOR 0
+/** The version this header describes. */
+#define SEGUE_API_VERSION SEGUE_MAKE_VERSION(SEGUE_API_VERSION_MAJOR, SEGUE_API_VERSION_MINOR)
+/** True when this header is at least MAJOR.MINOR (and of the same major), for #if. */
+#define SEGUE_CHECK_VERSION(major, minor) \
+    (SEGUE_API_VERSION_MAJOR == (major) && SEGUE_API_VERSION_MINOR >= (minor))
+
+/**
+ * The version of the libsegue the program runs with, packed as
+ * SEGUE_MAKE_VERSION. Its major equals SEGUE_API_VERSION_MAJOR whenever the
+ * dynamic loader found the library by its SONAME; its minor may be higher than
+ * the header's. [any]
+ */
+uint32_t segue_api_version(void);
+
+/* ---- Status -------------------------------------------------------------- */
+
+/** What a call answers. Unknown negative values are errors, unknown positive ones successes. */
+typedef enum segue_status {
+    SEGUE_OK = 0,
+    /** sample: the plugin did not answer within the bound; the states are the newest it gave (held). */
+    SEGUE_LATE = 1,
+    /** sample: the plugin failed mid-transition and the built-in default runs from then on; re-read the plan. */
+    SEGUE_DEFAULT_TOOK_OVER = 2,
+    /** sample: t was negative or past the duration; the states are those at 0 or at the duration. */
+    SEGUE_CLAMPED = 3,
+    /** An argument is NULL, a struct_size is 0 or too small, a number is NaN, ... */
+    SEGUE_E_INVALID_ARGUMENT = -1,
+    /** No animator of that name or index. */
+    SEGUE_E_NOT_FOUND = -2,
+    /** The config file could not be read or is invalid. */
+    SEGUE_E_CONFIG = -3,
+    /** A [main] function called from another thread. */
+    SEGUE_E_WRONG_THREAD = -4,
+    /** The transition has already been finished. */
+    SEGUE_E_ENDED = -5,
+    /** Fewer layer states, or smaller meshes, than the plan needs. */
+    SEGUE_E_BUFFER_TOO_SMALL = -6,
+    /** The system refused something libsegue needed (a thread, a descriptor). */
+    SEGUE_E_SYSTEM = -7,
+} segue_status_t;
+
+/**
+ * What the calling thread's last call that did not answer SEGUE_OK went
+ * through, in words; "" when there was none. Owned by libsegue, valid on this
+ * thread until its next libsegue call. [any]
+ */
+const char *segue_error_message(void);
+
+/* ---- The player ---------------------------------------------------------- */
+
+/** An opaque player: the animators, the config, the workers. */
+typedef struct segue_player segue_player_t;
+/** An opaque transition being played. */
+typedef struct segue_transition segue_transition_t;
+
+/** Where plugin code runs. */
+typedef enum segue_isolation {
+    /** The default: sandboxed worker processes. A plugin that crashes or hangs costs only its own transition. */
+    SEGUE_ISOLATION_PROCESS = 0,
+    /** In your process, without protection or sandbox: for trusted plugins only. The bound still holds for sample. */
+    SEGUE_ISOLATION_NONE = 1,
+    /** Whatever the config says, else SEGUE_ISOLATION_PROCESS. */
+    SEGUE_ISOLATION_FROM_CONFIG = 2,
+} segue_isolation_t;
+
+/** How workers are confined. */
+typedef enum segue_sandbox {
+    /** Whatever the config says (or SEGUE_SANDBOX), else strict. */
+    SEGUE_SANDBOX_FROM_CONFIG = 0,
+    /** Landlock, seccomp, no capabilities, resource limits (see the README's sandbox section). */
+    SEGUE_SANDBOX_STRICT = 1,
+    /** Workers still isolate plugins, unconfined. */
+    SEGUE_SANDBOX_OFF = 2,
+} segue_sandbox_t;
+
+/** What an event is about. Unknown values: treat as SEGUE_EVENT_LOG. */
+typedef enum segue_event_kind {
+    /** A line for the log: the player's own, or what a plugin logged or printed (escaped). */
+    SEGUE_EVENT_LOG = 0,
+    /** Plugins or the config changed and were reloaded; `message` says what changed. */
+    SEGUE_EVENT_RELOADED = 1,
+    /** The config changed but is invalid; the last good one is kept. `message` says why. */
+    SEGUE_EVENT_CONFIG_ERROR = 2,
+    /** A transition's plugin failed mid-transition (crash, hang, escape attempt, NaN); the default took over. */
+    SEGUE_EVENT_FELL_BACK = 3,
+} segue_event_kind_t;
+
+/** One event, delivered by segue_player_dispatch. Owned by libsegue, valid during the callback. */
+typedef struct segue_event {
+    /** sizeof(segue_event_t) as libsegue was built; members past your header's size are absent. */
+    uint32_t struct_size;
+    /** A segue_event_kind_t value. */
+    uint32_t kind;
+    /** How serious: a segue_log_level_t value. */
+    uint32_t level;
+    /** The text, NUL-terminated, with any bytes a plugin supplied escaped. */
+    const char *message;
+    /** For SEGUE_EVENT_FELL_BACK: the transition (still yours until you free it); otherwise NULL. */
+    segue_transition_t *transition;
+} segue_event_t;
+
+/**
+ * Receives events inside segue_player_dispatch, on the main thread. May call
+ * any libsegue function but segue_player_dispatch and segue_player_free.
+ */
+typedef void (*segue_event_fn)(void *user_data, const segue_event_t *event);
+
+/** How to make a player. Zero-filled (with struct_size set), it makes the standard one. */
+typedef struct segue_player_options {
+    /** sizeof(segue_player_options_t). */
+    uint32_t struct_size;
+    /**
+     * Plugin folders searched first, in order (like `segue --plugins`); NULL
+     * when plugin_dir_count is 0. The standard search path follows unless
+     * SEGUE_PLAYER_ONLY_GIVEN_FOLDERS: SEGUE_PLUGIN_PATH, the config's
+     * "plugins", $XDG_DATA_HOME/segue/plugins, PREFIX/lib/segue/plugins.
+     * Borrowed for the call.
+     */
+    const char *const *plugin_dirs;
+    uint32_t plugin_dir_count;
+    /** A config file (rules, parameters, curves, sandbox, limits), or NULL for none. Borrowed for the call. */
+    const char *config_path;
+    /** A segue_isolation_t value. */
+    uint32_t isolation;
+    /** A segue_sandbox_t value. */
+    uint32_t sandbox;
+    /** The segue-worker executable, or NULL: $SEGUE_WORKER, then beside libsegue, then ../libexec/segue. Borrowed. */
+    const char *worker_path;
+    /** SEGUE_PLAYER_* flags. */
+    uint32_t flags;
+    /** How long sample may wait for a plugin, in microseconds: 0 for 4000; at most 100000. */
+    uint32_t sample_bound_us;
+    /** Receives events during segue_player_dispatch; NULL to drop them. */
+    segue_event_fn on_event;
+    /** Passed to on_event as it is. */
+    void *user_data;
+} segue_player_options_t;
+
+/** Search only plugin_dirs (and the config's "plugins"), not the standard folders. */
+#define SEGUE_PLAYER_ONLY_GIVEN_FOLDERS 0x1u
+/** Watch the config and the plugin folders; reloads arrive through the descriptor. */
+#define SEGUE_PLAYER_WATCH 0x2u
+/** Accept plugin files and folders others can write (refused by default, as `segue list` does). */
+#define SEGUE_PLAYER_ALLOW_INSECURE_PLUGINS 0x4u
+
+/**
+ * Makes a player: reads the config (if any), finds the plugins (a scanner
+ * process examines new files; what it learned is cached), starts watching when
+ * asked. The calling thread becomes the player's main thread.
+ * On success *out is a player you free with segue_player_free.
+ * Fails with SEGUE_E_CONFIG for an unreadable or invalid config (the message
+ * names the file, line:column, key and what was expected), and with
+ * SEGUE_E_INVALID_ARGUMENT for bad options; *out is then NULL. [any; becomes main]
+ */
+segue_status_t segue_player_new(const segue_player_options_t *options, segue_player_t **out);
+
+/**
+ * Frees the player: transitions not finished are finished as not completed
+ * (their animators hear end) and freed; workers are ended and waited for; the
+ * descriptor is closed. Events not dispatched are dropped. NULL is ignored. [main]
+ */
+void segue_player_free(segue_player_t *player);
+
+/**
+ * A descriptor that is readable while events wait: add it to your event loop
+ * (poll, epoll, g_unix_fd_add, QSocketNotifier, wl_event_loop_add_fd) for
+ * reading, and call segue_player_dispatch when it is. Owned by the player;
+ * do not read or close it. -1 for a NULL player. [any]
+ */
+int segue_player_fd(segue_player_t *player);
+
+/**
+ * Delivers every waiting event to on_event, in order, and applies reloads the
+ * watch prepared (new animators, the new config; a broken config keeps the
+ * last good one). Transitions already begun keep their animator. Never blocks.
+ * [main]
+ */
+segue_status_t segue_player_dispatch(segue_player_t *player);
+
+/** How many animators there are: every plugin's, then the built-in default (always last). 0 for NULL. [main] */
+uint32_t segue_player_animator_count(segue_player_t *player);
+
+/** What `segue list --json` says of one animator. */
+typedef struct segue_animator_info {
+    /** sizeof(segue_animator_info_t). */
+    uint32_t struct_size;
+    /** The short name used in configs ("CurlUp"; "default" for the built-in). */
+    const char *name;
+    /** The stable id ("org.segue.curl-up/1"). */
+    const char *id;
+    /** The animator's version. */
+    const char *version;
+    /** One or two sentences for people. */
+    const char *description;
+    /** The plugin file, or NULL for the built-in default. */
+    const char *file;
+    /** How many parameters; read each with segue_player_animator_param. */
+    uint32_t param_count;
+} segue_animator_info_t;
+
+/**
+ * Fills *info with animator `index` (below segue_player_animator_count). The
+ * strings are owned by the player and valid until the next
+ * segue_player_dispatch or segue_player_free. Plugin-supplied text is passed
+ * as the plugin wrote it (validated at load: bounded, NUL-terminated UTF-8);
+ * escape it before printing it to a terminal. [main]
+ */
+segue_status_t segue_player_animator_info(segue_player_t *player, uint32_t index, segue_animator_info_t *info);
+
+/** Like segue_player_animator_info, by short name. SEGUE_E_NOT_FOUND says "did you mean" when it can. [main] */
+segue_status_t segue_player_find_animator(segue_player_t *player, const char *name, segue_animator_info_t *info);
+
+/**
+ * Fills *param with parameter `param_index` of animator `index`, in the
+ * animator ABI's own form (segue_param_t: name, explanation, type, default,
+ * range, choices). Set param->struct_size first. Pointers are owned by the
+ * player, valid like segue_player_animator_info's strings. [main]
+ */
+segue_status_t segue_player_animator_param(segue_player_t *player, uint32_t index, uint32_t param_index,
+                                           segue_param_t *param);
+
+/* ---- Transitions --------------------------------------------------------- */
+
+/** A transition to play: your two views and how to choose the animator. */
+typedef struct segue_transition_desc {
+    /** sizeof(segue_transition_desc_t). */
+    uint32_t struct_size;
+    /** The container's bounds: origin (0, 0), width and height above 0. */
+    segue_rect_t bounds;
+    /**
+     * The view going away and the view coming in, in the animator ABI's own
+     * form: a name (matched against the config's rules), the frame in
+     * container coordinates, and named elements (element frames in container
+     * coordinates). Borrowed for the call; libsegue copies what it keeps.
+     */
+    segue_view_t from;
+    segue_view_t to;
+    /** True when `to` comes after `from` (a push, a swipe to the left). */
+    bool going_right;
+    /** True when a gesture drives the transition (t may go back and forth). */
+    bool interactive;
+    /**
+     * The animator's short name, or NULL to follow the config's rules for
+     * from.name -> to.name (then its defaultAnimator, then the built-in
+     * default). A name no plugin provides runs the built-in default, with the
+     * reason in the plan. Borrowed.
+     */
+    const char *animator;
+    /**
+     * Parameters as a JSON object, as a config rule writes them
+     * ({"duration": 0.6, "curve": "easeOut"}), or NULL for the rule's (by
+     * name: the animator's defaults). Values out of range run the built-in
+     * default, with the reason; text that is not a JSON object is
+     * SEGUE_E_INVALID_ARGUMENT. Borrowed.
+     */
+    const char *parameters_json;
+} segue_transition_desc_t;
+
+/**
+ * Begins a transition: chooses the animator, runs its setup (in its worker,
+ * within the setup deadline of 1 s) and checks the plan. When nothing chose a
+ * plugin, or its plugin declines, is quarantined, crashes, hangs or plans
+ * something unusable, the built-in default runs and the plan says why; that
+ * is a success. On success *out is yours: finish it once, then free it.
+ * [main]
+ */
+segue_status_t segue_transition_begin(segue_player_t *player, const segue_transition_desc_t *desc,
+                                      segue_transition_t **out);
+
+/** What a transition's plan says. */
+typedef struct segue_plan_info {
+    /** sizeof(segue_plan_info_t). */
+    uint32_t struct_size;
+    /** Seconds, in (0, 60]. */
+    double duration;
+    /** How many of `layers` are used (1 to SEGUE_MAX_LAYERS): pass at least this many states to sample. */
+    uint32_t layer_count;
+    /** Bottom first: what each layer shows (a root view, or a snapshot of an element) and its mesh size. */
+    segue_layer_request_t layers[SEGUE_MAX_LAYERS];
+    /** How many of `hidden` are used. */
+    uint32_t hidden_count;
+    /** Elements to hide while the transition runs (show them again when it ends). */
+    segue_element_ref_t hidden[SEGUE_MAX_HIDDEN_ELEMENTS];
+    /** The animator that runs: its short name, "default" for the built-in. */
+    const char *animator;
+    /** Its plugin file, or NULL for the built-in default. */
+    const char *file;
+    /** True when the built-in default runs instead of the animator that was chosen. */
+    bool fell_back;
+    /** Why this animator runs, as `segue run` reports it ("rules[0] (to \"b\")", "...; the built-in default ran instead"). */
+    const char *reason;
+} segue_plan_info_t;
+
+/**
+ * Fills *plan. After SEGUE_DEFAULT_TOOK_OVER it describes the default's plan
+ * (two layers: the from view, then the to view; no mesh; nothing hidden). The
+ * strings are owned by the transition and valid until segue_transition_free.
+ * [any]
+ */
+segue_status_t segue_transition_plan(segue_transition_t *transition, segue_plan_info_t *plan);
+
+/** Mesh vertices a layer needs: (mesh_columns + 1) * (mesh_rows + 1), or 0 without a mesh. [any] */
+uint32_t segue_layer_mesh_vertex_count(const segue_layer_request_t *layer);
+
+/**
+ * Writes the state of every layer at time `t` (seconds since the transition
+ * began, on your clock; any order, scrubbing included) into states[0 ..
+ * layer_count-1], which you own. Set each state's struct_size, and for a layer
+ * with a mesh its `mesh` to an array of at least
+ * segue_layer_mesh_vertex_count vertices and `mesh_vertex_count` to that
+ * array's length; libsegue writes frame, transform, alpha (clamped to [0, 1]),
+ * z_position, hidden and the mesh vertices, and nothing else. Allocates
+ * nothing. Returns within the player's sample bound (see the file comment):
+ * SEGUE_OK, SEGUE_LATE (held states), SEGUE_DEFAULT_TOOK_OVER (states of the
+ * default's plan), SEGUE_CLAMPED (t outside [0, duration]); or an error: NaN
+ * t, NULL states, fewer states or smaller meshes than the plan needs, a
+ * finished transition. [any; several threads at once are fine]
+ */
+segue_status_t segue_transition_sample(segue_transition_t *transition, double t,
+                                       segue_layer_state_t *const *states, uint32_t state_count);
+
+/** How a transition ended. */
+typedef struct segue_transition_report {
+    /** sizeof(segue_transition_report_t). */
+    uint32_t struct_size;
+    /** The animator that ran last ("default" after a fallback). */
+    const char *animator;
+    /** Whether the built-in default ran instead of the chosen animator, from the start or from a failure on. */
+    bool fell_back;
+    /** Why, as `segue run` reports it (failures while the transition ran included). */
+    const char *reason;
+    /** Whether the transition completed (true) or was cancelled (false), as you said. */
+    bool completed;
+} segue_transition_report_t;
+
+/**
+ * Ends the transition, once: the animator hears end(completed) (false for a
+ * cancelled one), its worker slot is released, and, when report is not NULL,
+ * *report says how it went (strings valid until segue_transition_free). A
+ * second call answers SEGUE_E_ENDED and changes nothing; so does sample
+ * afterwards. [main]
+ */
+segue_status_t segue_transition_finish(segue_transition_t *transition, bool completed,
+                                       segue_transition_report_t *report);
+
+/**
+ * Frees a transition: finishes it as not completed first if it was not
+ * finished. Call it once, after every thread has stopped sampling it.
+ * NULL is ignored. [main]
+ */
+void segue_transition_free(segue_transition_t *transition);
+
+/* ---- Helpers for renderers without 3D ------------------------------------ */
+
+/**
+ * Projects a layer's state to a grid of triangles in 2D, for renderers that
+ * draw textured triangles (SDL_RenderGeometry, cairo meshes, pixman, GL
+ * without shaders), as Segue's own renderer sees it:
+ * - without a mesh: a grid of `divisions` x `divisions` cells (1 to 64; more
+ *   keeps affine texturing true to a perspective) over the frame, through the
+ *   transform about the frame's centre, perspective divided;
+ * - with a mesh (`layer`, the plan's request for this layer, has one, and the
+ *   state carries its vertices): the mesh's own grid (`divisions` is
+ *   ignored), each vertex seen in perspective from 1000 points over the
+ *   centre of `bounds` (the container's bounds): scaled about that centre by
+ *   1000 / (1000 - z). `layer` may be NULL for a layer without a mesh.
+ * Writes (columns + 1) * (rows + 1) vertices, row-major from the top-left:
+ * xy[2i], xy[2i+1] in container coordinates, and uv[2i], uv[2i+1] in [0, 1]
+ * of the layer's content. `capacity` is the number of vertices xy and uv each
+ * have room for. Returns the vertex count written, or 0 when an argument is
+ * NULL or out of range, the capacity is too small, or a vertex lies behind the
+ * eye. Triangles come from segue_grid_indices with the same columns and rows
+ * (*columns and *rows, when not NULL, receive them). Does not look at `hidden`
+ * or `alpha`. [any, pure, allocation-free]
+ */
+uint32_t segue_layer_project(const segue_layer_state_t *state, const segue_layer_request_t *layer,
+                             const segue_rect_t *bounds, uint32_t divisions, float *xy, float *uv, uint32_t capacity,
+                             uint32_t *columns, uint32_t *rows);
+
+/**
+ * Writes the triangles of a grid of columns x rows cells: 6 indices a cell
+ * (two triangles, counter-clockwise on screen), into `indices` of `capacity`
+ * entries. Returns the count written (6 * columns * rows), or 0 when it does
+ * not fit or an argument is 0 or NULL. [any, pure]
+ */
+uint32_t segue_grid_indices(uint32_t columns, uint32_t rows, int32_t *indices, uint32_t capacity);
+
+/** The value of a named curve at time fraction t; the same as the plugins' host->curve_value. [any, pure] */
+double segue_curve_value(segue_curve_t curve, double t);
+
+/** A cubic Bezier timing curve's value; the same as host->cubic_bezier_value. [any, pure] */
+double segue_cubic_bezier_value(double x1, double y1, double x2, double y2, double t);
+
+/** Solves a UIKit-style spring (duration, damping ratio, velocity); the same as host->spring_init. [any, pure] */
+bool segue_spring_init(segue_spring_t *spring, double duration, double damping_ratio, double initial_velocity);
+
+/** A solved spring's progress at t seconds; the same as host->spring_value. [any, pure] */
+double segue_spring_value(const segue_spring_t *spring, double t);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,227 @@
+import AnimatorABI
+import Glibc
+import EmbedABI
+import HostConfig
+import HostContainer
+import PluginHost
+import PluginRuntime
+import SystemCalls
+import Timing
+
+/// A transition a program plays on views of its own: the animator chosen as
+/// the container would choose it, set up on a model of the program's views,
+/// and sampled at any t into the program's memory.
+///
+/// The chosen animator's plan stands until it fails. Plugin animators are
+/// asked through an ``Evaluator``, so a sample waits at most the player's
+/// bound; the built-in default, set up ahead as a standby, evaluates on the
+/// caller's thread and takes over from the same fraction of the transition
+/// when the plugin fails, as the container's fallback does.
+final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by `lock`
+    /// One side of a transition as the program describes it.
+    struct ViewRequest {
+        var name: String
+        /// Container coordinates.
+        var frame: Rect
+        /// Named elements, frames in container coordinates.
+        var elements: [(name: String, frame: Rect)]
+    }
+
+    /// A transition as the program asks for it.
+    struct Request {
+        var bounds: Rect
+        var from: ViewRequest
+        var to: ViewRequest
+        var goingRight: Bool
+        var interactive: Bool
+        /// Nil: the config's rules.
+        var animator: String?
+        var parameters: [String: ParameterValue] = [:]
+    }
+
+    /// One animator's part: the animator, set up, with its plan.
+    struct Part {
+        let animator: any TransitionAnimator
+        let plan: TransitionPlan
+        let layout: LayerBuffer.Layout
+        let name: CString
+        let file: CString?
+    }
+
+    /// What a sample did.
+    enum Sampled: Equatable {
+        case fresh, held, tookOver
+    }
+
+    /// The duration the program's clock runs over: the chosen plan's, kept after a takeover.
+    let duration: Double
+    /// The player's main thread: finishing and freeing happen there.
+    let mainThread: pthread_t
+    private weak var player: Player?
+    let chosen: Part
+    /// The built-in default, set up at the start, for a plugin that fails midway.
+    let standby: Part
+    private let evaluator: Evaluator?
+    private let bound: Double
+    private let events: EventQueue
+    /// The model the animators were set up on; they may read it until they end.
+    private let context: TransitionContext
+
+    private let lock = Lock()
+    private var tookOver = false
+    private var ended = false
+    private var fellBack: Bool
+    private var reason: CString
+    /// Reasons replaced by later ones, kept alive for pointers already handed out.
+    private var earlierReasons: [CString] = []
+
+    /// Chooses the animator for `request` in `player` (by name, else by the
+    /// config's rules) and sets it up. Never fails: what cannot run falls back
+    /// to the built-in default, and the reason says why.
+    init(_ request: Request, player: Player) {
+        context = Self.model(request)
+        let delegate = ConfigDrivenDelegate(config: player.config, registry: player.registry)
+        let resolution = request.animator.map {
+            delegate.resolve(animator: $0, parameters: request.parameters, why: "the program's choice")
+        } ?? delegate.resolve(from: request.from.name, to: request.to.name)
+        var why = resolution.reason, fellBack = resolution.fellBack
+        var picked: Part?
+        if let animator = resolution.animator {
+            switch ActiveTransition.plan(of: animator, context: context) {
+            case .success(let plan): picked = Self.part(animator, plan, context)
+            case .failure(let error): (why, fellBack) = (FallbackReason.atSetup(error), true)
+            }
+        }
+        let builtin = DefaultAnimator.make(curves: player.config.curves)
+        guard case .success(let plan) = ActiveTransition.plan(of: builtin, context: context) else {
+            fatalError("the built-in default animator always plans a usable transition")
+        }
+        standby = Self.part(builtin, plan, context)
+        chosen = picked ?? standby
+        duration = chosen.plan.duration
+        (self.fellBack, reason) = (fellBack, CString(why))
+        bound = player.settings.sampleBound
+        events = player.events
+        mainThread = player.mainThread
+        self.player = player
+        let needsThread = chosen.animator.source != .builtin || chosen.plan.layers.contains { $0.meshColumns > 0 }
+        guard needsThread else {
+            evaluator = nil
+            return
+        }
+        let failedHere = WeakReference<PlayedTransition>()
+        evaluator = Evaluator(animator: chosen.animator, layers: chosen.layout) { why, _ in failedHere.value?.takeOver(why) }
+        failedHere.value = self
+        if evaluator == nil { takeOver("could not be given a thread to run on") }
+    }
+
+    private static func part(_ animator: any TransitionAnimator, _ plan: TransitionPlan, _ context: TransitionContext) -> Part {
+        let file: CString? = if case .plugin(let path) = animator.source { CString(path) } else { nil }
+        return Part(animator: animator, plan: plan, layout: LayerBuffer.Layout(plan: plan, context: context),
+                    name: CString(animator.name), file: file)
+    }
+
+    /// The program's views as the model's: a container of the bounds, each
+    /// side a root view at its frame with its elements inside it.
+    private static func model(_ request: Request) -> TransitionContext {
+        let container = View(frame: request.bounds)
+        func controller(_ side: ViewRequest) -> ViewController {
+            let root = View(frame: side.frame)
+            for element in side.elements {
+                root.addSubview(View(name: element.name, frame: element.frame.offsetBy(dx: -side.frame.x, dy: -side.frame.y)))
+            }
+            return ViewController(name: side.name, view: root)
+        }
+        let from = controller(request.from), to = controller(request.to)
+        container.addSubview(from.view)
+        container.addSubview(to.view)
+        return TransitionContext(from: from, to: to, containerView: container, goingRight: request.goingRight,
+                                 isInteractive: request.interactive) { _ in }
+    }
+
+    // MARK: - Any thread
+
+    /// The part running now: the chosen one, or the default after a takeover.
+    var current: Part { lock.withLock { tookOver ? standby : chosen } }
+
+    /// Whether the built-in default runs instead of the chosen animator, and why this animator runs.
+    var explanation: (fellBack: Bool, reason: UnsafePointer<CChar>, tookOver: Bool) {
+        lock.withLock { (fellBack, reason.pointer, tookOver) }
+    }
+
+    var isEnded: Bool { lock.withLock { ended } }
+
+    /// Writes the states at `t` (already clamped to [0, duration]) through
+    /// `write`, which receives each layer's index and state, and says what
+    /// they are. `write` is called with the evaluator's lock held: copy and return.
+    func sample(at t: Double, _ write: (Int, LayerState) -> Void) -> Sampled {
+        if !lock.withLock({ tookOver }), let evaluator {
+            switch evaluator.sample(at: t, within: bound, { buffer in for i in 0..<buffer.count { write(i, buffer[i]) } }) {
+            case .fresh: return .fresh
+            case .held: return .held
+            case .failed: break  // the standby takes over below
+            }
+        }
+        let part = lock.withLock { tookOver ? standby : chosen }
+        let local = part === chosen ? t : t / duration * part.plan.duration
+        let resting = part.layout.resting
+        withUnsafeTemporaryAllocation(of: LayerState.self, capacity: max(resting.count, 1)) { storage in
+            for i in resting.indices { (storage.baseAddress! + i).initialize(to: LayerState(frame: resting[i], zPosition: Double(i))) }
+            part.animator.evaluate(at: local, layers: LayerStates(base: storage.baseAddress!, count: resting.count))
+            for i in resting.indices { write(i, storage[i]) }
+        }
+        return part === chosen ? .fresh : .tookOver
+    }
+
+    /// The plugin failed while the transition ran: the built-in default
+    /// finishes it, the reason says why, and the program hears it. [any thread]
+    private func takeOver(_ why: String) {
+        let text = FallbackReason.midway(chosen.animator.name, why)
+        lock.withLock {
+            tookOver = true
+            fellBack = true
+            earlierReasons.append(reason)
+            reason = CString(text)
+        }
+        events.post(.init(kind: SEGUE_EVENT_FELL_BACK.rawValue, level: SEGUE_LOG_WARNING.rawValue,
+                          message: PluginText.escaped("segue: \(text)"), transition: Unmanaged.passUnretained(self).toOpaque()))
+    }
+
+    // MARK: - Main thread
+
+    /// Ends the transition, once: every animator set up hears how it ended.
+    /// - Returns: false when it had ended already.
+    @discardableResult
+    func finish(completed: Bool) -> Bool {
+        guard lock.withLock({ () -> Bool in defer { ended = true }; return !ended }) else { return false }
+        evaluator?.stop()
+        let (took, _) = lock.withLock { (tookOver, 0) }
+        let last = took ? standby : chosen
+        if chosen !== standby { (took ? chosen : standby).animator.animationEnded(false) }
+        let failedBefore = last.animator.failure != nil
+        last.animator.animationEnded(completed)
+        if !failedBefore, let why = last.animator.failure {
+            lock.withLock {
+                earlierReasons.append(reason)
+                reason = CString(String(cString: reason.pointer) + "; then \(last.animator.name) \(why)")
+            }
+        }
+        return true
+    }
+
+    /// Leaves the player's list: the program freed the transition.
+    func forget() { player?.transitions[ObjectIdentifier(self)] = nil }
+
+    deinit { finish(completed: false) }
+}
+
+extension PlayedTransition.Part {
+    /// Whether two parts are the same animator's.
+    static func === (a: Self, b: Self) -> Bool { a.animator === b.animator }
+    static func !== (a: Self, b: Self) -> Bool { a.animator !== b.animator }
+}
+
+/// A reference that is set once, before any other thread reads it, and does not keep its object alive.
+final class WeakReference<Object: AnyObject>: @unchecked Sendable {
+    weak var value: Object?
+}

@@ -1,0 +1,292 @@
+import AnimatorABI
+import EmbedABI
+import Foundation
+import HostConfig
+import HostContainer
+import PluginHost
+import PluginRuntime
+import ProcessShims
+import SystemCalls
+import Timing
+
+/// What a program asks of a player, read and checked from its C options.
+struct PlayerSettings {
+    var folders: [String] = []
+    var onlyGivenFolders = false
+    var configPath: String?
+    /// Nil: as the config says.
+    var isolation: PluginIsolation?
+    /// Nil: as the config (or SEGUE_SANDBOX) says.
+    var sandbox: SandboxPolicy.Mode?
+    var workerPath: String?
+    var watches = false
+    var allowsInsecurePlugins = false
+    /// Seconds a sample may wait for a plugin.
+    var sampleBound = 0.004
+}
+
+/// The host behind libsegue: the animators (a registry), the config, the
+/// watch, and the events waiting for the program's dispatch call. Its
+/// main-thread members are called from the thread that made it only (the C
+/// layer checks); ``events`` and the transitions' sampling are any-thread.
+final class Player {
+    let mainThread = pthread_self()
+    let settings: PlayerSettings
+    let events: EventQueue
+    private let reloader: ConfigReloader
+    private var watch: ReloadWatch?
+    /// The animators as the C API lists them, rebuilt on reloads.
+    private(set) var catalog: Catalog
+    /// Transitions begun and not freed, to finish when the player is freed.
+    var transitions: [ObjectIdentifier: PlayedTransition] = [:]
+    /// Where events go, with the program's pointer; set once, before any dispatch.
+    var onEvent: segue_event_fn?
+    var userData: UnsafeMutableRawPointer?
+    /// True while dispatch delivers events (dispatch may not be called again then).
+    var isDispatching = false
+
+    /// Where libsegue lies; its worker and bundled plugins are found from here.
+    static let libraryPath: String? = {
+        guard let name = process_shims_object_path(#dsohandle) else { return nil }
+        return URL(fileURLWithPath: String(cString: name)).resolvingSymlinksInPath().path
+    }()
+
+    var config: SegueConfig { reloader.config }
+    var registry: AnimatorRegistry { reloader.registry }
+
+    /// Makes the player: reads the config, finds the animators, starts watching.
+    /// - Throws: ``PlayerError`` for a config that cannot be used.
+    init(_ settings: PlayerSettings) throws(PlayerError) {
+        guard let events = EventQueue() else { throw .system("cannot make the event descriptor: \(Errno.current)") }
+        self.settings = settings
+        self.events = events
+        Self.routePluginOutput(to: events)
+        let config: SegueConfig
+        do {
+            config = try settings.configPath.map { p throws(ConfigError) in try SegueConfig.load(path: p) } ?? SegueConfig(file: "<no config>")
+        } catch {
+            throw .config("\(error)")
+        }
+        var options = RegistryOptions()
+        options.cache = RegistryCache.standard()
+        options.checksPermissions = !settings.allowsInsecurePlugins
+            && ProcessInfo.processInfo.environment["SEGUE_ALLOW_INSECURE_PLUGINS"] != "1"
+        options.worker.executable = settings.workerPath ?? Self.locateWorker()
+        options.worker.sandbox = try Self.sandbox(settings, config: config)
+        let isolation = settings.isolation ?? config.isolation ?? .process
+        let searchPath = { (config: SegueConfig) in Self.searchPath(settings, config: config) }
+        let registry = AnimatorRegistry(searchPath: searchPath(config), isolation: isolation, options: options)
+        reloader = ConfigReloader(config: config, configPath: settings.configPath, registry: registry, searchPath: searchPath)
+        catalog = Catalog(registry)
+        for warning in registry.warnings { log(SEGUE_LOG_WARNING, warning) }
+        for rejection in registry.rejections { log(SEGUE_LOG_WARNING, "skipped \(rejection.file): \(rejection.reason)") }
+        if settings.watches {
+            let watched = reloader.watched
+            do {
+                watch = try ReloadWatch(folders: watched.folders, files: watched.files) { [events] changed in
+                    events.post(.init(kind: SEGUE_EVENT_RELOADED.rawValue, level: 0, message: "", changed: changed))
+                }
+            } catch {
+                log(SEGUE_LOG_WARNING, "not watching for changes: \(error)")
+            }
+        }
+    }
+
+    /// Ends the watch and every transition not yet freed, then the workers (with the registry).
+    func close() {
+        watch?.stop()
+        watch = nil
+        // Finished and freed: the handles the program held are dead.
+        for transition in transitions.values {
+            transition.finish(completed: false)
+            Unmanaged.passUnretained(transition).release()
+        }
+        transitions.removeAll()
+        Self.stopRouting(events)
+    }
+
+    /// Delivers what waits, applying reloads first. [main]
+    func dispatch(_ deliver: (EventQueue.Event) -> Void) {
+        let (waiting, dropped) = events.take()
+        if dropped > 0 { deliver(.init(kind: SEGUE_EVENT_LOG.rawValue, level: SEGUE_LOG_WARNING.rawValue, message: "segue: \(dropped) events dropped: nobody dispatched them")) }
+        for event in waiting {
+            guard let changed = event.changed else {
+                deliver(event)
+                continue
+            }
+            let outcome = reloader.reload(changed: changed)
+            let watched = reloader.watched
+            watch?.resume(folders: watched.folders, files: watched.files)
+            catalog = Catalog(outcome.registry)
+            if let problem = outcome.configProblem {
+                deliver(.init(kind: SEGUE_EVENT_CONFIG_ERROR.rawValue, level: SEGUE_LOG_ERROR.rawValue,
+                              message: PluginText.escaped("\(problem) (keeping the last good config)")))
+            }
+            if outcome.configRecovered, let path = reloader.configPath {
+                deliver(.init(kind: SEGUE_EVENT_RELOADED.rawValue, level: SEGUE_LOG_INFO.rawValue, message: "\(path) is good again"))
+            }
+            if !outcome.changes.isEmpty {
+                deliver(.init(kind: SEGUE_EVENT_RELOADED.rawValue, level: SEGUE_LOG_INFO.rawValue,
+                              message: PluginText.escaped(outcome.changes.joined(separator: "; "))))
+            }
+        }
+    }
+
+    /// Queues a line of the player's own for the log.
+    func log(_ level: segue_log_level_t, _ text: String) {
+        events.post(.init(kind: SEGUE_EVENT_LOG.rawValue, level: level.rawValue, message: PluginText.escaped("segue: \(text)")))
+    }
+
+    // MARK: - Where things are
+
+    /// The plugin folders: those given, then (unless only those) the
+    /// standard search path, with the folder of libsegue standing for the
+    /// program's: PREFIX/lib/segue/plugins for an installed libsegue, the
+    /// build folder's bundled plugins for a built one.
+    static func searchPath(_ settings: PlayerSettings, config: SegueConfig) -> [PluginFolder] {
+        if settings.onlyGivenFolders {
+            return settings.folders.map { PluginFolder($0, origin: .given) } + config.plugins.map { PluginFolder($0, origin: .config) }
+        }
+        let folder = libraryPath.map { ($0 as NSString).deletingLastPathComponent } ?? "/usr/local/lib"
+        let leaf = (folder as NSString).lastPathComponent
+        // Installed under PREFIX/lib: search PREFIX/lib/segue/plugins, never PREFIX/lib itself.
+        let standIn = leaf == "lib" || leaf == "lib64" ? (folder as NSString).deletingLastPathComponent + "/bin/libsegue"
+                                                       : folder + "/libsegue"
+        return PluginSearchPath.standard(given: settings.folders, config: config.plugins, executable: standIn)
+    }
+
+    /// `$SEGUE_WORKER`, else segue-worker beside libsegue, else PREFIX/libexec/segue/segue-worker.
+    static func locateWorker() -> String? {
+        if let given = ProcessInfo.processInfo.environment["SEGUE_WORKER"], !given.isEmpty { return given }
+        guard let folder = libraryPath.map({ ($0 as NSString).deletingLastPathComponent }) else { return nil }
+        return [folder + "/segue-worker", folder + "/../libexec/segue/segue-worker"]
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The sandbox: the program's choice, else SEGUE_SANDBOX, else the config's, else strict; limits from the config.
+    private static func sandbox(_ settings: PlayerSettings, config: SegueConfig) throws(PlayerError) -> SandboxPolicy {
+        var policy = SandboxPolicy()
+        let environment = ProcessInfo.processInfo.environment["SEGUE_SANDBOX"].flatMap { $0.isEmpty ? nil : $0 }
+        if let mode = settings.sandbox {
+            policy.mode = mode
+        } else if let value = environment {
+            guard let mode = SandboxPolicy.Mode(rawValue: value) else { throw .invalid("SEGUE_SANDBOX=\(value): expected strict or off") }
+            policy.mode = mode
+        } else if let mode = config.sandbox {
+            policy.mode = mode
+        }
+        if let bytes = config.memoryLimit { policy.memoryLimit = bytes }
+        if let count = config.threadLimit { policy.threadLimit = count }
+        return policy
+    }
+
+    // MARK: - Plugin output
+
+    /// The players whose programs receive what plugins print: every live one.
+    nonisolated(unsafe) private static var listeners: [ObjectIdentifier: EventQueue] = [:]  // guarded by `listenersLock`
+    private static let listenersLock = Lock()
+
+    private static func routePluginOutput(to events: EventQueue) {
+        listenersLock.withLock { listeners[ObjectIdentifier(events)] = events }
+        OutputRelay.sink = { line in
+            broadcast(line.hasSuffix("\n") ? String(line.dropLast()) : line, level: SEGUE_LOG_INFO)
+        }
+        // Plugins run in this process (isolation none) log here.
+        HostFunctionTable.setLogHandler { message in
+            broadcast("segue: [\(message.level)] \(message.plugin): \(message.message)",
+                      level: segue_log_level_t(UInt32(message.level.rawValue)))
+        }
+    }
+
+    private static func broadcast(_ text: String, level: segue_log_level_t) {
+        let queues = listenersLock.withLock { Array(listeners.values) }
+        for queue in queues { queue.post(.init(kind: SEGUE_EVENT_LOG.rawValue, level: level.rawValue, message: text)) }
+    }
+
+    private static func stopRouting(_ events: EventQueue) {
+        listenersLock.withLock { listeners[ObjectIdentifier(events)] = nil }
+    }
+}
+
+/// Why a player could not be made or asked.
+enum PlayerError: Error {
+    case config(String)
+    case invalid(String)
+    case system(String)
+}
+
+/// The animators of a registry as C strings, owned here, for
+/// `segue_player_animator_info`: valid until the next reload.
+final class Catalog {
+    struct Entry {
+        let descriptor: AnimatorDescriptor
+        let name, id, version, summary: CString
+        let file: CString?
+        let parameters: [Parameter]
+    }
+
+    /// One parameter in the ABI's own form, with the strings it points to.
+    struct Parameter {
+        let name, explanation: CString
+        let choices: [CString]
+        let choicePointers: UnsafeMutablePointer<UnsafePointer<CChar>?>?
+        let descriptor: ParameterDescriptor
+    }
+
+    let entries: [Entry]
+    private let names: [String: Int]
+
+    init(_ registry: AnimatorRegistry) {
+        let all = registry.animators + [AnimatorDescriptor.builtinDefault]
+        entries = all.map { a in
+            Entry(descriptor: a, name: CString(a.name), id: CString(a.id), version: CString(a.version), summary: CString(a.summary),
+                  file: a.source == .builtin ? nil : CString(a.file),
+                  parameters: a.parameters.map { p in
+                      let choices = p.choiceNames.map(CString.init)
+                      var pointers: UnsafeMutablePointer<UnsafePointer<CChar>?>?
+                      if !choices.isEmpty {
+                          pointers = .allocate(capacity: choices.count)
+                          for (i, c) in choices.enumerated() { pointers![i] = c.pointer }
+                      }
+                      return Parameter(name: CString(p.name), explanation: CString(p.explanation), choices: choices,
+                                       choicePointers: pointers, descriptor: p)
+                  })
+        }
+        names = Dictionary(entries.enumerated().map { ($1.descriptor.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    deinit {
+        for entry in entries { for p in entry.parameters { p.choicePointers?.deallocate() } }
+    }
+
+    /// The index of the animator called `name`.
+    func index(of name: String) -> Int? { names[name] }
+}
+
+/// A NUL-terminated copy of a string, owned by whoever holds it.
+final class CString {
+    let pointer: UnsafePointer<CChar>
+
+    init(_ text: String) { pointer = UnsafePointer(strdup(text)!) }
+
+    deinit { free(UnsafeMutablePointer(mutating: pointer)) }
+}
+
+extension ParameterDescriptor {
+    /// The choices' names, for a choice parameter; else none.
+    var choiceNames: [String] {
+        if case .choice(let names) = kind { return names }
+        return []
+    }
+
+    /// The ABI's `segue_param_type_t` of its kind.
+    var abiType: segue_param_type_t {
+        switch kind {
+        case .number: SEGUE_PARAM_NUMBER
+        case .integer: SEGUE_PARAM_INTEGER
+        case .boolean: SEGUE_PARAM_BOOLEAN
+        case .choice: SEGUE_PARAM_CHOICE
+        case .curve: SEGUE_PARAM_CURVE
+        }
+    }
+}
