@@ -34,16 +34,18 @@ public final class ConfigReloader {
     public private(set) var configIsBroken = false
 
     private let strict: Bool
+    private let forViewsOfAProgram: Bool
     private let searchPath: (SegueConfig) -> [PluginFolder]
 
     /// Reloads `config` (read from `configPath`) and `registry`.
     /// - Parameters:
     ///   - strict: a config that `segue check` finds an error in is not applied, as a broken one.
+    ///   - forViewsOfAProgram: the config is a player's, whose rules name a program's views (see ``SegueConfig/load(path:forViewsOfAProgram:)``).
     ///   - searchPath: the plugin folders for a config (its `plugins` may change).
     public init(config: SegueConfig, configPath: String?, registry: AnimatorRegistry, strict: Bool = false,
-                searchPath: @escaping (SegueConfig) -> [PluginFolder]) {
+                forViewsOfAProgram: Bool = false, searchPath: @escaping (SegueConfig) -> [PluginFolder]) {
         (self.config, self.configPath, self.registry) = (config, configPath, registry)
-        (self.strict, self.searchPath) = (strict, searchPath)
+        (self.strict, self.forViewsOfAProgram, self.searchPath) = (strict, forViewsOfAProgram, searchPath)
     }
 
     /// The plugin folders and the files (the config) to watch.
@@ -84,7 +86,7 @@ public final class ConfigReloader {
     private func load(_ path: String) -> Result<SegueConfig, Unusable> {
         guard strict else {
             do {
-                return .success(try SegueConfig.load(path: path))
+                return .success(try SegueConfig.load(path: path, forViewsOfAProgram: forViewsOfAProgram))
             } catch {
                 return .failure(Unusable(why: "\(error)"))
             }

@@ -98,9 +98,12 @@ public struct SegueConfig: Equatable, Sendable {
     /// `/dev/stdin`); `-` is standard input.
     /// - Throws: ``ConfigError`` naming the file, the line and column, the key
     ///   path, what was expected and what was found.
-    public static func load(path: String) throws(ConfigError) -> SegueConfig {
+    /// - Parameter forViewsOfAProgram: the config is a player's (libsegue):
+    ///   its rules name the program's views, which it cannot know, so they
+    ///   are not checked against its children or the built-in scene's.
+    public static func load(path: String, forViewsOfAProgram: Bool = false) throws(ConfigError) -> SegueConfig {
         let (bytes, file, base) = try read(path: path)
-        return try parse(bytes, file: file, baseDirectory: base, collecting: false).config
+        return try parse(bytes, file: file, baseDirectory: base, collecting: false, checksNames: !forViewsOfAProgram).config
     }
 
     /// Parses config JSON (strict RFC 8259: see the README); relative plugin
@@ -171,8 +174,8 @@ public struct SegueConfig: Equatable, Sendable {
         return (bytes, path == "-" ? "<stdin>" : path, base)
     }
 
-    private static func parse(_ bytes: [UInt8], file: String, baseDirectory: String,
-                              collecting: Bool) throws(ConfigError) -> (config: SegueConfig, problems: [ConfigError]) {
+    private static func parse(_ bytes: [UInt8], file: String, baseDirectory: String, collecting: Bool,
+                              checksNames: Bool = true) throws(ConfigError) -> (config: SegueConfig, problems: [ConfigError]) {
         func located(_ error: ConfigError) -> ConfigError {
             var error = error
             if error.line == nil, let offset = JSONReader.offset(of: error.keyPath, in: bytes) {
@@ -189,7 +192,8 @@ public struct SegueConfig: Equatable, Sendable {
                               expected: error.expected, found: error.found)
         }
         do {
-            let (config, problems) = try ConfigReader(file: file, baseDirectory: baseDirectory, collecting: collecting).config(document)
+            let reader = ConfigReader(file: file, baseDirectory: baseDirectory, collecting: collecting, checksNames: checksNames)
+            let (config, problems) = try reader.config(document)
             return (config, problems.map(located))
         } catch {
             throw located(error)
@@ -203,6 +207,8 @@ private struct ConfigReader {
     let baseDirectory: String
     /// Collect child names that do not exist instead of throwing at the first (for `segue check`).
     let collecting: Bool
+    /// Check the names rules and the script use against the children (not for a player's config).
+    var checksNames = true
     /// Frames are in points; a phone is a few hundred, a wall a few thousand.
     static let coordinateLimit = 100_000.0
     /// A flick is a few container widths per second.
@@ -330,7 +336,7 @@ private struct ConfigReader {
         if names.isEmpty { names = Set(children.map(\.name)) }
         func checkChild(_ value: JSONValue, _ path: String) throws(ConfigError) -> String {
             let name = try string(value, path)
-            if !names.isEmpty && !names.contains(name) {
+            if checksNames && !names.isEmpty && !names.contains(name) {
                 let all = children.map(\.name)
                 let listed = all.count > 8 ? all.prefix(8).joined(separator: ", ") + ", ... (\(all.count) in all)" : all.joined(separator: ", ")
                 let hint = NameSuggestion.hint(for: name, in: all)
