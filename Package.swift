@@ -18,6 +18,8 @@ let pluginLinkerSettings: [LinkerSetting] = [
 let embeddingLinkerSettings: [LinkerSetting] = [
     .unsafeFlags([
         "-Xlinker", "-soname=libsegue.so.1",
+        // Installed as PREFIX/lib/libsegue.so.1, it finds the Swift runtime installed beside it.
+        "-Xlinker", "-rpath=$ORIGIN/segue/runtime",
         "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/Embedding/exports.map",
     ]),
 ]
@@ -60,7 +62,10 @@ let package = Package(
         // the one boundary that reads plugin- and worker-written memory, the worker protocol, the sandbox policy.
         .target(name: "PluginRuntime", dependencies: ["AnimatorABI", "Timing", "SystemCalls", "ProcessShims", "WorkerSandbox"]),
         // The process that runs plugin code when plugins are isolated.
-        .executableTarget(name: "segue-worker", dependencies: ["PluginRuntime", "AnimatorABI", "SystemCalls", "ProcessShims", "Timing"]),
+        .executableTarget(
+            name: "segue-worker", dependencies: ["PluginRuntime", "AnimatorABI", "SystemCalls", "ProcessShims", "Timing"],
+            // Installed as PREFIX/libexec/segue/segue-worker, it finds the Swift runtime libsegue installs.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath=$ORIGIN/../../lib/segue/runtime"])]),
         // Plugin hosting: search path, registry and its cache, scanner and worker processes, quarantine, watching.
         .target(name: "PluginHost", dependencies: ["HostContainer", "PluginRuntime", "Timing", "AnimatorABI", "SystemCalls", "ProcessShims"]),
         // The config file: a strict JSON reader, the schema, the checks, the rule-based delegate, scenes and scripts.

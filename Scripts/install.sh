@@ -14,6 +14,10 @@
 #   lib/segue/plugins/lib*.so          the bundled animators (the system plugin folder)
 #   include/segue_animator.h, include/segue/*.h, lib/pkgconfig/segue-animator.pc
 #                                      the SDK (Scripts/install-sdk.sh)
+#   lib/libsegue.so.1, lib/libsegue.so, include/segue/embed.h, lib/pkgconfig/segue.pc
+#                                      libsegue, for programs that play animators
+#                                      (cc app.c $(pkg-config --cflags --libs segue))
+#   lib/segue/runtime/*.so             the Swift runtime libsegue and the worker need
 #   share/man/man1/segue.1             the man page
 #   share/bash-completion/completions/segue, share/zsh/site-functions/_segue,
 #   share/fish/vendor_completions.d/segue.fish
@@ -49,7 +53,7 @@ if [ "$action" = uninstall ]; then
     done < "$manifest"
     rm -f "$manifest"
     # Folders only Segue uses go if empty; shared ones (bin, share/man...) stay.
-    for folder in share/segue/rust share/segue lib/segue/plugins lib/segue libexec/segue include/segue; do
+    for folder in share/segue/rust share/segue lib/segue/plugins lib/segue/runtime lib/segue libexec/segue include/segue; do
         rmdir "$prefix/$folder" 2>/dev/null || true
     done
     echo "uninstalled Segue from $prefix"
@@ -59,12 +63,12 @@ fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [ -z "$from" ]; then
     cd "$root"
-    for product in segue segue-worker SpringSlide CurlUp ImageZoom; do
+    for product in segue segue-worker SpringSlide CurlUp ImageZoom SegueEmbedding; do
         swift build -c release --product "$product"
     done
     from=$(swift build -c release --show-bin-path)
 fi
-for built in segue segue-worker libSpringSlide.so libCurlUp.so libImageZoom.so; do
+for built in segue segue-worker libSpringSlide.so libCurlUp.so libImageZoom.so libSegueEmbedding.so; do
     [ -f "$from/$built" ] || { echo "install: $from/$built is missing: build it first, or leave out --from" >&2; exit 1; }
 done
 
@@ -87,6 +91,17 @@ for plugin in SpringSlide CurlUp ImageZoom; do
 done
 put "$root/docs/segue.1" share/man/man1/segue.1 644
 
+# libsegue, by its SONAME, with the link programs are built against.
+put "$from/libSegueEmbedding.so" lib/libsegue.so.1 755
+ln -sf libsegue.so.1 "$prefix/lib/libsegue.so"
+echo lib/libsegue.so >> "$installed"
+# The Swift runtime libsegue and the worker load (their RUNPATH names lib/segue/runtime), so that a
+# program linking libsegue needs no Swift toolchain.
+ldd "$from/libSegueEmbedding.so" "$from/segue-worker" | awk '$3 ~ /\/lib(swift|Foundation|_Foundation|dispatch|BlocksRuntime)[^\/]*\.so/ { print $3 }' | sort -u |
+while IFS= read -r library; do
+    put "$library" "lib/segue/runtime/$(basename "$library")" 644
+done
+
 completions=$(mktemp -d)
 trap 'rm -f "$installed"; rm -rf "$completions"' EXIT
 "$prefix/bin/segue" completions bash > "$completions/segue"
@@ -101,7 +116,9 @@ echo include/segue_animator.h >> "$installed"
 for header in "$root"/Sources/AnimatorABI/include/segue/*.h; do
     echo "include/segue/$(basename "$header")" >> "$installed"
 done
+echo include/segue/embed.h >> "$installed"
 echo lib/pkgconfig/segue-animator.pc >> "$installed"
+echo lib/pkgconfig/segue.pc >> "$installed"
 echo share/segue/rust/bindings.rs >> "$installed"
 
 mkdir -p "$(dirname "$manifest")"

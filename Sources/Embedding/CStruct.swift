@@ -21,7 +21,7 @@ enum CStruct {
     static func size<T>(of pointer: UnsafePointer<T>, _ name: String, minimum: Int) -> Result<Int, Refusal> {
         let size = Int(UnsafeRawPointer(pointer).load(as: UInt32.self))
         guard size >= minimum else {
-            return .failure(Refusal("\(name).struct_size is \(size): expected sizeof(\(T.self)) (\(MemoryLayout<T>.size) for this libsegue, \(minimum) at the least)"))
+            return .failure(Refusal("\(name).struct_size is \(size): expected sizeof(\(T.self)_t) (\(MemoryLayout<T>.size) for this libsegue, \(minimum) at the least)"))
         }
         return .success(size)
     }

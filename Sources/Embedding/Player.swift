@@ -63,7 +63,7 @@ final class Player {
         Self.routePluginOutput(to: events)
         let config: SegueConfig
         do {
-            config = try settings.configPath.map { p throws(ConfigError) in try SegueConfig.load(path: p) } ?? SegueConfig(file: "<no config>")
+            config = try settings.configPath.map { p throws(ConfigError) in try SegueConfig.load(path: p, forViewsOfAProgram: true) } ?? SegueConfig(file: "<no config>")
         } catch {
             throw .config("\(error)")
         }
@@ -76,7 +76,8 @@ final class Player {
         let isolation = settings.isolation ?? config.isolation ?? .process
         let searchPath = { (config: SegueConfig) in Self.searchPath(settings, config: config) }
         let registry = AnimatorRegistry(searchPath: searchPath(config), isolation: isolation, options: options)
-        reloader = ConfigReloader(config: config, configPath: settings.configPath, registry: registry, searchPath: searchPath)
+        reloader = ConfigReloader(config: config, configPath: settings.configPath, registry: registry,
+                                  forViewsOfAProgram: true, searchPath: searchPath)
         catalog = Catalog(registry)
         for warning in registry.warnings { log(SEGUE_LOG_WARNING, warning) }
         for rejection in registry.rejections { log(SEGUE_LOG_WARNING, "skipped \(rejection.file): \(rejection.reason)") }

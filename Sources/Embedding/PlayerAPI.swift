@@ -1,5 +1,6 @@
 import AnimatorABI
 import EmbedABI
+import Foundation
 import Glibc
 import HostContainer
 import PluginHost
@@ -18,6 +19,11 @@ public func segueAPIVersion() -> UInt32 { apiVersion }
 
 @c(segue_error_message)
 public func segueErrorMessage() -> UnsafePointer<CChar>? { LastError.message }
+
+/// `path` from the current folder, as watching and reports want it.
+private func absolute(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.path
+}
 
 /// Answers `status` with `message` for segue_error_message.
 func refuse(_ status: segue_status_t, _ message: String) -> segue_status_t {
@@ -55,10 +61,10 @@ public func seguePlayerNew(_ options: UnsafePointer<segue_player_options_t>?,
             guard let dirs = given.plugin_dirs else { throw .init("options.plugin_dirs is NULL but plugin_dir_count is \(given.plugin_dir_count)") }
             guard given.plugin_dir_count <= 256 else { throw .init("options.plugin_dir_count is \(given.plugin_dir_count): expected at most 256 folders") }
             settings.folders = try (0..<Int(given.plugin_dir_count)).map { i throws(CStruct.Refusal) in
-                try CStruct.path(dirs[i], "options.plugin_dirs[\(i)]")
+                absolute(try CStruct.path(dirs[i], "options.plugin_dirs[\(i)]"))
             }
         }
-        settings.configPath = try given.config_path.map { p throws(CStruct.Refusal) in try CStruct.path(p, "options.config_path") }
+        settings.configPath = try given.config_path.map { p throws(CStruct.Refusal) in absolute(try CStruct.path(p, "options.config_path")) }
         settings.workerPath = try given.worker_path.map { p throws(CStruct.Refusal) in try CStruct.path(p, "options.worker_path") }
         switch given.isolation {
         case SEGUE_ISOLATION_PROCESS.rawValue: settings.isolation = .process
