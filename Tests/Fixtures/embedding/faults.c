@@ -1,0 +1,127 @@
+/*
+ * Plays one animator the way a compositor would: a render thread samples the
+ * transition at the wall clock's time, about every millisecond, while the
+ * main thread waits on the player's descriptor and dispatches. Built against
+ * the installed libsegue (pkg-config segue) with the system C compiler.
+ *
+ *   faults PLUGIN_DIR ANIMATOR
+ *
+ * Prints the plan, every event ("event|KIND|MESSAGE"), how many samples
+ * answered each status, the plan after the run, and the report.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <segue/embed.h>
+
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static segue_transition_t *transition;
+static segue_plan_info_t plan;
+static atomic_int stopping;
+static atomic_int fell_back_heard;
+static long counts[4], others;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void on_event(void *user_data, const segue_event_t *event) {
+    (void)user_data;
+    printf("event|%u|%s\n", event->kind, event->message);
+    if (event->kind == SEGUE_EVENT_FELL_BACK && event->transition == transition) atomic_store(&fell_back_heard, 1);
+}
+
+/* The render thread: samples at the time of the wall clock since the start. */
+static void *render(void *unused) {
+    (void)unused;
+    static segue_layer_state_t states[SEGUE_MAX_LAYERS];
+    static segue_vec3_t meshes[SEGUE_MAX_LAYERS][65 * 65];
+    segue_layer_state_t *pointers[SEGUE_MAX_LAYERS];
+    for (int i = 0; i < SEGUE_MAX_LAYERS; i++) {
+        states[i].struct_size = sizeof states[i];
+        states[i].mesh = meshes[i];
+        states[i].mesh_vertex_count = 65 * 65;
+        pointers[i] = &states[i];
+    }
+    double start = now();
+    struct timespec pause = { 0, 1000000 };
+    while (!atomic_load(&stopping)) {
+        int status = segue_transition_sample(transition, now() - start, pointers, SEGUE_MAX_LAYERS);
+        if (status >= 0 && status <= 3) counts[status]++;
+        else others++;
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) return 2;
+    const char *dirs[] = { argv[1] };
+    segue_player_options_t options;
+    memset(&options, 0, sizeof options);
+    options.struct_size = sizeof options;
+    options.plugin_dirs = dirs;
+    options.plugin_dir_count = 1;
+    options.flags = SEGUE_PLAYER_ONLY_GIVEN_FOLDERS;
+    options.sample_bound_us = 2000;
+    options.on_event = on_event;
+    segue_player_t *player;
+    if (segue_player_new(&options, &player) != SEGUE_OK) {
+        printf("new failed|%s\n", segue_error_message());
+        return 1;
+    }
+    segue_transition_desc_t desc;
+    memset(&desc, 0, sizeof desc);
+    desc.struct_size = sizeof desc;
+    desc.bounds = (segue_rect_t){ 0, 0, 390, 844 };
+    desc.from.name = "home";
+    desc.from.frame = desc.bounds;
+    desc.to.name = "settings";
+    desc.to.frame = desc.bounds;
+    desc.going_right = true;
+    desc.animator = argv[2];
+    if (segue_transition_begin(player, &desc, &transition) != SEGUE_OK) {
+        printf("begin failed|%s\n", segue_error_message());
+        return 1;
+    }
+    plan.struct_size = sizeof plan;
+    segue_transition_plan(transition, &plan);
+    printf("plan|%s|%d|%.3f\n", plan.animator, plan.fell_back, plan.duration);
+    fflush(stdout);
+
+    pthread_t thread;
+    pthread_create(&thread, NULL, render, NULL);
+    /* The main loop: the player's descriptor, for at most 20 s, until the fallback is heard and the transition is over. */
+    struct pollfd descriptor = { segue_player_fd(player), POLLIN, 0 };
+    double deadline = now() + 20;
+    while (now() < deadline && !atomic_load(&fell_back_heard)) {
+        if (poll(&descriptor, 1, 100) > 0) segue_player_dispatch(player);
+    }
+    struct timespec rest = { 0, (long)(plan.duration * 1e9) };
+    nanosleep(&rest, NULL);
+    atomic_store(&stopping, 1);
+    pthread_join(thread, NULL);
+    printf("statuses|%ld|%ld|%ld|%ld|%ld\n", counts[SEGUE_OK], counts[SEGUE_LATE], counts[SEGUE_DEFAULT_TOOK_OVER],
+           counts[SEGUE_CLAMPED], others);
+
+    segue_plan_info_t after;
+    memset(&after, 0, sizeof after);
+    after.struct_size = sizeof after;
+    segue_transition_plan(transition, &after);
+    printf("after|%s|%d|%u|%s\n", after.animator, after.fell_back, after.layer_count, after.reason);
+    segue_transition_report_t report;
+    memset(&report, 0, sizeof report);
+    report.struct_size = sizeof report;
+    segue_transition_finish(transition, true, &report);
+    printf("report|%s|%d|%d\n", report.animator, report.fell_back, report.completed);
+    segue_transition_free(transition);
+    segue_player_free(player);
+    printf("done\n");
+    return 0;
+}
