@@ -193,7 +193,7 @@ final class Player {
             broadcast(line.hasSuffix("\n") ? String(line.dropLast()) : line, level: SEGUE_LOG_INFO)
         }
         // Plugins run in this process (isolation none) log here.
-        HostFunctionTable.setLogHandler { message in
+        PluginLoader.setLogHandler { message in
             broadcast("segue: [\(message.level)] \(message.plugin): \(message.message)",
                       level: segue_log_level_t(UInt32(message.level.rawValue)))
         }
@@ -204,8 +204,15 @@ final class Player {
         for queue in queues { queue.post(.init(kind: SEGUE_EVENT_LOG.rawValue, level: level.rawValue, message: text)) }
     }
 
+    /// The last player gone, plugin output goes to standard error again.
     private static func stopRouting(_ events: EventQueue) {
-        listenersLock.withLock { listeners[ObjectIdentifier(events)] = nil }
+        let none = listenersLock.withLock {
+            listeners[ObjectIdentifier(events)] = nil
+            return listeners.isEmpty
+        }
+        guard none else { return }
+        OutputRelay.sink = nil
+        PluginLoader.resetLogHandler()
     }
 }
 

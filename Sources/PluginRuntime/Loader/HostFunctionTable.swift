@@ -21,16 +21,18 @@ public struct PluginLogMessage: Sendable {
 package enum HostFunctionTable {
     private static let lock = Lock()
     nonisolated(unsafe) private static var plugins: [String] = []
-    nonisolated(unsafe) private static var logHandler: @Sendable (PluginLogMessage) -> Void = { message in
-        let line = "segue: [\(message.level)] \(message.plugin): \(message.message)\n"
-        writeAll(line)
+    nonisolated(unsafe) private static var logHandler: @Sendable (PluginLogMessage) -> Void = standardError
+
+    /// Where plugin log messages go unless a host says otherwise.
+    static let standardError: @Sendable (PluginLogMessage) -> Void = { message in
+        writeAll("segue: [\(message.level)] \(message.plugin): \(message.message)\n")
     }
 
     /// The longest log message read, in bytes; the rest is dropped.
     static let longestMessage = 4096
 
     /// Replaces where plugin log messages go (standard error by default).
-    package static func setLogHandler(_ handler: @escaping @Sendable (PluginLogMessage) -> Void) {
+    static func setLogHandler(_ handler: @escaping @Sendable (PluginLogMessage) -> Void) {
         lock.withLock { logHandler = handler }
     }
 

@@ -59,6 +59,11 @@ public enum PluginLoader {
         HostFunctionTable.setLogHandler(handler)
     }
 
+    /// Sends the messages plugins log to standard error again, as by default.
+    public static func resetLogHandler() {
+        HostFunctionTable.setLogHandler(HostFunctionTable.standardError)
+    }
+
     /// Loads the plugin at `path` into this process.
     /// - Parameter phase: called as each step of loading begins.
     /// - Returns: its animators, each validated, or why the file was rejected.
