@@ -108,6 +108,6 @@ let package = Package(
         ),
         .testTarget(
             name: "HostContainerTests",
-            dependencies: ["AnimatorABI", "HostContainer", "PluginHost", "HostConfig", "PluginValidation", "PluginRuntime", "Timing", "Renderer", "SystemCalls", "LiveView"]),
+            dependencies: ["AnimatorABI", "HostContainer", "PluginHost", "HostConfig", "PluginValidation", "PluginRuntime", "Timing", "Renderer", "SystemCalls", "LiveView", "Embedding", "EmbedABI"]),
     ]
 )

@@ -4,6 +4,10 @@ import Glibc
 @testable import HostContainer
 @testable import PluginHost
 import Testing
+import Timing
+@testable import Embedding
+import EmbedABI
+import AnimatorABI
 
 /// libsegue as a program finds it: installed by Scripts/install.sh into a
 /// prefix of this test process's own, and built against with pkg-config and
@@ -177,5 +181,252 @@ struct LibsegueTests {
         #expect(lines["report"] == ["default", "1", "1"])
         #expect(lines["done"] != nil)
         #expect(processesTagged(tag).isEmpty, "no worker outlives the player")
+    }
+}
+
+/// The same animators played by libsegue from Python (ctypes, no compile
+/// step) and by the Swift container, for the same views and times.
+@Suite("libsegue from Python")
+struct LibseguePythonTests {
+    /// One transition of the comparison: the views, how the animator is chosen, the times.
+    struct Case {
+        var from: String, to: String
+        var elements: [String: [(String, Rect)]] = [:]
+        var animator: String?
+        var parameters: String?
+        var times: [Double]
+    }
+
+    static let size = Rect(x: 0, y: 0, width: 390, height: 844)
+    static let photo: [String: [(String, Rect)]] = [
+        "grid": [("photo", Rect(x: 20, y: 120, width: 160, height: 120))],
+        "detail": [("photo", Rect(x: 0, y: 0, width: 390, height: 300))],
+    ]
+    static let cases = [
+        Case(from: "a", to: "b", animator: "SpringSlide", parameters: #"{"duration": 0.5}"#, times: [0, 0.05, 0.13, 0.27, 0.41]),
+        Case(from: "a", to: "b", animator: "CurlUp", parameters: #"{"rows": 8, "curve": "easeOut"}"#, times: [0, 0.07, 0.2, 0.33]),
+        Case(from: "grid", to: "detail", elements: photo, times: [0, 0.1, 0.2, 0.35]),  // ImageZoom, by the config's rule
+        Case(from: "b", to: "a", times: [0, 0.25, 0.5, 0.75]),  // no rule: the built-in default
+    ]
+    static let config = #"{"rules": [{"from": "grid", "to": "detail", "animator": "ImageZoom", "parameters": {"duration": 0.45}}]}"#
+
+    /// What play.py printed.
+    struct Played: Decodable {
+        struct Animator: Decodable { let name: String; let id: String; let file: String?; let parameters: [Parameter] }
+        struct Parameter: Decodable { let name: String; let type: Int; let `default`: Double; let min: Double; let max: Double; let choices: [String] }
+        struct Transition: Decodable {
+            let animator: String, file: String?, duration: Double, fell_back: Bool, reason: String
+            let layers: [[Int]], hidden: [[Int]], samples: [Sample]
+        }
+        struct Sample: Decodable { let t: Double; let status: Int; let layers: [Layer] }
+        struct Layer: Decodable {
+            let frame: [Double], transform: [Double], alpha: Double, z: Double, hidden: Bool, mesh: [[Double]]
+        }
+        let version: Int
+        let sizes: [String: Int]
+        let animators: [Animator]
+        let transitions: [Transition]
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "skipped: needs python3 (apt-get install python3; .ci/run does)"))
+    func pythonGetsTheContainersLayerStates() throws {
+        let prefix = try InstalledLibsegue.prefix.get()
+        let folder = makeTemporaryFolder("python")
+        try Self.config.write(toFile: folder + "/segue.json", atomically: true, encoding: .utf8)
+        func box(_ r: Rect) -> [Double] { [r.x, r.y, r.width, r.height] }
+        let request: [String: Any] = [
+            "library": prefix + "/lib/libsegue.so.1", "plugins": [Paths.binFolder], "config": folder + "/segue.json",
+            "transitions": Self.cases.map { c -> [String: Any] in
+                func side(_ name: String) -> [String: Any] {
+                    ["name": name, "frame": box(Self.size), "elements": (c.elements[name] ?? []).map { [$0.0, box($0.1)] as [Any] }]
+                }
+                var spec: [String: Any] = ["bounds": [Self.size.width, Self.size.height], "from": side(c.from), "to": side(c.to),
+                                           "going_right": c.from < c.to, "times": c.times]
+                if let a = c.animator { spec["animator"] = a }
+                if let p = c.parameters { spec["parameters"] = p }
+                return spec
+            },
+        ]
+        let input = folder + "/request.json"
+        try JSONSerialization.data(withJSONObject: request).write(to: URL(fileURLWithPath: input))
+        let ran = try run("/bin/sh", ["-c", "exec python3 \"$0\" < \"$1\"", InstalledLibsegue.fixtures + "/play.py", input],
+                          environment: ["PATH": "/usr/bin:/bin"])
+        #expect(ran.status == 0, "\(ran.err)")
+        let played = try JSONDecoder().decode(Played.self, from: Data(ran.out.utf8))
+
+        #expect(played.version == 0x10000)
+        #expect(played.sizes == ["options": 72, "desc": 176, "plan": 248, "info": 56, "state": 208], "ctypes lays the structs out as C does")
+        #expect(played.animators.map(\.name) == ["CurlUp", "ImageZoom", "SpringSlide", "default"])
+        let curl = try #require(played.animators.first { $0.name == "CurlUp" })
+        #expect(curl.id == "org.segue.curl-up/1" && curl.file == Paths.binFolder + "/libCurlUp.so")
+        #expect(curl.parameters.map(\.name) == ["duration", "curve", "radius", "angle", "rows"])
+        #expect(curl.parameters[4].type == 1 && curl.parameters[4].min == 2 && curl.parameters[4].max == 64)
+
+        let registry = AnimatorRegistry(folders: [Paths.binFolder], isolation: .process)
+        let config = try SegueConfig.load(path: folder + "/segue.json", forViewsOfAProgram: true)
+        for (c, transition) in zip(Self.cases, played.transitions) {
+            let harness = Harness([c.from, c.to].sorted(), size: Self.size, elements: c.elements)
+            let choice = ProgramChoice(ConfigDrivenDelegate(config: config, registry: registry), animator: c.animator,
+                                       parameters: try c.parameters.map { try SegueConfig.parameters(json: Array($0.utf8), label: "parameters") } ?? [:])
+            harness.delegate = choice
+            try harness.switchTo(c.from)  // from rest at the child the transition leaves
+            harness.reports.removeAll()
+            let origin = harness.clock.now
+            try harness.container.select(named: c.to)
+            let from = harness.child(c.from).view, to = harness.child(c.to).view
+            for sample in transition.samples {
+                harness.clock.advance(to: origin + sample.t)
+                harness.container.tick()
+                #expect(sample.status == 0, "\(transition.animator) at \(sample.t)")
+                let snapshots = harness.container.view.subviews.filter { $0 !== from && $0 !== to }
+                var snapshotIndex = 0
+                for (layer, state) in zip(transition.layers, sample.layers) {
+                    let view: View
+                    switch layer[0] {
+                    case 0: view = from
+                    case 1: view = to
+                    default:
+                        view = snapshots[snapshotIndex]
+                        snapshotIndex += 1
+                    }
+                    let where_ = "\(transition.animator) at t = \(sample.t)"
+                    #expect(zip(state.frame, box(view.frame)).allSatisfy { approx($0, $1) }, "frame \(where_)")
+                    #expect(zip(state.transform, view.transform.values).allSatisfy { approx($0, $1) }, "transform \(where_)")
+                    #expect(approx(state.alpha, view.alpha) && approx(state.z, view.zPosition) && state.hidden == view.isHidden, "\(where_)")
+                    let mesh = view.mesh.map { Array($0.vertices) } ?? []
+                    #expect(state.mesh.count == mesh.count, "mesh \(where_)")
+                    #expect(zip(state.mesh, mesh).allSatisfy { approx($0[0], $1.x) && approx($0[1], $1.y) && approx($0[2], $1.z) }, "mesh \(where_)")
+                }
+            }
+            harness.container.runUntilIdle(advancing: harness.clock)
+            let report = try #require(harness.reports.last)
+            #expect(transition.animator == report.animator && transition.fell_back == report.fellBack && transition.reason == report.reason,
+                    "\(transition.animator): \(transition.reason) / \(report.reason)")
+            #expect(approx(transition.duration, report.duration))
+        }
+        #expect(played.transitions.map(\.animator) == ["SpringSlide", "CurlUp", "ImageZoom", "default"])
+        #expect(played.transitions[2].hidden == [[0, 0], [1, 0]], "ImageZoom hides both photos")
+        #expect(played.transitions[1].layers[1] == [0, 0, 4, 8], "CurlUp's page is a 4x8 mesh")
+    }
+}
+
+/// A delegate that picks as a program using libsegue does: the animator it
+/// names, else the config's rules.
+final class ProgramChoice: ContainerViewControllerDelegate {
+    let rules: ConfigDrivenDelegate
+    let animator: String?
+    let parameters: [String: ParameterValue]
+
+    init(_ rules: ConfigDrivenDelegate, animator: String?, parameters: [String: ParameterValue]) {
+        (self.rules, self.animator, self.parameters) = (rules, animator, parameters)
+    }
+
+    func containerViewController(_ container: ContainerViewController, animationControllerForTransitionFrom from: ViewController,
+                                 to: ViewController) -> AnimatorResolution {
+        animator.map { rules.resolve(animator: $0, parameters: parameters, why: "the program's choice") }
+            ?? rules.resolve(from: from.name, to: to.name)
+    }
+}
+
+/// Reloads reach a program through the player's descriptor and dispatch,
+/// never as a callback on a thread of libsegue's. Driven through the C API's
+/// own functions.
+@Suite("libsegue's descriptor and dispatch", .serialized)
+struct LibsegueDispatchTests {
+    /// What on_event received, on the test's thread.
+    nonisolated(unsafe) static var heard: [(kind: UInt32, message: String, onMainThread: Bool)] = []
+    nonisolated(unsafe) static var mainThread = pthread_self()
+
+    /// Waits on the descriptor (10 s at most) and dispatches, until an event of `kind` was heard.
+    func dispatch(_ player: OpaquePointer, until kind: segue_event_kind_t) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            var poller = pollfd(fd: seguePlayerFD(player), events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 100) > 0 { #expect(seguePlayerDispatch(player) == SEGUE_OK) }
+            if Self.heard.contains(where: { $0.kind == kind.rawValue }) { return true }
+        }
+        return false
+    }
+
+    func animatorNames(_ player: OpaquePointer) -> [String] {
+        (0..<seguePlayerAnimatorCount(player)).map { i in
+            var info = segue_animator_info_t()
+            info.struct_size = UInt32(MemoryLayout<segue_animator_info_t>.size)
+            _ = seguePlayerAnimatorInfo(player, i, &info)
+            return String(cString: info.name)
+        }
+    }
+
+    /// The animator a switch from "home" to "settings" gets by the rules now.
+    func ruledAnimator(_ player: OpaquePointer) -> String {
+        var desc = segue_transition_desc_t()
+        desc.struct_size = UInt32(MemoryLayout<segue_transition_desc_t>.size)
+        desc.bounds = segue_rect_t(x: 0, y: 0, width: 390, height: 844)
+        return "home".withCString { home in
+            "settings".withCString { settings in
+                desc.from = segue_view_t(name: home, frame: desc.bounds, elements: nil, element_count: 0)
+                desc.to = segue_view_t(name: settings, frame: desc.bounds, elements: nil, element_count: 0)
+                var transition: OpaquePointer?
+                guard segueTransitionBegin(player, &desc, &transition) == SEGUE_OK, let transition else { return "?" }
+                defer { segueTransitionFree(transition) }
+                var plan = segue_plan_info_t()
+                plan.struct_size = UInt32(MemoryLayout<segue_plan_info_t>.size)
+                _ = segueTransitionPlan(transition, &plan)
+                return String(cString: plan.animator)
+            }
+        }
+    }
+
+    @Test func reloadsAndBrokenConfigsArriveThroughDispatch() throws {
+        Self.heard = []
+        Self.mainThread = pthread_self()
+        let plugins = makeTemporaryFolder("watched-plugins")
+        let config = makeTemporaryFolder("watched-config") + "/segue.json"
+        try replaceByRename(config, with: #"{"rules": [{"to": "settings", "animator": "SpringSlide"}]}"#)
+        var options = segue_player_options_t()
+        options.struct_size = UInt32(MemoryLayout<segue_player_options_t>.size)
+        options.flags = SEGUE_PLAYER_ONLY_GIVEN_FOLDERS | SEGUE_PLAYER_WATCH
+        options.on_event = { _, event in
+            guard let event else { return }
+            LibsegueDispatchTests.heard.append((event.pointee.kind, String(cString: event.pointee.message),
+                                                pthread_equal(pthread_self(), LibsegueDispatchTests.mainThread) != 0))
+        }
+        var made: OpaquePointer?
+        let status = plugins.withCString { folder in
+            config.withCString { path in
+                var folders: [UnsafePointer<CChar>?] = [folder]
+                return folders.withUnsafeMutableBufferPointer { list in
+                    options.plugin_dirs = UnsafePointer(list.baseAddress)
+                    options.plugin_dir_count = 1
+                    options.config_path = path
+                    return seguePlayerNew(&options, &made)
+                }
+            }
+        }
+        let player = try #require(made, "segue_player_new: \(status)")
+        defer { seguePlayerFree(player) }
+        #expect(animatorNames(player) == ["default"])
+        #expect(ruledAnimator(player) == "default", "the rule names an animator no folder has yet")
+
+        try FileManager.default.copyItem(atPath: Paths.plugin("SpringSlide"), toPath: plugins + "/libSpringSlide.so")
+        #expect(dispatch(player, until: SEGUE_EVENT_RELOADED), "the new plugin was announced: \(Self.heard)")
+        #expect(Self.heard.contains { $0.message.contains("added SpringSlide") }, "\(Self.heard)")
+        #expect(animatorNames(player) == ["SpringSlide", "default"])
+        #expect(ruledAnimator(player) == "SpringSlide")
+
+        Self.heard = []
+        try replaceByRename(config, with: #"{"rules": [{"to": "settings", "animator": 5}]}"#)
+        #expect(dispatch(player, until: SEGUE_EVENT_CONFIG_ERROR), "\(Self.heard)")
+        let problem = try #require(Self.heard.first { $0.kind == SEGUE_EVENT_CONFIG_ERROR.rawValue })
+        #expect(problem.message.contains("segue.json:1:31: $.rules[0].animator: expected a non-empty string") && problem.message.hasSuffix("(keeping the last good config)"))
+        #expect(ruledAnimator(player) == "SpringSlide", "the last good config is kept")
+
+        Self.heard = []
+        try replaceByRename(config, with: #"{"rules": [{"to": "settings", "animator": "default"}]}"#)
+        #expect(dispatch(player, until: SEGUE_EVENT_RELOADED), "\(Self.heard)")
+        #expect(Self.heard.contains { $0.message.hasSuffix("segue.json is good again") }, "\(Self.heard)")
+        #expect(Self.heard.contains { $0.message.contains("segue.json changed") }, "\(Self.heard)")
+        #expect(ruledAnimator(player) == "default")
+        #expect(Self.heard.allSatisfy { $0.onMainThread }, "every event on the thread that dispatched")
     }
 }
