@@ -9,7 +9,7 @@
  *   sdl-player [--config FILE] [--plugins DIR]...            a window: Left and Right switch screens, q quits
  *   sdl-player --frames DIR [--config FILE] [--plugins DIR]...
  *       plays a fixed tour of the screens with SDL's software renderer and
- *       writes the middle frame of each transition to DIR/NN-FROM-TO.bmp,
+ *       writes the frame at 40% of each transition to DIR/NN-FROM-TO.bmp,
  *       with one line per transition on standard output:
  *       frame|FILE|FROM|TO|ANIMATOR|FELL_BACK|T|MEDIAN_MS|P99_MS
  *       (the frame times: sampling and drawing 120 frames of the transition)
@@ -288,7 +288,7 @@ static int compare(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* The tour: each transition's middle frame written, and 120 frames of it timed. */
+/* The tour: a frame of each transition written, and 120 frames of it timed. */
 static int frames(const char *folder) {
     SDL_Surface *target = SDL_CreateRGBSurfaceWithFormat(0, WIDTH, HEIGHT, 32, SDL_PIXELFORMAT_ARGB8888);
     renderer = target ? SDL_CreateSoftwareRenderer(target) : NULL;
@@ -307,7 +307,7 @@ static int frames(const char *folder) {
         /* A fresh transition for the picture, so that a fallback during the timing does not show. */
         finish(&p, true);
         begin(&p, tour[s][0], tour[s][1]);
-        double t = p.plan.duration / 2;
+        double t = p.plan.duration * 0.4;  /* mid-transition, off the half-way point where a flip is edge-on */
         draw(&p, t);
         char path[4096];
         snprintf(path, sizeof path, "%s/%02zu-%s-%s.bmp", folder, s, screens[p.from].name, screens[p.to].name);
