@@ -7,7 +7,7 @@ import PluginRuntime
 /// setup, then each frame is one round trip through shared memory, however
 /// many layers there are. When the worker fails, ``failure`` says how, and the
 /// container lets the built-in default finish the transition.
-final class IsolatedAnimator: TransitionAnimator {
+final class IsolatedAnimator: TransitionAnimator, BoundedEvaluation {
     let worker: PluginWorker
     let id: String
     let name: String
@@ -40,9 +40,56 @@ final class IsolatedAnimator: TransitionAnimator {
         failure = worker.evaluate(slot: slot, name: name, t: t, layers: layers)
     }
 
+    func evaluate(at t: Double, layers: LayerStates, within patience: Double) -> BoundedAnswer {
+        guard let slot, failure == nil else { return .failed }
+        switch worker.evaluate(slot: slot, name: name, t: t, layers: layers, patience: patience) {
+        case .answered: return .answered
+        case .pending: return .pending
+        case .busy: return .busy
+        case .failed(let why):
+            failure = why
+            return .failed
+        }
+    }
+
+    func collect(into layers: LayerStates) -> Bool {
+        switch worker.collect(into: layers) {
+        case .collected: return true
+        case .nothing: return false
+        case .failed(let why):
+            failure = why
+            return false
+        }
+    }
+
     func animationEnded(_ completed: Bool) {
         guard let slot else { return }
         self.slot = nil
         if failure == nil { failure = worker.end(slot: slot, name: name, completed: completed) }
     }
+}
+
+/// An animator whose evaluation can wait a bounded time for its plugin and
+/// leave a late answer to be collected later: a plugin in a worker. Lets a
+/// render thread ask for layer states without a thread in between, and never
+/// wait longer than it chose. Not for concurrent use: one caller at a time.
+package protocol BoundedEvaluation: AnyObject {
+    /// Evaluates at `t` into `layers`, waiting at most `patience` seconds.
+    func evaluate(at t: Double, layers: LayerStates, within patience: Double) -> BoundedAnswer
+    /// Waits, until the plugin's own deadline, for the answer a `.pending`
+    /// evaluation left, and takes it into `layers`; false when there was none
+    /// to take or the plugin failed (``TransitionAnimator/failure`` says how).
+    func collect(into layers: LayerStates) -> Bool
+}
+
+/// What ``BoundedEvaluation/evaluate(at:layers:within:)`` found.
+package enum BoundedAnswer: Equatable, Sendable {
+    /// `layers` hold the states.
+    case answered
+    /// The answer is late: the evaluation goes on; collect it.
+    case pending
+    /// The plugin's worker is talking to someone else: nothing was asked.
+    case busy
+    /// The plugin failed: ``TransitionAnimator/failure`` says how.
+    case failed
 }

@@ -116,25 +116,124 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         lock.withLock {
             if let failure = _failure { return failure.quarantineReason }
             guard let memory else { return "has no worker" }
-            let count = min(layers.count, Int(SEGUE_MAX_LAYERS))
-            for i in 0..<count {
-                let slotBase = memory.base + WorkerLayout.state(i)
-                var state = layers[i].raw
-                let mesh = UnsafeMutableBufferPointer(start: state.mesh, count: min(Int(state.mesh_vertex_count), WorkerLayout.meshCapacity))
-                state.mesh = nil
-                state.mesh_vertex_count = UInt32(mesh.count)
-                slotBase.storeBytes(of: state, as: segue_layer_state_t.self)
-                if let source = mesh.baseAddress {
-                    (memory.base + WorkerLayout.mesh(i)).copyMemory(from: source, byteCount: mesh.count * WorkerLayout.vertexStride)
-                }
-            }
+            let count = send(layers, to: memory)
             if case .failure(let why) = call(WorkerRequest(op: .evaluate, slot: slot, argument: UInt32(count), t: t),
                                              "evaluate", name, t, settings.deadlines.evaluate) {
                 return why.message
             }
-            PluginBoundary.takeLayerStates(from: memory, into: UnsafeMutableRawPointer(layers.base).assumingMemoryBound(to: segue_layer_state_t.self), count: count)
+            take(count, into: layers, from: memory)
             return nil
         }
+    }
+
+    /// What ``evaluate(slot:name:t:layers:patience:)`` found.
+    enum Bounded: Equatable {
+        /// `layers` hold the states.
+        case answered
+        /// The worker did not answer within the patience: the call is in flight; ``collect(into:)`` takes its answer.
+        case pending
+        /// Another call to this worker is under way or in flight: nothing was sent.
+        case busy
+        /// The worker failed (it is gone); the text says how.
+        case failed(String)
+    }
+
+    /// Evaluates as ``evaluate(slot:name:t:layers:)`` does, but waits at most
+    /// `patience` seconds for the worker, and never for another caller: a
+    /// render thread's call. A late answer stays in flight under the call's
+    /// own deadline; the next call to this worker, or ``collect(into:)``,
+    /// takes it (killing the worker if the deadline passes).
+    func evaluate(slot: UInt32, name: String, t: Double, layers: LayerStates, patience: Double) -> Bounded {
+        guard lock.try() else { return .busy }
+        defer { lock.unlock() }
+        guard inFlight == nil else { return .busy }
+        if let failure = _failure { return .failed(failure.quarantineReason) }
+        guard let memory, let channel else { return .failed("has no worker") }
+        let count = send(layers, to: memory)
+        let before = memory.loadAcquire(at: WorkerLayout.replies)
+        let started = MonotonicTime.now
+        guard channel.send(WorkerRequest(op: .evaluate, slot: slot, argument: UInt32(count), t: t)) else {
+            return .failed(fail(call: "evaluate", animator: name, t: t, what: ended(), kill: false))
+        }
+        _ = memory.spin(whileEqual: before, at: WorkerLayout.replies, seconds: min(Self.spinLimit, patience))
+        let waited = MonotonicTime.now - started
+        if waited >= patience, memory.loadAcquire(at: WorkerLayout.replies) == before {
+            inFlight = InFlight(name: name, t: t, count: count, deadline: started + settings.deadlines.evaluate)
+            return .pending
+        }
+        // Whole milliseconds, rounded down: poll's timeout rounds up, and the patience is a bound.
+        switch channel.receiveReply(within: max(((patience - waited) * 1000).rounded(.down) / 1000, 0)) {
+        case .failure(.timedOut):
+            inFlight = InFlight(name: name, t: t, count: count, deadline: started + settings.deadlines.evaluate)
+            return .pending
+        case let other:
+            if case .failure(let why) = received(other, "evaluate", name, t, settings.deadlines.evaluate) { return .failed(why.message) }
+            take(count, into: layers, from: memory)
+            return .answered
+        }
+    }
+
+    /// What ``collect(into:)`` found.
+    enum Collected: Equatable {
+        /// `layers` hold the answer of the call that was in flight.
+        case collected
+        /// No call was in flight (another caller took its answer).
+        case nothing
+        /// The worker failed (it is gone); the text says how.
+        case failed(String)
+    }
+
+    /// Waits, until its deadline, for the answer of the call
+    /// ``evaluate(slot:name:t:layers:patience:)`` left in flight, and takes
+    /// its states into `layers`.
+    func collect(into layers: LayerStates) -> Collected {
+        lock.withLock {
+            guard let pending = inFlight else { return .nothing }
+            if let why = settle() { return .failed(why) }
+            guard let memory else { return .failed("has no worker") }
+            take(pending.count, into: layers, from: memory)
+            return .collected
+        }
+    }
+
+    /// A call sent whose answer the caller did not wait for.
+    private struct InFlight {
+        var name: String, t: Double, count: Int, deadline: Double
+    }
+    private var inFlight: InFlight?
+
+    /// Waits for the answer of the call in flight, if any, until its
+    /// deadline; nil, or why the worker failed (it is then gone).
+    private func settle() -> String? {
+        guard let pending = inFlight else { return nil }
+        inFlight = nil
+        let left = max(pending.deadline - MonotonicTime.now, 0)
+        if case .failure(let why) = receive("evaluate", pending.name, pending.t, left, stating: settings.deadlines.evaluate) {
+            return why.message
+        }
+        return nil
+    }
+
+    /// Writes `layers` (states and meshes) into the worker's shared memory; how many.
+    private func send(_ layers: LayerStates, to memory: SharedMemory) -> Int {
+        let count = min(layers.count, Int(SEGUE_MAX_LAYERS))
+        for i in 0..<count {
+            let slotBase = memory.base + WorkerLayout.state(i)
+            var state = layers[i].raw
+            let mesh = UnsafeMutableBufferPointer(start: state.mesh, count: min(Int(state.mesh_vertex_count), WorkerLayout.meshCapacity))
+            state.mesh = nil
+            state.mesh_vertex_count = UInt32(mesh.count)
+            slotBase.storeBytes(of: state, as: segue_layer_state_t.self)
+            if let source = mesh.baseAddress {
+                (memory.base + WorkerLayout.mesh(i)).copyMemory(from: source, byteCount: mesh.count * WorkerLayout.vertexStride)
+            }
+        }
+        return count
+    }
+
+    /// Takes the worker's answer for `count` layers into `layers`, through the boundary.
+    private func take(_ count: Int, into layers: LayerStates, from memory: SharedMemory) {
+        PluginBoundary.takeLayerStates(from: memory, into: UnsafeMutableRawPointer(layers.base).assumingMemoryBound(to: segue_layer_state_t.self), count: count)
     }
 
     func end(slot: UInt32, name: String, completed: Bool) -> String? {
@@ -210,6 +309,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     }
 
     private func call(_ request: WorkerRequest, _ call: String, _ name: String, _ t: Double?, _ deadline: Double) -> Result<WorkerReply, CallFailure> {
+        if let why = settle() { return .failure(CallFailure(message: why)) }
         let before = memory?.loadAcquire(at: WorkerLayout.replies) ?? 0
         guard let channel, channel.send(request) else {
             return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: ended(), kill: false)))
@@ -233,8 +333,17 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     /// wake-up cost about 10 µs, more than most frames take to evaluate.
     static let spinLimit = 0.000_2
 
-    private func receive(_ call: String, _ name: String, _ t: Double?, _ deadline: Double) -> Result<WorkerReply, CallFailure> {
-        switch channel!.receiveReply(within: deadline) {
+    /// Waits `deadline` seconds at most for the reply to `call`; a call left
+    /// in flight says its whole deadline (`stating`) when it runs out.
+    private func receive(_ call: String, _ name: String, _ t: Double?, _ deadline: Double,
+                         stating stated: Double? = nil) -> Result<WorkerReply, CallFailure> {
+        received(channel!.receiveReply(within: deadline), call, name, t, stated ?? deadline)
+    }
+
+    /// What a reply that arrived, or did not, means; the worker is ended when it failed.
+    private func received(_ reply: Result<WorkerReply, WorkerChannel.Failure>, _ call: String, _ name: String, _ t: Double?,
+                          _ deadline: Double) -> Result<WorkerReply, CallFailure> {
+        switch reply {
         case .success(let reply):
             if let refusal = refused(call, name, t) { return .failure(refusal) }
             return .success(reply)
