@@ -103,7 +103,7 @@ let package = Package(
             name: "EmbeddingExample", dependencies: ["HostContainer", "PluginHost", "Timing"], path: "Examples/embedding"),
         .executableTarget(
             name: "SegueBenchmark",
-            dependencies: ["HostContainer", "PluginHost", "HostConfig", "PluginRuntime", "Timing", "Renderer", "LiveView"],
+            dependencies: ["HostContainer", "PluginHost", "HostConfig", "PluginRuntime", "Timing", "Renderer", "LiveView", "Embedding", "EmbedABI", "AnimatorABI"],
             path: "Benchmarks/SegueBenchmark"
         ),
         .testTarget(

@@ -7,7 +7,8 @@
 // Then how long reading a config of 100,000 children or rules takes
 // (--config-only runs just that), and how long `segue run --watch` takes to
 // play a change (--watch-only runs just that). After the round trips comes
-// what the sandbox costs (--sandbox-only runs just that). It ends with
+// what the sandbox costs (--sandbox-only runs just that), and what libsegue
+// costs a program (--embedding-only runs just that). It ends with
 // rendering figures (--rendering-only runs just those; --frames-only [ANIMATOR]
 // just the time to draw each frame, SEGUE_BENCH_EACH=1 listing every frame and
 // SEGUE_BENCH_FRAME=N drawing frame N alone, for a profiler): for each animator
@@ -244,6 +245,10 @@ if arguments.contains("--startup-only") {
         .deletingLastPathComponent().deletingLastPathComponent().path)
     exit(0)
 }
+if arguments.contains("--embedding-only") {
+    embeddingBenchmark(binFolder: binFolder, frames: option("--frames", default: 2_000))
+    exit(0)
+}
 if arguments.contains("--sandbox-only") {
     sandboxBenchmark(binFolder: binFolder, frames: frames)
     exit(0)
@@ -299,6 +304,8 @@ for (name, inProcess, _) in pairs {
 
 print("")
 sandboxBenchmark(binFolder: binFolder, frames: frames)
+print("")
+embeddingBenchmark(binFolder: binFolder, frames: 2_000)
 
 print("\nPlugin loading:")
 print(String(format: "  first scan of the build folder (3 Swift plugins, in a scanner process): %.2f ms", loadSeconds * 1e3))

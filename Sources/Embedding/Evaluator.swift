@@ -1,12 +1,18 @@
 import Glibc
 import HostContainer
+import PluginHost
+import SystemCalls
 
-/// Asks a plugin animator for layer states on a thread of its own, so that a
-/// caller (a program's render thread) never waits on plugin code for longer
-/// than a bound: ``sample(at:within:_:)`` asks for t and waits at most the
-/// bound; a late answer leaves the caller with the newest states the plugin
-/// did give (or the resting states before its first), and the evaluation goes
-/// on under the plugin's own deadline. When the plugin fails (its worker
+/// Asks a plugin animator for layer states so that a caller (a program's
+/// render thread) never waits on plugin code for longer than a bound.
+///
+/// A sample asks the plugin on the caller's own thread when it can (a plugin
+/// in a worker: ``BoundedEvaluation``), waiting at most the bound; an answer
+/// later than that, and every question to a plugin that cannot be asked that
+/// way (one in this process), goes to the evaluator's thread, which waits
+/// under the plugin's own deadline. A sample that finds no answer for its t
+/// within the bound leaves with the newest states the plugin did give (or the
+/// resting states before its first). When the plugin fails (its worker
 /// crashed, hung past its deadline, was refused by its sandbox) or answers a
 /// non-finite value, the evaluator stops and says so once, through `failed`.
 final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
@@ -21,27 +27,37 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
     }
 
     private let animator: any TransitionAnimator
+    private let bounded: (any BoundedEvaluation)?
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var thread = pthread_t()
     private var running = false
 
     // Guarded by `mutex`.
+    /// A t for the thread to evaluate.
     private var wanted: Double?
+    /// The t of an answer the thread is to collect (a sample's, which came late).
+    private var collecting: Double?
+    /// Someone (a sample or the thread) is asking the plugin: `scratch` is theirs.
+    private var asking = false
     private var answered: Double?
+    /// A sample ran out of its bound and the plugin has not answered since:
+    /// later samples take the newest states at once rather than wait again.
+    private var late = false
     private var failure: String?
     private var stopping = false
     /// The newest answer (resting states before the first).
     private let newest: LayerBuffer
 
-    /// The evaluator thread's own states, which the plugin writes.
+    /// What the plugin writes into: whoever is asking has it.
     private let scratch: LayerBuffer
     private let failed: @Sendable (String, Double) -> Void
 
     /// An evaluator of `animator` (set up, with `layers` planned); `failed`
-    /// hears, once, on the evaluator's thread, how it failed and at which t.
+    /// hears, once, how it failed and at which t.
     init?(animator: any TransitionAnimator, layers: LayerBuffer.Layout, failed: @escaping @Sendable (String, Double) -> Void) {
         self.animator = animator
+        bounded = animator as? any BoundedEvaluation
         self.failed = failed
         newest = LayerBuffer(layers)
         scratch = LayerBuffer(layers)
@@ -67,8 +83,9 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
         mutex.deallocate()
     }
 
-    /// Ends the thread, after the call to the plugin it may be in (which its
-    /// own deadline bounds). Then the animator is the caller's alone again.
+    /// Ends the thread, after the question to the plugin it may be asking
+    /// (which the plugin's own deadline bounds). Then the animator is the
+    /// caller's alone again.
     func stop() {
         guard running else { return }
         pthread_mutex_lock(mutex)
@@ -83,49 +100,103 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
     /// so copy them out and return), waiting at most `bound` seconds for the
     /// plugin. [any thread]
     func sample(at t: Double, within bound: Double, _ read: (LayerBuffer) -> Void) -> Answer {
+        let deadline = MonotonicTime.now + bound
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         if let failure { return .failed(failure) }
-        if answered != t {
+        if answered != t, let bounded, !asking {
+            // Ask on this thread: no hand-over to another thread and back.
+            asking = true
+            pthread_mutex_unlock(mutex)
+            scratch.rest()
+            let answer = bounded.evaluate(at: t, layers: scratch.states, within: bound)
+            let problem = answer == .failed ? animator.failure ?? "failed" : answer == .answered ? scratch.nonFinite(at: t) : nil
+            pthread_mutex_lock(mutex)
+            switch answer {
+            case _ where problem != nil:
+                asking = false
+                return fail(problem!, at: t)
+            case .answered:
+                newest.copy(from: scratch)
+                answered = t
+                late = false
+                asking = false
+            case .pending:
+                collecting = t  // the thread takes the late answer; `asking` stays set until it has
+                late = true
+                pthread_cond_broadcast(condition)
+            case .busy, .failed:
+                asking = false
+            }
+        }
+        if answered != t, failure == nil, !late {
             wanted = t
             pthread_cond_broadcast(condition)
-            var deadline = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &deadline)
-            let nanoseconds = Int(deadline.tv_nsec) + Int(bound * 1e9)
-            deadline.tv_sec += nanoseconds / 1_000_000_000
-            deadline.tv_nsec = nanoseconds % 1_000_000_000
+            var until = timespec(tv_sec: Int(deadline.rounded(.down)), tv_nsec: Int((deadline - deadline.rounded(.down)) * 1e9))
             while answered != t, failure == nil, !stopping {
-                if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { break }
+                if pthread_cond_timedwait(condition, mutex, &until) == ETIMEDOUT {
+                    late = answered != t
+                    break
+                }
             }
-            if let failure { return .failed(failure) }
+        } else if answered != t, failure == nil {
+            wanted = t  // asked again once the plugin answers
+            pthread_cond_broadcast(condition)
         }
+        if let failure { return .failed(failure) }
         read(newest)
         return answered == t ? .fresh : .held
     }
 
+    /// Records the failure, wakes every waiter, and says it once (outside the lock). Called with `mutex` held.
+    private func fail(_ problem: String, at t: Double) -> Answer {
+        guard failure == nil else { return .failed(failure!) }
+        failure = problem
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+        failed(problem, t)
+        pthread_mutex_lock(mutex)
+        return .failed(problem)
+    }
+
     private func run() {
         pthread_mutex_lock(mutex)
-        while !stopping {
-            guard let t = wanted else {
-                pthread_cond_wait(condition, mutex)
-                continue
-            }
-            wanted = nil
-            pthread_mutex_unlock(mutex)
-            scratch.rest()
-            animator.evaluate(at: t, layers: scratch.states)
-            let problem = animator.failure ?? scratch.nonFinite(at: t)
-            pthread_mutex_lock(mutex)
-            if let problem {
-                failure = problem
-                pthread_cond_broadcast(condition)
+        while !stopping, failure == nil {
+            if let t = collecting {
+                collecting = nil
                 pthread_mutex_unlock(mutex)
-                failed(problem, t)
-                return
+                let took = bounded?.collect(into: scratch.states) ?? false
+                let problem = animator.failure ?? (took ? scratch.nonFinite(at: t) : nil)
+                pthread_mutex_lock(mutex)
+                asking = false
+                if let problem {
+                    _ = fail(problem, at: t)
+                } else if took {
+                    newest.copy(from: scratch)
+                    answered = t
+                    late = false
+                }
+                pthread_cond_broadcast(condition)
+            } else if let t = wanted, !asking {
+                wanted = nil
+                asking = true
+                pthread_mutex_unlock(mutex)
+                scratch.rest()
+                animator.evaluate(at: t, layers: scratch.states)
+                let problem = animator.failure ?? scratch.nonFinite(at: t)
+                pthread_mutex_lock(mutex)
+                asking = false
+                if let problem {
+                    _ = fail(problem, at: t)
+                } else {
+                    newest.copy(from: scratch)
+                    answered = t
+                    late = false
+                }
+                pthread_cond_broadcast(condition)
+            } else {
+                pthread_cond_wait(condition, mutex)
             }
-            newest.copy(from: scratch)
-            answered = t
-            pthread_cond_broadcast(condition)
         }
         pthread_mutex_unlock(mutex)
     }

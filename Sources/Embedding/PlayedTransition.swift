@@ -40,12 +40,19 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
     }
 
     /// One animator's part: the animator, set up, with its plan.
-    struct Part {
+    final class Part {
         let animator: any TransitionAnimator
         let plan: TransitionPlan
         let layout: LayerBuffer.Layout
         let name: CString
         let file: CString?
+        /// Mesh vertices per layer (0 without a mesh), for checking a caller's buffers.
+        let meshVertices: [Int]
+
+        init(animator: any TransitionAnimator, plan: TransitionPlan, layout: LayerBuffer.Layout, name: CString, file: CString?) {
+            (self.animator, self.plan, self.layout, self.name, self.file) = (animator, plan, layout, name, file)
+            meshVertices = plan.layers.map { $0.meshColumns > 0 ? ($0.meshColumns + 1) * ($0.meshRows + 1) : 0 }
+        }
     }
 
     /// What a sample did.
@@ -151,18 +158,22 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
 
     var isEnded: Bool { lock.withLock { ended } }
 
-    /// Writes the states at `t` (already clamped to [0, duration]) through
-    /// `write`, which receives each layer's index and state, and says what
-    /// they are. `write` is called with the evaluator's lock held: copy and return.
-    func sample(at t: Double, _ write: (Int, LayerState) -> Void) -> Sampled {
-        if !lock.withLock({ tookOver }), let evaluator {
+    /// Whether the transition ended, and the part running now, read at once.
+    var state: (ended: Bool, part: Part) { lock.withLock { (ended, tookOver ? standby : chosen) } }
+
+    /// Writes the states at `t` (already clamped to [0, duration]) of
+    /// `part` (``state``'s) through `write`, which receives each layer's
+    /// index and state, and says what they are. `write` is called with the
+    /// evaluator's lock held: copy and return.
+    func sample(at t: Double, of part: Part, _ write: (Int, LayerState) -> Void) -> Sampled {
+        var part = part
+        if part === chosen, let evaluator {
             switch evaluator.sample(at: t, within: bound, { buffer in for i in 0..<buffer.count { write(i, buffer[i]) } }) {
             case .fresh: return .fresh
             case .held: return .held
-            case .failed: break  // the standby takes over below
+            case .failed: part = standby  // it takes over
             }
         }
-        let part = lock.withLock { tookOver ? standby : chosen }
         let local = part === chosen ? t : t / duration * part.plan.duration
         let resting = part.layout.resting
         withUnsafeTemporaryAllocation(of: LayerState.self, capacity: max(resting.count, 1)) { storage in
@@ -213,12 +224,6 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
     func forget() { player?.transitions[ObjectIdentifier(self)] = nil }
 
     deinit { finish(completed: false) }
-}
-
-extension PlayedTransition.Part {
-    /// Whether two parts are the same animator's.
-    static func === (a: Self, b: Self) -> Bool { a.animator === b.animator }
-    static func !== (a: Self, b: Self) -> Bool { a.animator !== b.animator }
 }
 
 /// A reference that is set once, before any other thread reads it, and does not keep its object alive.

@@ -161,11 +161,12 @@ public func segueTransitionSample(_ handle: OpaquePointer?, _ t: Double,
     guard let played = transition(handle) else { return refuse(SEGUE_E_INVALID_ARGUMENT, "segue_transition_sample: transition is NULL") }
     guard !t.isNaN else { return refuse(SEGUE_E_INVALID_ARGUMENT, "segue_transition_sample: t is NaN: expected seconds since the transition began") }
     guard let states else { return refuse(SEGUE_E_INVALID_ARGUMENT, "segue_transition_sample: states is NULL") }
-    guard !played.isEnded else { return refuse(SEGUE_E_ENDED, "segue_transition_sample: the transition has been finished") }
-    if let problem = problem(states, count, for: played.current) { return refuse(SEGUE_E_BUFFER_TOO_SMALL, "segue_transition_sample: \(problem)") }
+    let (ended, part) = played.state
+    guard !ended else { return refuse(SEGUE_E_ENDED, "segue_transition_sample: the transition has been finished") }
+    if let problem = problem(states, count, for: part) { return refuse(SEGUE_E_BUFFER_TOO_SMALL, "segue_transition_sample: \(problem)") }
     let clamped = min(max(t, 0), played.duration)
     var tooSmall = false
-    let sampled = played.sample(at: clamped) { index, state in
+    let sampled = played.sample(at: clamped, of: part) { index, state in
         guard index < Int(count), let out = states[index] else {
             tooSmall = true
             return
@@ -205,18 +206,19 @@ public func segueTransitionSample(_ handle: OpaquePointer?, _ t: Double,
 /// What is wrong with a program's states for `part`'s plan, or nil.
 private func problem(_ states: UnsafePointer<UnsafeMutablePointer<segue_layer_state_t>?>, _ count: UInt32,
                      for part: PlayedTransition.Part) -> String? {
-    let layers = part.plan.layers
-    guard Int(count) >= layers.count else {
-        return "state_count is \(count): the plan has \(layers.count) layers (segue_plan_info_t.layer_count)"
+    let meshes = part.meshVertices
+    guard Int(count) >= meshes.count else {
+        return "state_count is \(count): the plan has \(meshes.count) layers (segue_plan_info_t.layer_count)"
     }
-    for (i, layer) in layers.enumerated() {
+    for i in meshes.indices {
         guard let state = states[i] else { return "states[\(i)] is NULL" }
         let size = Int(state.pointee.struct_size)
         guard size >= MemoryLayout<segue_layer_state_t>.size else {
             return "states[\(i)].struct_size is \(size): expected sizeof(segue_layer_state_t) (\(MemoryLayout<segue_layer_state_t>.size))"
         }
-        let needed = layer.meshColumns > 0 ? (layer.meshColumns + 1) * (layer.meshRows + 1) : 0
+        let needed = meshes[i]
         if needed > 0, state.pointee.mesh == nil || Int(state.pointee.mesh_vertex_count) < needed {
+            let layer = part.plan.layers[i]
             return "states[\(i)] has room for \(state.pointee.mesh == nil ? 0 : state.pointee.mesh_vertex_count) mesh vertices: layer \(i) has a \(layer.meshColumns)x\(layer.meshRows) mesh of \(needed) vertices"
         }
     }
