@@ -119,16 +119,18 @@ final class Player {
             let watched = reloader.watched
             watch?.resume(folders: watched.folders, files: watched.files)
             catalog = Catalog(outcome.registry)
-            if let problem = outcome.configProblem {
+            if outcome.configErrors > 0 {
                 deliver(.init(kind: SEGUE_EVENT_CONFIG_ERROR.rawValue, level: SEGUE_LOG_ERROR.rawValue,
-                              message: PluginText.escaped("\(problem) (keeping the last good config)")))
+                              message: PluginText.escaped(outcome.configProblems.joined(separator: "\n") + " (keeping the last good config)")))
             }
-            if outcome.configRecovered, let path = reloader.configPath {
-                deliver(.init(kind: SEGUE_EVENT_RELOADED.rawValue, level: SEGUE_LOG_INFO.rawValue, message: "\(path) is good again"))
+            let path = reloader.configPath ?? ""
+            if outcome.configRecovered {
+                deliver(.init(kind: SEGUE_EVENT_RELOADED.rawValue, level: SEGUE_LOG_INFO.rawValue, message: PluginText.escaped("\(path) is good again")))
             }
-            if !outcome.changes.isEmpty {
+            let changes = outcome.changes(naming: path)
+            if !changes.isEmpty {
                 deliver(.init(kind: SEGUE_EVENT_RELOADED.rawValue, level: SEGUE_LOG_INFO.rawValue,
-                              message: PluginText.escaped(outcome.changes.joined(separator: "; "))))
+                              message: PluginText.escaped(changes.joined(separator: "; "))))
             }
         }
     }

@@ -16,12 +16,22 @@ public final class ConfigReloader {
         public var config: SegueConfig
         /// The animators now.
         public var registry: AnimatorRegistry
-        /// What changed, for people ("config x.json changed", "added CurlUp from ..."); empty when nothing that matters did.
-        public var changes: [String]
-        /// The config file as saved now cannot be used: why (the last good config stays in force).
-        public var configProblem: String?
+        /// Whether the config in force changed.
+        public var configChanged = false
+        /// What changed among the animators.
+        public var registryChanges = RegistryChanges()
+        /// What is wrong with the config file as saved now, one line each
+        /// (with `strict`, every problem `segue check` finds, warnings too).
+        public var configProblems: [String] = []
+        /// How many of those are errors: the file is not applied when there is one.
+        public var configErrors = 0
         /// The config file was broken and is good again.
         public var configRecovered = false
+
+        /// What changed, for people, the config named as `file`.
+        public func changes(naming file: String) -> [String] {
+            (configChanged ? ["config \(file) changed"] : []) + registryChanges.descriptions
+        }
     }
 
     /// The config file watched and reread, absolute; nil when there is none (or it is standard input).
@@ -33,6 +43,8 @@ public final class ConfigReloader {
     /// Whether the config file as saved now is broken (and the last good one in force).
     public private(set) var configIsBroken = false
 
+    /// Whether a config `segue check` finds an error in is held back, as a broken one.
+    public var isStrict: Bool { strict }
     private let strict: Bool
     private let forViewsOfAProgram: Bool
     private let searchPath: (SegueConfig) -> [PluginFolder]
@@ -56,50 +68,39 @@ public final class ConfigReloader {
     /// Reloads after the paths in `changed` changed: the config when it is
     /// among them, then the plugin folders (only changed files are examined).
     public func reload(changed: Set<String>) -> Outcome {
-        var notes: [String] = []
-        var problem: String?
-        var recovered = false
+        var outcome = Outcome(config: config, registry: registry)
         if let configPath, changed.contains(configPath) {
-            switch load(configPath) {
-            case .success(let fresh):
-                recovered = configIsBroken
+            let (fresh, problems, errors) = load(configPath)
+            (outcome.configProblems, outcome.configErrors) = (problems, errors)
+            if let fresh {
+                outcome.configRecovered = configIsBroken
                 configIsBroken = false
-                if fresh != config {
-                    config = fresh
-                    notes.append("config \(configPath) changed")
-                }
-            case .failure(let unusable):
+                outcome.configChanged = fresh != config
+                config = fresh
+            } else {
                 configIsBroken = true
-                problem = unusable.why
             }
         }
         let (next, changes) = registry.reloaded(searchPath: searchPath(config))
         registry = next
-        notes += changes.descriptions
-        return Outcome(config: config, registry: registry, changes: notes, configProblem: problem, configRecovered: recovered)
+        (outcome.config, outcome.registry, outcome.registryChanges) = (config, registry, changes)
+        return outcome
     }
 
-    /// Why a config cannot be applied, in words.
-    private struct Unusable: Error { let why: String }
-
-    /// The config as saved at `path`, or why it cannot be applied.
-    private func load(_ path: String) -> Result<SegueConfig, Unusable> {
+    /// The config as saved at `path`, or nil when it cannot be applied; the
+    /// problems found, one line each, and how many are errors.
+    private func load(_ path: String) -> (SegueConfig?, [String], Int) {
         guard strict else {
             do {
-                return .success(try SegueConfig.load(path: path, forViewsOfAProgram: forViewsOfAProgram))
+                return (try SegueConfig.load(path: path, forViewsOfAProgram: forViewsOfAProgram), [], 0)
             } catch {
-                return .failure(Unusable(why: "\(error)"))
+                return (nil, ["\(error)"], 1)
             }
         }
         let (fresh, problems) = ConfigCheck.check(path: path) { fresh in
             registry.reloaded(searchPath: searchPath(fresh)).registry
         }
-        let errors = problems.filter { $0.severity == .error }
-        guard let fresh, errors.isEmpty else {
-            let count = errors.count
-            return .failure(Unusable(why: (errors.map(\.description) + ["strict: not applying \(path): \(count) error\(count == 1 ? "" : "s")"])
-                .joined(separator: "\n")))
-        }
-        return .success(fresh)
+        let errors = problems.filter { $0.severity == .error }.count
+        return (errors == 0 ? fresh : nil, problems.map(\.description), max(errors, fresh == nil ? 1 : 0))
     }
 }

@@ -31,9 +31,6 @@ enum RunCommand {
             return .success
         }
         let watching = args.has("--watch")
-        if watching, args.single("--config") == "-" {
-            throw args.usage("--watch needs a config file it can watch, not standard input")
-        }
         // SIGINT and SIGTERM end a watch cleanly, between reloads, instead of killing it.
         let signals = watching ? FileWatcher.signalPipe([SIGINT, SIGTERM]) : -1
         let json = args.has("--json")

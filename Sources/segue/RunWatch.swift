@@ -8,25 +8,22 @@ extension RunCommand {
     /// every change to the plugin folders or the config, until SIGINT or SIGTERM.
     struct Watch {
         let args: Arguments
-        var config: SegueConfig
-        var registry: AnimatorRegistry
+        let config: SegueConfig
+        let registry: AnimatorRegistry
         let json: Bool
         let recorder: PreviewRecorder?
 
-        /// The config file watched, absolute; nil for the built-in scene.
-        var configPath: String? { args.single("--config").map(PluginFolders.absolute) }
-
         consuming func run(signals: Int32) -> ExitCode {
+            let reloader = Reloading.reloader(args, config: config, registry: registry)
             let watcher: FileWatcher
             do {
-                watcher = try FileWatcher(folders: registry.folders, files: configPath.map { [$0] } ?? [])
+                watcher = try FileWatcher(folders: reloader.watched.folders, files: reloader.watched.files)
             } catch {
                 printError("segue: \(error)")
                 return .failure
             }
-            status("Watching \(registry.folders.count) plugin folder(s)\(configPath.map { " and \(PluginFolders.display($0))" } ?? ""); SIGINT (Ctrl-C) stops.")
+            status(Reloading.watching(args, reloader))
             var reloads = 0
-            var configBroken = false
             while true {
                 let paths: Set<String>
                 switch watcher.next(settle: 0.1, interruptedBy: signals) {
@@ -36,29 +33,20 @@ extension RunCommand {
                 case .changed(let changed):
                     paths = changed
                 }
-                var notes: [String] = []
-                if let configPath, paths.contains(configPath) {
-                    if let fresh = load(configPath) {
-                        if configBroken { status("\(PluginFolders.display(configPath)) is good again.") }
-                        configBroken = false
-                        if fresh != config {
-                            config = fresh
-                            notes.append("config \(PluginFolders.display(configPath)) changed")
-                        }
-                    } else {
-                        configBroken = true
-                        status("Keeping the last good config until \(PluginFolders.display(configPath)) is fixed.")
-                    }
-                }
-                let (next, changes) = registry.reloaded(
-                    searchPath: PluginFolders.resolve(commandLine: args.values("--plugins"), config: config))
-                registry = next
+                let outcome = reloader.reload(changed: paths)
                 do {
-                    try watcher.watch(folders: registry.folders, files: configPath.map { [$0] } ?? [])
+                    try watcher.watch(folders: reloader.watched.folders, files: reloader.watched.files)
                 } catch {
                     printError("segue: warning: \(error)")
                 }
-                notes += changes.descriptions
+                for line in Reloading.problems(outcome, reloader) { printError("segue: \(line)") }
+                if outcome.configErrors > 0, let path = reloader.configPath {
+                    status("Keeping the last good config until \(PluginFolders.display(path)) is fixed.")
+                }
+                if outcome.configRecovered, let path = reloader.configPath {
+                    status("\(PluginFolders.display(path)) is good again.")
+                }
+                let notes = outcome.changes(naming: reloader.configPath.map(PluginFolders.display) ?? "")
                 guard !notes.isEmpty else { continue }
                 reloads += 1
                 if json {
@@ -66,32 +54,8 @@ extension RunCommand {
                 } else {
                     printNow("Reload \(reloads): " + notes.joined(separator: "; "))
                 }
-                _ = RunCommand.play(config, registry, json: json, recorder: recorder)
+                _ = RunCommand.play(outcome.config, outcome.registry, json: json, recorder: recorder)
             }
-        }
-
-        /// The config at `path` as saved now, or nil (having said why) when it
-        /// cannot be read, or, with --strict, when `segue check` finds an
-        /// error in it: the checks of the first play hold for every reload.
-        func load(_ path: String) -> SegueConfig? {
-            guard args.has("--strict") else {
-                do {
-                    return try SegueConfig.load(path: path)
-                } catch {
-                    printError("segue: \(error)")
-                    return nil
-                }
-            }
-            let (fresh, problems) = ConfigCheck.check(path: path) { fresh in
-                registry.reloaded(searchPath: PluginFolders.resolve(commandLine: args.values("--plugins"), config: fresh)).registry
-            }
-            for problem in problems { printError("segue: \(problem)") }
-            let errors = problems.filter { $0.severity == .error }.count
-            guard errors == 0 else {
-                printError("segue: --strict: not applying \(PluginFolders.display(path)): \(errors) error\(errors == 1 ? "" : "s")")
-                return nil
-            }
-            return fresh
         }
 
         /// A line about the watch itself: on standard output for people, on
@@ -106,5 +70,37 @@ extension RunCommand {
         var version = 1
         let reload: Int
         let changes: [String]
+    }
+}
+
+/// How the tool's watching commands (`run --watch`, `show`, `preview
+/// --watch`) reload, and say so, alike: one ``ConfigReloader`` over the
+/// command's `--config`, `--plugins` and `--strict`.
+enum Reloading {
+    /// The reloader of a command's config and plugin folders. A config read
+    /// from standard input (`--config -`) is read once; only the folders are watched.
+    static func reloader(_ args: Arguments, config: SegueConfig, registry: AnimatorRegistry) -> ConfigReloader {
+        let path = args.single("--config").flatMap { $0 == "-" ? nil : PluginFolders.absolute($0) }
+        let given = args.values("--plugins")
+        return ConfigReloader(config: config, configPath: path, registry: registry, strict: args.has("--strict")) {
+            PluginFolders.resolve(commandLine: given, config: $0)
+        }
+    }
+
+    /// What is watched, for the line a watching command starts with.
+    static func watching(_ args: Arguments, _ reloader: ConfigReloader) -> String {
+        let folders = "\(reloader.watched.folders.count) plugin folder(s)"
+        let config = reloader.configPath.map { " and \(PluginFolders.display($0))" }
+            ?? (args.single("--config") == "-" ? " (the config came from standard input: it is read once)" : "")
+        return "Watching \(folders)\(config); SIGINT (Ctrl-C) stops."
+    }
+
+    /// The lines that say why a config saved is not applied (with --strict,
+    /// every problem found), ending with --strict's verdict.
+    static func problems(_ outcome: ConfigReloader.Outcome, _ reloader: ConfigReloader) -> [String] {
+        guard outcome.configErrors > 0 || !outcome.configProblems.isEmpty else { return [] }
+        guard reloader.isStrict, outcome.configErrors > 0, let path = reloader.configPath else { return outcome.configProblems }
+        let errors = outcome.configErrors
+        return outcome.configProblems + ["--strict: not applying \(PluginFolders.display(path)): \(errors) error\(errors == 1 ? "" : "s")"]
     }
 }

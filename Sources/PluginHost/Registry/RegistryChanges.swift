@@ -37,6 +37,9 @@ public struct RegistryChanges: Sendable, Equatable {
         } + rejected.map { "rejected \($0.file): \($0.reason)" }
     }
 
+    /// No change.
+    public init() {}
+
     /// What differs from `old` to `new`.
     init(from old: AnimatorRegistry, to new: AnimatorRegistry) {
         let before = Dictionary(old.animators.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
