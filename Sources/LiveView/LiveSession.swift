@@ -365,44 +365,37 @@ public final class LiveSession {
 
     // MARK: - Reload
 
-    /// Takes a reload: the config saved now (or why it cannot be used: the
-    /// last good one stays), and the registry rescanned. A rebuilt plugin is
-    /// used from the next transition; `r` replays the last one with it.
+    /// Takes a reload (``ConfigReloader/reload(changed:)``): the config in
+    /// force (the last good one while the file is broken, with a banner saying
+    /// why, and another when it is fixed) and the animators. A rebuilt plugin
+    /// is used from the next transition; `r` replays the last one with it.
     /// - Returns: what changed, for people.
     @discardableResult
-    public func reload(config fresh: Result<SegueConfig, any Error>?, searchPath: (SegueConfig) -> [PluginFolder]?) -> [String] {
-        var notes: [String] = []
-        switch fresh {
-        case .success(let next)?:
-            if configProblem != nil {
-                banner = Banner(kind: .info, text: PluginText.escaped("\(next.file) is good again"))
-                configProblem = nil
-            }
-            if next != config {
-                let sameScene = next.sceneChildren == config.sceneChildren
-                config = next
-                notes.append("config \(next.file) changed")
-                if !sameScene {
-                    container = ContainerViewController(viewControllers: children(), size: size, clock: clock)
-                    review = nil
-                    heading = 0
-                }
-            }
-        case .failure(let error)?:
-            configProblem = "\(error)"
-            banner = Banner(kind: .error, text: PluginText.escaped("\(error) (keeping the last good config)"))
-        case nil:
-            break
+    public func apply(_ reload: ConfigReloader.Outcome) -> [String] {
+        if reload.configErrors > 0 {
+            let problem = reload.configProblems.joined(separator: "; ")
+            configProblem = problem
+            banner = Banner(kind: .error, text: PluginText.escaped("\(problem) (keeping the last good config)"))
+        } else if reload.configRecovered {
+            banner = Banner(kind: .info, text: PluginText.escaped("\(reload.config.file) is good again"))
+            configProblem = nil
         }
-        let (next, changes) = registry.reloaded(searchPath: searchPath(config))
-        registry = next
-        notes += changes.descriptions
-        if let rejection = next.rejections.first, !changes.descriptions.isEmpty {
+        if reload.configChanged {
+            let sameScene = reload.config.sceneChildren == config.sceneChildren
+            config = reload.config
+            if !sameScene {
+                container = ContainerViewController(viewControllers: children(), size: size, clock: clock)
+                review = nil
+                heading = 0
+            }
+        }
+        registry = reload.registry
+        if let rejection = registry.rejections.first, !reload.registryChanges.isEmpty {
             banner = Banner(kind: .warning, text: "skipped \(PluginText.escaped(rejection.file)): \(PluginText.escaped(rejection.reason))")
         }
         delegate = LiveDelegate(ConfigDrivenDelegate(config: config, registry: registry))
         attach()
-        return notes
+        return reload.changes(naming: config.file)
     }
 }
 

@@ -143,6 +143,10 @@ enum Commands {
     static let config = CommandSpec.Option(
         "--config", .file("json"), summary: "The config file (- for standard input)",
         detail: "The config file (JSON; - for standard input): its children, rules and plugin folders. Default: the built-in scene.")
+    /// How a watching view (show, preview --watch) treats a config saved with an error `segue check` finds.
+    static let strict = CommandSpec.Option(
+        "--strict", summary: "Apply a reloaded config only when segue check finds no error",
+        detail: "When the config is saved again, run the checks of 'segue check' on it and apply it only when they find no error; until then the last good config stays and the errors are shown, as for a config that cannot be read.")
     static let size = CommandSpec.Option(
         "--size", .text, placeholder: "WxH", summary: "The container's size in points, WxH",
         detail: "The container's size in points (default 390x844).")
@@ -238,8 +242,9 @@ enum Commands {
             .init("--out", .file(""), summary: "The file to write, .gif or .png",
                   detail: ".gif: an animated GIF, looping, one frame per time step with a short hold on the first and last; .png: a filmstrip of stills at evenly spaced times, each labelled with its time. Default: ANIMATOR.gif."),
             json.detailed("Print what was written as one JSON object; no progress."),
-            .init("--watch", summary: "Render again whenever a plugin changes",
-                  detail: "After writing, watch the plugin folders and write the preview again whenever a plugin changes (an author's loop: rebuild, look), saying what was written or why the new build was rejected. SIGINT or SIGTERM ends it."),
+            .init("--watch", summary: "Render again whenever a plugin or the config changes",
+                  detail: "After writing, watch the plugin folders and the config, and write the preview again whenever a plugin or the config changes (an author's loop: rebuild, look), saying what was written or why the new build was rejected. A config saved with a mistake keeps the last good one. SIGINT or SIGTERM ends it."),
+            strict,
             help,
         ],
         about: PreviewCommand.about, main: PreviewCommand.main)
@@ -260,6 +265,7 @@ enum Commands {
                   detail: "Play the config's script (or the built-in scene's) in a loop, a step whenever the one before has ended; keys and gestures still work."),
             .init("--quit-after", .text, placeholder: "SECONDS", summary: "Quit after SECONDS",
                   detail: "Quit after SECONDS (for recordings and scripts)."),
+            strict,
             .init("--stats", summary: "Print frame times and dropped frames on quitting",
                   detail: "On quitting, print to standard error the frames shown, the median and 99th percentile time from a frame's start to its present, the dropped frames and, in a terminal, the bytes written per frame."),
             help,

@@ -44,35 +44,43 @@ enum PreviewCommand {
         }
 
         let watching = args.has("--watch")
+        try args.require("--watch", for: "--strict")
         let signals = watching ? FileWatcher.signalPipe([SIGINT, SIGTERM]) : -1
         guard let config = try args.config() else { return .failure }
-        var registry = try PluginFolders.registry(args, config: config)
-        let job = Job(name: name, config: config, parameters: parameters, from: args.single("--from"),
+        let registry = try PluginFolders.registry(args, config: config)
+        var job = Job(name: name, config: config, parameters: parameters, from: args.single("--from"),
                       to: args.single("--to"), size: size, fps: fps, scale: scale, stills: stills, out: out,
                       format: format, dither: args.has("--dither"), json: args.has("--json"))
         let rendered = job.render(with: registry)
         guard watching else { return rendered ? .success : .failure }
 
-        // The author's loop: render again whenever a plugin changes.
+        // The author's loop: render again whenever a plugin or the config changes.
+        let reloader = Reloading.reloader(args, config: config, registry: registry)
         let watcher: FileWatcher
         do {
-            watcher = try FileWatcher(folders: registry.folders)
+            watcher = try FileWatcher(folders: reloader.watched.folders, files: reloader.watched.files)
         } catch {
             printError("segue: \(error)")
             return .failure
         }
-        printError("segue: watching \(registry.folders.count) plugin folder(s) for new builds; SIGINT (Ctrl-C) stops.")
-        while case .changed = watcher.next(settle: 0.1, interruptedBy: signals) {
-            let (next, changes) = registry.reloaded()
-            registry = next
+        printError("segue: " + Reloading.watching(args, reloader))
+        while case .changed(let paths) = watcher.next(settle: 0.1, interruptedBy: signals) {
+            let outcome = reloader.reload(changed: paths)
+            try? watcher.watch(folders: reloader.watched.folders, files: reloader.watched.files)
+            for line in Reloading.problems(outcome, reloader) { printError("segue: \(line)") }
+            if outcome.configErrors > 0, let path = reloader.configPath {
+                printError("segue: keeping the last good config until \(PluginFolders.display(path)) is fixed")
+            }
+            let changes = outcome.changes(naming: reloader.configPath.map(PluginFolders.display) ?? "")
             guard !changes.isEmpty else { continue }
-            for line in changes.descriptions { printError("segue: \(line)") }
-            if registry.animator(named: name) == nil,
-               let rejection = changes.rejected.first {
+            for line in changes { printError("segue: \(line)") }
+            if outcome.registry.animator(named: name) == nil,
+               let rejection = outcome.registryChanges.rejected.first {
                 printError("segue: the new build was rejected (\(rejection.file): \(rejection.reason)); \(out) is left as it was")
                 continue
             }
-            _ = job.render(with: registry)
+            job.config = outcome.config
+            _ = job.render(with: outcome.registry)
         }
         printError("segue: stopped watching.")
         return .success
@@ -81,7 +89,7 @@ enum PreviewCommand {
     /// One preview to render: the options, checked.
     struct Job {
         let name: String
-        let config: SegueConfig
+        var config: SegueConfig
         let parameters: [String: ParameterValue]
         let from, to: String?
         let size: Rect

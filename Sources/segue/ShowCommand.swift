@@ -126,57 +126,35 @@ enum ShowCommand {
     }
 }
 
-/// Watches the plugin folders and the config on a thread of its own, and
-/// hands the live view each burst of changes between frames: a reload never
-/// holds up a frame while files settle.
-final class Reloader: @unchecked Sendable {
-    private let args: Arguments
+/// Hands the live view each burst of changes to the plugin folders and the
+/// config between frames, through the tool's one reload path
+/// (``Reloading``): the folders and the config are watched on a thread of
+/// their own, so a reload never holds up a frame while files settle.
+final class Reloader: @unchecked Sendable {  // `changed` is guarded by `lock`; the rest is the frame thread's
     private let session: LiveSession
+    private let reloader: ConfigReloader
     private let lock = Lock()
     private var changed: Set<String>?
-    private var folders: [String]
-    private let wake: DispatchSemaphore
-    private let stopPipe: (read: Int32, write: Int32)?
-    private let configPath: String?
+    private var watch: ReloadWatch?
 
     init(args: Arguments, session: LiveSession) {
-        self.args = args
         self.session = session
-        configPath = args.single("--config").flatMap { $0 == "-" ? nil : PluginFolders.absolute($0) }
-        folders = session.registry.folders
-        wake = DispatchSemaphore(value: 0)
-        stopPipe = closeOnExecPipe()
-        guard let made = try? FileWatcher(folders: folders, files: configPath.map { [$0] } ?? []) else { return }
-        let files = configPath.map { [$0] } ?? []
-        // The watcher is the thread's alone from here on.
-        nonisolated(unsafe) let watcher = made
-        detachThread { [self] in
-            while true {
-                guard case .changed(let paths) = watcher.next(settle: 0.1, interruptedBy: stopPipe?.read) else { return }
-                lock.withLock { changed = (changed ?? []).union(paths) }
-                // Wait for the frame that reloads, then watch what the reload found.
-                wake.wait()
-                let next = lock.withLock { folders }
-                try? watcher.watch(folders: next, files: files)
-            }
+        reloader = Reloading.reloader(args, config: session.config, registry: session.registry)
+        let watched = reloader.watched
+        watch = try? ReloadWatch(folders: watched.folders, files: watched.files) { [weak self] paths in
+            guard let self else { return }
+            lock.withLock { changed = (changed ?? []).union(paths) }
         }
     }
 
     /// Reloads when something changed since the last frame.
     func apply() {
         guard let paths = lock.withLock({ () -> Set<String>? in defer { changed = nil }; return changed }) else { return }
-        var fresh: Result<SegueConfig, any Error>?
-        if let configPath, paths.contains(configPath) {
-            do { fresh = .success(try SegueConfig.load(path: configPath)) } catch { fresh = .failure(error) }
-        }
-        let commandLine = args.values("--plugins")
-        session.reload(config: fresh) { PluginFolders.resolve(commandLine: commandLine, config: $0) }
-        lock.withLock { folders = session.registry.folders }
-        wake.signal()
+        let outcome = reloader.reload(changed: paths)
+        session.apply(outcome)
+        let watched = reloader.watched
+        watch?.resume(folders: watched.folders, files: watched.files)
     }
 
-    func stop() {
-        if let stopPipe { _ = Glibc.write(stopPipe.write, "x", 1) }
-        wake.signal()
-    }
+    func stop() { watch?.stop() }
 }

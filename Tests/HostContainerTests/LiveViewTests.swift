@@ -233,16 +233,19 @@ struct LiveViewTests {
     /// config saved with a mistake keeps the last good one, says why, and says when it is fixed.
     @Test func reloadsTakeARebuiltPluginAndKeepTheLastGoodConfig() throws {
         let folder = makeTemporaryFolder("live-reload")
-        let config = try SegueConfig.parse(Data("""
-            {"rules": [{"to": "video", "animator": "TestFade"}]}
-            """.utf8), file: "live.json", baseDirectory: folder)
-        let live = LiveHarness(config: config, registry: AnimatorRegistry(folders: [folder], isolation: .none))
+        let path = folder + "/live.json"
+        let good = #"{"rules": [{"to": "video", "animator": "TestFade"}]}"#
+        try replaceByRename(path, with: good)
+        let config = try SegueConfig.load(path: path)
+        let registry = AnimatorRegistry(folders: [folder], isolation: .none)
+        let reloader = ConfigReloader(config: config, configPath: path, registry: registry) { _ in [PluginFolder(folder, origin: .given)] }
+        let live = LiveHarness(config: config, registry: registry)
         live.frame([.key(.right)])
         live.untilIdle()
         #expect(live.session.reports.last?.fellBack == true, "no TestFade yet: the default runs")
         #expect(live.session.banner?.text.contains("TestFade") == true)
-        _ = try CPlugin.build(CPlugin.fixtureSource, name: "TestFade", into: folder)
-        let notes = live.session.reload(config: nil) { _ in nil }
+        let built = try CPlugin.build(CPlugin.fixtureSource, name: "TestFade", into: folder)
+        let notes = live.session.apply(reloader.reload(changed: [built]))
         #expect(notes.contains { $0.contains("TestFade") }, "\(notes)")
         live.frame([.key(.left)])
         live.untilIdle()
@@ -252,10 +255,13 @@ struct LiveViewTests {
         let report = try #require(live.session.reports.last)
         #expect(report.animator == "TestFade" && !report.fellBack, "\(report)")
         // A broken save: the banner says so, the rules stay.
-        live.session.reload(config: .failure(ConfigError(file: "live.json", keyPath: "$", expected: "an object", found: "the end of the file"))) { _ in nil }
+        try replaceByRename(path, with: #"{"rules": [,]}"#)
+        live.session.apply(reloader.reload(changed: [path]))
         #expect(live.session.banner?.kind == .error && live.session.banner?.text.contains("keeping the last good config") == true)
+        #expect(live.session.banner?.text.contains("live.json:1:12: $.rules[0]: expected a value") == true, "\(live.session.banner?.text ?? "")")
         #expect(live.session.config == config)
-        live.session.reload(config: .success(config)) { _ in nil }
+        try replaceByRename(path, with: good)
+        live.session.apply(reloader.reload(changed: [path]))
         #expect(live.session.banner?.kind == .info && live.session.banner?.text.contains("good again") == true)
     }
 

@@ -286,3 +286,56 @@ extension WatchTests {
         #expect(changes.descriptions == ["replaced TestFade by a new build (\(folder)/libfade.so); with isolation none the build loaded first keeps running until this program restarts"])
     }
 }
+
+/// run, show and preview reload through one path (ConfigReloader): the same
+/// config handling, the same words.
+extension WatchTests {
+    /// preview --watch follows the config as run --watch does: a rule's new
+    /// parameters render again; a broken save keeps the last good config.
+    @Test func previewWatchFollowsTheConfigToo() throws {
+        let folder = makeTemporaryFolder()
+        let config = folder + "/segue.json"
+        func writeConfig(_ duration: String) throws {
+            try replaceByRename(config, with: #"{"children": ["a", "b"], "rules": [{"to": "b", "animator": "SpringSlide", "parameters": {"duration": \#(duration)}}]}"#)
+        }
+        try writeConfig("0.5")
+        let tag = UUID().uuidString
+        let segue = try LiveProcess(Paths.segue, ["preview", "SpringSlide", "--config", "segue.json", "--out", "slide.png",
+                                                  "--scale", "0.1", "--watch", "--json"], in: folder, environment: tagged(tag))
+        var err = segue.waitForError("SIGINT (Ctrl-C) stops.")
+        #expect(err.contains("segue: Watching") && err.contains("and segue.json;"), "\(err)")
+        var out = segue.waitForOutput("\"written\":")
+        #expect(out.contains("\"duration\":0.5,"), "\(out)")
+
+        try writeConfig("0.8")
+        err = segue.waitForError("segue: config segue.json changed")
+        out = segue.waitForOutput("\"written\":", count: 2)
+        #expect(out.contains("\"duration\":0.8,"), "the rule's new parameters: \(out)")
+
+        try replaceByRename(config, with: "{\"rules\": [,]}")
+        err = segue.waitForError("keeping the last good config until segue.json is fixed")
+        #expect(err.contains("segue.json:1:12: $.rules[0]: expected a value, found ','"), "\(err)")
+        #expect(segue.stop(with: SIGINT) == 0)
+        #expect(processesTagged(tag).isEmpty)
+    }
+
+    /// A config read from standard input is read once; run --watch still follows the plugin folders (it used to refuse).
+    @Test func runWatchWithTheConfigOnStandardInputFollowsThePlugins() throws {
+        let folder = makeTemporaryFolder()
+        let plugins = folder + "/plugins"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        let tag = UUID().uuidString
+        try #"{"children": ["a", "b"], "script": ["b"], "rules": [{"to": "b", "animator": "TestFade"}]}"#
+            .write(toFile: folder + "/piped.json", atomically: true, encoding: .utf8)
+        let segue = try LiveProcess("/bin/sh", ["-c", "exec \"$0\" run --watch --config - --plugins plugins < piped.json", Paths.segue],
+                                    in: folder, environment: tagged(tag))
+        var out = segue.waitForOutput("SIGINT (Ctrl-C) stops.")
+        #expect(out.contains("(the config came from standard input: it is read once)"), "\(out)")
+        #expect(out.contains("a -> b: default"), "no TestFade yet: \(out)")
+        try Self.install(try Self.build("fade"), at: plugins + "/libfade.so")
+        out = segue.waitForOutput("a -> b: TestFade (plugin ")
+        #expect(out.contains("Reload 1: added TestFade"), "\(out)")
+        #expect(segue.stop(with: SIGINT) == 0)
+        #expect(processesTagged(tag).isEmpty)
+    }
+}
