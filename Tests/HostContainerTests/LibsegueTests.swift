@@ -430,3 +430,25 @@ struct LibsegueDispatchTests {
         #expect(Self.heard.allSatisfy { $0.onMainThread }, "every event on the thread that dispatched")
     }
 }
+
+/// The README's C example, as a reader would build it: it compiles against
+/// the installed libsegue, runs, and prints what the README shows.
+@Suite("libsegue in the README")
+struct LibsegueReadmeTests {
+    @Test func theReadmesCExampleBuildsAndPrintsWhatItShows() throws {
+        let readme = try String(contentsOfFile: Paths.packageRoot + "/README.md", encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "## Playing animators from C, C++, Rust or Python").dropFirst().first)
+        let source = try #require(section.components(separatedBy: "```c\n").dropFirst().first?.components(separatedBy: "```").first)
+        let shown = try #require(section.components(separatedBy: "```text\n").dropFirst().first?.components(separatedBy: "```").first)
+        let expected = try #require(shown.split(separator: "\n").last.map(String.init))
+        let folder = makeTemporaryFolder("readme-c")
+        try source.write(toFile: folder + "/curl.c", atomically: true, encoding: .utf8)
+        let prefix = try InstalledLibsegue.prefix.get()
+        let built = try run("/bin/sh", ["-c", "cc -std=c99 -Wall -Werror curl.c $(pkg-config --cflags --libs segue) -o curl"],
+                            in: folder, environment: InstalledLibsegue.environment(prefix))
+        #expect(built.status == 0, "\(built.err)")
+        let ran = try run(folder + "/curl", [])
+        #expect(ran.status == 0, "\(ran.err)")
+        #expect(ran.out == expected + "\n", "the README shows what it prints")
+    }
+}
