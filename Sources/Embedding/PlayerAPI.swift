@@ -153,12 +153,19 @@ public func seguePlayerAnimatorCount(_ handle: OpaquePointer?) -> UInt32 {
 public func seguePlayerAnimatorInfo(_ handle: OpaquePointer?, _ index: UInt32,
                                     _ info: UnsafeMutablePointer<segue_animator_info_t>?) -> segue_status_t {
     var status = SEGUE_OK
-    guard let player = player(handle, "segue_player_animator_info", &status) else { return status }
+    guard let player = player(handle, "segue_player_animator_info", &status),
+          let entry = entry(index, of: player, "segue_player_animator_info", &status) else { return status }
+    return describe(entry, into: info, "segue_player_animator_info")
+}
+
+/// Animator `index` of the player's catalog; else nil, with the refusal in `status`.
+private func entry(_ index: UInt32, of player: Player, _ function: String, _ status: inout segue_status_t) -> Catalog.Entry? {
     let entries = player.catalog.entries
     guard Int(index) < entries.count else {
-        return refuse(SEGUE_E_NOT_FOUND, "segue_player_animator_info: index \(index) is past the last animator (there are \(entries.count))")
+        status = refuse(SEGUE_E_NOT_FOUND, "\(function): index \(index) is past the last animator (there are \(entries.count))")
+        return nil
     }
-    return describe(entries[Int(index)], into: info, "segue_player_animator_info")
+    return entries[Int(index)]
 }
 
 @c(segue_player_find_animator)
@@ -201,12 +208,8 @@ private func describe(_ entry: Catalog.Entry, into info: UnsafeMutablePointer<se
 public func seguePlayerAnimatorParam(_ handle: OpaquePointer?, _ index: UInt32, _ paramIndex: UInt32,
                                      _ param: UnsafeMutablePointer<segue_param_t>?) -> segue_status_t {
     var status = SEGUE_OK
-    guard let player = player(handle, "segue_player_animator_param", &status) else { return status }
-    let entries = player.catalog.entries
-    guard Int(index) < entries.count else {
-        return refuse(SEGUE_E_NOT_FOUND, "segue_player_animator_param: index \(index) is past the last animator (there are \(entries.count))")
-    }
-    let entry = entries[Int(index)]
+    guard let player = player(handle, "segue_player_animator_param", &status),
+          let entry = entry(index, of: player, "segue_player_animator_param", &status) else { return status }
     guard Int(paramIndex) < entry.parameters.count else {
         return refuse(SEGUE_E_NOT_FOUND, "segue_player_animator_param: \(entry.descriptor.name) has \(entry.parameters.count) parameters; there is no parameter \(paramIndex)")
     }

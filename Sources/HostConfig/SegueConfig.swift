@@ -127,15 +127,18 @@ public struct SegueConfig: Equatable, Sendable {
     /// - Throws: ``ConfigError`` naming the line, column and key when the text
     ///   is not such an object.
     public static func parameters(json bytes: [UInt8], label: String) throws(ConfigError) -> [String: ParameterValue] {
-        let document: JSONValue
+        try ConfigReader(file: label, baseDirectory: "/", collecting: false).parameters(try document(bytes, file: label), "$")
+    }
+
+    /// `bytes` as a JSON document; a syntax error names `file`, the line and the column.
+    private static func document(_ bytes: [UInt8], file: String) throws(ConfigError) -> JSONValue {
         do {
-            document = try JSONReader.parse(bytes)
+            return try JSONReader.parse(bytes)
         } catch {
             let (line, column) = JSONReader.lineAndColumn(of: error.offset, in: bytes)
-            throw ConfigError(file: label, line: line, column: column, keyPath: error.keyPath,
+            throw ConfigError(file: file, line: line, column: column, keyPath: error.keyPath,
                               expected: error.expected, found: error.found)
         }
-        return try ConfigReader(file: label, baseDirectory: "/", collecting: false).parameters(document, "$")
     }
 
     static func loadForCheck(path: String) throws(ConfigError) -> Checked {
@@ -183,14 +186,7 @@ public struct SegueConfig: Equatable, Sendable {
             }
             return error
         }
-        let document: JSONValue
-        do {
-            document = try JSONReader.parse(bytes)
-        } catch {
-            let (line, column) = JSONReader.lineAndColumn(of: error.offset, in: bytes)
-            throw ConfigError(file: file, line: line, column: column, keyPath: error.keyPath,
-                              expected: error.expected, found: error.found)
-        }
+        let document = try document(bytes, file: file)
         do {
             let reader = ConfigReader(file: file, baseDirectory: baseDirectory, collecting: collecting, checksNames: checksNames)
             let (config, problems) = try reader.config(document)
