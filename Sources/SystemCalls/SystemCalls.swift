@@ -71,14 +71,23 @@ package enum SystemCall {
         try retryingInterrupts { recv(fd, buffer.baseAddress, buffer.count, flags) }
     }
 
+    /// ``poll(_:until:)`` for one descriptor, without an array: a render
+    /// thread's wait for a worker allocates nothing.
+    package static func poll(_ fd: inout pollfd, until deadline: Double?) throws(Errno) -> Int {
+        Int(try retryingInterrupts { Glibc.poll(&fd, 1, milliseconds(until: deadline)) })
+    }
+
     /// Waits until one of `fds` is ready or `deadline` (``MonotonicTime``; nil:
     /// none) passes; an interruption waits again for what is left.
     /// - Returns: how many are ready, 0 when the deadline passed.
     package static func poll(_ fds: inout [pollfd], until deadline: Double?) throws(Errno) -> Int {
-        Int(try retryingInterrupts { () -> Int32 in
-            let left = deadline.map { max(0, Int32((($0 - MonotonicTime.now) * 1000).rounded(.up))) } ?? -1
-            return Glibc.poll(&fds, nfds_t(fds.count), left)
-        })
+        Int(try retryingInterrupts { Glibc.poll(&fds, nfds_t(fds.count), milliseconds(until: deadline)) })
+    }
+
+    /// poll's timeout for `deadline`: whole milliseconds left, rounded up (so
+    /// a wait never ends before it), 0 once it has passed, -1 for none.
+    private static func milliseconds(until deadline: Double?) -> Int32 {
+        deadline.map { max(0, Int32((($0 - MonotonicTime.now) * 1000).rounded(.up))) } ?? -1
     }
 
     /// Waits for child `pid` to change state (`options`: `WNOHANG` not to wait).

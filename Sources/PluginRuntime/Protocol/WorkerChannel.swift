@@ -101,7 +101,7 @@ package struct WorkerChannel: Sendable {
         // A message already queued (the usual case after the host spun for it) needs no poll.
         if seconds != nil, let queued = read(T.self, flags: Int32(MSG_DONTWAIT)) { return queued }
         if let seconds {
-            var poller = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             do {
                 if try SystemCall.poll(&poller, until: MonotonicTime.now + seconds) == 0 { return .failure(.timedOut) }
             } catch {
