@@ -452,3 +452,56 @@ struct LibsegueReadmeTests {
         #expect(ran.out == expected + "\n", "the README shows what it prints")
     }
 }
+
+/// libsegue's header is a C header first, as the animator's is: it compiles
+/// as every C standard since C99 and as C++11 and later with every warning an
+/// error, and C, C++ and Swift lay its structs out alike.
+@Suite("segue/embed.h")
+struct EmbedHeaderTests {
+    static let include = ["-I", Paths.packageRoot + "/Sources/EmbedABI/include", "-I", Paths.header]
+    static let structs = ["segue_player_options_t", "segue_event_t", "segue_animator_info_t", "segue_transition_desc_t",
+                          "segue_plan_info_t", "segue_transition_report_t"]
+
+    /// A program that prints each struct's size and alignment, and uses every function's declaration.
+    static func program(cPlusPlus: Bool) -> String {
+        var lines = ["#include <segue/embed.h>", "#include <stdio.h>", "#include <stddef.h>"]
+        lines += ["int main(void) {",
+                  "    segue_player_options_t options\(cPlusPlus ? " = {}" : " = {0}");",
+                  "    options.struct_size = sizeof options;",
+                  "    if (SEGUE_API_VERSION != SEGUE_MAKE_VERSION(1, 0) || !SEGUE_CHECK_VERSION(1, 0)) return 1;"]
+        for name in structs {
+            let alignment = cPlusPlus ? "alignof(\(name))" : "offsetof(struct { char c; \(name) t; }, t)"
+            lines.append("    printf(\"\(name) %zu %zu\\n\", sizeof(\(name)), (size_t)\(alignment));")
+        }
+        lines += ["    return options.struct_size == sizeof options ? 0 : 1;", "}"]
+        return lines.joined(separator: "\n")
+    }
+
+    static func layouts(_ compiler: String, _ standard: String, cPlusPlus: Bool) throws -> String {
+        let folder = makeTemporaryFolder("embed-header")
+        let source = folder + (cPlusPlus ? "/use.cpp" : "/use.c")
+        try program(cPlusPlus: cPlusPlus).write(toFile: source, atomically: true, encoding: .utf8)
+        let built = try run("/usr/bin/env", [compiler, "-std=\(standard)", "-Wall", "-Wextra", "-Wpedantic", "-Werror"] + include
+                            + ["-o", folder + "/use", source])
+        try #require(built.status == 0, "\(compiler) -std=\(standard): \(built.err)")
+        let ran = try run(folder + "/use", [])
+        try #require(ran.status == 0)
+        return ran.out
+    }
+
+    @Test(.enabled(if: HeaderTests.hasCPlusPlus, "skipped: no c++ compiler (apt-get install g++; .ci/run does)"))
+    func itCompilesAsCAndCPlusPlusAndLaysEveryStructOutAlike() throws {
+        let c = try Self.layouts("cc", "c11", cPlusPlus: false)
+        for standard in ["c99", "c17"] { #expect(try Self.layouts("cc", standard, cPlusPlus: false) == c, "\(standard)") }
+        for standard in ["c++11", "c++14", "c++17", "c++20"] {
+            #expect(try Self.layouts("c++", standard, cPlusPlus: true) == c, "\(standard)")
+        }
+        func swift<T>(_ name: String, _ type: T.Type) -> String { "\(name) \(MemoryLayout<T>.size) \(MemoryLayout<T>.alignment)" }
+        let swiftLayouts = [
+            swift("segue_player_options_t", segue_player_options_t.self), swift("segue_event_t", segue_event_t.self),
+            swift("segue_animator_info_t", segue_animator_info_t.self), swift("segue_transition_desc_t", segue_transition_desc_t.self),
+            swift("segue_plan_info_t", segue_plan_info_t.self), swift("segue_transition_report_t", segue_transition_report_t.self),
+        ]
+        #expect(c == swiftLayouts.joined(separator: "\n") + "\n", "Swift lays libsegue's structs out as C does")
+    }
+}
