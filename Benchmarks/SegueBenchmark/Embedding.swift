@@ -19,24 +19,26 @@ func embeddingBenchmark(binFolder: String, frames: Int) {
         return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 99 / 100)], sorted.last!)
     }
     let player = EmbeddedPlayer(folders: [binFolder])
-    print("libsegue (plugins in sandboxed workers; µs per frame; \(frames) frames each):")
+    print("libsegue (plugins in sandboxed workers; µs per frame; \(frames) frames each, in 5 rounds alternating with the container):")
     print("  animator       libsegue median   p99       container median   p99       ratio   begin (warm) median")
     for name in ["SpringSlide", "CurlUp", "ImageZoom", "default"] {
         var sampled: [Double] = [], ticked: [Double] = [], begun: [Double] = []
-        for _ in 0..<5 {  // a few transitions, each sampled across its duration
+        for _ in 0..<5 {  // a transition sampled across its duration, then the container's frames, in turn
             let started = now()
             let transition = player.begin(name)
             begun.append(now() - started)
+            var round: [Double] = []
             for f in 0..<(frames / 5) {
                 let t = transition.duration * Double(f % 120) / 119
                 let start = now()
                 let status = transition.sample(t)
-                sampled.append(now() - start)
+                round.append(now() - start)
                 precondition(status == SEGUE_OK, "\(name): status \(status.rawValue)")
             }
             transition.finish()
+            sampled += round
+            ticked += containerFrames(name, binFolder: binFolder, frames: frames / 5)
         }
-        ticked = containerFrames(name, binFolder: binFolder, frames: frames)
         let (s, c, b) = (percentiles(sampled), percentiles(ticked), percentiles(Array(begun.dropFirst())))
         print("  " + name.padding(toLength: 13, withPad: " ", startingAt: 0)
               + String(format: "  %10.2f   %9.2f   %12.2f   %9.2f   %5.2fx   %8.1f µs", s.median * 1e6, s.p99 * 1e6,
