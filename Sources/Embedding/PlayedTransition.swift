@@ -156,8 +156,6 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         lock.withLock { (fellBack, reason.pointer, tookOver) }
     }
 
-    var isEnded: Bool { lock.withLock { ended } }
-
     /// Whether the transition ended, and the part running now, read at once.
     var state: (ended: Bool, part: Part) { lock.withLock { (ended, tookOver ? standby : chosen) } }
 

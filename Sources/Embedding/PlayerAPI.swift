@@ -112,6 +112,10 @@ public func seguePlayerNew(_ options: UnsafePointer<segue_player_options_t>?,
 public func seguePlayerFree(_ handle: OpaquePointer?) {
     var status = SEGUE_OK
     guard handle != nil, let player = player(handle, "segue_player_free", &status) else { return }
+    guard !player.isDispatching else {
+        _ = refuse(SEGUE_E_INVALID_ARGUMENT, "segue_player_free: called from within on_event; free the player after segue_player_dispatch returns")
+        return
+    }
     player.close()
     Unmanaged<Player>.fromOpaque(UnsafeRawPointer(handle!)).release()
 }

@@ -272,7 +272,8 @@ segue_status_t segue_player_new(const segue_player_options_t *options, segue_pla
 /**
  * Frees the player: transitions not finished are finished as not completed
  * (their animators hear end) and freed; workers are ended and waited for; the
- * descriptor is closed. Events not dispatched are dropped. NULL is ignored. [main]
+ * descriptor is closed. Events not dispatched are dropped. NULL is ignored, and
+ * so is a call from within on_event (segue_error_message says so). [main]
  */
 void segue_player_free(segue_player_t *player);
 
