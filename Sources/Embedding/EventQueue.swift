@@ -46,7 +46,10 @@ final class EventQueue: @unchecked Sendable {  // guarded by `lock`
             }
             pending.append(event)
             // One byte while any event waits: the pipe never fills.
-            if pending.count == 1 { _ = Glibc.write(writeEnd, "!", 1) }
+            if pending.count == 1 {
+                let byte: UInt8 = 1
+                _ = try? withUnsafeBytes(of: byte) { bytes throws(Errno) in try SystemCall.write(writeEnd, bytes) }
+            }
         }
     }
 
@@ -54,7 +57,7 @@ final class EventQueue: @unchecked Sendable {  // guarded by `lock`
     func take() -> (events: [Event], dropped: Int) {
         lock.withLock {
             var byte: UInt8 = 0
-            while Glibc.read(descriptor, &byte, 1) == 1 {}
+            while (try? withUnsafeMutableBytes(of: &byte) { bytes throws(Errno) in try SystemCall.read(descriptor, into: bytes) }) == 1 {}
             defer { (pending, dropped) = ([], 0) }
             return (pending, dropped)
         }

@@ -52,7 +52,8 @@ public final class ReloadWatch: @unchecked Sendable {  // the watcher is its thr
             return !stopped
         }
         guard first else { return }
-        _ = Glibc.write(stopPipe.write, "x", 1)
+        let byte: UInt8 = 1
+        _ = try? withUnsafeBytes(of: byte) { bytes throws(Errno) in try SystemCall.write(stopPipe.write, bytes) }
         wake.signal()
     }
 

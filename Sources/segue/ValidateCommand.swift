@@ -219,9 +219,11 @@ final class ValidationChild {
     /// The complete lines that arrived, waiting at most `seconds` for the first.
     func lines(waiting seconds: Double) -> [String] {
         var poller = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
-        while poll(&poller, 1, Int32(seconds * 1000)) > 0 {
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = chunk.withUnsafeMutableBytes { read(reader, $0.baseAddress, 65536) }
+        // Through SystemCall: a signal that interrupts the wait or the read does not end the loop.
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while (try? SystemCall.poll(&poller, until: MonotonicTime.now + seconds)) ?? 0 > 0 {
+            // One read of what is there (reading to the end would wait for the child to close the pipe).
+            let n = (try? chunk.withUnsafeMutableBytes { bytes throws(Errno) in try SystemCall.read(reader, into: bytes) }) ?? 0
             if n <= 0 { break }
             buffer += chunk[0..<n]
             if seconds > 0 { break }

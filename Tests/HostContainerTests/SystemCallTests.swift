@@ -2,10 +2,20 @@ import Glibc
 import SystemCalls
 import Testing
 
+/// What a call interrupted on another thread answered, and that thread.
+private final class InterruptedCall<T>: @unchecked Sendable {  // guarded by `lock`
+    let lock = Lock()
+    var thread: pthread_t?
+    var result: T?
+}
+
 /// The thin layer every interruptible system call goes through.
 @Suite struct SystemCallTests {
-    @Test func aReadInterruptedByASignalIsRetriedAndGetsItsBytes() throws {
-        // A handler without SA_RESTART: the kernel ends a blocked read with EINTR.
+    /// Runs `call` on a thread of its own that a signal without SA_RESTART
+    /// interrupts five times while it waits on a pipe, then writes a byte to
+    /// the pipe; what `call` answered.
+    static func interrupted<T: Sendable>(_ call: @escaping @Sendable (Int32) -> T) throws -> T? {
+        // A handler without SA_RESTART: the kernel ends a blocked call with EINTR.
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in }
         sigemptyset(&action.sa_mask)
@@ -17,12 +27,7 @@ import Testing
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
-        final class Outcome: @unchecked Sendable {
-            let lock = Lock()
-            var thread: pthread_t?
-            var result: Result<[UInt8], Errno>?
-        }
-        let outcome = Outcome()
+        let outcome = InterruptedCall<T>()
         let reader = fds[0]
         #expect(detachThread {
             var signals = sigset_t()
@@ -30,10 +35,10 @@ import Testing
             sigaddset(&signals, SIGUSR2)
             pthread_sigmask(SIG_UNBLOCK, &signals, nil)  // the test runner's threads may block it
             outcome.lock.withLock { outcome.thread = pthread_self() }
-            let got = Result { () throws(Errno) in try SystemCall.read(reader, upTo: 1) }
+            let got = call(reader)
             outcome.lock.withLock { outcome.result = got }
         })
-        // Signal the reader while it waits (it may take a moment to block), then give it its byte.
+        // Signal the caller while it waits (it may take a moment to block), then give it its byte.
         let deadline = MonotonicTime.now + 10
         while outcome.lock.withLock({ outcome.thread == nil }), MonotonicTime.now < deadline { usleep(1000) }
         let thread = try #require(outcome.lock.withLock { outcome.thread })
@@ -44,7 +49,20 @@ import Testing
         var byte: UInt8 = 42
         #expect(write(fds[1], &byte, 1) == 1)
         while outcome.lock.withLock({ outcome.result == nil }), MonotonicTime.now < deadline { usleep(1000) }
-        #expect(outcome.lock.withLock { outcome.result } == .success([42]), "interrupted, it waited again instead of failing")
+        return outcome.lock.withLock { outcome.result }
+    }
+
+    @Test func aReadInterruptedByASignalIsRetriedAndGetsItsBytes() throws {
+        let result = try Self.interrupted { reader in Result { () throws(Errno) in try SystemCall.read(reader, upTo: 1) } }
+        #expect(result == .success([42]), "interrupted, it waited again instead of failing")
+    }
+
+    @Test func aPollInterruptedByASignalWaitsAgainForWhatIsLeft() throws {
+        let result = try Self.interrupted { reader in
+            var poller = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+            return Result { () throws(Errno) in try SystemCall.poll(&poller, until: MonotonicTime.now + 10) }
+        }
+        #expect(result == .success(1), "interrupted, it waited again until the byte came instead of failing")
     }
 
     @Test func aFailureIsATypedErrnoWithTheLibrarysWords() {
