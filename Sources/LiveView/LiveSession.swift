@@ -191,26 +191,21 @@ public final class LiveSession {
         }
     }
 
+    /// Does what ``LiveControls`` says `key` does.
     private func handle(_ key: LiveKey) {
-        switch key {
-        case .escape:
-            if showsHelp { showsHelp = false } else { quitRequested = true }
-        case .left: move(by: -1)
-        case .right: move(by: 1)
-        case .character(let c):
-            switch c {
-            case "q", "Q": quitRequested = true
-            case "1"..."9": select(Int(String(c))! - 1)
-            case " ", "p": clock.isPaused.toggle()
-            case "s": clock.cycleSpeed()
-            case ".": stepForward()
-            case ",": stepBack()
-            case "r": replay()
-            case "?", "h": showsHelp.toggle()
-            case "x": banner = nil
-            case "i": showsStatus.toggle()
-            default: break
-            }
+        switch LiveControls.action(for: key) {
+        case .quit?:
+            if key == .escape && showsHelp { showsHelp = false } else { quitRequested = true }
+        case .neighbour(let offset)?: move(by: offset)
+        case .select(let index)?: select(index)
+        case .pause?: clock.isPaused.toggle()
+        case .slow?: clock.cycleSpeed()
+        case .step(let direction)?: if direction > 0 { stepForward() } else { stepBack() }
+        case .replay?: replay()
+        case .help?: showsHelp.toggle()
+        case .dismissBanner?: banner = nil
+        case .statusLine?: showsStatus.toggle()
+        case nil: break
         }
     }
 

@@ -17,13 +17,8 @@ public final class Stage {
     static let highlight = Color(red: 0.2, green: 0.45, blue: 0.95)
     static let chrome = Color(red: 0.12, green: 0.12, blue: 0.14, alpha: 0.88)
 
-    /// The keys, as `?` shows them and `segue show --help` lists them.
-    public static let keys: [(String, String)] = [
-        ("LEFT / RIGHT, DRAG", "neighbour"), ("1-9, CLICK BAR", "select"), ("DRAG FROM LEFT EDGE", "interactive back"),
-        ("SPACE", "pause"), ("S", "slow: 1x 0.25x 0.1x"), (". / ,", "step frame (paused)"),
-        ("R", "replay"), ("DRAG TIMELINE", "scrub"), ("X", "dismiss banner"), ("I", "status line"),
-        ("?", "this help"), ("Q / ESC", "quit"),
-    ]
+    /// The keys, as `?` shows them: ``LiveControls``, short.
+    static let keys: [(String, String)] = LiveControls.all.map(\.short)
 
     let root: View
     private let timeline = View(frame: .zero), track = View(frame: .zero), progress = View(frame: .zero)

@@ -21,20 +21,7 @@ enum ShowCommand {
     why in a banner.
 
     KEYS AND GESTURES
-      Left, Right, a horizontal drag    the neighbour (clamped at the ends)
-      1-9, a click on the bar           that child
-      a drag from the left edge         the interactive way back: it follows
-                                        the finger; the release finishes or
-                                        cancels (past half way, or a flick)
-      Space                             pause / play
-      s                                 slow motion: 1x, 0.25x, 0.1x
-      . and ,                           one frame forwards / back
-      r                                 replay the last transition
-      a drag along the timeline         scrub it
-      x or a click on the banner        dismiss the banner
-      i                                 status line on / off
-      ?                                 these keys
-      q, Escape, Ctrl-C                 quit (as do closing the window and SIGTERM)
+    \(LiveControls.helpText)
 
     Without --window or --terminal: a window when there is a display and SDL2
     loads, else the terminal when standard input and output are one.

@@ -229,6 +229,27 @@ struct LiveViewTests {
         #expect(live.frame([.key(.character("q"))]) == false && live.session.quitRequested)
     }
 
+    /// Every key of the one table does what the table says, its second keys
+    /// (`p`, `h`) included, and the README and `show --help` show that table.
+    @Test func everyKeyOfTheTableActsAndTheDocsShowTheTable() throws {
+        let live = LiveHarness()
+        live.frame([.key(.character("p"))])
+        #expect(live.session.clock.isPaused, "p pauses, as Space does")
+        live.frame([.key(.character(" "))])
+        #expect(!live.session.clock.isPaused)
+        live.frame([.key(.character("h"))])
+        #expect(live.session.showsHelp, "h shows the keys, as ? does")
+        for control in LiveControls.all {
+            for binding in control.bindings {
+                #expect(LiveControls.action(for: binding.key) == binding.action, "\(binding.key) belongs to one row only")
+            }
+        }
+        let readme = try String(contentsOfFile: Paths.packageRoot + "/README.md", encoding: .utf8)
+        #expect(readme.contains(LiveControls.markdownTable), "README.md shows the table as LiveControls.markdownTable writes it")
+        let help = try run(Paths.segue, ["show", "--help"])
+        #expect(help.out.contains("KEYS AND GESTURES\n" + LiveControls.helpText + "\n"), "\(help.out)")
+    }
+
     /// A plugin rebuilt under the view is used from the next transition, and a
     /// config saved with a mistake keeps the last good one, says why, and says when it is fixed.
     @Test func reloadsTakeARebuiltPluginAndKeepTheLastGoodConfig() throws {

@@ -103,7 +103,7 @@ struct SDLPlayerTests {
         return (Double(total) / (pixels * 3), Double(far) / pixels)
     }
 
-    /// The tolerance stated in the README: a mean difference of at most 4/255
+    /// The tolerance stated in docs/embedding.md: a mean difference of at most 4/255
     /// per channel, and at most 5% of the pixels far apart. SDL's software
     /// renderer samples textures without filtering and draws triangle edges
     /// without anti-aliasing (under 1% of the pixels), and the player lights
