@@ -114,7 +114,7 @@ public final class LiveSession {
     public var timeline: (from: String, to: String, animator: String, source: String, time: Double, duration: Double)? {
         if let review {
             let r = delegate.lastResolution
-            return (review.from, review.to, r?.animator ?? "default", r?.source ?? "built-in", review.time, review.duration)
+            return (review.from, review.to, r?.animator ?? "default", r?.source ?? AnimatorSource.builtin.label, review.time, review.duration)
         }
         if container.isTransitioning, let running = delegate.running {
             let duration = container.transitionDuration ?? 0
@@ -147,9 +147,9 @@ public final class LiveSession {
 
     static func source(_ source: AnimatorSource) -> String {
         switch source {
-        case .builtin: "built-in"
+        case .builtin: source.label
         case .plugin(let path): String(path.split(separator: "/").last ?? Substring(path))
-        case .application: "application"
+        case .application: source.label
         }
     }
 
@@ -408,7 +408,7 @@ final class LiveDelegate: ContainerViewControllerDelegate {
                                  to: ViewController) -> AnimatorResolution {
         let resolution = rules.containerViewController(container, animationControllerForTransitionFrom: from, to: to)
         let animator = resolution.animator?.name ?? "default"
-        let source = resolution.animator.map { LiveSession.source($0.source) } ?? "built-in"
+        let source = resolution.animator.map { LiveSession.source($0.source) } ?? AnimatorSource.builtin.label
         lastResolution = (animator, source)
         if container.name != "review" {
             running = (from.name, to.name, animator, source, container.clock.now)

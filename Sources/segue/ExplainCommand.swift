@@ -35,7 +35,7 @@ enum ExplainCommand {
     }
 
     static func text(_ e: TransitionExplanation) -> String {
-        var lines = ["\(e.from) -> \(e.to): \(e.animator) (\(e.file.map { "plugin \(PluginFolders.display($0))" } ?? "builtin"))"]
+        var lines = ["\(e.from) -> \(e.to): \(e.animator) (\(e.file.map { "plugin \(PluginFolders.display($0))" } ?? AnimatorSource.builtin.label))"]
         lines.append("  rule:       " + (e.rule ?? "none matches"))
         for b in e.beaten { lines.append("  beat:       \(b.label) (\(b.matches)) -> \(b.animator): \(b.why)") }
         if e.reason != e.rule { lines.append("  why:        \(e.reason)") }

@@ -50,12 +50,12 @@ enum InspectCommand {
 
         init(_ a: AnimatorDescriptor) {
             (name, id, version, description) = (a.name, a.id, a.version, a.summary)
-            (file, source) = a.source == .builtin ? (nil, "builtin") : (a.file, "plugin")
+            (file, source) = (a.source.file, a.source.key)
             parameters = a.parameters.map(ListCommand.Listing.Parameter.init)
         }
 
         var text: String {
-            var lines = ["\(name) \(version)", "  id:          \(id)", "  source:      \(source)"]
+            var lines = ["\(name) \(version)", "  id:          \(id)", "  source:      \(file == nil ? AnimatorSource.builtin.label : source)"]
             if let file { lines.append("  file:        \(file)") }
             lines.append("  description: \(description)")
             lines.append(parameters.isEmpty ? "Parameters: none" : "Parameters (\(parameters.count)):")

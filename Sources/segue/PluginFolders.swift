@@ -128,19 +128,3 @@ func jsonLine(_ value: some Encodable) -> String {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
 }
-
-/// Where an animator came from, as reports and `--json` say it.
-extension AnimatorSource {
-    var kind: String {
-        switch self {
-        case .builtin: "builtin"
-        case .plugin: "plugin"
-        case .application: "application"
-        }
-    }
-
-    var file: String? {
-        if case .plugin(let path) = self { return path }
-        return nil
-    }
-}

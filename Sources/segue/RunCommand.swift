@@ -105,7 +105,7 @@ enum RunCommand {
     /// (control characters from a config or a plugin are escaped).
     static func describe(_ r: TransitionReport) -> String {
         let e = PluginText.escaped
-        let origin = r.source.file.map { "plugin \(e(PluginFolders.display($0)))" } ?? r.source.kind
+        let origin = r.source.file.map { "plugin \(e(PluginFolders.display($0)))" } ?? r.source.label
         let outcome = (r.interactive ? "interactive, " : "") + (r.completed ? "completed" : "cancelled, \(e(r.shown)) stays shown")
         let parameters = r.parameters.isEmpty ? ""
             : "\n    parameters: " + e(r.parameters.map { "\($0.name) = \($0.value)" }.joined(separator: ", "))
@@ -129,7 +129,7 @@ enum RunCommand {
         var version = 1
 
         init(_ r: TransitionReport) {
-            (from, to, animator, source, reason, file) = (r.from, r.to, r.animator, r.source.kind, r.reason, r.source.file)
+            (from, to, animator, source, reason, file) = (r.from, r.to, r.animator, r.source.key, r.reason, r.source.file)
             (duration, frames, completed, shown, interactive) = (r.duration, r.frames, r.completed, r.shown, r.interactive)
             fellBack = r.fellBack
             parameters = Dictionary(r.parameters.map { ($0.name, JSONParameter($0.value)) }, uniquingKeysWith: { first, _ in first })

@@ -45,7 +45,7 @@ struct InspectExplainTests {
 
     @Test func inspectTheDefaultAndExitCodesForScripts() throws {
         let builtin = try run(Paths.segue, ["inspect", "default"])
-        #expect(builtin.status == 0 && builtin.out.contains("source:      builtin"))
+        #expect(builtin.status == 0 && builtin.out.contains("source:      built-in"))
         #expect(builtin.out.contains("  damping   number, default 0.75 in [0.05, 1]\n"), "the article's values are the defaults: \(builtin.out)")
         let exists = try run(Paths.segue, ["inspect", "CurlUp", "--exists"])
         #expect(exists.status == 0 && exists.out.isEmpty && exists.err.isEmpty)
@@ -84,7 +84,7 @@ struct InspectExplainTests {
         #expect(text.out.contains("  beat:       rules[2] (to \"b\") -> ImageZoom: as specific, but later in the file\n"))
         #expect(text.out.contains("  parameters: duration = 0.4 (default), curve = \"linear\" (rule), radius = 48 (default), angle = 20 (default), rows = 32 (default)\n"))
         let missing = try run(Paths.segue, ["explain", "a", "c", "--config", "c.json"], in: folder)
-        #expect(missing.out.hasPrefix("a -> c: default (builtin)\n  rule:       rules[3] (from \"a\", to \"c\")\n"), "\(missing.out)")
+        #expect(missing.out.hasPrefix("a -> c: default (built-in)\n  rule:       rules[3] (from \"a\", to \"c\")\n"), "\(missing.out)")
         #expect(missing.out.contains("why:        rules[3] (from \"a\", to \"c\") names the animator 'Nope', which no loaded plugin provides"))
         let unknown = try run(Paths.segue, ["explain", "a", "d", "--config", "c.json"], in: folder)
         #expect(unknown.status == 1 && unknown.err.hasPrefix("segue: no child named 'd'"))

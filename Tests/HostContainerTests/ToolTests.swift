@@ -38,7 +38,7 @@ struct ToolTests {
         let result = try run(Paths.segue, ["run"], in: makeTemporaryFolder())
         #expect(result.status == 0)
         #expect(result.out.contains("video -> file: CurlUp (plugin "))
-        #expect(result.out.contains("contact -> clipboard: default (builtin), 1.000 s, 61 frames, completed\n    why: no rule matches contact -> clipboard and no defaultAnimator is set"))
+        #expect(result.out.contains("contact -> clipboard: default (built-in), 1.000 s, 61 frames, completed\n    why: no rule matches contact -> clipboard and no defaultAnimator is set"))
     }
 
     /// The issue's acceptance check: CurlUp and SpringSlide from plugins; an
@@ -254,7 +254,7 @@ extension ToolTests {
         #expect(result.status == 0, "\(result.err)")
         let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 4, "the Playing line, one report of two lines, and the end: \(lines)")
-        #expect(lines[1].hasPrefix(#"a -> b\nforged: default (builtin)"#))
+        #expect(lines[1].hasPrefix(#"a -> b\nforged: default (built-in)"#))
         #expect(lines[2].contains(#"names the animator 'X\u{1B}[31m'"#) && !result.out.contains("\u{1B}"))
     }
 }

@@ -42,6 +42,30 @@ public enum AnimatorSource: Equatable, Sendable {
     case plugin(path: String)
     /// An animator object the embedding application supplied itself.
     case application
+
+    /// How reports for people name it: "built-in", "plugin", "application".
+    public var label: String {
+        switch self {
+        case .builtin: "built-in"
+        case .plugin: "plugin"
+        case .application: "application"
+        }
+    }
+
+    /// How `--json` output names it: "builtin", "plugin", "application".
+    public var key: String {
+        switch self {
+        case .builtin: "builtin"
+        case .plugin: "plugin"
+        case .application: "application"
+        }
+    }
+
+    /// The plugin file, for a plugin's animator.
+    public var file: String? {
+        if case .plugin(let path) = self { return path }
+        return nil
+    }
 }
 
 /// What ``TransitionAnimator/setup(_:)`` answers.
