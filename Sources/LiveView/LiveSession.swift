@@ -12,7 +12,7 @@ import Renderer
 /// terminals: a ``LiveLoop`` feeds it input and time and presents what
 /// ``Stage`` draws of it.
 ///
-/// Gestures, as in the seeds: left and right arrows and a horizontal drag move
+/// Gestures, as on a phone: left and right arrows and a horizontal drag move
 /// to the neighbour (the index clamped); a click on the bar selects a child;
 /// number keys 1-9 select directly; a drag that starts within
 /// ``edgeWidth`` points of the left edge is the interactive way back, its

@@ -1,6 +1,6 @@
 #pragma once
 /*
- * Segue animator ABI 1.0: the umbrella header.
+ * Segue animator ABI: the umbrella header (its version is in segue/version.h).
  *
  * Include this one file to write an animator plugin in C (or in anything that
  * can make a C-ABI shared library). C plugins need nothing but these headers.

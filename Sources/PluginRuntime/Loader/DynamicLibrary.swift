@@ -4,7 +4,8 @@ import ProcessShims
 
 /// A shared library opened with `dlopen`. Never closed: a library may hold
 /// Swift code whose runtime metadata stays registered, and the animators it
-/// exports are used for the life of the process (see DESIGN: "never dlclose").
+/// exports are used for the life of the process (the ABI promises plugins
+/// that their descriptors stay valid: segue/entry.h).
 final class DynamicLibrary {
     private let handle: UnsafeMutableRawPointer
 
