@@ -34,12 +34,11 @@ struct Arguments {
                 flags.insert(name)
             } else if let option = command.options.first(where: { $0.name == name && $0.value != nil }) {
                 if !option.repeatable && options[name] != nil { throw usage("\(name) may be given once") }
-                if let attached {
-                    options[name, default: []].append(attached)
-                } else {
-                    guard let value = rest.popFirst(), !value.hasPrefix("--") else { throw usage("\(name) needs a value") }
-                    options[name, default: []].append(value)
+                guard let value = attached ?? rest.popFirst().flatMap({ $0.hasPrefix("--") ? nil : $0 }) else {
+                    throw usage("\(name) needs a value")
                 }
+                if let problem = option.problem(with: value) { throw usage(problem) }
+                options[name, default: []].append(value)
             } else {
                 throw usage("unknown option '\(PluginText.escaped(name))'")
             }
@@ -105,6 +104,20 @@ struct Arguments {
 
     /// The value of an option that is not repeatable (the parser refuses a second).
     func single(_ option: String) -> String? { values(option).first }
+
+    /// A number option's value (the parser checked it against its range), else its declared default.
+    func number(_ option: String) -> Double? {
+        if let text = single(option) { return Double(text) }
+        if case .number(_, let fallback)? = command.options.first(where: { $0.name == option })?.value { return fallback }
+        return nil
+    }
+
+    /// A whole-number option's value (checked against its range), else its declared default.
+    func integer(_ option: String) -> Int? {
+        if let text = single(option) { return Int(text) }
+        if case .integer(_, let fallback)? = command.options.first(where: { $0.name == option })?.value { return fallback }
+        return nil
+    }
 
     private static func describe(_ operand: CommandSpec.Value) -> String {
         switch operand {

@@ -1,4 +1,5 @@
 import LiveView
+import PluginRuntime
 
 /// Every command of the tool with its operand, flags and options: what the
 /// parser accepts (``Arguments/init(_:command:)``), where `segue` dispatches
@@ -15,6 +16,10 @@ struct CommandSpec: Sendable {
         case choice([String])
         case shell
         case text
+        /// A number in a range, with the value used when the option is not given (nil: none).
+        case number(ClosedRange<Double>, default: Double?)
+        /// A whole number in a range, with its default (nil: none).
+        case integer(ClosedRange<Int>, default: Int?)
     }
 
     /// An option taking a value, or a flag (`value` nil).
@@ -59,7 +64,51 @@ struct CommandSpec: Sendable {
             case .choice(let choices): choices.joined(separator: "|")
             case .shell: "SHELL"
             case .text: "VALUE"
+            case .number: "N"
+            case .integer: "N"
             }
+        }
+
+        /// What its value must be, as errors say it: "a whole number from 1 to 10".
+        var expected: String? {
+            func say(_ v: Double) -> String { v.formatted(.number.grouping(.never)) }
+            switch value {
+            case .number(let range, _)?: return "a number from \(say(range.lowerBound)) to \(say(range.upperBound))"
+            case .integer(let range, _)? where range.upperBound == Int.max: return "a whole number, \(range.lowerBound) or more"
+            case .integer(let range, _)?: return "a whole number from \(range.lowerBound) to \(range.upperBound)"
+            case .choice(let choices)?: return choices.count == 2 ? choices.joined(separator: " or ") : "one of " + choices.joined(separator: ", ")
+            default: return nil
+            }
+        }
+
+        /// What help says of its value beyond `detail`: its range and default.
+        var facts: String? {
+            let fallback: String? = switch value {
+            case .number(_, let d?)?: d.formatted(.number.grouping(.never))
+            case .integer(_, let d?)?: String(d)
+            default: nil
+            }
+            switch value {
+            case .number?, .integer?:
+                let phrase = expected!
+                return phrase.prefix(1).uppercased() + phrase.dropFirst() + (fallback.map { "; default \($0)" } ?? "") + "."
+            default:
+                return nil
+            }
+        }
+
+        /// `detail` and ``facts``: what help and the man page print.
+        var description: String { facts.map { detail + " " + $0 } ?? detail }
+
+        /// Why `text` is not a value of this option, or nil: the one check every command's parsing makes.
+        func problem(with text: String) -> String? {
+            let fits: Bool = switch value {
+            case .choice(let choices)?: choices.contains(text)
+            case .number(let range, _)?: Double(text).map { $0.isFinite && range.contains($0) } ?? false
+            case .integer(let range, _)?: Int(text).map(range.contains) ?? false
+            default: true
+            }
+            return fits ? nil : "\(name) \(PluginText.escaped(text)): expected \(expected!)"
         }
     }
 
@@ -100,7 +149,7 @@ struct CommandSpec: Sendable {
         let column = 19
         var lines = ["OPTIONS:"]
         for option in visible {
-            let text = Text.wrap(option.detail, width: 80 - column)
+            let text = Text.wrap(option.description, width: 80 - column)
             let label = "  " + option.label
             if label.count <= column - 2 {
                 lines.append(label.padding(toLength: column, withPad: " ", startingAt: 0) + text[0])
@@ -160,8 +209,8 @@ enum Commands {
               detail: "strict (the default): before any plugin code runs, its worker drops every right an animator does not need: no writes, no network, no programs or processes, no signals or tracing outside itself, reading only its own folder and the system's libraries. What a plugin tries and is refused is named in its report, and the plugin is quarantined. off: no sandbox, for plugins you trust (a warning says so). Overrides SEGUE_SANDBOX and the config's \"sandbox\"."),
         .init("--plugin-memory", .text, placeholder: "SIZE", summary: "The memory a worker may use (like 512MiB)",
               detail: "The address space a worker may use, like 512MiB or 2GiB (default 1GiB, at least 256MiB). Overrides the config's \"limits\": {\"memory\": ...}."),
-        .init("--plugin-threads", .text, placeholder: "N", summary: "The threads a worker may have (8-4096)",
-              detail: "The threads a worker may have at once, its own included (default 64, from 8 to 4096); the next one fails and the attempt is named. Overrides the config's \"limits\": {\"threads\": ...}."),
+        .init("--plugin-threads", .integer(SandboxPolicy.threadLimits, default: nil), summary: "The threads a worker may have",
+              detail: "The threads a worker may have at once, its own included (\(SandboxPolicy().threadLimit) unless the config's \"limits\": {\"threads\": ...} says otherwise); the next one fails and the attempt is named."),
         .init("--allow-insecure-plugins", summary: "Load plugins others can write",
               detail: "Load plugin files and folders that others can write (refused by default; also SEGUE_ALLOW_INSECURE_PLUGINS=1)."),
     ]
@@ -176,8 +225,8 @@ enum Commands {
                   detail: "Run the checks of 'segue check' first; on any error, print them all and play nothing (exit 1). With --watch, a config saved with an error is not applied either."),
             .init("--preview", .folder, summary: "Also write a GIF of every transition into this folder",
                   detail: "Also render every transition to an animated GIF in DIR, named NN-FROM-TO-ANIMATOR.gif (with --json, the key \"preview\" gives its path)."),
-            .init("--scale", .text, placeholder: "F", summary: "Pixels per point of the previews",
-                  detail: "Pixels per point of the previews (default 1); only with --preview."),
+            .init("--scale", .number(0.05...4, default: 1), placeholder: "F", summary: "Pixels per point of the previews",
+                  detail: "Pixels per point of the previews; only with --preview."),
             .init("--print-config", summary: "Print the built-in scene's config",
                   detail: "Print the built-in scene's config and exit (alone: it takes no other option)."),
             help,
@@ -230,13 +279,13 @@ enum Commands {
             config,
         ] + plugins + [
             size,
-            .init("--fps", .text, placeholder: "N", summary: "Frames per second of a GIF",
-                  detail: "Frames per second of a GIF (default 60; .gif only)."),
+            .init("--fps", .number(1...120, default: 60), summary: "Frames per second of a GIF",
+                  detail: "Frames per second of a GIF (.gif only)."),
             .init("--dither", summary: "Dither colours a GIF frame's palette misses",
                   detail: "Dither the colours a GIF frame's palette misses (Floyd-Steinberg): smoother gradients, larger files."),
-            .init("--scale", .text, placeholder: "F", summary: "Pixels per point", detail: "Pixels per point (default 1)."),
-            .init("--frames", .text, placeholder: "N", summary: "Stills in a PNG filmstrip",
-                  detail: "Stills in a PNG filmstrip (default 6; .png only)."),
+            .init("--scale", .number(0.05...4, default: 1), placeholder: "F", summary: "Pixels per point", detail: "Pixels per point."),
+            .init("--frames", .integer(2...30, default: 6), summary: "Stills in a PNG filmstrip",
+                  detail: "Stills in a PNG filmstrip (.png only)."),
             .init("--param", .text, placeholder: "NAME=VALUE", summary: "A parameter, NAME=VALUE (repeatable)",
                   detail: "A parameter of the animator, checked like a config's; repeat for more.", repeatable: true),
             .init("--out", .file(""), summary: "The file to write, .gif or .png",
@@ -259,11 +308,11 @@ enum Commands {
             .init("--graphics", .choice(TerminalGraphics.allCases.map(\.rawValue)), summary: "How the terminal gets frames",
                   detail: "How the terminal gets frames, instead of asking it (only with --terminal)."),
             size,
-            .init("--scale", .text, placeholder: "F", summary: "Zoom the window by F",
-                  detail: "Make the window F times the container's size (default 1); frames are drawn at the display's pixel density."),
+            .init("--scale", .number(0.25...4, default: 1), placeholder: "F", summary: "Zoom the window by F",
+                  detail: "Make the window F times the container's size; frames are drawn at the display's pixel density."),
             .init("--play", summary: "Play the config's script, as segue run does, until stopped",
                   detail: "Play the config's script (or the built-in scene's) in a loop, a step whenever the one before has ended; keys and gestures still work."),
-            .init("--quit-after", .text, placeholder: "SECONDS", summary: "Quit after SECONDS",
+            .init("--quit-after", .number(0.1...86_400, default: nil), placeholder: "SECONDS", summary: "Quit after SECONDS",
                   detail: "Quit after SECONDS (for recordings and scripts)."),
             strict,
             .init("--stats", summary: "Print frame times and dropped frames on quitting",
@@ -275,13 +324,13 @@ enum Commands {
     static let validate = CommandSpec(
         name: "validate", summary: "Check a plugin file in a child process", operand: .file("so"), operandName: "PLUGIN.so",
         options: [
-            .init("--strictness", .choice((1...10).map(String.init)), placeholder: "N", summary: "How thorough, 1 to 10",
-                  detail: "1 to 10 (default 5): how many contexts, samples and evaluations."),
-            .init("--seed", .text, placeholder: "N", summary: "Seeds the fuzzed parameters",
-                  detail: "Seeds the fuzzed parameters (default 1)."),
-            .init("--timeout", .text, placeholder: "SECONDS", summary: "Seconds one check may take",
-                  detail: "Seconds one check may take, loading included (default 10)."),
-            .init("--context", .text, placeholder: "N", summary: "Only this context of the matrix",
+            .init("--strictness", .integer(1...10, default: 5), summary: "How thorough, 1 to 10",
+                  detail: "How thorough: how many contexts, samples and evaluations."),
+            .init("--seed", .integer(0...Int(UInt32.max), default: 1), summary: "Seeds the fuzzed parameters",
+                  detail: "Seeds the fuzzed parameters."),
+            .init("--timeout", .number(0.1...3600, default: 10), placeholder: "SECONDS", summary: "Seconds one check may take",
+                  detail: "Seconds one check may take, loading included."),
+            .init("--context", .integer(0...Int.max, default: nil), summary: "Only this context of the matrix",
                   detail: "Only context N of the matrix (as a failure names it)."),
             .init("--in-process", summary: "Run the checks in this process, for a debugger",
                   detail: "Run the checks in this process: a crash stops segue, which is what a debugger wants (gdb --args segue ...); nothing can time out there, so not with --timeout."),

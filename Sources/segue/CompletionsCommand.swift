@@ -36,7 +36,7 @@ enum CompletionsCommand {
             case .animator: return #"COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" list --names 2>/dev/null) default" -- "$cur"))"#
             case .choice(let choices): return #"COMPREPLY=($(compgen -W "\#(choices.joined(separator: " "))" -- "$cur"))"#
             case .shell: return #"COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur"))"#
-            case .text: return "COMPREPLY=()"
+            case .text, .number, .integer: return "COMPREPLY=()"
             }
         }
         var script = """
@@ -87,7 +87,7 @@ enum CompletionsCommand {
             case .animator: "_segue_animators"
             case .choice(let choices): "(\(choices.joined(separator: " ")))"
             case .shell: "(bash zsh fish)"
-            case .text: " "
+            case .text, .number, .integer: " "
             }
         }
         var script = """
@@ -147,7 +147,7 @@ enum CompletionsCommand {
             case .animator: "-f -a '(segue list --names 2>/dev/null; echo default)'"
             case .choice(let choices): "-r -f -a \(quoted(choices.joined(separator: " ")))"
             case .shell: "-r -f -a 'bash zsh fish'"
-            case .text: "-r -f"
+            case .text, .number, .integer: "-r -f"
             }
         }
         let names = Commands.all.map(\.name).joined(separator: " ")

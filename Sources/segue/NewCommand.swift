@@ -27,10 +27,7 @@ enum NewCommand {
         guard PluginBoundary.isValidName(name), name.utf8.count <= Int(SEGUE_MAX_NAME) else {
             throw args.usage("new: '\(PluginText.escaped(name))' is not an animator name: expected a letter, then letters, digits, '-' or '_' (at most \(SEGUE_MAX_NAME) bytes)")
         }
-        let language = args.single("--lang") ?? "c"
-        guard languages.contains(language) else {
-            throw args.usage("new: no template for '\(PluginText.escaped(language))': expected one of \(languages.joined(separator: ", "))")
-        }
+        let language = args.single("--lang") ?? "c"  // the parser checked it is one of `languages`
         let folder = PluginFolders.absolute(args.single("--dir") ?? name)
         if let existing = try? FileManager.default.contentsOfDirectory(atPath: folder), !existing.isEmpty {
             printError("segue: \(folder) exists and is not empty: segue new writes only into a new or empty folder")

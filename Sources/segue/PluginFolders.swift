@@ -36,10 +36,8 @@ enum PluginFolders {
         options.prestartsWorker = playing && (config.map(namesPluginAnimator) ?? false)
         options.cache = RegistryCache.standard()
         options.checksPermissions = checksPermissions(args)
-        let isolation = try args.single("--isolation").map { value throws(UsageError) in
-            guard let i = PluginIsolation(rawValue: value) else { throw args.usage("--isolation \(value): expected process or none") }
-            return i
-        } ?? config?.isolation ?? .process
+        // The parser checked the choice.
+        let isolation = args.single("--isolation").flatMap(PluginIsolation.init(rawValue:)) ?? config?.isolation ?? .process
         options.worker.sandbox = try sandbox(args, config: config)
         let registry = AnimatorRegistry(searchPath: resolve(commandLine: args.values("--plugins"), config: config),
                                         isolation: isolation, options: options)
@@ -60,8 +58,7 @@ enum PluginFolders {
     static func sandbox(_ args: Arguments, config: SegueConfig?) throws(UsageError) -> SandboxPolicy {
         var policy = SandboxPolicy()
         let environment = ProcessInfo.processInfo.environment["SEGUE_SANDBOX"].flatMap { $0.isEmpty ? nil : $0 }
-        if let value = args.single("--sandbox") {
-            guard let mode = SandboxPolicy.Mode(rawValue: value) else { throw args.usage("--sandbox \(value): expected strict or off") }
+        if let mode = args.single("--sandbox").flatMap(SandboxPolicy.Mode.init(rawValue:)) {
             policy.mode = mode
         } else if let value = environment {
             guard let mode = SandboxPolicy.Mode(rawValue: value) else { throw args.usage("SEGUE_SANDBOX=\(value): expected strict or off") }
@@ -77,11 +74,7 @@ enum PluginFolders {
         } else if let bytes = config?.memoryLimit {
             policy.memoryLimit = bytes
         }
-        if let value = args.single("--plugin-threads") {
-            guard let count = Int(value), SandboxPolicy.threadLimits.contains(count) else {
-                let range = SandboxPolicy.threadLimits
-                throw args.usage("--plugin-threads \(value): expected a whole number from \(range.lowerBound) to \(range.upperBound)")
-            }
+        if let count = args.integer("--plugin-threads") {
             policy.threadLimit = count
         } else if let count = config?.threadLimit {
             policy.threadLimit = count

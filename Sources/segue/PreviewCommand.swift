@@ -17,14 +17,14 @@ enum PreviewCommand {
         guard let args = try Arguments.unlessHelp(arguments, command: Commands.preview) else { return .success }
         let name = args.operand
         let size = try args.single("--size").map { value throws(UsageError) in try parseSize(value, args) } ?? Rect.phonePortrait
-        let fps = try number(args, "--fps", default: 60, range: 1...120)
-        let scale = try number(args, "--scale", default: 1, range: 0.05...4)
+        let fps = args.number("--fps")!
+        let scale = args.number("--scale")!
         // The renderer rounds the container's size in pixels: it must keep at least one of each.
         let pixels = ViewRenderer(scale: scale).pixels(for: size)
         guard pixels.width >= 1, pixels.height >= 1 else {
             throw args.usage("--size \(Int(size.width))x\(Int(size.height)) at --scale \(scale.formatted()) makes a picture of \(pixels.width)x\(pixels.height) pixels; expected at least 1x1: raise --scale or --size")
         }
-        let stills = Int(try number(args, "--frames", default: 6, range: 2...30))
+        let stills = args.integer("--frames")!
         let out = args.single("--out") ?? "\(name).gif"
         let format = (out as NSString).pathExtension.lowercased()
         guard format == "gif" || format == "png" else {
@@ -226,14 +226,6 @@ enum PreviewCommand {
             return i > 0 ? children[i - 1] : children[1]
         }()
         return (source, target, rule)
-    }
-
-    static func number(_ args: Arguments, _ option: String, default value: Double, range: ClosedRange<Double>) throws(UsageError) -> Double {
-        guard let text = args.single(option) else { return value }
-        guard let v = Double(text), range.contains(v) else {
-            throw args.usage("\(option) \(text): expected a number from \(range.lowerBound.formatted()) to \(range.upperBound.formatted())")
-        }
-        return v
     }
 
     static func parseSize(_ text: String, _ args: Arguments) throws(UsageError) -> Rect {

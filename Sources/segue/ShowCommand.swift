@@ -32,14 +32,9 @@ enum ShowCommand {
         try args.refuse("--window", with: ["--terminal"])
         try args.require("--terminal", for: "--graphics")
         let size = try args.single("--size").map { value throws(UsageError) in try PreviewCommand.parseSize(value, args) } ?? Rect.phonePortrait
-        let quitAfter = try args.single("--quit-after").map { _ throws(UsageError) in
-            try PreviewCommand.number(args, "--quit-after", default: 0, range: 0.1...86_400)
-        }
-        let scale = try args.single("--scale").map { _ throws(UsageError) in try PreviewCommand.number(args, "--scale", default: 1, range: 0.25...4) }
-        let graphics = try args.single("--graphics").map { value throws(UsageError) in
-            guard let g = TerminalGraphics(rawValue: value) else { throw args.usage("--graphics \(value): expected kitty, sixel or half-blocks") }
-            return g
-        }
+        let quitAfter = args.number("--quit-after")
+        let scale = args.single("--scale") == nil ? nil : args.number("--scale")
+        let graphics = args.single("--graphics").flatMap(TerminalGraphics.init(rawValue:))  // the parser checked the choice
         guard let config = try args.config() else { return .failure }
         let registry = try PluginFolders.registry(args, config: config, playing: true)
         for warning in registry.warnings { printError("segue: warning: \(warning)") }

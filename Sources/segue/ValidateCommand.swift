@@ -35,13 +35,10 @@ enum ValidateCommand {
         guard let args = try Arguments.unlessHelp(arguments, command: Commands.validate) else { return .success }
         let path = args.operand
         try args.refuse("--in-process", with: ["--timeout"])
-        let strictness = Int(try PreviewCommand.number(args, "--strictness", default: 5, range: 1...10))
-        let seed = UInt64(try PreviewCommand.number(args, "--seed", default: 1, range: 0...Double(UInt32.max)))
-        let timeout = try PreviewCommand.number(args, "--timeout", default: 10, range: 0.1...3600)
-        let context = try args.single("--context").map { value throws(UsageError) in
-            guard let n = Int(value), n >= 0 else { throw args.usage("--context \(value): expected a context number, 0 or more") }
-            return n
-        }
+        let strictness = args.integer("--strictness")!
+        let seed = UInt64(args.integer("--seed")!)
+        let timeout = args.number("--timeout")!
+        let context = args.integer("--context")
         var validator = PluginValidator(path: path, strictness: strictness, seed: seed)
         validator.onlyContext = context
         validator.checksPermissions = PluginFolders.checksPermissions(args)

@@ -50,7 +50,7 @@ struct NewCommandTests {
     @Test(arguments: [
         (["new", "2Fast"], 2, "'2Fast' is not an animator name: expected a letter, then letters, digits, '-' or '_'"),
         (["new", "Has Space"], 2, "'Has Space' is not an animator name"),
-        (["new", "Fine", "--lang", "cobol"], 2, "no template for 'cobol': expected one of c, cpp, rust, swift, zig"),
+        (["new", "Fine", "--lang", "cobol"], 2, "--lang cobol: expected one of c, cpp, rust, swift, zig"),
     ])
     func aBadNameOrLanguageIsAUsageError(_ c: (arguments: [String], status: Int32, message: String)) throws {
         let parent = makeTemporaryFolder("new-bad")

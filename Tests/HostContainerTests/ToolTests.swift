@@ -128,6 +128,14 @@ struct ToolTests {
         (["preview", "A", "B"], "unexpected argument 'B'", "preview"),
         (["run", "--bogus"], "unknown option '--bogus'", "run"),
         (["list", "--config", "a.json", "--config=b.json"], "--config may be given once", "list"),
+        // A value is checked by the parser against the option's declaration: its type, range and choices.
+        (["validate", "x.so", "--strictness", "2.5"], "--strictness 2.5: expected a whole number from 1 to 10", "validate"),
+        (["validate", "x.so", "--context=-1"], "--context -1: expected a whole number, 0 or more", "validate"),
+        (["preview", "CurlUp", "--fps", "500"], "--fps 500: expected a number from 1 to 120", "preview"),
+        (["show", "--scale", "nan"], "--scale nan: expected a number from 0.25 to 4", "show"),
+        (["list", "--isolation", "sometimes"], "--isolation sometimes: expected process or none", "list"),
+        (["show", "--graphics", "ascii"], "--graphics ascii: expected one of kitty, sixel, half-blocks", "show"),
+        (["run", "--plugin-threads", "3"], "--plugin-threads 3: expected a whole number from 8 to 4096", "run"),
     ])
     func ignoredOptionsAndMistakesAreUsageErrorsThatPointToTheCommandsHelp(arguments: [String], message: String, command: String) throws {
         let result = try run(Paths.segue, arguments)
@@ -256,5 +264,17 @@ extension ToolTests {
         #expect(lines.count == 4, "the Playing line, one report of two lines, and the end: \(lines)")
         #expect(lines[1].hasPrefix(#"a -> b\nforged: default (built-in)"#))
         #expect(lines[2].contains(#"names the animator 'X\u{1B}[31m'"#) && !result.out.contains("\u{1B}"))
+    }
+}
+
+extension ToolTests {
+    /// An option's range and default are declared once, with the option: help says them from there.
+    @Test func helpSaysEachValuesRangeAndDefaultFromItsDeclaration() throws {
+        let help = try run(Paths.segue, ["validate", "--help"])
+        let text = help.out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("--strictness N How thorough: how many contexts, samples and evaluations. A whole number from 1 to 10; default 5."), "\(help.out)")
+        #expect(text.contains("--timeout SECONDS Seconds one check may take, loading included. A number from 0.1 to 3600; default 10."))
+        let preview = try run(Paths.segue, ["preview", "--help"]).out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(preview.contains("Frames per second of a GIF (.gif only). A number from 1 to 120; default 60."), "\(preview)")
     }
 }
