@@ -90,6 +90,10 @@ enum ManPage {
     .I PREFIX/include/segue_animator.h
     The C ABI; \fBpkg\-config \-\-cflags segue\-animator\fR, and
     \fBpkg\-config \-\-variable=plugindir segue\-animator\fR for where plugins install.
+    .TP
+    .I PREFIX/lib/libsegue.so.1, PREFIX/include/segue/embed.h
+    libsegue, for programs that play animators on their own views;
+    \fBpkg\-config \-\-cflags \-\-libs segue\fR.
     .SH EXIT STATUS
     0 ok; 1 failure (a bad config, a failed validation); 2 usage.
     A watch ended by SIGINT or SIGTERM exits 0.

@@ -22,6 +22,10 @@ func dispatch(_ arguments: [String]) throws(UsageError) -> ExitCode {
         // For docs/segue.1 (a test keeps it current): `segue --man-page > docs/segue.1`.
         print(ManPage.text, terminator: "")
         return .success
+    case "--reference":
+        // For docs/command-line.md (a test keeps it current): `segue --reference > docs/command-line.md`.
+        print(CommandReference.text, terminator: "")
+        return .success
     case "--version":
         print("segue \(SegueVersion.string) (animator ABI \(AnimatorABIVersion.string))")
         return .success

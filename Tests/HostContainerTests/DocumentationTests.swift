@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// The documents say what the tool does: the command-line reference is made
+/// from the command table and kept current, and every command and option a
+/// document names in code (a span or a block) is one the tool has.
+@Suite("Documentation")
+struct DocumentationTests {
+    @Test func theCheckedInCommandLineReferenceIsCurrent() throws {
+        let page = try String(contentsOfFile: Paths.packageRoot + "/docs/command-line.md", encoding: .utf8)
+        let generated = try run(Paths.segue, ["--reference"])
+        #expect(generated.status == 0)
+        #expect(page == generated.out, "docs/command-line.md is stale: run .build/debug/segue --reference > docs/command-line.md")
+    }
+
+    /// Each command's options, read from the reference (which the test above keeps true to the tool).
+    static func options() throws -> [String: Set<String>] {
+        let page = try String(contentsOfFile: Paths.packageRoot + "/docs/command-line.md", encoding: .utf8)
+        var options: [String: Set<String>] = [:]
+        for section in page.components(separatedBy: "\n## segue ").dropFirst() {
+            let name = String(section.prefix { $0 != "\n" })
+            let found = section.matches(of: /--[a-z][a-z-]*/).map { String($0.output) }
+            options[name] = Set(found)
+        }
+        return options
+    }
+
+    /// The code of a Markdown document: fenced blocks' lines and inline spans, each with its line number.
+    static func code(_ text: String) -> [(line: Int, code: String)] {
+        var found: [(Int, String)] = []
+        var fenced = false
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.hasPrefix("```") {
+                fenced.toggle()
+                continue
+            }
+            if fenced {
+                // A shell comment is prose.
+                found.append((number + 1, line.components(separatedBy: " #")[0]))
+            } else {
+                let parts = line.split(separator: "`", omittingEmptySubsequences: false)
+                for (i, part) in parts.enumerated() where i % 2 == 1 { found.append((number + 1, String(part))) }
+            }
+        }
+        return found
+    }
+
+    @Test func everyCommandAndOptionTheDocumentsNameExists() throws {
+        let options = try Self.options()
+        #expect(options.count >= 11 && options["validate"]?.contains("--strictness") == true, "\(options.keys.sorted())")
+        let global: Set<String> = ["--help", "-h", "--version", "--man-page", "--reference"]
+        // The reference itself is made from the table; every other page is checked.
+        let documents = ["README.md"] + (try FileManager.default.contentsOfDirectory(atPath: Paths.packageRoot + "/docs"))
+            .filter { $0.hasSuffix(".md") && $0 != "command-line.md" }.map { "docs/" + $0 }
+        var checked = 0
+        for document in documents {
+            let text = try String(contentsOfFile: Paths.packageRoot + "/" + document, encoding: .utf8)
+            for (line, code) in Self.code(text) {
+                // `segue NAME ...` up to the end of the command (a pipe, a comment, a separator).
+                for match in code.matches(of: /(?:^|[\s\/$(])segue ([a-z-][a-z-]*)([^|;#&)]*)/) {
+                    let (name, rest) = (String(match.output.1), String(match.output.2))
+                    if global.contains(name) { continue }
+                    if name == "help" { continue }
+                    guard let known = options[name] else {
+                        Issue.record("\(document):\(line): names a command 'segue \(name)' the tool does not have: \(code)")
+                        continue
+                    }
+                    for option in rest.matches(of: /(?:^|\s)(--[a-z][a-z-]*)/).map({ String($0.output.1) }) where !known.contains(option) {
+                        Issue.record("\(document):\(line): 'segue \(name)' has no option \(option): \(code)")
+                    }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 50, "the documents' commands were found: \(checked)")
+    }
+}
