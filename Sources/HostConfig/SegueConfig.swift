@@ -106,7 +106,7 @@ public struct SegueConfig: Equatable, Sendable {
         return try parse(bytes, file: file, baseDirectory: base, collecting: false, checksNames: !forViewsOfAProgram).config
     }
 
-    /// Parses config JSON (strict RFC 8259: see the README); relative plugin
+    /// Parses config JSON (strict RFC 8259: see docs/configuration.md); relative plugin
     /// folders are resolved against `baseDirectory`.
     /// - Throws: ``ConfigError``, with the line and column of the problem.
     public static func parse(_ data: Data, file: String, baseDirectory: String) throws(ConfigError) -> SegueConfig {

@@ -1,6 +1,6 @@
 /// What each key and gesture of the live view does: one table that the key
-/// handler, the help overlay (`?`), `segue show --help` and the README are
-/// made from (a test holds the README to it).
+/// handler, the help overlay (`?`), `segue show --help` and docs/show.md
+/// are made from (a test holds the page to it).
 public enum LiveControls {
     /// What a key does.
     public enum Action: Equatable, Sendable {
@@ -91,7 +91,7 @@ public enum LiveControls {
         }.joined(separator: "\n")
     }
 
-    /// The table as the README shows it.
+    /// The table as docs/show.md shows it.
     public static var markdownTable: String {
         (["| key or gesture | what it does |", "| --- | --- |"] + all.map { "| \($0.label) | \($0.meaning) |" }).joined(separator: "\n")
     }

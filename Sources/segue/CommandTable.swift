@@ -218,9 +218,9 @@ enum Commands {
     static let run = CommandSpec(
         name: "run", summary: "Play a config's script (or the built-in scene) and report each transition", operand: nil,
         options: [config] + plugins + [
-            json.detailed("One JSON object per transition per line, keys: version, from, to, animator, source (\"plugin\" or \"builtin\"), file, reason, fellBack, duration, frames, completed, shown, interactive, parameters, preview (see the README's \"JSON output\")."),
+            json.detailed("One JSON object per transition per line, keys: version, from, to, animator, source (\"plugin\" or \"builtin\"), file, reason, fellBack, duration, frames, completed, shown, interactive, parameters, preview (see \"JSON output\" in docs/tool.md)."),
             .init("--watch", summary: "Reload and play again on every plugin or config change",
-                  detail: "After playing, stay up: watch the plugin folders and the config, and on every change reload and play the script again, saying what changed (see \"Hot reload\" in the README). A config saved with a mistake keeps the last good one running. SIGINT or SIGTERM ends it (exit 0)."),
+                  detail: "After playing, stay up: watch the plugin folders and the config, and on every change reload and play the script again, saying what changed (see \"Hot reload\" in docs/tool.md). A config saved with a mistake keeps the last good one running. SIGINT or SIGTERM ends it (exit 0)."),
             .init("--strict", summary: "Run segue check first and refuse to play on an error",
                   detail: "Run the checks of 'segue check' first; on any error, print them all and play nothing (exit 1). With --watch, a config saved with an error is not applied either."),
             .init("--preview", .folder, summary: "Also write a GIF of every transition into this folder",

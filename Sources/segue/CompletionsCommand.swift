@@ -5,7 +5,7 @@ enum CompletionsCommand {
     static let about = """
     Prints the completion script for a shell: commands, options, option values
     (files, folders, choices) and animator names (from 'segue list --names').
-    The install puts them where each shell looks (see the README); by hand:
+    The install puts them where each shell looks (see docs/tool.md); by hand:
       segue completions bash > ~/.local/share/bash-completion/completions/segue
       segue completions zsh > ~/.zfunc/_segue        (a folder on your fpath)
       segue completions fish > ~/.config/fish/completions/segue.fish

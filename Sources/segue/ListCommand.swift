@@ -9,8 +9,8 @@ enum ListCommand {
     Examines every .so file in the plugin folders and lists the animators found
     (name, id, version, parameters, file) and the files rejected, with why.
     Files are examined in a scanner process (with --isolation none, in this
-    one), and what was learned is cached (see SEGUE_REGISTRY_CACHE in the
-    README), so a file is examined again only when it changed.
+    one), and what was learned is cached (see SEGUE_REGISTRY_CACHE in
+    docs/isolation.md), so a file is examined again only when it changed.
     Exits 0 when the folders could be examined, whatever they held.
     """
 

@@ -44,7 +44,7 @@ enum ManPage {
     or prints costs at most its own transition.
     .PP
     Every command takes \fB\-\-help\fR (also \fBsegue help\fR \fICOMMAND\fR).
-    The README of the source tree is the full manual; this page is its summary.
+    The README and docs/ of the source tree are the full manual; this page is its summary.
     """#
 
     /// Locations, environment, files, exit status: about the tool as a whole.

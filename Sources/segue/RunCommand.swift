@@ -15,7 +15,7 @@ enum RunCommand {
     the animator and where it came from, why it was chosen (or why the built-in
     default ran instead), the duration, the frames evaluated, whether it
     completed or was cancelled, and the child shown at its end. Script steps
-    may be interactive: see the README's "Interactive transitions".
+    may be interactive: see "Interactive transitions" in docs/embedding-swift.md.
 
     Without --config, plays the built-in scene: five sender children, a
     grid and a detail child sharing an image, and rules that exercise

@@ -72,10 +72,9 @@ struct CheckTests {
         #expect(result.out.contains("CurlUp has no parameter 'radus' (did you mean 'radius'?)"))
     }
 
-    /// The README's config, and the built-in scene, pass.
+    /// The configuration page's config, and the built-in scene, pass.
     @Test func theReadmesConfigPasses() throws {
-        let readme = try String(contentsOfFile: Paths.packageRoot + "/README.md", encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "## Config\n").dropFirst().first)
+        let section = try String(contentsOfFile: Paths.packageRoot + "/docs/configuration.md", encoding: .utf8)
         let json = try #require(section.components(separatedBy: "```json\n").dropFirst().first?.components(separatedBy: "```").first)
         let (folder, _) = try write(json)
         let result = try run(Paths.segue, ["check", "--config", "segue.json"], in: folder)

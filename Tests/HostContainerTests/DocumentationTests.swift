@@ -75,3 +75,47 @@ struct DocumentationTests {
         #expect(checked > 50, "the documents' commands were found: \(checked)")
     }
 }
+
+extension DocumentationTests {
+    /// The anchors a Markdown page's headings make, as GitHub makes them.
+    static func anchors(_ text: String) -> Set<String> {
+        var found: Set<String> = []
+        var fenced = false
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("```") { fenced.toggle() }
+            guard !fenced, line.hasPrefix("#"), let space = line.firstIndex(of: " ") else { continue }
+            let title = line[line.index(after: space)...].lowercased()
+            found.insert(String(title.filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" || $0 == "_" }
+                .map { $0 == " " ? "-" : $0 }))
+        }
+        return found
+    }
+
+    /// Every link between the README and docs/ leads somewhere: the file exists and so does the heading.
+    @Test func everyLinkBetweenTheDocumentsResolves() throws {
+        let root = Paths.packageRoot
+        let documents = ["README.md"] + (try FileManager.default.contentsOfDirectory(atPath: root + "/docs"))
+            .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        var checked = 0
+        for document in documents {
+            let text = try String(contentsOfFile: root + "/" + document, encoding: .utf8)
+            let folder = (document as NSString).deletingLastPathComponent
+            for match in text.matches(of: /\]\(([^)\s]+)\)/) {
+                let target = String(match.output.1)
+                guard !target.contains("://"), !target.hasPrefix("mailto:") else { continue }
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                let file = parts[0].isEmpty ? document : ((folder.isEmpty ? parts[0] : folder + "/" + parts[0]) as NSString).standardizingPath
+                guard FileManager.default.fileExists(atPath: root + "/" + file) else {
+                    Issue.record("\(document): links to \(target), which does not exist")
+                    continue
+                }
+                if parts.count == 2, file.hasSuffix(".md") {
+                    let headings = Self.anchors(try String(contentsOfFile: root + "/" + file, encoding: .utf8))
+                    if !headings.contains(parts[1]) { Issue.record("\(document): links to \(target): \(file) has no such heading") }
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 30, "links were found: \(checked)")
+    }
+}

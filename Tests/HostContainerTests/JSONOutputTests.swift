@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 
-/// Every `--json` output carries a version, and the README's table lists
+/// Every `--json` output carries a version, and docs/tool.md's table lists
 /// exactly the keys the tool prints.
 struct JSONOutputTests {
-    /// The README's table: "what" (a command and a path into its output) to keys.
+    /// docs/tool.md's table: "what" (a command and a path into its output) to keys.
     static func documented() throws -> [String: Set<String>] {
-        let readme = try String(contentsOfFile: Paths.packageRoot + "/README.md", encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "### JSON output\n").dropFirst().first)
+        let readme = try String(contentsOfFile: Paths.packageRoot + "/docs/tool.md", encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "## JSON output\n").dropFirst().first)
         let block = try #require(section.components(separatedBy: "```text\n").dropFirst().first?.components(separatedBy: "```").first)
         var table: [String: Set<String>] = [:]
         for line in block.split(separator: "\n") {
@@ -23,7 +23,7 @@ struct JSONOutputTests {
         return table
     }
 
-    /// The keys of `value` at every level, as the README's table names them.
+    /// The keys of `value` at every level, as docs/tool.md's table names them.
     static func keys(_ value: Any, at path: String?, command: String, into table: inout [String: Set<String>]) {
         guard let object = value as? [String: Any] else { return }
         let name = [command, path].compactMap { $0 }.joined(separator: " ")

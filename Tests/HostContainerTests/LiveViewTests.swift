@@ -230,7 +230,7 @@ struct LiveViewTests {
     }
 
     /// Every key of the one table does what the table says, its second keys
-    /// (`p`, `h`) included, and the README and `show --help` show that table.
+    /// (`p`, `h`) included, and docs/show.md and `show --help` show that table.
     @Test func everyKeyOfTheTableActsAndTheDocsShowTheTable() throws {
         let live = LiveHarness()
         live.frame([.key(.character("p"))])
@@ -244,8 +244,8 @@ struct LiveViewTests {
                 #expect(LiveControls.action(for: binding.key) == binding.action, "\(binding.key) belongs to one row only")
             }
         }
-        let readme = try String(contentsOfFile: Paths.packageRoot + "/README.md", encoding: .utf8)
-        #expect(readme.contains(LiveControls.markdownTable), "README.md shows the table as LiveControls.markdownTable writes it")
+        let page = try String(contentsOfFile: Paths.packageRoot + "/docs/show.md", encoding: .utf8)
+        #expect(page.contains(LiveControls.markdownTable), "docs/show.md shows the table as LiveControls.markdownTable writes it")
         let help = try run(Paths.segue, ["show", "--help"])
         #expect(help.out.contains("KEYS AND GESTURES\n" + LiveControls.helpText + "\n"), "\(help.out)")
     }

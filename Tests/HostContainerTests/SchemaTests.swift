@@ -14,11 +14,12 @@ struct SchemaTests {
         try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
     }
 
-    /// Every config the documentation shows: the README's and the guide's
+    /// Every config the documentation shows: the README's and every docs page's
     /// ```json blocks and the configs their shell blocks write, and the built-in scene.
     static func documentedConfigs() throws -> [(label: String, text: String)] {
         var configs: [(String, String)] = []
-        for doc in ["README.md", "docs/writing-an-animator.md"] {
+        let pages = try FileManager.default.contentsOfDirectory(atPath: Paths.packageRoot + "/docs").filter { $0.hasSuffix(".md") }.sorted()
+        for doc in ["README.md"] + pages.map({ "docs/" + $0 }) {
             let text = try String(contentsOfFile: Paths.packageRoot + "/" + doc, encoding: .utf8)
             for (i, block) in text.components(separatedBy: "```json\n").dropFirst().enumerated() {
                 configs.append(("\(doc) json block \(i + 1)", block.components(separatedBy: "```").first ?? ""))

@@ -17,7 +17,7 @@ public enum PluginIsolation: String, Sendable, CaseIterable {
 }
 
 /// How long a worker may take for each call before the host kills it and
-/// treats the plugin as hung. Documented in the README.
+/// treats the plugin as hung. Documented in docs/isolation.md.
 public struct WorkerDeadlines: Sendable, Equatable {
     /// Examining one file while scanning (loading, entry point, descriptor).
     public var scan: Double = 5

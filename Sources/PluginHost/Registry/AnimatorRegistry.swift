@@ -11,7 +11,7 @@ public struct RegistryOptions: Sendable {
     public var worker = WorkerSettings()
     /// Where what scans learned is kept between runs; nil for no cache.
     public var cache: RegistryCache?
-    /// Refuse plugin files and folders others could write (see the README's trust rules).
+    /// Refuse plugin files and folders others could write (see docs/isolation.md's trust rules).
     public var checksPermissions = true
     /// Start one worker process, not yet serving any plugin, as the registry
     /// begins (``PluginIsolation/process`` only), so that the first plugin
