@@ -9,20 +9,25 @@ private final class InterruptedCall<T>: @unchecked Sendable {  // guarded by `lo
     var result: T?
 }
 
-/// The thin layer every interruptible system call goes through.
-@Suite struct SystemCallTests {
+/// A handler without SA_RESTART for SIGUSR2, so that the kernel ends a
+/// blocked call with EINTR. Installed once and left: restoring the default
+/// (which ends the process) could let a signal still on its way kill the run.
+private let interruptingHandler: Bool = {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { _ in }
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = 0
+    return sigaction(SIGUSR2, &action, nil) == 0
+}()
+
+/// The thin layer every interruptible system call goes through. Serialized:
+/// its interrupting tests signal threads of their own.
+@Suite(.serialized) struct SystemCallTests {
     /// Runs `call` on a thread of its own that a signal without SA_RESTART
     /// interrupts five times while it waits on a pipe, then writes a byte to
     /// the pipe; what `call` answered.
     static func interrupted<T: Sendable>(_ call: @escaping @Sendable (Int32) -> T) throws -> T? {
-        // A handler without SA_RESTART: the kernel ends a blocked call with EINTR.
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
-        var previous = sigaction()
-        #expect(sigaction(SIGUSR2, &action, &previous) == 0)
-        defer { sigaction(SIGUSR2, &previous, nil) }
+        #expect(interruptingHandler, "SIGUSR2's handler is installed")
 
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
