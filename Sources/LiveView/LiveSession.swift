@@ -134,7 +134,7 @@ public final class LiveSession {
         var parts: [String] = []
         let shown = shownContainer.selectedViewController?.name ?? "-"
         if let t = timeline, shownContainer.isTransitioning {
-            parts.append("\(t.from) -> \(t.to) \(t.animator) (\(t.source)) \(Filmstrip.format2(t.time))/\(Filmstrip.format2(t.duration)) s")
+            parts.append("\(t.from) -> \(t.to) \(t.animator) (\(t.source)) \(TimeLabel.seconds(t.time))/\(TimeLabel.seconds(t.duration)) s")
         } else {
             parts.append(shown)
         }

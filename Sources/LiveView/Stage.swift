@@ -74,7 +74,7 @@ public final class Stage {
         if let t = session.timeline {
             let fraction = t.duration > 0 ? min(max(t.time / t.duration, 0), 1) : 1
             progress.frame.width = max(track.frame.width * fraction, 4)
-            timelineLabel.content = .label("\(t.from) -> \(t.to)  \(t.animator)  \(Filmstrip.format2(t.time))/\(Filmstrip.format2(t.duration)) s")
+            timelineLabel.content = .label("\(t.from) -> \(t.to)  \(t.animator)  \(TimeLabel.seconds(t.time))/\(TimeLabel.seconds(t.duration)) s")
         } else {
             progress.frame.width = 0
             timelineLabel.content = .label("no transition yet")

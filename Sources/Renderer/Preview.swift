@@ -153,7 +153,7 @@ public enum Filmstrip {
             strip.draw(frame.canvas, atX: x, y: gap)
             let label = View(frame: Rect(x: 0, y: 0, width: Double(first.width) / renderer.scale,
                                          height: Double(labelHeight) / renderer.scale))
-            label.content = .label(String(format2(frame.time)) + " s")
+            label.content = .label(TimeLabel.seconds(frame.time) + " s")
             var labelRenderer = renderer
             labelRenderer.background = .clear
             strip.draw(labelRenderer.render(label), atX: x, y: gap + first.height + gap / 2)
@@ -161,10 +161,4 @@ public enum Filmstrip {
         return strip
     }
 
-    /// `t` with two decimals, without Foundation: how times are labelled (filmstrips, the live view).
-    public static func format2(_ t: Double) -> String {
-        let hundredths = Int((t * 100).rounded())
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
-    }
 }
