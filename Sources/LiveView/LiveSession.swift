@@ -268,15 +268,11 @@ public final class LiveSession {
     // MARK: - Pointer
 
     /// The timeline along the top, in points.
-    public var timelineRect: Rect { Rect(x: 0, y: 0, width: size.width, height: Stage.timelineHeight) }
+    public var timelineRect: Rect { Stage.Layout(size: size).timeline }
     /// The bar of children along the bottom.
-    public var barRect: Rect {
-        Rect(x: 0, y: size.height - Stage.statusHeight - Stage.barHeight, width: size.width, height: Stage.barHeight)
-    }
+    public var barRect: Rect { Stage.Layout(size: size).bar }
     /// The banner beneath the timeline, when there is one.
-    public var bannerRect: Rect? {
-        banner.map { _ in Rect(x: 0, y: Stage.timelineHeight, width: size.width, height: Stage.bannerHeight) }
-    }
+    public var bannerRect: Rect? { banner.map { _ in Stage.Layout(size: size).banner } }
 
     private func contains(_ r: Rect, _ x: Double, _ y: Double) -> Bool {
         x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height

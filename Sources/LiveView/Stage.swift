@@ -12,6 +12,22 @@ import Renderer
 public final class Stage {
     /// Heights of the overlays, in points.
     public static let timelineHeight = 28.0, bannerHeight = 26.0, barHeight = 40.0, statusHeight = 18.0
+
+    /// Where the chrome lies over a container of `size`: the timeline along
+    /// the top, the banner beneath it, the bar of children and the status
+    /// line along the bottom. The one layout the stage draws and the session's
+    /// pointer handling reads.
+    public struct Layout: Sendable {
+        public let timeline, banner, bar, status: Rect
+
+        public init(size: Rect) {
+            let w = size.width
+            timeline = Rect(x: 0, y: 0, width: w, height: Stage.timelineHeight)
+            banner = Rect(x: 0, y: Stage.timelineHeight, width: w, height: Stage.bannerHeight)
+            bar = Rect(x: 0, y: size.height - Stage.statusHeight - Stage.barHeight, width: w, height: Stage.barHeight)
+            status = Rect(x: 0, y: size.height - Stage.statusHeight, width: w, height: Stage.statusHeight)
+        }
+    }
     /// The colours the overlays use.
     static let barColor = Color(red: 0.97, green: 0.97, blue: 0.98, alpha: 0.94)
     static let highlight = Color(red: 0.2, green: 0.45, blue: 0.95)
@@ -37,7 +53,8 @@ public final class Stage {
         // No background of its own: the live renderer's (black) shows where nothing is drawn.
         root = View(frame: size.bounds)
         let w = size.width
-        timeline.frame = Rect(x: 0, y: 0, width: w, height: Self.timelineHeight)
+        let layout = Layout(size: size)
+        timeline.frame = layout.timeline
         timeline.backgroundColor = Self.chrome
         track.frame = Rect(x: 8, y: 22, width: w - 16, height: 3)
         track.backgroundColor = Color(red: 0.45, green: 0.45, blue: 0.5)
@@ -50,10 +67,10 @@ public final class Stage {
         timeline.addSubview(track)
         timeline.addSubview(progress)
         timeline.addSubview(timelineLabel)
-        banner.frame = Rect(x: 0, y: Self.timelineHeight, width: w, height: Self.bannerHeight)
-        bar.frame = Rect(x: 0, y: size.height - Self.statusHeight - Self.barHeight, width: w, height: Self.barHeight)
+        banner.frame = layout.banner
+        bar.frame = layout.bar
         bar.backgroundColor = Self.barColor
-        status.frame = Rect(x: 0, y: size.height - Self.statusHeight, width: w, height: Self.statusHeight)
+        status.frame = layout.status
         status.backgroundColor = Self.chrome
         help.frame = Rect(x: 20, y: 80, width: w - 40, height: Double(Self.keys.count) * 22 + 20)
         help.backgroundColor = Self.chrome
