@@ -71,7 +71,7 @@ final class Player {
         options.cache = RegistryCache.standard()
         options.checksPermissions = !settings.allowsInsecurePlugins
             && ProcessInfo.processInfo.environment["SEGUE_ALLOW_INSECURE_PLUGINS"] != "1"
-        options.worker.executable = settings.workerPath ?? Self.locateWorker()
+        options.worker.executable = settings.workerPath ?? Self.libraryPath.flatMap { WorkerSettings.locateWorker(beside: $0) }
         options.worker.sandbox = try Self.sandbox(settings, config: config)
         let isolation = settings.isolation ?? config.isolation ?? .process
         let searchPath = { (config: SegueConfig) in Self.searchPath(settings, config: config) }
@@ -143,27 +143,15 @@ final class Player {
     // MARK: - Where things are
 
     /// The plugin folders: those given, then (unless only those) the
-    /// standard search path, with the folder of libsegue standing for the
-    /// program's: PREFIX/lib/segue/plugins for an installed libsegue, the
-    /// build folder's bundled plugins for a built one.
+    /// standard search path, libsegue's library standing for the program:
+    /// PREFIX/lib/segue/plugins for an installed libsegue (never PREFIX/lib
+    /// itself), the build folder's bundled plugins for a built one.
     static func searchPath(_ settings: PlayerSettings, config: SegueConfig) -> [PluginFolder] {
         if settings.onlyGivenFolders {
             return settings.folders.map { PluginFolder($0, origin: .given) } + config.plugins.map { PluginFolder($0, origin: .config) }
         }
-        let folder = libraryPath.map { ($0 as NSString).deletingLastPathComponent } ?? "/usr/local/lib"
-        let leaf = (folder as NSString).lastPathComponent
-        // Installed under PREFIX/lib: search PREFIX/lib/segue/plugins, never PREFIX/lib itself.
-        let standIn = leaf == "lib" || leaf == "lib64" ? (folder as NSString).deletingLastPathComponent + "/bin/libsegue"
-                                                       : folder + "/libsegue"
-        return PluginSearchPath.standard(given: settings.folders, config: config.plugins, executable: standIn)
-    }
-
-    /// `$SEGUE_WORKER`, else segue-worker beside libsegue, else PREFIX/libexec/segue/segue-worker.
-    static func locateWorker() -> String? {
-        if let given = ProcessInfo.processInfo.environment["SEGUE_WORKER"], !given.isEmpty { return given }
-        guard let folder = libraryPath.map({ ($0 as NSString).deletingLastPathComponent }) else { return nil }
-        return [folder + "/segue-worker", folder + "/../libexec/segue/segue-worker"]
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        return PluginSearchPath.standard(given: settings.folders, config: config.plugins,
+                                         executable: libraryPath ?? "/usr/local/lib/libsegue.so.1", installedIn: ["lib", "lib64"])
     }
 
     /// The sandbox: the program's choice, else SEGUE_SANDBOX, else the config's, else strict; limits from the config.

@@ -34,6 +34,15 @@ struct LocationTests {
         #expect(paths(folders) == ["system /usr/local/lib/segue/plugins"], "bin/ holds programs; its plugins are in lib/segue/plugins")
     }
 
+    /// libsegue stands for the program: installed in PREFIX/lib it searches PREFIX/lib/segue/plugins, never
+    /// PREFIX/lib itself; built, the plugins beside it.
+    @Test func aLibraryLocatesTheInstallationAsAProgramDoes() {
+        let installed = PluginSearchPath.standard(executable: "/opt/seg/lib/libsegue.so.1", installedIn: ["lib", "lib64"], environment: [:])
+        #expect(installed.map(\.path) == ["/opt/seg/lib/segue/plugins"] && installed.map(\.origin) == [.system])
+        let built = PluginSearchPath.standard(executable: "/src/.build/debug/libSegueEmbedding.so", installedIn: ["lib", "lib64"], environment: [:])
+        #expect(built.map(\.path) == ["/src/.build/lib/segue/plugins", "/src/.build/debug"] && built.last?.origin == .bundled)
+    }
+
     @Test func theSystemPathVariableReplacesTheSystemAndBundledFolders() {
         let replaced = PluginSearchPath.standard(
             executable: exe, environment: ["SEGUE_PLUGIN_SYSTEM_PATH": "/sys1:/sys2", "HOME": "/h"])

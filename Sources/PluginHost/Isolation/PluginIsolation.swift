@@ -48,13 +48,13 @@ public struct WorkerSettings: Sendable, Equatable {
     public init() {}
 
     /// Where the worker executable is, in this order: `$SEGUE_WORKER`; beside
-    /// this process's executable (where SwiftPM builds it, and where an app
-    /// that embeds Segue ships it); `../libexec/segue/segue-worker` from there
-    /// (an installed layout).
+    /// `code`, this process's executable unless given (where SwiftPM builds
+    /// it, and where an app that embeds Segue ships it; libsegue gives its own
+    /// library); `../libexec/segue/segue-worker` from there (an installed layout).
     /// - Returns: the path, or nil when there is none.
-    public static func locateWorker() -> String? {
+    public static func locateWorker(beside code: String = PluginSearchPath.currentExecutable()) -> String? {
         if let given = ProcessInfo.processInfo.environment["SEGUE_WORKER"], !given.isEmpty { return given }
-        let folder = (PluginSearchPath.currentExecutable() as NSString).deletingLastPathComponent
+        let folder = (code as NSString).deletingLastPathComponent
         return [folder + "/segue-worker", folder + "/../libexec/segue/segue-worker"]
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }

@@ -59,12 +59,17 @@ public enum PluginSearchPath {
     /// - Parameters:
     ///   - given: folders the program names, searched first.
     ///   - config: the config's `plugins` folders (already expanded; see ``SegueConfig``).
-    ///   - executable: the running program; its folder locates the installation and the bundled plugins.
+    ///   - executable: the running program (or libsegue's library); its folder
+    ///     locates the installation and the bundled plugins.
+    ///   - installedIn: the names of the folder `executable` has when installed
+    ///     (`bin` for a program, `lib` for a library): PREFIX is its parent, and
+    ///     the folder itself is no bundled plugin folder. Any other folder is a
+    ///     build folder, whose plugins lie beside the executable.
     ///   - environment: where `SEGUE_PLUGIN_PATH`, `SEGUE_PLUGIN_SYSTEM_PATH`,
     ///     `XDG_DATA_HOME` and `HOME` are read.
     public static func standard(
         given: [String] = [], config: [String] = [], executable: String = currentExecutable(),
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        installedIn: Set<String> = ["bin"], environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> [PluginFolder] {
         var folders = given.map { PluginFolder($0, origin: .given) }
         folders += list(environment["SEGUE_PLUGIN_PATH"], environment).map { PluginFolder($0, origin: .environment) }
@@ -76,7 +81,7 @@ public enum PluginSearchPath {
             let bin = (executable as NSString).deletingLastPathComponent
             let prefix = (bin as NSString).deletingLastPathComponent
             folders.append(PluginFolder(prefix + "/lib/segue/plugins", origin: .system))
-            if (bin as NSString).lastPathComponent != "bin" { folders.append(PluginFolder(bin, origin: .bundled)) }
+            if !installedIn.contains((bin as NSString).lastPathComponent) { folders.append(PluginFolder(bin, origin: .bundled)) }
         }
         var seen: Set<String> = []
         return folders.filter { seen.insert($0.path).inserted }
