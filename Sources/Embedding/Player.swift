@@ -69,10 +69,13 @@ final class Player {
         }
         var options = RegistryOptions()
         options.cache = RegistryCache.standard()
-        options.checksPermissions = !settings.allowsInsecurePlugins
-            && ProcessInfo.processInfo.environment["SEGUE_ALLOW_INSECURE_PLUGINS"] != "1"
+        options.checksPermissions = RegistryOptions.checksPermissions(allowingInsecure: settings.allowsInsecurePlugins)
         options.worker.executable = settings.workerPath ?? Self.libraryPath.flatMap { WorkerSettings.locateWorker(beside: $0) }
-        options.worker.sandbox = try Self.sandbox(settings, config: config)
+        do {
+            options.worker.sandbox = try SandboxPolicy.chosen(mode: settings.sandbox, memoryLimit: nil, threadLimit: nil, config: config)
+        } catch {
+            throw .invalid(error.message)
+        }
         let isolation = settings.isolation ?? config.isolation ?? .process
         let searchPath = { (config: SegueConfig) in Self.searchPath(settings, config: config) }
         let registry = AnimatorRegistry(searchPath: searchPath(config), isolation: isolation, options: options)
@@ -152,23 +155,6 @@ final class Player {
         }
         return PluginSearchPath.standard(given: settings.folders, config: config.plugins,
                                          executable: libraryPath ?? "/usr/local/lib/libsegue.so.1", installedIn: ["lib", "lib64"])
-    }
-
-    /// The sandbox: the program's choice, else SEGUE_SANDBOX, else the config's, else strict; limits from the config.
-    private static func sandbox(_ settings: PlayerSettings, config: SegueConfig) throws(PlayerError) -> SandboxPolicy {
-        var policy = SandboxPolicy()
-        let environment = ProcessInfo.processInfo.environment["SEGUE_SANDBOX"].flatMap { $0.isEmpty ? nil : $0 }
-        if let mode = settings.sandbox {
-            policy.mode = mode
-        } else if let value = environment {
-            guard let mode = SandboxPolicy.Mode(rawValue: value) else { throw .invalid("SEGUE_SANDBOX=\(value): expected strict or off") }
-            policy.mode = mode
-        } else if let mode = config.sandbox {
-            policy.mode = mode
-        }
-        if let bytes = config.memoryLimit { policy.memoryLimit = bytes }
-        if let count = config.threadLimit { policy.threadLimit = count }
-        return policy
     }
 
     // MARK: - Plugin output

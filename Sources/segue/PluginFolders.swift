@@ -48,38 +48,25 @@ enum PluginFolders {
     /// Whether plugin files others could change are refused: unless
     /// `--allow-insecure-plugins` or `SEGUE_ALLOW_INSECURE_PLUGINS=1`.
     static func checksPermissions(_ args: Arguments) -> Bool {
-        !args.has("--allow-insecure-plugins") && ProcessInfo.processInfo.environment["SEGUE_ALLOW_INSECURE_PLUGINS"] != "1"
+        RegistryOptions.checksPermissions(allowingInsecure: args.has("--allow-insecure-plugins"))
     }
 
-    /// The sandbox of `--sandbox`, else `SEGUE_SANDBOX`, else the config's
-    /// `"sandbox"`, else strict; the memory and thread limits of
-    /// `--plugin-memory` and `--plugin-threads`, else the config's `"limits"`,
-    /// else 1 GiB and 64.
+    /// The sandbox of `--sandbox`, `--plugin-memory` and `--plugin-threads`,
+    /// in the order every host follows (``SandboxPolicy/chosen(mode:memoryLimit:threadLimit:config:environment:)``).
     static func sandbox(_ args: Arguments, config: SegueConfig?) throws(UsageError) -> SandboxPolicy {
-        var policy = SandboxPolicy()
-        let environment = ProcessInfo.processInfo.environment["SEGUE_SANDBOX"].flatMap { $0.isEmpty ? nil : $0 }
-        if let mode = args.single("--sandbox").flatMap(SandboxPolicy.Mode.init(rawValue:)) {
-            policy.mode = mode
-        } else if let value = environment {
-            guard let mode = SandboxPolicy.Mode(rawValue: value) else { throw args.usage("SEGUE_SANDBOX=\(value): expected strict or off") }
-            policy.mode = mode
-        } else if let mode = config?.sandbox {
-            policy.mode = mode
-        }
-        if let value = args.single("--plugin-memory") {
+        let memory = try args.single("--plugin-memory").map { value throws(UsageError) in
             guard let bytes = SandboxPolicy.memory(value), bytes >= SandboxPolicy.minimumMemoryLimit else {
                 throw args.usage("--plugin-memory \(value): expected a size of at least \(SandboxPolicy.formatted(SandboxPolicy.minimumMemoryLimit)), like 512MiB or 2GiB")
             }
-            policy.memoryLimit = bytes
-        } else if let bytes = config?.memoryLimit {
-            policy.memoryLimit = bytes
+            return bytes
         }
-        if let count = args.integer("--plugin-threads") {
-            policy.threadLimit = count
-        } else if let count = config?.threadLimit {
-            policy.threadLimit = count
+        do {
+            // The parser checked --sandbox's choice and --plugin-threads's range.
+            return try SandboxPolicy.chosen(mode: args.single("--sandbox").flatMap(SandboxPolicy.Mode.init(rawValue:)),
+                                            memoryLimit: memory, threadLimit: args.integer("--plugin-threads"), config: config)
+        } catch {
+            throw args.usage(error.message)
         }
-        return policy
     }
 
     /// Every registry a command made, kept until the process exits: tearing

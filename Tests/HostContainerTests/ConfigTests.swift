@@ -274,3 +274,21 @@ extension SplitMix {
     /// A value in 0..<n.
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
+
+extension ConfigTests {
+    /// Every host (the tool, libsegue) chooses the sandbox in one order: the program's choice, SEGUE_SANDBOX, the config, strict.
+    @Test func theSandboxIsChosenInOneOrderForEveryHost() throws {
+        var config = SegueConfig(file: "<test>")
+        config.sandbox = .off
+        config.threadLimit = 128
+        #expect(try SandboxPolicy.chosen(mode: nil, memoryLimit: nil, threadLimit: nil, config: nil, environment: [:]).mode == .strict)
+        #expect(try SandboxPolicy.chosen(mode: nil, memoryLimit: nil, threadLimit: nil, config: config, environment: [:]).mode == .off)
+        #expect(try SandboxPolicy.chosen(mode: nil, memoryLimit: nil, threadLimit: nil, config: config, environment: ["SEGUE_SANDBOX": "strict"]).mode == .strict)
+        let chosen = try SandboxPolicy.chosen(mode: .off, memoryLimit: 1 << 30, threadLimit: 16, config: config, environment: ["SEGUE_SANDBOX": "strict"])
+        #expect(chosen.mode == .off && chosen.threadLimit == 16 && chosen.memoryLimit == 1 << 30)
+        #expect(try SandboxPolicy.chosen(mode: nil, memoryLimit: nil, threadLimit: nil, config: config, environment: [:]).threadLimit == 128)
+        #expect(throws: SandboxChoiceError.self) {
+            try SandboxPolicy.chosen(mode: nil, memoryLimit: nil, threadLimit: nil, config: nil, environment: ["SEGUE_SANDBOX": "loose"])
+        }
+    }
+}

@@ -23,6 +23,13 @@ public struct RegistryOptions: Sendable {
 
     /// No cache, permissions checked, the standard worker settings.
     public init() {}
+
+    /// Whether plugin files others could change are refused: unless the
+    /// program allows them or `SEGUE_ALLOW_INSECURE_PLUGINS=1`.
+    public static func checksPermissions(allowingInsecure allowed: Bool,
+                                         environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        !allowed && environment["SEGUE_ALLOW_INSECURE_PLUGINS"] != "1"
+    }
 }
 
 /// A folder of a registry's search path, and what searching it found.

@@ -180,7 +180,7 @@ typedef enum segue_isolation {
 
 /** How workers are confined. */
 typedef enum segue_sandbox {
-    /** Whatever the config says (or SEGUE_SANDBOX), else strict. */
+    /** SEGUE_SANDBOX when set, else the config's "sandbox", else strict. */
     SEGUE_SANDBOX_FROM_CONFIG = 0,
     /** Landlock, seccomp, no capabilities, resource limits (see the README's sandbox section). */
     SEGUE_SANDBOX_STRICT = 1,
