@@ -73,8 +73,7 @@ public func segueLayerProject(_ state: UnsafePointer<segue_layer_state_t>?, _ la
     guard count <= Int(capacity) else { return 0 }
     let frame = Rect(x: s.frame.x, y: s.frame.y, width: s.frame.width, height: s.frame.height)
     let centreX = bounds.pointee.x + bounds.pointee.width / 2, centreY = bounds.pointee.y + bounds.pointee.height / 2
-    let m = Transform3D.translation(-frame.width / 2, -frame.height / 2).concatenating(Transform3D(m: s.transform.m))
-        .concatenating(.translation(frame.x + frame.width / 2, frame.y + frame.height / 2)).values
+    let flat = FlatProjection(frame: frame, transform: Transform3D(m: s.transform.m))
     for j in 0...rows {
         for i in 0...columns {
             let index = j * (columns + 1) + i
@@ -84,11 +83,8 @@ public func segueLayerProject(_ state: UnsafePointer<segue_layer_state_t>?, _ la
                 let p = UnsafeRawPointer(s.mesh! + index).load(as: Vec3.self)
                 (x, y) = Mesh.projected(p, centreX: centreX, centreY: centreY)
             } else {
-                // The row vector [u*w v*h 0 1] times the matrix, perspective divided, as the renderer projects a view.
-                let (px, py) = (u * frame.width, v * frame.height)
-                let w = px * m[3] + py * m[7] + m[15]
-                guard w > 1e-9 else { return 0 }
-                (x, y) = ((px * m[0] + py * m[4] + m[12]) / w, (px * m[1] + py * m[5] + m[13]) / w)
+                guard let seen = flat.point(u * frame.width, v * frame.height) else { return 0 }
+                (x, y) = seen
             }
             guard x.isFinite, y.isFinite else { return 0 }
             xy[2 * index] = Float(x)

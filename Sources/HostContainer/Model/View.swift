@@ -89,14 +89,11 @@ public final class View {
 
     /// The corners of a view with `frame` and `transform`, as ``projectedCorners``.
     public static func projectedCorners(of frame: Rect, transform: Transform3D) -> [(Double, Double)]? {
-        let m = Transform3D.translation(-frame.width / 2, -frame.height / 2).concatenating(transform)
-            .concatenating(.translation(frame.x + frame.width / 2, frame.y + frame.height / 2)).values
+        let projection = FlatProjection(frame: frame, transform: transform)
         var corners: [(Double, Double)] = []
         for (u, v) in [(0.0, 0.0), (frame.width, 0), (frame.width, frame.height), (0, frame.height)] {
-            // The row vector [u v 0 1] times the matrix.
-            let w = u * m[3] + v * m[7] + m[15]
-            guard w > 1e-9 else { return nil }
-            corners.append(((u * m[0] + v * m[4] + m[12]) / w, (u * m[1] + v * m[5] + m[13]) / w))
+            guard let point = projection.point(u, v) else { return nil }
+            corners.append(point)
         }
         return corners
     }
@@ -158,6 +155,32 @@ public final class View {
     public var isAtRest: Bool {
         transform.isIdentity && alpha == 1 && !isHidden && mesh == nil
             && subviews.allSatisfy(\.isAtRest)
+    }
+}
+
+/// Where the points of a flat layer are seen: its frame, and its transform
+/// applied about the frame's centre, perspective divided. What
+/// ``View/projectedCorners`` and libsegue's projection helper compute, with
+/// nothing allocated.
+public struct FlatProjection: Sendable {
+    private let frame: Rect
+    private let m: Transform3D
+
+    /// The projection of a layer at `frame` with `transform`.
+    public init(frame: Rect, transform: Transform3D) {
+        (self.frame, self.m) = (frame, transform)
+    }
+
+    /// Where the layer's point (`u`, `v`), in points from its top-left, is
+    /// seen in container coordinates; nil when it lies behind the eye.
+    @inline(__always)
+    public func point(_ u: Double, _ v: Double) -> (x: Double, y: Double)? {
+        // The row vector [u v 0 1], moved to the centre, times the transform, moved back.
+        let (x, y) = (u - frame.width / 2, v - frame.height / 2)
+        let w = x * m.m.3 + y * m.m.7 + m.m.15
+        guard w > 1e-9 else { return nil }
+        return ((x * m.m.0 + y * m.m.4 + m.m.12) / w + frame.x + frame.width / 2,
+                (x * m.m.1 + y * m.m.5 + m.m.13) / w + frame.y + frame.height / 2)
     }
 }
 
