@@ -64,33 +64,6 @@ public enum LiveControls {
         return nil
     }
 
-    /// The table as `segue show --help` prints it: the keys from column 3,
-    /// what they do from column 37, wrapped before column 79.
-    public static var helpText: String {
-        let column = 36
-        return all.map { control in
-            let head = "  " + control.label
-            var lines: [String] = []
-            var line = head.count + 2 > column ? "" : head.padding(toLength: column, withPad: " ", startingAt: 0)
-            if line.isEmpty {
-                lines.append(head)
-                line = String(repeating: " ", count: column)
-            }
-            var fresh = true
-            for word in control.meaning.split(separator: " ") {
-                if !fresh, line.count + 1 + word.count > 78 {
-                    lines.append(line)
-                    line = String(repeating: " ", count: column)
-                    fresh = true
-                }
-                line += (fresh ? "" : " ") + word
-                fresh = false
-            }
-            lines.append(line)
-            return lines.joined(separator: "\n")
-        }.joined(separator: "\n")
-    }
-
     /// The table as docs/show.md shows it.
     public static var markdownTable: String {
         (["| key or gesture | what it does |", "| --- | --- |"] + all.map { "| \($0.label) | \($0.meaning) |" }).joined(separator: "\n")

@@ -21,11 +21,24 @@ enum ShowCommand {
     why in a banner.
 
     KEYS AND GESTURES
-    \(LiveControls.helpText)
+    \(keys)
 
     Without --window or --terminal: a window when there is a display and SDL2
     loads, else the terminal when standard input and output are one.
     """
+
+    /// LiveControls' table as help prints it: the keys from column 3, what
+    /// they do from column 37, wrapped as every help is.
+    static var keys: String {
+        let column = 36
+        return LiveControls.all.map { control in
+            let head = "  " + control.label
+            let text = Text.wrap(control.meaning, width: 78 - column)
+            let indent = String(repeating: " ", count: column)
+            let first = head.count + 2 > column ? [head, indent + text[0]] : [head.padding(toLength: column, withPad: " ", startingAt: 0) + text[0]]
+            return (first + text.dropFirst().map { indent + $0 }).joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
         guard let args = try Arguments.unlessHelp(arguments, command: Commands.show) else { return .success }
