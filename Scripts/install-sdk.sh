@@ -2,11 +2,15 @@
 # Installs the Segue animator SDK under a prefix: the C headers
 # (PREFIX/include/segue_animator.h and PREFIX/include/segue/*.h, libsegue's
 # segue/embed.h among them), its Rust bindings
-# (PREFIX/share/segue/rust/bindings.rs) and pkg-config files
+# (PREFIX/share/segue/rust/bindings.rs), the Makefile fragment plugins build
+# and install with (PREFIX/share/segue/segue-plugin.mk), `segue new`'s
+# starters (PREFIX/share/segue/templates) and pkg-config files
 # (PREFIX/lib/pkgconfig/segue-animator.pc, and segue.pc for programs that link
 # libsegue, which Scripts/install.sh installs), so that
 #   cc $(pkg-config --cflags segue-animator) -shared -fPIC -o libX.so x.c
-# works from any folder, and a plugin's Makefile can install itself into
+# works from any folder, a plugin's Makefile can
+#   include $(pkg-config --variable=makefile segue-animator)
+# and install itself into
 #   $(pkg-config --variable=plugindir segue-animator)   (the installation's folder)
 # or the user's ${XDG_DATA_HOME:-$HOME/.local/share}/segue/plugins.
 # Scripts/install.sh installs it with everything else.
@@ -30,12 +34,18 @@ api_minor=$(sed -n 's/^#define SEGUE_API_VERSION_MINOR \([0-9][0-9]*\).*/\1/p' "
 # The header's Rust bindings (bindgen's, checked current by the tests), for `segue new --lang rust`.
 mkdir -p "$prefix/share/segue/rust"
 cp "$root/Examples/rust-animator/src/bindings.rs" "$prefix/share/segue/rust/bindings.rs"
+# The Makefile fragment (it finds the header in ../../include) and the starters `segue new` copies.
+cp "$root/SDK/segue-plugin.mk" "$prefix/share/segue/"
+rm -rf "$prefix/share/segue/templates"
+cp -R "$root/SDK/templates" "$prefix/share/segue/templates"
 cat > "$prefix/lib/pkgconfig/segue-animator.pc" <<PC
 prefix=$prefix
 includedir=\${prefix}/include
 libdir=\${prefix}/lib
 # The installation's plugin folder, searched by every user's segue.
 plugindir=\${libdir}/segue/plugins
+# The Makefile fragment that builds and installs a plugin: include it.
+makefile=\${prefix}/share/segue/segue-plugin.mk
 
 Name: segue-animator
 Description: The C ABI of Segue animator plugins (header only; plugins link no Segue library)

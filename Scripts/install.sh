@@ -12,7 +12,8 @@
 #   bin/segue                          the tool
 #   libexec/segue/segue-worker         the process plugin code runs in
 #   lib/segue/plugins/lib*.so          the bundled animators (the system plugin folder)
-#   include/segue_animator.h, include/segue/*.h, lib/pkgconfig/segue-animator.pc
+#   include/segue_animator.h, include/segue/*.h, lib/pkgconfig/segue-animator.pc,
+#   share/segue/segue-plugin.mk, share/segue/templates/, share/segue/rust/
 #                                      the SDK (Scripts/install-sdk.sh)
 #   lib/libsegue.so.1, lib/libsegue.so, include/segue/embed.h, lib/pkgconfig/segue.pc
 #                                      libsegue, for programs that play animators
@@ -26,7 +27,7 @@
 # The programs use the Swift runtime of the toolchain that built them.
 set -eu
 
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
 
 prefix="$HOME/.local"
 from=""
@@ -53,6 +54,7 @@ if [ "$action" = uninstall ]; then
     done < "$manifest"
     rm -f "$manifest"
     # Folders only Segue uses go if empty; shared ones (bin, share/man...) stay.
+    [ -d "$prefix/share/segue/templates" ] && find "$prefix/share/segue/templates" -depth -type d -empty -delete
     for folder in share/segue/rust share/segue lib/segue/plugins lib/segue/runtime lib/segue libexec/segue include/segue; do
         rmdir "$prefix/$folder" 2>/dev/null || true
     done
@@ -120,6 +122,8 @@ echo include/segue/embed.h >> "$installed"
 echo lib/pkgconfig/segue-animator.pc >> "$installed"
 echo lib/pkgconfig/segue.pc >> "$installed"
 echo share/segue/rust/bindings.rs >> "$installed"
+echo share/segue/segue-plugin.mk >> "$installed"
+(cd "$root/SDK" && find templates -type f) | sed 's|^|share/segue/|' >> "$installed"
 
 mkdir -p "$(dirname "$manifest")"
 sort -u "$installed" > "$manifest"

@@ -14,7 +14,8 @@ struct InstallTests {
         #expect(installed.status == 0, "\(installed.out)\(installed.err)")
         for file in ["bin/segue", "libexec/segue/segue-worker", "lib/segue/plugins/libSpringSlide.so",
                      "lib/segue/plugins/libCurlUp.so", "lib/segue/plugins/libImageZoom.so", "include/segue_animator.h",
-                     "include/segue/animator.h", "lib/pkgconfig/segue-animator.pc", "share/man/man1/segue.1",
+                     "include/segue/animator.h", "lib/pkgconfig/segue-animator.pc", "share/segue/segue-plugin.mk", "share/segue/templates/c/Makefile",
+                     "share/man/man1/segue.1",
                      "share/bash-completion/completions/segue", "share/zsh/site-functions/_segue",
                      "share/fish/vendor_completions.d/segue.fish", "share/segue/install-manifest"] {
             #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) is installed")
@@ -54,6 +55,35 @@ struct InstallTests {
             return FileManager.default.fileExists(atPath: prefix + "/" + path, isDirectory: &isFolder) && !isFolder.boolValue
         }
         #expect(left == [], "uninstall removes every file it installed")
+    }
+
+    /// `segue new`, run by an installed segue outside the checkout, copies the
+    /// installed starter, whose Makefile builds and installs by the installed
+    /// SDK's segue-plugin.mk (the one pkg-config names).
+    @Test(.enabled(if: ExampleAnimatorTests.hasMake, "skipped: the starter's Makefile needs make"))
+    func anInstalledSegueNewBuildsWithTheInstalledSDK() throws {
+        let prefix = makeTemporaryFolder("segue-prefix")
+        let installed = try run("/bin/sh", [Self.install, "--prefix", prefix, "--from", Paths.binFolder], in: makeTemporaryFolder())
+        try #require(installed.status == 0, "\(installed.out)\(installed.err)")
+        let fragment = try run("/usr/bin/env", ["pkg-config", "--variable=makefile", "segue-animator"],
+                               environment: ["PKG_CONFIG_PATH": prefix + "/lib/pkgconfig"])
+        #expect(fragment.out == prefix + "/share/segue/segue-plugin.mk\n", "\(fragment.err)")
+
+        let elsewhere = makeTemporaryFolder("new-installed")
+        let made = try run(prefix + "/bin/segue", ["new", "Starter"], in: elsewhere)
+        #expect(made.status == 0, "\(made.err)")
+        let makefile = try String(contentsOfFile: elsewhere + "/Starter/Makefile", encoding: .utf8)
+        #expect(makefile.contains("include $(SEGUE_MK)") && makefile.contains("SEGUE_MK ?= \(prefix)/share/segue/segue-plugin.mk"),
+                "\(makefile)")
+        let data = makeTemporaryFolder("segue-data")
+        let built = try run("/usr/bin/make", ["-C", elsewhere + "/Starter", "install"], in: elsewhere, environment: ["XDG_DATA_HOME": data])
+        #expect(built.status == 0 && built.out.contains("-I\(prefix)/include"), "the installed header: \(built.out)\(built.err)")
+        let listed = try run(prefix + "/bin/segue", ["list", "--names"], in: elsewhere, environment: ["XDG_DATA_HOME": data])
+        #expect(listed.out.split(separator: "\n").contains("Starter"), "\(listed.out)\(listed.err)")
+
+        let removed = try run("/bin/sh", [Self.install, "--uninstall", "--prefix", prefix], in: elsewhere)
+        #expect(removed.status == 0, "\(removed.err)")
+        #expect(!FileManager.default.fileExists(atPath: prefix + "/share/segue"), "uninstall removes the starters and the fragment")
     }
 
     @Test func theBashCompletionsOfferCommandsOptionsAndAnimators() throws {

@@ -59,6 +59,14 @@ struct NewCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent).isEmpty, "nothing written")
     }
 
+    /// `--lang` offers exactly the starters there are: one folder per language in SDK/templates.
+    @Test func everyLanguageOfferedHasAStarterAndNoOther() throws {
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Paths.packageRoot + "/SDK/templates").sorted()
+        let help = try run(Paths.segue, ["new", "--help"])
+        let offered = try #require(help.out.firstMatch(of: /The language: ([a-z, ]+) \(default c\)/)).1
+        #expect(offered.split(separator: ", ").map(String.init).sorted() == folders, "\(help.out)")
+    }
+
     @Test func aFolderThatIsNotEmptyIsLeftAlone() throws {
         let parent = makeTemporaryFolder("new-taken")
         try FileManager.default.createDirectory(atPath: parent + "/Taken", withIntermediateDirectories: true)
