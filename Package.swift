@@ -106,8 +106,32 @@ let package = Package(
             dependencies: ["HostContainer", "PluginHost", "HostConfig", "PluginRuntime", "Timing", "Renderer", "LiveView", "Embedding", "EmbedABI", "AnimatorABI"],
             path: "Benchmarks/SegueBenchmark"
         ),
+        // Tests, by layer, as the targets above are: each test target depends on its layer and those below it.
+        // Shared helpers: running programs, temporary folders, C fixtures, the container harness, stand-ins.
+        .target(name: "TestSupport", dependencies: ["HostContainer", "Timing"], path: "Tests/TestSupport"),
+        // Helpers for the layers above the core: the bundled plugins' registry, a fixed delegate, a virtual X display.
+        .target(name: "HostTestSupport", dependencies: ["TestSupport", "HostContainer", "PluginHost", "Renderer"], path: "Tests/HostTestSupport"),
+        // The core and timing, alone: no plugin runtime.
+        .testTarget(name: "HostContainerTests", dependencies: ["TestSupport", "HostContainer", "Timing", "AnimatorABI"]),
+        // The ABI, the plugin runtime and hosting: loading, the boundary, isolation and the sandbox, the registry.
         .testTarget(
-            name: "HostContainerTests",
-            dependencies: ["AnimatorABI", "HostContainer", "PluginHost", "HostConfig", "PluginValidation", "PluginRuntime", "Timing", "Renderer", "SystemCalls", "LiveView", "Embedding", "EmbedABI"]),
+            name: "PluginHostTests",
+            dependencies: ["TestSupport", "HostTestSupport", "AnimatorABI", "HostContainer", "PluginHost", "PluginRuntime", "HostConfig",
+                           "PluginValidation", "SystemCalls", "Timing"]),
+        .testTarget(
+            name: "HostConfigTests",
+            dependencies: ["TestSupport", "HostTestSupport", "HostContainer", "PluginHost", "HostConfig", "PluginRuntime", "PluginValidation", "Timing"]),
+        .testTarget(name: "RendererTests", dependencies: ["TestSupport", "HostTestSupport", "HostContainer", "PluginHost", "HostConfig", "Renderer"]),
+        .testTarget(
+            name: "LiveViewTests",
+            dependencies: ["TestSupport", "HostTestSupport", "HostContainer", "PluginHost", "HostConfig", "Renderer", "LiveView"]),
+        .testTarget(
+            name: "EmbeddingTests",
+            dependencies: ["TestSupport", "HostTestSupport", "HostContainer", "PluginHost", "HostConfig", "Renderer", "Embedding", "EmbedABI",
+                           "AnimatorABI", "Timing"]),
+        // The tool, run as a user runs it, and the repository's own checks (architecture, documents, install).
+        .testTarget(
+            name: "SegueToolTests",
+            dependencies: ["TestSupport", "HostTestSupport", "HostContainer", "PluginHost", "PluginRuntime", "HostConfig", "Renderer", "Timing"]),
     ]
 )

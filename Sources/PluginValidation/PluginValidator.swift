@@ -476,3 +476,6 @@ struct SplitMix {
     /// A value in [0, 1).
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
+
+/// The standard library's random API over it (`Int.random(in:using:)`).
+extension SplitMix: RandomNumberGenerator {}

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Timing
 
@@ -102,15 +103,11 @@ struct ContainerTests {
     }
 
     @Test func aSelectionMadeWhileTheDelegateChoosesAnAnimatorWaits() throws {
-        final class Eager: ContainerViewControllerDelegate {
-            func containerViewController(_ c: ContainerViewController, animationControllerForTransitionFrom from: ViewController,
-                                         to: ViewController) -> AnimatorResolution {
-                if to.name == "b" { c.select(index: 2) }
-                return .useDefault(reason: "eager")
-            }
-        }
         let h = Harness()
-        h.delegate = Eager()
+        h.delegate = StandInDelegate { c, _, to in
+            if to.name == "b" { c.select(index: 2) }
+            return .useDefault(reason: "eager")
+        }
         try h.switchTo("b")
         #expect(h.reports.map { "\($0.from)->\($0.to)" } == ["a->b", "b->c"])
         h.expectConsistent()
@@ -152,23 +149,11 @@ struct ContainerTests {
     }
 
     @Test func aRealClockDrivesATransitionToItsEnd() throws {
-        final class Quick: TransitionAnimator {
-            let name = "Quick", source = AnimatorSource.application
-            func setup(_ context: TransitionContext) -> AnimatorSetup {
-                .animate(TransitionPlan(duration: 0.02, layers: [LayerRequest(.view(.from)), LayerRequest(.view(.to))]))
-            }
-            func evaluate(at t: Double, layers: LayerStates) { layers[1].alpha = t / 0.02 }
-            func animationEnded(_ completed: Bool) {}
-        }
-        final class D: ContainerViewControllerDelegate {
-            func containerViewController(_ c: ContainerViewController, animationControllerForTransitionFrom from: ViewController,
-                                         to: ViewController) -> AnimatorResolution { .use(Quick(), reason: "quick") }
-        }
         let clock = MonotonicClock()
         let a = ViewController(name: "a", view: View(frame: Rect(x: 0, y: 0, width: 10, height: 10)))
         let b = ViewController(name: "b", view: View(frame: Rect(x: 0, y: 0, width: 10, height: 10)))
         let container = ContainerViewController(viewControllers: [a, b], size: Rect(x: 0, y: 0, width: 10, height: 10), clock: clock)
-        let d = D()
+        let d = StandInDelegate(using: StandInAnimator("Quick", duration: 0.02), reason: "quick")
         container.delegate = d
         var completed: [Bool] = []
         container.onTransitionEnd = { completed.append($0.completed) }
@@ -317,4 +302,35 @@ final class Recorder: TransitionAnimator {
     }
     func evaluate(at t: Double, layers: LayerStates) { inner.evaluate(at: t, layers: layers) }
     func animationEnded(_ completed: Bool) { inner.animationEnded(completed) }
+}
+
+/// Animators that produce non-finite values or plan absurd transitions never
+/// crash the container: the built-in default takes over and the report says why.
+struct FaultyAnimatorTests {
+    @Test func nonFiniteValuesAreNeverApplied() throws {
+        let nan = StandInAnimator("NaN", duration: 1, evaluate: { t, layers in layers[0].frame.x = t > 0.3 ? .infinity : 0 })
+        let h = Harness()
+        h.delegate = StandInDelegate(using: nan, reason: "test")
+        try h.container.select(named: "b")
+        for _ in 0..<70 {
+            h.clock.advance(by: 1.0 / 60)
+            h.container.tick()
+            for view in h.container.view.subviews {
+                #expect(view.frame.isFinite && view.transform.isFinite && view.alpha.isFinite)
+            }
+        }
+        h.expectConsistent()
+        #expect(h.reports.first?.reason.hasPrefix("NaN produced a non-finite frame for layer 0 at t = ") == true)
+    }
+
+    @Test func aPlanWithAnAbsurdDurationIsRefused() throws {
+        let slow = StandInAnimator("Slow", plan: { _ in .animate(TransitionPlan(duration: .nan, layers: [LayerRequest(.view(.from))])) },
+                                   evaluate: { _, _ in })
+        let h = Harness()
+        h.delegate = StandInDelegate(using: slow, reason: "test")
+        try h.switchTo("b")
+        #expect(h.reports.first?.reason == "Slow planned an unusable transition: duration nan s is outside (0, 60.0]; the built-in default ran instead")
+        #expect(slow.ended == [false])
+        h.expectConsistent()
+    }
 }

@@ -1,0 +1,107 @@
+import Foundation
+import Glibc
+@testable import HostConfig
+@testable import HostContainer
+@testable import PluginHost
+import TestSupport
+import Testing
+
+/// libabigail, when installed.
+enum Abigail {
+    static let available = ["abidw", "abidiff"].allSatisfy { tool in
+        ["/usr/bin/", "/usr/local/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + tool) }
+    }
+    static let skipNote = "skipped: needs abidw and abidiff (apt-get install abigail-tools; .ci/run does) and python3"
+    static let baselines = Paths.packageRoot + "/Tests/ABI"
+
+    /// Today's ABIs of the sources under `root` (the package's own unless given), written by Scripts/abi-dump.py.
+    static func dump(root: String = Paths.packageRoot) throws -> String {
+        let folder = makeTemporaryFolder("abi")
+        let dumped = try run("/usr/bin/env", ["python3", Paths.packageRoot + "/Scripts/abi-dump.py", folder, root])
+        guard dumped.status == 0 else { throw DumpFailure(message: dumped.err) }
+        return folder
+    }
+
+    struct DumpFailure: Error { let message: String }
+
+    /// What abidiff says of `name` between the baseline and `folder`: its status and report.
+    static func compare(_ name: String, with folder: String) throws -> (status: Int32, report: String) {
+        let compared = try run("/usr/bin/env", ["abidiff", baselines + "/" + name, folder + "/" + name])
+        return (compared.status, compared.out + compared.err)
+    }
+}
+
+/// The ABIs are checked, not promised: today's headers against the committed
+/// baselines, and a plugin built against the 1.0 header against today's host.
+@Suite("ABI checks")
+struct ABICheckTests {
+    @Test(.enabled(if: Abigail.available, "\(Abigail.skipNote)"))
+    func theAnimatorABIAndLibseguesMatchTheirBaselines() throws {
+        let today = try Abigail.dump()
+        for name in ["animator.abi", "libsegue.abi"] {
+            let (status, report) = try Abigail.compare(name, with: today)
+            #expect(status == 0, """
+                \(name) changed (abidiff status \(status)). If this is compatible growth, write the baselines \
+                again (python3 Scripts/abi-dump.py Tests/ABI) and say why in the commit:
+                \(report)
+                """)
+        }
+        let declared = try String(contentsOfFile: today + "/libsegue.symbols", encoding: .utf8)
+        #expect(declared == (try String(contentsOfFile: Abigail.baselines + "/libsegue.symbols", encoding: .utf8)))
+        let exported = try run("/usr/bin/env", ["nm", "-D", "--defined-only", Paths.binFolder + "/" + PluginSearchPath.hostLibrary])
+        let functions = exported.out.split(separator: "\n").compactMap { line -> String? in
+            let parts = line.split(separator: " ")
+            guard parts.count == 3, parts[1] == "T" else { return nil }
+            return String(parts[2].split(separator: "@")[0])
+        }.sorted()
+        #expect(functions.joined(separator: "\n") + "\n" == declared, "libsegue exports exactly what segue/embed.h declares")
+    }
+
+    /// The check can fail: a member moved in animator.h and a type changed in embed.h are both caught.
+    @Test(.enabled(if: Abigail.available, "\(Abigail.skipNote)"))
+    func anIncompatibleChangeFailsTheCheck() throws {
+        let root = makeTemporaryFolder("changed-headers")
+        for folder in ["Sources/AnimatorABI", "Sources/EmbedABI", "Examples/c-animator"] {
+            try FileManager.default.createDirectory(atPath: root + "/" + (folder as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Paths.packageRoot + "/" + folder, toPath: root + "/" + folder)
+        }
+        func edit(_ file: String, _ old: String, _ new: String) throws {
+            let path = root + "/" + file
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(text.contains(old), "\(file) has \(old)")
+            try text.replacingOccurrences(of: old, with: new).write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        try edit("Sources/AnimatorABI/include/segue/animator.h", "    double alpha;\n", "    float alpha;\n")
+        try edit("Sources/EmbedABI/include/segue/embed.h", "    double duration;\n", "    float duration;\n")
+        let changed = try Abigail.dump(root: root)
+        for name in ["animator.abi", "libsegue.abi"] {
+            let (status, report) = try Abigail.compare(name, with: changed)
+            #expect(status != 0, "\(name): \(report)")
+            #expect(report.contains("type size changed") || report.contains("offset changed"), "\(name): \(report)")
+        }
+    }
+
+    /// A plugin built against the ABI 1.0 header, as released, loads and runs in today's host, sandboxed.
+    @Test func aPluginBuiltAgainstABI10StillLoadsAndRuns() throws {
+        let folder = makeTemporaryFolder("abi-1.0")
+        let built = try run("/usr/bin/env", ["cc", "-std=c11", "-Wall", "-Werror", "-shared", "-fPIC",
+                                             "-I", Abigail.baselines + "/animator-1.0/include", "-o", folder + "/libCurveSlide.so",
+                                             Paths.packageRoot + "/Examples/c-animator/curve_slide.c", "-lm"])
+        #expect(built.status == 0, "\(built.err)")
+        let registry = AnimatorRegistry(folders: [folder], isolation: .process)
+        #expect(registry.rejections.isEmpty, "\(registry.rejections)")
+        let descriptor = try #require(registry.animator(named: "CurveSlide"))
+        #expect(descriptor.parameters.map(\.name) == ["duration", "curve"])
+        var config = SegueConfig(file: "<test>")
+        config.defaultAnimator = "CurveSlide"
+        let harness = Harness()
+        let delegate = ConfigDrivenDelegate(config: config, registry: registry)
+        harness.delegate = delegate
+        try harness.switchTo("b")
+        let report = try #require(harness.reports.last)
+        #expect(report.animator == "CurveSlide" && !report.fellBack && report.completed, "\(report.reason)")
+        #expect(report.frames > 10)
+        harness.expectConsistent()
+    }
+}

@@ -1,0 +1,322 @@
+import Foundation
+import Glibc
+@testable import HostConfig
+@testable import PluginHost
+import HostTestSupport
+import TestSupport
+import Testing
+
+@testable import HostContainer
+@testable import Renderer
+
+/// The software renderer: the bundled animators drawn from the built-in
+/// scene, perspective, anti-aliasing, the glyph atlas, drawing only the damage.
+struct DrawingTests {
+    /// The built-in scene driven directly: the container at the given times of one transition.
+    func render(_ animator: String, from: String, to: String, at times: [Double], scale: Double = 0.25)
+        -> (frames: [Canvas], container: ContainerViewController, states: [[Rect]]) {
+        let clock = VirtualClock()
+        let size = Rect.phonePortrait
+        let children = SegueConfig.builtinScene.children
+        let container = ContainerViewController(viewControllers: Scene.viewControllers(for: children, size: size), size: size, clock: clock)
+        try? container.select(named: from)
+        container.runUntilIdle(advancing: clock)
+        var config = SegueConfig(file: "test")
+        config.rules = [SegueConfig.Rule(from: from, to: to, animator: animator, label: "test")]
+        let delegate = ConfigDrivenDelegate(config: config, registry: bundledRegistry)
+        container.delegate = delegate
+        try? container.select(named: to)
+        let origin = clock.now
+        let renderer = ViewRenderer(scale: scale)
+        var frames: [Canvas] = [], states: [[Rect]] = []
+        for t in times {
+            clock.advance(to: origin + t)
+            container.tick()
+            frames.append(renderer.render(container.view))
+            states.append(container.view.subviews.map(\.frame))
+        }
+        withExtendedLifetime(delegate) {}
+        return (frames, container, states)
+    }
+
+    func close(_ a: Color, _ b: Color, _ tolerance: Double = 0.02) -> Bool {
+        abs(a.red - b.red) <= tolerance && abs(a.green - b.green) <= tolerance && abs(a.blue - b.blue) <= tolerance
+    }
+
+    func background(_ child: String) -> Color {
+        Scene.viewControllers(for: SegueConfig.builtinScene.children, size: Rect.phonePortrait)
+            .first { $0.name == child }!.view.backgroundColor
+    }
+
+    static let cases = [("default", "photo", "video", 1.0), ("SpringSlide", "photo", "video", 1.0),
+                        ("CurlUp", "video", "file", 0.4), ("ImageZoom", "grid", "detail", 0.3)]
+
+    @Test(arguments: cases)
+    func theFromViewFillsTheContainerAtTheStartAndTheToViewAtTheEnd(_ c: (String, String, String, Double)) {
+        let (animator, from, to, duration) = c
+        let (frames, container, _) = render(animator, from: from, to: to, at: [0, duration])
+        #expect(!container.isTransitioning)
+        // Probe points clear of the grid's and the detail's elements: x 4...388, y 600...832 points.
+        for (frame, child) in [(frames[0], from), (frames[1], to)] {
+            for x in stride(from: 1, to: 97, by: 8) {
+                for y in [150, 180, 208] {
+                    let probe = frame.color(x: x, y: y)
+                    #expect(close(probe, background(child)), "\(animator) at (\(x), \(y)): \(probe) should be \(child)'s \(background(child))")
+                }
+            }
+        }
+    }
+
+    /// Which surface a pixel of a CurlUp frame shows, and how lit: the colour
+    /// as a multiple k of the page's front, its pale back, or the view beneath
+    /// (shading and shadow only scale a colour); nil when none fits (labels, edges).
+    func surface(_ c: Color, page: Color, back: Color, beneath: Color) -> (kind: String, k: Double)? {
+        var best: (kind: String, k: Double, residual: Double)?
+        for (kind, base) in [("front", page), ("back", back), ("beneath", beneath)] {
+            let bb = base.red * base.red + base.green * base.green + base.blue * base.blue
+            let k = (c.red * base.red + c.green * base.green + c.blue * base.blue) / bb
+            let residual = max(abs(c.red - k * base.red), abs(c.green - k * base.green), abs(c.blue - k * base.blue))
+            if residual < 0.025, residual < best?.residual ?? .infinity { best = (kind, k, residual) }
+        }
+        return best.map { ($0.kind, $0.k) }
+    }
+
+    @Test func midwayThroughCurlUpThePageCurlsAtASlantShadedWithAPaleBackOverAShadow() throws {
+        let (frames, _, _) = render("CurlUp", from: "video", to: "file", at: [0, 0.16], scale: 0.5)
+        let page = background("video"), beneath = background("file"), back = Content.backSide(of: page)
+        let f = frames[1]
+        var kinds: [String: [Double]] = [:]
+        func lowestPageRow(x: Int) -> Int {
+            (0..<f.height).last { y in
+                guard let s = surface(f.color(x: x, y: y), page: page, back: back, beneath: beneath) else { return false }
+                return s.kind != "beneath"
+            } ?? -1
+        }
+        for y in 0..<f.height { for x in 0..<f.width {
+            if let s = surface(f.color(x: x, y: y), page: page, back: back, beneath: beneath) { kinds[s.kind, default: []].append(s.k) }
+        } }
+        // At the start the page lies flat: every probe is the front, fully lit.
+        let start = (0..<frames[0].width).map { frames[0].color(x: $0, y: frames[0].height - 2) }
+        #expect(start.allSatisfy { surface($0, page: page, back: back, beneath: beneath).map { $0.kind == "front" && abs($0.k - 1) < 0.02 } ?? false })
+
+        // The curl line is slanted: the bottom-right corner leads, so the page ends higher on the right.
+        let left = lowestPageRow(x: f.width / 10), right = lowestPageRow(x: f.width * 9 / 10)
+        #expect(left > right + 20, "lowest page row: \(left) on the left, \(right) on the right")
+        // All three surfaces show, and the back is paler than the front.
+        let front = try #require(kinds["front"]), backs = try #require(kinds["back"]), under = try #require(kinds["beneath"])
+        let total = f.width * f.height
+        #expect(front.count > total / 20 && backs.count > total / 50 && under.count > total / 20, "\(front.count) \(backs.count) \(under.count) of \(total)")
+        func luminance(_ c: Color) -> Double { 0.3 * c.red + 0.59 * c.green + 0.11 * c.blue }
+        #expect(luminance(back) > luminance(page) + 0.1)
+        // The curl is shaded: part of the page is darker than the flat page's full light.
+        #expect(front.filter { $0 < 0.75 }.count + backs.filter { $0 < 0.75 }.count > 50, "shaded pixels of the curl")
+        // The shadow: the view beneath is darker near the curl than in the open.
+        #expect(under.filter { $0 < 0.85 }.count > 100, "shadowed pixels of the view beneath")
+        let open = try #require(surface(f.color(x: 4, y: f.height - 3), page: page, back: back, beneath: beneath))
+        #expect(open.kind == "beneath" && abs(open.k - 1) < 0.02, "far from the curl, the view beneath is unshadowed: \(open)")
+    }
+
+    @Test func midwayThroughImageZoomTheSnapshotLiesBetweenTheCellAndTheDetailImage() throws {
+        let cell = Rect(x: 16, y: 120, width: 171, height: 171), detail = Rect(x: 0, y: 100, width: 390, height: 390)
+        let scale = 0.5
+        let (frames, container, _) = render("ImageZoom", from: "grid", to: "detail", at: [0.15], scale: scale)
+        let snapshot = try #require(container.view.subviews.first { if case .image = $0.content { true } else { false } })
+        let f = snapshot.frame
+        #expect(f.x < cell.x && f.x > detail.x && f.width > cell.width && f.width < detail.width)
+        #expect(f.y < cell.y && f.y > detail.y)
+        // Where the snapshot lies, the picture is drawn, scaled to its frame: even outside the cell's frame.
+        for (u, v) in [(0.5, 0.5), (0.95, 0.2), (0.9, 0.9), (0.1, 0.8)] {
+            let x = f.x + u * f.width, y = f.y + v * f.height
+            let expected = Content.imageColor(seed: 1, u: u, v: v)
+            let probe = frames[0].color(x: Int(x * scale), y: Int(y * scale))
+            #expect(close(probe, expected, 0.06), "at (\(u), \(v)): \(probe) vs \(expected)")
+        }
+    }
+
+    @Test func aTransformWithPerspectiveDrawsATrapezoid() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 200, height: 200))
+        let card = View(frame: Rect(x: 50, y: 50, width: 100, height: 100))
+        card.backgroundColor = Color(red: 1, green: 0, blue: 0)
+        let (s, c, d) = (sin(0.6), cos(0.6), 300.0)
+        card.transform = Transform3D([c, 0, -s, s / d, 0, 1, 0, 0, s, 0, c, -c / d, 0, 0, 0, 1])
+        root.addSubview(card)
+        let canvas = ViewRenderer().render(root)
+        func redHeight(_ x: Int) -> Int { (0..<200).filter { close(canvas.color(x: x, y: $0), card.backgroundColor, 0.1) }.count }
+        let columns = (0..<200).filter { redHeight($0) > 0 }
+        let left = try! #require(columns.first), right = try! #require(columns.last)
+        let (hl, hr) = (redHeight(left + 2), redHeight(right - 2))
+        #expect(hl > hr + 15, "the near edge is taller: \(hl) vs \(hr)")
+        #expect(Double(right - left) < 100 * c + 10, "foreshortened: \(right - left) px wide")
+        // The top edge slopes: each side's first red row differs.
+        let top = { (x: Int) in (0..<200).first { close(canvas.color(x: x, y: $0), card.backgroundColor, 0.1) } ?? 0 }
+        #expect(top(left + 2) < top(right - 2))
+    }
+
+    @Test func edgesAreAntiAliased() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 40, height: 40))
+        let square = View(frame: Rect(x: 10.5, y: 10, width: 20, height: 20))
+        square.backgroundColor = Color(red: 0, green: 0, blue: 0)
+        root.addSubview(square)
+        let canvas = ViewRenderer().render(root)
+        // The left edge at x = 10.5 covers half of pixel 10.
+        #expect(abs(canvas.color(x: 10, y: 20).red - 0.5) < 0.02)
+        #expect(canvas.color(x: 11, y: 20).red < 0.01 && canvas.color(x: 9, y: 20).red > 0.99)
+    }
+
+    /// A filmstrip's time label as the README's filmstrips draw it (scale 0.3:
+    /// 16 pixels high), as luminance per pixel.
+    func labelPixels(_ text: String, scale: Double = 0.3) -> [Double] {
+        let label = View(frame: Rect(x: 0, y: 0, width: 117 / scale, height: 16 / scale))
+        label.content = .label(text)
+        let canvas = ViewRenderer(scale: scale).render(label)
+        var out: [Double] = []
+        for y in 0..<canvas.height { for x in 0..<canvas.width {
+            let c = canvas.color(x: x, y: y)
+            out.append(0.3 * c.red + 0.59 * c.green + 0.11 * c.blue)
+        } }
+        return out
+    }
+
+    @Test func everyGlyphLooksDifferentFromEveryOtherAtTheFilmstripsSize() {
+        let glyphs = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789s.,:-_<>=()/'!?")
+        let drawn = glyphs.map { labelPixels(String($0)) }
+        for i in glyphs.indices {
+            for j in glyphs.indices where j > i {
+                // At least one full pixel's worth of contrast apart.
+                let difference = zip(drawn[i], drawn[j]).reduce(0) { $0 + abs($1.0 - $1.1) }
+                #expect(difference > 1, "'\(glyphs[i])' and '\(glyphs[j])' look alike (\(difference))")
+            }
+        }
+        // The case the README's filmstrips got wrong: "0.08 s" drew as "0.00 s" at scale 0.3.
+        let renderer = ViewRenderer(scale: 0.3)
+        let frame = Canvas(width: 117, height: 253, color: .white)
+        let strips = [0, 0.08].map { Filmstrip.compose([TransitionPreview.Frame(time: $0, canvas: frame)], renderer: renderer) }
+        let difference = zip(strips[0].pixels, strips[1].pixels).reduce(Float(0)) { $0 + abs($1.0 - $1.1) }
+        #expect(difference > 10, "the labels differ by \(difference)")
+    }
+
+    /// Every glyph of the atlas drawn large, each font cell 10 pixels on a
+    /// side on whole pixels: a cell's centre pixel is ink exactly where the
+    /// atlas says, and the glyph leaves nothing outside its 5 × 7 cells.
+    @Test func everyGlyphIsDrawnAsTheAtlasHasIt() {
+        let cell = 10
+        for (slot, glyph) in GlyphAtlas.glyphs.enumerated() {
+            // A label of one glyph, sized so that a font cell is `cell` pixels and the text starts on a whole pixel.
+            let width = Double(5 * cell + 40)
+            let view = View(frame: Rect(x: 0, y: 0, width: width, height: Double(8 * cell) / 0.7))
+            view.backgroundColor = .white
+            view.content = .label(String(glyph.character))
+            let canvas = ViewRenderer(scale: 1).render(view)
+            let textX = (width - Double(5 * cell)) / 2, textY = (view.bounds.height - Double(7 * cell)) / 2
+            var wrong: [String] = []
+            for column in 0..<5 {
+                for row in 0..<7 {
+                    let x = Int(textX) + column * cell + cell / 2, y = Int(textY.rounded(.down)) + row * cell + cell / 2
+                    let inked = canvas.color(x: x, y: y).red < 0.5
+                    if inked != GlyphAtlas.ink(slot: slot + 1, column: column, row: row) { wrong.append("(\(column), \(row))") }
+                }
+            }
+            #expect(wrong.isEmpty, "'\(glyph.character)' differs from the atlas at cells \(wrong)")
+        }
+        // Lower case is drawn as capitals, but for "s"; what the font lacks, as blank.
+        #expect(GlyphAtlas.slot("a") == GlyphAtlas.slot("A") && GlyphAtlas.slot("s") != GlyphAtlas.slot("S"))
+        #expect(GlyphAtlas.slot("é") == 0 && GlyphAtlas.slot("#") == 0)
+    }
+
+    /// A frame renderer draws only what changed; what it keeps and what it
+    /// draws again make the very frame a full redraw makes, at every step of
+    /// every bundled animator's transition and of the default's.
+    @Test(arguments: [("SpringSlide", "photo", "video"), ("CurlUp", "video", "file"), ("ImageZoom", "grid", "detail"), ("default", "photo", "video")])
+    func drawingOnlyTheDamageGivesTheSameFrameAsDrawingEverything(_ c: (String, String, String)) throws {
+        let children = SegueConfig.builtinScene.children
+        var config = SegueConfig(file: "test")
+        config.rules = [SegueConfig.Rule(from: c.1, to: c.2, animator: c.0, label: "test")]
+        let delegate = ConfigDrivenDelegate(config: config, registry: bundledRegistry)
+        let renderer = ViewRenderer(scale: 0.5)
+        let preview = TransitionPreview(children: { Scene.viewControllers(for: children) }, size: Rect.phonePortrait,
+                                        from: c.1, to: c.2, renderer: renderer)
+        let damaged = FrameRenderer(renderer: renderer)
+        var mismatched: [Int] = []
+        let steps = try preview.play(fps: 30, delegate: delegate) { index, _, view, _ in
+            damaged.render(view)
+            if damaged.canvas.pixels != renderer.render(view).pixels { mismatched.append(index) }
+        }.frames
+        #expect(steps > 5)
+        #expect(mismatched.isEmpty, "\(c.0): frames \(mismatched) differ from a full redraw")
+    }
+
+    /// The damage is what moved: a frame that changed nothing draws nothing,
+    /// and a badge that moves redraws where it was and where it is, no more.
+    @Test func theDamageIsWhereSomethingMovedFromAndTo() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 200, height: 100))
+        root.backgroundColor = Color(red: 0.2, green: 0.3, blue: 0.4)
+        let badge = View(frame: Rect(x: 10, y: 10, width: 20, height: 20))
+        badge.backgroundColor = .white
+        badge.cornerRadius = 4
+        let label = View(frame: Rect(x: 100, y: 50, width: 90, height: 30))
+        label.content = .label("Still")
+        root.addSubview(badge)
+        root.addSubview(label)
+        let frames = FrameRenderer(renderer: ViewRenderer(scale: 1))
+        #expect(frames.render(root) == PixelRect(x0: 0, y0: 0, x1: 200, y1: 100), "the first frame is drawn whole")
+        #expect(frames.render(root).isEmpty, "nothing changed")
+        badge.frame.x = 50
+        let damage = frames.render(root)
+        #expect(damage == PixelRect(x0: 9, y0: 9, x1: 72, y1: 32), "\(damage)")
+        #expect(frames.canvas.pixels == ViewRenderer(scale: 1).render(root).pixels)
+    }
+
+    /// Rectangles minus a rectangle: what is left, in at most four pieces, no pixel twice.
+    @Test func aRectangleLessAnotherLeavesEveryOtherPixelOnce() {
+        let whole = PixelRect(x0: 0, y0: 0, x1: 10, y1: 8)
+        for cut in [PixelRect(x0: 2, y0: 3, x1: 5, y1: 6), PixelRect(x0: -1, y0: 2, x1: 11, y1: 4), PixelRect(x0: 20, y0: 0, x1: 30, y1: 8), whole] {
+            let pieces = whole.subtracting(cut)
+            var count = [Int](repeating: 0, count: whole.area)
+            for piece in pieces {
+                for y in piece.y0..<piece.y1 { for x in piece.x0..<piece.x1 { count[y * 10 + x] += 1 } }
+            }
+            for y in 0..<8 {
+                for x in 0..<10 {
+                    let hidden = x >= cut.x0 && x < cut.x1 && y >= cut.y0 && y < cut.y1
+                    #expect(count[y * 10 + x] == (hidden ? 0 : 1), "\(cut): pixel (\(x), \(y))")
+                }
+            }
+        }
+    }
+
+    /// A page lying flat over another view covers it: the rows it hides are
+    /// not drawn beneath it (the layer says so), and the frame is the page's
+    /// own where it lies, the other view's where it does not.
+    @Test func aFlatOpaquePageHidesWhatLiesBeneathIt() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 60, height: 80))
+        root.backgroundColor = Color(red: 1, green: 0, blue: 0)
+        let page = View(frame: Rect(x: 0, y: 20, width: 60, height: 40))
+        page.backgroundColor = Color(red: 0, green: 0.5, blue: 1)
+        page.mesh = Mesh(columns: 4, rows: 4, covering: page.frame)
+        root.addSubview(page)
+        let renderer = ViewRenderer(scale: 1)
+        let items = renderer.items(root, canvas: PixelRect(x0: 0, y0: 0, x1: 60, y1: 80))
+        guard case .mesh(let mesh)? = items.last else { Issue.record("no mesh item: \(items)"); return }
+        var flat = Canvas(width: mesh.textureWidth, height: mesh.textureHeight)
+        renderer.draw(mesh.texture, into: &flat, within: flat.bounds)
+        let layer = MeshLayer(mesh, texture: MeshTexture(flat), scratch: DrawingScratch())
+        #expect(layer.cover == PixelRect(x0: 0, y0: 20, x1: 60, y1: 60), "\(layer.cover)")
+        let canvas = renderer.render(root)
+        for (x, y, expected) in [(30, 10, Color(red: 1, green: 0, blue: 0)), (30, 40, Color(red: 0, green: 0.5, blue: 1)),
+                                 (0, 20, Color(red: 0, green: 0.5, blue: 1)), (59, 59, Color(red: 0, green: 0.5, blue: 1)),
+                                 (30, 70, Color(red: 1, green: 0, blue: 0))] {
+            let k = (y * canvas.width + x) * 4
+            let found = (canvas.pixels[k], canvas.pixels[k + 1], canvas.pixels[k + 2])
+            #expect(abs(Double(found.0) - expected.red) < 0.01 && abs(Double(found.1) - expected.green) < 0.01
+                        && abs(Double(found.2) - expected.blue) < 0.01, "(\(x), \(y)): \(found)")
+        }
+    }
+
+    @Test func textIsAntiAliased() {
+        // Font cells of 1.4 pixels: some pixels are partly ink.
+        let pixels = labelPixels("0.08 s")
+        let partial = pixels.filter { $0 > 0.15 && $0 < 0.85 }.count
+        let ink = pixels.filter { $0 <= 0.15 }.count
+        #expect(partial > 10 && ink > 0, "\(partial) partly inked pixels, \(ink) fully")
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Glibc
+@testable import HostConfig
+import TestSupport
+import Testing
+
+@testable import HostContainer
+@testable import Renderer
+
+/// `segue preview` and `segue run --preview`: the files they write, decoded.
+struct PreviewCommandTests {
+    @Test func previewWritesAGIFWithOneFramePerTimeStep() throws {
+        let folder = makeTemporaryFolder("preview")
+        let result = try run(Paths.segue, ["preview", "CurlUp", "--out", "a.gif", "--scale", "0.2", "--fps", "20", "--json"], in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        let gif = try decodeGIF(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/a.gif"))))
+        // 0.4 s at 20 fps: t = 0, 0.05, ..., 0.4; the page is gone by 0.35, so
+        // the last two are one picture, stored once and held 1 s.
+        #expect(gif.frames.count == 8 && gif.delays == [50] + Array(repeating: 5, count: 6) + [100] && gif.loops == 0)
+        #expect(gif.width == 78 && gif.height == 169)
+        #expect(gif.comment == "segue preview CurlUp video -> file (with rules[1]'s parameters from <built-in scene>)")
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        #expect(written["frames"] as? Int == 9 && written["animator"] as? String == "CurlUp" && written["from"] as? String == "video")
+        #expect(written["rule"] as? String == "rules[1]")
+        #expect(result.err.isEmpty, "no progress line when not on a terminal")
+    }
+
+    @Test func previewWithAConfigUsesTheParametersOfTheRuleThatNamesTheAnimator() throws {
+        let folder = makeTemporaryFolder("preview-rule")
+        try """
+        {"rules": [
+          {"from": "photo", "to": "video", "animator": "SpringSlide"},
+          {"from": "video", "to": "file", "animator": "CurlUp", "parameters": {"duration": 0.8, "radius": 30}}
+        ]}
+        """.write(toFile: folder + "/segue.json", atomically: false, encoding: .utf8)
+        for (extra, rule) in [([], "rules[1]"), (["--from", "video", "--to", "file"], "rules[1]")] {
+            let result = try run(Paths.segue, ["preview", "CurlUp", "--config", "segue.json", "--out", "c.gif", "--scale", "0.1",
+                                               "--fps", "10", "--param", "radius=20", "--json"] + extra, in: folder)
+            #expect(result.status == 0, "\(result.err)")
+            let written = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+            let parameters = try #require(written["parameters"] as? [String: Any])
+            // The rule's duration, --param's radius over the rule's.
+            #expect(written["rule"] as? String == rule && written["duration"] as? Double == 0.8)
+            #expect(parameters["duration"] as? Double == 0.8 && parameters["radius"] as? Double == 20, "\(parameters)")
+            #expect(written["frames"] as? Int == 9, "0.8 s at 10 fps: t = 0, 0.1, ..., 0.8")
+            let gif = try decodeGIF(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/c.gif"))))
+            #expect(gif.comment == "segue preview CurlUp video -> file (with rules[1]'s parameters from segue.json): duration=0.8 radius=20")
+        }
+        // A bad value says whether it came from the rule or from --param; --param can mend the rule's.
+        try #"{"rules": [{"from": "video", "to": "file", "animator": "CurlUp", "parameters": {"radius": 9999}}]}"#
+            .write(toFile: folder + "/bad.json", atomically: false, encoding: .utf8)
+        let fromRule = try run(Paths.segue, ["preview", "CurlUp", "--config", "bad.json", "--out", "e.png", "--scale", "0.1"], in: folder)
+        #expect(fromRule.status == 1 && fromRule.err.contains("'radius': expected a number in [4, 400], found 9999 (in rules[0] of bad.json)"), "\(fromRule.err)")
+        let fromOption = try run(Paths.segue, ["preview", "CurlUp", "--config", "bad.json", "--param", "angle=90", "--out", "e.png", "--scale", "0.1"], in: folder)
+        #expect(fromOption.status == 1 && fromOption.err.contains("found 9999 (in rules[0] of bad.json)"),
+                "the rule's own bad value, which --param leaves, is named first: \(fromOption.err)")
+        let mended = try run(Paths.segue, ["preview", "CurlUp", "--config", "bad.json", "--param", "radius=20", "--out", "e.png", "--scale", "0.1"], in: folder)
+        #expect(mended.status == 0, "\(mended.err)")
+        let optionOnly = try run(Paths.segue, ["preview", "CurlUp", "--param", "angle=90", "--out", "e.png", "--scale", "0.1"], in: folder)
+        #expect(optionOnly.err.hasPrefix("segue: CurlUp parameter 'angle': expected a number in [-60, 60], found 90\n"), "no rule named for --param's value: \(optionOnly.err)")
+        // No rule names SpringSlide from file to photo: the defaults, and no rule said.
+        let plain = try run(Paths.segue, ["preview", "SpringSlide", "--config", "segue.json", "--from", "file", "--to", "photo",
+                                          "--out", "d.png", "--scale", "0.1", "--json"], in: folder)
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(plain.out.utf8)) as? [String: Any])
+        #expect(written["rule"] == nil && written["duration"] as? Double == 1, "\(written)")
+    }
+
+    @Test func previewWritesAPNGFilmstripWithTimes() throws {
+        let folder = makeTemporaryFolder("preview")
+        let result = try run(Paths.segue, ["preview", "ImageZoom", "--out", "b.png", "--scale", "0.2", "--frames", "4"], in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("wrote b.png: 4 frames of 78x169, ImageZoom grid -> detail"))
+        let png = try decodePNG(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/b.png"))))
+        let gap = 4
+        #expect(png.width == 4 * (78 + gap) + gap && png.height > 169 + 2 * gap)
+    }
+
+    @Test func previewChecksItsArguments() throws {
+        let folder = makeTemporaryFolder("preview")
+        let cases: [([String], Int32, String)] = [
+            (["preview", "Curlup"], 1, "no animator named 'Curlup' (did you mean 'CurlUp'?)"),
+            (["preview", "CurlUp", "--param", "radius=1000", "--out", "x.png"], 1, "CurlUp parameter 'radius'"),
+            (["preview", "SpringSlide", "--param", "bounce=2", "--out", "x.png"], 1, "SpringSlide has no parameter 'bounce'"),
+            (["preview", "default", "--from", "photo", "--to", "nowhere", "--out", "x.png"], 1, "no child named 'nowhere'"),
+            (["preview", "default", "--out", "x.jpg"], 2, "expected a file ending in .gif or .png"),
+            (["preview", "default", "--size", "0x10"], 2, "expected WIDTHxHEIGHT"),
+            (["preview", "default", "--dither", "--out", "x.png"], 2, "--dither only works with a .gif"),
+            (["preview", "default", "--size", "1x1", "--scale", "0.05"], 2, "makes a picture of 0x0 pixels; expected at least 1x1"),
+        ]
+        for (arguments, status, message) in cases {
+            let result = try run(Paths.segue, arguments, in: folder)
+            #expect(result.status == status && result.err.contains(message), "\(arguments): \(result.status) \(result.err)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/x.png"))
+    }
+
+    @Test func runWritesAPreviewPerTransition() throws {
+        let folder = makeTemporaryFolder("run-preview")
+        try #"{"children": ["a", "b"], "script": ["b", "a"]}"#.write(toFile: folder + "/s.json", atomically: false, encoding: .utf8)
+        let result = try run(Paths.segue, ["run", "--config", "s.json", "--preview", "out", "--scale", "0.1", "--json"], in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted()
+        #expect(files == ["01-a-b-default.gif", "02-b-a-default.gif"])
+        let gif = try decodeGIF(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/out/" + files[0]))))
+        #expect(gif.frames.count == 61, "one per frame evaluated: t = 0, then 60 ticks")
+        #expect(result.out.contains(#""preview":"out/01-a-b-default.gif""#))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Where things are when the tests run.
+public enum Paths {
+    /// The package's root folder.
+    public static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }  // Tests/TestSupport/Files.swift
+        return url.path
+    }()
+
+    /// The build folder holding the test runner, the plugin .so files and `segue`.
+    public static let binFolder: String = {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return (exe as NSString).deletingLastPathComponent
+    }()
+
+    public static let header = packageRoot + "/Sources/AnimatorABI/include"
+
+    public static func plugin(_ name: String) -> String { binFolder + "/lib\(name).so" }
+
+    public static let segue = binFolder + "/segue"
+
+    /// The registry cache the tests' `segue` runs share, away from the user's own.
+    public static let testCache = makeTemporaryFolder("segue-cache") + "/registry.bin"
+
+    /// An `XDG_DATA_HOME` with no plugins in it.
+    public static let emptyDataHome = makeTemporaryFolder("segue-data")
+}
+
+/// A system shared library that is not a plugin (resolved, so that copying it copies the file).
+public func systemLibrary() throws -> String {
+    let candidates = ["x86_64-linux-gnu", "aarch64-linux-gnu", "riscv64-linux-gnu"].flatMap { triple in
+        ["/lib/\(triple)/libz.so.1", "/usr/lib/\(triple)/libz.so.1", "/lib/\(triple)/libm.so.6"]
+    }
+    let found = try #require(candidates.first { FileManager.default.fileExists(atPath: $0) }, "a system library to copy")
+    return URL(fileURLWithPath: found).resolvingSymlinksInPath().path
+}
+
+/// One folder for everything a test process makes, removed when the process
+/// exits (not sooner: the loader keeps libraries in it mapped). It is also
+/// the process's TMPDIR, so what Foundation and the programs the tests start
+/// put in temporary folders goes with it.
+public enum Scratch {
+    public static let root: String = {
+        let base = URL(fileURLWithPath: NSTemporaryDirectory()).standardizedFileURL.path
+        var template = Array((base + "/segue-tests-XXXXXX").utf8CString)
+        let path = String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
+        setenv("TMPDIR", path, 1)
+        atexit { try? FileManager.default.removeItem(atPath: Scratch.root) }
+        return path
+    }()
+}
+
+/// Writes `text` beside `path`, then renames it over `path`, as editors and
+/// build tools replace files (Foundation's atomic write does the same but
+/// leaves a folder behind in /tmp on Linux).
+public func replaceByRename(_ path: String, with text: String) throws {
+    let temporary = path + ".new"
+    try text.write(toFile: temporary, atomically: false, encoding: .utf8)
+    guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+}
+
+/// A fresh folder inside ``Scratch/root``.
+public func makeTemporaryFolder(_ label: String = "segue-test") -> String {
+    var template = Array((Scratch.root + "/\(label)-XXXXXX").utf8CString)
+    let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    return String(cString: path!)
+}

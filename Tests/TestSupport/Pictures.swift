@@ -1,0 +1,173 @@
+import Foundation
+import Glibc
+import Testing
+
+// Decoders of the tests' own for what Segue writes, independent of its encoders:
+// PNG checked chunk by chunk and inflated with the system's zlib, GIF parsed
+// block by block and LZW-decoded here.
+
+/// The system zlib, loaded at run time (libz.so.1 ships with every Debian).
+public enum Zlib {
+    public typealias Uncompress = @convention(c) (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt>, UnsafePointer<UInt8>, UInt) -> Int32
+    public typealias CRC = @convention(c) (UInt, UnsafePointer<UInt8>, UInt32) -> UInt
+    nonisolated(unsafe) public static let handle = dlopen("libz.so.1", RTLD_NOW)
+
+    public static func inflate(_ data: [UInt8], size: Int) throws -> [UInt8] {
+        let f = unsafeBitCast(try #require(dlsym(try #require(handle), "uncompress")), to: Uncompress.self)
+        var out = [UInt8](repeating: 0, count: size)
+        var length = UInt(size)
+        let status = out.withUnsafeMutableBufferPointer { o in data.withUnsafeBufferPointer { f(o.baseAddress!, &length, $0.baseAddress!, UInt($0.count)) } }
+        #expect(status == 0, "zlib uncompress returned \(status)")
+        #expect(Int(length) == size)
+        return out
+    }
+
+    public static func crc32(_ bytes: [UInt8]) throws -> UInt32 {
+        let f = unsafeBitCast(try #require(dlsym(try #require(handle), "crc32")), to: CRC.self)
+        return UInt32(bytes.withUnsafeBufferPointer { f(0, $0.baseAddress!, UInt32($0.count)) })
+    }
+}
+
+public struct DecodedPNG {
+    public var width = 0, height = 0
+    public var rgba: [UInt8] = []
+    public var chunks: [String] = []
+}
+
+/// Checks signature, chunk CRCs and header, inflates IDAT with zlib and undoes the row filters.
+public func decodePNG(_ file: [UInt8]) throws -> DecodedPNG {
+    #expect(Array(file.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    var png = DecodedPNG(), idat: [UInt8] = [], i = 8
+    func be32(_ at: Int) -> Int { Int(file[at]) << 24 | Int(file[at + 1]) << 16 | Int(file[at + 2]) << 8 | Int(file[at + 3]) }
+    while i + 12 <= file.count {
+        let length = be32(i), type = String(decoding: file[(i + 4)..<(i + 8)], as: UTF8.self)
+        let typed = Array(file[(i + 4)..<(i + 8 + length)])
+        #expect(UInt32(be32(i + 8 + length)) == (try Zlib.crc32(typed)), "CRC of \(type)")
+        png.chunks.append(type)
+        if type == "IHDR" {
+            (png.width, png.height) = (be32(i + 8), be32(i + 12))
+            #expect(Array(file[(i + 16)..<(i + 21)]) == [8, 6, 0, 0, 0], "8-bit RGBA")
+        }
+        if type == "IDAT" { idat += typed.dropFirst(4) }
+        i += 12 + length
+    }
+    #expect(i == file.count && png.chunks.first == "IHDR" && png.chunks.last == "IEND")
+    let stride = png.width * 4
+    let raw = try Zlib.inflate(idat, size: (stride + 1) * png.height)
+    png.rgba = [UInt8](repeating: 0, count: stride * png.height)
+    for y in 0..<png.height {
+        let filter = raw[y * (stride + 1)]
+        #expect(filter <= 2)
+        for x in 0..<stride {
+            let d = raw[y * (stride + 1) + 1 + x]
+            let left = x >= 4 ? png.rgba[y * stride + x - 4] : 0, up = y > 0 ? png.rgba[(y - 1) * stride + x] : 0
+            png.rgba[y * stride + x] = d &+ (filter == 1 ? left : filter == 2 ? up : 0)
+        }
+    }
+    return png
+}
+
+public struct DecodedGIF {
+    public var width = 0, height = 0
+    public var delays: [Int] = []
+    public var loops: Int?
+    public var comment: String?
+    /// Each frame as shown: the canvas after drawing it, 0x00RRGGBB per pixel.
+    public var frames: [[UInt32]] = []
+    /// Each frame's rectangle (x, y, width, height), as stored.
+    public var rects: [(Int, Int, Int, Int)] = []
+}
+
+/// Parses every block, LZW-decodes every frame and draws it over the one
+/// before (disposal "leave in place"), honouring local palettes and transparency.
+public func decodeGIF(_ file: [UInt8]) throws -> DecodedGIF {
+    #expect(String(decoding: file.prefix(6), as: UTF8.self) == "GIF89a")
+    var gif = DecodedGIF()
+    func le16(_ at: Int) -> Int { Int(file[at]) | Int(file[at + 1]) << 8 }
+    (gif.width, gif.height) = (le16(6), le16(8))
+    func table(at i: Int, bits: Int) -> [UInt32] {
+        (0..<(1 << bits)).map { k in UInt32(file[i + 3 * k]) << 16 | UInt32(file[i + 3 * k + 1]) << 8 | UInt32(file[i + 3 * k + 2]) }
+    }
+    let global: [UInt32]? = file[10] & 0x80 != 0 ? table(at: 13, bits: Int(file[10] & 7) + 1) : nil
+    var i = 13 + (global.map { $0.count * 3 } ?? 0)
+    var canvas = [UInt32](repeating: 0, count: gif.width * gif.height)
+    var transparent: Int?
+    func subBlocks() -> [UInt8] {
+        var data: [UInt8] = []
+        while file[i] != 0 { data += file[(i + 1)...(i + Int(file[i]))]; i += Int(file[i]) + 1 }
+        i += 1
+        return data
+    }
+    while i < file.count {
+        switch file[i] {
+        case 0x21:
+            let label = file[i + 1]
+            i += 2
+            let data = subBlocks()
+            if label == 0xF9 {
+                gif.delays.append(Int(data[1]) | Int(data[2]) << 8)
+                #expect((data[0] >> 2) & 7 <= 1, "disposal: none or leave in place")
+                transparent = data[0] & 1 != 0 ? Int(data[3]) : nil
+            }
+            if label == 0xFE { gif.comment = String(decoding: data, as: UTF8.self) }
+            if label == 0xFF, String(decoding: data.prefix(11), as: UTF8.self) == "NETSCAPE2.0" {
+                gif.loops = Int(data[12]) | Int(data[13]) << 8
+            }
+        case 0x2C:
+            let x = le16(i + 1), y = le16(i + 3), w = le16(i + 5), h = le16(i + 7), flags = file[i + 9]
+            #expect(x + w <= gif.width && y + h <= gif.height, "the frame lies inside the screen")
+            i += 10
+            var palette = try #require(global ?? (flags & 0x80 != 0 ? [] : nil), "a frame with no palette")
+            if flags & 0x80 != 0 {
+                palette = table(at: i, bits: Int(flags & 7) + 1)
+                i += palette.count * 3
+            }
+            let minimum = Int(file[i])
+            i += 1
+            let indices = try lzwDecode(subBlocks(), minimumCodeSize: minimum, count: w * h)
+            for (p, index) in indices.enumerated() where Int(index) != transparent {
+                try #require(Int(index) < palette.count, "index \(index) beyond the palette")
+                canvas[(y + p / w) * gif.width + x + p % w] = palette[Int(index)]
+            }
+            gif.frames.append(canvas)
+            gif.rects.append((x, y, w, h))
+            transparent = nil
+        case 0x3B:
+            i += 1
+            #expect(i == file.count, "nothing after the trailer")
+            return gif
+        default:
+            Issue.record("unknown GIF block \(file[i]) at \(i)")
+            return gif
+        }
+    }
+    Issue.record("no GIF trailer")
+    return gif
+}
+
+func lzwDecode(_ data: [UInt8], minimumCodeSize: Int, count: Int) throws -> [UInt8] {
+    let clear = 1 << minimumCodeSize, end = clear + 1
+    var table: [[UInt8]] = [], width = minimumCodeSize + 1, out: [UInt8] = [], previous: [UInt8]?
+    func reset() { table = (0..<clear).map { [UInt8($0)] } + [[], []]; width = minimumCodeSize + 1; previous = nil }
+    reset()
+    var bit = 0
+    while bit + width <= data.count * 8 {
+        var code = 0
+        for k in 0..<width where data[(bit + k) / 8] & (1 << ((bit + k) % 8)) != 0 { code |= 1 << k }
+        bit += width
+        if code == clear { reset(); continue }
+        if code == end { break }
+        let entry: [UInt8]
+        if code < table.count { entry = table[code] } else {
+            let p = try #require(previous, "code \(code) with no previous")
+            try #require(code == table.count, "code \(code) beyond the table (\(table.count))")
+            entry = p + [p[0]]
+        }
+        out += entry
+        if let p = previous, table.count < 4096 { table.append(p + [entry[0]]) }
+        previous = entry
+        if table.count == 1 << width && width < 12 { width += 1 }
+    }
+    #expect(out.count == count, "a frame decodes to one index per pixel")
+    return out
+}
