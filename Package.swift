@@ -82,8 +82,10 @@ let package = Package(
         .target(name: "HeapProbe"),
         // The checks behind `segue validate` (the tool's, not the library's).
         .target(name: "PluginValidation", dependencies: ["HostContainer", "PluginHost", "PluginRuntime", "Timing", "AnimatorABI", "HeapProbe"]),
+        // C for the picture and font libraries drawing loads at run time: libpng, libjpeg, FreeType, fontconfig.
+        .target(name: "GraphicsShims"),
         // Views to pixels, and the PNG and GIF encoders; the host runs without it.
-        .target(name: "Renderer", dependencies: ["HostContainer", "Timing"]),
+        .target(name: "Renderer", dependencies: ["HostContainer", "Timing", "GraphicsShims"]),
         // `segue show`: the container live, driven by hand, in a window (SDL2, loaded at run time) or a terminal.
         .target(name: "LiveView", dependencies: ["HostContainer", "HostConfig", "PluginHost", "PluginRuntime", "Renderer", "Timing", "SystemCalls"]),
         // The command-line tool.

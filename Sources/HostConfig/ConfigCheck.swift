@@ -35,6 +35,14 @@ public struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+extension ConfigProblem {
+    /// A config error as a problem: an error, at its place.
+    public init(_ error: ConfigError) {
+        self.init(severity: .error, file: error.file, line: error.line, column: error.column, keyPath: error.keyPath,
+                  message: "expected \(error.expected), found \(error.found)")
+    }
+}
+
 /// What `segue check` and `segue run --strict` check: everything a run could
 /// meet, found before anything plays.
 public enum ConfigCheck {
@@ -140,8 +148,5 @@ public enum ConfigCheck {
         return (config, problems)
     }
 
-    private static func problem(_ error: ConfigError) -> ConfigProblem {
-        ConfigProblem(severity: .error, file: error.file, line: error.line, column: error.column, keyPath: error.keyPath,
-                      message: "expected \(error.expected), found \(error.found)")
-    }
+    private static func problem(_ error: ConfigError) -> ConfigProblem { ConfigProblem(error) }
 }

@@ -27,10 +27,13 @@ public final class ConfigReloader {
         public var configErrors = 0
         /// The config file was broken and is good again.
         public var configRecovered = false
+        /// Picture files the config names that changed on disk (and passed the content check).
+        public var picturesChanged: [String] = []
 
         /// What changed, for people, the config named as `file`.
         public func changes(naming file: String) -> [String] {
-            (configChanged ? ["config \(file) changed"] : []) + registryChanges.descriptions
+            (configChanged ? ["config \(file) changed"] : []) + picturesChanged.map { "picture \($0) changed" }
+                + registryChanges.descriptions
         }
     }
 
@@ -48,21 +51,30 @@ public final class ConfigReloader {
     private let strict: Bool
     private let forViewsOfAProgram: Bool
     private let searchPath: (SegueConfig) -> [PluginFolder]
+    private let contentCheck: ((SegueConfig) -> [ConfigError])?
+    private let adjust: (SegueConfig) -> SegueConfig
 
     /// Reloads `config` (read from `configPath`) and `registry`.
     /// - Parameters:
     ///   - strict: a config that `segue check` finds an error in is not applied, as a broken one.
     ///   - forViewsOfAProgram: the config is a player's, whose rules name a program's views (see ``SegueConfig/load(path:forViewsOfAProgram:)``).
+    ///   - contentCheck: what is wrong with a config's content beyond the file
+    ///     (a host that draws decodes its pictures); a config it finds an
+    ///     error in is not applied, as a broken one.
+    ///   - adjusting: what the host adds to every config it reads (the
+    ///     pictures given on `segue show`'s command line); `config` is already adjusted.
     ///   - searchPath: the plugin folders for a config (its `plugins` may change).
     public init(config: SegueConfig, configPath: String?, registry: AnimatorRegistry, strict: Bool = false,
-                forViewsOfAProgram: Bool = false, searchPath: @escaping (SegueConfig) -> [PluginFolder]) {
+                forViewsOfAProgram: Bool = false, contentCheck: ((SegueConfig) -> [ConfigError])? = nil,
+                adjusting: @escaping (SegueConfig) -> SegueConfig = { $0 }, searchPath: @escaping (SegueConfig) -> [PluginFolder]) {
         (self.config, self.configPath, self.registry) = (config, configPath, registry)
         (self.strict, self.forViewsOfAProgram, self.searchPath) = (strict, forViewsOfAProgram, searchPath)
+        (self.contentCheck, self.adjust) = (contentCheck, adjusting)
     }
 
-    /// The plugin folders and the files (the config) to watch.
+    /// The plugin folders and the files (the config and the pictures it names) to watch.
     public var watched: (folders: [String], files: [String]) {
-        (registry.folders, configPath.map { [$0] } ?? [])
+        (registry.folders, (configPath.map { [$0] } ?? []) + Set(config.pictures.map(\.path)).sorted())
     }
 
     /// Reloads after the paths in `changed` changed: the config when it is
@@ -80,6 +92,17 @@ public final class ConfigReloader {
             } else {
                 configIsBroken = true
             }
+        } else if let contentCheck, case let pictures = Set(config.pictures.map(\.path)).intersection(changed), !pictures.isEmpty {
+            // A picture changed under the config in force: it stays in force; a picture that cannot be shown is said.
+            let problems = contentCheck(config).map(\.description)
+            (outcome.configProblems, outcome.configErrors) = (problems, problems.count)
+            if problems.isEmpty {
+                outcome.configRecovered = configIsBroken
+                configIsBroken = false
+                outcome.picturesChanged = pictures.sorted()
+            } else {
+                configIsBroken = true
+            }
         }
         let (next, changes) = registry.reloaded(searchPath: searchPath(config))
         registry = next
@@ -92,15 +115,20 @@ public final class ConfigReloader {
     private func load(_ path: String) -> (SegueConfig?, [String], Int) {
         guard strict else {
             do {
-                return (try SegueConfig.load(path: path, forViewsOfAProgram: forViewsOfAProgram), [], 0)
+                let fresh = adjust(try SegueConfig.load(path: path, forViewsOfAProgram: forViewsOfAProgram))
+                let problems = contentCheck?(fresh).map(\.description) ?? []
+                return (problems.isEmpty ? fresh : nil, problems, problems.count)
             } catch {
                 return (nil, ["\(error)"], 1)
             }
         }
-        let (fresh, problems) = ConfigCheck.check(path: path) { fresh in
+        let (checked, found) = ConfigCheck.check(path: path) { fresh in
             registry.reloaded(searchPath: searchPath(fresh)).registry
         }
-        let errors = problems.filter { $0.severity == .error }.count
-        return (errors == 0 ? fresh : nil, problems.map(\.description), max(errors, fresh == nil ? 1 : 0))
+        let fresh = checked.map(adjust)
+        let content = fresh.map { contentCheck?($0).map(\.description) ?? [] } ?? []
+        let problems = found.map(\.description) + content
+        let errors = found.filter { $0.severity == .error }.count + content.count
+        return (errors == 0 ? fresh : nil, problems, max(errors, fresh == nil ? 1 : 0))
     }
 }

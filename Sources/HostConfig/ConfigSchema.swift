@@ -103,6 +103,15 @@ extension SegueConfig {
         }
       }
     },
+    "picture": {
+      "description": "A PNG or JPEG file shown over the colour, relative to the config's folder (a leading ~ is the home folder).",
+      "type": "string",
+      "minLength": 1
+    },
+    "fit": {
+      "description": "How the picture meets the view's shape, as CSS's object-fit: cover (the default: fills it, cut to shape), contain (all of it, the colour beside) or fill (stretched).",
+      "enum": ["cover", "contain", "fill"]
+    },
     "child": {
       "type": "object",
       "additionalProperties": false,
@@ -110,14 +119,18 @@ extension SegueConfig {
       "properties": {
         "name": {"$ref": "#/$defs/name"},
         "color": {"$ref": "#/$defs/color"},
+        "picture": {"$ref": "#/$defs/picture"},
+        "fit": {"$ref": "#/$defs/fit"},
         "elements": {"type": "array", "items": {"$ref": "#/$defs/element"}}
-      }
+      },
+      "dependentRequired": {"fit": ["picture"]}
     },
     "element": {
       "type": "object",
       "additionalProperties": false,
       "required": ["name", "frame"],
-      "not": {"required": ["image", "label"]},
+      "not": {"anyOf": [{"required": ["image", "label"]}, {"required": ["image", "picture"]}, {"required": ["picture", "label"]}]},
+      "dependentRequired": {"fit": ["picture"]},
       "properties": {
         "name": {"$ref": "#/$defs/name"},
         "frame": {
@@ -128,6 +141,8 @@ extension SegueConfig {
           "maxItems": 4
         },
         "image": {"description": "A procedural picture's seed.", "type": "integer", "minimum": -999999999, "maximum": 999999999},
+        "picture": {"$ref": "#/$defs/picture"},
+        "fit": {"$ref": "#/$defs/fit"},
         "label": {"description": "A text label.", "type": "string"},
         "color": {"$ref": "#/$defs/color"}
       }

@@ -14,6 +14,7 @@ public enum Scene {
         children.enumerated().map { index, child in
             let root = View(frame: size.bounds)
             root.backgroundColor = child.color ?? palette[index % palette.count]
+            root.content = child.content
             for element in child.elements {
                 let view = View(name: element.name, frame: element.frame)
                 view.content = element.content

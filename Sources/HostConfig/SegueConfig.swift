@@ -51,7 +51,7 @@ public struct SegueConfig: Equatable, Sendable {
         public var name: String
         /// In the child's coordinates.
         public var frame: Rect
-        /// What it shows: a procedural image, a label, or nothing.
+        /// What it shows: a procedural image, a picture file, a label, or nothing.
         public var content: ViewContent
         /// Its background colour; white when nil.
         public var color: Color?
@@ -65,6 +65,31 @@ public struct SegueConfig: Equatable, Sendable {
         public var color: Color?
         /// Its named elements, in order.
         public var elements: [Element]
+        /// What its view shows over its colour: a picture file (`"picture"`), or nothing.
+        public var content: ViewContent = .none
+
+        /// A child named `name`.
+        public init(name: String, color: Color? = nil, elements: [Element] = [], content: ViewContent = .none) {
+            (self.name, self.color, self.elements, self.content) = (name, color, elements, content)
+        }
+    }
+
+    /// Where the config names a picture file: what a renderer reports a
+    /// picture it cannot decode at (the config itself only checks that the
+    /// file is there and starts as a PNG or JPEG does).
+    public struct PictureUse: Equatable, Sendable {
+        /// The file, absolute.
+        public var path: String
+        /// The key that names it, like `$.children[1].picture`, and where that is in the file.
+        public var keyPath: String
+        public var line: Int?, column: Int?
+        /// Where it was named when not in the config file (`"the command line"`); nil: the file.
+        public var origin: String?
+
+        /// A picture `keyPath` names, in the config file unless `origin` says where else.
+        public init(path: String, keyPath: String, line: Int? = nil, column: Int? = nil, origin: String? = nil) {
+            (self.path, self.keyPath, self.line, self.column, self.origin) = (path, keyPath, line, column, origin)
+        }
     }
 
     /// The config file's path ("<built-in scene>" for the built-in one).
@@ -90,6 +115,8 @@ public struct SegueConfig: Equatable, Sendable {
     public var children: [Child] = []
     /// The steps to play in order, starting from the first child shown.
     public var script: [ScriptStep] = []
+    /// Every picture file the children and elements show, in file order.
+    public var pictures: [PictureUse] = []
 
     /// An empty config labelled `file`: no folders, rules, children or script.
     public init(file: String) { self.file = file }
@@ -189,7 +216,16 @@ public struct SegueConfig: Equatable, Sendable {
         let document = try document(bytes, file: file)
         do {
             let reader = ConfigReader(file: file, baseDirectory: baseDirectory, collecting: collecting, checksNames: checksNames)
-            let (config, problems) = try reader.config(document)
+            var (config, problems) = try reader.config(document)
+            // Where each picture is named, for what a renderer finds wrong with it later.
+            for (i, child) in config.children.enumerated() {
+                let shown = [("$.children[\(i)].picture", child.content)]
+                    + child.elements.enumerated().map { ("$.children[\(i)].elements[\($0.offset)].picture", $0.element.content) }
+                for case let (keyPath, .picture(path, _)) in shown {
+                    let place = located(ConfigError(file: file, keyPath: keyPath, expected: "", found: ""))
+                    config.pictures.append(SegueConfig.PictureUse(path: path, keyPath: keyPath, line: place.line, column: place.column))
+                }
+            }
             return (config, problems.map(located))
         } catch {
             throw located(error)
@@ -415,17 +451,18 @@ private struct ConfigReader {
     func child(_ value: JSONValue, _ path: String) throws(ConfigError) -> SegueConfig.Child {
         if case .string = value { return SegueConfig.Child(name: try string(value, path), color: nil, elements: []) }
         guard case .object = value else { throw fail(path, expected: "a child name or an object with 'name'", found: value) }
-        let c = try object(value, path, keys: ["name", "color", "elements"])
+        let c = try object(value, path, keys: ["name", "color", "picture", "fit", "elements"])
         guard let nameValue = c["name"] else {
             throw ConfigError(file: file, keyPath: "\(path).name", expected: "the child's name", found: "nothing (the key is missing)")
         }
         var child = SegueConfig.Child(name: try string(nameValue, "\(path).name"), color: nil, elements: [])
         if let color = c["color"] { child.color = try self.color(color, "\(path).color") }
+        if let picture = try picture(c, path) { child.content = picture }
         if let elements = c["elements"] {
             var elementNames: Set<String> = []
             for (i, item) in try array(elements, "\(path).elements").enumerated() {
                 let ep = "\(path).elements[\(i)]"
-                let e = try object(item, ep, keys: ["name", "frame", "image", "label", "color"])
+                let e = try object(item, ep, keys: ["name", "frame", "image", "picture", "fit", "label", "color"])
                 guard let n = e["name"], let f = e["frame"] else {
                     throw ConfigError(file: file, keyPath: ep, expected: "an element with 'name' and 'frame'",
                                       found: "an object with \(e.keys.sorted().joined(separator: ", "))")
@@ -451,11 +488,14 @@ private struct ConfigReader {
                     throw fail("\(ep).frame[\(i)]", expected: "a coordinate within ±\(Int(Self.coordinateLimit)) points", found: .number(v))
                 }
                 var content = ViewContent.none
-                if e["image"] != nil && e["label"] != nil {
-                    throw ConfigError(file: file, keyPath: "\(ep).label", expected: "an image or a label, not both",
-                                      found: "both 'image' and 'label'")
+                let shown = ["image", "picture", "label"].filter { e[$0] != nil }
+                if shown.count > 1 {
+                    throw ConfigError(file: file, keyPath: "\(ep).\(shown[1])", expected: "one of 'image', 'picture' and 'label', not more",
+                                      found: shown.map { "'\($0)'" }.joined(separator: " and "))
                 }
-                if let image = e["image"] {
+                if let picture = try picture(e, ep) {
+                    content = picture
+                } else if let image = e["image"] {
                     guard case .number(let seed) = image, seed == seed.rounded(), abs(seed) < 1e9 else {
                         throw fail("\(ep).image", expected: "a whole number (the picture's seed)", found: image)
                     }
@@ -469,6 +509,50 @@ private struct ConfigReader {
             }
         }
         return child
+    }
+
+    /// The picture file `object` names (`"picture"`, with `"fit"`), checked to
+    /// be a regular file that starts as a PNG or JPEG does; nil when it names none.
+    func picture(_ object: [String: JSONValue], _ path: String) throws(ConfigError) -> ViewContent? {
+        guard let value = object["picture"] else {
+            if let fit = object["fit"] {
+                throw fail("\(path).fit", expected: "'fit' only beside 'picture'", found: fit)
+            }
+            return nil
+        }
+        let name = PluginSearchPath.expandingHome(try string(value, "\(path).picture"))
+        let file = name.hasPrefix("/") ? name : (baseDirectory as NSString).appendingPathComponent(name)
+        var fit = PictureFit.cover
+        if let f = object["fit"] {
+            guard case .string(let text) = f, let chosen = PictureFit(rawValue: text) else {
+                throw fail("\(path).fit", expected: "one of " + PictureFit.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "), found: f)
+            }
+            fit = chosen
+        }
+        if let problem = Self.pictureFileProblem(file) {
+            throw ConfigError(file: self.file, keyPath: "\(path).picture", expected: "a PNG or JPEG file", found: "\(file): \(problem)")
+        }
+        return .picture(path: file, fit: fit)
+    }
+
+    /// Why `path` is not a picture file, judged from what it is and its first
+    /// bytes (decoding is the renderer's); nil when it may be one.
+    static func pictureFileProblem(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "nothing (no such file)" }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: return "a folder"
+        default: return "a device or other special file"
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "a file that cannot be read" }
+        defer { try? handle.close() }
+        let start = [UInt8]((try? handle.read(upToCount: 8)) ?? Data())
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], jpeg: [UInt8] = [0xFF, 0xD8, 0xFF]
+        guard start.starts(with: png) || start.starts(with: jpeg) else {
+            return start.isEmpty ? "an empty file" : "a file that starts as neither a PNG nor a JPEG does"
+        }
+        return nil
     }
 
     func color(_ value: JSONValue, _ path: String) throws(ConfigError) -> Color {

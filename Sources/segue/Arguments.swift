@@ -44,11 +44,11 @@ struct Arguments {
             }
         }
         if let operand = command.operand {
-            if operands.count > command.arity {
-                throw usage("unexpected argument '\(PluginText.escaped(operands[command.arity]))'")
+            if operands.count > command.arity.upperBound {
+                throw usage("unexpected argument '\(PluginText.escaped(operands[command.arity.upperBound]))'")
             }
-            if operands.count < command.arity && !has("--help") {
-                throw usage("\(command.name) needs \(command.arity == 1 ? Self.describe(operand) : "\(command.arity) arguments")")
+            if operands.count < command.arity.lowerBound && !has("--help") {
+                throw usage("\(command.name) needs \(command.arity == 1...1 ? Self.describe(operand) : "\(command.arity.lowerBound) arguments")")
             }
         } else if let first = operands.first {
             throw usage("unexpected argument '\(PluginText.escaped(first))'")
@@ -90,12 +90,18 @@ struct Arguments {
         }
     }
 
-    /// The config `--config` names, or the built-in scene when none is given;
-    /// nil after printing why the file cannot be used (the command then exits 1).
-    func config() throws(UsageError) -> SegueConfig? {
+    /// The config `--config` names, or the built-in scene when none is given,
+    /// with what the command line adds (`adjusting`); nil after printing why
+    /// it cannot be used (the command then exits 1). A command that draws
+    /// (`drawing`) decodes the pictures it names first.
+    func config(drawing: Bool = false, adjusting: (SegueConfig) -> SegueConfig = { $0 }) throws(UsageError) -> SegueConfig? {
         do {
-            return try single("--config").map { path throws(ConfigError) in try SegueConfig.load(path: path) }
-                ?? SegueConfig.builtinScene
+            let config = adjusting(try single("--config").map { path throws(ConfigError) in try SegueConfig.load(path: path) }
+                ?? SegueConfig.builtinScene)
+            // A command that draws decodes the pictures first: a broken one is named with its key path, before anything is drawn.
+            let problems = drawing ? PictureFiles.problems(in: config) : []
+            for problem in problems { printError("segue: \(problem)") }
+            return problems.isEmpty ? config : nil
         } catch {
             printError("segue: \(error)")
             return nil

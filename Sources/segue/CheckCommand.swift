@@ -54,7 +54,8 @@ enum CheckCommand {
             return registry ?? AnimatorRegistry(folders: [])
         }
         if let usage { throw usage }
-        return (config, problems, registry)
+        // The pictures it names, decoded as a command that draws decodes them.
+        return (config, problems + (config.map(PictureFiles.problems(in:)) ?? []).map(ConfigProblem.init), registry)
     }
 
     /// What `--json` prints.

@@ -118,7 +118,7 @@ struct CommandSpec: Sendable {
     let operand: Value?
     var operandName = ""
     /// how many it takes.
-    var arity = 1
+    var arity: ClosedRange<Int> = 1...1
     let options: [Option]
     /// What the command does, in prose: its help between USAGE and OPTIONS.
     let about: String
@@ -252,7 +252,7 @@ enum Commands {
         about: InspectCommand.about, main: InspectCommand.main)
 
     static let explain = CommandSpec(
-        name: "explain", summary: "Say which animator a switch FROM TO would run, and why", operand: .text, operandName: "FROM TO", arity: 2,
+        name: "explain", summary: "Say which animator a switch FROM TO would run, and why", operand: .text, operandName: "FROM TO", arity: 2...2,
         options: [config] + plugins + [
             json.detailed(#"One JSON object: {"version": 1, "from", "to", "rule", "beaten": [{"rule", "matches", "animator", "why"}], "animator", "file", "reason", "parameters": [{"name", "value", "from"}], "fallbacks": [...]}."#),
             help,
@@ -272,10 +272,10 @@ enum Commands {
     static let preview = CommandSpec(
         name: "preview", summary: "Render one transition by one animator to a GIF or a PNG filmstrip", operand: .animator, operandName: "ANIMATOR",
         options: [
-            .init("--from", .text, placeholder: "NAME", summary: "The child to switch from",
-                  detail: "The child to switch from (see --to)."),
-            .init("--to", .text, placeholder: "NAME", summary: "The child to switch to",
-                  detail: "The child to switch to. Without --from and --to, the first rule naming ANIMATOR in the config (or the built-in scene) decides; else the first two children. The rule that names ANIMATOR for that pair lends its parameters (--param overrides them); the output says which."),
+            .init("--from", .text, placeholder: "NAME", summary: "The child (or picture file) to switch from",
+                  detail: "The child to switch from, or a PNG or JPEG file shown as a child of its own (see --to)."),
+            .init("--to", .text, placeholder: "NAME", summary: "The child (or picture file) to switch to",
+                  detail: "The child to switch to, or a PNG or JPEG file (a name ending in .png, .jpg or .jpeg) shown whole-frame as a child of its own. Without --from and --to, the first rule naming ANIMATOR in the config (or the built-in scene) decides; else the first two children. The rule that names ANIMATOR for that pair lends its parameters (--param overrides them); the output says which."),
             config,
         ] + plugins + [
             size,
@@ -299,7 +299,8 @@ enum Commands {
         about: PreviewCommand.about, main: PreviewCommand.main)
 
     static let show = CommandSpec(
-        name: "show", summary: "Watch and drive the container live, in a window or a terminal", operand: nil,
+        name: "show", summary: "Watch and drive the container live, in a window or a terminal", operand: .file(""),
+        operandName: "[PICTURE...]", arity: 0...ShowCommand.maximumPictures,
         options: [config] + plugins + [
             .init("--window", summary: "Show it in a window (SDL2, loaded at run time)",
                   detail: "Show it in a window, through SDL2 loaded at run time (Debian: libsdl2-2.0-0); X11 and Wayland alike, sharp on HiDPI."),

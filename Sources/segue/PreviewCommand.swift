@@ -46,16 +46,23 @@ enum PreviewCommand {
         let watching = args.has("--watch")
         try args.require("--watch", for: "--strict")
         let signals = watching ? FileWatcher.signalPipe([SIGINT, SIGTERM]) : -1
-        guard let config = try args.config() else { return .failure }
+        // --from and --to name children, or picture files that become children of their own.
+        let given = [("--from", args.single("--from")), ("--to", args.single("--to"))]
+            .compactMap { option, value in value.flatMap { PictureFiles.isPicture($0) ? (option, $0) : nil } }
+        let pictures = PictureFiles.Operands(given, replacing: false)
+        guard let config = try args.config(drawing: true, adjusting: { pictures.applied(to: $0).config }) else { return .failure }
+        var endpoint = Dictionary(uniqueKeysWithValues: zip(given.map(\.0), pictures.names(in: config)))
+        for option in ["--from", "--to"] where endpoint[option] == nil { endpoint[option] = args.single(option) }
         let registry = try PluginFolders.registry(args, config: config)
-        var job = Job(name: name, config: config, parameters: parameters, from: args.single("--from"),
-                      to: args.single("--to"), size: size, fps: fps, scale: scale, stills: stills, out: out,
+        var job = Job(name: name, config: config, parameters: parameters, from: endpoint["--from"] ?? nil,
+                      to: endpoint["--to"] ?? nil, size: size, fps: fps, scale: scale, stills: stills, out: out,
                       format: format, dither: args.has("--dither"), json: args.has("--json"))
         let rendered = job.render(with: registry)
         guard watching else { return rendered ? .success : .failure }
 
         // The author's loop: render again whenever a plugin or the config changes.
-        let reloader = Reloading.reloader(args, config: config, registry: registry)
+        let reloader = Reloading.reloader(args, config: config, registry: registry, drawing: true,
+                                          adjusting: { pictures.applied(to: $0).config })
         let watcher: FileWatcher
         do {
             watcher = try FileWatcher(folders: reloader.watched.folders, files: reloader.watched.files)

@@ -6,11 +6,16 @@ import PluginHost
 /// command's `--config`, `--plugins` and `--strict`.
 enum Reloading {
     /// The reloader of a command's config and plugin folders. A config read
-    /// from standard input (`--config -`) is read once; only the folders are watched.
-    static func reloader(_ args: Arguments, config: SegueConfig, registry: AnimatorRegistry) -> ConfigReloader {
+    /// from standard input (`--config -`) is read once; only the folders are
+    /// watched. A command that draws (`drawing`) also watches the pictures the
+    /// config names, and holds back a config whose pictures cannot be decoded.
+    static func reloader(_ args: Arguments, config: SegueConfig, registry: AnimatorRegistry, drawing: Bool = false,
+                         adjusting: @escaping (SegueConfig) -> SegueConfig = { $0 }) -> ConfigReloader {
         let path = args.single("--config").flatMap { $0 == "-" ? nil : PluginFolders.absolute($0) }
         let given = args.values("--plugins")
-        return ConfigReloader(config: config, configPath: path, registry: registry, strict: args.has("--strict")) {
+        let check: ((SegueConfig) -> [ConfigError])? = drawing ? { PictureFiles.problems(in: $0) } : nil
+        return ConfigReloader(config: config, configPath: path, registry: registry, strict: args.has("--strict"),
+                              contentCheck: check, adjusting: adjusting) {
             PluginFolders.resolve(commandLine: given, config: $0)
         }
     }

@@ -20,6 +20,12 @@ enum ShowCommand {
     with it); a config saved with a mistake keeps the last good one and says
     why in a banner.
 
+    PICTURE files (PNG or JPEG) given as arguments are the children,
+    one each, in order, named after their files: your own screens, with or
+    without a config (whose rules then pick the animators by those names).
+    Pictures are watched too: one saved anew is shown at once, and one that
+    cannot be decoded keeps the last good picture up, with a banner.
+
     KEYS AND GESTURES
     \(keys)
 
@@ -40,6 +46,9 @@ enum ShowCommand {
         }.joined(separator: "\n")
     }
 
+    /// The most pictures `segue show` takes as children.
+    static let maximumPictures = 64
+
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
         guard let args = try Arguments.unlessHelp(arguments, command: Commands.show) else { return .success }
         try args.refuse("--window", with: ["--terminal"])
@@ -48,7 +57,9 @@ enum ShowCommand {
         let quitAfter = args.number("--quit-after")
         let scale = args.single("--scale") == nil ? nil : args.number("--scale")
         let graphics = args.single("--graphics").flatMap(TerminalGraphics.init(rawValue:))  // the parser checked the choice
-        guard let config = try args.config() else { return .failure }
+        let pictures = PictureFiles.Operands(args.operands.map { ($0, $0) }, replacing: true)
+        guard let read = try args.config(drawing: true, adjusting: { pictures.applied(to: $0).config }) else { return .failure }
+        let config = read
         let registry = try PluginFolders.registry(args, config: config, playing: true)
         for warning in registry.warnings { printError("segue: warning: \(warning)") }
         // SIGINT and SIGTERM end the view cleanly: the loop sees them between frames.
@@ -67,7 +78,7 @@ enum ShowCommand {
             let autoplay = Autoplay(steps: ScriptPlayer(config: config, registry: registry).script)
             loop.script = { autoplay.inputs(for: $0, now: $1) }
         }
-        let reloader = Reloader(args: args, session: session)
+        let reloader = Reloader(args: args, session: session, adjusting: { pictures.applied(to: $0).config })
         loop.onFrame = { reloader.apply() }
         let start = MonotonicTime.now
         loop.run(until: { quitAfter.map { MonotonicTime.now - start >= $0 } ?? false })
@@ -132,9 +143,9 @@ final class Reloader: @unchecked Sendable {  // `changed` is guarded by `lock`; 
     private var changed: Set<String>?
     private var watch: ReloadWatch?
 
-    init(args: Arguments, session: LiveSession) {
+    init(args: Arguments, session: LiveSession, adjusting: @escaping (SegueConfig) -> SegueConfig) {
         self.session = session
-        reloader = Reloading.reloader(args, config: session.config, registry: session.registry)
+        reloader = Reloading.reloader(args, config: session.config, registry: session.registry, drawing: true, adjusting: adjusting)
         let watched = reloader.watched
         watch = try? ReloadWatch(folders: watched.folders, files: watched.files) { [weak self] paths in
             guard let self else { return }

@@ -51,6 +51,12 @@ struct SchemaTests {
         for (i, config) in try Self.documentedConfigs().enumerated() {
             let path = folder + "/\(i).json"
             try config.text.write(toFile: path, atomically: false, encoding: .utf8)
+            // The pictures a documented config names, as the files it expects beside it.
+            for match in config.text.matches(of: /"picture": "([^"]+)"/) {
+                let picture = folder + "/" + match.1
+                try FileManager.default.createDirectory(atPath: (picture as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Data(try rgbaPNG([0, 0, 0, 255], width: 1, height: 1)).write(to: URL(fileURLWithPath: picture))
+            }
             paths.append(path)
             #expect(throws: Never.self, "\(config.label) parses") { _ = try SegueConfig.load(path: path) }
         }

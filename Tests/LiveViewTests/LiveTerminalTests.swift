@@ -345,6 +345,36 @@ struct LiveTerminalTests {
         #expect(pty.waitForExit() == 0)
     }
 
+    /// Picture files as the children, without a config: each shown whole,
+    /// named after its file; one saved broken keeps its last good picture up
+    /// under the error banner, and one saved anew is shown at once.
+    @Test func pictureFilesAreTheChildrenAndAreShownAgainWhenSaved() throws {
+        let folder = makeTemporaryFolder("show-pictures")
+        func save(_ name: String, _ rgb: [UInt8]) throws {
+            try replaceByRename(folder + "/" + name, with: "")
+            try Data(try rgbaPNG(Array([rgb + [255]].joined()), width: 1, height: 1)).write(to: URL(fileURLWithPath: folder + "/" + name))
+        }
+        try save("first.png", [250, 10, 10])
+        try save("second.png", [10, 10, 250])
+        let pty = try PseudoTerminal(columns: Self.columns, rows: Self.rows)
+        try pty.spawn(Paths.segue, ["show", "--terminal", "--graphics", "half-blocks", folder + "/first.png", folder + "/second.png"])
+        #expect(pty.read { String(decoding: $0, as: UTF8.self).contains("fps") }, "no first frame: \(pty.text.suffix(300))")
+        #expect(HalfBlockPicture(pty.output, rows: Self.rows).statusLine.hasPrefix("first"))
+        let expected = Self.expectedFirstFrame()
+        let scale = Double(expected.width) / Rect.phonePortrait.width
+        let centre = Int(Rect.phonePortrait.height / 2 * scale) * 10_000 + Int(Rect.phonePortrait.width / 2 * scale)
+        let (x, y) = (Int(4 * scale), Int((Stage.timelineHeight + Stage.bannerHeight / 2) * scale))
+        func pixel(_ bytes: [UInt8], _ key: Int) -> (UInt8, UInt8, UInt8)? { HalfBlockPicture(bytes, rows: Self.rows).pixels[key] }
+        #expect(pty.read { pixel($0, centre).map { $0.0 > 200 && $0.2 < 60 } == true }, "the first picture: \(String(describing: pixel(pty.output, centre)))")
+        try replaceByRename(folder + "/first.png", with: "not a picture any more")
+        #expect(pty.read { pixel($0, y * 10_000 + x).map { $0.0 > 150 && $0.1 < 60 && $0.2 < 60 } == true }, "no red banner")
+        #expect(pixel(pty.output, centre).map { $0.0 > 200 && $0.2 < 60 } == true, "the last good picture stays up")
+        try save("first.png", [10, 220, 10])
+        #expect(pty.read { pixel($0, centre).map { $0.1 > 180 && $0.0 < 60 } == true }, "the picture saved anew: \(String(describing: pixel(pty.output, centre)))")
+        pty.send("q")
+        #expect(pty.waitForExit() == 0)
+    }
+
     /// With no display and no terminal, show says what is missing and how to get it.
     @Test func withoutADisplayOrATerminalShowSaysWhatIsMissing() throws {
         let result = try run(Paths.segue, ["show"], environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""], timeout: 30)

@@ -72,7 +72,7 @@ struct ArchitectureTests {
         let runtime = try #require(targets.first { $0.name == "PluginRuntime" })
         #expect(!runtime.dependencies.contains("HostContainer"), "the worker's runtime does not know the container")
         let renderer = try #require(targets.first { $0.name == "Renderer" })
-        #expect(renderer.dependencies == ["HostContainer", "Timing"], "the renderer draws views, not configs")
+        #expect(renderer.dependencies == ["HostContainer", "Timing", "GraphicsShims"], "the renderer draws views, not configs")
         // The live view is the tool's: nothing the library is made of depends on it.
         for name in ["HostContainer", "PluginHost", "HostConfig", "Renderer"] {
             let target = try #require(targets.first { $0.name == name })

@@ -105,4 +105,41 @@ struct PreviewCommandTests {
         #expect(gif.frames.count == 61, "one per frame evaluated: t = 0, then 60 ticks")
         #expect(result.out.contains(#""preview":"out/01-a-b-default.gif""#))
     }
+
+    /// `--from` and `--to` take picture files: each a child of its own, shown whole.
+    @Test func previewSwitchesBetweenPictureFiles() throws {
+        let folder = makeTemporaryFolder("preview-pictures")
+        for (name, rgb) in [("red", [240, 20, 20]), ("blue", [20, 20, 240])] as [(String, [UInt8])] {
+            try Data(try rgbaPNG(Array(repeating: rgb + [255], count: 6).flatMap { $0 }, width: 2, height: 3))
+                .write(to: URL(fileURLWithPath: folder + "/\(name).png"))
+        }
+        let result = try run(Paths.segue, ["preview", "SpringSlide", "--from", "red.png", "--to", "blue.png", "--frames", "3",
+                                           "--scale", "0.25", "--out", "strip.png"], in: folder)
+        #expect(result.status == 0 && result.out.contains("SpringSlide red -> blue"), "\(result.out)\(result.err)")
+        let strip = try decodePNG([UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/strip.png"))))
+        // The first still's middle is the red picture, the last's the blue one (filmstrip: 4-pixel gaps, stills of 98 x 211).
+        func middle(_ k: Int) -> [UInt8] {
+            let x = 4 + k * (98 + 4) + 49, y = 4 + 105
+            return Array(strip.rgba[(y * strip.width + x) * 4..<(y * strip.width + x) * 4 + 3])
+        }
+        #expect(middle(0) == [240, 20, 20] && middle(2) == [20, 20, 240], "\(middle(0)) \(middle(2))")
+    }
+
+    /// A picture that cannot be decoded is named, with the config's key path and place or the option
+    /// that gave it, before anything is drawn; nothing is written.
+    @Test func aPictureThatCannotBeDecodedIsNamedBeforeAnythingIsDrawn() throws {
+        let folder = makeTemporaryFolder("preview-broken")
+        let good = try rgbaPNG([UInt8](repeating: 128, count: 64 * 64 * 4), width: 64, height: 64)
+        try Data(good.prefix(good.count / 2)).write(to: URL(fileURLWithPath: folder + "/half.png"))
+        try #"{"children": ["a", {"name": "b", "picture": "half.png"}]}"#.write(toFile: folder + "/segue.json", atomically: false, encoding: .utf8)
+        let fromConfig = try run(Paths.segue, ["preview", "SpringSlide", "--config", "segue.json", "--out", "x.gif"], in: folder)
+        #expect(fromConfig.status == 1, "\(fromConfig.err)")
+        #expect(fromConfig.err.contains("segue.json:1:34: $.children[1].picture: expected a PNG or JPEG picture of at most 40 megapixels, found \(folder)/half.png: a PNG that is truncated or corrupt"),
+                "\(fromConfig.err)")
+        let fromOption = try run(Paths.segue, ["preview", "SpringSlide", "--to", "nowhere.jpg", "--out", "x.gif"], in: folder)
+        #expect(fromOption.status == 1 && fromOption.err.contains("the command line: --to: expected a PNG or JPEG picture of at most 40 megapixels, found \(folder)/nowhere.jpg: nothing (no such file)"),
+                "\(fromOption.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/x.gif"))
+    }
+
 }

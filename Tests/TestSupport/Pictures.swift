@@ -10,6 +10,7 @@ import Testing
 public enum Zlib {
     public typealias Uncompress = @convention(c) (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt>, UnsafePointer<UInt8>, UInt) -> Int32
     public typealias CRC = @convention(c) (UInt, UnsafePointer<UInt8>, UInt32) -> UInt
+    public typealias Compress = @convention(c) (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt>, UnsafePointer<UInt8>, UInt) -> Int32
     nonisolated(unsafe) public static let handle = dlopen("libz.so.1", RTLD_NOW)
 
     public static func inflate(_ data: [UInt8], size: Int) throws -> [UInt8] {
@@ -20,6 +21,16 @@ public enum Zlib {
         #expect(status == 0, "zlib uncompress returned \(status)")
         #expect(Int(length) == size)
         return out
+    }
+
+    /// `data` as a zlib stream (zlib's own `compress`, independent of Segue's encoders).
+    public static func deflate(_ data: [UInt8]) throws -> [UInt8] {
+        let f = unsafeBitCast(try #require(dlsym(try #require(handle), "compress")), to: Compress.self)
+        var out = [UInt8](repeating: 0, count: data.count + data.count / 100 + 64)
+        var length = UInt(out.count)
+        let status = out.withUnsafeMutableBufferPointer { o in data.withUnsafeBufferPointer { f(o.baseAddress!, &length, $0.baseAddress!, UInt($0.count)) } }
+        #expect(status == 0, "zlib compress returned \(status)")
+        return Array(out.prefix(Int(length)))
     }
 
     public static func crc32(_ bytes: [UInt8]) throws -> UInt32 {
@@ -170,4 +181,17 @@ func lzwDecode(_ data: [UInt8], minimumCodeSize: Int, count: Int) throws -> [UIn
     }
     #expect(out.count == count, "a frame decodes to one index per pixel")
     return out
+}
+
+/// A plain 8-bit RGBA PNG of `pixels`.
+public func rgbaPNG(_ pixels: [UInt8], width: Int, height: Int) throws -> [UInt8] {
+    func be32(_ n: Int) -> [UInt8] { [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] }
+    func chunk(_ type: String, _ data: [UInt8]) throws -> [UInt8] {
+        let typed = Array(type.utf8) + data
+        return be32(data.count) + typed + be32(Int(try Zlib.crc32(typed)))
+    }
+    var raw: [UInt8] = []
+    for y in 0..<height { raw += [0] + pixels[(y * width * 4)..<((y + 1) * width * 4)] }
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (try chunk("IHDR", be32(width) + be32(height) + [8, 6, 0, 0, 0]))
+        + (try chunk("IDAT", try Zlib.deflate(raw))) + (try chunk("IEND", []))
 }

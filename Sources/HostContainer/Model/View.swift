@@ -36,6 +36,27 @@ public enum ViewContent: Equatable, Hashable, Sendable {
     case image(seed: Int)
     /// A line of text.
     case label(String)
+    /// A picture file (PNG or JPEG, an absolute path), scaled to the view's
+    /// bounds as `fit` says. A renderer decodes it; the model only names it.
+    case picture(path: String, fit: PictureFit)
+}
+
+/// How a picture fills a view whose shape differs from its own, as CSS's
+/// `object-fit` says it.
+public enum PictureFit: String, CaseIterable, Hashable, Sendable {
+    /// Scaled to cover the whole view, keeping its shape; what overflows is cut off (the default).
+    case cover
+    /// Scaled to fit inside the view, keeping its shape; the background shows beside it.
+    case contain
+    /// Stretched to the view's shape.
+    case fill
+}
+
+extension ViewContent {
+    /// The largest picture a renderer decodes: 40 megapixels (160 MiB as 8-bit
+    /// RGBA), more than a 5K screen's screenshot; larger ones are refused from
+    /// their headers, before a pixel is decoded.
+    public static let maximumPicturePixels = 40_000_000
 }
 
 /// A view is data: geometry, appearance and subviews. No pixels are needed to run

@@ -27,6 +27,9 @@ struct QuadItem: Equatable, Sendable {
     let alpha: Double
     let background: Color
     let content: ViewContent
+    /// The picture a `.picture` content shows, as the cache has it when the
+    /// item is made: a file changed on disk makes another item, so it is drawn again.
+    let picture: Picture?
     /// Points per pixel, on average over the quad.
     let pixelSize: Double
     let bounds: PixelRect
@@ -64,11 +67,12 @@ struct QuadItem: Equatable, Sendable {
         self.inverse = inverse
         (self.width, self.height, self.radius, self.alpha) = (w, h, min(radius, w / 2, h / 2), alpha)
         (self.background, self.content) = (background, content)
+        picture = if case .picture(let path, _) = content { PictureCache.shared.picture(at: path) } else { nil }
         pixelSize = (w * h / area).squareRoot()
         bounds = PixelRect(x0: minX, y0: minY, x1: maxX + 1, y1: maxY + 1)
         let opaque: Bool = switch content {
         case .none, .label: alpha >= 1 && background.alpha >= 1
-        case .image: false
+        case .image, .picture: false
         }
         // Pixels whose centres lie half a pixel inside the rectangle shrunk by its corners
         // are drawn wholly covered (see `draw(into:)`), so they hide what is beneath.

@@ -1,11 +1,11 @@
 import Foundation
 import HostContainer
 
-/// A view's own colour at a point of its bounds: background, then picture or
-/// label. Made once per view and frame; everything a pixel needs is worked
+/// A view's own colour at a point of its bounds: background, then picture
+/// (procedural or a file) or label. Made once per view and frame; everything a pixel needs is worked
 /// out here, so that shading a pixel allocates nothing and touches no string.
 struct Shader {
-    private enum Kind { case plain, image, label }
+    private enum Kind { case plain, image, label, picture }
 
     let background: Color
     private let kind: Kind
@@ -17,17 +17,33 @@ struct Shader {
     private let columns: [UInt8]
     private let unit: Double, textX: Double, textY: Double, textRight: Double, textBottom: Double
     private let ink: Color
+    // A picture file's level to sample, and the map from the view's points to its pixels.
+    private let picture: Picture.Level?
+    private let pictureMap: (ax: Double, bx: Double, ay: Double, by: Double)
+    private let clipsPicture: Bool
 
-    init(background: Color, content: ViewContent, width: Double, height: Double) {
+    /// A view's shader; `picture` is what a `.picture` content shows (nil: the
+    /// background alone), `pixelSize` how many of the view's points a device pixel spans.
+    init(background: Color, content: ViewContent, picture file: Picture? = nil, width: Double, height: Double, pixelSize: Double) {
         self.background = background
         self.width = width
         self.height = height
         (inverseWidth, inverseHeight) = (1 / width, 1 / height)
         ink = Content.textColor(on: background)
         painter = if case .image(let seed) = content { ImagePainter.for(seed: seed) } else { nil }
+        if case .picture(_, let fit) = content, let file {
+            (picture, pictureMap) = Self.map(file, fit: fit, width: width, height: height, pixelSize: pixelSize)
+            clipsPicture = fit == .contain
+        } else {
+            (picture, pictureMap, clipsPicture) = (nil, (0, 0, 0, 0), false)
+        }
         switch content {
-        case .none, .image:
-            kind = if case .none = content { .plain } else { .image }
+        case .none, .image, .picture:
+            kind = switch content {
+            case .image: .image
+            case .picture: picture == nil ? .plain : .picture
+            default: .plain
+            }
             (columns, unit, textX, textY, textRight, textBottom) = ([], 1, 0, 0, 0, 0)
         case .label(let text):
             kind = .label
@@ -54,6 +70,11 @@ struct Shader {
             return background
         case .image:
             return painter.unsafelyUnwrapped.color(u: u * inverseWidth, v: v * inverseHeight)
+        case .picture:
+            let level = picture.unsafelyUnwrapped
+            let x = u * pictureMap.ax + pictureMap.bx, y = v * pictureMap.ay + pictureMap.by
+            if clipsPicture, x < 0 || y < 0 || x >= Double(level.width) || y >= Double(level.height) { return background }
+            return Self.over(level.color(x: x, y: y), background)
         case .label:
             let reach = 0.375 * pixelSize  // the outermost samples' offset
             guard u + reach >= textX, u - reach < textRight, v + reach >= textY, v - reach < textBottom else { return background }
@@ -76,6 +97,39 @@ struct Shader {
             return background.alpha == 0 ? Color(red: ink.red, green: ink.green, blue: ink.blue, alpha: ink.alpha * share)
                 : Content.mix(background, ink, share)
         }
+    }
+}
+
+extension Shader {
+    /// The level of `file` to sample for a view of `width` × `height` points
+    /// drawn `pixelSize` points a device pixel, and the map from the view's
+    /// points to that level's pixels: `fit` says how the picture's shape meets the view's.
+    static func map(_ file: Picture, fit: PictureFit, width: Double, height: Double, pixelSize: Double)
+        -> (Picture.Level, (ax: Double, bx: Double, ay: Double, by: Double)) {
+        let (pw, ph) = (Double(file.width), Double(file.height))
+        // Points per picture pixel, across and down.
+        var (sx, sy) = (width / pw, height / ph)
+        switch fit {
+        case .cover: (sx, sy) = (max(sx, sy), max(sx, sy))
+        case .contain: (sx, sy) = (min(sx, sy), min(sx, sy))
+        case .fill: break
+        }
+        // The picture centred on the view; a picture pixel spans min(sx, sy) / pixelSize device pixels.
+        let level = file.level(forFootprint: min(sx, sy) / max(pixelSize, 1e-9))
+        let (kx, ky) = (Double(level.width) / pw, Double(level.height) / ph)
+        let (left, top) = ((width - pw * sx) / 2, (height - ph * sy) / 2)
+        return (level, (kx / sx, -left * kx / sx, ky / sy, -top * ky / sy))
+    }
+
+    /// `top` (straight, with alpha) over `bottom`.
+    @inline(__always)
+    static func over(_ top: Color, _ bottom: Color) -> Color {
+        if top.alpha >= 1 || bottom.alpha <= 0 { return top }
+        let a = top.alpha + bottom.alpha * (1 - top.alpha)
+        guard a > 0 else { return .clear }
+        let wb = bottom.alpha * (1 - top.alpha)
+        return Color(red: (top.red * top.alpha + bottom.red * wb) / a, green: (top.green * top.alpha + bottom.green * wb) / a,
+                     blue: (top.blue * top.alpha + bottom.blue * wb) / a, alpha: a)
     }
 }
 

@@ -1,0 +1,153 @@
+import Foundation
+import GraphicsShims
+import HostContainer
+
+/// A decoded picture: premultiplied 8-bit RGBA, rows top first, and the same
+/// halved again and again (a mipmap chain, made when first needed), so that a
+/// picture drawn smaller than it is is averaged rather than aliased. Its
+/// pixels never change once made: share it freely between threads. Two
+/// pictures are equal when they are the same decode.
+public final class Picture: @unchecked Sendable, Equatable {
+    public static func == (a: Picture, b: Picture) -> Bool { a === b }
+
+    public let width: Int, height: Int
+    /// Level 0 is the picture; level k is 2^k times smaller, down to one pixel a side.
+    private var levels: [Level]
+    private let lock = NSLock()
+
+    struct Level {
+        let width: Int, height: Int
+        let pixels: UnsafeMutableBufferPointer<UInt8>
+    }
+
+    /// A picture of `pixels` (`width` × `height`, straight RGBA, malloc'd): it
+    /// takes them over, premultiplies them in place and frees them when it goes.
+    init(width: Int, height: Int, taking pixels: UnsafeMutablePointer<UInt8>) {
+        (self.width, self.height) = (width, height)
+        let buffer = UnsafeMutableBufferPointer(start: pixels, count: width * height * 4)
+        for k in stride(from: 0, to: buffer.count, by: 4) where buffer[k + 3] != 255 {
+            let a = UInt32(buffer[k + 3])
+            for c in 0..<3 { buffer[k + c] = UInt8((UInt32(buffer[k + c]) * a + 127) / 255) }
+        }
+        levels = [Level(width: width, height: height, pixels: buffer)]
+    }
+
+    deinit {
+        free(levels[0].pixels.baseAddress)
+        for level in levels.dropFirst() { level.pixels.deallocate() }
+    }
+
+    /// The premultiplied colour at (x, y) of level 0, 0 to 255 per channel (for tests and encoders).
+    public func pixel(_ x: Int, _ y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        let p = levels[0].pixels, k = (y * width + x) * 4
+        return (p[k], p[k + 1], p[k + 2], p[k + 3])
+    }
+
+    /// The level to sample when one picture pixel spans `footprint` device pixels
+    /// (below 1: the picture is drawn smaller than it is).
+    func level(forFootprint footprint: Double) -> Level {
+        guard footprint < 0.75, footprint > 0 else { return levels[0] }
+        let wanted = min(Int(log2(1 / footprint)), 16)
+        lock.lock()
+        defer { lock.unlock() }
+        while levels.count <= wanted, let last = levels.last, last.width > 1 || last.height > 1 {
+            levels.append(Self.halved(last))
+        }
+        return levels[min(wanted, levels.count - 1)]
+    }
+
+    /// `level` halved in each direction, each pixel the mean of the (up to) four beneath it.
+    private static func halved(_ level: Level) -> Level {
+        let w = max(level.width / 2, 1), h = max(level.height / 2, 1)
+        let out = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: w * h * 4)
+        let src = level.pixels
+        for y in 0..<h {
+            let y0 = min(2 * y, level.height - 1), y1 = min(2 * y + 1, level.height - 1)
+            for x in 0..<w {
+                let x0 = min(2 * x, level.width - 1), x1 = min(2 * x + 1, level.width - 1)
+                let a = (y0 * level.width + x0) * 4, b = (y0 * level.width + x1) * 4
+                let c = (y1 * level.width + x0) * 4, d = (y1 * level.width + x1) * 4
+                for k in 0..<4 {
+                    let top = UInt32(src[a + k]) + UInt32(src[b + k])
+                    let bottom = UInt32(src[c + k]) + UInt32(src[d + k])
+                    out[(y * w + x) * 4 + k] = UInt8((top + bottom + 2) / 4)
+                }
+            }
+        }
+        return Level(width: w, height: h, pixels: out)
+    }
+}
+
+extension Picture.Level {
+    /// The straight colour at (x, y) in this level's pixels (centres at half
+    /// pixels), bilinear between the four nearest, edges held.
+    @inline(__always)
+    func color(x: Double, y: Double) -> Color {
+        let fx = min(max(x - 0.5, 0), Double(width - 1)), fy = min(max(y - 0.5, 0), Double(height - 1))
+        let x0 = Int(fx), y0 = Int(fy)
+        let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+        let tx = fx - Double(x0), ty = fy - Double(y0)
+        let a = (y0 * width + x0) * 4, b = (y0 * width + x1) * 4, c = (y1 * width + x0) * 4, d = (y1 * width + x1) * 4
+        let w00 = (1 - tx) * (1 - ty), w10 = tx * (1 - ty), w01 = (1 - tx) * ty, w11 = tx * ty
+        func mixed(_ k: Int) -> Double {
+            Double(pixels[a + k]) * w00 + Double(pixels[b + k]) * w10 + Double(pixels[c + k]) * w01 + Double(pixels[d + k]) * w11
+        }
+        let alpha = mixed(3)
+        guard alpha > 0 else { return .clear }
+        let scale = 1 / alpha
+        return Color(red: mixed(0) * scale, green: mixed(1) * scale, blue: mixed(2) * scale, alpha: alpha / 255)
+    }
+}
+
+/// Why a picture file could not be had, in words for a message.
+public struct PictureProblem: Error, Equatable, CustomStringConvertible {
+    /// What went wrong, naming what was found ("a folder", "truncated data: ...").
+    public let description: String
+    /// Whether the system library that decodes the format is missing (the message names its Debian package).
+    public let libraryMissing: Bool
+}
+
+/// Decoding PNG and JPEG files with the system's libpng16 and libjpeg,
+/// loaded at run time.
+public enum PictureDecoder {
+    /// The file's format from its first bytes: "PNG", "JPEG" or nil.
+    public static func format(of bytes: some Collection<UInt8>) -> String? {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "PNG" }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "JPEG" }
+        return nil
+    }
+
+    /// The largest file read: a picture of the largest size, barely compressed, is well under it.
+    public static let maximumFileBytes = 256 << 20
+
+    /// Decodes `bytes`; `library` names the shared library to load instead of the standard one (tests).
+    public static func decode(_ bytes: [UInt8], maximumPixels: Int = ViewContent.maximumPicturePixels,
+                              library: String? = nil) -> Result<Picture, PictureProblem> {
+        guard let format = format(of: bytes) else {
+            return .failure(PictureProblem(description: "neither a PNG nor a JPEG (its first bytes are neither's)", libraryMissing: false))
+        }
+        var width: UInt32 = 0, height: UInt32 = 0
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var message = [CChar](repeating: 0, count: 256)
+        let status = bytes.withUnsafeBufferPointer { data in
+            graphics_decode_picture(format == "PNG" ? 0x50 : 0x4A, data.baseAddress, data.count, UInt64(maximumPixels), library,
+                                    &width, &height, &pixels, &message, message.count)
+        }
+        let said = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        switch Int(status) {
+        case Int(GRAPHICS_OK):
+            return .success(Picture(width: Int(width), height: Int(height), taking: pixels!))
+        case Int(GRAPHICS_NO_LIBRARY):
+            let package = format == "PNG" ? "libpng16-16" : "libjpeg62-turbo"
+            return .failure(PictureProblem(description: "a \(format) this system cannot decode: \(said) (apt-get install \(package))",
+                                           libraryMissing: true))
+        case Int(GRAPHICS_TOO_LARGE):
+            return .failure(PictureProblem(
+                description: "a \(format) of \(said), more than the \(maximumPixels / 1_000_000) megapixels Segue decodes", libraryMissing: false))
+        case Int(GRAPHICS_NO_MEMORY):
+            return .failure(PictureProblem(description: "a \(format) too large for the memory at hand (\(said))", libraryMissing: false))
+        default:
+            return .failure(PictureProblem(description: "a \(format) that is truncated or corrupt (\(said))", libraryMissing: false))
+        }
+    }
+}
