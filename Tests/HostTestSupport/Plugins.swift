@@ -1,8 +1,8 @@
 import Foundation
-@testable import PluginHost
+import PluginHost
 import TestSupport
 
-@testable import HostContainer
+import HostContainer
 
 /// A registry of the three bundled plugins, run in this process from their real .so files.
 public let bundledRegistry = AnimatorRegistry(folders: [Paths.binFolder], isolation: .none)

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 
-@testable import HostContainer
-@testable import Renderer
+import HostContainer
+import Renderer
 
 /// An X server of the test's own (Xvfb) and the X tools that drive and
 /// photograph windows on it (xdotool, xwd).
@@ -145,9 +145,11 @@ public struct XWDImage {
     /// The photograph as a canvas (for writing it as a PNG).
     public func canvas() -> Canvas {
         var canvas = Canvas(width: width, height: height)
-        for k in 0..<(width * height) {
-            for c in 0..<3 { canvas.pixels[k * 4 + c] = Float(rgb[k * 3 + c]) / 255 }
-            canvas.pixels[k * 4 + 3] = 1
+        for y in 0..<height {
+            for x in 0..<width {
+                let (r, g, b) = pixel(x, y)
+                canvas.fill(PixelRect(x0: x, y0: y, x1: x + 1, y1: y + 1), with: Color(red: r, green: g, blue: b))
+            }
         }
         return canvas
     }

@@ -114,6 +114,21 @@ struct ArchitectureTests {
         for target in targets { visit(target.name) }
     }
 
+    /// Only test targets import with @testable: a release build (which does not
+    /// compile for testing) builds every other target, the test support ones included.
+    @Test func onlyTestTargetsImportForTesting() throws {
+        let manifest = try String(contentsOfFile: Paths.packageRoot + "/Package.swift", encoding: .utf8)
+        let testTargets = Set(manifest.matches(of: /\.testTarget\(\s*name:\s*"([^"]+)"/).map { String($0.1) })
+        for target in try Self.targets() where !testTargets.contains(target.name) {
+            let root = Paths.packageRoot + "/" + target.folder
+            for case let file as String in FileManager.default.enumerator(atPath: root)?.allObjects ?? [] where file.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+                #expect(!text.split(separator: "\n").contains { $0.hasPrefix("@testable") }, "\(target.folder)/\(file) imports for testing")
+            }
+        }
+        #expect(testTargets.count >= 7)
+    }
+
     @Test func nothingReExportsAModule() throws {
         for target in try Self.targets() {
             let root = Paths.packageRoot + "/" + target.folder

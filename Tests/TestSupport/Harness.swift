@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import HostContainer
+import HostContainer
 
 /// A child controller that records the containment calls it receives.
 public final class RecordingViewController: ViewController {

@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import HostContainer
+import HostContainer
 
 /// An animator made of closures: by default it animates the from and to
 /// views over `duration` and shows `t / duration` as the to view's alpha, so
