@@ -112,7 +112,7 @@ void graphics_font_close(graphics_font *font) {
     free(font);
 }
 
-int graphics_font_find(const char *pattern, const char *library, char *path, size_t path_size) {
+int graphics_font_find(const char *pattern, const char *library, char *path, size_t path_size, char *family, size_t family_size) {
     void *lib = dlopen(library ? library : "libfontconfig.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) return -1;
     void *(*load)(void) = dlsym(lib, "FcInitLoadConfigAndFonts");
@@ -133,10 +133,14 @@ int graphics_font_find(const char *pattern, const char *library, char *path, siz
         defaults(wanted);
         int result = 0;
         void *best = match(config, wanted, &result);
-        const char *file = NULL;
+        const char *file = NULL, *name = NULL;
         if (best && get_string(best, "file", 0, &file) == 0 /* FcResultMatch */ && file && strlen(file) < path_size) {
             strcpy(path, file);
             found = 0;
+            if (family_size > 0) {
+                family[0] = 0;
+                if (get_string(best, "family", 0, &name) == 0 && name) snprintf(family, family_size, "%s", name);
+            }
         }
         if (best) destroy(best);
         destroy(wanted);

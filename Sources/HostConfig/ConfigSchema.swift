@@ -62,6 +62,11 @@ extension SegueConfig {
       "description": "The animator for transitions no rule matches: a plugin animator's short name, or \"default\" for the built-in one.",
       "$ref": "#/$defs/name"
     },
+    "font": {
+      "description": "The typeface labels are drawn in: a family name fontconfig matches (\"DejaVu Serif\"), or a font file relative to the config. DejaVu Sans unless told.",
+      "type": "string",
+      "minLength": 1
+    },
     "rules": {
       "description": "Which animator runs for which switch: the most specific matching rule wins (from and to, then to only, then from only; the first in the file among equals).",
       "type": "array",

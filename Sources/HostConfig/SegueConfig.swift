@@ -74,11 +74,11 @@ public struct SegueConfig: Equatable, Sendable {
         }
     }
 
-    /// Where the config names a picture file: what a renderer reports a
-    /// picture it cannot decode at (the config itself only checks that the
-    /// file is there and starts as a PNG or JPEG does).
-    public struct PictureUse: Equatable, Sendable {
-        /// The file, absolute.
+    /// Where the config names what only a host that draws reads (a picture
+    /// file, a font): what a renderer reports one it cannot use at. The config
+    /// itself only checks that a picture is a file that starts as a PNG or JPEG does.
+    public struct DrawingUse: Equatable, Sendable {
+        /// The picture file, absolute; the font's family name, or its file, absolute.
         public var path: String
         /// The key that names it, like `$.children[1].picture`, and where that is in the file.
         public var keyPath: String
@@ -116,7 +116,16 @@ public struct SegueConfig: Equatable, Sendable {
     /// The steps to play in order, starting from the first child shown.
     public var script: [ScriptStep] = []
     /// Every picture file the children and elements show, in file order.
-    public var pictures: [PictureUse] = []
+    public var pictures: [DrawingUse] = []
+    /// The typeface labels are drawn in (`"font"`: a family name fontconfig
+    /// matches, or a font file relative to the config); nil: the standard one.
+    public var font: DrawingUse?
+
+    /// Whether a font's name (`"font"`, `--font`) is a file's rather than a
+    /// family's: it has a '/' or ends as a font file does.
+    public static func namesFontFile(_ name: String) -> Bool {
+        name.contains("/") || [".ttf", ".otf", ".ttc", ".pfb", ".pfa"].contains { name.lowercased().hasSuffix($0) }
+    }
 
     /// An empty config labelled `file`: no folders, rules, children or script.
     public init(file: String) { self.file = file }
@@ -217,13 +226,18 @@ public struct SegueConfig: Equatable, Sendable {
         do {
             let reader = ConfigReader(file: file, baseDirectory: baseDirectory, collecting: collecting, checksNames: checksNames)
             var (config, problems) = try reader.config(document)
-            // Where each picture is named, for what a renderer finds wrong with it later.
+            // Where each picture and the font are named, for what a renderer finds wrong with them later.
+            if var font = config.font {
+                let place = located(ConfigError(file: file, keyPath: font.keyPath, expected: "", found: ""))
+                (font.line, font.column) = (place.line, place.column)
+                config.font = font
+            }
             for (i, child) in config.children.enumerated() {
                 let shown = [("$.children[\(i)].picture", child.content)]
                     + child.elements.enumerated().map { ("$.children[\(i)].elements[\($0.offset)].picture", $0.element.content) }
                 for case let (keyPath, .picture(path, _)) in shown {
                     let place = located(ConfigError(file: file, keyPath: keyPath, expected: "", found: ""))
-                    config.pictures.append(SegueConfig.PictureUse(path: path, keyPath: keyPath, line: place.line, column: place.column))
+                    config.pictures.append(SegueConfig.DrawingUse(path: path, keyPath: keyPath, line: place.line, column: place.column))
                 }
             }
             return (config, problems.map(located))
@@ -301,7 +315,7 @@ private struct ConfigReader {
 
     func config(_ document: JSONValue) throws(ConfigError) -> (SegueConfig, [ConfigError]) {
         var deferred: [ConfigError] = []
-        let top = try object(document, "$", keys: ["plugins", "defaultAnimator", "isolation", "sandbox", "limits", "curves", "rules", "children", "script"])
+        let top = try object(document, "$", keys: ["plugins", "defaultAnimator", "isolation", "sandbox", "limits", "curves", "font", "rules", "children", "script"])
         var config = SegueConfig(file: file)
         if let plugins = top["plugins"] {
             for (i, item) in try array(plugins, "$.plugins").enumerated() {
@@ -330,6 +344,12 @@ private struct ConfigReader {
             config.curves = CurveBook(custom: custom)
         }
         if let name = top["defaultAnimator"] { config.defaultAnimator = try string(name, "$.defaultAnimator") }
+        if let value = top["font"] {
+            // A font file is relative to the config; anything else is a family name.
+            let name = PluginSearchPath.expandingHome(try string(value, "$.font"))
+            let font = SegueConfig.namesFontFile(name) && !name.hasPrefix("/") ? (baseDirectory as NSString).appendingPathComponent(name) : name
+            config.font = SegueConfig.DrawingUse(path: font, keyPath: "$.font")
+        }
         if let value = top["isolation"] {
             guard case .string(let text) = value, let isolation = PluginIsolation(rawValue: text) else {
                 throw fail("$.isolation", expected: "\"process\" or \"none\"", found: value)

@@ -63,6 +63,11 @@ public final class LiveLoop {
     private var nextDeadline: Double?
     private var recent: [Double] = []
 
+    /// What labels are drawn in: the standard typeface unless set (nil: the built-in 5 x 7 font).
+    public var typeface: Typeface? = try? Typeface.standard.get() {
+        didSet { if typeface != oldValue { frames = FrameRenderer(renderer: Self.renderer(scale: backend.scale, typeface: typeface)) } }
+    }
+
     /// A loop over `session` presenting to `backend`.
     public init(session: LiveSession, backend: any LiveBackend, wallClock: any TransitionClock = MonotonicClock(),
                 frameInterval: Double = 1.0 / 60) {
@@ -71,12 +76,12 @@ public final class LiveLoop {
         self.wallClock = wallClock
         self.frameInterval = frameInterval
         stage = Stage(size: session.size, drawsStatus: !backend.printsStatus)
-        frames = FrameRenderer(renderer: Self.renderer(scale: backend.scale))
+        frames = FrameRenderer(renderer: Self.renderer(scale: backend.scale, typeface: typeface))
     }
 
     /// The live view's renderer: over black, on every core from a quarter of a 390x844 frame up.
-    static func renderer(scale: Double) -> ViewRenderer {
-        var renderer = ViewRenderer(scale: scale, background: Color(red: 0, green: 0, blue: 0))
+    static func renderer(scale: Double, typeface: Typeface?) -> ViewRenderer {
+        var renderer = ViewRenderer(scale: scale, background: Color(red: 0, green: 0, blue: 0), typeface: typeface)
         renderer.bandsFrom = 80_000
         return renderer
     }
@@ -114,7 +119,7 @@ public final class LiveLoop {
         session.droppedFrames = droppedFrames
         if backend.scale != frames.renderer.scale {
             // The terminal was resized: draw at the new size.
-            frames = FrameRenderer(renderer: Self.renderer(scale: backend.scale))
+            frames = FrameRenderer(renderer: Self.renderer(scale: backend.scale, typeface: typeface))
         }
         let damage = frames.render(stage.compose(session))
         stage.detach()

@@ -356,6 +356,11 @@ public final class LiveSession {
 
     // MARK: - Reload
 
+    /// Shows `text` in the banner (escaped), as the host says something the session cannot know.
+    public func say(_ text: String, kind: Banner.Kind) {
+        banner = Banner(kind: kind, text: PluginText.escaped(text))
+    }
+
     /// Takes a reload (``ConfigReloader/reload(changed:)``): the config in
     /// force (the last good one while the file is broken, with a banner saying
     /// why, and another when it is fixed) and the animators. A rebuilt plugin

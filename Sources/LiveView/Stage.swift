@@ -62,6 +62,7 @@ public final class Stage {
         progress.backgroundColor = Self.highlight
         progress.cornerRadius = 2
         timelineLabel.frame = Rect(x: 4, y: 2, width: w - 8, height: 17)
+        timelineLabel.fontSize = 11
         // Its own dark background, so its text is drawn light.
         timelineLabel.backgroundColor = Color(red: 0.12, green: 0.12, blue: 0.14)
         timeline.addSubview(track)
@@ -72,12 +73,18 @@ public final class Stage {
         bar.backgroundColor = Self.barColor
         status.frame = layout.status
         status.backgroundColor = Self.chrome
+        status.fontSize = 11
+        banner.fontSize = 12
         help.frame = Rect(x: 20, y: 80, width: w - 40, height: Double(Self.keys.count) * 22 + 20)
-        help.backgroundColor = Self.chrome
+        // Opaque: its lines, of its colour, then do not show as darker stripes.
+        help.backgroundColor = Color(red: Self.chrome.red, green: Self.chrome.green, blue: Self.chrome.blue)
         help.cornerRadius = 10
         for (k, (key, what)) in Self.keys.enumerated() {
             let line = View(frame: Rect(x: 8, y: 10 + Double(k) * 22, width: help.frame.width - 16, height: 20))
             line.content = .label("\(key)  \(what)")
+            // The panel's own colour, so that the text is drawn light on it.
+            line.backgroundColor = help.backgroundColor
+            line.fontSize = 12
             help.addSubview(line)
         }
     }
@@ -114,7 +121,11 @@ public final class Stage {
             cells.forEach(bar.addSubview)
         }
         let cellWidth = bar.frame.width / Double(max(names.count, 1))
+        // One size for every name, the longest fitting (a letter advances about 0.56 em; 4 points of room at each side).
+        let longest = Double(names.map(\.count).max() ?? 1)
+        let nameSize = min((Self.barHeight - 8) * 0.45, (cellWidth - 8) / (0.56 * longest))
         for (k, cell) in cells.enumerated() {
+            cell.fontSize = nameSize
             cell.frame = Rect(x: Double(k) * cellWidth + 2, y: 4, width: cellWidth - 4, height: Self.barHeight - 8)
             cell.cornerRadius = 6
             cell.content = .label(names[k])

@@ -28,11 +28,15 @@ public struct ViewRenderer: Sendable {
     /// frame at scale 1 is drawn on one core). A live view, which has a frame
     /// to present at every refresh, draws smaller ones in bands too.
     public var bandsFrom = 400_000
+    /// What labels are drawn in: the standard typeface (DejaVu Sans, through
+    /// FreeType) unless told; nil draws them in the built-in 5 x 7 font.
+    public var typeface: Typeface?
 
-    /// A renderer at `scale` pixels per point over `background`.
-    public init(scale: Double = 1, background: Color = .white) {
+    /// A renderer at `scale` pixels per point over `background`, labels in `typeface`.
+    public init(scale: Double = 1, background: Color = .white, typeface: Typeface? = try? Typeface.standard.get()) {
         self.scale = scale
         self.background = background
+        self.typeface = typeface
     }
 
     /// The size in pixels of the canvas a view of `size` points renders to.
@@ -49,7 +53,7 @@ public struct ViewRenderer: Sendable {
 
     /// The draw items of `root` on a canvas of `canvas` pixels.
     func items(_ root: View, canvas: PixelRect) -> [DrawItem] {
-        var builder = DisplayListBuilder(scale: scale, root: root, canvas: canvas)
+        var builder = DisplayListBuilder(scale: scale, root: root, canvas: canvas, typeface: typeface)
         let centre = Transform3D.translation(root.bounds.width / 2, root.bounds.height / 2)
         let placed = Transform3D.translation(-root.bounds.width / 2, -root.bounds.height / 2)
             .concatenating(root.transform).concatenating(centre).concatenating(builder.scaling)

@@ -199,6 +199,10 @@ enum Commands {
     static let size = CommandSpec.Option(
         "--size", .text, placeholder: "WxH", summary: "The container's size in points, WxH",
         detail: "The container's size in points (default 390x844).")
+    /// Commands that draw set labels in a typeface.
+    static let font = CommandSpec.Option(
+        "--font", .text, placeholder: "FONT", summary: "The typeface labels are drawn in",
+        detail: "The typeface labels are drawn in: a family name fontconfig matches (\"DejaVu Serif\") or a font file; it overrides the config's \"font\". DejaVu Sans unless told; without FreeType, the built-in 5 x 7 font.")
     /// How a command finds plugins and runs their code: every command that reads plugin folders takes these.
     static let plugins: [CommandSpec.Option] = [
         .init("--plugins", .folder, summary: "A plugin folder, searched first (repeatable)",
@@ -291,6 +295,7 @@ enum Commands {
             .init("--out", .file(""), summary: "The file to write, .gif or .png",
                   detail: ".gif: an animated GIF, looping, one frame per time step with a short hold on the first and last; .png: a filmstrip of stills at evenly spaced times, each labelled with its time. Default: ANIMATOR.gif."),
             json.detailed("Print what was written as one JSON object; no progress."),
+            font,
             .init("--watch", summary: "Render again whenever a plugin or the config changes",
                   detail: "After writing, watch the plugin folders and the config, and write the preview again whenever a plugin or the config changes (an author's loop: rebuild, look), saying what was written or why the new build was rejected. A config saved with a mistake keeps the last good one. SIGINT or SIGTERM ends it."),
             strict,
@@ -309,6 +314,7 @@ enum Commands {
             .init("--graphics", .choice(TerminalGraphics.allCases.map(\.rawValue)), summary: "How the terminal gets frames",
                   detail: "How the terminal gets frames, instead of asking it (only with --terminal)."),
             size,
+            font,
             .init("--scale", .number(0.25...4, default: 1), placeholder: "F", summary: "Zoom the window by F",
                   detail: "Make the window F times the container's size; frames are drawn at the display's pixel density."),
             .init("--play", summary: "Play the config's script, as segue run does, until stopped",

@@ -61,7 +61,7 @@ enum PictureFiles {
                 taken.insert(name)
                 names.append(name)
                 adjusted.children.append(SegueConfig.Child(name: name, content: .picture(path: path, fit: .cover)))
-                adjusted.pictures.append(SegueConfig.PictureUse(path: path, keyPath: given, origin: "the command line"))
+                adjusted.pictures.append(SegueConfig.DrawingUse(path: path, keyPath: given, origin: "the command line"))
             }
             return (adjusted, names)
         }

@@ -55,7 +55,8 @@ enum PreviewCommand {
         for option in ["--from", "--to"] where endpoint[option] == nil { endpoint[option] = args.single(option) }
         let registry = try PluginFolders.registry(args, config: config)
         var job = Job(name: name, config: config, parameters: parameters, from: endpoint["--from"] ?? nil,
-                      to: endpoint["--to"] ?? nil, size: size, fps: fps, scale: scale, stills: stills, out: out,
+                      to: endpoint["--to"] ?? nil, typeface: TypeChoice.typeface(args, config: config),
+                      size: size, fps: fps, scale: scale, stills: stills, out: out,
                       format: format, dither: args.has("--dither"), json: args.has("--json"))
         let rendered = job.render(with: registry)
         guard watching else { return rendered ? .success : .failure }
@@ -86,6 +87,7 @@ enum PreviewCommand {
                 printError("segue: the new build was rejected (\(rejection.file): \(rejection.reason)); \(out) is left as it was")
                 continue
             }
+            if outcome.config.font != job.config.font { job.typeface = TypeChoice.typeface(args, config: outcome.config) }
             job.config = outcome.config
             _ = job.render(with: outcome.registry)
         }
@@ -99,6 +101,8 @@ enum PreviewCommand {
         var config: SegueConfig
         let parameters: [String: ParameterValue]
         let from, to: String?
+        /// What labels are drawn in (nil: the built-in 5 x 7 font).
+        var typeface: Typeface?
         let size: Rect
         let fps, scale: Double
         let stills: Int
@@ -150,7 +154,7 @@ enum PreviewCommand {
             forced.curves = config.curves
             forced.rules = [SegueConfig.Rule(from: from, to: to, animator: name, parameters: parameters, label: rule?.label ?? "preview")]
             let delegate = ConfigDrivenDelegate(config: forced, registry: registry)
-            let renderer = ViewRenderer(scale: scale)
+            let renderer = ViewRenderer(scale: scale, typeface: typeface)
             let preview = TransitionPreview(children: { Scene.viewControllers(for: children, size: size) }, size: size,
                                             from: from, to: to, renderer: renderer)
             let progress = Progress(enabled: !json, label: "\(name) \(from) -> \(to)")

@@ -55,7 +55,7 @@ enum RunCommand {
             printError("segue: warning: no plugin animators found (searched \(searched.isEmpty ? "no folder" : searched); 'segue list' says more): rules naming one fall back to the built-in default")
         }
         let recorder = try args.single("--preview").map { folder throws(UsageError) in
-            PreviewRecorder(folder: folder, renderer: ViewRenderer(scale: args.number("--scale")!),
+            PreviewRecorder(folder: folder, renderer: ViewRenderer(scale: args.number("--scale")!, typeface: TypeChoice.typeface(args, config: config)),
                             progress: !json)
         }
         if let recorder {

@@ -73,13 +73,23 @@ enum ShowCommand {
         }
         let session = LiveSession(config: config, registry: registry, size: size)
         let loop = LiveLoop(session: session, backend: backend)
+        loop.typeface = TypeChoice.typeface(args, config: config)
         loop.interrupt = signals
         if args.has("--play") {
             let autoplay = Autoplay(steps: ScriptPlayer(config: config, registry: registry).script)
             loop.script = { autoplay.inputs(for: $0, now: $1) }
         }
         let reloader = Reloader(args: args, session: session, adjusting: { pictures.applied(to: $0).config })
-        loop.onFrame = { reloader.apply() }
+        loop.onFrame = {
+            let font = session.config.font
+            reloader.apply()
+            // A config saved with another font: labels in it from the next frame (a font that cannot be used is said).
+            if session.config.font != font, args.single("--font") == nil {
+                let (typeface, problems) = TypeChoice.typeface(commandLine: nil, config: session.config)
+                loop.typeface = typeface
+                if let problem = problems.first { session.say(problem, kind: .warning) }
+            }
+        }
         let start = MonotonicTime.now
         loop.run(until: { quitAfter.map { MonotonicTime.now - start >= $0 } ?? false })
         reloader.stop()

@@ -102,7 +102,7 @@ struct ConfigTests {
 
     @Test(arguments: [
         (#"[1, 2]"#, "$", "an object", "an array of 2"),
-        (#"{"rule": []}"#, "$.rule", "one of the keys 'plugins', 'defaultAnimator', 'isolation', 'sandbox', 'limits', 'curves', 'rules', 'children', 'script'", "the unknown key 'rule'"),
+        (#"{"rule": []}"#, "$.rule", "one of the keys 'plugins', 'defaultAnimator', 'isolation', 'sandbox', 'limits', 'curves', 'font', 'rules', 'children', 'script'", "the unknown key 'rule'"),
         (#"{"sandbox": "lax"}"#, "$.sandbox", #""strict" or "off""#, #"the string "lax""#),
         (#"{"limits": {"memory": "lots"}}"#, "$.limits.memory", #"a size of at least 256 MiB, like "512MiB" or "2GiB" (or a number of bytes)"#, #"the string "lots""#),
         (#"{"limits": {"memory": 1024}}"#, "$.limits.memory", #"a size of at least 256 MiB, like "512MiB" or "2GiB" (or a number of bytes)"#, "the number 1024"),

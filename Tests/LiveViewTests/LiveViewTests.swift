@@ -111,9 +111,9 @@ struct LiveViewTests {
         #expect(live.shown == "contact" && live.shows(SceneColor.contact))
         // The highlighted cell is the shown child's, near its left edge (away from its label).
         let h = Stage.highlight
-        let found = live.color(cell * 3 + 10, y)
+        let found = live.color(cell * 3 + 5, y)
         #expect(abs(Double(found.0) - h.red) < 0.05 && abs(Double(found.2) - h.blue) < 0.05, "\(found)")
-        let other = live.color(cell * 1 + 10, y)
+        let other = live.color(cell * 1 + 5, y)
         #expect(abs(Double(other.2) - h.blue) > 0.02 || abs(Double(other.0) - h.red) > 0.2, "\(other)")
     }
 

@@ -165,10 +165,11 @@ struct DrawingTests {
 
     /// A filmstrip's time label as the README's filmstrips draw it (scale 0.3:
     /// 16 pixels high), as luminance per pixel.
-    func labelPixels(_ text: String, scale: Double = 0.3) -> [Double] {
+    /// The luminance of each pixel of a label of `text`, in the built-in 5 x 7 font unless `typeface` is given.
+    func labelPixels(_ text: String, scale: Double = 0.3, typeface: Typeface? = nil) -> [Double] {
         let label = View(frame: Rect(x: 0, y: 0, width: 117 / scale, height: 16 / scale))
         label.content = .label(text)
-        let canvas = ViewRenderer(scale: scale).render(label)
+        let canvas = ViewRenderer(scale: scale, typeface: typeface).render(label)
         var out: [Double] = []
         for y in 0..<canvas.height { for x in 0..<canvas.width {
             let c = canvas.color(x: x, y: y)
@@ -206,7 +207,7 @@ struct DrawingTests {
             let view = View(frame: Rect(x: 0, y: 0, width: width, height: Double(8 * cell) / 0.7))
             view.backgroundColor = .white
             view.content = .label(String(glyph.character))
-            let canvas = ViewRenderer(scale: 1).render(view)
+            let canvas = ViewRenderer(scale: 1, typeface: nil).render(view)
             let textX = (width - Double(5 * cell)) / 2, textY = (view.bounds.height - Double(7 * cell)) / 2
             var wrong: [String] = []
             for column in 0..<5 {

@@ -142,4 +142,21 @@ struct PreviewCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/x.gif"))
     }
 
+
+    /// A font that cannot be had costs one line saying where it was named and why; the preview is
+    /// still drawn, its labels in DejaVu Sans.
+    @Test func aFontThatCannotBeHadIsSaidInOneLine() throws {
+        let folder = makeTemporaryFolder("preview-font")
+        let given = try run(Paths.segue, ["preview", "SpringSlide", "--font", "missing.ttf", "--frames", "2", "--scale", "0.2", "--out", "a.png"],
+                            in: folder)
+        #expect(given.status == 0 && given.err == "segue: the command line: --font: expected a font FreeType reads: a family fontconfig matches, or a font file, found no font file at \(folder)/missing.ttf; labels are drawn in DejaVu Sans\n",
+                "\(given.err)")
+        try #"{"font": "No Such Family"}"#.write(toFile: folder + "/segue.json", atomically: false, encoding: .utf8)
+        let configured = try run(Paths.segue, ["preview", "SpringSlide", "--config", "segue.json", "--frames", "2", "--scale", "0.2", "--out", "b.png"],
+                                 in: folder)
+        #expect(configured.status == 0 && configured.err.hasPrefix("segue: segue.json:1:2: $.font: expected a font FreeType reads"), "\(configured.err)")
+        #expect(configured.err.contains("found no font named 'No Such Family'") && configured.err.split(separator: "\n").count == 1)
+        #expect(FileManager.default.fileExists(atPath: folder + "/b.png"))
+    }
+
 }

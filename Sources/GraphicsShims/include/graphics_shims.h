@@ -78,9 +78,10 @@ void graphics_font_close(graphics_font *font);
 
 /**
  * The file fontconfig (loaded from `library`, NULL: libfontconfig.so.1)
- * matches to `pattern` (a family name, "DejaVu Sans"), copied into `path`.
- * 0 on success; -1 when fontconfig is missing or matches nothing.
+ * matches best to `pattern` (a family name, "DejaVu Sans"), copied into
+ * `path`, and that font's family into `family` (fontconfig always offers
+ * something: compare). 0 on success; -1 when fontconfig is missing or matches nothing.
  */
-int graphics_font_find(const char *pattern, const char *library, char *path, size_t path_size);
+int graphics_font_find(const char *pattern, const char *library, char *path, size_t path_size, char *family, size_t family_size);
 
 #endif

@@ -82,6 +82,9 @@ public final class View {
     public var backgroundColor: Color = .clear
     /// Drawn over the background.
     public var content: ViewContent = .none
+    /// A label's type size (its em) in points; nil: half the view's height.
+    /// Text that would not fit 4 points inside the view's sides is set smaller.
+    public var fontSize: Double? = nil
     /// Rounded-corner radius in points.
     public var cornerRadius: Double = 0
     /// When set, the view is drawn as this mesh (container coordinates) instead of
@@ -166,6 +169,7 @@ public final class View {
         copy.zPosition = zPosition
         copy.backgroundColor = backgroundColor
         copy.content = content
+        copy.fontSize = fontSize
         copy.cornerRadius = cornerRadius
         for sub in subviews { copy.addSubview(sub.snapshot()) }
         return copy

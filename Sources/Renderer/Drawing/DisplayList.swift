@@ -30,6 +30,9 @@ struct QuadItem: Equatable, Sendable {
     /// The picture a `.picture` content shows, as the cache has it when the
     /// item is made: a file changed on disk makes another item, so it is drawn again.
     let picture: Picture?
+    /// The typeface a `.label` content is drawn in (nil: the built-in 5 x 7 font), and its size in points (nil: half the height).
+    let typeface: Typeface?
+    let fontSize: Double?
     /// Points per pixel, on average over the quad.
     let pixelSize: Double
     let bounds: PixelRect
@@ -41,7 +44,7 @@ struct QuadItem: Equatable, Sendable {
     /// The item for a `width` × `height` rectangle mapped by `matrix`, or nil
     /// when nothing of it would show on a canvas of `canvas` pixels.
     init?(matrix: Transform3D, width w: Double, height h: Double, radius: Double, alpha: Double,
-          background: Color, content: ViewContent, canvas: PixelRect) {
+          background: Color, content: ViewContent, typeface: Typeface?, fontSize: Double? = nil, canvas: PixelRect) {
         guard w > 0, h > 0, background.alpha > 0 || content != .none else { return nil }
         let m = matrix.values
         let H = [m[0], m[1], m[3], m[4], m[5], m[7], m[12], m[13], m[15]]
@@ -68,6 +71,7 @@ struct QuadItem: Equatable, Sendable {
         (self.width, self.height, self.radius, self.alpha) = (w, h, min(radius, w / 2, h / 2), alpha)
         (self.background, self.content) = (background, content)
         picture = if case .picture(let path, _) = content { PictureCache.shared.picture(at: path) } else { nil }
+        (self.typeface, self.fontSize) = if case .label = content { (typeface, fontSize) } else { (nil, nil) }
         pixelSize = (w * h / area).squareRoot()
         bounds = PixelRect(x0: minX, y0: minY, x1: maxX + 1, y1: maxY + 1)
         let opaque: Bool = switch content {
@@ -180,12 +184,15 @@ struct DisplayListBuilder {
     let root: View
     /// The pixels there are to draw on.
     let canvas: PixelRect
+    /// What labels are drawn in (nil: the built-in 5 x 7 font).
+    let typeface: Typeface?
     private(set) var items: [DrawItem] = []
 
-    init(scale: Double, root: View, canvas: PixelRect) {
+    init(scale: Double, root: View, canvas: PixelRect, typeface: Typeface?) {
         self.scale = scale
         self.root = root
         self.canvas = canvas
+        self.typeface = typeface
     }
 
     var scaling: Transform3D { Transform3D([scale, 0, 0, 0, 0, scale, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]) }
@@ -204,7 +211,8 @@ struct DisplayListBuilder {
 
     private mutating func addQuad(_ view: View, matrix: Transform3D, alpha: Double) {
         if let quad = QuadItem(matrix: matrix, width: view.bounds.width, height: view.bounds.height, radius: view.cornerRadius,
-                               alpha: alpha, background: view.backgroundColor, content: view.content, canvas: canvas) {
+                               alpha: alpha, background: view.backgroundColor, content: view.content, typeface: typeface,
+                               fontSize: view.fontSize, canvas: canvas) {
             items.append(.quad(quad))
         }
     }
@@ -225,7 +233,8 @@ struct DisplayListBuilder {
         let w = view.bounds.width, h = view.bounds.height
         guard w > 0, h > 0, mesh.columns > 0, mesh.rows > 0 else { return }
         let textureWidth = Int((w * scale).rounded(.up)), textureHeight = Int((h * scale).rounded(.up))
-        var flat = DisplayListBuilder(scale: scale, root: root, canvas: PixelRect(x0: 0, y0: 0, x1: textureWidth, y1: textureHeight))
+        var flat = DisplayListBuilder(scale: scale, root: root, canvas: PixelRect(x0: 0, y0: 0, x1: textureWidth, y1: textureHeight),
+                                      typeface: typeface)
         flat.addQuad(view, matrix: flat.scaling, alpha: 1)
         flat.addSubviews(of: view, matrix: flat.scaling, alpha: 1)
         let item = MeshItem(mesh: mesh, alpha: alpha, texture: flat.items, textureWidth: textureWidth, textureHeight: textureHeight,

@@ -10,7 +10,9 @@ extension QuadItem {
     func draw(into target: DrawingTarget) {
         let area = bounds.intersection(target.clip)
         guard !area.isEmpty else { return }
-        let shader = Shader(background: background, content: content, picture: picture, width: width, height: height, pixelSize: pixelSize)
+        let shader = Shader(background: background, content: content, picture: picture, typeface: typeface, fontSize: fontSize,
+                            width: width, height: height,
+                            pixelSize: pixelSize)
         let e = 0.5 * pixelSize
         // Outside the rectangle grown by half a pixel nothing is covered; inside
         // it shrunk by the corner radius and half a pixel, everything is.

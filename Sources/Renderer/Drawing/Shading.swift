@@ -5,7 +5,7 @@ import HostContainer
 /// (procedural or a file) or label. Made once per view and frame; everything a pixel needs is worked
 /// out here, so that shading a pixel allocates nothing and touches no string.
 struct Shader {
-    private enum Kind { case plain, image, label, picture }
+    private enum Kind { case plain, image, label, type, picture }
 
     let background: Color
     private let kind: Kind
@@ -21,10 +21,15 @@ struct Shader {
     private let picture: Picture.Level?
     private let pictureMap: (ax: Double, bx: Double, ay: Double, by: Double)
     private let clipsPicture: Bool
+    // A label in real type: its line, and the map from the view's points to the line's pixels.
+    private let line: TextLine?
+    private let typeScale: Double, baseline: Double
 
     /// A view's shader; `picture` is what a `.picture` content shows (nil: the
-    /// background alone), `pixelSize` how many of the view's points a device pixel spans.
-    init(background: Color, content: ViewContent, picture file: Picture? = nil, width: Double, height: Double, pixelSize: Double) {
+    /// background alone), `typeface` what a label is drawn in (nil: the built-in
+    /// 5 x 7 font), `pixelSize` how many of the view's points a device pixel spans.
+    init(background: Color, content: ViewContent, picture file: Picture? = nil, typeface: Typeface? = nil, fontSize: Double? = nil,
+         width: Double, height: Double, pixelSize: Double) {
         self.background = background
         self.width = width
         self.height = height
@@ -37,6 +42,12 @@ struct Shader {
         } else {
             (picture, pictureMap, clipsPicture) = (nil, (0, 0, 0, 0), false)
         }
+        let typeset: (line: TextLine, x: Double, baseline: Double)? = if case .label(let text) = content, let typeface {
+            Self.typeset(text, in: typeface, size: fontSize, width: width, height: height, pixelSize: pixelSize)
+        } else {
+            nil
+        }
+        (line, typeScale, baseline) = typeset.map { ($0.line, $0.line.scale * pixelSize, $0.baseline) } ?? (nil, 1, 0)
         switch content {
         case .none, .image, .picture:
             kind = switch content {
@@ -45,6 +56,13 @@ struct Shader {
             default: .plain
             }
             (columns, unit, textX, textY, textRight, textBottom) = ([], 1, 0, 0, 0, 0)
+        case .label where typeset != nil:
+            kind = .type
+            let (line, x, baseline) = typeset!
+            let s = line.scale * pixelSize
+            // The box the glyphs may reach, a pixel around the line's advance and between ascender and descender.
+            (columns, unit, textX, textRight) = ([], 1, x, x + line.width * s)
+            (textY, textBottom) = (baseline - line.ascender * s - pixelSize, baseline - line.descender * s + pixelSize)
         case .label(let text):
             kind = .label
             let slots = text.map(GlyphAtlas.slot)
@@ -75,6 +93,12 @@ struct Shader {
             let x = u * pictureMap.ax + pictureMap.bx, y = v * pictureMap.ay + pictureMap.by
             if clipsPicture, x < 0 || y < 0 || x >= Double(level.width) || y >= Double(level.height) { return background }
             return Self.over(level.color(x: x, y: y), background)
+        case .type:
+            guard u + pixelSize >= textX, u - pixelSize < textRight, v >= textY, v < textBottom else { return background }
+            let share = line.unsafelyUnwrapped.coverage(x: (u - textX) / typeScale, y: (v - baseline) / typeScale)
+            guard share > 0 else { return background }
+            return background.alpha == 0 ? Color(red: ink.red, green: ink.green, blue: ink.blue, alpha: ink.alpha * share)
+                : Content.mix(background, ink, share)
         case .label:
             let reach = 0.375 * pixelSize  // the outermost samples' offset
             guard u + reach >= textX, u - reach < textRight, v + reach >= textY, v - reach < textBottom else { return background }
@@ -119,6 +143,28 @@ extension Shader {
         let (kx, ky) = (Double(level.width) / pw, Double(level.height) / ph)
         let (left, top) = ((width - pw * sx) / 2, (height - ph * sy) / 2)
         return (level, (kx / sx, -left * kx / sx, ky / sy, -top * ky / sy))
+    }
+
+    /// `text` set in `typeface` for a `width` × `height` label drawn
+    /// `pixelSize` points a device pixel: `size` points an em (half the
+    /// label's height unless told), or less when it would not fit 4 points
+    /// inside the sides; centred across, and down between its ascender and
+    /// descender. Its line, left edge and baseline in the view's points; nil
+    /// when the typeface fails.
+    static func typeset(_ text: String, in typeface: Typeface, size: Double?, width: Double, height: Double, pixelSize: Double)
+        -> (line: TextLine, x: Double, baseline: Double)? {
+        var em = size ?? height * 0.5
+        guard em > 0, pixelSize > 0, var line = typeface.line(text, pixelHeight: em / pixelSize) else { return nil }
+        let room = width - 8
+        if line.width * line.scale * pixelSize > room, room > 0 {
+            em *= room / (line.width * line.scale * pixelSize)
+            guard let fitted = typeface.line(text, pixelHeight: max(em / pixelSize, 1)) else { return nil }
+            line = fitted
+        }
+        let s = line.scale * pixelSize
+        let x = (width - line.width * s) / 2
+        let baseline = height / 2 + (line.ascender + line.descender) * s / 2
+        return (line, x, baseline)
     }
 
     /// `top` (straight, with alpha) over `bottom`.
