@@ -172,3 +172,65 @@ func measureChild(_ path: String, _ arguments: [String]) -> (seconds: Double, pe
     }
     return (Date().timeIntervalSince(start), peak)
 }
+
+/// Frames with pictures and type, as people now see them: the built-in
+/// scene with every child showing a 1170 x 2532 screenshot (two files,
+/// alternating; its labels and procedural pictures kept), drawn at 390 x 844
+/// for every animator; then `segue preview` between the two screenshots,
+/// its time and peak memory. The screenshots are made here (a gradient,
+/// bands and blocks, as a screen has) and written with Segue's PNG encoder.
+func pictureFrameTimes(registry: AnimatorRegistry, segue: String, rounds: Int = 5) {
+    let scratch = NSTemporaryDirectory() + "segue-bench-pictures-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    var files: [String] = []
+    for (k, hue) in [(0, 0.6), (1, 0.08)] {
+        var canvas = Canvas(width: 1170, height: 2532, color: Color(red: 0.96, green: 0.96, blue: 0.97))
+        canvas.fill(PixelRect(x0: 0, y0: 0, x1: 1170, y1: 300), with: Color(red: hue, green: 0.45, blue: 0.9 - hue))
+        for row in 0..<12 {
+            let y = 340 + row * 180
+            canvas.fill(PixelRect(x0: 40, y0: y, x1: 1130, y1: y + 150), with: .white)
+            canvas.fill(PixelRect(x0: 70, y0: y + 30, x1: 160, y1: y + 120), with: Color(red: Double(row) / 12, green: 0.5, blue: hue))
+            canvas.fill(PixelRect(x0: 200, y0: y + 40, x1: 200 + 60 * (row % 7 + 6), y1: y + 70), with: Color(red: 0.2, green: 0.2, blue: 0.22))
+        }
+        let path = "\(scratch)/screen\(k).png"
+        FileManager.default.createFile(atPath: path, contents: Data(PNG.encode(canvas)))
+        files.append(path)
+    }
+    let children = SegueConfig.builtinScene.children.enumerated().map { k, child in
+        var child = child
+        child.content = .picture(path: files[k % 2], fit: .cover)
+        return child
+    }
+    print("\nDrawing one frame at 390x844 with pictures and type (every child a 1170x2532 screenshot, labels in DejaVu Sans; ms):")
+    print("  animator      frames   scale 1 median   p99    scale 2 median   p99")
+    for (name, from, to) in renderingCases {
+        var config = SegueConfig(file: "benchmark")
+        config.rules = [SegueConfig.Rule(from: from, to: to, animator: name, label: "benchmark")]
+        let delegate = ConfigDrivenDelegate(config: config, registry: registry)
+        var figures: [String] = [], count = 0
+        for scale in [1.0, 2.0] {
+            let renderer = ViewRenderer(scale: scale)
+            let preview = TransitionPreview(children: { Scene.viewControllers(for: children) }, size: Rect.phonePortrait,
+                                            from: from, to: to, renderer: renderer)
+            let frames = FrameRenderer(renderer: renderer)
+            var times: [Double] = []
+            _ = try? preview.play(fps: 60, delegate: delegate) { _, _, view, _ in
+                times.append(median(runs: rounds) { frames.render(view, everything: true) })
+            }
+            count = times.count
+            times.sort()
+            let p99 = times[min(times.count - 1, Int((Double(times.count) * 0.99).rounded(.up)) - 1)]
+            figures.append(String(format: "%8.2f   %6.2f", times[times.count / 2] * 1000, p99 * 1000))
+        }
+        print("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0))  \(String(format: "%6d", count))   \(figures[0])          \(figures[1])")
+    }
+    print("\nsegue preview between two 1170x2532 screenshots (390x844 at scale 1, the release build as users run it):")
+    for name in ["SpringSlide", "CurlUp"] {
+        for out in ["\(scratch)/\(name).gif", "\(scratch)/\(name).png"] {
+            let (seconds, peak) = measureChild(segue, ["preview", name, "--from", files[0], "--to", files[1], "--out", out])
+            let written = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
+            print("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0)) \((out as NSString).pathExtension): \(String(format: "%.2f", seconds)) s, peak \(String(format: "%.1f", Double(peak) / 1024)) MiB, file \(written / 1024) KiB")
+        }
+    }
+}

@@ -9,7 +9,8 @@
 // play a change (--watch-only runs just that). After the round trips comes
 // what the sandbox costs (--sandbox-only runs just that), and what libsegue
 // costs a program (--embedding-only runs just that). It ends with
-// rendering figures (--rendering-only runs just those; --frames-only [ANIMATOR]
+// rendering figures (--rendering-only runs just those, --pictures-only the frames
+// and previews with screenshots and real type; --frames-only [ANIMATOR]
 // just the time to draw each frame, SEGUE_BENCH_EACH=1 listing every frame and
 // SEGUE_BENCH_FRAME=N drawing frame N alone, for a profiler): for each animator
 // at 390x844, the time and peak memory of `segue preview`, and GIF and PNG sizes
@@ -265,6 +266,11 @@ if arguments.contains("--show-only") {
 }
 if arguments.contains("--rendering-only") {
     renderingBenchmark(registry: registry, segue: binFolder + "/segue")
+    pictureFrameTimes(registry: registry, segue: binFolder + "/segue")
+    exit(0)
+}
+if arguments.contains("--pictures-only") {
+    pictureFrameTimes(registry: registry, segue: binFolder + "/segue")
     exit(0)
 }
 if let i = arguments.firstIndex(of: "--single"), i + 1 < arguments.count {
@@ -320,3 +326,4 @@ configBenchmark()
 print("\nHot reload (segue run --watch; from the change to the report showing it, the 0.1 s settle included):")
 hotReloadBenchmark(segue: binFolder + "/segue", repository: repository)
 renderingBenchmark(registry: registry, segue: binFolder + "/segue")
+pictureFrameTimes(registry: registry, segue: binFolder + "/segue")
