@@ -30,8 +30,10 @@ enum PreviewCommand {
         guard format == "gif" || format == "png" else {
             throw args.usage("--out \(out): expected a file ending in .gif or .png")
         }
-        if format == "gif", args.single("--frames") != nil { throw args.usage("--frames only works with a .png filmstrip (--out FILE.png)") }
-        if format == "png", args.single("--fps") != nil { throw args.usage("--fps only works with a .gif (--out FILE.gif)") }
+        let animated = format == "gif" || args.has("--animated")
+        if format == "gif", args.has("--animated") { throw args.usage("--animated only works with a .png (a GIF is animated already)") }
+        if animated, args.single("--frames") != nil { throw args.usage("--frames only works with a .png filmstrip (--out FILE.png, without --animated)") }
+        if !animated, args.single("--fps") != nil { throw args.usage("--fps only works with an animation (--out FILE.gif, or FILE.png with --animated)") }
         if format == "png", args.has("--dither") { throw args.usage("--dither only works with a .gif (--out FILE.gif)") }
         var parameters: [String: ParameterValue] = [:]
         for item in args.values("--param") {
@@ -57,7 +59,7 @@ enum PreviewCommand {
         var job = Job(name: name, config: config, parameters: parameters, from: endpoint["--from"] ?? nil,
                       to: endpoint["--to"] ?? nil, typeface: TypeChoice.typeface(args, config: config),
                       size: size, fps: fps, scale: scale, stills: stills, out: out,
-                      format: format, dither: args.has("--dither"), json: args.has("--json"))
+                      format: format, animated: args.has("--animated"), dither: args.has("--dither"), json: args.has("--json"))
         let rendered = job.render(with: registry)
         guard watching else { return rendered ? .success : .failure }
 
@@ -107,6 +109,8 @@ enum PreviewCommand {
         let fps, scale: Double
         let stills: Int
         let out, format: String
+        /// A .png written as an animated PNG rather than a filmstrip.
+        let animated: Bool
         let dither: Bool
         let json: Bool
 
@@ -176,6 +180,18 @@ enum PreviewCommand {
                         index += 1
                     }
                     bytes = encoder?.finish(lastDelay: gifLastDelay) ?? []
+                } else if animated {
+                    var encoder: APNGEncoder?, index = 0
+                    (frames, report) = try preview.animation(fps: fps, delegate: delegate, onFrame: { progress.frame($0, of: $1) }) { frame in
+                        if encoder == nil {
+                            encoder = APNGEncoder(width: frame.canvas.width, height: frame.canvas.height, comment: comment)
+                            (width, height) = (frame.canvas.width, frame.canvas.height)
+                        }
+                        // The GIF's holds (half a second on the first frame, a second on the last); the frames between at exactly --fps.
+                        encoder?.add(frame.canvas, delay: index == 0 ? (1, 2) : (1, UInt16(fps.rounded())), changed: index == 0 ? nil : frame.changed)
+                        index += 1
+                    }
+                    bytes = encoder?.finish(lastDelay: (1, 1)) ?? []
                 } else {
                     let stills: [TransitionPreview.Frame]
                     (stills, report) = try preview.stills(count: self.stills, delegate: delegate, onFrame: { progress.frame($0, of: $1) })

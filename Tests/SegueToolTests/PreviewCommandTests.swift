@@ -159,4 +159,34 @@ struct PreviewCommandTests {
         #expect(FileManager.default.fileExists(atPath: folder + "/b.png"))
     }
 
+
+    /// `--animated` writes the .png as an animated PNG: every frame of the GIF
+    /// at full colour, each only what changed, at exactly --fps between the GIF's holds.
+    @Test func anAnimatedPNGPlaysTheSameFramesAsTheGIFInFullColour() throws {
+        let folder = makeTemporaryFolder("apng")
+        let made = try run(Paths.segue, ["preview", "CurlUp", "--animated", "--fps", "20", "--scale", "0.2", "--out", "a.png"], in: folder)
+        #expect(made.status == 0, "\(made.err)")
+        let apng = try decodeAPNG([UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/a.png"))))
+        #expect(apng.width == 78 && apng.height == 169 && apng.plays == 0)
+        let gif = try run(Paths.segue, ["preview", "CurlUp", "--fps", "20", "--scale", "0.2", "--out", "a.gif"], in: folder)
+        #expect(gif.status == 0)
+        let frames = try decodeGIF([UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/a.gif"))))
+        // The same frames (a GIF's palette aside: within a few steps), the same holds.
+        #expect(apng.frames.count == frames.frames.count, "\(apng.frames.count) and \(frames.frames.count)")
+        #expect(apng.frames.map(\.delay) == [0.5] + Array(repeating: 0.05, count: apng.frames.count - 2) + [1])
+        for (k, frame) in zip(apng.frames, frames.frames).enumerated() {
+            let worst = (0..<(78 * 169)).map { p in
+                let rgb = frame.1[p]
+                return max(abs(Int(frame.0.rgba[p * 4]) - Int(rgb >> 16 & 0xFF)), abs(Int(frame.0.rgba[p * 4 + 1]) - Int(rgb >> 8 & 0xFF)),
+                           abs(Int(frame.0.rgba[p * 4 + 2]) - Int(rgb & 0xFF)))
+            }.max()!
+            #expect(worst < 40, "frame \(k): \(worst)")
+        }
+        // Full colour: more distinct colours than a GIF's palette holds.
+        let colours = Set(apng.frames.flatMap { frame in stride(from: 0, to: frame.rgba.count, by: 4).map { Array(frame.rgba[$0..<$0 + 3]) } })
+        #expect(colours.count > 256, "\(colours.count) colours")
+        let refused = try run(Paths.segue, ["preview", "CurlUp", "--animated", "--out", "a.gif"], in: folder)
+        #expect(refused.status == 2 && refused.err.contains("--animated only works with a .png"), "\(refused.err)")
+    }
+
 }

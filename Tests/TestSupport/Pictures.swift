@@ -45,6 +45,76 @@ public struct DecodedPNG {
     public var chunks: [String] = []
 }
 
+/// 8-bit RGBA rows with their filters (None, Sub or Up, as Segue writes them) undone.
+func unfiltered(_ raw: [UInt8], width: Int, height: Int) throws -> [UInt8] {
+    let stride = width * 4
+    var rgba = [UInt8](repeating: 0, count: stride * height)
+    for y in 0..<height {
+        let filter = raw[y * (stride + 1)]
+        #expect(filter <= 2)
+        for x in 0..<stride {
+            let d = raw[y * (stride + 1) + 1 + x]
+            let left = x >= 4 ? rgba[y * stride + x - 4] : 0, up = y > 0 ? rgba[(y - 1) * stride + x] : 0
+            rgba[y * stride + x] = d &+ (filter == 1 ? left : filter == 2 ? up : 0)
+        }
+    }
+    return rgba
+}
+
+/// An animated PNG as it plays: each frame's picture (straight RGBA) and delay in seconds, and how often it loops (0: forever).
+public struct DecodedAPNG {
+    public var width = 0, height = 0, plays = -1
+    public var frames: [(rgba: [UInt8], delay: Double)] = []
+}
+
+/// Decodes an APNG: acTL, then each fcTL's rectangle (from IDAT or fdAT,
+/// sequence numbers checked) drawn with its blend and dispose operations.
+public func decodeAPNG(_ file: [UInt8]) throws -> DecodedAPNG {
+    var apng = DecodedAPNG(), i = 8, sequence = 0
+    func be32(_ at: Int) -> Int { Int(file[at]) << 24 | Int(file[at + 1]) << 16 | Int(file[at + 2]) << 8 | Int(file[at + 3]) }
+    var canvas: [UInt8] = [], control: (w: Int, h: Int, x: Int, y: Int, delay: Double, dispose: UInt8, blend: UInt8)?
+    var data: [UInt8] = []
+    func flush() throws {
+        guard let c = control else { return }
+        let part = try unfiltered(try Zlib.inflate(data, size: (c.w * 4 + 1) * c.h), width: c.w, height: c.h)
+        for y in 0..<c.h {
+            for x in 0..<c.w {
+                let s = (y * c.w + x) * 4, d = ((c.y + y) * apng.width + c.x + x) * 4
+                #expect(c.blend == 0, "blend: source")
+                for k in 0..<4 { canvas[d + k] = part[s + k] }
+            }
+        }
+        apng.frames.append((canvas, c.delay))
+        #expect(c.dispose == 0)
+        (control, data) = (nil, [])
+    }
+    while i + 12 <= file.count {
+        let length = be32(i), type = String(decoding: file[(i + 4)..<(i + 8)], as: UTF8.self), at = i + 8
+        #expect(UInt32(be32(at + length)) == (try Zlib.crc32(Array(file[(i + 4)..<(at + length)]))), "CRC of \(type)")
+        switch type {
+        case "IHDR":
+            (apng.width, apng.height) = (be32(at), be32(at + 4))
+            canvas = [UInt8](repeating: 0, count: apng.width * apng.height * 4)
+        case "acTL": apng.plays = be32(at + 4)
+        case "fcTL":
+            try flush()
+            #expect(be32(at) == sequence, "fcTL sequence")
+            sequence += 1
+            let delay = Double(Int(file[at + 20]) << 8 | Int(file[at + 21])) / Double(max(Int(file[at + 22]) << 8 | Int(file[at + 23]), 1))
+            control = (be32(at + 4), be32(at + 8), be32(at + 12), be32(at + 16), delay, file[at + 24], file[at + 25])
+        case "IDAT": data += file[at..<(at + length)]
+        case "fdAT":
+            #expect(be32(at) == sequence, "fdAT sequence")
+            sequence += 1
+            data += file[(at + 4)..<(at + length)]
+        default: break
+        }
+        i += 12 + length
+    }
+    try flush()
+    return apng
+}
+
 /// Checks signature, chunk CRCs and header, inflates IDAT with zlib and undoes the row filters.
 public func decodePNG(_ file: [UInt8]) throws -> DecodedPNG {
     #expect(Array(file.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
@@ -63,18 +133,7 @@ public func decodePNG(_ file: [UInt8]) throws -> DecodedPNG {
         i += 12 + length
     }
     #expect(i == file.count && png.chunks.first == "IHDR" && png.chunks.last == "IEND")
-    let stride = png.width * 4
-    let raw = try Zlib.inflate(idat, size: (stride + 1) * png.height)
-    png.rgba = [UInt8](repeating: 0, count: stride * png.height)
-    for y in 0..<png.height {
-        let filter = raw[y * (stride + 1)]
-        #expect(filter <= 2)
-        for x in 0..<stride {
-            let d = raw[y * (stride + 1) + 1 + x]
-            let left = x >= 4 ? png.rgba[y * stride + x - 4] : 0, up = y > 0 ? png.rgba[(y - 1) * stride + x] : 0
-            png.rgba[y * stride + x] = d &+ (filter == 1 ? left : filter == 2 ? up : 0)
-        }
-    }
+    png.rgba = try unfiltered(try Zlib.inflate(idat, size: (png.width * 4 + 1) * png.height), width: png.width, height: png.height)
     return png
 }
 
