@@ -23,7 +23,8 @@ import Glibc
 public struct Spring: Equatable, Sendable {
     /// Seconds; progress is exactly 1 from here on.
     public let duration: Double
-    /// Zeta, in (0, 1]: lower bounces more, 1 does not overshoot.
+    /// Zeta: lower bounces more, 1 does not overshoot; in (0, 1] for a
+    /// duration-based spring, above 1 too (overdamped) for a physical one.
     public let dampingRatio: Double
     /// In units of the whole distance per second: 200 pt at 100 pt/s is 0.5.
     public let initialVelocity: Double
@@ -46,6 +47,51 @@ public struct Spring: Equatable, Sendable {
         self.dampingRatio = dampingRatio
         self.initialVelocity = initialVelocity
         self.omega0 = omega0
+    }
+
+    /// The precision a physical spring settles to unless told: libadwaita's
+    /// default (`AdwSpringAnimation:epsilon`), a thousandth of the distance.
+    public static let defaultEpsilon = 0.001
+
+    /// A physical spring, as libadwaita's `AdwSpringParams`, niri's and
+    /// Hyprland's `spring` curves state one: a mass `mass` on a spring of
+    /// `stiffness`, with `damping` (in N·s/m for a distance of 1 m: ω0 =
+    /// sqrt(stiffness / mass), damping ratio ζ = damping / (2·sqrt(stiffness·mass)),
+    /// which may exceed 1 (overdamped)). It lasts as long as it takes to
+    /// settle within `epsilon` of the distance, as libadwaita estimates it:
+    /// until the envelope e^(-βt) (β = damping / 2·mass) is epsilon for an
+    /// underdamped or critically damped spring (libadwaita's estimate to the
+    /// millisecond; what motion is left then, at most e^(-βT)·(1 + βT) for a
+    /// critically damped one, ends at once, as there); until the motion
+    /// itself is epsilon from rest for an overdamped one, whose motion decays
+    /// more slowly than its envelope (libadwaita's Newton steps stop at the
+    /// first within epsilon: the same time or a little later). nil when any value is
+    /// not finite, stiffness, mass or damping is not positive (an undamped
+    /// spring never settles), or epsilon is not in (0, 1).
+    public init?(stiffness: Double, damping: Double, mass: Double, initialVelocity: Double = 0, epsilon: Double = Spring.defaultEpsilon) {
+        guard [stiffness, damping, mass, initialVelocity, epsilon].allSatisfy(\.isFinite), stiffness > 0, damping > 0, mass > 0,
+              epsilon > 0, epsilon < 1 else { return nil }
+        let omega0 = (stiffness / mass).squareRoot()
+        let zeta = damping / (2 * (stiffness * mass).squareRoot())
+        let beta = zeta * omega0
+        // The envelope at epsilon; an overdamped spring's motion decays more slowly than its envelope, so it is followed.
+        var settle = -log(epsilon) / beta
+        if zeta > 1 {
+            func off(_ t: Double) -> Double { abs(Spring.displacement(t: t, omega0: omega0, zeta: zeta, v: initialVelocity)) - epsilon }
+            var (lo, hi) = (0.0, settle)
+            while off(hi) > 0 {
+                guard hi.isFinite, hi < 1e9 else { return nil }
+                (lo, hi) = (hi, hi * 2)
+            }
+            // The last time the motion is epsilon away: bisection from the bracket's far end.
+            for _ in 0..<200 where hi - lo > 1e-12 * hi {
+                let mid = (lo + hi) / 2
+                if off(mid) > 0 { lo = mid } else { hi = mid }
+            }
+            settle = hi
+        }
+        guard settle.isFinite, settle > 0 else { return nil }
+        self.init(duration: settle, dampingRatio: zeta, initialVelocity: initialVelocity, omega0: omega0)
     }
 
     /// Rebuilds a spring whose ω0 was solved before (for example by the ABI's `spring_init`).
@@ -82,15 +128,21 @@ public struct Spring: Equatable, Sendable {
     }
 
     static func displacement(t: Double, omega0 w0: Double, zeta: Double, v: Double) -> Double {
-        if zeta >= 1 {
+        if zeta == 1 {
             return exp(-w0 * t) * (1 + (w0 - v) * t)
+        }
+        if zeta > 1 {
+            // Overdamped: the two decaying exponentials of cosh and sinh, apart, so that neither overflows.
+            let beta = zeta * w0, w2 = w0 * (zeta * zeta - 1).squareRoot()
+            let c = (beta - v) / w2
+            return 0.5 * ((1 + c) * exp((w2 - beta) * t) + (1 - c) * exp(-(w2 + beta) * t))
         }
         let wd = w0 * (1 - zeta * zeta).squareRoot()
         return exp(-zeta * w0 * t) * (cos(wd * t) + ((zeta * w0 - v) / wd) * sin(wd * t))
     }
 
     static func coefficient(_ w: Double, t: Double, zeta: Double, v: Double) -> Double {
-        if zeta >= 1 { return (1 + (w - v) * t) * exp(-w * t) }
+        if zeta >= 1 { return (1 + (w - v) * t) * exp(-w * t) }  // the duration-based solver's springs stop at ζ = 1
         return (zeta * w - v) / (w * (1 - zeta * zeta).squareRoot()) * exp(-zeta * w * t)
     }
 

@@ -180,4 +180,80 @@ struct TimingTests {
         #expect(Spring(duration: 1, dampingRatio: 1.5, initialVelocity: 0) == nil)
         #expect(Spring(duration: 1, dampingRatio: 0.5, initialVelocity: .infinity) == nil)
     }
+
+    // MARK: - Physical springs (stiffness, damping, mass), as libadwaita states them
+
+    /// libadwaita's `AdwSpringAnimation` as it is published (adw-spring-animation.c): the
+    /// motion from 0 to 1, and the estimated duration in whole milliseconds: the envelope's
+    /// time for an underdamped or critically damped spring, Newton's method on the motion
+    /// (a numeric slope over 1 ms) for an overdamped one.
+    struct Libadwaita {
+        let k: Double, c: Double, m: Double, v0: Double, epsilon = 0.001
+        func value(_ t: Double) -> Double {
+            let beta = c / (2 * m), w0 = (k / m).squareRoot(), x0 = -1.0, envelope = exp(-beta * t)
+            if beta < w0 {
+                let w1 = (w0 * w0 - beta * beta).squareRoot()
+                return 1 + envelope * (x0 * cos(w1 * t) + ((beta * x0 + v0) / w1) * sin(w1 * t))
+            }
+            if beta > w0 {
+                let w2 = (beta * beta - w0 * w0).squareRoot()
+                return 1 + envelope * (x0 * cosh(w2 * t) + ((beta * x0 + v0) / w2) * sinh(w2 * t))
+            }
+            return 1 + envelope * (x0 + (beta * x0 + v0) * t)
+        }
+        var milliseconds: Int {
+            let beta = c / (2 * m), w0 = (k / m).squareRoot()
+            var x0 = -log(epsilon) / beta
+            if beta <= w0 { return Int(x0 * 1000) }
+            // The animation samples whole milliseconds.
+            func y(_ t: Double) -> Double { value(Double(Int(t * 1000)) / 1000) }
+            var slope = (y(x0 + 0.001) - y(x0)) / 0.001
+            var x1 = (1 - y(x0) + slope * x0) / slope
+            for _ in 0..<1000 where abs(1 - y(x1)) > epsilon {
+                x0 = x1
+                slope = (y(x0 + 0.001) - y(x0)) / 0.001
+                x1 = (1 - y(x0) + slope * x0) / slope
+            }
+            return Int(x1 * 1000)
+        }
+    }
+
+    @Test(arguments: [(100.0, 10.0, 1.0, 0.0), (100, 20, 1, 0), (100, 40, 1, 0), (1000, 30, 1, 0), (800, 64, 2, 0), (300, 20, 1, 1.5),
+                      (170, 26, 1, 0), (50, 40, 1, 0)])
+    func aPhysicalSpringMovesAndSettlesAsLibadwaitasDoes(_ p: (k: Double, c: Double, m: Double, v: Double)) throws {
+        let spring = try #require(Spring(stiffness: p.k, damping: p.c, mass: p.m, initialVelocity: p.v))
+        let adw = Libadwaita(k: p.k, c: p.c, m: p.m, v0: p.v)
+        // The same motion, sampled through the whole of it.
+        for k in 0..<50 {
+            let t = spring.duration * Double(k) / 50
+            #expect(abs(spring.value(at: t) - adw.value(t)) < 1e-9, "t = \(t): \(spring.value(at: t)) and \(adw.value(t))")
+        }
+        // The same duration. Underdamped and critically damped: the time the envelope e^(-βt) reaches epsilon, as
+        // libadwaita's, which counts whole milliseconds. Overdamped: the time the motion itself is epsilon from rest;
+        // libadwaita's Newton steps towards rest and stops at the first within epsilon, so at that time or later.
+        let ours = spring.duration * 1000, theirs = Double(adw.milliseconds)
+        let beta = p.c / (2 * p.m)
+        if spring.dampingRatio <= 1 {
+            #expect(Int(ours) == Int(theirs), "\(ours) ms against libadwaita's \(theirs) ms")
+            #expect(abs(exp(-beta * spring.duration) - 0.001) < 1e-12)
+        } else {
+            #expect(ours <= theirs + 1 && ours > theirs * 0.8, "\(ours) ms against libadwaita's \(theirs) ms")
+            #expect(abs(abs(1 - adw.value(spring.duration)) - 0.001) < 1e-9, "the motion is epsilon from rest")
+        }
+        #expect(spring.value(at: spring.duration) == 1)
+    }
+
+    @Test func aPhysicalSpringHasTheStiffnessAndDampingRatioItWasGiven() throws {
+        let spring = try #require(Spring(stiffness: 100, damping: 10, mass: 1))
+        #expect(abs(spring.stiffness - 100) < 1e-9 && abs(spring.dampingRatio - 0.5) < 1e-12)
+        #expect(abs(spring.duration - log(1000) / 5) < 1e-12, "underdamped: the envelope e^(-5t) reaches 0.001")
+        #expect(Int(spring.duration * 1000) == 1381, "libadwaita's estimated-duration for damping 10, mass 1, stiffness 100")
+        let tighter = try #require(Spring(stiffness: 100, damping: 10, mass: 1, epsilon: 0.0001))
+        #expect(tighter.duration > spring.duration)
+        for bad in [(100.0, 0.0, 1.0), (0, 10, 1), (100, 10, 0), (.nan, 10, 1), (100, .infinity, 1), (-5, 10, 1)] {
+            #expect(Spring(stiffness: bad.0, damping: bad.1, mass: bad.2) == nil, "\(bad)")
+        }
+        #expect(Spring(stiffness: 100, damping: 10, mass: 1, epsilon: 0) == nil && Spring(stiffness: 100, damping: 10, mass: 1, epsilon: 1) == nil)
+    }
+
 }
