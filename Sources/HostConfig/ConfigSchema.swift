@@ -45,17 +45,31 @@ extension SegueConfig {
       }
     },
     "curves": {
-      "description": "Timing curves of your own, by name, for curve parameters (besides linear, easeIn, easeOut, easeInOut and default): a cubic Bezier's control points [x1, y1, x2, y2].",
+      "description": "Timing curves of your own, by name, for curve parameters (besides linear, easeIn, easeOut, easeInOut and default): a cubic Bezier's control points [x1, y1, x2, y2], or a physical spring {\"stiffness\", \"damping\", \"mass\"} (libadwaita's, niri's and Hyprland's form; it lasts until it settles within 0.001, and only the built-in default's curve follows one).",
       "type": "object",
       "propertyNames": {"not": {"enum": ["linear", "easeIn", "easeOut", "easeInOut", "default", "spring"]}, "minLength": 1},
       "additionalProperties": {
-        "type": "array",
-        "prefixItems": [
-          {"type": "number", "minimum": 0, "maximum": 1}, {"type": "number", "minimum": -10, "maximum": 10},
-          {"type": "number", "minimum": 0, "maximum": 1}, {"type": "number", "minimum": -10, "maximum": 10}
-        ],
-        "minItems": 4,
-        "maxItems": 4
+        "oneOf": [
+          {
+            "type": "array",
+            "prefixItems": [
+              {"type": "number", "minimum": 0, "maximum": 1}, {"type": "number", "minimum": -10, "maximum": 10},
+              {"type": "number", "minimum": 0, "maximum": 1}, {"type": "number", "minimum": -10, "maximum": 10}
+            ],
+            "minItems": 4,
+            "maxItems": 4
+          },
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["stiffness", "damping", "mass"],
+            "properties": {
+              "stiffness": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000000},
+              "damping": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000000},
+              "mass": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000000}
+            }
+          }
+        ]
       }
     },
     "defaultAnimator": {

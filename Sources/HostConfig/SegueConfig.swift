@@ -325,12 +325,30 @@ private struct ConfigReader {
         }
         if let value = top["curves"] {
             guard case .object(let members) = value else { throw fail("$.curves", expected: "an object of named curves", found: value) }
-            var custom: [String: TimingCurve] = [:]
+            var custom: [String: TimingCurve] = [:], springs: [String: Spring] = [:]
             for name in members.keys.sorted() {
                 let path = "$.curves.\(name)"
                 guard !name.isEmpty, CurveBook.standard.index(of: name) == nil, name != "spring" else {
                     throw ConfigError(file: file, keyPath: path, expected: "a name of your own (not one of the named curves or \"spring\")",
                                       found: "'\(name)'")
+                }
+                if case .object = members[name]! {
+                    // A physical spring, as libadwaita, niri and Hyprland state one.
+                    let s = try object(members[name]!, path, keys: ["stiffness", "damping", "mass"])
+                    var numbers: [Double] = []
+                    for key in ["stiffness", "damping", "mass"] {
+                        guard let v = s[key], case .number(let n) = v, n.isFinite, n > 0, n <= 1e6 else {
+                            throw fail("\(path).\(key)", expected: "a positive number up to 1000000", found: s[key] ?? .null)
+                        }
+                        numbers.append(n)
+                    }
+                    guard let spring = Spring(stiffness: numbers[0], damping: numbers[1], mass: numbers[2]),
+                          spring.duration <= ActiveTransition.maximumDuration else {
+                        throw fail(path, expected: "a spring that settles within \(Int(ActiveTransition.maximumDuration)) s (more damping or stiffness, less mass)",
+                                   found: members[name]!)
+                    }
+                    springs[name] = spring
+                    continue
                 }
                 guard case .array(let items) = members[name]!, items.count == 4,
                       case .number(let x1) = items[0], case .number(let y1) = items[1],
@@ -341,7 +359,7 @@ private struct ConfigReader {
                 }
                 custom[name] = TimingCurve(x1: x1, y1: y1, x2: x2, y2: y2)
             }
-            config.curves = CurveBook(custom: custom)
+            config.curves = CurveBook(custom: custom, springs: springs)
         }
         if let name = top["defaultAnimator"] { config.defaultAnimator = try string(name, "$.defaultAnimator") }
         if let value = top["font"] {

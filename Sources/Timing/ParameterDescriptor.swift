@@ -113,6 +113,10 @@ public struct ParameterDescriptor: Equatable, Sendable {
                 let spring = defaultValue == Self.springCurve ? "\"spring\", " : ""
                 return .failure(ParameterError(message: "expected a curve: \(spring)\(curves.names.map { "\"\($0)\"" }.joined(separator: ", ")) (a config's \"curves\" names more), found \(value)"))
             }
+            // A physical spring drives the built-in default (its own spring's place); a plugin's curve takes a cubic Bezier.
+            if curves.spring(at: Double(index)) != nil && defaultValue != Self.springCurve {
+                return .failure(ParameterError(message: "expected a cubic Bezier curve (\"\(name)\" is a physical spring, which only the built-in default's curve follows), found \(value)"))
+            }
             return .success(Double(index))
         case (.boolean, .bool(let b)):
             return .success(b ? 1 : 0)

@@ -78,26 +78,32 @@ public struct TimingCurve: Equatable, Hashable, Sendable {
 }
 
 /// The curves a config can name: the five named curves, in `segue_curve_t`
-/// order, then the config's own top-level `curves`, by name. A curve
-/// parameter's value is an index into this book.
+/// order, then the config's own top-level `curves`, by name: cubic Beziers
+/// and physical springs. A curve parameter's value is an index into this book.
 public struct CurveBook: Equatable, Sendable {
     /// Every name, in index order.
     public private(set) var names: [String]
-    /// The curves, by the same index.
+    /// The curves, by the same index (linear where the name is a spring's).
     public private(set) var curves: [TimingCurve]
+    /// The physical springs among them, by index.
+    public private(set) var springs: [Int: Spring] = [:]
 
     /// The five named curves alone.
     public static let standard = CurveBook(names: TimingCurve.named.map(\.name), curves: TimingCurve.named.map(\.curve))
 
-    /// The five named curves, then `custom` in name order.
-    /// - Precondition: no custom name is one of the five (the config reader checks it).
-    public init(custom: [String: TimingCurve]) {
+    /// The five named curves, then `custom` and `springs` together in name order.
+    /// - Precondition: no custom name is one of the five, nor both a curve and a spring (the config reader checks it).
+    public init(custom: [String: TimingCurve], springs: [String: Spring] = [:]) {
         self = .standard
-        for name in custom.keys.sorted() {
+        for name in Set(custom.keys).union(springs.keys).sorted() {
+            if let spring = springs[name] { self.springs[names.count] = spring }
             names.append(name)
-            curves.append(custom[name]!)
+            curves.append(custom[name] ?? .linear)
         }
     }
+
+    /// The physical spring at `index` (a curve parameter's value), if it is one.
+    public func spring(at index: Double) -> Spring? { Int(exactly: index).flatMap { springs[$0] } }
 
     private init(names: [String], curves: [TimingCurve]) {
         (self.names, self.curves) = (names, curves)
@@ -106,8 +112,8 @@ public struct CurveBook: Equatable, Sendable {
     /// The index of the curve called `name`.
     public func index(of name: String) -> Int? { names.firstIndex(of: name) }
 
-    /// The curve at `index` (a curve parameter's value), if there is one.
+    /// The cubic Bezier at `index` (a curve parameter's value), if there is one (nil for a spring).
     public func curve(at index: Double) -> TimingCurve? {
-        Int(exactly: index).flatMap { curves.indices.contains($0) ? curves[$0] : nil }
+        Int(exactly: index).flatMap { curves.indices.contains($0) && springs[$0] == nil ? curves[$0] : nil }
     }
 }

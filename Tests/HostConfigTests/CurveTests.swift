@@ -108,4 +108,53 @@ extension CurveTests {
         #expect(same == standard, "the control points, not the name, decide")
         #expect(snappy != standard)
     }
+
+    // MARK: - Physical springs in a config's curves
+
+    func springConfig(_ rules: String) throws -> SegueConfig {
+        try SegueConfig.parse(Data(#"{"children": ["a", "b"], "curves": {"bouncy": {"stiffness": 300, "damping": 12, "mass": 1}}, "rules": [\#(rules)]}"#.utf8),
+                              file: "c.json", baseDirectory: "/")
+    }
+
+    /// A spring stated physically drives the built-in default: its motion, for as long as it takes to settle.
+    @Test func aPhysicalSpringDrivesTheDefaultUntilItSettles() throws {
+        let spring = try #require(Spring(stiffness: 300, damping: 12, mass: 1))
+        let h = Harness(["a", "b"])
+        h.delegate = ConfigDrivenDelegate(config: try springConfig(#"{"to": "b", "animator": "default", "parameters": {"curve": "bouncy"}}"#),
+                                          registry: AnimatorRegistry(folders: []))
+        try h.container.select(named: "b")
+        h.clock.advance(by: 0.1)
+        h.container.tick()
+        #expect(abs(h.child("b").view.alpha - min(max(spring.value(at: 0.1), 0), 1)) < 1e-9, "the spring's progress at 0.1 s")
+        h.container.runUntilIdle(advancing: h.clock)
+        #expect(h.reports.first?.duration == spring.duration && h.reports.first?.completed == true, "\(String(describing: h.reports.first))")
+        h.expectConsistent()
+    }
+
+    /// A plugin's curve parameter takes cubic Beziers: a spring named there falls back, saying why.
+    @Test func aPluginsCurveCannotBeAPhysicalSpring() throws {
+        let h = Harness(["a", "b"])
+        h.delegate = ConfigDrivenDelegate(config: try springConfig(#"{"to": "b", "animator": "CurlUp", "parameters": {"curve": "bouncy"}}"#),
+                                          registry: bundledRegistry)
+        try h.switchTo("b")
+        #expect(h.reports.first?.animator == "default")
+        #expect(h.reports.first?.reason.contains(#"CurlUp parameter 'curve': expected a cubic Bezier curve ("bouncy" is a physical spring, which only the built-in default's curve follows)"#) == true,
+                "\(h.reports.first?.reason ?? "")")
+    }
+
+    @Test(arguments: [
+        (#"{"curves": {"s": {"stiffness": 0, "damping": 1, "mass": 1}}}"#, "$.curves.s.stiffness", "a positive number up to 1000000"),
+        (#"{"curves": {"s": {"stiffness": 100, "mass": 1}}}"#, "$.curves.s.damping", "a positive number up to 1000000"),
+        (#"{"curves": {"s": {"stiffness": 100, "damping": 1, "mass": 1, "bounce": 2}}}"#, "$.curves.s.bounce", "one of the keys 'stiffness', 'damping', 'mass'"),
+        (#"{"curves": {"s": {"stiffness": 100, "damping": 0.01, "mass": 1}}}"#, "$.curves.s", "a spring that settles within 60 s (more damping or stiffness, less mass)"),
+    ])
+    func aSpringThatIsNotOneIsNamed(_ c: (json: String, keyPath: String, expected: String)) {
+        #expect(throws: ConfigError.self) { try SegueConfig.parse(Data(c.json.utf8), file: "c.json", baseDirectory: "/") }
+        do {
+            _ = try SegueConfig.parse(Data(c.json.utf8), file: "c.json", baseDirectory: "/")
+        } catch {
+            #expect(error.keyPath == c.keyPath && error.expected == c.expected, "\(error)")
+        }
+    }
+
 }

@@ -5,7 +5,7 @@ import AnimatorABI
 /// allocated in ``begin(_:context:)``, so ``apply(at:)`` allocates nothing.
 package final class ActiveTransition {
     /// The longest duration the container accepts, in seconds.
-    static let maximumDuration = SEGUE_MAX_DURATION
+    package static let maximumDuration = SEGUE_MAX_DURATION
     /// The most mesh divisions along either axis.
     static let maximumMeshDivisions = Int(SEGUE_MAX_MESH_DIVISIONS)
 

@@ -73,6 +73,11 @@ final class PrivateAnimatedTransition: TransitionAnimator {
             (duration, padding, spring, curve) = (Self.transitionDuration, Self.childPadding, standard, nil)
             return
         }
+        if let physical = curves.spring(at: values[4]) {
+            // A config's physical spring: its motion, and as long as it takes to settle.
+            (duration, padding, spring, curve) = (physical.duration, values[3], physical, nil)
+            return
+        }
         (duration, padding, spring) = (values[0], values[3], tuned)
         curve = values[4] == ParameterDescriptor.springCurve ? nil : curves.curve(at: values[4])
     }
