@@ -112,7 +112,7 @@ struct PluginLoaderTests {
         ("pdup", "FAULT_DUPLICATE_PARAM", "malformed descriptor: animators[0].params[1] (TestFade) repeats the parameter name 'level'"),
         ("choice", "FAULT_CHOICE_RANGE", "malformed descriptor: animators[0].params[1] (TestFade) 'pick' is a choice of 2, so min must be 0 and max 1; found 0.0 and 5.0"),
         ("noanim", "FAULT_NO_ANIMATORS", "malformed descriptor: segue_plugin_t.animator_count is 0; a plugin exports at least one animator"),
-        ("size8", "FAULT_PLUGIN_STRUCT_SIZE", "malformed descriptor: segue_plugin_t.struct_size is 8, expected at least 32 for ABI 1.1"),
+        ("size8", "FAULT_PLUGIN_STRUCT_SIZE", "malformed descriptor: segue_plugin_t.struct_size is 8, expected at least 32 for ABI 1.2"),
     ])
     func malformedDescriptorsAreRejectedWithTheMemberNamed(label: String, define: String, reason: String) throws {
         let (_, file) = try CPlugin.fixture(label, define)
@@ -185,5 +185,16 @@ struct PluginLoaderTests {
         #expect(spring.omega0 == Spring(duration: 1, dampingRatio: 0.75, initialVelocity: 0.5)!.omega0)
         #expect(host.spring_value(&spring, 0.3) == Spring(duration: 1, dampingRatio: 0.75, initialVelocity: 0.5)!.value(at: 0.3))
         #expect(!host.spring_init(&spring, 1, 2, 0.5), "a damping ratio above 1 is refused")
+        // ABI 1.2: a physical spring, overdamped ones included, evaluated by the same spring_value.
+        #expect(host.struct_size >= UInt32(MemoryLayout<segue_host_t>.offset(of: \.spring_init_physical)! + MemoryLayout<Int>.size),
+                "SEGUE_HOST_HAS(host, spring_init_physical)")
+        for (k, c, m) in [(100.0, 10.0, 1.0), (100, 40, 1)] {
+            let physical = try #require(Spring(stiffness: k, damping: c, mass: m, initialVelocity: 0.5))
+            #expect(host.spring_init_physical(&spring, k, c, m, 0.5))
+            #expect(spring.duration == physical.duration && spring.damping_ratio == physical.dampingRatio && spring.omega0 == physical.omega0)
+            #expect(host.spring_value(&spring, 0.2) == physical.value(at: 0.2))
+        }
+        #expect(!host.spring_init_physical(&spring, 100, 0, 1, 0) && spring.omega0 == 0, "an undamped spring never settles: refused, zeroed")
+        #expect(!host.spring_init_physical(&spring, .nan, 10, 1, 0) && !host.spring_init_physical(nil, 100, 10, 1, 0))
     }
 }

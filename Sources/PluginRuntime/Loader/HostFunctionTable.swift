@@ -74,6 +74,17 @@ package enum HostFunctionTable {
                 initial_velocity: spring.initialVelocity, omega0: spring.omega0)
             return true
         }
+        table.spring_init_physical = { out, stiffness, damping, mass, velocity in
+            guard let out else { return false }
+            guard let spring = Spring(stiffness: stiffness, damping: damping, mass: mass, initialVelocity: velocity) else {
+                out.pointee = segue_spring_t()
+                return false
+            }
+            out.pointee = segue_spring_t(
+                duration: spring.duration, damping_ratio: spring.dampingRatio,
+                initial_velocity: spring.initialVelocity, omega0: spring.omega0)
+            return true
+        }
         table.spring_value = { spring, t in
             guard let s = spring?.pointee else { return .nan }
             return Spring(duration: s.duration, dampingRatio: s.damping_ratio, initialVelocity: s.initial_velocity,

@@ -39,15 +39,16 @@ typedef enum segue_curve {
 } segue_curve_t;
 
 /**
- * A UIKit-style spring, solved once by `spring_init` and then evaluated with
+ * A spring, solved once by `spring_init` (UIKit's form) or
+ * `spring_init_physical` (stiffness, damping, mass) and then evaluated with
  * `spring_value` as often as needed. Plain data owned by whoever declares it
  * (a plan's `scratch` is a good home: see animator.h); copy freely.
  */
 typedef struct segue_spring {
-    double duration;          /**< seconds, as requested */
-    double damping_ratio;     /**< zeta, in (0, 1]; 1 is critically damped */
+    double duration;          /**< seconds: as requested (spring_init), or the time it settles (spring_init_physical) */
+    double damping_ratio;     /**< zeta: in (0, 1] from spring_init, 1 critically damped; above 1 (overdamped) from spring_init_physical too */
     double initial_velocity;  /**< in units of the whole distance per second */
-    double omega0;            /**< undamped angular frequency, solved by spring_init */
+    double omega0;            /**< undamped angular frequency, solved by spring_init or spring_init_physical */
 } segue_spring_t;
 
 typedef struct segue_host segue_host_t;
@@ -126,6 +127,29 @@ struct segue_host {
      * `spring` is borrowed for the call. [any-thread, pure, allocation-free]
      */
     double (*spring_value)(const segue_spring_t *spring, double t);
+
+    /**
+     * Solves a physical spring, as libadwaita's AdwSpringParams, niri's and
+     * Hyprland's `spring` curves state one: a mass `mass` on a spring of
+     * `stiffness` with `damping`, so omega0 = sqrt(stiffness / mass) and
+     * damping ratio zeta = damping / (2 * sqrt(stiffness * mass)), which may
+     * exceed 1 (overdamped: no overshoot, a slower rest). `initial_velocity`
+     * is in units of the whole distance per second, as for spring_init.
+     *
+     * Its duration is the time it settles within 0.001 of the distance
+     * (libadwaita's epsilon): for zeta <= 1, when the envelope
+     * exp(-damping * t / (2 * mass)) reaches 0.001, as libadwaita estimates
+     * it (the motion left then ends at once, as there); for zeta > 1, when
+     * the motion itself is 0.001 from rest. spring_value then evaluates it
+     * like any other: exactly 1 from that duration on.
+     *
+     * Fills `*spring`, which the caller owns, and returns true. Returns
+     * false, leaving `*spring` zeroed, when an argument is not finite (NaN
+     * included) or stiffness, damping or mass is not positive (an undamped
+     * spring never settles). Since ABI 1.2: check
+     * SEGUE_HOST_HAS(host, spring_init_physical). [any-thread, pure, allocation-free]
+     */
+    bool (*spring_init_physical)(segue_spring_t *spring, double stiffness, double damping, double mass, double initial_velocity);
 
     /* Add new members here, at the end only. */
 };

@@ -31,9 +31,10 @@ extern "C" {
 #define SEGUE_ABI_VERSION_MAJOR 1
 /**
  * The minor version: bumped when structs or the host table grow.
- * 1.1 added SEGUE_PARAM_CURVE and segue_context_t.curves.
+ * 1.1 added SEGUE_PARAM_CURVE and segue_context_t.curves;
+ * 1.2 added segue_host_t.spring_init_physical.
  */
-#define SEGUE_ABI_VERSION_MINOR 1
+#define SEGUE_ABI_VERSION_MINOR 2
 
 /** An ABI version. Plain data; copy freely. */
 typedef struct segue_version {
