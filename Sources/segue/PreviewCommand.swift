@@ -27,14 +27,21 @@ enum PreviewCommand {
         let stills = args.integer("--frames")!
         let out = args.single("--out") ?? "\(name).gif"
         let format = (out as NSString).pathExtension.lowercased()
-        guard format == "gif" || format == "png" else {
-            throw args.usage("--out \(out): expected a file ending in .gif or .png")
+        guard format == "gif" || format == "png" || VideoWriter.formats[format] != nil else {
+            throw args.usage("--out \(out): expected a file ending in .gif, .png, .mp4 or .webm")
         }
-        let animated = format == "gif" || args.has("--animated")
-        if format == "gif", args.has("--animated") { throw args.usage("--animated only works with a .png (a GIF is animated already)") }
+        let video = VideoWriter.formats[format] != nil
+        let animated = format == "gif" || video || args.has("--animated")
+        if format != "png", args.has("--animated") { throw args.usage("--animated only works with a .png (a GIF or a video is animated already)") }
         if animated, args.single("--frames") != nil { throw args.usage("--frames only works with a .png filmstrip (--out FILE.png, without --animated)") }
         if !animated, args.single("--fps") != nil { throw args.usage("--fps only works with an animation (--out FILE.gif, or FILE.png with --animated)") }
-        if format == "png", args.has("--dither") { throw args.usage("--dither only works with a .gif (--out FILE.gif)") }
+        if format != "gif", args.has("--dither") { throw args.usage("--dither only works with a .gif (--out FILE.gif)") }
+        // A video is ffmpeg's to encode: said before anything is drawn when it is missing.
+        let ffmpeg = video ? VideoWriter.ffmpeg() : nil
+        if video, ffmpeg == nil {
+            printError("segue: --out \(out): writing .\(format) needs ffmpeg, which is not on the PATH (apt-get install ffmpeg); .gif and .png need nothing")
+            return .failure
+        }
         var parameters: [String: ParameterValue] = [:]
         for item in args.values("--param") {
             guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
@@ -59,7 +66,7 @@ enum PreviewCommand {
         var job = Job(name: name, config: config, parameters: parameters, from: endpoint["--from"] ?? nil,
                       to: endpoint["--to"] ?? nil, typeface: TypeChoice.typeface(args, config: config),
                       size: size, fps: fps, scale: scale, stills: stills, out: out,
-                      format: format, animated: args.has("--animated"), dither: args.has("--dither"), json: args.has("--json"))
+                      format: format, animated: args.has("--animated"), ffmpeg: ffmpeg, dither: args.has("--dither"), json: args.has("--json"))
         let rendered = job.render(with: registry)
         guard watching else { return rendered ? .success : .failure }
 
@@ -111,6 +118,8 @@ enum PreviewCommand {
         let out, format: String
         /// A .png written as an animated PNG rather than a filmstrip.
         let animated: Bool
+        /// The ffmpeg that encodes a .mp4 or .webm.
+        let ffmpeg: String?
         let dither: Bool
         let json: Bool
 
@@ -180,6 +189,37 @@ enum PreviewCommand {
                         index += 1
                     }
                     bytes = encoder?.finish(lastDelay: gifLastDelay) ?? []
+                } else if let ffmpeg {
+                    // Constant frame rate: the GIF's holds as repeated frames (half a second first, a second last).
+                    var writer: VideoWriter?, last: Canvas?, failure: VideoWriter.Failure?
+                    (frames, report) = try preview.animation(fps: fps, delegate: delegate, onFrame: { progress.frame($0, of: $1) }) { frame in
+                        guard failure == nil else { return }
+                        do throws(VideoWriter.Failure) {
+                            if writer == nil {
+                                (width, height) = (frame.canvas.width, frame.canvas.height)
+                                writer = try VideoWriter(ffmpeg: ffmpeg, out: out, format: format, width: width, height: height, fps: fps, comment: comment)
+                                if writer?.add(frame.canvas, repeats: Int((fps / 2).rounded())) == false { throw VideoWriter.Failure(message: "ffmpeg stopped reading") }
+                            } else if writer?.add(frame.canvas) == false {
+                                throw VideoWriter.Failure(message: "ffmpeg stopped reading")
+                            }
+                            last = frame.canvas
+                        } catch {
+                            failure = error
+                        }
+                    }
+                    if failure == nil, let last, writer?.add(last, repeats: Int(fps.rounded())) == false {
+                        failure = VideoWriter.Failure(message: "ffmpeg stopped reading")
+                    }
+                    do {
+                        try writer?.finish()
+                    } catch {
+                        failure = failure ?? error
+                    }
+                    if let failure {
+                        printError("segue: \(failure.message)")
+                        return false
+                    }
+                    bytes = []
                 } else if animated {
                     var encoder: APNGEncoder?, index = 0
                     (frames, report) = try preview.animation(fps: fps, delegate: delegate, onFrame: { progress.frame($0, of: $1) }) { frame in
@@ -203,7 +243,7 @@ enum PreviewCommand {
                 return false
             }
             progress.finish()
-            guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else {
+            guard ffmpeg != nil || FileManager.default.createFile(atPath: out, contents: Data(bytes)) else {
                 printError("segue: cannot write \(out)")
                 return false
             }
@@ -211,7 +251,7 @@ enum PreviewCommand {
                 printError("segue: warning: \(report.reason)")
             }
             let written = Written(
-                written: out, format: format, frames: frames, width: width, height: height, bytes: bytes.count,
+                written: out, format: format, frames: frames, width: width, height: height, bytes: ffmpeg == nil ? bytes.count : ((try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0),
                 animator: report?.animator ?? name, from: from, to: to, duration: report?.duration ?? 0,
                 reason: report?.reason ?? "", rule: rule?.label,
                 parameters: Dictionary(uniqueKeysWithValues: (report?.parameters ?? []).map { ($0.name, JSONParameter($0.value)) }))

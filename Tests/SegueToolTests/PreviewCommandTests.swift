@@ -82,7 +82,7 @@ struct PreviewCommandTests {
             (["preview", "CurlUp", "--param", "radius=1000", "--out", "x.png"], 1, "CurlUp parameter 'radius'"),
             (["preview", "SpringSlide", "--param", "bounce=2", "--out", "x.png"], 1, "SpringSlide has no parameter 'bounce'"),
             (["preview", "default", "--from", "photo", "--to", "nowhere", "--out", "x.png"], 1, "no child named 'nowhere'"),
-            (["preview", "default", "--out", "x.jpg"], 2, "expected a file ending in .gif or .png"),
+            (["preview", "default", "--out", "x.jpg"], 2, "expected a file ending in .gif, .png, .mp4 or .webm"),
             (["preview", "default", "--size", "0x10"], 2, "expected WIDTHxHEIGHT"),
             (["preview", "default", "--dither", "--out", "x.png"], 2, "--dither only works with a .gif"),
             (["preview", "default", "--size", "1x1", "--scale", "0.05"], 2, "makes a picture of 0x0 pixels; expected at least 1x1"),
@@ -187,6 +187,30 @@ struct PreviewCommandTests {
         #expect(colours.count > 256, "\(colours.count) colours")
         let refused = try run(Paths.segue, ["preview", "CurlUp", "--animated", "--out", "a.gif"], in: folder)
         #expect(refused.status == 2 && refused.err.contains("--animated only works with a .png"), "\(refused.err)")
+    }
+
+
+    /// `.mp4` and `.webm` through ffmpeg: the animation at a constant --fps, the GIF's holds as repeated frames.
+    @Test(.enabled(if: Toolchain.found("ffmpeg") && Toolchain.found("ffprobe"), "skipped: needs ffmpeg (apt-get install ffmpeg; .ci/run does)"),
+          arguments: [("mp4", "h264"), ("webm", "vp9")])
+    func aVideoIsWrittenThroughFFmpeg(_ c: (format: String, codec: String)) throws {
+        let folder = makeTemporaryFolder("video")
+        let made = try runSegue(["preview", "default", "--scale", "0.25", "--fps", "30", "--json", "--out", folder + "/a." + c.format])
+        #expect(made.status == 0, "\(made.err)")
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(made.out.utf8)) as? [String: Any])
+        let frames = try #require(written["frames"] as? Int)
+        let probe = try run("/usr/bin/env", ["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+                                             "-show_entries", "stream=codec_name,width,height,nb_read_frames", "-of", "csv=p=0", folder + "/a." + c.format])
+        // 98 x 211 at a quarter scale, padded to even sizes; half a second (15 frames) of the first, a second (30) of the last.
+        #expect(probe.out == "\(c.codec),98,212,\(15 + frames - 1 + 30)\n", "\(probe.out)\(probe.err)")
+    }
+
+    @Test func withoutFFmpegAVideoIsRefusedSayingWhatToInstall() throws {
+        let folder = makeTemporaryFolder("no-ffmpeg")
+        let refused = try run(Paths.segue, ["preview", "SpringSlide", "--out", "a.mp4"], in: folder, environment: ["PATH": folder])
+        #expect(refused.status == 1 && refused.err == "segue: --out a.mp4: writing .mp4 needs ffmpeg, which is not on the PATH (apt-get install ffmpeg); .gif and .png need nothing\n",
+                "\(refused.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }
 
 }
