@@ -34,7 +34,7 @@ enum PreviewCommand {
         let animated = format == "gif" || video || args.has("--animated")
         if format != "png", args.has("--animated") { throw args.usage("--animated only works with a .png (a GIF or a video is animated already)") }
         if animated, args.single("--frames") != nil { throw args.usage("--frames only works with a .png filmstrip (--out FILE.png, without --animated)") }
-        if !animated, args.single("--fps") != nil { throw args.usage("--fps only works with an animation (--out FILE.gif, or FILE.png with --animated)") }
+        if !animated, args.single("--fps") != nil { throw args.usage("--fps only works with an animation (--out FILE.gif, FILE.mp4, FILE.webm, or FILE.png with --animated)") }
         if format != "gif", args.has("--dither") { throw args.usage("--dither only works with a .gif (--out FILE.gif)") }
         // A video is ffmpeg's to encode: said before anything is drawn when it is missing.
         let ffmpeg = video ? VideoWriter.ffmpeg() : nil

@@ -114,8 +114,8 @@ struct ToolTests {
     @Test(arguments: [
         (["run", "--scale", "2"], "--scale only works with --preview", "run"),
         (["run", "--print-config", "--config", "x.json"], "--print-config cannot be combined with --config", "run"),
-        (["preview", "CurlUp", "--frames", "3"], "--frames only works with a .png filmstrip (--out FILE.png)", "preview"),
-        (["preview", "CurlUp", "--out", "x.png", "--fps", "30"], "--fps only works with a .gif (--out FILE.gif)", "preview"),
+        (["preview", "CurlUp", "--frames", "3"], "--frames only works with a .png filmstrip (--out FILE.png, without --animated)", "preview"),
+        (["preview", "CurlUp", "--out", "x.png", "--fps", "30"], "--fps only works with an animation (--out FILE.gif, FILE.mp4, FILE.webm, or FILE.png with --animated)", "preview"),
         (["list", "--names", "--json"], "--names cannot be combined with --json", "list"),
         (["validate", "x.so", "--in-process", "--timeout", "3"], "--in-process cannot be combined with --timeout", "validate"),
         (["list", "--json=yes"], "--json takes no value", "list"),
