@@ -194,7 +194,7 @@ func pictureFrameTimes(registry: AnimatorRegistry, segue: String, rounds: Int = 
             canvas.fill(PixelRect(x0: 200, y0: y + 40, x1: 200 + 60 * (row % 7 + 6), y1: y + 70), with: Color(red: 0.2, green: 0.2, blue: 0.22))
         }
         let path = "\(scratch)/screen\(k).png"
-        FileManager.default.createFile(atPath: path, contents: Data(PNG.encode(canvas)))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(PNG.encode(canvas)))
         files.append(path)
     }
     let children = SegueConfig.builtinScene.children.enumerated().map { k, child in

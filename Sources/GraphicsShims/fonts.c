@@ -2,9 +2,9 @@
  * face and glyph-slot records, public and stable, are laid out in layouts.h. */
 #include "graphics_shims.h"
 #include "layouts.h"
+#include "say.h"
 
 #include <dlfcn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,14 +17,6 @@ struct graphics_font {
     int (*load_glyph)(void *, unsigned, int32_t);
     int (*get_kerning)(void *, unsigned, unsigned, unsigned, long *);
 };
-
-static void say(char *message, size_t size, const char *format, ...) {
-    if (!message || size == 0) return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(message, size, format, args);
-    va_end(args);
-}
 
 graphics_font *graphics_font_open(const char *path, double pixel_height, const char *library, char *message, size_t message_size) {
     const char *name = library ? library : "libfreetype.so.6";

@@ -2,24 +2,14 @@
  * loaded at run time; their records are laid out in layouts.h. */
 #include "graphics_shims.h"
 #include "layouts.h"
+#include "say.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
 #include <setjmp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void say(char *message, size_t size, const char *format, ...) {
-    if (!message || size == 0) return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(message, size, format, args);
-    va_end(args);
-    /* One line: what a library said may hold a newline. */
-    for (char *c = message; *c; c++) if (*c == '\n' || *c == '\r') *c = ' ';
-}
 
 /* A handle per library name, opened once (a library stays loaded for the process's life). */
 static void *open_library(const char *name) {

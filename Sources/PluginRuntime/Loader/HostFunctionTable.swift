@@ -64,26 +64,10 @@ package enum HostFunctionTable {
             TimingCurve(x1: x1, y1: y1, x2: x2, y2: y2).value(at: t)
         }
         table.spring_init = { out, duration, damping, velocity in
-            guard let out else { return false }
-            guard let spring = Spring(duration: duration, dampingRatio: damping, initialVelocity: velocity) else {
-                out.pointee = segue_spring_t()
-                return false
-            }
-            out.pointee = segue_spring_t(
-                duration: spring.duration, damping_ratio: spring.dampingRatio,
-                initial_velocity: spring.initialVelocity, omega0: spring.omega0)
-            return true
+            fill(out, with: Spring(duration: duration, dampingRatio: damping, initialVelocity: velocity))
         }
         table.spring_init_physical = { out, stiffness, damping, mass, velocity in
-            guard let out else { return false }
-            guard let spring = Spring(stiffness: stiffness, damping: damping, mass: mass, initialVelocity: velocity) else {
-                out.pointee = segue_spring_t()
-                return false
-            }
-            out.pointee = segue_spring_t(
-                duration: spring.duration, damping_ratio: spring.dampingRatio,
-                initial_velocity: spring.initialVelocity, omega0: spring.omega0)
-            return true
+            fill(out, with: Spring(stiffness: stiffness, damping: damping, mass: mass, initialVelocity: velocity))
         }
         table.spring_value = { spring, t in
             guard let s = spring?.pointee else { return .nan }
@@ -94,6 +78,18 @@ package enum HostFunctionTable {
         pointer.initialize(to: table)
         return UnsafePointer(pointer)
     }
+}
+
+/// Writes `spring` into the plugin's `out` (zeroed when there is none, as the header says); whether there was one.
+private func fill(_ out: UnsafeMutablePointer<segue_spring_t>?, with spring: Spring?) -> Bool {
+    guard let out else { return false }
+    guard let spring else {
+        out.pointee = segue_spring_t()
+        return false
+    }
+    out.pointee = segue_spring_t(duration: spring.duration, damping_ratio: spring.dampingRatio,
+                                 initial_velocity: spring.initialVelocity, omega0: spring.omega0)
+    return true
 }
 
 extension TimingCurve {
