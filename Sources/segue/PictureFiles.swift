@@ -45,12 +45,12 @@ enum PictureFiles {
             files.map { file in config.children.last { $0.content == .picture(path: file.path, fit: .cover) }?.name ?? file.path }
         }
 
-        /// `config` with the pictures as children, and the children's names in the order of `files`.
-        func applied(to config: SegueConfig) -> (config: SegueConfig, names: [String]) {
-            guard !files.isEmpty else { return (config, []) }
+        /// `config` with the pictures as children.
+        func applied(to config: SegueConfig) -> SegueConfig {
+            guard !files.isEmpty else { return config }
             var adjusted = config
             adjusted.children = replacing ? [] : config.sceneChildren
-            var taken = Set(adjusted.children.map(\.name)), names: [String] = []
+            var taken = Set(adjusted.children.map(\.name))
             for (given, path) in files {
                 let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
                 var name = stem.isEmpty ? "picture" : stem, k = 2
@@ -59,11 +59,10 @@ enum PictureFiles {
                     k += 1
                 }
                 taken.insert(name)
-                names.append(name)
                 adjusted.children.append(SegueConfig.Child(name: name, content: .picture(path: path, fit: .cover)))
                 adjusted.pictures.append(SegueConfig.DrawingUse(path: path, keyPath: given, origin: "the command line"))
             }
-            return (adjusted, names)
+            return adjusted
         }
     }
 }

@@ -59,7 +59,7 @@ enum PreviewCommand {
         let given = [("--from", args.single("--from")), ("--to", args.single("--to"))]
             .compactMap { option, value in value.flatMap { PictureFiles.isPicture($0) ? (option, $0) : nil } }
         let pictures = PictureFiles.Operands(given, replacing: false)
-        guard let config = try args.config(drawing: true, adjusting: { pictures.applied(to: $0).config }) else { return .failure }
+        guard let config = try args.config(drawing: true, adjusting: { pictures.applied(to: $0) }) else { return .failure }
         var endpoint = Dictionary(uniqueKeysWithValues: zip(given.map(\.0), pictures.names(in: config)))
         for option in ["--from", "--to"] where endpoint[option] == nil { endpoint[option] = args.single(option) }
         let registry = try PluginFolders.registry(args, config: config)
@@ -72,7 +72,7 @@ enum PreviewCommand {
 
         // The author's loop: render again whenever a plugin or the config changes.
         let reloader = Reloading.reloader(args, config: config, registry: registry, drawing: true,
-                                          adjusting: { pictures.applied(to: $0).config })
+                                          adjusting: { pictures.applied(to: $0) })
         let watcher: FileWatcher
         do {
             watcher = try FileWatcher(folders: reloader.watched.folders, files: reloader.watched.files)

@@ -58,8 +58,7 @@ enum ShowCommand {
         let scale = args.single("--scale") == nil ? nil : args.number("--scale")
         let graphics = args.single("--graphics").flatMap(TerminalGraphics.init(rawValue:))  // the parser checked the choice
         let pictures = PictureFiles.Operands(args.operands.map { ($0, $0) }, replacing: true)
-        guard let read = try args.config(drawing: true, adjusting: { pictures.applied(to: $0).config }) else { return .failure }
-        let config = read
+        guard let config = try args.config(drawing: true, adjusting: { pictures.applied(to: $0) }) else { return .failure }
         let registry = try PluginFolders.registry(args, config: config, playing: true)
         for warning in registry.warnings { printError("segue: warning: \(warning)") }
         // SIGINT and SIGTERM end the view cleanly: the loop sees them between frames.
@@ -79,7 +78,7 @@ enum ShowCommand {
             let autoplay = Autoplay(steps: ScriptPlayer(config: config, registry: registry).script)
             loop.script = { autoplay.inputs(for: $0, now: $1) }
         }
-        let reloader = Reloader(args: args, session: session, adjusting: { pictures.applied(to: $0).config })
+        let reloader = Reloader(args: args, session: session, adjusting: { pictures.applied(to: $0) })
         loop.onFrame = {
             let font = session.config.font
             reloader.apply()
