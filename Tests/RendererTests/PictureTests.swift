@@ -275,6 +275,28 @@ struct PictureTests {
         #expect(color(cover, 1, 5) == [255, 0, 0] && color(cover, 38, 5) == [0, 0, 255])
     }
 
+    /// Every pixel of a picture stretched over a view is the bilinear mix of
+    /// its texels at the pixel's centre (red to blue across), through the
+    /// wholly covered span's fast path and the edge's alike.
+    @Test func aPictureIsSampledBilinearlyAtEveryPixel() throws {
+        let path = makeTemporaryFolder("bilinear") + "/two.png"
+        try Data(try rgbaPNG([255, 0, 0, 255, 0, 0, 255, 255], width: 2, height: 1)).write(to: URL(fileURLWithPath: path))
+        let view = View(frame: Rect(x: 0, y: 0, width: 40, height: 10))
+        view.content = .picture(path: path, fit: .fill)
+        let canvas = ViewRenderer(scale: 1).render(view)
+        let rgba = canvas.rgba8
+        var worst = 0
+        for y in 0..<10 {
+            for x in 0..<40 {
+                let f = min(max((Double(x) + 0.5) / 20 - 0.5, 0), 1)
+                let expected = [255 * (1 - f), 0, 255 * f].map { Int($0.rounded()) }
+                let k = (y * 40 + x) * 4
+                worst = max(worst, zip(expected, rgba[k..<k + 3]).map { abs($0 - Int($1)) }.max()!)
+            }
+        }
+        #expect(worst <= 1, "\(worst) steps from the bilinear mix")
+    }
+
     /// The renderer redraws a picture saved anew, though nothing else of the view changed.
     @Test func aFrameRendererDrawsAChangedPictureAgain() throws {
         let path = makeTemporaryFolder("redraw") + "/screen.png"

@@ -45,6 +45,11 @@ extension QuadItem {
                     // Wholly covered: the colour alone decides.
                     if let constant {
                         for x in innerFirst...innerLast { target.blend(x: x, y: py, r: constant.r, g: constant.g, b: constant.b, a: constant.a) }
+                    } else if affine, let sampler = shader.pictureSampler {
+                        // A picture: sampled and blended premultiplied, with no colour made per pixel.
+                        let xc = Double(innerFirst) + 0.5
+                        sampler.blendRow(from: innerFirst, to: innerLast, y: py, u: xc * inv[0] + uRow, du: inv[0],
+                                         v: xc * inv[1] + vRow, dv: inv[1], alpha: Float(alpha), into: target)
                     } else {
                         for x in innerFirst...innerLast {
                             let xc = Double(x) + 0.5

@@ -124,7 +124,79 @@ struct Shader {
     }
 }
 
+/// A picture content's fast path: where a quad covers its pixels wholly and
+/// maps them without perspective, each is sampled (bilinear, premultiplied,
+/// in single precision) and blended over the view's background and the
+/// canvas with no colour value made on the way.
+struct PictureSampler {
+    let level: Picture.Level
+    let ax: Double, bx: Double, ay: Double, by: Double
+    let clips: Bool
+    /// The view's background, premultiplied.
+    let background: SIMD4<Float>
+
+    /// Blends pixels `first` to `last` of row `y`, whose first pixel centre maps to (u, v) of
+    /// the view and each next one (du, dv) further, at opacity `alpha`.
+    func blendRow(from first: Int, to last: Int, y: Int, u: Double, du: Double, v: Double, dv: Double, alpha: Float,
+                  into target: DrawingTarget) {
+        let width = level.width, height = level.height
+        let p = UnsafeRawPointer(level.pixels.baseAddress.unsafelyUnwrapped)
+        var px = u * ax + bx, py = v * ay + by
+        let dpx = du * ax, dpy = dv * ay
+        var out = UnsafeMutableRawPointer(target.pixels + (y * target.width + first) * 4)
+        // A texel's four bytes as four floats, in one load and one conversion.
+        @inline(__always) func texel(_ offset: Int) -> SIMD4<Float> {
+            SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: p.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self)))
+        }
+        // The row's rows of texels, when it runs level (no rotation): worked out once.
+        let level = dpy == 0
+        var rows = (0, 0), ty: Float = 0
+        if level {
+            let fy = Float(min(max(py - 0.5, 0), Double(height - 1)))
+            let y0 = Int(fy)
+            rows = (y0 * width * 4, (y0 + 1 < height ? y0 + 1 : y0) * width * 4)
+            ty = fy - Float(y0)
+        }
+        let rowClipped = clips && (py < 0 || py >= Double(height))
+        for _ in first...last {
+            var color: SIMD4<Float>
+            if rowClipped || (clips && (px < 0 || px >= Double(width) || py < 0 || py >= Double(height))) {
+                color = background
+            } else {
+                if !level {
+                    let fy = Float(min(max(py - 0.5, 0), Double(height - 1)))
+                    let y0 = Int(fy)
+                    rows = (y0 * width * 4, (y0 + 1 < height ? y0 + 1 : y0) * width * 4)
+                    ty = fy - Float(y0)
+                }
+                let fx = Float(min(max(px - 0.5, 0), Double(width - 1)))
+                let x0 = Int(fx)
+                let c0 = x0 * 4, c1 = (x0 + 1 < width ? x0 + 1 : x0) * 4
+                let tx = fx - Float(x0)
+                let top = texel(rows.0 + c0) * (1 - tx) + texel(rows.0 + c1) * tx
+                let bottom = texel(rows.1 + c0) * (1 - tx) + texel(rows.1 + c1) * tx
+                let sampled = (top * (1 - ty) + bottom * ty) * (1 / 255)
+                // The picture over the view's background (both premultiplied).
+                color = sampled + background * (1 - sampled[3])
+            }
+            let under = out.loadUnaligned(as: SIMD4<Float>.self)
+            out.storeBytes(of: color * alpha + under * (1 - color[3] * alpha), as: SIMD4<Float>.self)
+            out += 16
+            px += dpx
+            py += dpy
+        }
+    }
+}
+
 extension Shader {
+    /// The sampler of a picture content, for spans the quad covers wholly; nil for any other content.
+    var pictureSampler: PictureSampler? {
+        guard kind == .picture, let level = picture else { return nil }
+        let a = Float(background.alpha)
+        return PictureSampler(level: level, ax: pictureMap.ax, bx: pictureMap.bx, ay: pictureMap.ay, by: pictureMap.by, clips: clipsPicture,
+                              background: SIMD4(Float(background.red) * a, Float(background.green) * a, Float(background.blue) * a, a))
+    }
+
     /// The level of `file` to sample for a view of `width` × `height` points
     /// drawn `pixelSize` points a device pixel, and the map from the view's
     /// points to that level's pixels: `fit` says how the picture's shape meets the view's.
