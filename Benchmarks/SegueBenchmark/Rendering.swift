@@ -179,7 +179,7 @@ func measureChild(_ path: String, _ arguments: [String]) -> (seconds: Double, pe
 /// for every animator; then `segue preview` between the two screenshots,
 /// its time and peak memory. The screenshots are made here (a gradient,
 /// bands and blocks, as a screen has) and written with Segue's PNG encoder.
-func pictureFrameTimes(registry: AnimatorRegistry, segue: String, rounds: Int = 5) {
+func pictureFrameTimes(registry: AnimatorRegistry, segue: String, rounds: Int = 5, only: String? = nil) {
     let scratch = NSTemporaryDirectory() + "segue-bench-pictures-\(getpid())"
     try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -204,7 +204,7 @@ func pictureFrameTimes(registry: AnimatorRegistry, segue: String, rounds: Int = 
     }
     print("\nDrawing one frame at 390x844 with pictures and type (every child a 1170x2532 screenshot, labels in DejaVu Sans; ms):")
     print("  animator      frames   scale 1 median   p99    scale 2 median   p99")
-    for (name, from, to) in renderingCases {
+    for (name, from, to) in renderingCases where only == nil || only == name {
         var config = SegueConfig(file: "benchmark")
         config.rules = [SegueConfig.Rule(from: from, to: to, animator: name, label: "benchmark")]
         let delegate = ConfigDrivenDelegate(config: config, registry: registry)
@@ -225,6 +225,7 @@ func pictureFrameTimes(registry: AnimatorRegistry, segue: String, rounds: Int = 
         }
         print("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0))  \(String(format: "%6d", count))   \(figures[0])          \(figures[1])")
     }
+    guard only == nil else { return }
     print("\nsegue preview between two 1170x2532 screenshots (390x844 at scale 1, the release build as users run it):")
     for name in ["SpringSlide", "CurlUp"] {
         for out in ["\(scratch)/\(name).gif", "\(scratch)/\(name).png"] {

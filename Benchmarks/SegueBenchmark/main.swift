@@ -269,8 +269,9 @@ if arguments.contains("--rendering-only") {
     pictureFrameTimes(registry: registry, segue: binFolder + "/segue")
     exit(0)
 }
-if arguments.contains("--pictures-only") {
-    pictureFrameTimes(registry: registry, segue: binFolder + "/segue")
+if let i = arguments.firstIndex(of: "--pictures-only") {
+    let only = i + 1 < arguments.count && !arguments[i + 1].hasPrefix("-") ? arguments[i + 1] : nil
+    pictureFrameTimes(registry: registry, segue: binFolder + "/segue", only: only)
     exit(0)
 }
 if let i = arguments.firstIndex(of: "--single"), i + 1 < arguments.count {

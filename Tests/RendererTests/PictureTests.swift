@@ -297,6 +297,34 @@ struct PictureTests {
         #expect(worst <= 1, "\(worst) steps from the bilinear mix")
     }
 
+    /// A picture drawn smaller than it is, at the same size frame after frame, is
+    /// drawn from a copy made at that size from the second frame on: the same
+    /// pixels as sampling the mipmap (within a rounding), and moved by a
+    /// fraction of a pixel, the same as sampling it there.
+    @Test func aPictureKeptAtTheSizeItIsDrawnDrawsTheSamePixels() throws {
+        let path = makeTemporaryFolder("resampled") + "/big.png"
+        var pixels: [UInt8] = []
+        for y in 0..<90 { for x in 0..<120 { pixels += [UInt8(x * 2), UInt8(y * 2), UInt8((x + y) % 256), 255] } }
+        try Data(try rgbaPNG(pixels, width: 120, height: 90)).write(to: URL(fileURLWithPath: path))
+        let view = View(frame: Rect(x: 0, y: 0, width: 40, height: 30))
+        view.content = .picture(path: path, fit: .cover)
+        let frames = FrameRenderer(renderer: ViewRenderer(scale: 1))
+        func draw() -> [UInt8] {
+            frames.render(view, everything: true)
+            return frames.canvas.rgba8
+        }
+        let sampled = draw(), kept = draw()
+        #expect(zip(sampled, kept).map { abs(Int($0) - Int($1)) }.max()! <= 1, "the copy's pixels are the sampled ones")
+        let root = View(frame: Rect(x: 0, y: 0, width: 60, height: 30))
+        root.addSubview(view)
+        view.frame.x = 10.25
+        let moved = FrameRenderer(renderer: ViewRenderer(scale: 1))
+        moved.render(root, everything: true)
+        let once = moved.canvas.rgba8
+        moved.render(root, everything: true)
+        #expect(zip(once, moved.canvas.rgba8).map { abs(Int($0) - Int($1)) }.max()! <= 1, "a quarter-pixel offset, sampled from the copy")
+    }
+
     /// The renderer redraws a picture saved anew, though nothing else of the view changed.
     @Test func aFrameRendererDrawsAChangedPictureAgain() throws {
         let path = makeTemporaryFolder("redraw") + "/screen.png"

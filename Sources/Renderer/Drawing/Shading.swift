@@ -158,6 +158,29 @@ struct PictureSampler {
             ty = fy - Float(y0)
         }
         let rowClipped = clips && (py < 0 || py >= Double(height))
+        // One texel a pixel along a level row (a picture made at the size it is drawn): the same weights for
+        // every pixel, and the texels' offsets a step apart; the row's inside, away from the picture's edges.
+        if level, !rowClipped, abs(dpx - 1) < 1e-9 {
+            let start = px - 0.5
+            let x0 = Int(start.rounded(.down))
+            let tx = Float(start - Double(x0))
+            let count = last - first + 1
+            if x0 >= 0, x0 + count < width {
+                var c = x0 * 4
+                let w = (SIMD4<Float>(repeating: (1 - tx) * (1 - ty)), SIMD4<Float>(repeating: tx * (1 - ty)),
+                         SIMD4<Float>(repeating: (1 - tx) * ty), SIMD4<Float>(repeating: tx * ty))
+                for _ in 0..<count {
+                    let sampled = (texel(rows.0 + c) * w.0 + texel(rows.0 + c + 4) * w.1 + texel(rows.1 + c) * w.2
+                        + texel(rows.1 + c + 4) * w.3) * (1 / 255)
+                    let color = sampled + background * (1 - sampled[3])
+                    let under = out.loadUnaligned(as: SIMD4<Float>.self)
+                    out.storeBytes(of: color * alpha + under * (1 - color[3] * alpha), as: SIMD4<Float>.self)
+                    out += 16
+                    c += 4
+                }
+                return
+            }
+        }
         for _ in first...last {
             var color: SIMD4<Float>
             if rowClipped || (clips && (px < 0 || px >= Double(width) || py < 0 || py >= Double(height))) {
@@ -211,7 +234,12 @@ extension Shader {
         case .fill: break
         }
         // The picture centred on the view; a picture pixel spans min(sx, sy) / pixelSize device pixels.
-        let level = file.level(forFootprint: min(sx, sy) / max(pixelSize, 1e-9))
+        // Drawn at a whole number of pixels a side (a view at rest, or moving without scaling), it is
+        // sampled from a copy made at that size, pixel for pixel; else from the mipmap level above it.
+        let (drawnWidth, drawnHeight) = (pw * sx / max(pixelSize, 1e-9), ph * sy / max(pixelSize, 1e-9))
+        let whole = abs(drawnWidth - drawnWidth.rounded()) < 1e-6 && abs(drawnHeight - drawnHeight.rounded()) < 1e-6
+        let level = (whole ? file.resampled(width: Int(drawnWidth.rounded()), height: Int(drawnHeight.rounded())) : nil)
+            ?? file.level(forFootprint: min(sx, sy) / max(pixelSize, 1e-9))
         let (kx, ky) = (Double(level.width) / pw, Double(level.height) / ph)
         let (left, top) = ((width - pw * sx) / 2, (height - ph * sy) / 2)
         return (level, (kx / sx, -left * kx / sx, ky / sy, -top * ky / sy))

@@ -13,6 +13,10 @@ public final class Picture: @unchecked Sendable, Equatable {
     public let width: Int, height: Int
     /// Level 0 is the picture; level k is 2^k times smaller, down to one pixel a side.
     private var levels: [Level]
+    /// The picture resampled to sizes it is drawn at, pixel for pixel, and the sizes asked for once.
+    private var sized: [Size: Level] = [:]
+    private var asked: Set<Size> = []
+    private struct Size: Hashable { let width: Int, height: Int }
     private let lock = NSLock()
 
     struct Level {
@@ -35,6 +39,52 @@ public final class Picture: @unchecked Sendable, Equatable {
     deinit {
         free(levels[0].pixels.baseAddress)
         for level in levels.dropFirst() { level.pixels.deallocate() }
+        for level in sized.values { level.pixels.deallocate() }
+    }
+
+    /// The picture resampled to exactly `width` × `height` pixels, for a view
+    /// that shows it at that size on the canvas, pixel for pixel: made (from
+    /// the mipmap level just above it, bilinear) the second time a size is
+    /// asked for, so that a size a zoom passes through once costs nothing,
+    /// and kept (a few sizes) while frames ask for it again. Nil until then,
+    /// and for a size larger than the picture.
+    func resampled(width: Int, height: Int) -> Level? {
+        guard width > 0, height > 0, width <= self.width, height <= self.height else { return nil }
+        let size = Size(width: width, height: height)
+        lock.lock()
+        if let level = sized[size] {
+            lock.unlock()
+            return level
+        }
+        guard asked.contains(size) else {
+            if asked.count > 64 { asked.removeAll() }
+            asked.insert(size)
+            lock.unlock()
+            return nil
+        }
+        lock.unlock()
+        let source = level(forFootprint: Double(width) / Double(self.width))
+        let out = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: width * height * 4)
+        let (sx, sy) = (Double(source.width) / Double(width), Double(source.height) / Double(height))
+        for y in 0..<height {
+            for x in 0..<width {
+                let c = source.premultiplied(x: (Double(x) + 0.5) * sx, y: (Double(y) + 0.5) * sy)
+                for k in 0..<4 { out[(y * width + x) * 4 + k] = UInt8(min(max(c[k] + 0.5, 0), 255)) }
+            }
+        }
+        let level = Level(width: width, height: height, pixels: out)
+        lock.lock()
+        defer { lock.unlock() }
+        if let made = sized[size] {
+            out.deallocate()
+            return made
+        }
+        if sized.count >= 4 {
+            for old in sized.values { old.pixels.deallocate() }
+            sized.removeAll()
+        }
+        sized[size] = level
+        return level
     }
 
     /// The premultiplied colour at (x, y) of level 0, 0 to 255 per channel (for tests and encoders).
@@ -79,6 +129,21 @@ public final class Picture: @unchecked Sendable, Equatable {
 }
 
 extension Picture.Level {
+    /// The premultiplied colour at (x, y) (centres at half pixels), bilinear, 0 to 255 a channel.
+    func premultiplied(x: Double, y: Double) -> SIMD4<Double> {
+        let fx = min(max(x - 0.5, 0), Double(width - 1)), fy = min(max(y - 0.5, 0), Double(height - 1))
+        let x0 = Int(fx), y0 = Int(fy)
+        let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+        let tx = fx - Double(x0), ty = fy - Double(y0)
+        func texel(_ x: Int, _ y: Int) -> SIMD4<Double> {
+            let k = (y * width + x) * 4
+            return SIMD4(Double(pixels[k]), Double(pixels[k + 1]), Double(pixels[k + 2]), Double(pixels[k + 3]))
+        }
+        let top = texel(x0, y0) * (1 - tx) + texel(x1, y0) * tx
+        let bottom = texel(x0, y1) * (1 - tx) + texel(x1, y1) * tx
+        return top * (1 - ty) + bottom * ty
+    }
+
     /// The straight colour at (x, y) in this level's pixels (centres at half
     /// pixels), bilinear between the four nearest, edges held.
     @inline(__always)
