@@ -39,6 +39,10 @@ struct Shader {
         if case .picture(_, let fit) = content, let file {
             (picture, pictureMap) = Self.map(file, fit: fit, width: width, height: height, pixelSize: pixelSize)
             clipsPicture = fit == .contain
+        } else if case .image(let seed) = content, let drawn = ImagePainter.bitmap(seed: seed, width: width / pixelSize, height: height / pixelSize) {
+            // A procedural picture drawn at a whole size: painted once at that size, then sampled as a file's.
+            (picture, clipsPicture) = (drawn, false)
+            pictureMap = (Double(drawn.width) / width, 0, Double(drawn.height) / height, 0)
         } else {
             (picture, pictureMap, clipsPicture) = (nil, (0, 0, 0, 0), false)
         }
@@ -51,7 +55,7 @@ struct Shader {
         switch content {
         case .none, .image, .picture:
             kind = switch content {
-            case .image: .image
+            case .image: picture == nil ? .image : .picture
             case .picture: picture == nil ? .plain : .picture
             default: .plain
             }
@@ -169,12 +173,18 @@ struct PictureSampler {
                 var c = x0 * 4
                 let w = (SIMD4<Float>(repeating: (1 - tx) * (1 - ty)), SIMD4<Float>(repeating: tx * (1 - ty)),
                          SIMD4<Float>(repeating: (1 - tx) * ty), SIMD4<Float>(repeating: tx * ty))
+                // Over an opaque background at full opacity the result is opaque: it replaces what is beneath, unread.
+                let replaces = alpha >= 1 && background[3] >= 1
                 for _ in 0..<count {
                     let sampled = (texel(rows.0 + c) * w.0 + texel(rows.0 + c + 4) * w.1 + texel(rows.1 + c) * w.2
                         + texel(rows.1 + c + 4) * w.3) * (1 / 255)
                     let color = sampled + background * (1 - sampled[3])
-                    let under = out.loadUnaligned(as: SIMD4<Float>.self)
-                    out.storeBytes(of: color * alpha + under * (1 - color[3] * alpha), as: SIMD4<Float>.self)
+                    if replaces {
+                        out.storeBytes(of: color, as: SIMD4<Float>.self)
+                    } else {
+                        let under = out.loadUnaligned(as: SIMD4<Float>.self)
+                        out.storeBytes(of: color * alpha + under * (1 - color[3] * alpha), as: SIMD4<Float>.self)
+                    }
                     out += 16
                     c += 4
                 }
@@ -319,6 +329,42 @@ struct ImagePainter: Sendable {
         if dx * dx + dy * dy < 0.13 * 0.13 { return sunHue }
         return Content.mix(top, bottom, v / line)
     }
+
+    /// The picture of `seed` painted at `width` × `height` pixels, each pixel
+    /// its centre's colour, for a view drawn at that whole size (at rest, or
+    /// moving without scaling): made when first asked for and kept, a few
+    /// dozen; nil for a size that is not whole. Which sizes are painted
+    /// depends on the size alone, so a frame drawn twice is the same frame.
+    static func bitmap(seed: Int, width: Double, height: Double) -> Picture.Level? {
+        let (w, h) = (Int(width.rounded()), Int(height.rounded()))
+        guard abs(width - Double(w)) < 1e-6, abs(height - Double(h)) < 1e-6, w > 0, h > 0, w * h <= 4_000_000 else { return nil }
+        let key = BitmapKey(seed: seed, width: w, height: h)
+        lock.lock()
+        if let made = bitmaps[key] {
+            lock.unlock()
+            return made.level(forFootprint: 1)
+        }
+        lock.unlock()
+        let painter = Self.for(seed: seed)
+        let pixels = malloc(w * h * 4)!.assumingMemoryBound(to: UInt8.self)
+        for y in 0..<h {
+            for x in 0..<w {
+                let c = painter.color(u: (Double(x) + 0.5) / Double(w), v: (Double(y) + 0.5) / Double(h))
+                let k = (y * w + x) * 4
+                (pixels[k], pixels[k + 1], pixels[k + 2], pixels[k + 3]) =
+                    (UInt8(c.red * 255 + 0.5), UInt8(c.green * 255 + 0.5), UInt8(c.blue * 255 + 0.5), 255)
+            }
+        }
+        let picture = Picture(width: w, height: h, taking: pixels)
+        lock.lock()
+        defer { lock.unlock() }
+        if bitmaps.count >= 32 { bitmaps.removeAll() }
+        bitmaps[key] = picture
+        return picture.level(forFootprint: 1)
+    }
+
+    private struct BitmapKey: Hashable { let seed: Int, width: Int, height: Int }
+    nonisolated(unsafe) private static var bitmaps: [BitmapKey: Picture] = [:]
 
     /// Painters are kept once made: a frame asks for the same few seeds again and again.
     static func `for`(seed: Int) -> ImagePainter {

@@ -13,15 +13,30 @@ public final class Picture: @unchecked Sendable, Equatable {
     public let width: Int, height: Int
     /// Level 0 is the picture; level k is 2^k times smaller, down to one pixel a side.
     private var levels: [Level]
-    /// The picture resampled to sizes it is drawn at, pixel for pixel, and the sizes asked for once.
+    /// The picture resampled to sizes it is drawn at, pixel for pixel.
     private var sized: [Size: Level] = [:]
-    private var asked: Set<Size> = []
     private struct Size: Hashable { let width: Int, height: Int }
     private let lock = NSLock()
 
+    /// One size of the picture. It holds its pixels' storage, so a level in
+    /// use stays valid while the picture drops or replaces its copies.
     struct Level {
         let width: Int, height: Int
-        let pixels: UnsafeMutableBufferPointer<UInt8>
+        let storage: Pixels
+        var pixels: UnsafeMutableBufferPointer<UInt8> { storage.buffer }
+
+        init(width: Int, height: Int, pixels: UnsafeMutableBufferPointer<UInt8>, malloced: Bool = false) {
+            (self.width, self.height) = (width, height)
+            storage = Pixels(buffer: pixels, malloced: malloced)
+        }
+    }
+
+    /// Pixel memory, freed when the last level that holds it goes.
+    final class Pixels: @unchecked Sendable {
+        let buffer: UnsafeMutableBufferPointer<UInt8>
+        private let malloced: Bool
+        init(buffer: UnsafeMutableBufferPointer<UInt8>, malloced: Bool) { (self.buffer, self.malloced) = (buffer, malloced) }
+        deinit { if malloced { free(buffer.baseAddress) } else { buffer.deallocate() } }
     }
 
     /// A picture of `pixels` (`width` × `height`, straight RGBA, malloc'd): it
@@ -33,21 +48,14 @@ public final class Picture: @unchecked Sendable, Equatable {
             let a = UInt32(buffer[k + 3])
             for c in 0..<3 { buffer[k + c] = UInt8((UInt32(buffer[k + c]) * a + 127) / 255) }
         }
-        levels = [Level(width: width, height: height, pixels: buffer)]
-    }
-
-    deinit {
-        free(levels[0].pixels.baseAddress)
-        for level in levels.dropFirst() { level.pixels.deallocate() }
-        for level in sized.values { level.pixels.deallocate() }
+        levels = [Level(width: width, height: height, pixels: buffer, malloced: true)]
     }
 
     /// The picture resampled to exactly `width` × `height` pixels, for a view
     /// that shows it at that size on the canvas, pixel for pixel: made (from
-    /// the mipmap level just above it, bilinear) the second time a size is
-    /// asked for, so that a size a zoom passes through once costs nothing,
-    /// and kept (a few sizes) while frames ask for it again. Nil until then,
-    /// and for a size larger than the picture.
+    /// the mipmap level just above it, bilinear) when first asked for and
+    /// kept, a few sizes. Which sizes are made depends on the size alone, so
+    /// a frame drawn twice is the same frame. Nil for a size larger than the picture.
     func resampled(width: Int, height: Int) -> Level? {
         guard width > 0, height > 0, width <= self.width, height <= self.height else { return nil }
         let size = Size(width: width, height: height)
@@ -55,12 +63,6 @@ public final class Picture: @unchecked Sendable, Equatable {
         if let level = sized[size] {
             lock.unlock()
             return level
-        }
-        guard asked.contains(size) else {
-            if asked.count > 64 { asked.removeAll() }
-            asked.insert(size)
-            lock.unlock()
-            return nil
         }
         lock.unlock()
         let source = level(forFootprint: Double(width) / Double(self.width))
@@ -75,14 +77,8 @@ public final class Picture: @unchecked Sendable, Equatable {
         let level = Level(width: width, height: height, pixels: out)
         lock.lock()
         defer { lock.unlock() }
-        if let made = sized[size] {
-            out.deallocate()
-            return made
-        }
-        if sized.count >= 4 {
-            for old in sized.values { old.pixels.deallocate() }
-            sized.removeAll()
-        }
+        if let made = sized[size] { return made }
+        if sized.count >= 4 { sized.removeAll() }
         sized[size] = level
         return level
     }
