@@ -5,6 +5,7 @@ import Foundation
 /// rectangle that changed from the frame before (replacing those pixels), and
 /// a frame that changed nothing lengthens the one before; frames loop forever.
 public struct APNGEncoder {
+    /// The frames' size in pixels; a frame of another size is not added.
     public let width: Int, height: Int
     private let comment: String?
     private var frames: [(rect: PixelRect, delay: (UInt16, UInt16), data: [UInt8])] = []

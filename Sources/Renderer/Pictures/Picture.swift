@@ -10,6 +10,7 @@ import HostContainer
 public final class Picture: @unchecked Sendable, Equatable {
     public static func == (a: Picture, b: Picture) -> Bool { a === b }
 
+    /// The picture's size in pixels, as decoded.
     public let width: Int, height: Int
     /// Level 0 is the picture; level k is 2^k times smaller, down to one pixel a side.
     private var levels: [Level]

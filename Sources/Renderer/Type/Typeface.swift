@@ -146,6 +146,7 @@ public final class Typeface: @unchecked Sendable, Equatable {
 
 /// Why there is no typeface, in words for a message.
 public struct TypeProblem: Error, Equatable, CustomStringConvertible {
+    /// What went wrong, naming the font or library and, where it helps, the package to install.
     public let description: String
     /// Whether FreeType itself is missing.
     public let libraryMissing: Bool
