@@ -40,7 +40,7 @@ struct Shader {
             (picture, pictureMap) = Self.map(file, fit: fit, width: width, height: height, pixelSize: pixelSize)
             clipsPicture = fit == .contain
         } else if case .image(let seed) = content, let drawn = ImagePainter.bitmap(seed: seed, width: width / pixelSize, height: height / pixelSize) {
-            // A procedural picture drawn at a whole size: painted once at that size, then sampled as a file's.
+            // A procedural picture: painted once at the size it is drawn (a whole one) or just above it, then sampled as a file's.
             (picture, clipsPicture) = (drawn, false)
             pictureMap = (Double(drawn.width) / width, 0, Double(drawn.height) / height, 0)
         } else {
@@ -175,9 +175,7 @@ struct PictureSampler {
                          SIMD4<Float>(repeating: (1 - tx) * ty), SIMD4<Float>(repeating: tx * ty))
                 // Over an opaque background at full opacity the result is opaque: it replaces what is beneath, unread.
                 let replaces = alpha >= 1 && background[3] >= 1
-                for _ in 0..<count {
-                    let sampled = (texel(rows.0 + c) * w.0 + texel(rows.0 + c + 4) * w.1 + texel(rows.1 + c) * w.2
-                        + texel(rows.1 + c + 4) * w.3) * (1 / 255)
+                @inline(__always) func put(_ sampled: SIMD4<Float>) {
                     let color = sampled + background * (1 - sampled[3])
                     if replaces {
                         out.storeBytes(of: color, as: SIMD4<Float>.self)
@@ -186,7 +184,19 @@ struct PictureSampler {
                         out.storeBytes(of: color * alpha + under * (1 - color[3] * alpha), as: SIMD4<Float>.self)
                     }
                     out += 16
-                    c += 4
+                }
+                if tx == 0 && ty == 0 {
+                    // On the texel grid (a view at rest): each pixel is one texel.
+                    for _ in 0..<count {
+                        put(texel(rows.0 + c) * (1 / 255))
+                        c += 4
+                    }
+                } else {
+                    for _ in 0..<count {
+                        put((texel(rows.0 + c) * w.0 + texel(rows.0 + c + 4) * w.1 + texel(rows.1 + c) * w.2
+                            + texel(rows.1 + c + 4) * w.3) * (1 / 255))
+                        c += 4
+                    }
                 }
                 return
             }
@@ -330,14 +340,18 @@ struct ImagePainter: Sendable {
         return Content.mix(top, bottom, v / line)
     }
 
-    /// The picture of `seed` painted at `width` × `height` pixels, each pixel
-    /// its centre's colour, for a view drawn at that whole size (at rest, or
-    /// moving without scaling): made when first asked for and kept, a few
-    /// dozen; nil for a size that is not whole. Which sizes are painted
-    /// depends on the size alone, so a frame drawn twice is the same frame.
+    /// The picture of `seed` painted for a view drawn `width` × `height`
+    /// pixels, each pixel its centre's colour: at that size when it is whole
+    /// (a view at rest, or moving without scaling), else at the next size up
+    /// in steps of 32 pixels (a snapshot growing or shrinking: sampled from
+    /// a painting a little larger, as a snapshot's bitmap is). Made when first
+    /// asked for and kept, a few dozen. Which painting serves a view depends
+    /// on its size alone, so a frame drawn twice is the same frame.
     static func bitmap(seed: Int, width: Double, height: Double) -> Picture.Level? {
-        let (w, h) = (Int(width.rounded()), Int(height.rounded()))
-        guard abs(width - Double(w)) < 1e-6, abs(height - Double(h)) < 1e-6, w > 0, h > 0, w * h <= 4_000_000 else { return nil }
+        let whole = abs(width - width.rounded()) < 1e-6 && abs(height - height.rounded()) < 1e-6
+        let (w, h) = whole ? (Int(width.rounded()), Int(height.rounded()))
+            : (Int((width / 32).rounded(.up)) * 32, Int((height / 32).rounded(.up)) * 32)
+        guard w > 0, h > 0, w * h <= 4_000_000 else { return nil }
         let key = BitmapKey(seed: seed, width: w, height: h)
         lock.lock()
         if let made = bitmaps[key] {
