@@ -26,6 +26,12 @@ public func segueSpringInit(_ spring: UnsafeMutablePointer<segue_spring_t>?, _ d
     services.pointee.spring_init(spring, duration, damping, velocity)
 }
 
+@c(segue_spring_init_physical)
+public func segueSpringInitPhysical(_ spring: UnsafeMutablePointer<segue_spring_t>?, _ stiffness: Double, _ damping: Double,
+                                    _ mass: Double, _ velocity: Double) -> Bool {
+    services.pointee.spring_init_physical(spring, stiffness, damping, mass, velocity)
+}
+
 @c(segue_spring_value)
 public func segueSpringValue(_ spring: UnsafePointer<segue_spring_t>?, _ t: Double) -> Double {
     services.pointee.spring_value(spring, t)

@@ -172,6 +172,10 @@ int main(int argc, char **argv) {
     printf("indices too little room|%u\n", segue_grid_indices(2, 1, indices, 6));
     printf("spring NULL|%d\n", segue_spring_init(NULL, 1, 0.5, 0));
     printf("spring value NULL|%d\n", isnan(segue_spring_value(NULL, 0.5)));
+    segue_spring_t physical;
+    printf("spring physical undamped|%d\n", segue_spring_init_physical(&physical, 100, 0, 1, 0));
+    bool solved = segue_spring_init_physical(&physical, 100, 10, 1, 0);
+    printf("spring physical|%d|%.0f\n", solved, physical.duration * 1000);
 
     show("dispatch", segue_player_dispatch(player));
     segue_player_free(player);

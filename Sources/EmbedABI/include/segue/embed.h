@@ -111,8 +111,8 @@ extern "C" {
 #define SEGUE_MAKE_VERSION(major, minor) ((((uint32_t)(major)) << 16) | (uint32_t)(minor))
 /** The API major version: bumped on any incompatible change (and in the SONAME). */
 #define SEGUE_API_VERSION_MAJOR 1
-/** The API minor version: bumped when functions are added or structs grow. */
-#define SEGUE_API_VERSION_MINOR 0
+/** The API minor version: bumped when functions are added or structs grow (1.1 added segue_spring_init_physical). */
+#define SEGUE_API_VERSION_MINOR 1
 /** The version this header describes. */
 #define SEGUE_API_VERSION SEGUE_MAKE_VERSION(SEGUE_API_VERSION_MAJOR, SEGUE_API_VERSION_MINOR)
 /** True when this header is at least MAJOR.MINOR (and of the same major), for #if. */
@@ -513,6 +513,13 @@ bool segue_spring_init(segue_spring_t *spring, double duration, double damping_r
 
 /** A solved spring's progress at t seconds; the same as host->spring_value. [any, pure] */
 double segue_spring_value(const segue_spring_t *spring, double t);
+
+/**
+ * Solves a physical spring (stiffness, damping, mass, velocity: libadwaita's,
+ * niri's and Hyprland's form), lasting until it settles within 0.001; the same
+ * as host->spring_init_physical. Since API 1.1. [any, pure]
+ */
+bool segue_spring_init_physical(segue_spring_t *spring, double stiffness, double damping, double mass, double initial_velocity);
 
 #ifdef __cplusplus
 }
