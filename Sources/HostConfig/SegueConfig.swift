@@ -586,8 +586,7 @@ private struct ConfigReader {
         guard let handle = FileHandle(forReadingAtPath: path) else { return "a file that cannot be read" }
         defer { try? handle.close() }
         let start = [UInt8]((try? handle.read(upToCount: 8)) ?? Data())
-        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], jpeg: [UInt8] = [0xFF, 0xD8, 0xFF]
-        guard start.starts(with: png) || start.starts(with: jpeg) else {
+        guard ViewContent.pictureFormat(of: start) != nil else {
             return start.isEmpty ? "an empty file" : "a file that starts as neither a PNG nor a JPEG does"
         }
         return nil

@@ -57,6 +57,14 @@ extension ViewContent {
     /// RGBA), more than a 5K screen's screenshot; larger ones are refused from
     /// their headers, before a pixel is decoded.
     public static let maximumPicturePixels = 40_000_000
+
+    /// A picture file's format from its first bytes ("PNG" or "JPEG", by their
+    /// signatures), or nil: how the config and the renderer alike tell a picture.
+    public static func pictureFormat(of bytes: some Collection<UInt8>) -> String? {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "PNG" }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "JPEG" }
+        return nil
+    }
 }
 
 /// A view is data: geometry, appearance and subviews. No pixels are needed to run

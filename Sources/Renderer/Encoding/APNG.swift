@@ -39,7 +39,7 @@ public struct APNGEncoder {
 
     /// The file; `lastDelay` (seconds as a fraction) replaces the last frame's delay, as a hold before the loop.
     public func finish(lastDelay: (UInt16, UInt16)? = nil) -> [UInt8] {
-        var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var file = PNG.signature
         PNG.chunk("IHDR", PNG.bigEndian(UInt32(width)) + PNG.bigEndian(UInt32(height)) + [8, 6, 0, 0, 0], into: &file)
         PNG.chunk("acTL", PNG.bigEndian(UInt32(frames.count)) + PNG.bigEndian(0), into: &file)  // 0 plays: forever
         if let comment { PNG.chunk("tEXt", Array("Comment".utf8) + [0] + printableASCII(comment), into: &file) }

@@ -9,7 +9,7 @@ public enum PNG {
     /// becomes '?') as a tEXt "Comment" chunk when given.
     public static func encode(_ canvas: Canvas, comment: String? = nil) -> [UInt8] {
         let raw = filtered(canvas)
-        var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var file = signature
         var header: [UInt8] = []
         header += bigEndian(UInt32(canvas.width)) + bigEndian(UInt32(canvas.height))
         header += [8, 6, 0, 0, 0]  // 8 bits, RGBA, deflate, adaptive filtering, no interlace
@@ -73,6 +73,9 @@ public enum PNG {
             for x in 0..<stride { out[1 + x] = row[x] &- above[x] }
         }
     }
+
+    /// The eight bytes every PNG file starts with.
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     static func chunk(_ type: String, _ data: [UInt8], into file: inout [UInt8]) {
         let typed = Array(type.utf8) + data

@@ -172,20 +172,13 @@ public struct PictureProblem: Error, Equatable, CustomStringConvertible {
 /// Decoding PNG and JPEG files with the system's libpng16 and libjpeg,
 /// loaded at run time.
 public enum PictureDecoder {
-    /// The file's format from its first bytes: "PNG", "JPEG" or nil.
-    public static func format(of bytes: some Collection<UInt8>) -> String? {
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "PNG" }
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "JPEG" }
-        return nil
-    }
-
     /// The largest file read: a picture of the largest size, barely compressed, is well under it.
     public static let maximumFileBytes = 256 << 20
 
     /// Decodes `bytes`; `library` names the shared library to load instead of the standard one (tests).
     public static func decode(_ bytes: [UInt8], maximumPixels: Int = ViewContent.maximumPicturePixels,
                               library: String? = nil) -> Result<Picture, PictureProblem> {
-        guard let format = format(of: bytes) else {
+        guard let format = ViewContent.pictureFormat(of: bytes) else {
             return .failure(PictureProblem(description: "neither a PNG nor a JPEG (its first bytes are neither's)", libraryMissing: false))
         }
         var width: UInt32 = 0, height: UInt32 = 0
