@@ -145,19 +145,10 @@ extension Picture.Level {
     /// pixels), bilinear between the four nearest, edges held.
     @inline(__always)
     func color(x: Double, y: Double) -> Color {
-        let fx = min(max(x - 0.5, 0), Double(width - 1)), fy = min(max(y - 0.5, 0), Double(height - 1))
-        let x0 = Int(fx), y0 = Int(fy)
-        let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
-        let tx = fx - Double(x0), ty = fy - Double(y0)
-        let a = (y0 * width + x0) * 4, b = (y0 * width + x1) * 4, c = (y1 * width + x0) * 4, d = (y1 * width + x1) * 4
-        let w00 = (1 - tx) * (1 - ty), w10 = tx * (1 - ty), w01 = (1 - tx) * ty, w11 = tx * ty
-        func mixed(_ k: Int) -> Double {
-            Double(pixels[a + k]) * w00 + Double(pixels[b + k]) * w10 + Double(pixels[c + k]) * w01 + Double(pixels[d + k]) * w11
-        }
-        let alpha = mixed(3)
-        guard alpha > 0 else { return .clear }
-        let scale = 1 / alpha
-        return Color(red: mixed(0) * scale, green: mixed(1) * scale, blue: mixed(2) * scale, alpha: alpha / 255)
+        let mixed = premultiplied(x: x, y: y)
+        guard mixed[3] > 0 else { return .clear }
+        let scale = 1 / mixed[3]
+        return Color(red: mixed[0] * scale, green: mixed[1] * scale, blue: mixed[2] * scale, alpha: mixed[3] / 255)
     }
 }
 
