@@ -198,19 +198,22 @@ enum PreviewCommand {
                             if writer == nil {
                                 (width, height) = (frame.canvas.width, frame.canvas.height)
                                 writer = try VideoWriter(ffmpeg: ffmpeg, out: out, format: format, width: width, height: height, fps: fps, comment: comment)
-                                if writer?.add(frame.canvas, repeats: Int((fps / 2).rounded())) == false { throw VideoWriter.Failure(message: "ffmpeg stopped reading") }
-                            } else if writer?.add(frame.canvas) == false {
-                                throw VideoWriter.Failure(message: "ffmpeg stopped reading")
+                                try writer?.add(frame.canvas, repeats: Int((fps / 2).rounded()))
+                            } else {
+                                try writer?.add(frame.canvas)
                             }
                             last = frame.canvas
                         } catch {
                             failure = error
                         }
                     }
-                    if failure == nil, let last, writer?.add(last, repeats: Int(fps.rounded())) == false {
-                        failure = VideoWriter.Failure(message: "ffmpeg stopped reading")
+                    do throws(VideoWriter.Failure) {
+                        if failure == nil, let last { try writer?.add(last, repeats: Int(fps.rounded())) }
+                    } catch {
+                        failure = error
                     }
-                    do {
+                    // ffmpeg's end is waited for whatever went before.
+                    do throws(VideoWriter.Failure) {
                         try writer?.finish()
                     } catch {
                         failure = failure ?? error

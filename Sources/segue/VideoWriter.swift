@@ -53,8 +53,9 @@ final class VideoWriter {
 
     deinit { close(socket) }
 
-    /// Sends `canvas`, `repeats` times over (a hold); false once ffmpeg has stopped reading.
-    func add(_ canvas: Canvas, repeats: Int = 1) -> Bool {
+    /// Sends `canvas`, `repeats` times over (a hold).
+    /// - Throws: ``Failure`` once ffmpeg has stopped reading.
+    func add(_ canvas: Canvas, repeats: Int = 1) throws(Failure) {
         let bytes = canvas.rgba8
         for _ in 0..<max(repeats, 1) {
             let sent = bytes.withUnsafeBytes { buffer -> Bool in
@@ -67,9 +68,8 @@ final class VideoWriter {
                 }
                 return true
             }
-            guard sent else { return false }
+            guard sent else { throw Failure(message: "ffmpeg stopped reading \(out)'s frames") }
         }
-        return true
     }
 
     /// Ends the input and waits (at most two minutes) for ffmpeg to write the file.
