@@ -13,6 +13,16 @@ public final class Stage {
     /// Heights of the overlays, in points.
     public static let timelineHeight = 28.0, bannerHeight = 26.0, barHeight = 40.0, statusHeight = 18.0
 
+    /// A banner's background: red for an error, amber for a warning, green
+    /// for good news; its text is white.
+    public static func colour(of kind: LiveSession.Banner.Kind) -> Color {
+        switch kind {
+        case .error: Color(red: 0.8, green: 0.16, blue: 0.16, alpha: 0.95)
+        case .warning: Color(red: 0.93, green: 0.6, blue: 0.1, alpha: 0.95)
+        case .info: Color(red: 0.2, green: 0.6, blue: 0.3, alpha: 0.95)
+        }
+    }
+
     /// Where the chrome lies over a container of `size`: the timeline along
     /// the top, the banner beneath it, the bar of children and the status
     /// line along the bottom. The one layout the stage draws and the session's
@@ -105,11 +115,7 @@ public final class Stage {
         }
         root.addSubview(timeline)
         if let b = session.banner {
-            banner.backgroundColor = switch b.kind {
-            case .error: Color(red: 0.8, green: 0.16, blue: 0.16, alpha: 0.95)
-            case .warning: Color(red: 0.93, green: 0.6, blue: 0.1, alpha: 0.95)
-            case .info: Color(red: 0.2, green: 0.6, blue: 0.3, alpha: 0.95)
-            }
+            banner.backgroundColor = Stage.colour(of: b.kind)
             banner.content = .label(String(b.text.prefix(90)))
             root.addSubview(banner)
         }
