@@ -7,16 +7,15 @@ import Renderer
 /// What drawing one frame costs: every frame of each animator's transition at
 /// 60 fps, 390x844 at scale 1 and 2, each drawn whole `rounds` times into the
 /// frame renderer's canvas, as a live view draws (the median of a frame's
-/// rounds is its time); the median and 99th percentile over the
-/// frames, beside the figures of the first renderer (measured the same way
-/// on this 2-core machine at 77d2abd, before it was made fast).
+/// rounds is its time; the canvas is 8-bit premultiplied RGBA, ready for a
+/// window or an encoder, so no conversion follows); the median and 99th
+/// percentile over the frames. Beside it the same frames drawn with cairo
+/// (``CairoScene``), frame by frame in turn with Segue's, and the ratio of
+/// the medians; CurlUp's meshes cairo cannot draw.
 func frameTimes(registry: AnimatorRegistry, rounds: Int = 5, only: String? = nil) {
-    print("\nDrawing one frame at 390x844 (every frame of the transition at 60 fps; ms):")
-    print("  animator      frames   scale 1 median   p99    scale 2 median   p99    (first renderer: scale 1 median / p99, scale 2 median / p99)")
-    let before: [String: String] = [
-        "default": "11.38 / 12.74, 45.19 / 49.38", "SpringSlide": "11.33 / 12.40, 44.59 / 49.52",
-        "CurlUp": "40.60 / 50.68, 207.65 / 249.85", "ImageZoom": "14.00 / 16.46, 58.12 / 70.36",
-    ]
+    print("\nDrawing one frame at 390x844 (every frame of the transition at 60 fps; ms; Segue beside cairo drawing the same views):")
+    print("  animator      frames | scale 1: Segue median / p99   cairo median / p99   Segue/cairo | scale 2: Segue median / p99   cairo median / p99   Segue/cairo")
+    var cairoVersion: String?, differences: [String] = []
     for (name, from, to) in renderingCases where only == nil || only == name {
         var config = SegueConfig(file: "benchmark")
         config.rules = [SegueConfig.Rule(from: from, to: to, animator: name, label: "benchmark")]
@@ -25,29 +24,73 @@ func frameTimes(registry: AnimatorRegistry, rounds: Int = 5, only: String? = nil
         var count = 0
         for scale in [1.0, 2.0] {
             // SEGUE_BENCH_SCALE=S: that scale alone (for a profiler).
-            if let alone = ProcessInfo.processInfo.environment["SEGUE_BENCH_SCALE"].flatMap(Double.init), alone != scale { figures.append("       -        -"); continue }
+            if let alone = ProcessInfo.processInfo.environment["SEGUE_BENCH_SCALE"].flatMap(Double.init), alone != scale {
+                figures.append("        -        -             -        -            -"); continue
+            }
             let renderer = ViewRenderer(scale: scale)
             let preview = TransitionPreview(children: { Scene.viewControllers(for: SegueConfig.builtinScene.children) },
                                             size: Rect.phonePortrait, from: from, to: to, renderer: renderer)
-            var times: [Double] = []
+            var times: [Double] = [], theirs: [Double] = []
             let frames = FrameRenderer(renderer: renderer)
+            let size = renderer.pixels(for: Rect.phonePortrait)
+            var cairo: CairoScene?, missing = "cairo cannot draw meshes", difference = (mean: 0.0, far: 0.0)
+            if name != "CurlUp" {
+                do { cairo = try CairoScene(width: size.width, height: size.height, scale: scale) } catch { missing = (error as? CairoMissing)?.reason ?? "\(error)" }
+            }
+            cairoVersion = cairoVersion ?? cairo?.version
             let only = ProcessInfo.processInfo.environment["SEGUE_BENCH_FRAME"].flatMap { Int($0) }
             _ = try? preview.play(fps: 60, delegate: delegate) { index, _, view, _ in
                 // SEGUE_BENCH_FRAME=N: that frame alone, drawn 200 times (for a profiler).
                 if let only { if index == only { times.append(median(runs: 200) { frames.render(view, everything: true) }) }; return }
                 times.append(median(runs: rounds) { frames.render(view, everything: true) })
+                if let cairo {
+                    cairo.prepare(view)
+                    theirs.append(median(runs: rounds) { cairo.draw(view, background: renderer.background) })
+                    // That both drew the same frame: the mean difference per channel, and the share of pixels far apart.
+                    if let drawn = cairo.rgba8() {
+                        let ours = frames.canvas.rgba8
+                        var total = 0, far = 0
+                        for k in stride(from: 0, to: ours.count, by: 4) {
+                            let d = (0..<3).map { abs(Int(ours[k + $0]) - Int(drawn[k + $0])) }
+                            total += d.reduce(0, +)
+                            if d.max()! > 32 { far += 1 }
+                        }
+                        difference.mean = max(difference.mean, Double(total) / Double(ours.count / 4 * 3))
+                        difference.far = max(difference.far, Double(far) / Double(ours.count / 4))
+                    } else {
+                        missing = "cairo failed to draw"
+                    }
+                }
             }
-            guard !times.isEmpty else { figures.append("       -        -"); continue }
+            guard !times.isEmpty else { figures.append("        -        -             -        -            -"); continue }
             count = times.count
             if ProcessInfo.processInfo.environment["SEGUE_BENCH_EACH"] != nil {
-                print("    \(name) x\(Int(scale)) each frame (ms): " + times.map { String(format: "%.1f", $0 * 1000) }.joined(separator: " "))
+                print("    \(name) x\(Int(scale)) each frame (ms): " + times.map { String(format: "%.2f", $0 * 1000) }.joined(separator: " "))
+                if !theirs.isEmpty { print("    cairo x\(Int(scale)) each frame (ms): " + theirs.map { String(format: "%.2f", $0 * 1000) }.joined(separator: " ")) }
             }
-            times.sort()
-            let p99 = times[min(times.count - 1, Int((Double(times.count) * 0.99).rounded(.up)) - 1)]
-            figures.append(String(format: "%8.2f   %6.2f", times[times.count / 2] * 1000, p99 * 1000))
+            let ours = medianAndP99(times)
+            var figure = String(format: "   %6.3f / %6.3f  ", ours.median * 1000, ours.p99 * 1000)
+            if theirs.isEmpty {
+                figure += "  (\(missing))"
+            } else {
+                let cairoFigures = medianAndP99(theirs)
+                figure += String(format: "     %6.3f / %6.3f       %5.2fx", cairoFigures.median * 1000, cairoFigures.p99 * 1000, ours.median / cairoFigures.median)
+                differences.append(String(format: "%@ x%d: mean %.1f/255, %.1f%% far", name, Int(scale), difference.mean, difference.far * 100))
+            }
+            figures.append(figure)
         }
-        print("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0))  \(String(format: "%6d", count))   \(figures[0])          \(figures[1])    (\(before[name] ?? "?"))")
+        print("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0))  \(String(format: "%6d", count)) |\(figures[0]) |\(figures[1])")
     }
+    if let cairoVersion {
+        print("  (cairo \(cairoVersion), ARGB32, per-fill alpha, bilinear pictures made once, DejaVu Sans through its glyph cache;")
+        print("   the frames differ at most by, per channel, and pixels more than 32 apart: \(differences.joined(separator: "; ")))")
+    }
+}
+
+/// The median and 99th percentile of `values` (not empty).
+func medianAndP99(_ values: [Double]) -> (median: Double, p99: Double) {
+    let sorted = values.sorted()
+    return (sorted[sorted.count / 2], sorted[Swift.min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)])
 }
 
 let renderingCases = [("default", "photo", "video"), ("SpringSlide", "photo", "video"),

@@ -28,8 +28,8 @@ public enum Content {
                      blue: 0.35 * c.blue + 0.65 * grey, alpha: c.alpha)
     }
 
-    /// Text drawn over `background`: dark on light, light on dark.
-    static func textColor(on background: Color) -> Color {
+    /// The colour of a label's text over `background`: dark on light, light on dark.
+    public static func textColor(on background: Color) -> Color {
         let luminance = 0.3 * background.red + 0.59 * background.green + 0.11 * background.blue
         return background.alpha < 0.5 || luminance > 0.5 ? Color(red: 0.1, green: 0.1, blue: 0.12) : Color(red: 0.96, green: 0.96, blue: 0.96)
     }
