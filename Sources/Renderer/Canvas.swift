@@ -1,26 +1,27 @@
 import HostContainer
 
-/// An RGBA image in memory: premultiplied, sRGB values blended as they are
-/// (as UIKit does), row-major from the top-left.
+/// An RGBA image in memory: 8 bits a channel, premultiplied, sRGB values
+/// blended as they are (as UIKit does), row-major from the top-left: what a
+/// window, a terminal or an encoder takes, with no pass of its own where
+/// the frame is opaque (every frame over an opaque background is).
 /// Not thread-safe: one thread draws into a canvas at a time.
 public struct Canvas: Sendable {
     /// Width in pixels.
     public let width: Int
     /// Height in pixels.
     public let height: Int
-    /// Premultiplied red, green, blue, alpha per pixel, each in [0, 1].
-    public internal(set) var pixels: [Float]
+    /// Premultiplied red, green, blue, alpha per pixel, a byte each.
+    public internal(set) var pixels: [UInt8]
 
     /// A canvas of `width` × `height` filled with `color`.
     public init(width: Int, height: Int, color: Color = .clear) {
         self.width = max(width, 0)
         self.height = max(height, 0)
-        let a = Float(color.alpha)
-        let px: [Float] = [Float(color.red) * a, Float(color.green) * a, Float(color.blue) * a, a]
-        let n = self.width * self.height * 4
-        pixels = [Float](unsafeUninitializedCapacity: n) { buffer, count in
-            for i in 0..<n { buffer[i] = px[i & 3] }
-            count = n
+        let n = self.width * self.height
+        let word = Pixel.premultiplied(color)
+        pixels = [UInt8](unsafeUninitializedCapacity: n * 4) { buffer, count in
+            UnsafeMutableRawPointer(buffer.baseAddress!).bindMemory(to: UInt32.self, capacity: n).update(repeating: word, count: n)
+            count = n * 4
         }
     }
 
@@ -30,7 +31,8 @@ public struct Canvas: Sendable {
         let i = (y * width + x) * 4
         let a = Double(pixels[i + 3])
         guard a > 0 else { return .clear }
-        return Color(red: Double(pixels[i]) / a, green: Double(pixels[i + 1]) / a, blue: Double(pixels[i + 2]) / a, alpha: a)
+        return Color(red: min(Double(pixels[i]) / a, 1), green: min(Double(pixels[i + 1]) / a, 1),
+                     blue: min(Double(pixels[i + 2]) / a, 1), alpha: a / 255)
     }
 
     /// The whole canvas, as a rectangle.
@@ -40,17 +42,9 @@ public struct Canvas: Sendable {
     public mutating func fill(_ rect: PixelRect, with color: Color) {
         let r = rect.intersection(bounds)
         guard !r.isEmpty else { return }
-        let a = Float(color.alpha)
-        let px = (Float(color.red) * a, Float(color.green) * a, Float(color.blue) * a, a)
-        let width = width
-        pixels.withUnsafeMutableBufferPointer { all in
-            for y in r.y0..<r.y1 {
-                var p = all.baseAddress! + (y * width + r.x0) * 4
-                for _ in r.x0..<r.x1 {
-                    (p[0], p[1], p[2], p[3]) = px
-                    p += 4
-                }
-            }
+        let word = Pixel.premultiplied(color)
+        withTarget(clip: r) { target in
+            for y in r.y0..<r.y1 { target.row(y).advanced(by: r.x0).update(repeating: word, count: r.width) }
         }
     }
 
@@ -63,18 +57,23 @@ public struct Canvas: Sendable {
     mutating func withTarget<T>(clip: PixelRect, _ body: (DrawingTarget) -> T) -> T {
         let (width, height) = (width, height)
         let clip = clip.intersection(bounds)
-        return pixels.withUnsafeMutableBufferPointer { all in
-            body(DrawingTarget(pixels: all.baseAddress!, width: width, height: height, clip: clip))
+        return pixels.withUnsafeMutableBytes { all in
+            body(DrawingTarget(pixels: all.baseAddress!.bindMemory(to: UInt32.self, capacity: width * height),
+                               width: width, height: height, clip: clip))
         }
     }
 
     /// Draws `other` with its top-left at (x, y), source over.
     public mutating func draw(_ other: Canvas, atX x: Int, y: Int) {
-        for row in 0..<other.height where row + y >= 0 && row + y < height {
-            for col in 0..<other.width where col + x >= 0 && col + x < width {
-                let s = (row * other.width + col) * 4, d = ((row + y) * width + col + x) * 4
-                let k = 1 - other.pixels[s + 3]
-                for c in 0..<4 { pixels[d + c] = other.pixels[s + c] + pixels[d + c] * k }
+        let area = PixelRect(x0: x, y0: y, x1: x + other.width, y1: y + other.height).intersection(bounds)
+        guard !area.isEmpty else { return }
+        other.pixels.withUnsafeBytes { source in
+            let words = source.baseAddress!.assumingMemoryBound(to: UInt32.self)
+            withTarget(clip: area) { target in
+                for row in area.y0..<area.y1 {
+                    let from = words + (row - y) * other.width + (area.x0 - x), to = target.row(row) + area.x0
+                    for k in 0..<area.width { to[k] = Pixel.over(from[k], to[k]) }
+                }
             }
         }
     }
@@ -88,14 +87,20 @@ public struct Canvas: Sendable {
         }
     }
 
-    /// Writes row `y` as 8-bit straight-alpha RGBA to `out` (width × 4 bytes).
-    /// Rounding is done by adding a half and truncating.
+    /// Writes row `y` as 8-bit straight-alpha RGBA to `out` (width × 4 bytes):
+    /// opaque pixels as they are, others divided by their alpha (rounded).
     func convertRow(_ y: Int, into out: UnsafeMutablePointer<UInt8>) {
         pixels.withUnsafeBufferPointer { all in
             let src = all.baseAddress! + y * width * 4
-            for x in 0..<width {
-                let c = Self.straight8(src + x * 4)
-                (out[x * 4], out[x * 4 + 1], out[x * 4 + 2], out[x * 4 + 3]) = (UInt8(c.r), UInt8(c.g), UInt8(c.b), UInt8(c.a))
+            out.update(from: src, count: width * 4)
+            for x in 0..<width where src[x * 4 + 3] != 255 {
+                let p = out + x * 4, a = Int(p[3])
+                if a == 0 {
+                    (p[0], p[1], p[2]) = (0, 0, 0)
+                } else {
+                    @inline(__always) func straight(_ c: UInt8) -> UInt8 { UInt8(min((Int(c) * 255 + a / 2) / a, 255)) }
+                    (p[0], p[1], p[2]) = (straight(p[0]), straight(p[1]), straight(p[2]))
+                }
             }
         }
     }
@@ -107,27 +112,51 @@ public struct Canvas: Sendable {
             let src = all.baseAddress! + y * width * 4
             for x in x0..<x1 {
                 let p = src + x * 4
-                if p[3] >= 1 {
-                    // Opaque, most of a frame: no division, the same rounding.
-                    @inline(__always) func byte(_ v: Float) -> UInt32 { UInt32(min(max(v * 255, 0), 255) + 0.5) }
-                    out[x - x0] = byte(p[0]) << 16 | byte(p[1]) << 8 | byte(p[2])
-                } else {
-                    let c = Self.straight8(p)
-                    out[x - x0] = UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
+                var (r, g, b) = (UInt32(p[0]), UInt32(p[1]), UInt32(p[2]))
+                let a = UInt32(p[3])
+                if a != 255 {
+                    // Straight colour: a division only where the frame is not opaque.
+                    (r, g, b) = a == 0 ? (0, 0, 0) : (min((r * 255 + a / 2) / a, 255), min((g * 255 + a / 2) / a, 255), min((b * 255 + a / 2) / a, 255))
                 }
+                out[x - x0] = r << 16 | g << 8 | b
             }
         }
     }
+}
 
-    /// One premultiplied float pixel as straight 8-bit channels, each in 0...255.
+/// One premultiplied RGBA pixel as a 32-bit word in memory order (red in
+/// the lowest byte on this little-endian machine), and the integer
+/// arithmetic of blending such words: exact to the byte, as pixman's.
+enum Pixel {
+    /// `color` (straight) premultiplied, each channel rounded to a byte.
+    static func premultiplied(_ color: Color) -> UInt32 {
+        premultiplied(r: Float(color.red), g: Float(color.green), b: Float(color.blue), a: Float(color.alpha))
+    }
+
+    /// The straight colour (r, g, b) at opacity `a`, premultiplied, each channel rounded to a byte.
     @inline(__always)
-    private static func straight8(_ p: UnsafePointer<Float>) -> (r: Int32, g: Int32, b: Int32, a: Int32) {
-        let a = min(max(p[3], 0), 1)
-        // Opaque pixels, most of a preview, skip the division.
-        var k: Float = 255
-        if a < 1 { k = a > 0 ? 255 / a : 0 }
-        return (Int32(min(max(p[0] * k, 0), 255) + 0.5), Int32(min(max(p[1] * k, 0), 255) + 0.5),
-                Int32(min(max(p[2] * k, 0), 255) + 0.5), Int32(a * 255 + 0.5))
+    static func premultiplied(r: Float, g: Float, b: Float, a: Float) -> UInt32 {
+        let a = min(max(a, 0), 1)
+        @inline(__always) func byte(_ v: Float) -> UInt32 { UInt32(min(max(v, 0), 1) * a * 255 + 0.5) }
+        return byte(r) | byte(g) << 8 | byte(b) << 16 | UInt32(a * 255 + 0.5) << 24
+    }
+
+    /// Every channel of `p` times `k` / 255, rounded.
+    @inline(__always)
+    static func scaled(_ p: UInt32, _ k: UInt32) -> UInt32 {
+        var rb = (p & 0x00FF_00FF) &* k &+ 0x0080_0080
+        rb = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+        var ag = ((p >> 8) & 0x00FF_00FF) &* k &+ 0x0080_0080
+        ag = (ag &+ ((ag >> 8) & 0x00FF_00FF)) & 0xFF00_FF00
+        return rb | ag
+    }
+
+    /// `source` over `destination`, both premultiplied.
+    @inline(__always)
+    static func over(_ source: UInt32, _ destination: UInt32) -> UInt32 {
+        let a = source >> 24
+        if a == 255 { return source }
+        return source &+ scaled(destination, 255 - a)
     }
 }
 
@@ -173,23 +202,37 @@ public struct PixelRect: Equatable, Sendable, CustomStringConvertible {
     public var description: String { isEmpty ? "(empty)" : "\(width)x\(height) at (\(x0), \(y0))" }
 }
 
-/// Where drawing goes: premultiplied float RGBA pixels, and the rectangle
-/// that may be written (several targets may share pixels, each with its own
-/// rows, when bands of a frame are drawn on several threads).
+/// Where drawing goes: premultiplied 8-bit RGBA pixels (a word each), and
+/// the rectangle that may be written (several targets may share pixels, each
+/// with its own rows, when bands of a frame are drawn on several threads).
 struct DrawingTarget: @unchecked Sendable {
-    let pixels: UnsafeMutablePointer<Float>
+    let pixels: UnsafeMutablePointer<UInt32>
     let width: Int, height: Int
     let clip: PixelRect
+
+    /// The first pixel of row `y`.
+    @inline(__always)
+    func row(_ y: Int) -> UnsafeMutablePointer<UInt32> { pixels + y * width }
 
     /// Blends the straight-alpha colour (r, g, b) at opacity `a` over pixel (x, y): source over.
     @inline(__always)
     func blend(x: Int, y: Int, r: Float, g: Float, b: Float, a: Float) {
-        let p = pixels + (y * width + x) * 4
-        let k = 1 - a
-        p[0] = r * a + p[0] * k
-        p[1] = g * a + p[1] * k
-        p[2] = b * a + p[2] * k
-        p[3] = a + p[3] * k
+        let p = pixels + (y * width + x)
+        p.pointee = Pixel.over(Pixel.premultiplied(r: r, g: g, b: b, a: a), p.pointee)
+    }
+
+    /// Blends the premultiplied `color` over pixels `x0...x1` of row `y`:
+    /// stored when opaque, nothing when clear.
+    @inline(__always)
+    func blend(_ color: UInt32, y: Int, from x0: Int, to x1: Int) {
+        guard x0 <= x1 else { return }
+        let a = color >> 24, p = row(y) + x0, count = x1 - x0 + 1
+        if a == 255 {
+            p.update(repeating: color, count: count)
+        } else if a > 0 {
+            let k = 255 - a
+            for i in 0..<count { p[i] = color &+ Pixel.scaled(p[i], k) }
+        }
     }
 
     /// The same pixels, drawn only within `rect` (and this target's clip).

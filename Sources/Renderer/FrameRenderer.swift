@@ -36,9 +36,8 @@ public final class FrameRenderer {
         items = renderer.items(root, canvas: canvas.bounds)
         let damage = resized || everything ? canvas.bounds : Self.damage(from: previous, to: items)
         guard !damage.isEmpty else { return .empty }
-        // A new canvas starts as the background; a kept one has the last frame to clear.
-        if !resized { canvas.fill(damage, with: renderer.background) }
-        renderer.draw(items, into: &canvas, within: damage, textures: &textures, scratch: scratch)
+        // The damage is cleared to the background where no opaque item covers it, then drawn.
+        renderer.draw(items, into: &canvas, within: damage, background: renderer.background, textures: &textures, scratch: scratch)
         return damage
     }
 

@@ -63,9 +63,10 @@ public struct ViewRenderer: Sendable {
 
     /// Draws `items` over what `canvas` holds, changing only pixels in `area`.
     /// - Parameters:
+    ///   - background: what `area` is cleared to first, where no opaque item covers it (nil: nothing is cleared).
     ///   - textures: the mesh textures kept from the frame before; on return, this frame's.
     ///   - scratch: memory for the meshes' shadows, reused from frame to frame.
-    func draw(_ items: [DrawItem], into canvas: inout Canvas, within area: PixelRect,
+    func draw(_ items: [DrawItem], into canvas: inout Canvas, within area: PixelRect, background: Color? = nil,
               textures: inout TextureCache, scratch: DrawingScratch) {
         let area = area.intersection(canvas.bounds)
         guard !area.isEmpty else { return }
@@ -92,10 +93,19 @@ public struct ViewRenderer: Sendable {
         }
         let covers = layers.map { (index: $0.key, rect: $0.value.cover) }.filter { !$0.rect.isEmpty } + quadCovers
         let bands = area.area >= bandsFrom ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
+        let clearing = background.map(Pixel.premultiplied)
         canvas.withTarget(clip: area) { target in
             let draw = { @Sendable (band: Int) in
                 let rows = (area.height + bands - 1) / bands
                 let clip = PixelRect(x0: area.x0, y0: area.y0 + band * rows, x1: area.x1, y1: min(area.y0 + (band + 1) * rows, area.y1))
+                if let clearing {
+                    // The background, where no opaque item will cover it.
+                    var bare = [clip]
+                    for cover in covers { bare = bare.flatMap { $0.subtracting(cover.rect) } }
+                    for piece in bare {
+                        for y in piece.y0..<piece.y1 { target.row(y).advanced(by: piece.x0).update(repeating: clearing, count: piece.width) }
+                    }
+                }
                 for (k, item) in items.enumerated() {
                     var visible = [clip]
                     for cover in covers where cover.index > k { visible = visible.flatMap { $0.subtracting(cover.rect) } }

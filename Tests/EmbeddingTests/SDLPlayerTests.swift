@@ -140,11 +140,11 @@ struct SDLPlayerTests {
                 for y in 0..<640 {
                     for x in 0..<360 {
                         for c in 0..<3 {
-                            canvas.pixels[(y * 728 + x) * 4 + c] = Float(drawn.rgba[(y * 360 + x) * 4 + c]) / 255
-                            canvas.pixels[(y * 728 + x + 368) * 4 + c] = Float(expected[(y * 360 + x) * 4 + c]) / 255
+                            canvas.pixels[(y * 728 + x) * 4 + c] = drawn.rgba[(y * 360 + x) * 4 + c]
+                            canvas.pixels[(y * 728 + x + 368) * 4 + c] = expected[(y * 360 + x) * 4 + c]
                         }
-                        canvas.pixels[(y * 728 + x) * 4 + 3] = 1
-                        canvas.pixels[(y * 728 + x + 368) * 4 + 3] = 1
+                        canvas.pixels[(y * 728 + x) * 4 + 3] = 255
+                        canvas.pixels[(y * 728 + x + 368) * 4 + 3] = 255
                     }
                 }
                 try Data(PNG.encode(canvas)).write(to: URL(fileURLWithPath: "\(folder)/sdl-\(frame[4])-\(from)-\(to).png"))

@@ -45,11 +45,9 @@ final class LiveHarness {
     var shown: String? { session.container.selectedViewController?.name }
 
     /// The presented frame's colour at stage point (x, y).
-    func color(_ x: Double, _ y: Double) -> (Float, Float, Float) {
-        let canvas = loop.canvas
-        let px = Int(x * backend.scale), py = Int(y * backend.scale)
-        let k = (py * canvas.width + px) * 4
-        return (canvas.pixels[k], canvas.pixels[k + 1], canvas.pixels[k + 2])
+    func color(_ x: Double, _ y: Double) -> (Double, Double, Double) {
+        let c = loop.canvas.color(x: Int(x * backend.scale), y: Int(y * backend.scale))
+        return (c.red, c.green, c.blue)
     }
 
     /// Whether the colour at (x, y) is `hex`'s, within 2/255.
@@ -58,7 +56,7 @@ final class LiveHarness {
         return abs(Double(found.0) - c.red) < 0.01 && abs(Double(found.1) - c.green) < 0.01 && abs(Double(found.2) - c.blue) < 0.01
     }
 
-    var pixels: [Float] { loop.canvas.pixels }
+    var pixels: [UInt8] { loop.canvas.pixels }
 
     /// A drag from (x0, y) to (x1, y) over `steps` frames, `seconds` long in all; released unless `release` is false.
     func drag(from x0: Double, to x1: Double, y: Double = 300, steps: Int = 6, seconds: Double = 0.3, release: Bool = true) {

@@ -192,8 +192,8 @@ struct DrawingTests {
         let renderer = ViewRenderer(scale: 0.3)
         let frame = Canvas(width: 117, height: 253, color: .white)
         let strips = [0, 0.08].map { Filmstrip.compose([TransitionPreview.Frame(time: $0, canvas: frame)], renderer: renderer) }
-        let difference = zip(strips[0].pixels, strips[1].pixels).reduce(Float(0)) { $0 + abs($1.0 - $1.1) }
-        #expect(difference > 10, "the labels differ by \(difference)")
+        let difference = zip(strips[0].pixels, strips[1].pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        #expect(difference > 10 * 255, "the labels differ by \(difference)")
     }
 
     /// Every glyph of the atlas drawn large, each font cell 10 pixels on a
@@ -306,10 +306,9 @@ struct DrawingTests {
         for (x, y, expected) in [(30, 10, Color(red: 1, green: 0, blue: 0)), (30, 40, Color(red: 0, green: 0.5, blue: 1)),
                                  (0, 20, Color(red: 0, green: 0.5, blue: 1)), (59, 59, Color(red: 0, green: 0.5, blue: 1)),
                                  (30, 70, Color(red: 1, green: 0, blue: 0))] {
-            let k = (y * canvas.width + x) * 4
-            let found = (canvas.pixels[k], canvas.pixels[k + 1], canvas.pixels[k + 2])
-            #expect(abs(Double(found.0) - expected.red) < 0.01 && abs(Double(found.1) - expected.green) < 0.01
-                        && abs(Double(found.2) - expected.blue) < 0.01, "(\(x), \(y)): \(found)")
+            let found = canvas.color(x: x, y: y)
+            #expect(abs(found.red - expected.red) < 0.01 && abs(found.green - expected.green) < 0.01
+                        && abs(found.blue - expected.blue) < 0.01, "(\(x), \(y)): \(found)")
         }
     }
 

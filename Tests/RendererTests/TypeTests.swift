@@ -92,4 +92,64 @@ struct TypeTests {
         other.render(view)
         #expect(other.canvas.rgba8 != frames.canvas.rgba8, "DejaVu Serif is not DejaVu Sans")
     }
+
+    /// A label at rest has its text drawn once, as a layer kept for the
+    /// frames after: the same label in the next frame, and moved by any
+    /// amount, is drawn from the same layer; another text, another size of
+    /// box or of type, another colour beneath (so another ink) or another
+    /// typeface is another layer. Each frame equals the label drawn afresh.
+    @Test(.enabled(if: standard != nil, .init(rawValue: note)))
+    func aLabelsTextIsDrawnOnceAndDrawnAgainWhenItChanges() throws {
+        let typeface = try #require(Self.standard)
+        let root = View(frame: Rect(x: 0, y: 0, width: 240, height: 80))
+        root.backgroundColor = .white
+        let label = View(frame: Rect(x: 20, y: 20, width: 200, height: 40))
+        label.backgroundColor = Color(red: 0.95, green: 0.9, blue: 0.8)
+        label.cornerRadius = 8
+        label.content = .label("Photo")
+        root.addSubview(label)
+        let renderer = ViewRenderer(scale: 2, typeface: typeface)
+        func layer() -> TextLayer? {
+            renderer.items(root, canvas: PixelRect(x0: 0, y0: 0, x1: 480, y1: 160)).compactMap { item -> TextLayer? in
+                if case .quad(let quad) = item { quad.textLayer } else { nil }
+            }.first
+        }
+        let frames = FrameRenderer(renderer: renderer)
+        /// The frame renderer's frame (drawing only what changed) is the label drawn afresh.
+        func drawnAsAfresh() -> Bool {
+            frames.render(root)
+            return frames.canvas.pixels == renderer.render(root).pixels
+        }
+        let first = try #require(layer(), "a label at rest has a text layer")
+        #expect(layer() === first, "the next frame draws the same layer")
+        #expect(drawnAsAfresh())
+        label.frame.x = 23.25
+        #expect(layer() === first, "moving keeps the layer")
+        #expect(drawnAsAfresh())
+        var seen = [first]
+        func changed(_ what: String) throws {
+            let next = try #require(layer(), "\(what): no layer")
+            #expect(!seen.contains { $0 === next }, "\(what) is drawn anew")
+            #expect(drawnAsAfresh(), "\(what): the frame")
+            seen.append(next)
+        }
+        label.content = .label("Video")
+        try changed("another text")
+        label.frame.width = 180
+        try changed("another width")
+        label.fontSize = 11
+        try changed("another size of type")
+        label.backgroundColor = Color(red: 0.15, green: 0.15, blue: 0.2)
+        try changed("another ink")
+        let serif = try Typeface.open("DejaVu Serif").get()
+        let other = ViewRenderer(scale: 2, typeface: serif)
+        let serifLayer = other.items(root, canvas: PixelRect(x0: 0, y0: 0, x1: 480, y1: 160)).compactMap { item -> TextLayer? in
+            if case .quad(let quad) = item { quad.textLayer } else { nil }
+        }.first
+        #expect(serifLayer != nil && !seen.contains { $0 === serifLayer! }, "another typeface is another layer")
+        // Turned (not upright) or scaled, the label is shaded pixel by pixel, as before.
+        label.transform = Transform3D([cos(0.2), sin(0.2), 0, 0, -sin(0.2), cos(0.2), 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+        #expect(layer() == nil)
+        #expect(drawnAsAfresh())
+    }
 }

@@ -33,6 +33,10 @@ struct QuadItem: Equatable, Sendable {
     /// The typeface a `.label` content is drawn in (nil: the built-in 5 x 7 font), and its size in points (nil: half the height).
     let typeface: Typeface?
     let fontSize: Double?
+    /// A label's text drawn once, when the quad is drawn at the renderer's
+    /// scale without rotation or perspective and its box is opaque or clear:
+    /// then the box is drawn plain and this over it.
+    let textLayer: TextLayer?
     /// Points per pixel, on average over the quad.
     let pixelSize: Double
     let bounds: PixelRect
@@ -44,7 +48,7 @@ struct QuadItem: Equatable, Sendable {
     /// The item for a `width` × `height` rectangle mapped by `matrix`, or nil
     /// when nothing of it would show on a canvas of `canvas` pixels.
     init?(matrix: Transform3D, width w: Double, height h: Double, radius: Double, alpha: Double,
-          background: Color, content: ViewContent, typeface: Typeface?, fontSize: Double? = nil, canvas: PixelRect) {
+          background: Color, content: ViewContent, typeface: Typeface?, fontSize: Double? = nil, scale: Double, canvas: PixelRect) {
         guard w > 0, h > 0, background.alpha > 0 || content != .none else { return nil }
         let m = matrix.values
         let H = [m[0], m[1], m[3], m[4], m[5], m[7], m[12], m[13], m[15]]
@@ -72,6 +76,13 @@ struct QuadItem: Equatable, Sendable {
         (self.background, self.content) = (background, content)
         picture = if case .picture(let path, _) = content { PictureCache.shared.picture(at: path) } else { nil }
         (self.typeface, self.fontSize) = if case .label = content { (typeface, fontSize) } else { (nil, nil) }
+        let upright = H[1] == 0 && H[3] == 0 && H[2] == 0 && H[5] == 0 && H[8] == 1 && abs(H[0] - scale) < 1e-9 && abs(H[4] - scale) < 1e-9
+            && (background.alpha >= 1 || background.alpha <= 0)
+        textLayer = if upright, case .label(let text) = content, let typeface {
+            TextLayer.layer(text, typeface: typeface, fontSize: fontSize, width: w, height: h, scale: scale, background: background)
+        } else {
+            nil
+        }
         pixelSize = (w * h / area).squareRoot()
         bounds = PixelRect(x0: minX, y0: minY, x1: maxX + 1, y1: maxY + 1)
         let opaque: Bool = switch content {
@@ -212,7 +223,7 @@ struct DisplayListBuilder {
     private mutating func addQuad(_ view: View, matrix: Transform3D, alpha: Double) {
         if let quad = QuadItem(matrix: matrix, width: view.bounds.width, height: view.bounds.height, radius: view.cornerRadius,
                                alpha: alpha, background: view.backgroundColor, content: view.content, typeface: typeface,
-                               fontSize: view.fontSize, canvas: canvas) {
+                               fontSize: view.fontSize, scale: scale, canvas: canvas) {
             items.append(.quad(quad))
         }
     }

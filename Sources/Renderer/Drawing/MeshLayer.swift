@@ -123,7 +123,7 @@ struct MeshLayer: @unchecked Sendable {
             if !rows.isEmpty {
                 buffer.baseAddress!.update(repeating: 0, count: rows.height * r.width * 4)
                 // A target whose row 0 is the band's first layer row.
-                let band = DrawingTarget(pixels: buffer.baseAddress! - rows.y0 * r.width * 4, width: r.width, height: r.height, clip: rows)
+                let band = LayerRows(pixels: buffer.baseAddress! - rows.y0 * r.width * 4, width: r.width, clip: rows)
                 draw(into: band, drawn: drawn, origin: rows.y0)
             }
             composite(rows: y0..<y1, area: area, alpha: alpha, band: buffer.baseAddress!, bandTop: rows.isEmpty ? 0 : rows.y0,
@@ -133,7 +133,7 @@ struct MeshLayer: @unchecked Sendable {
     }
 
     /// Draws the shadow and the triangles into the band `layer` (rows of its clip).
-    private func draw(into layer: DrawingTarget, drawn: RowExtents, origin: Int) {
+    private func draw(into layer: LayerRows, drawn: RowExtents, origin: Int) {
         let band = layer.clip
         let (width, height) = (texture.width, texture.height)
         texture.front.withUnsafeBufferPointer { front in
@@ -215,7 +215,7 @@ struct MeshLayer: @unchecked Sendable {
             let from = max(area.x0, a), to = min(area.x1 - 1, b)
             guard from <= to else { continue }
             let upper = layerRow(ly), lower = layerRow(ly + 1)
-            let out = target.pixels + py * target.width * 4
+            let out = target.row(py)
             for px in from...to {
                 // What the cells drew (the average of the pixel's four samples, clear outside
                 // the layer), over the shadow (black), unless the flat page hides it.
@@ -243,11 +243,30 @@ struct MeshLayer: @unchecked Sendable {
                 }
                 p *= alpha
                 guard p.w > 0 else { continue }
-                // Source over, premultiplied.
-                let d = UnsafeMutableRawPointer(out + px * 4)
-                d.storeBytes(of: p + d.loadUnaligned(as: SIMD4<Float>.self) * (1 - p.w), as: SIMD4<Float>.self)
+                // Source over, premultiplied, in byte units.
+                out[px] = PictureSampler.store(p * 255 + PictureSampler.load(out[px]) * (1 - p.w))
             }
         }
+    }
+}
+
+/// Rows of a mesh's twice-as-fine layer: premultiplied float RGBA (the
+/// layer is averaged down before it reaches the canvas's bytes), and the
+/// rows that may be written.
+struct LayerRows {
+    let pixels: UnsafeMutablePointer<Float>
+    let width: Int
+    let clip: PixelRect
+
+    /// Blends the straight-alpha colour (r, g, b) at opacity `a` over sample (x, y): source over.
+    @inline(__always)
+    func blend(x: Int, y: Int, r: Float, g: Float, b: Float, a: Float) {
+        let p = pixels + (y * width + x) * 4
+        let k = 1 - a
+        p[0] = r * a + p[0] * k
+        p[1] = g * a + p[1] * k
+        p[2] = b * a + p[2] * k
+        p[3] = a + p[3] * k
     }
 }
 

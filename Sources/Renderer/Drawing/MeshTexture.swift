@@ -16,7 +16,7 @@ final class MeshTexture: @unchecked Sendable {
 
     init(_ canvas: Canvas) {
         (width, height) = (canvas.width, canvas.height)
-        opaque = stride(from: 3, to: canvas.pixels.count, by: 4).allSatisfy { canvas.pixels[$0] >= 1 }
+        opaque = stride(from: 3, to: canvas.pixels.count, by: 4).allSatisfy { canvas.pixels[$0] == 255 }
         var front = [UInt8](repeating: 0, count: canvas.pixels.count)
         front.withUnsafeMutableBufferPointer { out in
             for y in 0..<canvas.height { canvas.convertRow(y, into: out.baseAddress! + y * canvas.width * 4) }

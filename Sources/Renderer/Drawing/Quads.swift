@@ -10,19 +10,35 @@ extension QuadItem {
     func draw(into target: DrawingTarget) {
         let area = bounds.intersection(target.clip)
         guard !area.isEmpty else { return }
-        let shader = Shader(background: background, content: content, picture: picture, typeface: typeface, fontSize: fontSize,
-                            width: width, height: height,
-                            pixelSize: pixelSize)
+        // A label whose text is drawn once: the box plain here, the text over it at the end.
+        let shader = Shader(background: background, content: textLayer == nil ? content : .none, picture: picture, typeface: typeface,
+                            fontSize: fontSize, width: width, height: height, pixelSize: pixelSize)
+        defer {
+            if let textLayer {
+                textLayer.draw(left: Int(h[6].rounded()) + textLayer.x, top: Int(h[7].rounded()) + textLayer.y,
+                               alpha: UInt32(min(max(alpha, 0), 1) * 255 + 0.5),
+                               box: background.alpha >= 1 ? Pixel.premultiplied(background) : nil, into: target, clip: area)
+            }
+        }
+        // Nothing of the box itself to draw (a label over nothing): only its text.
+        if shader.isPlain && background.alpha <= 0 { return }
         let e = 0.5 * pixelSize
         // Outside the rectangle grown by half a pixel nothing is covered; inside
         // it shrunk by the corner radius and half a pixel, everything is.
         let outer = polygon(-e, -e, width + e, height + e)
         let inset = radius + e
         let inner = width > 2 * inset && height > 2 * inset ? polygon(inset, inset, width - inset, height - inset) : nil
-        let constant: (r: Float, g: Float, b: Float, a: Float)? = shader.isPlain && background.alpha > 0
-            ? (Float(background.red), Float(background.green), Float(background.blue), Float(background.alpha * alpha)) : nil
+        // A plain quad's colour, premultiplied: its covered runs are blended as words (stored when opaque).
+        let constant: UInt32? = shader.isPlain && background.alpha > 0
+            ? Pixel.premultiplied(r: Float(background.red), g: Float(background.green), b: Float(background.blue),
+                                  a: Float(background.alpha * alpha)) : nil
         let inv = inverse
         let affine = inv[2] == 0 && inv[5] == 0 && inv[8] == 1
+        let upright = h[1] == 0 && h[3] == 0 && h[2] == 0 && h[5] == 0 && h[8] == 1 && h[0] != 0 && h[4] != 0
+        // A plain upright quad's rows between its corners are alike (coverage then depends on the column
+        // alone): the first such row's edge pixels are kept, as words, for the others.
+        var edges: (first: Int, innerFirst: Int, innerLast: Int, last: Int, words: [UInt32])?
+        let straight = max(radius, 0) + 0.5 * pixelSize
         for py in area.y0..<area.y1 {
             let y = Double(py) + 0.5
             var first = area.x0, last = area.x1 - 1
@@ -33,18 +49,42 @@ extension QuadItem {
             }
             guard first <= last else { continue }
             var innerFirst = last + 1, innerLast = last
-            if let inner, let (a, b) = Self.span(inner, y, margin: 1e-3) {
+            if upright {
+                // Without rotation the covered run of a row is exact, corners included.
+                if let (a, b) = coveredSpan(v: (y - h[7]) / h[4]) {
+                    let (x0, x1) = (min(a * h[0], b * h[0]) + h[6], max(a * h[0], b * h[0]) + h[6])
+                    innerFirst = max(first, Int((x0 - 0.5 + 1e-6).rounded(.up)))
+                    innerLast = min(last, Int((x1 - 0.5 - 1e-6).rounded(.down)))
+                    if innerFirst > innerLast { (innerFirst, innerLast) = (last + 1, last) }
+                }
+            } else if let inner, let (a, b) = Self.span(inner, y, margin: 1e-3) {
                 innerFirst = max(first, Int((a - 0.5 + 1e-3).rounded(.up)))
                 innerLast = min(last, Int((b - 0.5 - 1e-3).rounded(.down)))
                 if innerFirst > innerLast { (innerFirst, innerLast) = (last + 1, last) }
             }
             let uRow = y * inv[3] + inv[6], vRow = y * inv[4] + inv[7], cRow = y * inv[5] + inv[8]
+            if upright, let constant, innerFirst <= innerLast, vRow >= straight, vRow <= height - straight {
+                if let kept = edges, kept.first == first, kept.innerFirst == innerFirst, kept.innerLast == innerLast, kept.last == last {
+                    let row = target.row(py)
+                    for x in first..<innerFirst { row[x] = Pixel.over(kept.words[x - first], row[x]) }
+                    target.blend(constant, y: py, from: innerFirst, to: innerLast)
+                    for x in (innerLast + 1)..<(last + 1) { row[x] = Pixel.over(kept.words[x - first], row[x]) }
+                    continue
+                }
+                var words = [UInt32](repeating: 0, count: last - first + 1)
+                for x in first...last where x < innerFirst || x > innerLast {
+                    let coverage = roundedRectCoverage((Double(x) + 0.5) * inv[0] + uRow, vRow)
+                    words[x - first] = Pixel.premultiplied(r: Float(background.red), g: Float(background.green), b: Float(background.blue),
+                                                           a: Float(background.alpha * coverage * alpha))
+                }
+                edges = (first, innerFirst, innerLast, last, words)
+            }
             var px = first
             while px <= last {
                 if px == innerFirst {
                     // Wholly covered: the colour alone decides.
                     if let constant {
-                        for x in innerFirst...innerLast { target.blend(x: x, y: py, r: constant.r, g: constant.g, b: constant.b, a: constant.a) }
+                        target.blend(constant, y: py, from: innerFirst, to: innerLast)
                     } else if affine, let sampler = shader.pictureSampler {
                         // A picture: sampled and blended premultiplied, with no colour made per pixel.
                         let xc = Double(innerFirst) + 0.5
@@ -80,6 +120,24 @@ extension QuadItem {
                 px += 1
             }
         }
+    }
+
+    /// The points of row `v` of the view's plane whose pixel is wholly in the
+    /// rounded rectangle (its coverage, below, is 1): those at least half a
+    /// pixel inside it, the rectangle shrunk by half a pixel with its corners'
+    /// radius shrunk as much. Nil when there are none.
+    @inline(__always)
+    private func coveredSpan(v: Double) -> (Double, Double)? {
+        let e = 0.5 * pixelSize
+        guard v >= e, v <= height - e else { return nil }
+        let centre = max(radius, e), shrunk = radius - e
+        let dy = v < centre ? centre - v : v > height - centre ? v - (height - centre) : 0
+        var inset = e
+        if dy > 0 {
+            guard shrunk > 0, dy <= shrunk else { return nil }
+            inset = centre - (shrunk * shrunk - dy * dy).squareRoot()
+        }
+        return inset < width - inset ? (inset, width - inset) : nil
     }
 
     /// How much of a pixel `pixelSize` points wide centred at (u, v) lies in the

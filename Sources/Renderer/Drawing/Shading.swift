@@ -27,14 +27,15 @@ struct Shader {
 
     /// A view's shader; `picture` is what a `.picture` content shows (nil: the
     /// background alone), `typeface` what a label is drawn in (nil: the built-in
-    /// 5 x 7 font), `pixelSize` how many of the view's points a device pixel spans.
+    /// 5 x 7 font), `ink` its colour (nil: the one for the background),
+    /// `pixelSize` how many of the view's points a device pixel spans.
     init(background: Color, content: ViewContent, picture file: Picture? = nil, typeface: Typeface? = nil, fontSize: Double? = nil,
-         width: Double, height: Double, pixelSize: Double) {
+         ink: Color? = nil, width: Double, height: Double, pixelSize: Double) {
         self.background = background
         self.width = width
         self.height = height
         (inverseWidth, inverseHeight) = (1 / width, 1 / height)
-        ink = Content.textColor(on: background)
+        self.ink = ink ?? Content.textColor(on: background)
         painter = if case .image(let seed) = content { ImagePainter.for(seed: seed) } else { nil }
         if case .picture(_, let fit) = content, let file {
             (picture, pictureMap) = Self.map(file, fit: fit, width: width, height: height, pixelSize: pixelSize)
@@ -132,9 +133,8 @@ extension Shader {
     /// The sampler of a picture content, for spans the quad covers wholly; nil for any other content.
     var pictureSampler: PictureSampler? {
         guard kind == .picture, let level = picture else { return nil }
-        let a = Float(background.alpha)
         return PictureSampler(level: level, ax: pictureMap.ax, bx: pictureMap.bx, ay: pictureMap.ay, by: pictureMap.by, clips: clipsPicture,
-                              background: SIMD4(Float(background.red) * a, Float(background.green) * a, Float(background.blue) * a, a))
+                              background: PictureSampler.load(Pixel.premultiplied(background)))
     }
 
     /// The level of `file` to sample for a view of `width` × `height` points
@@ -182,6 +182,16 @@ extension Shader {
         let x = (width - line.width * s) / 2
         let baseline = height / 2 + (line.ascender + line.descender) * s / 2
         return (line, x, baseline)
+    }
+
+    /// The box (in the view's points) a label's glyphs may reach: a pixel
+    /// around the line's advance and between its ascender and descender, as
+    /// ``typeset(_:in:size:width:height:pixelSize:)`` sets it; nil as it is.
+    static func textBox(_ text: String, in typeface: Typeface, size: Double?, width: Double, height: Double, pixelSize: Double)
+        -> (left: Double, top: Double, right: Double, bottom: Double)? {
+        guard let (line, x, baseline) = typeset(text, in: typeface, size: size, width: width, height: height, pixelSize: pixelSize) else { return nil }
+        let s = line.scale * pixelSize
+        return (x - pixelSize, baseline - line.ascender * s - pixelSize, x + line.width * s + pixelSize, baseline - line.descender * s + pixelSize)
     }
 
     /// `top` (straight, with alpha) over `bottom`.
