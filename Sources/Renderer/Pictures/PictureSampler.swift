@@ -1,9 +1,9 @@
 import HostContainer
 
 /// A picture content's fast path: where a quad covers its pixels wholly and
-/// maps them without perspective, each is sampled (bilinear, premultiplied;
-/// from a copy at the drawn size, the same weights along a row, or a single
-/// texel on the texel grid, in integers) and blended over the view's
+/// maps them without perspective, each is sampled (bilinear, premultiplied,
+/// in integers with weights in 256ths, as pixman's; from a copy at the drawn
+/// size, the same weights along a row, or a single texel on the texel grid) and blended over the view's
 /// background and the canvas with no colour value made on the way.
 struct PictureSampler {
     let level: Picture.Level
@@ -30,6 +30,16 @@ struct PictureSampler {
         return byte(b[0]) | byte(b[1]) << 8 | byte(b[2]) << 16 | byte(b[3]) << 24
     }
 
+    /// `a` and `b` (premultiplied words) mixed by `f` / 256 towards `b`
+    /// (`f` from 0 to 256), two channels at a time in 16-bit lanes, rounded.
+    @inline(__always)
+    static func mix(_ a: UInt32, _ b: UInt32, _ f: UInt32) -> UInt32 {
+        let g = 256 - f
+        let rb = (((a & 0x00FF_00FF) &* g &+ (b & 0x00FF_00FF) &* f &+ 0x0080_0080) >> 8) & 0x00FF_00FF
+        let ag = (((a >> 8) & 0x00FF_00FF) &* g &+ ((b >> 8) & 0x00FF_00FF) &* f &+ 0x0080_0080) & 0xFF00_FF00
+        return rb | ag
+    }
+
     /// Blends pixels `first` to `last` of row `y`, whose first pixel centre maps to (u, v) of
     /// the view and each next one (du, dv) further, at opacity `alpha`.
     func blendRow(from first: Int, to last: Int, y: Int, u: Double, du: Double, v: Double, dv: Double, alpha: Float,
@@ -39,7 +49,7 @@ struct PictureSampler {
         var px = u * ax + bx, py = v * ay + by
         let dpx = du * ax, dpy = dv * ay
         var out = target.row(y) + first
-        @inline(__always) func texel(_ offset: Int) -> SIMD4<Float> { Self.load(p.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+        @inline(__always) func word(_ offset: Int) -> UInt32 { p.loadUnaligned(fromByteOffset: offset, as: UInt32.self) }
         // The row's rows of texels, when it runs level (no rotation): worked out once.
         let level = dpy == 0
         var rows = (0, 0), ty: Float = 0
@@ -74,16 +84,36 @@ struct PictureSampler {
                         for k in 0..<count { put(Pixel.over(texels[k], backgroundWord)) }
                     }
                 } else {
-                    let w = (SIMD4<Float>(repeating: (1 - tx) * (1 - ty)), SIMD4<Float>(repeating: tx * (1 - ty)),
-                             SIMD4<Float>(repeating: (1 - tx) * ty), SIMD4<Float>(repeating: tx * ty))
+                    let (fx, fy) = (UInt32(tx * 256 + 0.5), UInt32(ty * 256 + 0.5))
                     for _ in 0..<count {
-                        let sampled = texel(rows.0 + c) * w.0 + texel(rows.0 + c + 4) * w.1 + texel(rows.1 + c) * w.2 + texel(rows.1 + c + 4) * w.3
-                        put(Pixel.over(Self.store(sampled), backgroundWord))
+                        let top = Self.mix(word(rows.0 + c), word(rows.0 + c + 4), fx), bottom = Self.mix(word(rows.1 + c), word(rows.1 + c + 4), fx)
+                        put(Pixel.over(Self.mix(top, bottom, fy), backgroundWord))
                         c += 4
                     }
                 }
                 return
             }
+        }
+        // A level row at any scale (a picture growing or shrinking): the texel position in 16.16 fixed
+        // point, stepped; columns held to the picture's edges as the general loop holds them.
+        if level, !rowClipped, !clips, abs(dpx) < 65_536, abs(px) < 1e9 {
+            var position = Int(((px - 0.5) * 65_536).rounded(.down))
+            let step = Int((dpx * 65_536).rounded())
+            let wy = UInt32(ty * 256 + 0.5)
+            let replaces = opacity == 255 && backgroundWord >> 24 == 255
+            let last0 = (width - 1) << 16
+            for _ in first...last {
+                let held = min(max(position, 0), last0)
+                let x0 = held >> 16
+                let c0 = x0 * 4, c1 = (x0 + 1 < width ? x0 + 1 : x0) * 4
+                let wx = UInt32(((held & 0xFFFF) + 128) >> 8)
+                let top = Self.mix(word(rows.0 + c0), word(rows.0 + c1), wx), bottom = Self.mix(word(rows.1 + c0), word(rows.1 + c1), wx)
+                let color = Pixel.over(Self.mix(top, bottom, wy), backgroundWord)
+                out.pointee = replaces ? color : Pixel.over(opacity == 255 ? color : Pixel.scaled(color, opacity), out.pointee)
+                out += 1
+                position += step
+            }
+            return
         }
         for _ in first...last {
             var color: UInt32
@@ -96,14 +126,13 @@ struct PictureSampler {
                     rows = (y0 * width * 4, (y0 + 1 < height ? y0 + 1 : y0) * width * 4)
                     ty = fy - Float(y0)
                 }
-                let fx = Float(min(max(px - 0.5, 0), Double(width - 1)))
+                let fx = min(max(px - 0.5, 0), Double(width - 1))
                 let x0 = Int(fx)
                 let c0 = x0 * 4, c1 = (x0 + 1 < width ? x0 + 1 : x0) * 4
-                let tx = fx - Float(x0)
-                let top = texel(rows.0 + c0) * (1 - tx) + texel(rows.0 + c1) * tx
-                let bottom = texel(rows.1 + c0) * (1 - tx) + texel(rows.1 + c1) * tx
+                let (wx, wy) = (UInt32((fx - Double(x0)) * 256 + 0.5), UInt32(ty * 256 + 0.5))
+                let top = Self.mix(word(rows.0 + c0), word(rows.0 + c1), wx), bottom = Self.mix(word(rows.1 + c0), word(rows.1 + c1), wx)
                 // The picture over the view's background (both premultiplied).
-                color = Pixel.over(Self.store(top * (1 - ty) + bottom * ty), backgroundWord)
+                color = Pixel.over(Self.mix(top, bottom, wy), backgroundWord)
             }
             out.pointee = Pixel.over(opacity == 255 ? color : Pixel.scaled(color, opacity), out.pointee)
             out += 1
