@@ -113,7 +113,7 @@ func renderingBenchmark(registry: AnimatorRegistry, segue: String) {
     let frame = Canvas(width: 390, height: 844, color: Color(red: 0.3, green: 0.5, blue: 0.7))
     var bytes = 0
     let conversion = median(runs: 9) { bytes = frame.rgba8.count }
-    print("  float RGBA to 8-bit (Canvas.rgba8), one 390x844 frame: \(String(format: "%.2f", conversion * 1000)) ms (\(bytes / 1024) KiB)")
+    print("  premultiplied to straight RGBA for encoders (Canvas.rgba8; opaque pixels copied), one 390x844 frame: \(String(format: "%.2f", conversion * 1000)) ms (\(bytes / 1024) KiB)")
     for (name, from, to) in cases {
         // The tool as users run it: time and peak resident memory.
         let out = "\(scratch)/\(name).gif"

@@ -31,7 +31,6 @@ public final class SDLWindowBackend: LiveBackend {
     private var texture: OpaquePointer?
     private var textureSize = (0, 0)
     private let stage: Rect
-    private var row: [UInt32] = []
     private var title = ""
     /// When the last frames were presented: a renderer that claims vsync but
     /// presents far faster than any display refreshes (SDL's software renderer,
@@ -148,27 +147,21 @@ public final class SDLWindowBackend: LiveBackend {
     public func present(_ canvas: Canvas, damage: PixelRect, status: String) -> Double {
         if textureSize != (canvas.width, canvas.height) || texture == nil {
             if let texture { sdl.destroyTexture(texture) }
-            // SDL_PIXELFORMAT_RGB888 (0x00RRGGBB words), streaming.
-            texture = sdl.createTexture(renderer, 0x1616_1804, 1, Int32(canvas.width), Int32(canvas.height))
+            // SDL_PIXELFORMAT_ABGR8888 (bytes R, G, B, A in memory: the canvas's own), streaming, copied
+            // without blending (the frame is opaque; its pixels are premultiplied).
+            texture = sdl.createTexture(renderer, 0x1676_2004, 1, Int32(canvas.width), Int32(canvas.height))
+            if let texture { _ = sdl.setTextureBlendMode(texture, 0) }
             textureSize = (canvas.width, canvas.height)
         }
         guard let texture else { return 0 }
         let area = textureSize == (canvas.width, canvas.height) ? damage : PixelRect(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)
         if !area.isEmpty {
-            if row.count < area.area { row = [UInt32](repeating: 0, count: area.area) }
-            row.withUnsafeMutableBufferPointer { words in
-                // Converted on every core when there is much of it (a transition changes the whole frame).
-                let out = words.baseAddress!
-                let parts = area.area >= 80_000 ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
-                let rows = (area.height + parts - 1) / parts
-                nonisolated(unsafe) let target = out
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
-                    for y in (area.y0 + part * rows)..<min(area.y0 + (part + 1) * rows, area.y1) {
-                        canvas.packRow(y, from: area.x0, to: area.x1, into: target + (y - area.y0) * area.width)
-                    }
-                }
+            // The damaged rows straight from the canvas: no pass of their own.
+            canvas.pixels.withUnsafeBytes { bytes in
                 let rect = SDL.Rect(x: Int32(area.x0), y: Int32(area.y0), w: Int32(area.width), h: Int32(area.height))
-                _ = withUnsafeBytes(of: rect) { sdl.updateTexture(texture, $0.baseAddress, words.baseAddress!, Int32(area.width * 4)) }
+                _ = withUnsafeBytes(of: rect) {
+                    sdl.updateTexture(texture, $0.baseAddress, bytes.baseAddress! + (area.y0 * canvas.width + area.x0) * 4, Int32(canvas.width * 4))
+                }
             }
         }
         _ = sdl.renderClear(renderer)
@@ -237,6 +230,7 @@ struct SDL {
     let createTexture: @convention(c) (OpaquePointer, UInt32, Int32, Int32, Int32) -> OpaquePointer?
     let destroyTexture: @convention(c) (OpaquePointer) -> Void
     let updateTexture: @convention(c) (OpaquePointer, UnsafeRawPointer?, UnsafeRawPointer, Int32) -> Int32
+    let setTextureBlendMode: @convention(c) (OpaquePointer, Int32) -> Int32
     let renderClear: @convention(c) (OpaquePointer) -> Int32
     let renderCopy: @convention(c) (OpaquePointer, OpaquePointer, UnsafeRawPointer?, UnsafeRawPointer?) -> Int32
     let renderPresent: @convention(c) (OpaquePointer) -> Void
@@ -277,6 +271,7 @@ struct SDL {
             createTexture: find("SDL_CreateTexture", as: (@convention(c) (OpaquePointer, UInt32, Int32, Int32, Int32) -> OpaquePointer?).self),
             destroyTexture: find("SDL_DestroyTexture", as: (@convention(c) (OpaquePointer) -> Void).self),
             updateTexture: find("SDL_UpdateTexture", as: (@convention(c) (OpaquePointer, UnsafeRawPointer?, UnsafeRawPointer, Int32) -> Int32).self),
+            setTextureBlendMode: find("SDL_SetTextureBlendMode", as: (@convention(c) (OpaquePointer, Int32) -> Int32).self),
             renderClear: find("SDL_RenderClear", as: (@convention(c) (OpaquePointer) -> Int32).self),
             renderCopy: find("SDL_RenderCopy", as: (@convention(c) (OpaquePointer, OpaquePointer, UnsafeRawPointer?, UnsafeRawPointer?) -> Int32).self),
             renderPresent: find("SDL_RenderPresent", as: (@convention(c) (OpaquePointer) -> Void).self),
