@@ -141,7 +141,8 @@ struct LiveWindowTests {
         let process = try LiveProcess("/usr/bin/python3", unblocked + arguments, in: NSTemporaryDirectory(),
                                       environment: tagged(tag).merging(["DISPLAY": display.name, "LIBGL_ALWAYS_SOFTWARE": "1"]) { $1 })
         defer { if process.process.isRunning { _ = process.stop(with: SIGKILL) } }
-        let window = try #require(try display.window(named: title), "no \(terminal) window: \(Self.diagnose(process, on: display))")
+        // A terminal drawing with software GL can take long to map its window on a loaded two-core machine.
+        let window = try #require(try display.window(named: title, timeout: 60), "no \(terminal) window: \(Self.diagnose(process, on: display))")
         func mean(_ image: XWDImage, _ x: Int, _ y: Int) -> (Double, Double, Double) { image.mean(x, y, size: 20) }
         let near = XWDImage.near
         /// The child's colour above, below and on both sides of its label, and the bar's highlight in the window's lower part.
