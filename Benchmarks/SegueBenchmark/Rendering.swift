@@ -40,8 +40,12 @@ func frameTimes(registry: AnimatorRegistry, rounds: Int = 5, only: String? = nil
             cairoVersion = cairoVersion ?? cairo?.version
             let only = ProcessInfo.processInfo.environment["SEGUE_BENCH_FRAME"].flatMap { Int($0) }
             _ = try? preview.play(fps: 60, delegate: delegate) { index, _, view, _ in
-                // SEGUE_BENCH_FRAME=N: that frame alone, drawn 200 times (for a profiler).
-                if let only { if index == only { times.append(median(runs: 200) { frames.render(view, everything: true) }) }; return }
+                // SEGUE_BENCH_FRAME=N: that frame alone, drawn 200 times (SEGUE_BENCH_RUNS=K: K times; for a profiler).
+                if let only {
+                    let runs = ProcessInfo.processInfo.environment["SEGUE_BENCH_RUNS"].flatMap { Int($0) } ?? 200
+                    if index == only { times.append(median(runs: runs) { frames.render(view, everything: true) }) }
+                    return
+                }
                 times.append(median(runs: rounds) { frames.render(view, everything: true) })
                 if let cairo {
                     cairo.prepare(view)
@@ -51,9 +55,9 @@ func frameTimes(registry: AnimatorRegistry, rounds: Int = 5, only: String? = nil
                         let ours = frames.canvas.rgba8
                         var total = 0, far = 0
                         for k in stride(from: 0, to: ours.count, by: 4) {
-                            let d = (0..<3).map { abs(Int(ours[k + $0]) - Int(drawn[k + $0])) }
-                            total += d.reduce(0, +)
-                            if d.max()! > 32 { far += 1 }
+                            let (r, g, b) = (abs(Int(ours[k]) - Int(drawn[k])), abs(Int(ours[k + 1]) - Int(drawn[k + 1])), abs(Int(ours[k + 2]) - Int(drawn[k + 2])))
+                            total += r + g + b
+                            if max(r, g, b) > 32 { far += 1 }
                         }
                         difference.mean = max(difference.mean, Double(total) / Double(ours.count / 4 * 3))
                         difference.far = max(difference.far, Double(far) / Double(ours.count / 4))

@@ -39,13 +39,22 @@ extension QuadItem {
         // alone): the first such row's edge pixels are kept, as words, for the others.
         var edges: (first: Int, innerFirst: Int, innerLast: Int, last: Int, words: [UInt32])?
         let straight = max(radius, 0) + 0.5 * pixelSize
+        // Upright, the outline's span is the same on every row it crosses: found once.
+        var uprightSpan: (first: Int, last: Int, top: Double, bottom: Double)?
+        if upright, let outer {
+            let (xs, ys) = (outer.map(\.0), outer.map(\.1))
+            uprightSpan = (max(area.x0, ceilInt(xs.min()! - 0.5) - 1), min(area.x1 - 1, floorInt(xs.max()! - 0.5) + 1), ys.min()!, ys.max()!)
+        }
         for py in area.y0..<area.y1 {
             let y = Double(py) + 0.5
             var first = area.x0, last = area.x1 - 1
-            if let outer {
+            if let uprightSpan {
+                guard y >= uprightSpan.top, y <= uprightSpan.bottom else { continue }
+                (first, last) = (uprightSpan.first, uprightSpan.last)
+            } else if let outer {
                 guard let (a, b) = Self.span(outer, y) else { continue }
-                first = max(first, Int((a - 0.5).rounded(.up)) - 1)
-                last = min(last, Int((b - 0.5).rounded(.down)) + 1)
+                first = max(first, ceilInt(a - 0.5) - 1)
+                last = min(last, floorInt(b - 0.5) + 1)
             }
             guard first <= last else { continue }
             var innerFirst = last + 1, innerLast = last
@@ -53,8 +62,8 @@ extension QuadItem {
                 // Without rotation the covered run of a row is exact, corners included.
                 if let (a, b) = coveredSpan(v: (y - h[7]) / h[4]) {
                     let (x0, x1) = (min(a * h[0], b * h[0]) + h[6], max(a * h[0], b * h[0]) + h[6])
-                    innerFirst = max(first, Int((x0 - 0.5 + 1e-6).rounded(.up)))
-                    innerLast = min(last, Int((x1 - 0.5 - 1e-6).rounded(.down)))
+                    innerFirst = max(first, ceilInt(x0 - 0.5 + 1e-6))
+                    innerLast = min(last, floorInt(x1 - 0.5 - 1e-6))
                     if innerFirst > innerLast { (innerFirst, innerLast) = (last + 1, last) }
                 }
             } else if let inner, let (a, b) = Self.span(inner, y, margin: 1e-3) {

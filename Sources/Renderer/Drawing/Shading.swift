@@ -308,3 +308,10 @@ func floorInt(_ x: Double) -> Int {
     let t = Int(x)
     return Double(t) > x ? t - 1 : t
 }
+
+/// `x.rounded(.up)` as an integer, the same way.
+@inline(__always)
+func ceilInt(_ x: Double) -> Int {
+    let t = Int(x)
+    return Double(t) < x ? t + 1 : t
+}

@@ -40,6 +40,26 @@ struct PictureSampler {
         return rb | ag
     }
 
+    /// `count` words of row `a` mixed with row `b` by `f` / 256 into `out`,
+    /// eight at a time in 16-bit vector lanes, as ``mix(_:_:_:)`` mixes one.
+    static func mix(rows a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int, by f: UInt32, into out: UnsafeMutablePointer<UInt32>) {
+        let (f16, g16) = (SIMD16<UInt16>(repeating: UInt16(f)), SIMD16<UInt16>(repeating: UInt16(256 - f)))
+        let o = UnsafeMutableRawPointer(out)
+        var i = 0
+        while i + 8 <= count {
+            let x = a.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self), y = b.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self)
+            @inline(__always) func lanes(_ v: SIMD8<UInt32>) -> SIMD16<UInt16> { unsafeBitCast(v & 0x00FF_00FF, to: SIMD16<UInt16>.self) }
+            let rb = ((lanes(x) &* g16 &+ lanes(y) &* f16 &+ 0x80) &>> 8)
+            let ag = (lanes(x &>> 8) &* g16 &+ lanes(y &>> 8) &* f16 &+ 0x80) & 0xFF00
+            o.storeBytes(of: unsafeBitCast(rb, to: SIMD8<UInt32>.self) | unsafeBitCast(ag, to: SIMD8<UInt32>.self), toByteOffset: i * 4, as: SIMD8<UInt32>.self)
+            i += 8
+        }
+        while i < count {
+            out[i] = mix(a.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self), b.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self), f)
+            i += 1
+        }
+    }
+
     /// Blends pixels `first` to `last` of row `y`, whose first pixel centre maps to (u, v) of
     /// the view and each next one (du, dv) further, at opacity `alpha`.
     func blendRow(from first: Int, to last: Int, y: Int, u: Double, du: Double, v: Double, dv: Double, alpha: Float,
@@ -70,7 +90,7 @@ struct PictureSampler {
             let tx = Float(start - Double(x0))
             let count = last - first + 1
             if x0 >= 0, x0 + count < width {
-                var c = x0 * 4
+                let c = x0 * 4
                 @inline(__always) func put(_ color: UInt32) {
                     out.pointee = opacity == 255 ? Pixel.over(color, out.pointee) : Pixel.over(Pixel.scaled(color, opacity), out.pointee)
                     out += 1
@@ -84,11 +104,13 @@ struct PictureSampler {
                         for k in 0..<count { put(Pixel.over(texels[k], backgroundWord)) }
                     }
                 } else {
+                    // The two rows mixed, then each texel with the next: both in vector lanes, the weights the same throughout.
                     let (fx, fy) = (UInt32(tx * 256 + 0.5), UInt32(ty * 256 + 0.5))
-                    for _ in 0..<count {
-                        let top = Self.mix(word(rows.0 + c), word(rows.0 + c + 4), fx), bottom = Self.mix(word(rows.1 + c), word(rows.1 + c + 4), fx)
-                        put(Pixel.over(Self.mix(top, bottom, fy), backgroundWord))
-                        c += 4
+                    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * (count + 1)) { scratch in
+                        let mixed = scratch.baseAddress!, sampled = mixed + count + 1
+                        Self.mix(rows: p + rows.0 + c, p + rows.1 + c, count: count + 1, by: fy, into: mixed)
+                        Self.mix(rows: UnsafeRawPointer(mixed), UnsafeRawPointer(mixed + 1), count: count, by: fx, into: sampled)
+                        for k in 0..<count { put(Pixel.over(sampled[k], backgroundWord)) }
                     }
                 }
                 return
@@ -102,16 +124,21 @@ struct PictureSampler {
             let wy = UInt32(ty * 256 + 0.5)
             let replaces = opacity == 255 && backgroundWord >> 24 == 255
             let last0 = (width - 1) << 16
-            for _ in first...last {
-                let held = min(max(position, 0), last0)
-                let x0 = held >> 16
-                let c0 = x0 * 4, c1 = (x0 + 1 < width ? x0 + 1 : x0) * 4
-                let wx = UInt32(((held & 0xFFFF) + 128) >> 8)
-                let top = Self.mix(word(rows.0 + c0), word(rows.0 + c1), wx), bottom = Self.mix(word(rows.1 + c0), word(rows.1 + c1), wx)
-                let color = Pixel.over(Self.mix(top, bottom, wy), backgroundWord)
-                out.pointee = replaces ? color : Pixel.over(opacity == 255 ? color : Pixel.scaled(color, opacity), out.pointee)
-                out += 1
-                position += step
+            // The two texel rows mixed once, over the columns the row reads, then each pixel mixes two of those.
+            let ends = (min(max(position, 0), last0) >> 16, min(max(position + step * (last - first), 0), last0) >> 16)
+            let low = min(ends.0, ends.1), high = min(max(ends.0, ends.1) + 1, width - 1)
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: high - low + 1) { mixed in
+                Self.mix(rows: p + rows.0 + low * 4, p + rows.1 + low * 4, count: high - low + 1, by: wy, into: mixed.baseAddress!)
+                let texels = mixed.baseAddress! - low
+                for _ in first...last {
+                    let held = min(max(position, 0), last0)
+                    let x0 = held >> 16
+                    let wx = UInt32(((held & 0xFFFF) + 128) >> 8)
+                    let color = Pixel.over(Self.mix(texels[x0], texels[x0 + 1 < width ? x0 + 1 : x0], wx), backgroundWord)
+                    out.pointee = replaces ? color : Pixel.over(opacity == 255 ? color : Pixel.scaled(color, opacity), out.pointee)
+                    out += 1
+                    position += step
+                }
             }
             return
         }
