@@ -29,6 +29,64 @@ done:
     return handle;
 }
 
+/* ---- Reducing as rows arrive -------------------------------------------- */
+
+/* The whole factor a w x h picture can be reduced by and still be at least
+ * fit_w x fit_h (1: none; fit 0 x 0: no limit). */
+static uint32_t reduction(uint32_t w, uint32_t h, uint32_t fit_w, uint32_t fit_h) {
+    if (!fit_w || !fit_h || w < 2 * fit_w || h < 2 * fit_h) return 1;
+    uint32_t a = w / fit_w, b = h / fit_h;
+    return a < b ? a : b;
+}
+
+/* Rows of straight RGBA in, rows f times smaller out: each output pixel the
+ * mean of an f x f box (colours weighted by alpha); the last w mod f columns
+ * and h mod f rows are left out. */
+typedef struct {
+    uint32_t f, out_w, out_h, filled, out_row;
+    uint64_t *sums;
+    unsigned char *out;
+} reducer;
+
+static int reducer_start(reducer *r, uint32_t w, uint32_t h, uint32_t f) {
+    r->f = f;
+    r->out_w = w / f;
+    r->out_h = h / f;
+    r->filled = r->out_row = 0;
+    r->sums = calloc((size_t)r->out_w * 4 + 4, sizeof *r->sums);
+    r->out = malloc((size_t)r->out_w * r->out_h * 4 + 4);
+    return r->sums && r->out;
+}
+
+static void reduce_row(reducer *r, const unsigned char *row) {
+    if (r->out_row >= r->out_h) return;
+    for (uint32_t x = 0; x < r->out_w * r->f; x++) {
+        const unsigned char *p = row + (size_t)x * 4;
+        uint64_t *s = r->sums + (size_t)(x / r->f) * 4;
+        unsigned a = p[3];
+        s[0] += p[0] * a;
+        s[1] += p[1] * a;
+        s[2] += p[2] * a;
+        s[3] += a;
+    }
+    if (++r->filled < r->f) return;
+    unsigned char *o = r->out + (size_t)r->out_row * r->out_w * 4;
+    uint64_t n = (uint64_t)r->f * r->f;
+    for (uint32_t x = 0; x < r->out_w; x++) {
+        uint64_t *s = r->sums + (size_t)x * 4, a = s[3];
+        for (int c = 0; c < 3; c++) o[x * 4 + c] = a ? (unsigned char)((s[c] + a / 2) / a) : 0;
+        o[x * 4 + 3] = (unsigned char)((a + n / 2) / n);
+        s[0] = s[1] = s[2] = s[3] = 0;
+    }
+    r->filled = 0;
+    r->out_row++;
+}
+
+static void reducer_free(reducer *r) {
+    free(r->sums);
+    free(r->out);
+}
+
 /* ---- PNG ---------------------------------------------------------------- */
 
 /* libpng's own reading API (its simplified API misreads interlaced 16-bit
@@ -53,6 +111,7 @@ static struct {
     int (*set_interlace_handling)(void *);
     void (*read_update_info)(void *, void *);
     void (*read_image)(void *, unsigned char **);
+    void (*read_row)(void *, unsigned char *, unsigned char *);
     void (*read_end)(void *, void *);
 } png;
 
@@ -96,7 +155,7 @@ static int png_loaded(const char *name) {
         FIND(set_expand, "png_set_expand"); FIND(set_scale_16, "png_set_scale_16");
         FIND(set_gray_to_rgb, "png_set_gray_to_rgb"); FIND(set_filler, "png_set_filler");
         FIND(set_interlace_handling, "png_set_interlace_handling"); FIND(read_update_info, "png_read_update_info");
-        FIND(read_image, "png_read_image"); FIND(read_end, "png_read_end");
+        FIND(read_image, "png_read_image"); FIND(read_row, "png_read_row"); FIND(read_end, "png_read_end");
 #undef FIND
         void **table = (void **)&png;
         ok = 1;
@@ -107,7 +166,7 @@ static int png_loaded(const char *name) {
     return ok;
 }
 
-static int decode_png(const unsigned char *bytes, size_t size, uint64_t max_pixels, const char *library,
+static int decode_png(const unsigned char *bytes, size_t size, uint64_t max_pixels, uint32_t fit_w, uint32_t fit_h, const char *library,
                       uint32_t *width, uint32_t *height, unsigned char **pixels, char *message, size_t message_size) {
     const char *name = library ? library : "libpng16.so.16";
     if (!png_loaded(name)) {
@@ -123,6 +182,7 @@ static int decode_png(const unsigned char *bytes, size_t size, uint64_t max_pixe
     void *volatile info = ptr ? png.create_info(ptr) : NULL;
     unsigned char *volatile out = NULL;
     unsigned char **volatile rows = NULL;
+    reducer *volatile reduced = NULL;
     int status = GRAPHICS_OK;
     if (!ptr || !info) {
         say(message, message_size, "libpng did not start");
@@ -149,8 +209,29 @@ static int decode_png(const unsigned char *bytes, size_t size, uint64_t max_pixe
     if (png.get_bit_depth(ptr, info) == 16) png.set_scale_16(ptr);
     if (!(type & PNG_COLOR_MASK_COLOR_)) png.set_gray_to_rgb(ptr);
     if (!(type & PNG_COLOR_MASK_ALPHA_) && !png.get_valid(ptr, info, PNG_INFO_tRNS_)) png.set_filler(ptr, 0xFF, PNG_FILLER_AFTER_);
-    png.set_interlace_handling(ptr);
+    int passes = png.set_interlace_handling(ptr);
     png.read_update_info(ptr, info);
+    uint32_t f = reduction(w, h, fit_w, fit_h);
+    if (f > 1 && passes == 1) {
+        /* Row by row into the reduction: the whole picture is never in memory. */
+        reduced = calloc(1, sizeof *reduced);
+        out = malloc((size_t)w * 4);
+        if (!reduced || !out || !reducer_start(reduced, w, h, f)) {
+            say(message, message_size, "no memory for %u x %u pixels", w / f, h / f);
+            status = GRAPHICS_NO_MEMORY;
+            goto done;
+        }
+        for (uint32_t y = 0; y < h; y++) {
+            png.read_row(ptr, out, NULL);
+            reduce_row(reduced, out);
+        }
+        png.read_end(ptr, NULL);
+        *width = reduced->out_w;
+        *height = reduced->out_h;
+        *pixels = reduced->out;
+        reduced->out = NULL;
+        goto done;
+    }
     out = malloc((size_t)w * h * 4);
     rows = malloc(sizeof *rows * (h ? h : 1));
     if (!out || !rows) {
@@ -161,6 +242,21 @@ static int decode_png(const unsigned char *bytes, size_t size, uint64_t max_pixe
     for (uint32_t y = 0; y < h; y++) rows[y] = out + (size_t)y * w * 4;
     png.read_image(ptr, rows);
     png.read_end(ptr, NULL);
+    if (f > 1) {
+        /* Interlaced: its rows are whole only after the last pass, so reduced once read. */
+        reduced = calloc(1, sizeof *reduced);
+        if (!reduced || !reducer_start(reduced, w, h, f)) {
+            say(message, message_size, "no memory for %u x %u pixels", w / f, h / f);
+            status = GRAPHICS_NO_MEMORY;
+            goto done;
+        }
+        for (uint32_t y = 0; y < h; y++) reduce_row(reduced, rows[y]);
+        *width = reduced->out_w;
+        *height = reduced->out_h;
+        *pixels = reduced->out;
+        reduced->out = NULL;
+        goto done;
+    }
     *width = w;
     *height = h;
     *pixels = out;
@@ -170,6 +266,8 @@ done:
         void *p = ptr, *i = info;
         png.destroy(&p, i ? &i : NULL, NULL);
     }
+    if (reduced) reducer_free(reduced);
+    free(reduced);
     free(rows);
     free(out);
     free(s);
@@ -207,7 +305,19 @@ static void jpeg_emit(void *cinfo, int level) {
 
 static void jpeg_output(void *cinfo) { (void)cinfo; }
 
-static int decode_jpeg(const unsigned char *bytes, size_t size, uint64_t max_pixels, const char *library,
+/* Adobe's inverted CMYK, as Photoshop writes it, to RGBA: each channel times black. */
+static void cmyk_to_rgba(unsigned char *row, uint32_t w) {
+    for (uint32_t x = 0; x < w; x++) {
+        unsigned char *px = row + (size_t)x * 4;
+        unsigned k = px[3];
+        px[0] = (unsigned char)((px[0] * k + 127) / 255);
+        px[1] = (unsigned char)((px[1] * k + 127) / 255);
+        px[2] = (unsigned char)((px[2] * k + 127) / 255);
+        px[3] = 255;
+    }
+}
+
+static int decode_jpeg(const unsigned char *bytes, size_t size, uint64_t max_pixels, uint32_t fit_w, uint32_t fit_h, const char *library,
                        uint32_t *width, uint32_t *height, unsigned char **pixels, char *message, size_t message_size) {
     const char *name = library ? library : "libjpeg.so.62";
     void *lib = open_library(name);
@@ -226,6 +336,7 @@ static int decode_jpeg(const unsigned char *bytes, size_t size, uint64_t max_pix
     jpeg_session *s = calloc(1, sizeof *s);
     if (!s) return GRAPHICS_NO_MEMORY;
     unsigned char *volatile out = NULL;
+    reducer *volatile reduced = NULL;
     volatile int created = 0;
     int status = GRAPHICS_OK;
     if (setjmp(s->jump)) {
@@ -266,15 +377,29 @@ static int decode_jpeg(const unsigned char *bytes, size_t size, uint64_t max_pix
         status = GRAPHICS_CORRUPT;
         goto done;
     }
-    out = malloc((size_t)w * h * 4);
+    uint32_t f = reduction(w, h, fit_w, fit_h);
+    if (f > 1) {
+        /* Row by row into the reduction: the whole picture is never in memory. */
+        reduced = calloc(1, sizeof *reduced);
+        out = malloc((size_t)w * 4);
+        if (!reduced || !out || !reducer_start(reduced, w, h, f)) {
+            say(message, message_size, "no memory for %u x %u pixels", w / f, h / f);
+            status = GRAPHICS_NO_MEMORY;
+            goto done;
+        }
+    } else {
+        out = malloc((size_t)w * h * 4);
+    }
     if (!out) {
         say(message, message_size, "no memory for %u x %u pixels", w, h);
         status = GRAPHICS_NO_MEMORY;
         goto done;
     }
     while (FIELD(s->cinfo, CINFO_OUTPUT_SCANLINE, uint32_t) < h) {
-        unsigned char *row = out + (size_t)FIELD(s->cinfo, CINFO_OUTPUT_SCANLINE, uint32_t) * w * 4;
+        unsigned char *row = reduced ? out : out + (size_t)FIELD(s->cinfo, CINFO_OUTPUT_SCANLINE, uint32_t) * w * 4;
         if (read_scanlines(s->cinfo, &row, 1) != 1) break;
+        if (cmyk) cmyk_to_rgba(row, w);
+        if (reduced) reduce_row(reduced, row);
     }
     finish(s->cinfo);
     if (s->warning[0]) {
@@ -282,16 +407,12 @@ static int decode_jpeg(const unsigned char *bytes, size_t size, uint64_t max_pix
         status = GRAPHICS_CORRUPT;
         goto done;
     }
-    if (cmyk) {
-        /* Adobe's inverted CMYK, as Photoshop writes it: each channel times black. */
-        for (size_t p = 0; p < (size_t)w * h; p++) {
-            unsigned char *px = out + p * 4;
-            unsigned k = px[3];
-            px[0] = (unsigned char)((px[0] * k + 127) / 255);
-            px[1] = (unsigned char)((px[1] * k + 127) / 255);
-            px[2] = (unsigned char)((px[2] * k + 127) / 255);
-            px[3] = 255;
-        }
+    if (reduced) {
+        *width = reduced->out_w;
+        *height = reduced->out_h;
+        *pixels = reduced->out;
+        reduced->out = NULL;
+        goto done;
     }
     *width = w;
     *height = h;
@@ -299,17 +420,20 @@ static int decode_jpeg(const unsigned char *bytes, size_t size, uint64_t max_pix
     out = NULL;
 done:
     if (created) destroy(s->cinfo);
+    if (reduced) reducer_free(reduced);
+    free(reduced);
     free(out);
     free(s);
     return status;
 }
 
-int graphics_decode_picture(int kind, const unsigned char *bytes, size_t size, uint64_t max_pixels, const char *library,
-                            uint32_t *width, uint32_t *height, unsigned char **pixels, char *message, size_t message_size) {
+int graphics_decode_picture(int kind, const unsigned char *bytes, size_t size, uint64_t max_pixels, uint32_t fit_width,
+                            uint32_t fit_height, const char *library, uint32_t *width, uint32_t *height, unsigned char **pixels,
+                            char *message, size_t message_size) {
     *pixels = NULL;
     *width = *height = 0;
-    if (kind == 'P') return decode_png(bytes, size, max_pixels, library, width, height, pixels, message, message_size);
-    if (kind == 'J') return decode_jpeg(bytes, size, max_pixels, library, width, height, pixels, message, message_size);
+    if (kind == 'P') return decode_png(bytes, size, max_pixels, fit_width, fit_height, library, width, height, pixels, message, message_size);
+    if (kind == 'J') return decode_jpeg(bytes, size, max_pixels, fit_width, fit_height, library, width, height, pixels, message, message_size);
     say(message, message_size, "not a PNG or JPEG");
     return GRAPHICS_CORRUPT;
 }

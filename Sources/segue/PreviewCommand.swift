@@ -24,6 +24,8 @@ enum PreviewCommand {
         guard pixels.width >= 1, pixels.height >= 1 else {
             throw args.usage("--size \(Int(size.width))x\(Int(size.height)) at --scale \(scale.formatted()) makes a picture of \(pixels.width)x\(pixels.height) pixels; expected at least 1x1: raise --scale or --size")
         }
+        // No view is drawn larger than the frame: larger pictures are decoded reduced to about its size.
+        PictureCache.shared.drawnAtMost = pixels
         let stills = args.integer("--frames")!
         let out = args.single("--out") ?? "\(name).gif"
         let format = (out as NSString).pathExtension.lowercased()

@@ -174,6 +174,49 @@ struct PictureTests {
         #expect(Self.difference(picture, try Self.imageMagick(folder + "/t.jpg")) == 0)
     }
 
+    /// A picture decoded to fit a smaller frame: each pixel the mean of a box
+    /// of the full decode's (premultiplied, within a rounding), the factor the
+    /// largest whole one that keeps it at least the frame's size; a picture
+    /// less than twice the frame's size is decoded whole.
+    static func expectReduced(_ bytes: [UInt8], _ what: String) throws {
+        let full = try PictureDecoder.decode(bytes).get()
+        let reduced = try PictureDecoder.decode(bytes, fitting: (20, 12)).get()
+        // 61 x 37 at least 20 x 12: a factor of 3 (61 / 20 and 37 / 12), the last column and row left out.
+        #expect(reduced.width == 20 && reduced.height == 12, "\(what): \(reduced.width) x \(reduced.height)")
+        var worst = 0
+        for y in 0..<reduced.height {
+            for x in 0..<reduced.width {
+                var sums = [0, 0, 0, 0]
+                for dy in 0..<3 {
+                    for dx in 0..<3 {
+                        let p = full.pixel(x * 3 + dx, y * 3 + dy)
+                        sums[0] += Int(p.r); sums[1] += Int(p.g); sums[2] += Int(p.b); sums[3] += Int(p.a)
+                    }
+                }
+                let got = reduced.pixel(x, y)
+                for (c, value) in [got.r, got.g, got.b, got.a].enumerated() { worst = max(worst, abs(Int(value) - (sums[c] + 4) / 9)) }
+            }
+        }
+        #expect(worst <= 2, "\(what): \(worst) steps from the box mean")
+        let whole = try PictureDecoder.decode(bytes, fitting: (31, 19)).get()
+        #expect(whole.width == 61 && whole.height == 37, "\(what): less than twice the frame is decoded whole")
+    }
+
+    @Test(arguments: [false, true])
+    func aLargePNGIsDecodedReducedToTheFrame(interlaced: Bool) throws {
+        try Self.expectReduced(try Self.png(Variant(colorType: 6, depth: 8, interlaced: interlaced), width: 61, height: 37),
+                               interlaced ? "an interlaced PNG" : "a PNG")
+    }
+
+    @Test(.enabled(if: Toolchain.hasImageMagick, .init(rawValue: imageMagickNote)))
+    func aLargeJPEGIsDecodedReducedToTheFrame() throws {
+        let folder = makeTemporaryFolder("jpeg-reduced")
+        try Data(try Self.png(Variant(colorType: 2, depth: 8, interlaced: false), width: 61, height: 37)).write(to: URL(fileURLWithPath: folder + "/source.png"))
+        let made = try run(Toolchain.imageMagick, [folder + "/source.png", "-quality", "92", folder + "/t.jpg"])
+        try #require(made.status == 0, "\(made.err)")
+        try Self.expectReduced([UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/t.jpg"))), "a JPEG")
+    }
+
     @Test(.enabled(if: Toolchain.graphicsHeaders != nil, "skipped: needs libpng-dev, libjpeg62-turbo-dev and libfreetype-dev (.ci/run installs them)"))
     func theRecordsAreLaidOutAsTheLibrariesHeadersSay() throws {
         let out = makeTemporaryFolder("layouts") + "/check"

@@ -33,12 +33,18 @@ enum {
  * `*pixels` is malloc'd and the caller frees it. Every PNG colour type, bit
  * depth and interlacing, and baseline and progressive JPEG (greyscale, RGB,
  * CMYK as the library converts it). A picture of more than `max_pixels`
- * pixels is refused from its header, before its pixels are decoded.
+ * pixels is refused from its header, before its pixels are decoded. A
+ * picture at least twice `fit_width` x `fit_height` both ways (0 x 0: no
+ * limit) is decoded reduced, as its rows arrive, by the largest whole
+ * factor that keeps it at least that size: each pixel the mean of a box of
+ * the picture's (colours weighted by alpha; the last columns and rows that
+ * do not fill a box left out), so memory is only ever the reduced picture's.
  * `library` names the shared library to load (NULL for the standard one).
  * On failure, `message` (of `message_size` bytes) says why in one line.
  */
-int graphics_decode_picture(int kind, const unsigned char *bytes, size_t size, uint64_t max_pixels, const char *library,
-                            uint32_t *width, uint32_t *height, unsigned char **pixels, char *message, size_t message_size);
+int graphics_decode_picture(int kind, const unsigned char *bytes, size_t size, uint64_t max_pixels, uint32_t fit_width,
+                            uint32_t fit_height, const char *library, uint32_t *width, uint32_t *height, unsigned char **pixels,
+                            char *message, size_t message_size);
 
 /** A font face at one pixel size, with FreeType's library. Opaque. */
 typedef struct graphics_font graphics_font;

@@ -167,8 +167,13 @@ public enum PictureDecoder {
     public static let maximumFileBytes = 256 << 20
 
     /// Decodes `bytes`; `library` names the shared library to load instead of the standard one (tests).
+    /// - Parameter fitting: the largest size the picture is drawn at, in
+    ///   pixels (nil: any): a picture at least twice as large both ways is
+    ///   decoded reduced, by the largest whole factor that keeps it at least
+    ///   this large (each pixel the mean of a box of the file's), as its rows
+    ///   arrive, so that only the reduced picture is ever in memory.
     public static func decode(_ bytes: [UInt8], maximumPixels: Int = ViewContent.maximumPicturePixels,
-                              library: String? = nil) -> Result<Picture, PictureProblem> {
+                              fitting: (width: Int, height: Int)? = nil, library: String? = nil) -> Result<Picture, PictureProblem> {
         guard let format = ViewContent.pictureFormat(of: bytes) else {
             return .failure(PictureProblem(description: "neither a PNG nor a JPEG (its first bytes are neither's)", libraryMissing: false))
         }
@@ -176,7 +181,8 @@ public enum PictureDecoder {
         var pixels: UnsafeMutablePointer<UInt8>?
         var message = [CChar](repeating: 0, count: 256)
         let status = bytes.withUnsafeBufferPointer { data in
-            graphics_decode_picture(format == "PNG" ? 0x50 : 0x4A, data.baseAddress, data.count, UInt64(maximumPixels), library,
+            graphics_decode_picture(format == "PNG" ? 0x50 : 0x4A, data.baseAddress, data.count, UInt64(maximumPixels),
+                                    UInt32(clamping: fitting?.width ?? 0), UInt32(clamping: fitting?.height ?? 0), library,
                                     &width, &height, &pixels, &message, message.count)
         }
         let said = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

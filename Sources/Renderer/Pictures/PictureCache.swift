@@ -38,6 +38,24 @@ public final class PictureCache: @unchecked Sendable {
         return refreshed(path).lastGood
     }
 
+    /// The largest size, in pixels, any picture is drawn at (nil: any, the
+    /// default): a tool drawing into a frame of known size (`segue preview`)
+    /// says so, and pictures at least twice as large are decoded reduced
+    /// (``PictureDecoder/decode(_:maximumPixels:fitting:library:)``). A view
+    /// drawn larger than this (an animator zooming past the frame) shows the
+    /// reduced picture scaled up. Set it before the first picture is loaded:
+    /// setting it forgets the pictures decoded so far.
+    public var drawnAtMost: (width: Int, height: Int)? {
+        get { lock.withLock { fitting } }
+        set {
+            lock.withLock {
+                fitting = newValue
+                entries.removeAll()
+            }
+        }
+    }
+    private var fitting: (width: Int, height: Int)?
+
     /// Forgets every picture (their memory goes when no frame holds them).
     public func removeAll() {
         lock.lock()
@@ -53,7 +71,7 @@ public final class PictureCache: @unchecked Sendable {
         if let entry = entries[path], entry.identity == identity, identity != nil { return entry }
         var entry = entries[path] ?? Entry(identity: nil, result: .failure(PictureProblem(description: "", libraryMissing: false)))
         entry.identity = identity
-        entry.result = Self.read(path, info: exists ? info : nil).flatMap { PictureDecoder.decode($0, library: library) }
+        entry.result = Self.read(path, info: exists ? info : nil).flatMap { PictureDecoder.decode($0, fitting: fitting, library: library) }
         if case .success(let picture) = entry.result { entry.lastGood = picture }
         entries[path] = entry
         return entry
