@@ -24,13 +24,18 @@ public final class Picture: @unchecked Sendable, Equatable {
     struct Level {
         let width: Int, height: Int
         let storage: Pixels
+        /// Whether every pixel is opaque (every level of an opaque picture is).
+        let opaque: Bool
         var pixels: UnsafeMutableBufferPointer<UInt8> { storage.buffer }
 
-        init(width: Int, height: Int, pixels: UnsafeMutableBufferPointer<UInt8>, malloced: Bool = false) {
-            (self.width, self.height) = (width, height)
+        init(width: Int, height: Int, pixels: UnsafeMutableBufferPointer<UInt8>, opaque: Bool, malloced: Bool = false) {
+            (self.width, self.height, self.opaque) = (width, height, opaque)
             storage = Pixels(buffer: pixels, malloced: malloced)
         }
     }
+
+    /// Whether every pixel is opaque.
+    public var isOpaque: Bool { levels[0].opaque }
 
     /// Pixel memory, freed when the last level that holds it goes.
     final class Pixels: @unchecked Sendable {
@@ -45,11 +50,13 @@ public final class Picture: @unchecked Sendable, Equatable {
     init(width: Int, height: Int, taking pixels: UnsafeMutablePointer<UInt8>) {
         (self.width, self.height) = (width, height)
         let buffer = UnsafeMutableBufferPointer(start: pixels, count: width * height * 4)
+        var opaque = true
         for k in stride(from: 0, to: buffer.count, by: 4) where buffer[k + 3] != 255 {
             let a = UInt32(buffer[k + 3])
             for c in 0..<3 { buffer[k + c] = UInt8((UInt32(buffer[k + c]) * a + 127) / 255) }
+            opaque = false
         }
-        levels = [Level(width: width, height: height, pixels: buffer, malloced: true)]
+        levels = [Level(width: width, height: height, pixels: buffer, opaque: opaque, malloced: true)]
     }
 
     /// The picture resampled to exactly `width` × `height` pixels, for a view
@@ -75,7 +82,7 @@ public final class Picture: @unchecked Sendable, Equatable {
                 for k in 0..<4 { out[(y * width + x) * 4 + k] = UInt8(min(max(c[k] + 0.5, 0), 255)) }
             }
         }
-        let level = Level(width: width, height: height, pixels: out)
+        let level = Level(width: width, height: height, pixels: out, opaque: levels[0].opaque)
         lock.lock()
         defer { lock.unlock() }
         if let made = sized[size] { return made }
@@ -121,7 +128,7 @@ public final class Picture: @unchecked Sendable, Equatable {
                 }
             }
         }
-        return Level(width: w, height: h, pixels: out)
+        return Level(width: w, height: h, pixels: out, opaque: level.opaque)
     }
 }
 

@@ -98,7 +98,10 @@ struct PictureSampler {
                 if tx == 0 && ty == 0 {
                     // On the texel grid (a view at rest): each pixel is one texel, over the background.
                     let texels = p.advanced(by: rows.0 + c).assumingMemoryBound(to: UInt32.self)
-                    if opacity == 255 && backgroundWord >> 24 == 255 {
+                    if opacity == 255 && self.level.opaque {
+                        // Opaque texels at full opacity: the row is the picture's, copied.
+                        out.update(from: texels, count: count)
+                    } else if opacity == 255 && backgroundWord >> 24 == 255 {
                         for k in 0..<count { out[k] = Pixel.over(texels[k], backgroundWord) }
                     } else {
                         for k in 0..<count { put(Pixel.over(texels[k], backgroundWord)) }
