@@ -122,7 +122,7 @@ struct PictureSampler {
         // A level row at any scale (a picture growing or shrinking): the texel position in 16.16 fixed
         // point, stepped; columns held to the picture's edges as the general loop holds them.
         if level, !rowClipped, !clips, abs(dpx) < 65_536, abs(px) < 1e9 {
-            var position = Int(((px - 0.5) * 65_536).rounded(.down))
+            let position = Int(((px - 0.5) * 65_536).rounded(.down))
             let step = Int((dpx * 65_536).rounded())
             let wy = UInt32(ty * 256 + 0.5)
             let replaces = opacity == 255 && backgroundWord >> 24 == 255
@@ -133,14 +133,16 @@ struct PictureSampler {
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: high - low + 1) { mixed in
                 Self.mix(rows: p + rows.0 + low * 4, p + rows.1 + low * 4, count: high - low + 1, by: wy, into: mixed.baseAddress!)
                 let texels = mixed.baseAddress! - low
+                // Locals, not the captured variables: those would be read and written through memory each pixel.
+                var (at, to) = (position, out)
                 for _ in first...last {
-                    let held = min(max(position, 0), last0)
+                    let held = min(max(at, 0), last0)
                     let x0 = held >> 16
                     let wx = UInt32(((held & 0xFFFF) + 128) >> 8)
                     let color = Pixel.over(Self.mix(texels[x0], texels[x0 + 1 < width ? x0 + 1 : x0], wx), backgroundWord)
-                    out.pointee = replaces ? color : Pixel.over(opacity == 255 ? color : Pixel.scaled(color, opacity), out.pointee)
-                    out += 1
-                    position += step
+                    to.pointee = replaces ? color : Pixel.over(opacity == 255 ? color : Pixel.scaled(color, opacity), to.pointee)
+                    to += 1
+                    at += step
                 }
             }
             return
