@@ -108,10 +108,10 @@ struct MeshLayer: @unchecked Sendable {
     func composite(into target: DrawingTarget) {
         let area = item.bounds.intersection(target.clip)
         guard !area.isEmpty else { return }
-        let alpha = Float(item.alpha)
+        let alpha = UInt32(min(max(item.alpha, 0), 1) * 255 + 0.5)
         let r = region
         let bandRows = 16  // canvas rows per band: 32 layer rows
-        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: r.width * bandRows * 2 * 4)
+        let buffer = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: r.width * bandRows * 2)
         defer { buffer.deallocate() }
         var y0 = area.y0
         while y0 < area.y1 {
@@ -121,9 +121,9 @@ struct MeshLayer: @unchecked Sendable {
                 PixelRect(x0: 0, y0: 0, x1: r.width, y1: r.height))
             let drawn = RowExtents(rows: bandRows * 2)
             if !rows.isEmpty {
-                buffer.baseAddress!.update(repeating: 0, count: rows.height * r.width * 4)
+                buffer.baseAddress!.update(repeating: 0, count: rows.height * r.width)
                 // A target whose row 0 is the band's first layer row.
-                let band = LayerRows(pixels: buffer.baseAddress! - rows.y0 * r.width * 4, width: r.width, clip: rows)
+                let band = LayerRows(pixels: buffer.baseAddress! - rows.y0 * r.width, width: r.width, clip: rows)
                 draw(into: band, drawn: drawn, origin: rows.y0)
             }
             composite(rows: y0..<y1, area: area, alpha: alpha, band: buffer.baseAddress!, bandTop: rows.isEmpty ? 0 : rows.y0,
@@ -148,9 +148,8 @@ struct MeshLayer: @unchecked Sendable {
                 let uv = triangle.uv, light = triangle.light
                 let (u0, u1, u2, v0, v1, v2) = (uv[0].0, uv[1].0, uv[2].0, uv[0].1, uv[1].1, uv[2].1)
                 let (k0, k1, k2) = (light[0], light[1], light[2])
-                let texels = (triangle.back ? behind : front).baseAddress!
+                let texels = UnsafeRawPointer((triangle.back ? behind : front).baseAddress!)
                 let (ox, oy) = (region.x0, region.y0)
-                let byte: Float = 1 / 255
                 let (textureWidth, textureHeight) = (Double(width), Double(height))
                 rasterizeSpans(triangle.screen, clip: band) { py, first, last, inside, l1, l2, step1, step2 in
                     // The weights, the texture position and the light are all linear along the span.
@@ -159,29 +158,26 @@ struct MeshLayer: @unchecked Sendable {
                     let step0 = -step1 - step2
                     var u = l0 * u0 + l1 * u1 + l2 * u2, v = l0 * v0 + l1 * v1 + l2 * v2
                     let du = step0 * u0 + step1 * u1 + step2 * u2, dv = step0 * v0 + step1 * v1 + step2 * v2
-                    // The light as a factor on the texel's bytes.
-                    var k = Float(l0 * k0 + l1 * k1 + l2 * k2) * byte
-                    let dk = Float(step0 * k0 + step1 * k1 + step2 * k2) * byte
+                    // The light as a factor on the texel's bytes, in 255ths.
+                    var k = Float(l0 * k0 + l1 * k1 + l2 * k2) * 255
+                    let dk = Float(step0 * k0 + step1 * k1 + step2 * k2) * 255
                     var (low, high) = (Int.max, -1)
-                    let row = layer.pixels + py * layer.width * 4
+                    let row = layer.pixels + py * layer.width
                     for px in first...last {
                         defer { l0 += step0; l1 += step1; l2 += step2; u += du; v += dv; k += dk }
                         guard inside.contains(px) || (l0 >= triangleEpsilon && l1 >= triangleEpsilon && l2 >= triangleEpsilon) else { continue }
-                        if frontFirst && row[px &* 4 &+ 3] != 0 { continue }
+                        if frontFirst && row[px] != 0 { continue }
                         if let spared, spared.covers(layerX: px + ox, layerY: py + oy) { continue }
                         // Nearest texel: the layer is drawn at twice the resolution and averaged down.
                         guard u > -1, v > -1, u < textureWidth, v < textureHeight else { continue }
-                        let t = texels + (Int(v) &* width &+ Int(u)) &* 4
-                        let opacity = t[3]
+                        let t = texels.loadUnaligned(fromByteOffset: (Int(v) &* width &+ Int(u)) &* 4, as: UInt32.self)
+                        let opacity = t >> 24
                         guard opacity > 0 else { continue }
-                        let (r, g, b) = (Float(t[0]) * k, Float(t[1]) * k, Float(t[2]) * k)
-                        if opacity == 255 {
-                            // Opaque: source over leaves nothing of what was there.
-                            let p = row + px &* 4
-                            (p[0], p[1], p[2], p[3]) = (r, g, b, 1)
-                        } else {
-                            layer.blend(x: px, y: py, r: r, g: g, b: b, a: Float(opacity) * byte)
-                        }
+                        // The texel (straight; premultiplied when translucent) lit: its colour channels times the light.
+                        let straight = opacity == 255 ? t : (Pixel.scaled(t, opacity) & 0x00FF_FFFF) | (t & 0xFF00_0000)
+                        let lit = (Pixel.scaled(straight, UInt32(max(min(k, 255), 0) + 0.5)) & 0x00FF_FFFF) | (t & 0xFF00_0000)
+                        // Opaque: source over leaves nothing of what was there.
+                        row[px] = opacity == 255 ? lit : Pixel.over(lit, row[px])
                         (low, high) = (min(low, px), px)
                     }
                     if high >= 0 {
@@ -195,13 +191,12 @@ struct MeshLayer: @unchecked Sendable {
     }
 
     /// Averages the band's layer rows down into canvas rows `rows`, over the copied flat pixels.
-    private func composite(rows: Range<Int>, area: PixelRect, alpha: Float, band: UnsafeMutablePointer<Float>,
+    private func composite(rows: Range<Int>, area: PixelRect, alpha: UInt32, band: UnsafeMutablePointer<UInt32>,
                            bandTop: Int, bandRows: Int, drawn: RowExtents, into target: DrawingTarget) {
         let r = region
-        let rowFloats = r.width * 4
         /// Layer row ly (region coordinates) of the band, nil outside it.
-        func layerRow(_ ly: Int) -> UnsafeMutablePointer<Float>? {
-            ly >= bandTop && ly < bandTop + bandRows ? band + (ly - bandTop) * rowFloats : nil
+        func layerRow(_ ly: Int) -> UnsafeMutablePointer<UInt32>? {
+            ly >= bandTop && ly < bandTop + bandRows ? band + (ly - bandTop) * r.width : nil
         }
         for py in rows {
             flat?.copyRow(py, from: area.x0, to: area.x1, into: target)
@@ -216,58 +211,46 @@ struct MeshLayer: @unchecked Sendable {
             guard from <= to else { continue }
             let upper = layerRow(ly), lower = layerRow(ly + 1)
             let out = target.row(py)
+            @inline(__always) func sample(_ row: UnsafeMutablePointer<UInt32>?, _ x: Int) -> UInt32 {
+                guard let row, x >= 0, x < r.width else { return 0 }
+                return row[x]
+            }
             for px in from...to {
                 // What the cells drew (the average of the pixel's four samples, clear outside
                 // the layer), over the shadow (black), unless the flat page hides it.
                 let lx = px * 2 - r.x0
-                var p = SIMD4<Float>.zero
-                if lx >= 0 && lx + 1 < r.width {
-                    if let upper {
-                        let s = UnsafeRawPointer(upper + lx * 4)
-                        p += s.loadUnaligned(as: SIMD4<Float>.self) + s.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
-                    }
-                    if let lower {
-                        let s = UnsafeRawPointer(lower + lx * 4)
-                        p += s.loadUnaligned(as: SIMD4<Float>.self) + s.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
-                    }
-                } else {
-                    for x in [lx, lx + 1] where x >= 0 && x < r.width {
-                        if let upper { p += UnsafeRawPointer(upper + x * 4).loadUnaligned(as: SIMD4<Float>.self) }
-                        if let lower { p += UnsafeRawPointer(lower + x * 4).loadUnaligned(as: SIMD4<Float>.self) }
-                    }
-                }
-                p *= 0.25
+                var p = Self.average(sample(upper, lx), sample(upper, lx + 1), sample(lower, lx), sample(lower, lx + 1))
                 if let shade, shade.columns.contains(px) {
                     let darkness = shade.darkness[px]
-                    if darkness > ShadowMask.faintest && flat?.isCopied(px, py) != true { p.w += darkness * (1 - p.w) }
+                    if darkness > ShadowMask.faintest && flat?.isCopied(px, py) != true {
+                        // Black beneath: the colour stays, the alpha grows by the darkness of what is left.
+                        let a = p >> 24
+                        p = (p & 0x00FF_FFFF) | (a + UInt32(darkness * Float(255 - a) + 0.5)) << 24
+                    }
                 }
-                p *= alpha
-                guard p.w > 0 else { continue }
-                // Source over, premultiplied, in byte units.
-                out[px] = PictureSampler.store(p * 255 + PictureSampler.load(out[px]) * (1 - p.w))
+                if alpha != 255 { p = Pixel.scaled(p, alpha) }
+                guard p >> 24 > 0 else { continue }
+                out[px] = Pixel.over(p, out[px])
             }
         }
     }
+
+    /// The mean of four premultiplied words, each channel rounded.
+    @inline(__always)
+    static func average(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32) -> UInt32 {
+        let m: UInt32 = 0x00FF_00FF
+        let rb = (((a & m) &+ (b & m) &+ (c & m) &+ (d & m) &+ 0x0002_0002) >> 2) & m
+        let ag = ((((a >> 8) & m) &+ ((b >> 8) & m) &+ ((c >> 8) & m) &+ ((d >> 8) & m) &+ 0x0002_0002) << 6) & 0xFF00_FF00
+        return rb | ag
+    }
 }
 
-/// Rows of a mesh's twice-as-fine layer: premultiplied float RGBA (the
-/// layer is averaged down before it reaches the canvas's bytes), and the
-/// rows that may be written.
+/// Rows of a mesh's twice-as-fine layer: premultiplied 8-bit RGBA words,
+/// and the rows that may be written.
 struct LayerRows {
-    let pixels: UnsafeMutablePointer<Float>
+    let pixels: UnsafeMutablePointer<UInt32>
     let width: Int
     let clip: PixelRect
-
-    /// Blends the straight-alpha colour (r, g, b) at opacity `a` over sample (x, y): source over.
-    @inline(__always)
-    func blend(x: Int, y: Int, r: Float, g: Float, b: Float, a: Float) {
-        let p = pixels + (y * width + x) * 4
-        let k = 1 - a
-        p[0] = r * a + p[0] * k
-        p[1] = g * a + p[1] * k
-        p[2] = b * a + p[2] * k
-        p[3] = a + p[3] * k
-    }
 }
 
 /// For each row of a layer, the first and last column drawn in.
