@@ -63,9 +63,11 @@ public final class Picture: @unchecked Sendable, Equatable {
     /// that shows it at that size on the canvas, pixel for pixel: made (from
     /// the mipmap level just above it, bilinear) when first asked for and
     /// kept, a few sizes. Which sizes are made depends on the size alone, so
-    /// a frame drawn twice is the same frame. Nil for a size larger than the picture.
+    /// a frame drawn twice is the same frame. Nil for a size larger than the
+    /// picture; the picture itself at its own size.
     func resampled(width: Int, height: Int) -> Level? {
         guard width > 0, height > 0, width <= self.width, height <= self.height else { return nil }
+        if width == self.width && height == self.height { return levels[0] }
         let size = Size(width: width, height: height)
         lock.lock()
         if let level = sized[size] {
