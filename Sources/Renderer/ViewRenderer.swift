@@ -24,8 +24,10 @@ public struct ViewRenderer: Sendable {
     /// ones would cut the frame into more pieces than they save).
     static let smallestCover = 16_384
     /// Frames (or damaged rectangles) of at least this many pixels are drawn
-    /// in bands of rows on all cores; 400,000 by default (a HiDPI frame: a
-    /// frame at scale 1 is drawn on one core). A live view, which has a frame
+    /// in bands of rows on all cores (a mesh's pixels counting five times, and
+    /// then four bands a core, taken in turn); 400,000 by default (a HiDPI
+    /// frame, or one with a page curling over a good part of it: a frame of
+    /// quads at scale 1 is drawn on one core). A live view, which has a frame
     /// to present at every refresh, draws smaller ones in bands too.
     public var bandsFrom = 400_000
     /// What labels are drawn in: the standard typeface (DejaVu Sans, through
@@ -92,7 +94,11 @@ public struct ViewRenderer: Sendable {
             return (k, quad.cover)
         }
         let covers = layers.map { (index: $0.key, rect: $0.value.cover) }.filter { !$0.rect.isEmpty } + quadCovers
-        let bands = area.area >= bandsFrom ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
+        // A mesh's pixels cost many times a quad's (four samples each, lit, then averaged): counted as such.
+        let meshPixels = layers.values.reduce(0) { $0 + $1.item.bounds.intersection(area).area }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        // Where a page curls its cost gathers in a few rows: more bands than cores, taken in turn, share it out.
+        let bands = area.area + 4 * meshPixels >= bandsFrom ? min(meshPixels > 0 ? 4 * cores : cores, 16) : 1
         let clearing = background.map(Pixel.premultiplied)
         canvas.withTarget(clip: area) { target in
             let draw = { @Sendable (band: Int) in

@@ -285,6 +285,37 @@ struct DrawingTests {
         }
     }
 
+    /// A frame drawn in bands of rows (on every core, a page curling making
+    /// more bands than cores) is the frame drawn in one: every pixel alike,
+    /// the curl, its shadow and its back side included.
+    @Test func aFrameDrawnInBandsIsTheFrameDrawnWhole() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 120, height: 200))
+        root.backgroundColor = Color(red: 0.9, green: 0.9, blue: 0.95)
+        let page = View(frame: Rect(x: 10, y: 10, width: 100, height: 180))
+        page.backgroundColor = Color(red: 0.2, green: 0.5, blue: 0.8)
+        let label = View(frame: Rect(x: 10, y: 70, width: 80, height: 30))
+        label.content = .label("Page")
+        page.addSubview(label)
+        // The lower part lifted and folded back up over the page, as a curl does.
+        let mesh = Mesh(columns: 4, rows: 12, covering: page.frame)
+        for j in 0...12 {
+            for i in 0...4 {
+                let k = j * 5 + i, fold = max(Double(j) - 6, 0) / 6
+                let v = mesh.vertices[k]
+                mesh.vertices[k] = Vec3(x: v.x + 8 * fold, y: v.y - 140 * fold * fold, z: 60 * sin(fold * .pi))
+            }
+        }
+        page.mesh = mesh
+        root.addSubview(page)
+        var whole = ViewRenderer(scale: 2)
+        whole.bandsFrom = .max
+        var banded = whole
+        banded.bandsFrom = 0
+        let one = whole.render(root), many = banded.render(root)
+        #expect(one.pixels == many.pixels)
+        #expect(Set(stride(from: 0, to: one.pixels.count, by: 4).map { one.pixels[$0] }).count > 8, "the frame shows a curled page")
+    }
+
     /// A page lying flat over another view covers it: the rows it hides are
     /// not drawn beneath it (the layer says so), and the frame is the page's
     /// own where it lies, the other view's where it does not.
