@@ -45,17 +45,33 @@ static uint32_t reduction(uint32_t w, uint32_t h, uint32_t fit_w, uint32_t fit_h
 typedef struct {
     uint32_t f, out_w, out_h, filled, out_row;
     uint64_t *sums;
-    unsigned char *out;
+    /* The reduced picture, and a row of the full one to read into. */
+    unsigned char *out, *row;
 } reducer;
 
-static int reducer_start(reducer *r, uint32_t w, uint32_t h, uint32_t f) {
+static void reducer_free(reducer *r) {
+    if (!r) return;
+    free(r->sums);
+    free(r->out);
+    free(r->row);
+    free(r);
+}
+
+/* A reducer of a w x h picture by f; NULL without the memory. */
+static reducer *reducer_new(uint32_t w, uint32_t h, uint32_t f) {
+    reducer *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
     r->f = f;
     r->out_w = w / f;
     r->out_h = h / f;
-    r->filled = r->out_row = 0;
     r->sums = calloc((size_t)r->out_w * 4 + 4, sizeof *r->sums);
     r->out = malloc((size_t)r->out_w * r->out_h * 4 + 4);
-    return r->sums && r->out;
+    r->row = malloc((size_t)w * 4 + 4);
+    if (!r->sums || !r->out || !r->row) {
+        reducer_free(r);
+        return NULL;
+    }
+    return r;
 }
 
 static void reduce_row(reducer *r, const unsigned char *row) {
@@ -82,9 +98,12 @@ static void reduce_row(reducer *r, const unsigned char *row) {
     r->out_row++;
 }
 
-static void reducer_free(reducer *r) {
-    free(r->sums);
-    free(r->out);
+/* Hands the reduced picture over: the caller frees it. */
+static void reducer_take(reducer *r, uint32_t *width, uint32_t *height, unsigned char **pixels) {
+    *width = r->out_w;
+    *height = r->out_h;
+    *pixels = r->out;
+    r->out = NULL;
 }
 
 /* ---- PNG ---------------------------------------------------------------- */
@@ -212,24 +231,19 @@ static int decode_png(const unsigned char *bytes, size_t size, uint64_t max_pixe
     int passes = png.set_interlace_handling(ptr);
     png.read_update_info(ptr, info);
     uint32_t f = reduction(w, h, fit_w, fit_h);
-    if (f > 1 && passes == 1) {
+    if (f > 1 && !(reduced = reducer_new(w, h, f))) {
+        say(message, message_size, "no memory for %u x %u pixels", w / f, h / f);
+        status = GRAPHICS_NO_MEMORY;
+        goto done;
+    }
+    if (reduced && passes == 1) {
         /* Row by row into the reduction: the whole picture is never in memory. */
-        reduced = calloc(1, sizeof *reduced);
-        out = malloc((size_t)w * 4);
-        if (!reduced || !out || !reducer_start(reduced, w, h, f)) {
-            say(message, message_size, "no memory for %u x %u pixels", w / f, h / f);
-            status = GRAPHICS_NO_MEMORY;
-            goto done;
-        }
         for (uint32_t y = 0; y < h; y++) {
-            png.read_row(ptr, out, NULL);
-            reduce_row(reduced, out);
+            png.read_row(ptr, reduced->row, NULL);
+            reduce_row(reduced, reduced->row);
         }
         png.read_end(ptr, NULL);
-        *width = reduced->out_w;
-        *height = reduced->out_h;
-        *pixels = reduced->out;
-        reduced->out = NULL;
+        reducer_take(reduced, width, height, pixels);
         goto done;
     }
     out = malloc((size_t)w * h * 4);
@@ -242,19 +256,10 @@ static int decode_png(const unsigned char *bytes, size_t size, uint64_t max_pixe
     for (uint32_t y = 0; y < h; y++) rows[y] = out + (size_t)y * w * 4;
     png.read_image(ptr, rows);
     png.read_end(ptr, NULL);
-    if (f > 1) {
+    if (reduced) {
         /* Interlaced: its rows are whole only after the last pass, so reduced once read. */
-        reduced = calloc(1, sizeof *reduced);
-        if (!reduced || !reducer_start(reduced, w, h, f)) {
-            say(message, message_size, "no memory for %u x %u pixels", w / f, h / f);
-            status = GRAPHICS_NO_MEMORY;
-            goto done;
-        }
         for (uint32_t y = 0; y < h; y++) reduce_row(reduced, rows[y]);
-        *width = reduced->out_w;
-        *height = reduced->out_h;
-        *pixels = reduced->out;
-        reduced->out = NULL;
+        reducer_take(reduced, width, height, pixels);
         goto done;
     }
     *width = w;
@@ -266,8 +271,7 @@ done:
         void *p = ptr, *i = info;
         png.destroy(&p, i ? &i : NULL, NULL);
     }
-    if (reduced) reducer_free(reduced);
-    free(reduced);
+    reducer_free(reduced);
     free(rows);
     free(out);
     free(s);
@@ -377,26 +381,20 @@ static int decode_jpeg(const unsigned char *bytes, size_t size, uint64_t max_pix
         status = GRAPHICS_CORRUPT;
         goto done;
     }
+    /* Reduced, row by row into the reduction: the whole picture is never in memory. */
     uint32_t f = reduction(w, h, fit_w, fit_h);
     if (f > 1) {
-        /* Row by row into the reduction: the whole picture is never in memory. */
-        reduced = calloc(1, sizeof *reduced);
-        out = malloc((size_t)w * 4);
-        if (!reduced || !out || !reducer_start(reduced, w, h, f)) {
-            say(message, message_size, "no memory for %u x %u pixels", w / f, h / f);
-            status = GRAPHICS_NO_MEMORY;
-            goto done;
-        }
+        reduced = reducer_new(w, h, f);
     } else {
         out = malloc((size_t)w * h * 4);
     }
-    if (!out) {
+    if (!out && !reduced) {
         say(message, message_size, "no memory for %u x %u pixels", w, h);
         status = GRAPHICS_NO_MEMORY;
         goto done;
     }
     while (FIELD(s->cinfo, CINFO_OUTPUT_SCANLINE, uint32_t) < h) {
-        unsigned char *row = reduced ? out : out + (size_t)FIELD(s->cinfo, CINFO_OUTPUT_SCANLINE, uint32_t) * w * 4;
+        unsigned char *row = reduced ? reduced->row : out + (size_t)FIELD(s->cinfo, CINFO_OUTPUT_SCANLINE, uint32_t) * w * 4;
         if (read_scanlines(s->cinfo, &row, 1) != 1) break;
         if (cmyk) cmyk_to_rgba(row, w);
         if (reduced) reduce_row(reduced, row);
@@ -408,10 +406,7 @@ static int decode_jpeg(const unsigned char *bytes, size_t size, uint64_t max_pix
         goto done;
     }
     if (reduced) {
-        *width = reduced->out_w;
-        *height = reduced->out_h;
-        *pixels = reduced->out;
-        reduced->out = NULL;
+        reducer_take(reduced, width, height, pixels);
         goto done;
     }
     *width = w;
@@ -420,8 +415,7 @@ static int decode_jpeg(const unsigned char *bytes, size_t size, uint64_t max_pix
     out = NULL;
 done:
     if (created) destroy(s->cinfo);
-    if (reduced) reducer_free(reduced);
-    free(reduced);
+    reducer_free(reduced);
     free(out);
     free(s);
     return status;
