@@ -94,13 +94,8 @@ public struct Canvas: Sendable {
             let src = all.baseAddress! + y * width * 4
             out.update(from: src, count: width * 4)
             for x in 0..<width where src[x * 4 + 3] != 255 {
-                let p = out + x * 4, a = Int(p[3])
-                if a == 0 {
-                    (p[0], p[1], p[2]) = (0, 0, 0)
-                } else {
-                    @inline(__always) func straight(_ c: UInt8) -> UInt8 { UInt8(min((Int(c) * 255 + a / 2) / a, 255)) }
-                    (p[0], p[1], p[2]) = (straight(p[0]), straight(p[1]), straight(p[2]))
-                }
+                let p = out + x * 4, a = p[3]
+                for c in 0..<3 { p[c] = UInt8(Pixel.straight(UInt32(p[c]), UInt32(a))) }
             }
         }
     }
@@ -116,7 +111,7 @@ public struct Canvas: Sendable {
                 let a = UInt32(p[3])
                 if a != 255 {
                     // Straight colour: a division only where the frame is not opaque.
-                    (r, g, b) = a == 0 ? (0, 0, 0) : (min((r * 255 + a / 2) / a, 255), min((g * 255 + a / 2) / a, 255), min((b * 255 + a / 2) / a, 255))
+                    (r, g, b) = (Pixel.straight(r, a), Pixel.straight(g, a), Pixel.straight(b, a))
                 }
                 out[x - x0] = r << 16 | g << 8 | b
             }
@@ -150,6 +145,10 @@ enum Pixel {
         ag = (ag &+ ((ag >> 8) & 0x00FF_00FF)) & 0xFF00_FF00
         return rb | ag
     }
+
+    /// A premultiplied channel `c` of a pixel of alpha `a` as a straight one, rounded (0 where `a` is).
+    @inline(__always)
+    static func straight(_ c: UInt32, _ a: UInt32) -> UInt32 { a == 0 ? 0 : min((c * 255 + a / 2) / a, 255) }
 
     /// `source` over `destination`, both premultiplied.
     @inline(__always)
