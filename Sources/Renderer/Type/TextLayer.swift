@@ -45,9 +45,6 @@ final class TextLayer: @unchecked Sendable, Equatable {
         return layer
     }
 
-    /// How many layers are kept now (tests).
-    static var count: Int { lock.withLock { made.count } }
-
     /// Shades the text's box, pixel by pixel, with the label's own shader over nothing.
     private static func make(_ text: String, typeface: Typeface, fontSize: Double?, width: Double, height: Double, scale: Double,
                              ink: Color) -> TextLayer? {
