@@ -23,6 +23,9 @@ public struct ViewRenderer: Sendable {
     /// Opaque quads hide what is beneath them from this many pixels up (smaller
     /// ones would cut the frame into more pieces than they save).
     static let smallestCover = 16_384
+    /// The cores there are to draw bands on, asked once: asking the system
+    /// (which reads the process's affinity) costs as much as a small frame.
+    static let cores = ProcessInfo.processInfo.activeProcessorCount
     /// Frames (or damaged rectangles) of at least this many pixels are drawn
     /// in bands of rows on all cores (a mesh's pixels counting five times, and
     /// then four bands a core, taken in turn); 400,000 by default (a HiDPI
@@ -96,9 +99,8 @@ public struct ViewRenderer: Sendable {
         let covers = layers.map { (index: $0.key, rect: $0.value.cover) }.filter { !$0.rect.isEmpty } + quadCovers
         // A mesh's pixels cost many times a quad's (four samples each, lit, then averaged): counted as such.
         let meshPixels = layers.values.reduce(0) { $0 + $1.item.bounds.intersection(area).area }
-        let cores = ProcessInfo.processInfo.activeProcessorCount
         // Where a page curls its cost gathers in a few rows: more bands than cores, taken in turn, share it out.
-        let bands = area.area + 4 * meshPixels >= bandsFrom ? min(meshPixels > 0 ? 4 * cores : cores, 16) : 1
+        let bands = area.area + 4 * meshPixels >= bandsFrom ? min(Self.cores * (meshPixels > 0 ? 4 : 1), 16) : 1
         let clearing = background.map(Pixel.premultiplied)
         canvas.withTarget(clip: area) { target in
             let draw = { @Sendable (band: Int) in
