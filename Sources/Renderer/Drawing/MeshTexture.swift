@@ -14,14 +14,21 @@ final class MeshTexture: @unchecked Sendable {
     /// Whether every texel is opaque.
     let opaque: Bool
 
-    init(_ canvas: Canvas) {
+    /// The texture of what `canvas` holds: its pixels taken over and made
+    /// straight in place (an opaque texel is the same either way), not copied.
+    init(_ canvas: consuming Canvas) {
         (width, height) = (canvas.width, canvas.height)
-        opaque = stride(from: 3, to: canvas.pixels.count, by: 4).allSatisfy { canvas.pixels[$0] == 255 }
-        var front = [UInt8](repeating: 0, count: canvas.pixels.count)
-        front.withUnsafeMutableBufferPointer { out in
-            for y in 0..<canvas.height { canvas.convertRow(y, into: out.baseAddress! + y * canvas.width * 4) }
+        var front = canvas.pixels
+        canvas.pixels = []  // the texture's is then the only reference: changed in place
+        var opaque = true
+        front.withUnsafeMutableBufferPointer { texels in
+            for k in stride(from: 0, to: texels.count, by: 4) where texels[k + 3] != 255 {
+                opaque = false
+                let a = UInt32(texels[k + 3])
+                for c in 0..<3 { texels[k + c] = UInt8(Pixel.straight(UInt32(texels[k + c]), a)) }
+            }
         }
-        self.front = front
+        (self.front, self.opaque) = (front, opaque)
     }
 
     /// Makes ``back`` if it is not made yet. Not thread-safe: call it while
