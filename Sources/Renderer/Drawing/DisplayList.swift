@@ -87,7 +87,10 @@ struct QuadItem: Equatable, Sendable {
         bounds = PixelRect(x0: minX, y0: minY, x1: maxX + 1, y1: maxY + 1)
         let opaque: Bool = switch content {
         case .none, .label: alpha >= 1 && background.alpha >= 1
-        case .image, .picture: false
+        // A procedural picture is opaque; a file is when all its pixels are and it fills the view (or the view's
+        // background is opaque where a contained picture leaves it).
+        case .image: alpha >= 1
+        case .picture(_, let fit): alpha >= 1 && picture?.isOpaque == true && (fit != .contain || background.alpha >= 1)
         }
         // Pixels whose centres lie half a pixel inside the rectangle shrunk by its corners
         // are drawn wholly covered (see `draw(into:)`), so they hide what is beneath.
