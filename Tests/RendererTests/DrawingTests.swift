@@ -267,6 +267,52 @@ struct DrawingTests {
         #expect(frames.canvas.pixels == ViewRenderer(scale: 1).render(root).pixels)
     }
 
+    /// A picture hides what lies beneath it where it is opaque whole: a
+    /// procedural one, or a file of opaque pixels that fills its view (shown
+    /// whole inside it, only over an opaque background); not a file with
+    /// translucent pixels, nor one at partial opacity.
+    @Test func anOpaquePictureHidesWhatLiesBeneathIt() throws {
+        let folder = makeTemporaryFolder("covers")
+        func file(_ name: String, alpha: UInt8) throws -> String {
+            let path = folder + "/" + name
+            let pixels = (0..<(40 * 30)).flatMap { k -> [UInt8] in [UInt8(k % 200), 90, 160, alpha] }
+            try Data(try rgbaPNG(pixels, width: 40, height: 30)).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let opaque = try file("opaque.png", alpha: 255), translucent = try file("translucent.png", alpha: 200)
+        let root = View(frame: Rect(x: 0, y: 0, width: 300, height: 300))
+        root.backgroundColor = .white
+        let beneath = View(frame: root.bounds)
+        beneath.backgroundColor = Color(red: 1, green: 0, blue: 0, alpha: 0.5)
+        let picture = View(frame: Rect(x: 20, y: 20, width: 200, height: 200))
+        root.addSubview(beneath)
+        root.addSubview(picture)
+        let renderer = ViewRenderer(scale: 1)
+        func cover() -> PixelRect? {
+            guard case .quad(let quad)? = renderer.items(root, canvas: PixelRect(x0: 0, y0: 0, x1: 300, y1: 300)).last else { return nil }
+            return quad.cover
+        }
+        let cases: [(ViewContent, Color, Double, Bool)] = [
+            (.image(seed: 3), .clear, 1, true), (.picture(path: opaque, fit: .cover), .clear, 1, true),
+            (.picture(path: opaque, fit: .fill), .clear, 1, true), (.picture(path: opaque, fit: .contain), .clear, 1, false),
+            (.picture(path: opaque, fit: .contain), .white, 1, true), (.picture(path: translucent, fit: .cover), .clear, 1, false),
+            (.picture(path: opaque, fit: .cover), .clear, 0.9, false),
+        ]
+        for (content, background, alpha, hides) in cases {
+            (picture.content, picture.backgroundColor, picture.alpha) = (content, background, alpha)
+            let covered = try #require(cover())
+            #expect(covered.isEmpty != hides, "\(content) over \(background) at \(alpha): \(covered)")
+            if hides { #expect(covered == PixelRect(x0: 21, y0: 21, x1: 219, y1: 219), "\(covered)") }
+            guard hides else { continue }
+            // With what it hides left out, the picture's pixels are its own, as drawn with nothing beneath.
+            let drawn = renderer.render(root)
+            beneath.isHidden = true
+            let alone = renderer.render(root)
+            beneath.isHidden = false
+            for (x, y) in [(21, 21), (120, 120), (218, 218), (150, 40)] { #expect(drawn.color(x: x, y: y) == alone.color(x: x, y: y), "(\(x), \(y))") }
+        }
+    }
+
     /// Rectangles minus a rectangle: what is left, in at most four pieces, no pixel twice.
     @Test func aRectangleLessAnotherLeavesEveryOtherPixelOnce() {
         let whole = PixelRect(x0: 0, y0: 0, x1: 10, y1: 8)
