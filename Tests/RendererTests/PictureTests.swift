@@ -321,10 +321,14 @@ struct PictureTests {
     /// Every pixel of a picture stretched over a view is the bilinear mix of
     /// its texels at the pixel's centre (red to blue across), through the
     /// wholly covered span's fast path and the edge's alike.
-    @Test func aPictureIsSampledBilinearlyAtEveryPixel() throws {
+    /// (Over an opaque background an opaque picture's rows are gathered and mixed
+    /// eight at a time; over none, a pixel at a time: both are checked.)
+    @Test(arguments: [false, true])
+    func aPictureIsSampledBilinearlyAtEveryPixel(overOpaque: Bool) throws {
         let path = makeTemporaryFolder("bilinear") + "/two.png"
         try Data(try rgbaPNG([255, 0, 0, 255, 0, 0, 255, 255], width: 2, height: 1)).write(to: URL(fileURLWithPath: path))
         let view = View(frame: Rect(x: 0, y: 0, width: 40, height: 10))
+        if overOpaque { view.backgroundColor = .white }
         view.content = .picture(path: path, fit: .fill)
         let canvas = ViewRenderer(scale: 1).render(view)
         let rgba = canvas.rgba8

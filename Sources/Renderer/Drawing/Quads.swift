@@ -39,6 +39,9 @@ extension QuadItem {
         // alone): the first such row's edge pixels are kept, as words, for the others.
         var edges: (first: Int, innerFirst: Int, innerLast: Int, last: Int, words: [UInt32])?
         let straight = max(radius, 0) + 0.5 * pixelSize
+        // A picture without perspective: one sampler for the quad, which keeps, upright, the texels its columns read.
+        var sampler = affine ? shader.pictureSampler : nil
+        if upright { sampler?.columns = Columns() }
         // Upright, the outline's span is the same on every row it crosses: found once.
         var uprightSpan: (first: Int, last: Int, top: Double, bottom: Double)?
         if upright, let outer {
@@ -94,7 +97,7 @@ extension QuadItem {
                     // Wholly covered: the colour alone decides.
                     if let constant {
                         target.blend(constant, y: py, from: innerFirst, to: innerLast)
-                    } else if affine, let sampler = shader.pictureSampler {
+                    } else if let sampler {
                         // A picture: sampled and blended premultiplied, with no colour made per pixel.
                         let xc = Double(innerFirst) + 0.5
                         sampler.blendRow(from: innerFirst, to: innerLast, y: py, u: xc * inv[0] + uRow, du: inv[0],

@@ -11,6 +11,8 @@ struct PictureSampler {
     let clips: Bool
     /// The view's background, premultiplied, in byte units (0...255).
     let background: SIMD4<Float>
+    /// Where a quad's pixel columns read the picture, kept from row to row of one draw (nil: worked out per pixel).
+    var columns: Columns? = nil
 
     /// A pixel word's four bytes as four floats (0...255): each byte is put
     /// in the low bits of 2^23's mantissa and 2^23 taken away, no conversion.
@@ -38,6 +40,29 @@ struct PictureSampler {
         let rb = (((a & 0x00FF_00FF) &* g &+ (b & 0x00FF_00FF) &* f &+ 0x0080_0080) >> 8) & 0x00FF_00FF
         let ag = (((a >> 8) & 0x00FF_00FF) &* g &+ ((b >> 8) & 0x00FF_00FF) &* f &+ 0x0080_0080) & 0xFF00_FF00
         return rb | ag
+    }
+
+    /// `count` words of row `a` mixed with row `b`, each by its own weight in
+    /// 256ths from `weights`, into `out`: eight at a time in 16-bit vector lanes.
+    static func mix(rows a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int, weights: UnsafePointer<UInt32>,
+                    into out: UnsafeMutablePointer<UInt32>) {
+        let o = UnsafeMutableRawPointer(out), w = UnsafeRawPointer(weights)
+        var i = 0
+        while i + 8 <= count {
+            let x = a.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self), y = b.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self)
+            let f = w.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self)
+            // Each word's weight in both of its 16-bit lanes.
+            let f16 = unsafeBitCast(f | (f &<< 16), to: SIMD16<UInt16>.self), g16 = SIMD16<UInt16>(repeating: 256) &- f16
+            @inline(__always) func lanes(_ v: SIMD8<UInt32>) -> SIMD16<UInt16> { unsafeBitCast(v & 0x00FF_00FF, to: SIMD16<UInt16>.self) }
+            let rb = (lanes(x) &* g16 &+ lanes(y) &* f16 &+ 0x80) &>> 8
+            let ag = (lanes(x &>> 8) &* g16 &+ lanes(y &>> 8) &* f16 &+ 0x80) & 0xFF00
+            o.storeBytes(of: unsafeBitCast(rb, to: SIMD8<UInt32>.self) | unsafeBitCast(ag, to: SIMD8<UInt32>.self), toByteOffset: i * 4, as: SIMD8<UInt32>.self)
+            i += 8
+        }
+        while i < count {
+            out[i] = mix(a.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self), b.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self), weights[i])
+            i += 1
+        }
     }
 
     /// `count` words of row `a` mixed with row `b` by `f` / 256 into `out`,
@@ -133,6 +158,18 @@ struct PictureSampler {
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: high - low + 1) { mixed in
                 Self.mix(rows: p + rows.0 + low * 4, p + rows.1 + low * 4, count: high - low + 1, by: wy, into: mixed.baseAddress!)
                 let texels = mixed.baseAddress! - low
+                let count = last - first + 1
+                if let columns, replaces && self.level.opaque {
+                    // Opaque over opaque, the mix is the pixel: each column's two texels gathered (where they are is
+                    // worked out once for the quad), then mixed eight at a time in vector lanes, each by its weight.
+                    let (left, right, weights) = columns.of(start: position, step: step, count: count, width: width)
+                    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * count) { gathered in
+                        let (a, b) = (gathered.baseAddress!, gathered.baseAddress! + count)
+                        for k in 0..<count { (a[k], b[k]) = (texels[Int(left[k])], texels[Int(right[k])]) }
+                        Self.mix(rows: UnsafeRawPointer(a), UnsafeRawPointer(b), count: count, weights: weights, into: out)
+                    }
+                    return
+                }
                 // Locals, not the captured variables: those would be read and written through memory each pixel.
                 var (at, to) = (position, out)
                 for _ in first...last {
@@ -171,5 +208,43 @@ struct PictureSampler {
             px += dpx
             py += dpy
         }
+    }
+}
+
+/// Where each pixel column of an upright quad reads a picture: its two
+/// texels (the texel position in 16.16 fixed point, held to the picture's
+/// edges, the right one held too) and the right one's weight in 256ths. The
+/// same on every row of the quad, so worked out once per quad drawn. One
+/// per quad and band: not thread-safe.
+final class Columns {
+    private var key: (start: Int, step: Int, count: Int) = (0, 0, -1)
+    private var left = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0), right = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+    private var weights = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
+
+    deinit {
+        left.deallocate()
+        right.deallocate()
+        weights.deallocate()
+    }
+
+    /// The columns of `count` pixels whose first texel position is `start`, each next `step` on, in a picture
+    /// `width` texels wide; valid until the next call.
+    func of(start: Int, step: Int, count: Int, width: Int) -> (left: UnsafePointer<Int32>, right: UnsafePointer<Int32>, weights: UnsafePointer<UInt32>) {
+        if key != (start, step, count) {
+            key = (start, step, count)
+            if left.count < count {
+                (left.deallocate(), right.deallocate(), weights.deallocate())
+                (left, right, weights) = (.allocate(capacity: count), .allocate(capacity: count), .allocate(capacity: count))
+            }
+            let last0 = (width - 1) << 16
+            var position = start
+            for i in 0..<count {
+                let held = min(max(position, 0), last0), x0 = held >> 16
+                (left[i], right[i]) = (Int32(x0), Int32(x0 + 1 < width ? x0 + 1 : x0))
+                weights[i] = UInt32(((held & 0xFFFF) + 128) >> 8)
+                position += step
+            }
+        }
+        return (UnsafePointer(left.baseAddress!), UnsafePointer(right.baseAddress!), UnsafePointer(weights.baseAddress!))
     }
 }
