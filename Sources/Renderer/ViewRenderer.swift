@@ -111,7 +111,7 @@ public struct ViewRenderer: Sendable {
                     var bare = [clip]
                     for cover in covers { bare = bare.flatMap { $0.subtracting(cover.rect) } }
                     for piece in bare {
-                        for y in piece.y0..<piece.y1 { target.row(y).advanced(by: piece.x0).update(repeating: clearing, count: piece.width) }
+                        for y in piece.y0..<piece.y1 { DrawingTarget.fill(target.row(y) + piece.x0, with: clearing, count: piece.width) }
                     }
                 }
                 for (k, item) in items.enumerated() {

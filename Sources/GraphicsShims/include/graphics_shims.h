@@ -13,6 +13,15 @@
 #define GRAPHICS_SHIMS_H
 #include <stddef.h>
 #include <stdint.h>
+#include <wchar.h>
+
+/** Stores `value` in the `count` 32-bit words from `words`: the C library's
+ * wmemset (wchar_t is 32 bits on Linux), which stores as wide as the
+ * processor allows; a canvas's opaque runs are filled with it. */
+static inline void graphics_fill32(uint32_t *words, uint32_t value, size_t count) {
+    _Static_assert(sizeof(wchar_t) == sizeof(uint32_t), "wchar_t is 32 bits");
+    wmemset((wchar_t *)words, (wchar_t)value, count);
+}
 
 /** What a decode returns. */
 enum {
