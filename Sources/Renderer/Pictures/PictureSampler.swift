@@ -233,7 +233,9 @@ final class Columns {
         if key != (start, step, count) {
             key = (start, step, count)
             if left.count < count {
-                (left.deallocate(), right.deallocate(), weights.deallocate())
+                left.deallocate()
+                right.deallocate()
+                weights.deallocate()
                 (left, right, weights) = (.allocate(capacity: count), .allocate(capacity: count), .allocate(capacity: count))
             }
             let last0 = (width - 1) << 16
