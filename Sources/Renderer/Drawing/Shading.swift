@@ -134,7 +134,7 @@ extension Shader {
     var pictureSampler: PictureSampler? {
         guard kind == .picture, let level = picture else { return nil }
         return PictureSampler(level: level, ax: pictureMap.ax, bx: pictureMap.bx, ay: pictureMap.ay, by: pictureMap.by, clips: clipsPicture,
-                              background: PictureSampler.load(Pixel.premultiplied(background)))
+                              background: Pixel.premultiplied(background))
     }
 
     /// The level of `file` to sample for a view of `width` × `height` points

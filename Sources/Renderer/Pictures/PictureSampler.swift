@@ -9,28 +9,10 @@ struct PictureSampler {
     let level: Picture.Level
     let ax: Double, bx: Double, ay: Double, by: Double
     let clips: Bool
-    /// The view's background, premultiplied, in byte units (0...255).
-    let background: SIMD4<Float>
+    /// The view's background, a premultiplied word.
+    let background: UInt32
     /// Where a quad's pixel columns read the picture, kept from row to row of one draw (nil: worked out per pixel).
     var columns: Columns? = nil
-
-    /// A pixel word's four bytes as four floats (0...255): each byte is put
-    /// in the low bits of 2^23's mantissa and 2^23 taken away, no conversion.
-    @inline(__always)
-    static func load(_ word: UInt32) -> SIMD4<Float> {
-        let bytes = SIMD4<UInt32>(word & 0xFF, (word >> 8) & 0xFF, (word >> 16) & 0xFF, word >> 24)
-        return unsafeBitCast(bytes | 0x4B00_0000, to: SIMD4<Float>.self) - 8_388_608
-    }
-
-    /// Four floats in byte units (from about 0 to 255) as a pixel word, each
-    /// rounded to the nearest (adding 2^23 leaves it in the mantissa's low
-    /// bits) and held to 255.
-    @inline(__always)
-    static func store(_ v: SIMD4<Float>) -> UInt32 {
-        let b = unsafeBitCast(v + 8_388_608, to: SIMD4<UInt32>.self) & 0x1FF
-        @inline(__always) func byte(_ x: UInt32) -> UInt32 { x > 255 ? 255 : x }
-        return byte(b[0]) | byte(b[1]) << 8 | byte(b[2]) << 16 | byte(b[3]) << 24
-    }
 
     /// `a` and `b` (premultiplied words) mixed by `f` / 256 towards `b`
     /// (`f` from 0 to 256), two channels at a time in 16-bit lanes, rounded.
@@ -42,45 +24,36 @@ struct PictureSampler {
         return rb | ag
     }
 
-    /// `count` words of row `a` mixed with row `b`, each by its own weight in
-    /// 256ths from `weights`, into `out`: eight at a time in 16-bit vector lanes.
-    static func mix(rows a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int, weights: UnsafePointer<UInt32>,
-                    into out: UnsafeMutablePointer<UInt32>) {
-        let o = UnsafeMutableRawPointer(out), w = UnsafeRawPointer(weights)
-        var i = 0
-        while i + 8 <= count {
-            let x = a.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self), y = b.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self)
-            let f = w.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self)
-            // Each word's weight in both of its 16-bit lanes.
-            let f16 = unsafeBitCast(f | (f &<< 16), to: SIMD16<UInt16>.self), g16 = SIMD16<UInt16>(repeating: 256) &- f16
-            @inline(__always) func lanes(_ v: SIMD8<UInt32>) -> SIMD16<UInt16> { unsafeBitCast(v & 0x00FF_00FF, to: SIMD16<UInt16>.self) }
-            let rb = (lanes(x) &* g16 &+ lanes(y) &* f16 &+ 0x80) &>> 8
-            let ag = (lanes(x &>> 8) &* g16 &+ lanes(y &>> 8) &* f16 &+ 0x80) & 0xFF00
-            o.storeBytes(of: unsafeBitCast(rb, to: SIMD8<UInt32>.self) | unsafeBitCast(ag, to: SIMD8<UInt32>.self), toByteOffset: i * 4, as: SIMD8<UInt32>.self)
-            i += 8
-        }
-        while i < count {
-            out[i] = mix(a.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self), b.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self), weights[i])
-            i += 1
-        }
+    /// Eight words of `x` mixed with eight of `y`, each pair by its weight in
+    /// 256ths given in both 16-bit lanes of its word in `f16`.
+    @inline(__always)
+    private static func mix8(_ x: SIMD8<UInt32>, _ y: SIMD8<UInt32>, _ f16: SIMD16<UInt16>) -> SIMD8<UInt32> {
+        let g16 = SIMD16<UInt16>(repeating: 256) &- f16
+        @inline(__always) func lanes(_ v: SIMD8<UInt32>) -> SIMD16<UInt16> { unsafeBitCast(v & 0x00FF_00FF, to: SIMD16<UInt16>.self) }
+        let rb = (lanes(x) &* g16 &+ lanes(y) &* f16 &+ 0x80) &>> 8
+        let ag = (lanes(x &>> 8) &* g16 &+ lanes(y &>> 8) &* f16 &+ 0x80) & 0xFF00
+        return unsafeBitCast(rb, to: SIMD8<UInt32>.self) | unsafeBitCast(ag, to: SIMD8<UInt32>.self)
     }
 
-    /// `count` words of row `a` mixed with row `b` by `f` / 256 into `out`,
-    /// eight at a time in 16-bit vector lanes, as ``mix(_:_:_:)`` mixes one.
-    static func mix(rows a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int, by f: UInt32, into out: UnsafeMutablePointer<UInt32>) {
-        let (f16, g16) = (SIMD16<UInt16>(repeating: UInt16(f)), SIMD16<UInt16>(repeating: UInt16(256 - f)))
-        let o = UnsafeMutableRawPointer(out)
+    /// `count` words of row `a` mixed with row `b` into `out`, by `f` / 256
+    /// throughout or, given `weights`, each by its own: eight at a time in
+    /// 16-bit vector lanes, as ``mix(_:_:_:)`` mixes one.
+    static func mix(rows a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int, by f: UInt32 = 0, weights: UnsafePointer<UInt32>? = nil,
+                    into out: UnsafeMutablePointer<UInt32>) {
+        let o = UnsafeMutableRawPointer(out), same = SIMD16<UInt16>(repeating: UInt16(f))
         var i = 0
         while i + 8 <= count {
-            let x = a.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self), y = b.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self)
-            @inline(__always) func lanes(_ v: SIMD8<UInt32>) -> SIMD16<UInt16> { unsafeBitCast(v & 0x00FF_00FF, to: SIMD16<UInt16>.self) }
-            let rb = ((lanes(x) &* g16 &+ lanes(y) &* f16 &+ 0x80) &>> 8)
-            let ag = (lanes(x &>> 8) &* g16 &+ lanes(y &>> 8) &* f16 &+ 0x80) & 0xFF00
-            o.storeBytes(of: unsafeBitCast(rb, to: SIMD8<UInt32>.self) | unsafeBitCast(ag, to: SIMD8<UInt32>.self), toByteOffset: i * 4, as: SIMD8<UInt32>.self)
+            var f16 = same
+            if let weights {
+                let w = UnsafeRawPointer(weights).loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self)
+                f16 = unsafeBitCast(w | (w &<< 16), to: SIMD16<UInt16>.self)
+            }
+            let mixed = mix8(a.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self), b.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self), f16)
+            o.storeBytes(of: mixed, toByteOffset: i * 4, as: SIMD8<UInt32>.self)
             i += 8
         }
         while i < count {
-            out[i] = mix(a.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self), b.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self), f)
+            out[i] = mix(a.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self), b.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self), weights?[i] ?? f)
             i += 1
         }
     }
@@ -106,7 +79,6 @@ struct PictureSampler {
         }
         let rowClipped = clips && (py < 0 || py >= Double(height))
         let opacity = UInt32(min(max(alpha, 0), 1) * 255 + 0.5)
-        let backgroundWord = Self.store(background)
         // One texel a pixel along a level row (a picture made at the size it is drawn): the same weights for
         // every pixel, and the texels' offsets a step apart; the row's inside, away from the picture's edges.
         if level, !rowClipped, abs(dpx - 1) < 1e-9 {
@@ -126,10 +98,10 @@ struct PictureSampler {
                     if opacity == 255 && self.level.opaque {
                         // Opaque texels at full opacity: the row is the picture's, copied.
                         out.update(from: texels, count: count)
-                    } else if opacity == 255 && backgroundWord >> 24 == 255 {
-                        for k in 0..<count { out[k] = Pixel.over(texels[k], backgroundWord) }
+                    } else if opacity == 255 && background >> 24 == 255 {
+                        for k in 0..<count { out[k] = Pixel.over(texels[k], background) }
                     } else {
-                        for k in 0..<count { put(Pixel.over(texels[k], backgroundWord)) }
+                        for k in 0..<count { put(Pixel.over(texels[k], background)) }
                     }
                 } else {
                     // The two rows mixed, then each texel with the next: both in vector lanes, the weights the same throughout.
@@ -138,7 +110,7 @@ struct PictureSampler {
                         let mixed = scratch.baseAddress!, sampled = mixed + count + 1
                         Self.mix(rows: p + rows.0 + c, p + rows.1 + c, count: count + 1, by: fy, into: mixed)
                         Self.mix(rows: UnsafeRawPointer(mixed), UnsafeRawPointer(mixed + 1), count: count, by: fx, into: sampled)
-                        for k in 0..<count { put(Pixel.over(sampled[k], backgroundWord)) }
+                        for k in 0..<count { put(Pixel.over(sampled[k], background)) }
                     }
                 }
                 return
@@ -150,7 +122,7 @@ struct PictureSampler {
             let position = Int(((px - 0.5) * 65_536).rounded(.down))
             let step = Int((dpx * 65_536).rounded())
             let wy = UInt32(ty * 256 + 0.5)
-            let replaces = opacity == 255 && backgroundWord >> 24 == 255
+            let replaces = opacity == 255 && background >> 24 == 255
             let last0 = (width - 1) << 16
             // The two texel rows mixed once, over the columns the row reads, then each pixel mixes two of those.
             let ends = (min(max(position, 0), last0) >> 16, min(max(position + step * (last - first), 0), last0) >> 16)
@@ -176,7 +148,7 @@ struct PictureSampler {
                     let held = min(max(at, 0), last0)
                     let x0 = held >> 16
                     let wx = UInt32(((held & 0xFFFF) + 128) >> 8)
-                    let color = Pixel.over(Self.mix(texels[x0], texels[x0 + 1 < width ? x0 + 1 : x0], wx), backgroundWord)
+                    let color = Pixel.over(Self.mix(texels[x0], texels[x0 + 1 < width ? x0 + 1 : x0], wx), background)
                     to.pointee = replaces ? color : Pixel.over(opacity == 255 ? color : Pixel.scaled(color, opacity), to.pointee)
                     to += 1
                     at += step
@@ -187,7 +159,7 @@ struct PictureSampler {
         for _ in first...last {
             var color: UInt32
             if rowClipped || (clips && (px < 0 || px >= Double(width) || py < 0 || py >= Double(height))) {
-                color = backgroundWord
+                color = background
             } else {
                 if !level {
                     let fy = Float(min(max(py - 0.5, 0), Double(height - 1)))
@@ -201,7 +173,7 @@ struct PictureSampler {
                 let (wx, wy) = (UInt32((fx - Double(x0)) * 256 + 0.5), UInt32(ty * 256 + 0.5))
                 let top = Self.mix(word(rows.0 + c0), word(rows.0 + c1), wx), bottom = Self.mix(word(rows.1 + c0), word(rows.1 + c1), wx)
                 // The picture over the view's background (both premultiplied).
-                color = Pixel.over(Self.mix(top, bottom, wy), backgroundWord)
+                color = Pixel.over(Self.mix(top, bottom, wy), background)
             }
             out.pointee = Pixel.over(opacity == 255 ? color : Pixel.scaled(color, opacity), out.pointee)
             out += 1
