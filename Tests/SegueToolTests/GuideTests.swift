@@ -92,31 +92,12 @@ struct GuideTests {
             }
         }
         try script.write(toFile: home + "/guide.sh", atomically: false, encoding: .utf8)
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = home
-        environment["SEGUE"] = Paths.packageRoot
-        environment["PREFIX"] = home + "/prefix"
-        environment["PKG_CONFIG_PATH"] = nil
-        environment["XDG_DATA_HOME"] = nil  // the guide's user folder is in its own home
-        environment["SEGUE_REGISTRY_CACHE"] = Paths.testCache
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [home + "/guide.sh"]
-        process.currentDirectoryURL = URL(fileURLWithPath: home)
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        let watchdog = DispatchWorkItem { kill(-pid, SIGKILL); kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 600, execute: watchdog)
-        let errors = ReadAll(err.fileHandleForReading)
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        watchdog.cancel()
-        #expect(process.terminationStatus == 0, "\(output)\n\(String(decoding: errors.wait(), as: UTF8.self))")
+        // The guide's user folder is in its own home; pkg-config finds only what the guide installs.
+        let guide = try run("/bin/bash", [home + "/guide.sh"], in: home,
+                            environment: ["HOME": home, "SEGUE": Paths.packageRoot, "PREFIX": home + "/prefix"],
+                            unsetting: ["PKG_CONFIG_PATH", "XDG_DATA_HOME"], timeout: 600)
+        let output = guide.out
+        #expect(guide.status == 0, "\(output)\n\(guide.err)")
         #expect(FileManager.default.fileExists(atPath: home + "/prefix/lib/pkgconfig/segue-animator.pc"))
         #expect(FileManager.default.fileExists(atPath: home + "/.local/share/segue/plugins/libFadeUp.so"),
                 "the guide installs the animator in the user's folder, where segue list finds it with no flag")

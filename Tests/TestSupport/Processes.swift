@@ -2,11 +2,13 @@ import Foundation
 import Glibc
 import Testing
 
-/// Runs a program to its end, killing it after `timeout` seconds, with the
-/// tests' own registry cache and `environment` added.
+/// Runs a program to its end, killing it (and the process group it leads,
+/// so a script's children too) after `timeout` seconds, with the tests' own
+/// registry cache and `environment` added and the variables named in
+/// `unsetting` removed.
 @discardableResult
 public func run(_ program: String, _ arguments: [String], in folder: String? = nil, environment: [String: String] = [:],
-                timeout: Double = 120) throws -> (status: Int32, out: String, err: String) {
+                unsetting: [String] = [], timeout: Double = 120) throws -> (status: Int32, out: String, err: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
@@ -16,6 +18,7 @@ public func run(_ program: String, _ arguments: [String], in folder: String? = n
     env["SEGUE_PLUGIN_PATH"] = nil
     env["SEGUE_PLUGIN_SYSTEM_PATH"] = nil
     for (key, value) in environment { env[key] = value }
+    for key in unsetting { env[key] = nil }
     process.environment = env
     if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
     let out = Pipe(), err = Pipe()
@@ -24,7 +27,8 @@ public func run(_ program: String, _ arguments: [String], in folder: String? = n
     process.standardInput = FileHandle.nullDevice
     try process.run()
     let pid = process.processIdentifier
-    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+    // Foundation starts the child as the leader of a process group of its own.
+    let watchdog = DispatchWorkItem { kill(-pid, SIGKILL); kill(pid, SIGKILL) }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
     let errData = ReadAll(err.fileHandleForReading)
     let outData = out.fileHandleForReading.readDataToEndOfFile()
