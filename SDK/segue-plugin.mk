@@ -6,7 +6,9 @@
 #
 #   PLUGIN  = FadeUp          # the plugin is $(OUT)/libFadeUp.so
 #   SOURCES = fade_up.c       # C (.c) or C++ (.cpp): built by the rule below;
-#                             # in another language, leave SOURCES empty and
+#   CRATE   = fade_up         # or Rust: the cdylib crate (Cargo.toml, src/*.rs)
+#                             # built offline by cargo, and `make test` its tests;
+#                             # in another language, leave both empty and
 #                             # write the rule for $(PLUGIN_LIB) yourself
 #   include /path/to/segue-plugin.mk
 #
@@ -23,7 +25,7 @@
 #   SEGUE_INCLUDE the folder holding segue_animator.h (default: the SDK's,
 #                 found beside this file)
 #   SEGUE_CFLAGS  how to find the header (default -I$(SEGUE_INCLUDE))
-#   CFLAGS, CXXFLAGS, PLUGINDIR
+#   CFLAGS, CXXFLAGS, PLUGINDIR, CARGO, CARGO_TARGET_DIR (default ./target)
 
 ifeq ($(strip $(PLUGIN)),)
 $(error segue-plugin.mk: set PLUGIN, the animator library's name (as in libPLUGIN.so), before including it)
@@ -54,6 +56,23 @@ ifneq ($(strip $(SOURCES)),)
 SEGUE_LINK = $(if $(filter %.cpp %.cc %.cxx,$(SOURCES)),$(CXX) $(CXXFLAGS),$(CC) $(CFLAGS))
 $(PLUGIN_LIB): $(SOURCES)
 	$(SEGUE_LINK) $(SEGUE_CFLAGS) -shared -fPIC -Wl,-z,defs -o $@ $(SOURCES) -lm
+endif
+
+ifneq ($(strip $(CRATE)),)
+CARGO ?= cargo
+CARGO_TARGET_DIR ?= $(CURDIR)/target
+export CARGO_TARGET_DIR
+$(PLUGIN_LIB): Cargo.toml $(wildcard src/*.rs)
+	$(CARGO) build --release --offline
+	cp "$(CARGO_TARGET_DIR)/release/lib$(CRATE).so" $@
+
+test:
+	$(CARGO) test --offline
+
+clean::
+	$(CARGO) clean
+
+.PHONY: test
 endif
 
 # Copied beside, then renamed: a running segue never reads half a file.
