@@ -147,6 +147,16 @@ enum Pixel {
         return rb | ag
     }
 
+    /// `a` and `b` (premultiplied words) mixed by `f` / 256 towards `b`
+    /// (`f` from 0 to 256), two channels at a time in 16-bit lanes, rounded.
+    @inline(__always)
+    static func mix(_ a: UInt32, _ b: UInt32, _ f: UInt32) -> UInt32 {
+        let g = 256 - f
+        let rb = (((a & 0x00FF_00FF) &* g &+ (b & 0x00FF_00FF) &* f &+ 0x0080_0080) >> 8) & 0x00FF_00FF
+        let ag = (((a >> 8) & 0x00FF_00FF) &* g &+ ((b >> 8) & 0x00FF_00FF) &* f &+ 0x0080_0080) & 0xFF00_FF00
+        return rb | ag
+    }
+
     /// A premultiplied channel `c` of a pixel of alpha `a` as a straight one, rounded (0 where `a` is).
     @inline(__always)
     static func straight(_ c: UInt32, _ a: UInt32) -> UInt32 { a == 0 ? 0 : min((c * 255 + a / 2) / a, 255) }

@@ -14,16 +14,6 @@ struct PictureSampler {
     /// Where a quad's pixel columns read the picture, kept from row to row of one draw (nil: worked out per pixel).
     var columns: Columns? = nil
 
-    /// `a` and `b` (premultiplied words) mixed by `f` / 256 towards `b`
-    /// (`f` from 0 to 256), two channels at a time in 16-bit lanes, rounded.
-    @inline(__always)
-    static func mix(_ a: UInt32, _ b: UInt32, _ f: UInt32) -> UInt32 {
-        let g = 256 - f
-        let rb = (((a & 0x00FF_00FF) &* g &+ (b & 0x00FF_00FF) &* f &+ 0x0080_0080) >> 8) & 0x00FF_00FF
-        let ag = (((a >> 8) & 0x00FF_00FF) &* g &+ ((b >> 8) & 0x00FF_00FF) &* f &+ 0x0080_0080) & 0xFF00_FF00
-        return rb | ag
-    }
-
     /// Eight words of `x` mixed with eight of `y`, each pair by its weight in
     /// 256ths given in both 16-bit lanes of its word in `f16`.
     @inline(__always)
@@ -37,7 +27,7 @@ struct PictureSampler {
 
     /// `count` words of row `a` mixed with row `b` into `out`, by `f` / 256
     /// throughout or, given `weights`, each by its own: eight at a time in
-    /// 16-bit vector lanes, as ``mix(_:_:_:)`` mixes one.
+    /// 16-bit vector lanes, as ``Pixel/mix(_:_:_:)`` mixes one.
     static func mix(rows a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int, by f: UInt32 = 0, weights: UnsafePointer<UInt32>? = nil,
                     into out: UnsafeMutablePointer<UInt32>) {
         let o = UnsafeMutableRawPointer(out), same = SIMD16<UInt16>(repeating: UInt16(f))
@@ -53,7 +43,7 @@ struct PictureSampler {
             i += 8
         }
         while i < count {
-            out[i] = mix(a.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self), b.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self), weights?[i] ?? f)
+            out[i] = Pixel.mix(a.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self), b.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self), weights?[i] ?? f)
             i += 1
         }
     }
@@ -148,7 +138,7 @@ struct PictureSampler {
                     let held = min(max(at, 0), last0)
                     let x0 = held >> 16
                     let wx = UInt32(((held & 0xFFFF) + 128) >> 8)
-                    let color = Pixel.over(Self.mix(texels[x0], texels[x0 + 1 < width ? x0 + 1 : x0], wx), background)
+                    let color = Pixel.over(Pixel.mix(texels[x0], texels[x0 + 1 < width ? x0 + 1 : x0], wx), background)
                     to.pointee = replaces ? color : Pixel.over(opacity == 255 ? color : Pixel.scaled(color, opacity), to.pointee)
                     to += 1
                     at += step
@@ -171,9 +161,9 @@ struct PictureSampler {
                 let x0 = Int(fx)
                 let c0 = x0 * 4, c1 = (x0 + 1 < width ? x0 + 1 : x0) * 4
                 let (wx, wy) = (UInt32((fx - Double(x0)) * 256 + 0.5), UInt32(ty * 256 + 0.5))
-                let top = Self.mix(word(rows.0 + c0), word(rows.0 + c1), wx), bottom = Self.mix(word(rows.1 + c0), word(rows.1 + c1), wx)
+                let top = Pixel.mix(word(rows.0 + c0), word(rows.0 + c1), wx), bottom = Pixel.mix(word(rows.1 + c0), word(rows.1 + c1), wx)
                 // The picture over the view's background (both premultiplied).
-                color = Pixel.over(Self.mix(top, bottom, wy), background)
+                color = Pixel.over(Pixel.mix(top, bottom, wy), background)
             }
             out.pointee = Pixel.over(opacity == 255 ? color : Pixel.scaled(color, opacity), out.pointee)
             out += 1
