@@ -389,6 +389,36 @@ struct DrawingTests {
         }
     }
 
+    /// A page moved by half a pixel: each pixel inside is one sample of its
+    /// texture read bilinearly (where red meets blue, the pixel between is
+    /// half of each), and the pixels its outline crosses are anti-aliased
+    /// (half covered, over what lies beneath). Its texels do not land on
+    /// whole pixels, so nothing of it is copied as lying at rest.
+    @Test func aMeshMovedByHalfAPixelIsSampledBilinearlyAndItsOutlineAntiAliased() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 40, height: 20))
+        root.backgroundColor = Color(red: 1, green: 1, blue: 1)
+        let page = View(frame: Rect(x: 10.5, y: 5, width: 20, height: 10))
+        page.backgroundColor = Color(red: 1, green: 0, blue: 0)
+        let right = View(frame: Rect(x: 10, y: 0, width: 10, height: 10))
+        right.backgroundColor = Color(red: 0, green: 0, blue: 1)
+        page.addSubview(right)
+        page.mesh = Mesh(columns: 3, rows: 2, covering: page.frame)
+        root.addSubview(page)
+        let canvas = ViewRenderer(scale: 1).render(root)
+        func expect(_ x: Int, _ red: Double, _ green: Double, _ blue: Double, _ what: String) {
+            let c = canvas.color(x: x, y: 10)
+            #expect(abs(c.red - red) < 0.01 && abs(c.green - green) < 0.01 && abs(c.blue - blue) < 0.01, "\(what), pixel \(x): \(c)")
+        }
+        expect(15, 1, 0, 0, "red inside")
+        expect(25, 0, 0, 1, "blue inside")
+        // Pixel 20's centre lies on the line between the last red texel's centre and the first blue one's.
+        expect(20, 0.5, 0, 0.5, "half red, half blue")
+        // The outline at x = 10.5 and 30.5 covers half of pixels 10 and 30: half the page's colour over white.
+        expect(10, 1, 0.5, 0.5, "half red over white")
+        expect(30, 0.5, 0.5, 1, "half blue over white")
+        expect(9, 1, 1, 1, "white outside")
+    }
+
     @Test func textIsAntiAliased() {
         // Font cells of 1.4 pixels: some pixels are partly ink.
         let pixels = labelPixels("0.08 s")

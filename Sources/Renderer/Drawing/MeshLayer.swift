@@ -8,55 +8,77 @@ let meshLight: Vec3 = {
     return Vec3(x: v.x / length, y: v.y / length, z: v.z / length)
 }()
 
-/// A mesh drawn at twice the resolution (for anti-aliased edges) and averaged
-/// down. What every band of the frame shares is worked out once, when the
-/// layer is made: the triangles in drawing order (lowest cells first, each
-/// shaded by the angle between its surface and the light; cells seen from
-/// behind show the texture washed out, ``Content/backSide(of:)``, which the
-/// geometry mirrors), the part lying flat (``FlatPart``) and the soft
+/// A mesh drawn over the canvas. What every band of the frame shares is
+/// worked out once, when the layer is made: the triangles in drawing order
+/// (lowest cells first, each shaded by the angle between its surface and the
+/// light; cells seen from behind show the texture washed out,
+/// ``Content/backSide(of:)``, which the geometry mirrors), the pixels an
+/// outline or fold of the surface crosses (``EdgePixels``), and the soft
 /// shadow the lifted cells cast, offset downwards with their height, onto what
-/// lies beneath. The layer's pixels themselves are drawn band by band as
-/// they are composited, in a buffer of a few rows that stays in the cache.
+/// lies beneath.
+///
+/// Where the surface runs on across a pixel, the pixel is one sample of it:
+/// the texture read bilinearly at the pixel's centre and lit (a texel as it
+/// is where the page lies at rest, its pixels on the canvas's). Where an
+/// outline or fold crosses it, the pixel is the mean of four samples, each
+/// the nearest texel of whatever lies on top there (clear where nothing
+/// does): its edge anti-aliased. The layer's pixels are drawn band by band
+/// as they are composited, in buffers of a few rows.
 struct MeshLayer: @unchecked Sendable {
     let item: MeshItem
-    /// Region of the twice-as-fine layer.
-    let region: PixelRect
     private let texture: MeshTexture
-    /// Where the mesh lies flat and unmoved, the texture copied as it is.
-    private let flat: FlatPart?
     private let triangles: [Triangle]
+    private let edges: EdgePixels
     private let shadow: ShadowMask?
+    /// Where the (opaque) mesh lies at rest, runs of its cells along their rows: drawn as the texels they are.
+    private let atRest: [RestingRun]
+    /// Canvas pixels the mesh covers whole (opaque, whatever lies beneath):
+    /// items drawn before it need not draw there. The tallest run of rows
+    /// where it lies at rest across its whole width.
+    let cover: PixelRect
 
-    /// One textured triangle, in layer-region coordinates.
+    /// One textured triangle, in canvas pixels.
     struct Triangle {
-        let screen: [(Double, Double)]
-        let uv: [(Double, Double)]
-        let light: [Double]
+        let a: Corner, b: Corner, c: Corner
         let back: Bool
-        /// Whether it belongs to a flat cell: copied pixels are left to the copy.
-        let flat: Bool
-        let top: Int, bottom: Int
+        /// Where the texture's own pixels land shifted by whole pixels, at full
+        /// light: each pixel whose centre it holds is a texel as it is.
+        let atRest: Bool
+        /// Its bounding box's rows and columns.
+        let top: Int, bottom: Int, left: Int, right: Int
+    }
+
+    /// A triangle's corner: where it is on the canvas, where on the texture (in texels), and its light.
+    struct Corner {
+        let x: Double, y: Double, u: Double, v: Double, light: Double
+        var point: (Double, Double) { (x, y) }
+    }
+
+    /// Cells at rest side by side: the canvas pixels whose centres they hold
+    /// (rows and columns, inclusive), and where the texel of pixel (0, 0) would be.
+    struct RestingRun {
+        let top: Int, bottom: Int, left: Int, right: Int
+        let shiftX: Int, shiftY: Int
     }
 
     init(_ item: MeshItem, texture: MeshTexture, scratch: DrawingScratch) {
         self.item = item
         self.texture = texture
-        region = item.layer
-        let cols = item.columns, rows = item.rows
-        let region = region
-        func uv(_ i: Int, _ j: Int) -> (Double, Double) {
-            (Double(i) / Double(cols) * Double(texture.width), Double(j) / Double(rows) * Double(texture.height))
-        }
+        let cols = item.columns, rows = item.rows, vertices = item.vertices
+        @inline(__always) func index(_ i: Int, _ j: Int) -> Int { j * (cols + 1) + i }
+        let (du, dv) = (Double(texture.width) / Double(cols), Double(texture.height) / Double(rows))
+        /// Vertex k's place on the texture, in texels.
+        @inline(__always) func uv(_ k: Int) -> (Double, Double) { (Double(k % (cols + 1)) * du, Double(k / (cols + 1)) * dv) }
         // Vertex normals from the neighbours (one-sided at the edges), facing the eye where the page faces it.
-        var normals = [Vec3](repeating: Vec3(x: 0, y: 0, z: 1), count: (cols + 1) * (rows + 1))
+        var normals = [Vec3](repeating: Vec3(x: 0, y: 0, z: 1), count: vertices.count)
         for j in 0...rows {
             for i in 0...cols {
-                let a = item.vertex(min(i + 1, cols), j), b = item.vertex(max(i - 1, 0), j)
-                let c = item.vertex(i, min(j + 1, rows)), e = item.vertex(i, max(j - 1, 0))
+                let a = vertices[index(min(i + 1, cols), j)], b = vertices[index(max(i - 1, 0), j)]
+                let c = vertices[index(i, min(j + 1, rows))], e = vertices[index(i, max(j - 1, 0))]
                 let du = Vec3(x: a.x - b.x, y: a.y - b.y, z: a.z - b.z), dv = Vec3(x: c.x - e.x, y: c.y - e.y, z: c.z - e.z)
                 let n = Vec3(x: du.y * dv.z - du.z * dv.y, y: du.z * dv.x - du.x * dv.z, z: du.x * dv.y - du.y * dv.x)
                 let length = (n.x * n.x + n.y * n.y + n.z * n.z).squareRoot()
-                if length > 1e-12 { normals[j * (cols + 1) + i] = Vec3(x: n.x / length, y: n.y / length, z: n.z / length) }
+                if length > 1e-12 { normals[index(i, j)] = Vec3(x: n.x / length, y: n.y / length, z: n.z / length) }
             }
         }
         /// Brightness from the surface's angle to the light: 1 when it faces the light as a flat page does.
@@ -65,165 +87,273 @@ struct MeshLayer: @unchecked Sendable {
             let lambert = max(s * (n.x * meshLight.x + n.y * meshLight.y + n.z * meshLight.z), 0) / meshLight.z
             return min(0.3 + 0.7 * lambert, 1)
         }
-        let projected = item.vertices.map(item.project)
-        let flat = FlatPart(item, projected: projected, normals: normals, texture: texture)
-        self.flat = flat
+        // The mesh on the canvas (it projects onto the twice-as-fine layer: halved).
+        let screen = vertices.map { v -> (Double, Double) in
+            let p = item.project(v)
+            return (p.0 / 2, p.1 / 2)
+        }
+        // Each vertex at rest (unlifted, lit fully) gives the shift from its texture position to the canvas; nil when not.
+        let rest = vertices.indices.map { k -> (Double, Double)? in
+            guard vertices[k].z == 0, normals[k] == Vec3(x: 0, y: 0, z: 1) else { return nil }
+            let t = uv(k), d = (screen[k].0 - t.0, screen[k].1 - t.1), s = (d.0.rounded(), d.1.rounded())
+            return abs(d.0 - s.0) < 1e-7 && abs(d.1 - s.1) < 1e-7 ? s : nil
+        }
+        /// Whether vertices p, q and r are at rest with one shift.
+        func resting(_ p: Int, _ q: Int, _ r: Int) -> Bool {
+            guard let s = rest[p], let t = rest[q], let w = rest[r] else { return false }
+            return s == t && s == w
+        }
         shadow = ShadowMask(item, scratch: scratch)
 
-        var cells: [(i: Int, j: Int, z: Double)] = []
-        for j in 0..<rows {
-            for i in 0..<cols {
-                cells.append((i, j, max(item.vertex(i, j).z, item.vertex(i + 1, j).z, item.vertex(i, j + 1).z, item.vertex(i + 1, j + 1).z)))
-            }
-        }
+        // Each cell's two triangles (corners 0, 1, 2 and 0, 2, 3 of the cell), in drawing order,
+        // and which way each faces: 1 the eye, -1 away, 0 not drawn.
+        var facing = [Int8](repeating: 0, count: cols * rows * 2)
+        let order = (0..<(cols * rows)).map { cell -> (cell: Int, z: Double) in
+            let (i, j) = (cell % cols, cell / cols)
+            return (cell, max(vertices[index(i, j)].z, vertices[index(i + 1, j)].z, vertices[index(i, j + 1)].z, vertices[index(i + 1, j + 1)].z))
+        }.sorted { $0.z < $1.z }
         var triangles: [Triangle] = []
-        for cell in cells.sorted(by: { $0.z < $1.z }) {
-            if let flat, flat.isCopiedWhole(cell.i, cell.j) { continue }
-            let quad = [(cell.i, cell.j), (cell.i + 1, cell.j), (cell.i + 1, cell.j + 1), (cell.i, cell.j + 1)]
-            let screen = quad.map { (projected[$0.1 * (cols + 1) + $0.0].0 - Double(region.x0),
-                                     projected[$0.1 * (cols + 1) + $0.0].1 - Double(region.y0)) }
-            let tex = quad.map { uv($0.0, $0.1) }
-            for tri in [[0, 1, 2], [0, 2, 3]] {
-                let (a, b, c) = (screen[tri[0]], screen[tri[1]], screen[tri[2]])
-                let facingAway = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0) < 0
-                let ys = [a.1, b.1, c.1]
-                guard ys.allSatisfy(\.isFinite) else { continue }
+        triangles.reserveCapacity(cols * rows * 2)
+        for (cell, _) in order {
+            let (i, j) = (cell % cols, cell / cols)
+            let corners = (index(i, j), index(i + 1, j), index(i + 1, j + 1), index(i, j + 1))
+            for half in 0..<2 {
+                let (p, q, r) = half == 0 ? (corners.0, corners.1, corners.2) : (corners.0, corners.2, corners.3)
+                let (a, b, c) = (screen[p], screen[q], screen[r])
+                let area = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0)
+                guard a.0.isFinite && a.1.isFinite && b.0.isFinite && b.1.isFinite && c.0.isFinite && c.1.isFinite && abs(area) > 1e-9 else { continue }
+                let back = area < 0
+                facing[cell * 2 + half] = back ? -1 : 1
+                func corner(_ k: Int) -> Corner {
+                    let t = uv(k)
+                    return Corner(x: screen[k].0, y: screen[k].1, u: t.0, v: t.1, light: shade(normals[k], back: back))
+                }
+                let (low, high) = ((min(a.0, b.0, c.0), min(a.1, b.1, c.1)), (max(a.0, b.0, c.0), max(a.1, b.1, c.1)))
                 triangles.append(Triangle(
-                    screen: [a, b, c], uv: tri.map { tex[$0] },
-                    light: tri.map { shade(normals[quad[$0].1 * (cols + 1) + quad[$0].0], back: facingAway) },
-                    back: facingAway, flat: flat?.isFlat(cell.i, cell.j) == true,
-                    top: Int(max(ys.min()!, -1).rounded(.down)), bottom: Int(min(ys.max()!, Double(region.height) + 1).rounded(.up))))
+                    a: corner(p), b: corner(q), c: corner(r), back: back, atRest: resting(p, q, r),
+                    top: Int(max(low.1, -1e9).rounded(.down)), bottom: Int(min(high.1, 1e9).rounded(.up)),
+                    left: Int(max(low.0, -1e9).rounded(.down)), right: Int(min(high.0, 1e9).rounded(.up))))
             }
         }
         self.triangles = triangles
         if triangles.contains(where: \.back) { texture.prepareBack() }
+
+        // The surface breaks where a triangle edge is not shared by two drawn triangles facing the same way:
+        // the mesh's outline, its folds, and the rims of whatever is not drawn. A break along a row or
+        // column of the pixel grid splits no pixel.
+        func side(_ i: Int, _ j: Int, _ half: Int) -> Int8 {
+            i >= 0 && j >= 0 && i < cols && j < rows ? facing[(j * cols + i) * 2 + half] : 0
+        }
+        var breaks: [((Double, Double), (Double, Double))] = []
+        func edge(_ p: Int, _ q: Int, between s: Int8, _ t: Int8) {
+            guard s != t else { return }
+            let (a, b) = (screen[p], screen[q])
+            if (a.0 == b.0 && a.0 == a.0.rounded()) || (a.1 == b.1 && a.1 == a.1.rounded()) { return }
+            breaks.append((a, b))
+        }
+        for j in 0...rows {
+            for i in 0...cols {
+                // Along the top of cell (i, j), down its left side, and across its diagonal.
+                if i < cols { edge(index(i, j), index(i + 1, j), between: side(i, j, 0), side(i, j - 1, 1)) }
+                if j < rows { edge(index(i, j), index(i, j + 1), between: side(i, j, 1), side(i - 1, j, 0)) }
+                if i < cols && j < rows { edge(index(i, j), index(i + 1, j + 1), between: side(i, j, 0), side(i, j, 1)) }
+            }
+        }
+        edges = EdgePixels(breaks, within: item.bounds)
+
+        // Runs of cells at rest along each row of cells, each run's cells with one shift.
+        var runs: [RestingRun] = []
+        if texture.opaque {
+            for j in 0..<rows {
+                var i = 0
+                while i < cols {
+                    guard resting(index(i, j), index(i + 1, j), index(i, j + 1)), resting(index(i, j), index(i + 1, j + 1), index(i, j + 1)),
+                          let shift = rest[index(i, j)] else { i += 1; continue }
+                    var end = i + 1
+                    while end < cols, rest[index(end + 1, j)].map({ $0 == shift }) == true, rest[index(end + 1, j + 1)].map({ $0 == shift }) == true { end += 1 }
+                    // Pixel centres within cells i..<end of the row, edges included.
+                    let (a, b) = (uv(index(i, j)), uv(index(end, j + 1)))
+                    runs.append(RestingRun(top: Int((a.1 + shift.1 - 0.5).rounded(.up)), bottom: Int((b.1 + shift.1 - 0.5).rounded(.down)),
+                                           left: Int((a.0 + shift.0 - 0.5).rounded(.up)), right: Int((b.0 + shift.0 - 0.5).rounded(.down)),
+                                           shiftX: Int(shift.0), shiftY: Int(shift.1)))
+                    i = end
+                }
+            }
+        }
+        atRest = runs
+
+        // Rows of cells wholly at rest, all with one shift, lie flat and opaque over what is beneath.
+        var cover = PixelRect.empty
+        if item.alpha == 1, texture.opaque {
+            func rowAtRest(_ j: Int, _ shift: (Double, Double)) -> Bool { (0...cols).allSatisfy { rest[index($0, j)].map { $0 == shift } == true } }
+            var j = 0
+            while j < rows {
+                guard let shift = rest[index(0, j)], rowAtRest(j, shift) else { j += 1; continue }
+                var end = j + 1
+                while end <= rows, rowAtRest(end, shift) { end += 1 }
+                // Vertex rows j..<end are at rest: cells j..<end-1 and the pixels wholly inside them.
+                let y0 = Int((Double(j) * dv + shift.1).rounded(.up)), y1 = Int((Double(end - 1) * dv + shift.1).rounded(.down))
+                let rect = PixelRect(x0: Int(shift.0), y0: y0, x1: Int(shift.0) + texture.width, y1: y1).intersection(item.bounds)
+                if rect.height > cover.height { cover = rect }
+                j = end
+            }
+        }
+        self.cover = cover
     }
 
-    /// Canvas pixels the mesh covers whole (opaque, whatever lies beneath):
-    /// items drawn before it need not draw there.
-    var cover: PixelRect { flat?.cover ?? .empty }
-
     /// Draws the layer's rows that fall within `target`'s clip, a band at a
-    /// time, averages them down and composites them with the mesh's alpha.
+    /// time, and composites them with the mesh's alpha over the shadow.
     func composite(into target: DrawingTarget) {
         let area = item.bounds.intersection(target.clip)
         guard !area.isEmpty else { return }
         let alpha = UInt32(min(max(item.alpha, 0), 1) * 255 + 0.5)
-        let r = region
-        let bandRows = 16  // canvas rows per band: 32 layer rows
-        let buffer = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: r.width * bandRows * 2)
-        defer { buffer.deallocate() }
+        let bounds = item.bounds
+        let bandRows = 16
+        let pixels = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: bounds.width * bandRows)
+        // The four samples of the band's edge pixels, two rows and columns a pixel.
+        let samples = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: bounds.width * bandRows * 4)
+        defer {
+            pixels.deallocate()
+            samples.deallocate()
+        }
         var y0 = area.y0
         while y0 < area.y1 {
-            let y1 = min(y0 + bandRows, area.y1)
-            // The band's layer rows, in region coordinates.
-            let rows = PixelRect(x0: 0, y0: y0 * 2 - r.y0, x1: r.width, y1: y1 * 2 - r.y0).intersection(
-                PixelRect(x0: 0, y0: 0, x1: r.width, y1: r.height))
-            let drawn = RowExtents(rows: bandRows * 2)
-            if !rows.isEmpty {
-                buffer.baseAddress!.update(repeating: 0, count: rows.height * r.width)
-                // A target whose row 0 is the band's first layer row.
-                let band = LayerRows(pixels: buffer.baseAddress! - rows.y0 * r.width, width: r.width, clip: rows)
-                draw(into: band, drawn: drawn, origin: rows.y0)
-            }
-            composite(rows: y0..<y1, area: area, alpha: alpha, band: buffer.baseAddress!, bandTop: rows.isEmpty ? 0 : rows.y0,
-                      bandRows: rows.isEmpty ? 0 : rows.height, drawn: drawn, into: target)
-            y0 = y1
+            let band = PixelRect(x0: bounds.x0, y0: y0, x1: bounds.x1, y1: min(y0 + bandRows, area.y1))
+            pixels.baseAddress!.update(repeating: 0, count: band.area)
+            let drawn = RowExtents(rows: band.height)
+            let rows = LayerRows(pixels: pixels.baseAddress! - (band.y0 * band.width + band.x0), width: band.width, clip: band)
+            draw(into: rows, drawn: drawn)
+            drawEdges(into: rows, samples: samples.baseAddress!, drawn: drawn)
+            composite(rows, area: area, alpha: alpha, drawn: drawn, into: target)
+            y0 = band.y1
         }
     }
 
-    /// Draws the shadow and the triangles into the band `layer` (rows of its clip).
-    private func draw(into layer: LayerRows, drawn: RowExtents, origin: Int) {
-        let band = layer.clip
-        let (width, height) = (texture.width, texture.height)
-        texture.front.withUnsafeBufferPointer { front in
-        texture.back.withUnsafeBufferPointer { behind in
-            // Every texel opaque: each sample is what the last triangle over it drew, so the
-            // triangles are drawn from the top down and a sample, once drawn, is not sampled again.
-            let frontFirst = texture.opaque
-            for index in triangles.indices {
-                let triangle = triangles[frontFirst ? triangles.count - 1 - index : index]
-                guard triangle.bottom >= band.y0 && triangle.top < band.y1 else { continue }
-                let spared = triangle.flat ? flat : nil
-                let uv = triangle.uv, light = triangle.light
-                let (u0, u1, u2, v0, v1, v2) = (uv[0].0, uv[1].0, uv[2].0, uv[0].1, uv[1].1, uv[2].1)
-                let (k0, k1, k2) = (light[0], light[1], light[2])
-                let texels = UnsafeRawPointer((triangle.back ? behind : front).baseAddress!)
-                let (ox, oy) = (region.x0, region.y0)
-                let (textureWidth, textureHeight) = (Double(width), Double(height))
-                rasterizeSpans(triangle.screen, clip: band) { py, first, last, inside, l1, l2, step1, step2 in
-                    // The weights, the texture position and the light are all linear along the span.
-                    var (l1, l2) = (l1, l2)
-                    var l0 = 1 - l1 - l2
-                    let step0 = -step1 - step2
-                    var u = l0 * u0 + l1 * u1 + l2 * u2, v = l0 * v0 + l1 * v1 + l2 * v2
-                    let du = step0 * u0 + step1 * u1 + step2 * u2, dv = step0 * v0 + step1 * v1 + step2 * v2
-                    // The light as a factor on the texel's bytes, in 255ths.
-                    var k = Float(l0 * k0 + l1 * k1 + l2 * k2) * 255
-                    let dk = Float(step0 * k0 + step1 * k1 + step2 * k2) * 255
-                    var (low, high) = (Int.max, -1)
-                    let row = layer.pixels + py * layer.width
-                    for px in first...last {
-                        defer { l0 += step0; l1 += step1; l2 += step2; u += du; v += dv; k += dk }
-                        guard inside.contains(px) || (l0 >= triangleEpsilon && l1 >= triangleEpsilon && l2 >= triangleEpsilon) else { continue }
-                        if frontFirst && row[px] != 0 { continue }
-                        if let spared, spared.covers(layerX: px + ox, layerY: py + oy) { continue }
-                        // Nearest texel: the layer is drawn at twice the resolution and averaged down.
-                        guard u > -1, v > -1, u < textureWidth, v < textureHeight else { continue }
-                        let t = texels.loadUnaligned(fromByteOffset: (Int(v) &* width &+ Int(u)) &* 4, as: UInt32.self)
-                        let opacity = t >> 24
-                        guard opacity > 0 else { continue }
-                        // The texel (straight; premultiplied when translucent) lit: its colour channels times the light.
-                        let straight = opacity == 255 ? t : (Pixel.scaled(t, opacity) & 0x00FF_FFFF) | (t & 0xFF00_0000)
-                        let lit = (Pixel.scaled(straight, UInt32(max(min(k, 255), 0) + 0.5)) & 0x00FF_FFFF) | (t & 0xFF00_0000)
-                        // Opaque: source over leaves nothing of what was there.
-                        row[px] = opacity == 255 ? lit : Pixel.over(lit, row[px])
-                        (low, high) = (min(low, px), px)
-                    }
-                    if high >= 0 {
-                        drawn.touch(low, py - origin)
-                        drawn.touch(high, py - origin)
-                    }
+    /// The triangles in the order they are drawn, and the texels of each
+    /// side, for the time of `body`. Every texel opaque: each pixel is what
+    /// the last triangle over it drew, so the triangles are drawn from the
+    /// top down and a pixel, once drawn, is not drawn again.
+    private func inDrawingOrder(_ body: (_ triangle: Triangle, _ texels: UnsafeRawPointer) -> Void) {
+        texture.front.withUnsafeBytes { front in
+            texture.back.withUnsafeBytes { back in
+                let count = triangles.count
+                for index in 0..<count {
+                    let triangle = triangles[texture.opaque ? count - 1 - index : index]
+                    body(triangle, (triangle.back ? back : front).baseAddress!)
                 }
             }
         }
+    }
+
+    /// Draws the pixels of `layer` no edge crosses: one sample each.
+    private func draw(into layer: LayerRows, drawn: RowExtents) {
+        let band = layer.clip
+        var restDrawn = false
+        inDrawingOrder { triangle, texels in
+            if triangle.atRest && !atRest.isEmpty {
+                // The cells at rest where their first triangle comes: their pixels are texels as they are.
+                if !restDrawn { drawResting(into: layer, texels: texels, drawn: drawn) }
+                restDrawn = true
+                return
+            }
+            guard triangle.bottom >= band.y0 && triangle.top < band.y1 else { return }
+            let sampler = TriangleSampler(triangle, texels: texels, texture: texture)
+            rasterizeSpans(triangle.a.point, triangle.b.point, triangle.c.point, clip: band) { py, first, last, inside, l1, l2, step1, step2 in
+                let row = layer.pixels + py * layer.width
+                let span = TriangleSampler.Span(first: first, inside: inside, l1: l1, l2: l2, step1: step1, step2: step2)
+                var drew = (low: Int.max, high: -1)
+                // The span, less the edge pixels on its row (drawn from four samples).
+                var x = first
+                for range in edges.row(py) where range.last >= x && range.first <= last {
+                    if range.first > x { sampler.bilinear(span, from: x, to: range.first - 1, into: row, drew: &drew) }
+                    x = range.last + 1
+                }
+                if x <= last { sampler.bilinear(span, from: x, to: last, into: row, drew: &drew) }
+                if drew.high >= 0 {
+                    drawn.touch(drew.low, py - band.y0)
+                    drawn.touch(drew.high, py - band.y0)
+                }
+            }
         }
     }
 
-    /// Averages the band's layer rows down into canvas rows `rows`, over the copied flat pixels.
-    private func composite(rows: Range<Int>, area: PixelRect, alpha: UInt32, band: UnsafeMutablePointer<UInt32>,
-                           bandTop: Int, bandRows: Int, drawn: RowExtents, into target: DrawingTarget) {
-        let r = region
-        /// Layer row ly (region coordinates) of the band, nil outside it.
-        func layerRow(_ ly: Int) -> UnsafeMutablePointer<UInt32>? {
-            ly >= bandTop && ly < bandTop + bandRows ? band + (ly - bandTop) * r.width : nil
+    /// Draws the pixels of `layer` where cells lie at rest: the texels as they
+    /// are (but for those drawn already, by the lifted cells above).
+    private func drawResting(into layer: LayerRows, texels: UnsafeRawPointer, drawn: RowExtents) {
+        let band = layer.clip
+        let width = texture.width
+        for run in atRest {
+            let (x0, x1) = (max(run.left, band.x0), min(run.right, band.x1 - 1)), (y0, y1) = (max(run.top, band.y0), min(run.bottom, band.y1 - 1))
+            guard x0 <= x1 && y0 <= y1 else { continue }
+            for y in y0...y1 {
+                let row = layer.pixels + y * layer.width, source = texels + ((y - run.shiftY) * width - run.shiftX) * 4
+                for x in x0...x1 where row[x] == 0 { row[x] = source.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self) }
+                drawn.touch(x0, y - band.y0)
+                drawn.touch(x1, y - band.y0)
+            }
         }
-        for py in rows {
-            flat?.copyRow(py, from: area.x0, to: area.x1, into: target)
-            let ly = py * 2 - r.y0
+    }
+
+    /// Draws the edge pixels of `layer`: four samples each (at a quarter and
+    /// three quarters across and down), the nearest texel of whatever lies
+    /// on top there, averaged. `samples` holds twice the layer's rows and
+    /// columns.
+    private func drawEdges(into layer: LayerRows, samples: UnsafeMutablePointer<UInt32>, drawn: RowExtents) {
+        let band = layer.clip
+        guard (band.y0..<band.y1).contains(where: { !edges.row($0).isEmpty }) else { return }
+        // The samples on a grid twice as fine, indexed by its pixels.
+        let fine = PixelRect(x0: band.x0 * 2, y0: band.y0 * 2, x1: band.x1 * 2, y1: band.y1 * 2)
+        let fineWidth = fine.width
+        let grid = samples - (fine.y0 * fineWidth + fine.x0)
+        for y in band.y0..<band.y1 {
+            for range in edges.row(y) {
+                for fy in (y * 2)...(y * 2 + 1) { (grid + fy * fineWidth + range.first * 2).update(repeating: 0, count: (range.last - range.first + 1) * 2) }
+            }
+        }
+        inDrawingOrder { triangle, texels in
+            guard triangle.bottom >= band.y0 && triangle.top < band.y1 else { return }
+            // Only triangles that reach an edge pixel of the band.
+            let near = (max(triangle.top, band.y0)...min(triangle.bottom, band.y1 - 1)).contains { y in
+                edges.row(y).contains { $0.last >= triangle.left && $0.first <= triangle.right }
+            }
+            guard near else { return }
+            let sampler = TriangleSampler(triangle, texels: texels, texture: texture)
+            rasterizeSpans((triangle.a.x * 2, triangle.a.y * 2), (triangle.b.x * 2, triangle.b.y * 2), (triangle.c.x * 2, triangle.c.y * 2), clip: fine) { fy, first, last, inside, l1, l2, step1, step2 in
+                let span = TriangleSampler.Span(first: first, inside: inside, l1: l1, l2: l2, step1: step1, step2: step2)
+                for range in edges.row(fy >> 1) where range.last * 2 + 1 >= first && range.first * 2 <= last {
+                    sampler.nearest(span, from: max(first, range.first * 2), to: min(last, range.last * 2 + 1), into: grid + fy * fineWidth)
+                }
+            }
+        }
+        // Each edge pixel the mean of its four samples.
+        for y in band.y0..<band.y1 {
+            let upper = grid + y * 2 * fineWidth, lower = upper + fineWidth, out = layer.pixels + y * layer.width
+            for range in edges.row(y) {
+                for x in range.first...range.last {
+                    out[x] = Self.average(upper[x * 2], upper[x * 2 + 1], lower[x * 2], lower[x * 2 + 1])
+                }
+                drawn.touch(range.first, y - band.y0)
+                drawn.touch(range.last, y - band.y0)
+            }
+        }
+    }
+
+    /// Composites the rows of `layer` (within `area`) over the shadow into `target`.
+    private func composite(_ layer: LayerRows, area: PixelRect, alpha: UInt32, drawn: RowExtents, into target: DrawingTarget) {
+        for py in layer.clip.y0..<layer.clip.y1 {
             // The columns where the layer drew something, or the shadow falls.
-            var (a, b) = drawn.columns(rows: ly - bandTop, ly + 1 - bandTop)
-            if a <= b { (a, b) = ((a + r.x0) >> 1, (b + r.x0) >> 1) }
+            var (a, b) = drawn.columns(row: py - layer.clip.y0)
             let shade = shadow?.row(py)
             if let shade { (a, b) = (min(a, shade.columns.lowerBound), max(b, shade.columns.upperBound - 1)) }
-            guard a <= b else { continue }
             let from = max(area.x0, a), to = min(area.x1 - 1, b)
             guard from <= to else { continue }
-            let upper = layerRow(ly), lower = layerRow(ly + 1)
-            let out = target.row(py)
-            @inline(__always) func sample(_ row: UnsafeMutablePointer<UInt32>?, _ x: Int) -> UInt32 {
-                guard let row, x >= 0, x < r.width else { return 0 }
-                return row[x]
-            }
+            let row = layer.pixels + py * layer.width, out = target.row(py)
             for px in from...to {
-                // What the cells drew (the average of the pixel's four samples, clear outside
-                // the layer), over the shadow (black), unless the flat page hides it.
-                let lx = px * 2 - r.x0
-                var p = Self.average(sample(upper, lx), sample(upper, lx + 1), sample(lower, lx), sample(lower, lx + 1))
-                if let shade, shade.columns.contains(px) {
+                var p = row[px]
+                // What the cells drew over the shadow (black): the colour stays, the alpha grows by the darkness of what is left.
+                if let shade, p >> 24 != 255, shade.columns.contains(px) {
                     let darkness = shade.darkness[px]
-                    if darkness > ShadowMask.faintest && flat?.isCopied(px, py) != true {
-                        // Black beneath: the colour stays, the alpha grows by the darkness of what is left.
+                    if darkness > ShadowMask.faintest {
                         let a = p >> 24
                         p = (p & 0x00FF_FFFF) | (a + UInt32(darkness * Float(255 - a) + 0.5)) << 24
                     }
@@ -245,12 +375,201 @@ struct MeshLayer: @unchecked Sendable {
     }
 }
 
-/// Rows of a mesh's twice-as-fine layer: premultiplied 8-bit RGBA words,
-/// and the rows that may be written.
+/// How a triangle's pixels read its texture: the texture position and the
+/// light at its corners, all linear across it.
+struct TriangleSampler {
+    let u0: Double, u1: Double, u2: Double, v0: Double, v1: Double, v2: Double
+    /// The light at the corners as a factor on a texel's bytes, in 255ths.
+    let k0: Double, k1: Double, k2: Double
+    let texels: UnsafeRawPointer
+    let width: Int, height: Int
+    /// Every texel opaque: straight and premultiplied alike, and a pixel once drawn is final.
+    let opaque: Bool
+    let atRest: Bool
+
+    /// Where a span of pixels lies in the triangle (``rasterizeSpans(_:_:_:clip:_:)``'s terms).
+    struct Span {
+        let first: Int
+        let inside: Range<Int>
+        let l1: Double, l2: Double, step1: Double, step2: Double
+    }
+
+    init(_ triangle: MeshLayer.Triangle, texels: UnsafeRawPointer, texture: MeshTexture) {
+        let (a, b, c) = (triangle.a, triangle.b, triangle.c)
+        (u0, u1, u2, v0, v1, v2) = (a.u, b.u, c.u, a.v, b.v, c.v)
+        (k0, k1, k2) = (a.light * 255, b.light * 255, c.light * 255)
+        self.texels = texels
+        (width, height, opaque, atRest) = (texture.width, texture.height, texture.opaque, triangle.atRest)
+    }
+
+    /// Texel (x, y), premultiplied.
+    @inline(__always)
+    private func texel(_ x: Int, _ y: Int) -> UInt32 {
+        let t = texels.loadUnaligned(fromByteOffset: (y &* width &+ x) &* 4, as: UInt32.self)
+        return opaque || t >> 24 == 255 ? t : (Pixel.scaled(t, t >> 24) & 0x00FF_FFFF) | (t & 0xFF00_0000)
+    }
+
+    /// `p`'s colour channels times the light `k` (255ths).
+    @inline(__always)
+    private static func lit(_ p: UInt32, _ k: Float) -> UInt32 {
+        (Pixel.scaled(p, UInt32(max(min(k, 255), 0) + 0.5)) & 0x00FF_FFFF) | (p & 0xFF00_0000)
+    }
+
+    /// Visits the pixels `a...b` of `span` whose centres lie in the triangle,
+    /// with the texture position (texels) and the light there.
+    @inline(__always)
+    private func walk(_ span: Span, from a: Int, to b: Int, _ body: (_ x: Int, _ u: Double, _ v: Double, _ k: Float) -> Void) {
+        let n = Double(a - span.first)
+        let (step1, step2) = (span.step1, span.step2)
+        var (l1, l2) = (span.l1 + step1 * n, span.l2 + step2 * n)
+        var l0 = 1 - l1 - l2
+        let step0 = -step1 - step2
+        var u = l0 * u0 + l1 * u1 + l2 * u2, v = l0 * v0 + l1 * v1 + l2 * v2
+        let du = step0 * u0 + step1 * u1 + step2 * u2, dv = step0 * v0 + step1 * v1 + step2 * v2
+        var k = Float(l0 * k0 + l1 * k1 + l2 * k2)
+        let dk = Float(step0 * k0 + step1 * k1 + step2 * k2)
+        let (w, h) = (Double(width), Double(height))
+        for x in a...b {
+            defer { l0 += step0; l1 += step1; l2 += step2; u += du; v += dv; k += dk }
+            guard span.inside.contains(x) || (l0 >= triangleEpsilon && l1 >= triangleEpsilon && l2 >= triangleEpsilon) else { continue }
+            guard u > -1, v > -1, u < w, v < h else { continue }
+            body(x, u, v, k)
+        }
+    }
+
+    /// Draws pixels `a...b` of `span` into `row` (indexed by pixel), each
+    /// the texture read bilinearly at its centre and lit (a texel as it is
+    /// where the triangle lies at rest); `drew` widens to the pixels drawn.
+    /// The texture position and the light step along in fixed point (16
+    /// and 8 bits of fraction): the weights are its bits, no float is
+    /// turned into an integer per pixel.
+    @inline(__always)
+    func bilinear(_ span: Span, from a: Int, to b: Int, into row: UnsafeMutablePointer<UInt32>, drew: inout (low: Int, high: Int)) {
+        let n = Double(a - span.first)
+        let (step1, step2) = (span.step1, span.step2)
+        var (l1, l2) = (span.l1 + step1 * n, span.l2 + step2 * n)
+        var l0 = 1 - l1 - l2
+        let step0 = -step1 - step2
+        /// `value` in fixed point with `bits` of fraction (within ±2^24, far beyond any texel a pixel here reads).
+        @inline(__always) func fixed(_ value: Double, _ bits: Double) -> Int { Int(min(max(value, -16_777_216), 16_777_216) * bits) }
+        // The position moved on by a texel and a half: (u - 0.5, v - 0.5), between texel centres, from two texels back,
+        // is positive wherever the pixel reads the texture (u > -1), so shifting floors it.
+        var u = fixed(l0 * u0 + l1 * u1 + l2 * u2 + 1.5, 65536), v = fixed(l0 * v0 + l1 * v1 + l2 * v2 + 1.5, 65536)
+        let du = fixed(step0 * u0 + step1 * u1 + step2 * u2, 65536), dv = fixed(step0 * v0 + step1 * v1 + step2 * v2, 65536)
+        var k = fixed(l0 * k0 + l1 * k1 + l2 * k2, 256)
+        let dk = fixed(step0 * k0 + step1 * k1 + step2 * k2, 256)
+        let (uLimit, vLimit) = ((width + 1) << 16 + 32768, (height + 1) << 16 + 32768)
+        for x in a...b {
+            defer { l0 += step0; l1 += step1; l2 += step2; u &+= du; v &+= dv; k &+= dk }
+            guard span.inside.contains(x) || (l0 >= triangleEpsilon && l1 >= triangleEpsilon && l2 >= triangleEpsilon) else { continue }
+            guard u > 32768, v > 32768, u < uLimit, v < vLimit else { continue }
+            if opaque && row[x] != 0 { continue }
+            let (tu, tv) = (u >> 16, v >> 16)
+            var p: UInt32
+            if atRest {
+                // The pixel's centre is a texel's (u and v half past whole numbers): that texel, at full light.
+                p = texel((u + 32768) >> 16 - 2, (v + 32768) >> 16 - 2)
+            } else {
+                // The four texels around the centre, mixed by where it lies between theirs.
+                let (x0, x1) = (min(max(tu - 2, 0), width - 1), min(max(tu - 1, 0), width - 1))
+                let (y0, y1) = (min(max(tv - 2, 0), height - 1), min(max(tv - 1, 0), height - 1))
+                let (wu, wv) = (UInt32(truncatingIfNeeded: (u >> 8) & 0xFF), UInt32(truncatingIfNeeded: (v >> 8) & 0xFF))
+                p = Pixel.mix(Pixel.mix(texel(x0, y0), texel(x1, y0), wu), Pixel.mix(texel(x0, y1), texel(x1, y1), wu), wv)
+                let light = UInt32(truncatingIfNeeded: min(max((k &+ 128) >> 8, 0), 255))
+                p = (Pixel.scaled(p, light) & 0x00FF_FFFF) | (p & 0xFF00_0000)
+            }
+            guard p >> 24 > 0 else { continue }
+            row[x] = Pixel.over(p, row[x])
+            drew = (min(drew.low, x), x)
+        }
+    }
+
+    /// Draws samples `a...b` of `span` into `row` (indexed by sample), each
+    /// the nearest texel, lit.
+    @inline(__always)
+    func nearest(_ span: Span, from a: Int, to b: Int, into row: UnsafeMutablePointer<UInt32>) {
+        walk(span, from: a, to: b) { x, u, v, k in
+            if opaque && row[x] != 0 { return }
+            let p = texel(Int(u), Int(v))
+            guard p >> 24 > 0 else { return }
+            row[x] = Pixel.over(Self.lit(p, k), row[x])
+        }
+    }
+}
+
+/// Rows of a mesh layer: premultiplied 8-bit RGBA words, indexed by canvas
+/// pixel, and the rows and columns that may be written.
 struct LayerRows {
     let pixels: UnsafeMutablePointer<UInt32>
     let width: Int
     let clip: PixelRect
+}
+
+/// Where a mesh's surface breaks (its outline and folds, as canvas-pixel
+/// segments): for each canvas row, the columns of pixels such a segment
+/// crosses, widened by a pixel each side, as sorted ranges that neither
+/// overlap nor touch. Only these pixels need more than one sample.
+final class EdgePixels: @unchecked Sendable {
+    struct Columns { let first: Int, last: Int }
+    private let rows: Range<Int>
+    /// Row y's ranges are `ranges[start[y - rows.lowerBound]..<start[y - rows.lowerBound + 1]]`.
+    private let start: UnsafeMutableBufferPointer<Int>
+    private let ranges: UnsafeMutableBufferPointer<Columns>
+
+    init(_ segments: [((Double, Double), (Double, Double))], within bounds: PixelRect) {
+        rows = bounds.y0..<max(bounds.y1, bounds.y0)
+        var marks: [(y: Int, columns: Columns)] = []
+        for (p, q) in segments {
+            let (top, bottom) = p.1 <= q.1 ? (p, q) : (q, p)
+            let low = max(Int(max(top.1 - 1e-6, -1e9).rounded(.down)), bounds.y0)
+            let high = min(Int(min(bottom.1 + 1e-6, 1e9).rounded(.down)), bounds.y1 - 1)
+            guard low <= high else { continue }
+            let dy = bottom.1 - top.1
+            for y in low...high {
+                // The segment's columns within the row (all of it when it runs level).
+                var (a, b) = (min(top.0, bottom.0), max(top.0, bottom.0))
+                if dy > 1e-9 {
+                    let t0 = (max(Double(y), top.1) - top.1) / dy, t1 = (min(Double(y + 1), bottom.1) - top.1) / dy
+                    let (x0, x1) = (top.0 + (bottom.0 - top.0) * t0, top.0 + (bottom.0 - top.0) * t1)
+                    (a, b) = (min(x0, x1), max(x0, x1))
+                }
+                let first = max(Int(max(a, -1e9).rounded(.down)) - 1, bounds.x0), last = min(Int(min(b, 1e9).rounded(.down)) + 1, bounds.x1 - 1)
+                if first <= last { marks.append((y, Columns(first: first, last: last))) }
+            }
+        }
+        // By row, then by first column, then merged.
+        marks.sort { ($0.y, $0.columns.first) < ($1.y, $1.columns.first) }
+        start = .allocate(capacity: rows.count + 1)
+        ranges = .allocate(capacity: marks.count)
+        var k = 0, count = 0
+        for (offset, y) in rows.enumerated() {
+            start[offset] = count
+            while k < marks.count && marks[k].y == y {
+                let c = marks[k].columns
+                if count > start[offset], c.first <= ranges[count - 1].last + 1 {
+                    ranges[count - 1] = Columns(first: ranges[count - 1].first, last: max(ranges[count - 1].last, c.last))
+                } else {
+                    ranges[count] = c
+                    count += 1
+                }
+                k += 1
+            }
+        }
+        start[rows.count] = count
+    }
+
+    deinit {
+        start.deallocate()
+        ranges.deallocate()
+    }
+
+    /// Row `y`'s ranges (none outside the mesh's rows).
+    @inline(__always)
+    func row(_ y: Int) -> UnsafeBufferPointer<Columns> {
+        guard rows.contains(y) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let offset = y - rows.lowerBound
+        return UnsafeBufferPointer(rebasing: ranges[start[offset]..<start[offset + 1]])
+    }
 }
 
 /// For each row of a layer, the first and last column drawn in.
@@ -276,12 +595,8 @@ final class RowExtents: @unchecked Sendable {
         if x > high[y] { high[y] = x }
     }
 
-    /// The columns drawn in either row (rows outside the layer count as empty); first > last when none.
-    func columns(rows a: Int, _ b: Int) -> (first: Int, last: Int) {
-        var first = Int.max, last = -1
-        for y in [a, b] where y >= 0 && y < low.count && high[y] >= 0 {
-            (first, last) = (min(first, Int(low[y])), max(last, Int(high[y])))
-        }
-        return (first, last)
+    /// The columns drawn in row `y`; first > last when none.
+    func columns(row y: Int) -> (first: Int, last: Int) {
+        high[y] >= 0 ? (Int(low[y]), Int(high[y])) : (Int.max, -1)
     }
 }

@@ -17,21 +17,23 @@ struct ShadowMask: @unchecked Sendable {
         guard item.lift > 0.5 else { return nil }
         // The mesh projects onto the twice-as-fine layer: halved, onto the canvas.
         let reach = max(Int((Double(item.shadowReach) / 2).rounded()), 1)
-        // The footprints of the lifted cells, with room for the blur.
-        var lifted: [[((Double, Double), Double)]] = []
+        // Where each vertex's shadow falls on the mask and how dark it is there; the cells lifted, and the box around their footprints.
+        let ground = item.vertices.map { p -> ((Double, Double), Double) in
+            let (point, dark) = item.ground(p)
+            return ((point.0 / 2, point.1 / 2), dark)
+        }
+        @inline(__always) func index(_ i: Int, _ j: Int) -> Int { j * (cols + 1) + i }
+        var lifted: [Int] = []
         var lo = (Double.infinity, Double.infinity), hi = (-Double.infinity, -Double.infinity)
         for j in 0..<rows {
             for i in 0..<cols {
-                let quad = [(i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1)].map { item.vertex($0.0, $0.1) }
-                guard quad.contains(where: { $0.z > 0.5 }) else { continue }
-                let g = quad.map { p -> ((Double, Double), Double) in
-                    let (point, dark) = item.ground(p)
-                    return ((point.0 / 2, point.1 / 2), dark)
-                }
-                for ((x, y), _) in g {
+                let corners = [index(i, j), index(i + 1, j), index(i + 1, j + 1), index(i, j + 1)]
+                guard corners.contains(where: { item.vertices[$0].z > 0.5 }) else { continue }
+                for k in corners {
+                    let (x, y) = ground[k].0
                     (lo, hi) = ((min(lo.0, x), min(lo.1, y)), (max(hi.0, x), max(hi.1, y)))
                 }
-                lifted.append(g)
+                lifted.append(j * cols + i)
             }
         }
         guard lo.0 <= hi.0, lo.1 <= hi.1, lo.0.isFinite, hi.0.isFinite, lo.1.isFinite, hi.1.isFinite else { return nil }
@@ -46,10 +48,12 @@ struct ShadowMask: @unchecked Sendable {
         let w = within.width
         let mask = scratch.zeroed(within.area).baseAddress! - (within.y0 * w + within.x0)
         var box = (x0: Int.max, y0: Int.max, x1: -1, y1: -1)
-        for g in lifted {
-            for tri in [[0, 1, 2], [0, 2, 3]] {
-                let (d0, d1, d2) = (g[tri[0]].1, g[tri[1]].1, g[tri[2]].1)
-                rasterizeSpans(tri.map { g[$0].0 }, clip: within) { py, first, last, inside, l1, l2, step1, step2 in
+        for cell in lifted {
+            let (i, j) = (cell % cols, cell / cols)
+            for half in 0..<2 {
+                let (p, q, r) = half == 0 ? (index(i, j), index(i + 1, j), index(i + 1, j + 1)) : (index(i, j), index(i + 1, j + 1), index(i, j + 1))
+                let (d0, d1, d2) = (ground[p].1, ground[q].1, ground[r].1)
+                rasterizeSpans(ground[p].0, ground[q].0, ground[r].0, clip: within) { py, first, last, inside, l1, l2, step1, step2 in
                     // The weights and the darkness are linear along the span.
                     var (l1, l2) = (l1, l2)
                     var l0 = 1 - l1 - l2

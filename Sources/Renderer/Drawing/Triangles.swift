@@ -9,26 +9,27 @@ let triangleEpsilon = -1e-7
 /// Shared edges are included from both sides' rules so neighbouring cells
 /// leave no cracks.
 @inline(__always)
-func rasterizeSpans(_ p: [(Double, Double)], clip: PixelRect,
+func rasterizeSpans(_ p0: (Double, Double), _ p1: (Double, Double), _ p2: (Double, Double), clip: PixelRect,
                     _ span: (_ y: Int, _ first: Int, _ last: Int, _ inside: Range<Int>,
                              _ l1: Double, _ l2: Double, _ step1: Double, _ step2: Double) -> Void) {
-    let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[1].1 - p[0].1) * (p[2].0 - p[0].0)
+    let p = (p0, p1, p2)
+    let area = (p.1.0 - p.0.0) * (p.2.1 - p.0.1) - (p.1.1 - p.0.1) * (p.2.0 - p.0.0)
     guard abs(area) > 1e-9 else { return }
-    let minX = max(Int(min(p[0].0, p[1].0, p[2].0).rounded(.down)), clip.x0)
-    let maxX = min(Int(max(p[0].0, p[1].0, p[2].0).rounded(.up)), clip.x1 - 1)
-    let minY = max(Int(min(p[0].1, p[1].1, p[2].1).rounded(.down)), clip.y0)
-    let maxY = min(Int(max(p[0].1, p[1].1, p[2].1).rounded(.up)), clip.y1 - 1)
+    let minX = max(Int(min(p.0.0, p.1.0, p.2.0).rounded(.down)), clip.x0)
+    let maxX = min(Int(max(p.0.0, p.1.0, p.2.0).rounded(.up)), clip.x1 - 1)
+    let minY = max(Int(min(p.0.1, p.1.1, p.2.1).rounded(.down)), clip.y0)
+    let maxY = min(Int(max(p.0.1, p.1.1, p.2.1).rounded(.up)), clip.y1 - 1)
     guard minX <= maxX, minY <= maxY else { return }
     let epsilon = triangleEpsilon
     // l1 and l2 are linear in x along a row: l = slope · x + offset(y).
     let inverseArea = 1 / area
-    let slope1 = (p[2].1 - p[0].1) * inverseArea, slope2 = -(p[1].1 - p[0].1) * inverseArea
+    let slope1 = (p.2.1 - p.0.1) * inverseArea, slope2 = -(p.1.1 - p.0.1) * inverseArea
     let slope0 = -slope1 - slope2
     let (inverse0, inverse1, inverse2) = (1 / slope0, 1 / slope1, 1 / slope2)
     for py in minY...maxY {
         let y = Double(py) + 0.5
-        let l1At0 = ((0 - p[0].0) * (p[2].1 - p[0].1) - (y - p[0].1) * (p[2].0 - p[0].0)) * inverseArea
-        let l2At0 = ((p[1].0 - p[0].0) * (y - p[0].1) - (p[1].1 - p[0].1) * (0 - p[0].0)) * inverseArea
+        let l1At0 = ((0 - p.0.0) * (p.2.1 - p.0.1) - (y - p.0.1) * (p.2.0 - p.0.0)) * inverseArea
+        let l2At0 = ((p.1.0 - p.0.0) * (y - p.0.1) - (p.1.1 - p.0.1) * (0 - p.0.0)) * inverseArea
         // The x range where each weight is at least epsilon.
         var low = Double(minX), high = Double(maxX) + 1
         @inline(__always) func bound(_ slope: Double, _ inverse: Double, _ offset: Double) {
@@ -45,12 +46,28 @@ func rasterizeSpans(_ p: [(Double, Double)], clip: PixelRect,
         bound(slope0, inverse0, 1 - l1At0 - l2At0)
         guard low.isFinite, high.isFinite, low <= high + 1 else { continue }
         // Widened by a pixel each side, then each pixel tested.
-        let first = max(minX, Int((low - 0.5).rounded(.down)) - 1), last = min(maxX, Int((high - 0.5).rounded(.up)) + 1)
+        let first = max(minX, floorToInt(low - 0.5) - 1), last = min(maxX, ceilToInt(high - 0.5) + 1)
         guard first <= last else { continue }
         // Centres at least a pixel in from where each weight reaches epsilon: each weight
         // there exceeds epsilon by its whole step per pixel, far beyond rounding.
-        let inner = max(first, Int((low - 0.5).rounded(.up)) + 1), outer = min(last + 1, Int((high - 0.5).rounded(.down)))
+        let inner = max(first, ceilToInt(low - 0.5) + 1), outer = min(last + 1, floorToInt(high - 0.5))
         let x = Double(first) + 0.5
         span(py, first, last, inner < outer ? inner..<outer : first..<first, l1At0 + slope1 * x, l2At0 + slope2 * x, slope1, slope2)
     }
+}
+
+/// `x` rounded down, as an integer: a truncation and a comparison, where
+/// `rounded(.down)` calls the C library on the baseline x86-64 (`x` finite
+/// and within Int's range).
+@inline(__always)
+func floorToInt(_ x: Double) -> Int {
+    let t = Int(x)
+    return Double(t) > x ? t - 1 : t
+}
+
+/// `x` rounded up, as an integer (as ``floorToInt(_:)``).
+@inline(__always)
+func ceilToInt(_ x: Double) -> Int {
+    let t = Int(x)
+    return Double(t) < x ? t + 1 : t
 }
