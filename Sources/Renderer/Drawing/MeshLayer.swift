@@ -352,7 +352,7 @@ struct MeshLayer: @unchecked Sendable {
                 var p = row[px]
                 // What the cells drew over the shadow (black): the colour stays, the alpha grows by the darkness of what is left.
                 if let shade, p >> 24 != 255, shade.columns.contains(px) {
-                    let darkness = shade.darkness[px]
+                    let darkness = shade.darkness(px)
                     if darkness > ShadowMask.faintest {
                         let a = p >> 24
                         p = (p & 0x00FF_FFFF) | (a + UInt32(darkness * Float(255 - a) + 0.5)) << 24

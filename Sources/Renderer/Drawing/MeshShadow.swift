@@ -4,10 +4,10 @@ import HostContainer
 /// footprint moved down the screen by a quarter of its height, darker the
 /// higher it is (up to 0.45 at 40 points), blurred by two box passes whose
 /// reach grows with the highest lift; blended as black beneath the cells.
-/// It is soft, so it is worked out at the canvas's resolution (the cells, at
-/// twice that).
+/// It is soft, so it is worked out at half the canvas's resolution (a
+/// quarter of the pixels to fill and blur) and read back bilinearly.
 struct ShadowMask: @unchecked Sendable {
-    /// The blurred darkness over `box`, in canvas pixels, rows `width` apart.
+    /// The blurred darkness over `box`, in pixels twice a canvas pixel's size, rows `width` apart.
     private let mask: UnsafeMutablePointer<Float>
     private let width: Int
     private let box: PixelRect
@@ -15,12 +15,12 @@ struct ShadowMask: @unchecked Sendable {
     init?(_ item: MeshItem, scratch: DrawingScratch) {
         let cols = item.columns, rows = item.rows
         guard item.lift > 0.5 else { return nil }
-        // The mesh projects onto the twice-as-fine layer: halved, onto the canvas.
-        let reach = max(Int((Double(item.shadowReach) / 2).rounded()), 1)
+        // The mesh projects onto the twice-as-fine layer: a quarter of that, onto the mask.
+        let reach = max(Int((Double(item.shadowReach) / 4).rounded()), 1)
         // Where each vertex's shadow falls on the mask and how dark it is there; the cells lifted, and the box around their footprints.
         let ground = item.vertices.map { p -> ((Double, Double), Double) in
             let (point, dark) = item.ground(p)
-            return ((point.0 / 2, point.1 / 2), dark)
+            return ((point.0 / 4, point.1 / 4), dark)
         }
         @inline(__always) func index(_ i: Int, _ j: Int) -> Int { j * (cols + 1) + i }
         var lifted: [Int] = []
@@ -38,7 +38,7 @@ struct ShadowMask: @unchecked Sendable {
         }
         guard lo.0 <= hi.0, lo.1 <= hi.1, lo.0.isFinite, hi.0.isFinite, lo.1.isFinite, hi.1.isFinite else { return nil }
         let grow = Double(2 * reach + 2)
-        let full = item.bounds
+        let full = PixelRect(x0: item.bounds.x0 >> 1, y0: item.bounds.y0 >> 1, x1: (item.bounds.x1 + 1) >> 1, y1: (item.bounds.y1 + 1) >> 1)
         let within = PixelRect(x0: Int(max(lo.0 - grow, Double(full.x0) - 1).rounded(.down)),
                                y0: Int(max(lo.1 - grow, Double(full.y0) - 1).rounded(.down)),
                                x1: Int(min(hi.0 + grow, Double(full.x1) + 1).rounded(.up)) + 1,
@@ -122,9 +122,38 @@ struct ShadowMask: @unchecked Sendable {
     /// Darkness below which the shadow does not show.
     static let faintest: Float = 0.002
 
-    /// Row `y` of the shadow: its darkness, indexed by canvas column, over
-    /// `columns`; nil when the shadow does not reach the row.
-    func row(_ y: Int) -> (darkness: UnsafePointer<Float>, columns: Range<Int>)? {
-        y >= box.y0 && y < box.y1 ? (UnsafePointer(mask + y * width), box.x0..<box.x1) : nil
+    /// Canvas row `y` of the shadow: its darkness at each canvas column
+    /// (``Row/darkness(_:)``) over `columns`; nil when the shadow does not reach the row.
+    func row(_ y: Int) -> Row? {
+        guard y >= box.y0 * 2 - 1 && y < box.y1 * 2 else { return nil }
+        // The canvas pixel's centre on the mask, y / 2 - 1/4: between the centres of two of its rows.
+        let (j, down) = Self.between(y)
+        let (upper, lower) = (min(max(j, box.y0), box.y1 - 1), min(max(j + 1, box.y0), box.y1 - 1))
+        return Row(upper: UnsafePointer(mask + upper * width), lower: UnsafePointer(mask + lower * width), down: down,
+                   first: box.x0, last: box.x1 - 1, columns: (box.x0 * 2 - 1)..<(box.x1 * 2))
+    }
+
+    /// Where canvas pixel `k`'s centre lies on the mask, k / 2 - 1/4: past the
+    /// centre of mask pixel `index` by `fraction` of the way to the next.
+    @inline(__always)
+    static func between(_ k: Int) -> (index: Int, fraction: Float) { ((k - 1) >> 1, k & 1 == 0 ? 0.75 : 0.25) }
+
+    /// Two rows of the mask and how far a canvas row lies between them.
+    struct Row {
+        let upper: UnsafePointer<Float>, lower: UnsafePointer<Float>
+        let down: Float
+        /// The mask's columns.
+        let first: Int, last: Int
+        /// The canvas columns the shadow may darken.
+        let columns: Range<Int>
+
+        /// The darkness at canvas column `x`: the mask read bilinearly.
+        @inline(__always)
+        func darkness(_ x: Int) -> Float {
+            let (i, across) = ShadowMask.between(x)
+            let (left, right) = (min(max(i, first), last), min(max(i + 1, first), last))
+            let top = upper[left] + (upper[right] - upper[left]) * across, bottom = lower[left] + (lower[right] - lower[left]) * across
+            return top + (bottom - top) * down
+        }
     }
 }
