@@ -97,10 +97,10 @@ public struct ViewRenderer: Sendable {
             return (k, quad.cover)
         }
         let covers = layers.map { (index: $0.key, rect: $0.value.cover) }.filter { !$0.rect.isEmpty } + quadCovers
-        // A mesh's pixels cost many times a quad's (four samples each, lit, then averaged): counted as such.
+        // A mesh's pixels cost several times a quad's (each read bilinearly from its texture and lit): counted as such.
         let meshPixels = layers.values.reduce(0) { $0 + $1.item.bounds.intersection(area).area }
-        // Where a page curls its cost gathers in a few rows: more bands than cores, taken in turn, share it out.
-        let bands = area.area + 4 * meshPixels >= bandsFrom ? min(Self.cores * (meshPixels > 0 ? 4 : 1), 16) : 1
+        // Where a page curls its cost gathers in a few rows: many more bands than cores, taken in turn, share it out.
+        let bands = area.area + 4 * meshPixels >= bandsFrom ? min(Self.cores * (meshPixels > 0 ? 8 : 1), 32) : 1
         let clearing = background.map(Pixel.premultiplied)
         canvas.withTarget(clip: area) { target in
             let draw = { @Sendable (band: Int) in

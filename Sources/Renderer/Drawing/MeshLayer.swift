@@ -28,6 +28,10 @@ struct MeshLayer: @unchecked Sendable {
     let item: MeshItem
     private let texture: MeshTexture
     private let triangles: [Triangle]
+    /// For each band of ``bandRows`` canvas rows (counted from row 0), the
+    /// triangles reaching into it, in drawing order: band b's are
+    /// `bandTriangles[bandStart[b - firstBand]..<bandStart[b - firstBand + 1]]`.
+    private let bandTriangles: [Int32], bandStart: [Int], firstBand: Int
     private let edges: EdgePixels
     private let shadow: ShadowMask?
     /// Where the (opaque) mesh lies at rest, runs of its cells along their rows: drawn as the texels they are.
@@ -137,6 +141,26 @@ struct MeshLayer: @unchecked Sendable {
         }
         self.triangles = triangles
         if triangles.contains(where: \.back) { texture.prepareBack() }
+        // Each band's triangles: counted, then placed, in drawing order.
+        let bounds = item.bounds
+        let shift = Self.bandShift, firstBand = bounds.y0 >> shift
+        let bandCount = bounds.isEmpty ? 0 : (bounds.y1 - 1) >> shift - firstBand + 1
+        func bands(of t: Triangle) -> ClosedRange<Int>? {
+            let (top, bottom) = (max(t.top, bounds.y0), min(t.bottom, bounds.y1 - 1))
+            return top <= bottom ? (top >> shift - firstBand)...(bottom >> shift - firstBand) : nil
+        }
+        var start = [Int](repeating: 0, count: bandCount + 1)
+        for t in triangles { if let b = bands(of: t) { for k in b { start[k + 1] += 1 } } }
+        for k in 0..<bandCount { start[k + 1] += start[k] }
+        var placed = start, inBands = [Int32](repeating: 0, count: start[bandCount])
+        for (index, t) in triangles.enumerated() {
+            guard let b = bands(of: t) else { continue }
+            for k in b {
+                inBands[placed[k]] = Int32(index)
+                placed[k] += 1
+            }
+        }
+        (bandTriangles, bandStart, self.firstBand) = (inBands, start, firstBand)
 
         // The surface breaks where a triangle edge is not shared by two drawn triangles facing the same way:
         // the mesh's outline, its folds, and the rims of whatever is not drawn. A break along a row or
@@ -208,7 +232,7 @@ struct MeshLayer: @unchecked Sendable {
         guard !area.isEmpty else { return }
         let alpha = UInt32(min(max(item.alpha, 0), 1) * 255 + 0.5)
         let bounds = item.bounds
-        let bandRows = 16
+        let bandRows = 1 << Self.bandShift
         let pixels = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: bounds.width * bandRows)
         // The four samples of the band's edge pixels, two rows and columns a pixel.
         let samples = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: bounds.width * bandRows * 4)
@@ -218,38 +242,48 @@ struct MeshLayer: @unchecked Sendable {
         }
         var y0 = area.y0
         while y0 < area.y1 {
-            let band = PixelRect(x0: bounds.x0, y0: y0, x1: bounds.x1, y1: min(y0 + bandRows, area.y1))
+            let band = PixelRect(x0: bounds.x0, y0: y0, x1: bounds.x1, y1: min((y0 >> Self.bandShift + 1) << Self.bandShift, area.y1))
             pixels.baseAddress!.update(repeating: 0, count: band.area)
             let drawn = RowExtents(rows: band.height)
             let rows = LayerRows(pixels: pixels.baseAddress! - (band.y0 * band.width + band.x0), width: band.width, clip: band)
-            draw(into: rows, drawn: drawn)
-            drawEdges(into: rows, samples: samples.baseAddress!, drawn: drawn)
+            let b = y0 >> Self.bandShift - firstBand
+            let reaching = bandTriangles[bandStart[b]..<bandStart[b + 1]]
+            draw(reaching, into: rows, drawn: drawn)
+            drawEdges(reaching, into: rows, samples: samples.baseAddress!, drawn: drawn)
             composite(rows, area: area, alpha: alpha, drawn: drawn, into: target)
             y0 = band.y1
         }
     }
 
-    /// The triangles in the order they are drawn, and the texels of each
-    /// side, for the time of `body`. Every texel opaque: each pixel is what
-    /// the last triangle over it drew, so the triangles are drawn from the
-    /// top down and a pixel, once drawn, is not drawn again.
-    private func inDrawingOrder(_ body: (_ triangle: Triangle, _ texels: UnsafeRawPointer) -> Void) {
+    /// Rows of a band are drawn together: 16, counted from row 0.
+    static let bandShift = 4
+
+    /// The triangles `reaching` (indices, in drawing order) in the order they
+    /// are drawn, and the texels of each one's side, for the time of `body`.
+    /// Every texel opaque: each pixel is what the last triangle over it drew,
+    /// so the triangles are drawn from the top down and a pixel, once drawn,
+    /// is not drawn again.
+    private func inDrawingOrder(_ reaching: ArraySlice<Int32>, _ body: (_ triangle: Triangle, _ texels: UnsafeRawPointer) -> Void) {
         texture.front.withUnsafeBytes { front in
             texture.back.withUnsafeBytes { back in
-                let count = triangles.count
-                for index in 0..<count {
-                    let triangle = triangles[texture.opaque ? count - 1 - index : index]
-                    body(triangle, (triangle.back ? back : front).baseAddress!)
+                triangles.withUnsafeBufferPointer { triangles in
+                    reaching.withUnsafeBufferPointer { reaching in
+                        let count = reaching.count
+                        for k in 0..<count {
+                            let triangle = triangles[Int(reaching[texture.opaque ? count - 1 - k : k])]
+                            body(triangle, (triangle.back ? back : front).baseAddress!)
+                        }
+                    }
                 }
             }
         }
     }
 
     /// Draws the pixels of `layer` no edge crosses: one sample each.
-    private func draw(into layer: LayerRows, drawn: RowExtents) {
+    private func draw(_ reaching: ArraySlice<Int32>, into layer: LayerRows, drawn: RowExtents) {
         let band = layer.clip
         var restDrawn = false
-        inDrawingOrder { triangle, texels in
+        inDrawingOrder(reaching) { triangle, texels in
             if triangle.atRest && !atRest.isEmpty {
                 // The cells at rest where their first triangle comes: their pixels are texels as they are.
                 if !restDrawn { drawResting(into: layer, texels: texels, drawn: drawn) }
@@ -298,7 +332,7 @@ struct MeshLayer: @unchecked Sendable {
     /// three quarters across and down), the nearest texel of whatever lies
     /// on top there, averaged. `samples` holds twice the layer's rows and
     /// columns.
-    private func drawEdges(into layer: LayerRows, samples: UnsafeMutablePointer<UInt32>, drawn: RowExtents) {
+    private func drawEdges(_ reaching: ArraySlice<Int32>, into layer: LayerRows, samples: UnsafeMutablePointer<UInt32>, drawn: RowExtents) {
         let band = layer.clip
         guard (band.y0..<band.y1).contains(where: { !edges.row($0).isEmpty }) else { return }
         // The samples on a grid twice as fine, indexed by its pixels.
@@ -310,7 +344,7 @@ struct MeshLayer: @unchecked Sendable {
                 for fy in (y * 2)...(y * 2 + 1) { (grid + fy * fineWidth + range.first * 2).update(repeating: 0, count: (range.last - range.first + 1) * 2) }
             }
         }
-        inDrawingOrder { triangle, texels in
+        inDrawingOrder(reaching) { triangle, texels in
             guard triangle.bottom >= band.y0 && triangle.top < band.y1 else { return }
             // Only triangles that reach an edge pixel of the band.
             let near = (max(triangle.top, band.y0)...min(triangle.bottom, band.y1 - 1)).contains { y in
@@ -348,7 +382,18 @@ struct MeshLayer: @unchecked Sendable {
             let from = max(area.x0, a), to = min(area.x1 - 1, b)
             guard from <= to else { continue }
             let row = layer.pixels + py * layer.width, out = target.row(py)
-            for px in from...to {
+            var px = from
+            while px <= to {
+                defer { px += 1 }
+                // Eight opaque pixels at once: what the cells drew, whatever lay beneath.
+                if alpha == 255 && px + 8 <= to + 1 {
+                    let eight = UnsafeRawPointer(row + px).loadUnaligned(as: SIMD8<UInt32>.self)
+                    if eight & 0xFF00_0000 == SIMD8(repeating: 0xFF00_0000) {
+                        UnsafeMutableRawPointer(out + px).storeBytes(of: eight, as: SIMD8<UInt32>.self)
+                        px += 7
+                        continue
+                    }
+                }
                 var p = row[px]
                 // What the cells drew over the shadow (black): the colour stays, the alpha grows by the darkness of what is left.
                 if let shade, p >> 24 != 255, shade.columns.contains(px) {
@@ -461,9 +506,9 @@ struct TriangleSampler {
         let (uLimit, vLimit) = ((width + 1) << 16 + 32768, (height + 1) << 16 + 32768)
         for x in a...b {
             defer { l0 += step0; l1 += step1; l2 += step2; u &+= du; v &+= dv; k &+= dk }
+            if opaque && row[x] != 0 { continue }
             guard span.inside.contains(x) || (l0 >= triangleEpsilon && l1 >= triangleEpsilon && l2 >= triangleEpsilon) else { continue }
             guard u > 32768, v > 32768, u < uLimit, v < vLimit else { continue }
-            if opaque && row[x] != 0 { continue }
             let (tu, tv) = (u >> 16, v >> 16)
             var p: UInt32
             if atRest {
@@ -476,7 +521,7 @@ struct TriangleSampler {
                 let (wu, wv) = (UInt32(truncatingIfNeeded: (u >> 8) & 0xFF), UInt32(truncatingIfNeeded: (v >> 8) & 0xFF))
                 p = Pixel.mix(Pixel.mix(texel(x0, y0), texel(x1, y0), wu), Pixel.mix(texel(x0, y1), texel(x1, y1), wu), wv)
                 let light = UInt32(truncatingIfNeeded: min(max((k &+ 128) >> 8, 0), 255))
-                p = (Pixel.scaled(p, light) & 0x00FF_FFFF) | (p & 0xFF00_0000)
+                if light < 255 { p = (Pixel.scaled(p, light) & 0x00FF_FFFF) | (p & 0xFF00_0000) }
             }
             guard p >> 24 > 0 else { continue }
             row[x] = Pixel.over(p, row[x])
