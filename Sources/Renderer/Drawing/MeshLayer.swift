@@ -50,6 +50,31 @@ struct MeshLayer: @unchecked Sendable {
         let atRest: Bool
         /// Its bounding box's rows and columns.
         let top: Int, bottom: Int, left: Int, right: Int
+        /// The texture position and the light across it, for ``TriangleSampler/bilinear(_:row:from:to:into:drew:)``.
+        let gradients: Gradients
+    }
+
+    /// The texture position (texels, moved on by a texel and a half, 16 bits
+    /// of fraction) and the light (255ths, 8 bits of fraction) at the centre
+    /// of pixel (x, y) of a triangle whose bounding box starts at (left, top):
+    /// `base + (x - left) * dx + (y - top) * dy`, each in fixed point.
+    struct Gradients {
+        let u: (base: Int, dx: Int, dy: Int), v: (base: Int, dx: Int, dy: Int), k: (base: Int, dx: Int, dy: Int)
+
+        init(_ a: Corner, _ b: Corner, _ c: Corner, left: Int, top: Int) {
+            let det = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)
+            /// A value given at the corners, across the triangle: its change per pixel
+            /// (an edge-on triangle's kept within a million) and its value at (left, top).
+            func plane(_ fa: Double, _ fb: Double, _ fc: Double, offset: Double, one: Double) -> (base: Int, dx: Int, dy: Int) {
+                let dx = min(max(((fb - fa) * (c.y - a.y) - (fc - fa) * (b.y - a.y)) / det, -1e6), 1e6)
+                let dy = min(max(((fc - fa) * (b.x - a.x) - (fb - fa) * (c.x - a.x)) / det, -1e6), 1e6)
+                let base = min(max(fa + offset + dx * (Double(left) + 0.5 - a.x) + dy * (Double(top) + 0.5 - a.y), -1e9), 1e9)
+                return (Int(base * one), Int(dx * one), Int(dy * one))
+            }
+            u = plane(a.u, b.u, c.u, offset: 1.5, one: 65536)
+            v = plane(a.v, b.v, c.v, offset: 1.5, one: 65536)
+            k = plane(a.light * 255, b.light * 255, c.light * 255, offset: 0, one: 256)
+        }
     }
 
     /// A triangle's corner: where it is on the canvas, where on the texture (in texels), and its light.
@@ -133,10 +158,12 @@ struct MeshLayer: @unchecked Sendable {
                     return Corner(x: screen[k].0, y: screen[k].1, u: t.0, v: t.1, light: shade(normals[k], back: back))
                 }
                 let (low, high) = ((min(a.0, b.0, c.0), min(a.1, b.1, c.1)), (max(a.0, b.0, c.0), max(a.1, b.1, c.1)))
+                let (top, left) = (Int(max(low.1, -1e9).rounded(.down)), Int(max(low.0, -1e9).rounded(.down)))
+                let corners = (corner(p), corner(q), corner(r))
                 triangles.append(Triangle(
-                    a: corner(p), b: corner(q), c: corner(r), back: back, atRest: resting(p, q, r),
-                    top: Int(max(low.1, -1e9).rounded(.down)), bottom: Int(min(high.1, 1e9).rounded(.up)),
-                    left: Int(max(low.0, -1e9).rounded(.down)), right: Int(min(high.0, 1e9).rounded(.up))))
+                    a: corners.0, b: corners.1, c: corners.2, back: back, atRest: resting(p, q, r),
+                    top: top, bottom: Int(min(high.1, 1e9).rounded(.up)), left: left, right: Int(min(high.0, 1e9).rounded(.up)),
+                    gradients: Gradients(corners.0, corners.1, corners.2, left: left, top: top)))
             }
         }
         self.triangles = triangles
@@ -299,10 +326,10 @@ struct MeshLayer: @unchecked Sendable {
                 // The span, less the edge pixels on its row (drawn from four samples).
                 var x = first
                 for range in edges.row(py) where range.last >= x && range.first <= last {
-                    if range.first > x { sampler.bilinear(span, from: x, to: range.first - 1, into: row, drew: &drew) }
+                    if range.first > x { sampler.bilinear(span, row: py, from: x, to: range.first - 1, into: row, drew: &drew) }
                     x = range.last + 1
                 }
-                if x <= last { sampler.bilinear(span, from: x, to: last, into: row, drew: &drew) }
+                if x <= last { sampler.bilinear(span, row: py, from: x, to: last, into: row, drew: &drew) }
                 if drew.high >= 0 {
                     drawn.touch(drew.low, py - band.y0)
                     drawn.touch(drew.high, py - band.y0)
@@ -431,6 +458,8 @@ struct TriangleSampler {
     /// Every texel opaque: straight and premultiplied alike, and a pixel once drawn is final.
     let opaque: Bool
     let atRest: Bool
+    let gradients: MeshLayer.Gradients
+    let left: Int, top: Int
 
     /// Where a span of pixels lies in the triangle (``rasterizeSpans(_:_:_:clip:_:)``'s terms).
     struct Span {
@@ -445,6 +474,7 @@ struct TriangleSampler {
         (k0, k1, k2) = (a.light * 255, b.light * 255, c.light * 255)
         self.texels = texels
         (width, height, opaque, atRest) = (texture.width, texture.height, texture.opaque, triangle.atRest)
+        (gradients, left, top) = (triangle.gradients, triangle.left, triangle.top)
     }
 
     /// Texel (x, y), premultiplied.
@@ -482,32 +512,28 @@ struct TriangleSampler {
         }
     }
 
-    /// Draws pixels `a...b` of `span` into `row` (indexed by pixel), each
-    /// the texture read bilinearly at its centre and lit (a texel as it is
-    /// where the triangle lies at rest); `drew` widens to the pixels drawn.
-    /// The texture position and the light step along in fixed point (16
-    /// and 8 bits of fraction): the weights are its bits, no float is
-    /// turned into an integer per pixel.
+    /// Draws pixels `a...b` of `span` on row `y` into `row` (indexed by
+    /// pixel), each the texture read bilinearly at its centre and lit (a
+    /// texel as it is where the triangle lies at rest); `drew` widens to the
+    /// pixels drawn. The texture position and the light step along in fixed
+    /// point (``MeshLayer/Gradients``): the weights are its bits, and no
+    /// float is turned into an integer per pixel.
     @inline(__always)
-    func bilinear(_ span: Span, from a: Int, to b: Int, into row: UnsafeMutablePointer<UInt32>, drew: inout (low: Int, high: Int)) {
-        let n = Double(a - span.first)
-        let (step1, step2) = (span.step1, span.step2)
-        var (l1, l2) = (span.l1 + step1 * n, span.l2 + step2 * n)
-        var l0 = 1 - l1 - l2
-        let step0 = -step1 - step2
-        /// `value` in fixed point with `bits` of fraction (within ±2^24, far beyond any texel a pixel here reads).
-        @inline(__always) func fixed(_ value: Double, _ bits: Double) -> Int { Int(min(max(value, -16_777_216), 16_777_216) * bits) }
-        // The position moved on by a texel and a half: (u - 0.5, v - 0.5), between texel centres, from two texels back,
-        // is positive wherever the pixel reads the texture (u > -1), so shifting floors it.
-        var u = fixed(l0 * u0 + l1 * u1 + l2 * u2 + 1.5, 65536), v = fixed(l0 * v0 + l1 * v1 + l2 * v2 + 1.5, 65536)
-        let du = fixed(step0 * u0 + step1 * u1 + step2 * u2, 65536), dv = fixed(step0 * v0 + step1 * v1 + step2 * v2, 65536)
-        var k = fixed(l0 * k0 + l1 * k1 + l2 * k2, 256)
-        let dk = fixed(step0 * k0 + step1 * k1 + step2 * k2, 256)
+    func bilinear(_ span: Span, row y: Int, from a: Int, to b: Int, into row: UnsafeMutablePointer<UInt32>, drew: inout (low: Int, high: Int)) {
+        let g = gradients, (dx, dy) = (a &- left, y &- top)
+        var u = g.u.base &+ g.u.dx &* dx &+ g.u.dy &* dy, v = g.v.base &+ g.v.dx &* dx &+ g.v.dy &* dy
+        var k = g.k.base &+ g.k.dx &* dx &+ g.k.dy &* dy
+        // Moved on by a texel and a half, the position (u - 0.5, v - 0.5) between texel centres is
+        // two texels on from the first's and positive wherever the pixel reads the texture (u > -1).
         let (uLimit, vLimit) = ((width + 1) << 16 + 32768, (height + 1) << 16 + 32768)
         for x in a...b {
-            defer { l0 += step0; l1 += step1; l2 += step2; u &+= du; v &+= dv; k &+= dk }
+            defer { u &+= g.u.dx; v &+= g.v.dx; k &+= g.k.dx }
             if opaque && row[x] != 0 { continue }
-            guard span.inside.contains(x) || (l0 >= triangleEpsilon && l1 >= triangleEpsilon && l2 >= triangleEpsilon) else { continue }
+            if !span.inside.contains(x) {
+                // Near the span's ends: whether the centre lies in the triangle.
+                let n = Double(x - span.first), l1 = span.l1 + span.step1 * n, l2 = span.l2 + span.step2 * n
+                guard l1 >= triangleEpsilon && l2 >= triangleEpsilon && 1 - l1 - l2 >= triangleEpsilon else { continue }
+            }
             guard u > 32768, v > 32768, u < uLimit, v < vLimit else { continue }
             let (tu, tv) = (u >> 16, v >> 16)
             var p: UInt32
