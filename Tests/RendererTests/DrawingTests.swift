@@ -362,6 +362,46 @@ struct DrawingTests {
         #expect(Set(stride(from: 0, to: one.pixels.count, by: 4).map { one.pixels[$0] }).count > 8, "the frame shows a curled page")
     }
 
+    /// A large shadow is worked out on several cores at once, its rows and
+    /// columns shared out: it is the shadow worked out on one.
+    @Test func aShadowSharedOutOverCoresIsTheShadowWorkedOutOnOne() throws {
+        let root = View(frame: Rect(x: 0, y: 0, width: 300, height: 400))
+        let page = View(frame: Rect(x: 20, y: 20, width: 260, height: 360))
+        page.backgroundColor = Color(red: 0.2, green: 0.5, blue: 0.8)
+        // The lower half lifted in a bump, higher towards the right.
+        let mesh = Mesh(columns: 8, rows: 12, covering: page.frame)
+        for j in 0...12 {
+            for i in 0...8 {
+                let k = j * 9 + i, v = mesh.vertices[k]
+                mesh.vertices[k] = Vec3(x: v.x, y: v.y, z: 50 * sin(max(Double(j) - 6, 0) / 6 * .pi) * Double(i + 2) / 10)
+            }
+        }
+        page.mesh = mesh
+        root.addSubview(page)
+        let renderer = ViewRenderer(scale: 2)
+        let items = renderer.items(root, canvas: PixelRect(x0: 0, y0: 0, x1: 600, y1: 800))
+        guard case .mesh(let item)? = items.last else { Issue.record("no mesh item: \(items)"); return }
+        // A mask is its scratch memory's: both kept for the test.
+        let scratch = (DrawingScratch(), DrawingScratch())
+        defer { withExtendedLifetime(scratch) {} }
+        let one = try #require(ShadowMask(item, scratch: scratch.0, parts: 1))
+        var dark = 0
+        for parts in [2, 3, 8] {
+            scratch.1.reset()
+            let shared = try #require(ShadowMask(item, scratch: scratch.1, parts: parts))
+            for y in 0..<800 {
+                #expect(one.row(y)?.columns == shared.row(y)?.columns, "row \(y)")
+                guard let a = one.row(y), let b = shared.row(y) else { continue }
+                for x in a.columns where a.darkness(x) != b.darkness(x) {
+                    Issue.record("\(parts) parts: (\(x), \(y)) \(b.darkness(x)) against \(a.darkness(x))")
+                    return
+                }
+                dark += a.columns.filter { a.darkness($0) > 0.1 }.count
+            }
+        }
+        #expect(dark > 10_000, "the shadow is dark over a wide area: \(dark) pixels")
+    }
+
     /// A page lying flat over another view covers it: the rows it hides are
     /// not drawn beneath it (the layer says so), and the frame is the page's
     /// own where it lies, the other view's where it does not.

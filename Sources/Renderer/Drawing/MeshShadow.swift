@@ -1,3 +1,4 @@
+import Dispatch
 import HostContainer
 
 /// The shadow of a mesh's lifted cells on the plane beneath: each cell's
@@ -12,7 +13,10 @@ struct ShadowMask: @unchecked Sendable {
     private let width: Int
     private let box: PixelRect
 
-    init?(_ item: MeshItem, scratch: DrawingScratch) {
+    /// The shadow of `item`'s lifted cells, nil when none is lifted; worked out
+    /// in `parts` at once when large (nil: as many as there are cores). Its
+    /// mask is memory of `scratch`'s, valid until the scratch is reset or freed.
+    init?(_ item: MeshItem, scratch: DrawingScratch, parts: Int? = nil) {
         let cols = item.columns, rows = item.rows
         guard item.lift > 0.5 else { return nil }
         // The mesh projects onto the twice-as-fine layer: a quarter of that, onto the mask.
@@ -44,79 +48,105 @@ struct ShadowMask: @unchecked Sendable {
                                x1: Int(min(hi.0 + grow, Double(full.x1) + 1).rounded(.up)) + 1,
                                y1: Int(min(hi.1 + grow, Double(full.y1) + 1).rounded(.up)) + 1).intersection(full)
         guard !within.isEmpty else { return nil }
-        // Indexed as if the mask covered the whole canvas.
+        // Indexed as if the mask covered the whole canvas; filled and blurred over `within`.
         let w = within.width
         let mask = scratch.zeroed(within.area).baseAddress! - (within.y0 * w + within.x0)
-        var box = (x0: Int.max, y0: Int.max, x1: -1, y1: -1)
-        for cell in lifted {
-            let (i, j) = (cell % cols, cell / cols)
-            for half in 0..<2 {
-                let (p, q, r) = half == 0 ? (index(i, j), index(i + 1, j), index(i + 1, j + 1)) : (index(i, j), index(i + 1, j + 1), index(i, j + 1))
-                let (d0, d1, d2) = (ground[p].1, ground[q].1, ground[r].1)
-                rasterizeSpans(ground[p].0, ground[q].0, ground[r].0, clip: within) { py, first, last, inside, l1, l2, step1, step2 in
-                    // The weights and the darkness are linear along the span.
-                    var (l1, l2) = (l1, l2)
-                    var l0 = 1 - l1 - l2
-                    let step0 = -step1 - step2
-                    var dark = l0 * d0 + l1 * d1 + l2 * d2
-                    let step = step0 * d0 + step1 * d1 + step2 * d2
-                    var (low, high) = (Int.max, -1)
-                    let row = mask + py * w
-                    for px in first...last {
-                        defer { l0 += step0; l1 += step1; l2 += step2; dark += step }
-                        guard inside.contains(px) || (l0 >= triangleEpsilon && l1 >= triangleEpsilon && l2 >= triangleEpsilon) else { continue }
-                        let a = Float(dark)
-                        if a > row[px] { row[px] = a }
-                        (low, high) = (min(low, px), px)
-                    }
-                    if high >= 0 { box = (min(box.x0, low), min(box.y0, py), max(box.x1, high), max(box.y1, py)) }
-                }
-            }
-        }
-        guard box.x1 >= 0 else { return nil }
-        // Soften: two box blurs along each axis over the shadow's bounding box grown by the reach.
-        let x0 = max(box.x0 - 2 * reach, within.x0), x1 = min(box.x1 + 2 * reach, within.x1 - 1)
-        let y0 = max(box.y0 - 2 * reach, within.y0), y1 = min(box.y1 + 2 * reach, within.y1 - 1)
+        let (x0, x1, y0, y1) = (within.x0, within.x1 - 1, within.y0, within.y1 - 1)
         let (bw, bh) = (x1 - x0 + 1, y1 - y0 + 1)
+        // A large shadow is shared out over the cores: its rows, four at a time, to fill and to blur
+        // across, then its columns to blur down.
+        let parts = within.area >= 16_384 ? max(min(parts ?? ViewRenderer.cores, 8), 1) : 1
+        func share(_ count: Int, _ part: Int, step: Int = 1) -> Range<Int> {
+            let size = ((count + parts - 1) / parts + step - 1) / step * step
+            return min(part * size, count)..<min((part + 1) * size, count)
+        }
+        func together(_ body: (Int) -> Void) { concurrently(parts, body) }
         let perWindow = 1 / Float(2 * reach + 1)
-        // The horizontal pass reads a copy of its row; the vertical one runs along rows with a
-        // running sum per column, the rows it has overwritten but still needs kept in a ring.
-        // Four rows interleaved, column by column (floats, read four at a time).
-        let lines = scratch.zeroed(bw * 4).baseAddress!
-        @inline(__always) func line(_ k: Int) -> SIMD4<Float> { UnsafeRawPointer(lines + k * 4).loadUnaligned(as: SIMD4<Float>.self) }
+        // The horizontal pass reads a copy of its rows, four interleaved column by column (floats,
+        // read four at a time); the vertical one runs along rows with a running sum per column, the
+        // rows it has overwritten but still needs kept in a ring.
+        let lines = scratch.zeroed(bw * 4 * parts).baseAddress!
         let sums = scratch.zeroed(bw).baseAddress!
         let ringRows = reach + 1
         let ring = scratch.zeroed(bw * ringRows).baseAddress!
-        for _ in 0..<2 {
+        /// Blurs rows `rows` (of the mask's, from y0) across, with the copy at `lines`.
+        func across(_ rows: Range<Int>, lines: UnsafeMutablePointer<Float>) {
+            @inline(__always) func line(_ k: Int) -> SIMD4<Float> { UnsafeRawPointer(lines + k * 4).loadUnaligned(as: SIMD4<Float>.self) }
             // Four rows at once, one per vector lane (each lane sums in the order a row alone would),
             // so the running sums do not wait on each other.
-            for y in stride(from: y0, through: y1, by: 4) {
-                let count = min(4, y1 - y + 1)
-                let rows = (0..<4).map { mask + (y + min($0, count - 1)) * w + x0 }
-                for k in 0..<bw { for lane in 0..<4 { lines[k * 4 + lane] = rows[lane][k] } }
+            for y in stride(from: y0 + rows.lowerBound, to: y0 + rows.upperBound, by: 4) {
+                let count = min(4, y0 + rows.upperBound - y)
+                let row = (mask + y * w + x0, mask + (y + min(1, count - 1)) * w + x0, mask + (y + min(2, count - 1)) * w + x0,
+                           mask + (y + min(3, count - 1)) * w + x0)
+                for k in 0..<bw { (lines[k * 4], lines[k * 4 + 1], lines[k * 4 + 2], lines[k * 4 + 3]) = (row.0[k], row.1[k], row.2[k], row.3[k]) }
                 var sum = SIMD4<Float>.zero
                 for k in 0...min(reach, bw - 1) { sum += line(k) }
                 for k in 0..<bw {
                     let blurred = sum * perWindow
-                    for lane in 0..<count { rows[lane][k] = blurred[lane] }
+                    row.0[k] = blurred[0]
+                    if count > 1 { row.1[k] = blurred[1] }
+                    if count > 2 { row.2[k] = blurred[2] }
+                    if count > 3 { row.3[k] = blurred[3] }
                     if k + reach + 1 < bw { sum += line(k + reach + 1) }
                     if k - reach >= 0 { sum -= line(k - reach) }
                 }
             }
-            sums.update(repeating: 0, count: bw)
-            for k in 0...min(reach, bh - 1) { for x in 0..<bw { sums[x] += mask[(y0 + k) * w + x0 + x] } }
+        }
+        /// Blurs columns `columns` (of the mask's, from x0) down.
+        func down(_ columns: Range<Int>) {
+            guard !columns.isEmpty else { return }
+            let (c0, n) = (columns.lowerBound, columns.count)
+            (sums + c0).update(repeating: 0, count: n)
+            for k in 0...min(reach, bh - 1) { for x in columns { sums[x] += mask[(y0 + k) * w + x0 + x] } }
             for k in 0..<bh {
                 let row = mask + (y0 + k) * w + x0
                 // Keep row k as it was before it is overwritten: row k + reach + 1 will subtract it.
-                (ring + (k % ringRows) * bw).update(from: row, count: bw)
-                for x in 0..<bw { row[x] = sums[x] * perWindow }
-                if k + reach + 1 < bh { for x in 0..<bw { sums[x] += mask[(y0 + k + reach + 1) * w + x0 + x] } }
-                if k - reach >= 0 { let old = ring + ((k - reach) % ringRows) * bw; for x in 0..<bw { sums[x] -= old[x] } }
+                (ring + (k % ringRows) * bw + c0).update(from: row + c0, count: n)
+                for x in columns { row[x] = sums[x] * perWindow }
+                if k + reach + 1 < bh { for x in columns { sums[x] += mask[(y0 + k + reach + 1) * w + x0 + x] } }
+                if k - reach >= 0 { let old = ring + ((k - reach) % ringRows) * bw; for x in columns { sums[x] -= old[x] } }
             }
         }
+        // The footprints, each part its rows, then softened: two box blurs along each axis.
+        let drew = UnsafeMutableBufferPointer<Bool>.allocate(capacity: parts)
+        defer { drew.deallocate() }
+        drew.initialize(repeating: false)
+        together { part in
+            let rows = share(bh, part, step: 4)
+            guard !rows.isEmpty else { return }
+            let clip = PixelRect(x0: within.x0, y0: y0 + rows.lowerBound, x1: within.x1, y1: y0 + rows.upperBound)
+            for cell in lifted {
+                let (i, j) = (cell % cols, cell / cols)
+                for half in 0..<2 {
+                    let (p, q, r) = half == 0 ? (index(i, j), index(i + 1, j), index(i + 1, j + 1)) : (index(i, j), index(i + 1, j + 1), index(i, j + 1))
+                    let (d0, d1, d2) = (ground[p].1, ground[q].1, ground[r].1)
+                    rasterizeSpans(ground[p].0, ground[q].0, ground[r].0, clip: clip) { py, first, last, inside, l1, l2, step1, step2 in
+                        // The weights and the darkness are linear along the span.
+                        var (l1, l2) = (l1, l2)
+                        var l0 = 1 - l1 - l2
+                        let step0 = -step1 - step2
+                        var dark = l0 * d0 + l1 * d1 + l2 * d2
+                        let step = step0 * d0 + step1 * d1 + step2 * d2
+                        let row = mask + py * w
+                        for px in first...last {
+                            defer { l0 += step0; l1 += step1; l2 += step2; dark += step }
+                            guard inside.contains(px) || (l0 >= triangleEpsilon && l1 >= triangleEpsilon && l2 >= triangleEpsilon) else { continue }
+                            let a = Float(dark)
+                            if a > row[px] { row[px] = a }
+                            drew[part] = true
+                        }
+                    }
+                }
+            }
+            across(rows, lines: lines + part * bw * 4)
+        }
+        guard drew.contains(true) else { return nil }
+        together { down(share(bw, $0)) }
+        together { across(share(bh, $0, step: 4), lines: lines + $0 * bw * 4) }
+        together { down(share(bw, $0)) }
         self.mask = mask
         self.width = w
-        self.box = PixelRect(x0: x0, y0: y0, x1: x1 + 1, y1: y1 + 1)
+        self.box = within
     }
 
     /// Darkness below which the shadow does not show.
@@ -155,5 +185,17 @@ struct ShadowMask: @unchecked Sendable {
             let top = upper[left] + (upper[right] - upper[left]) * across, bottom = lower[left] + (lower[right] - lower[left]) * across
             return top + (bottom - top) * down
         }
+    }
+}
+
+/// Runs `body` for each of `0..<parts` at once, on as many threads, and
+/// returns when all have: each part must touch only memory no other part
+/// does (the closure is not checked for it).
+private func concurrently(_ parts: Int, _ body: (Int) -> Void) {
+    guard parts > 1 else { return body(0) }
+    withoutActuallyEscaping(body) { body in
+        struct Unchecked: @unchecked Sendable { let body: (Int) -> Void }
+        let work = Unchecked(body: body)
+        DispatchQueue.concurrentPerform(iterations: parts) { work.body($0) }
     }
 }
