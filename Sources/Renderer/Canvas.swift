@@ -157,6 +157,29 @@ enum Pixel {
         return rb | ag
     }
 
+    /// Four words mixed bilinearly, `f` / 256 of the way from the first of
+    /// each row to the second and `g` / 256 from the top row to the bottom,
+    /// then their colour (not alpha) times `light` / 255: each row two
+    /// words (the first in the low half), each word spread over 16-bit
+    /// lanes of a 64-bit one so that its four channels mix at once, rounded
+    /// as ``mix(_:_:_:)`` and ``scaled(_:_:)`` round.
+    @inline(__always)
+    static func bilinear(_ top: UInt64, _ bottom: UInt64, _ f: UInt32, _ g: UInt32, light: UInt32) -> UInt32 {
+        let m: UInt64 = 0x00FF_00FF_00FF_00FF, half: UInt64 = 0x0080_0080_0080_0080
+        @inline(__always) func spread(_ w: UInt64) -> UInt64 { (w & 0x00FF_00FF) | ((w >> 8) & 0x00FF_00FF) << 32 }
+        @inline(__always) func mix(_ a: UInt64, _ b: UInt64, _ f: UInt64) -> UInt64 { ((a &* (256 - f) &+ b &* f &+ half) >> 8) & m }
+        let (f, g) = (UInt64(f), UInt64(g))
+        var x = mix(mix(spread(top), spread(top >> 32), f), mix(spread(bottom), spread(bottom >> 32), f), g)
+        if light < 255 {
+            // Red, blue and green lanes times light / 255; alpha (the top lane) kept.
+            let colour: UInt64 = 0x0000_00FF_00FF_00FF
+            var c = (x & colour) &* UInt64(light) &+ 0x0000_0080_0080_0080
+            c = ((c &+ ((c >> 8) & colour)) >> 8) & colour
+            x = c | (x & 0x00FF_0000_0000_0000)
+        }
+        return UInt32(truncatingIfNeeded: x & 0x00FF_00FF) | UInt32(truncatingIfNeeded: (x >> 32) & 0x00FF_00FF) << 8
+    }
+
     /// A premultiplied channel `c` of a pixel of alpha `a` as a straight one, rounded (0 where `a` is).
     @inline(__always)
     static func straight(_ c: UInt32, _ a: UInt32) -> UInt32 { a == 0 ? 0 : min((c * 255 + a / 2) / a, 255) }

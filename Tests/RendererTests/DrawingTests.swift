@@ -459,6 +459,32 @@ struct DrawingTests {
         expect(9, 1, 1, 1, "white outside")
     }
 
+    /// A mesh's texels mixed four channels at a time in 64-bit words are the
+    /// same bytes as mixed a pair of channels at a time and then lit.
+    @Test func fourTexelsMixedAtOnceAreMixedAsTwoChannelsAtATime() {
+        var seed: UInt64 = 0x5EED
+        func next() -> UInt32 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt32(truncatingIfNeeded: seed >> 32)
+        }
+        for _ in 0..<20_000 {
+            // Premultiplied words: no channel above alpha.
+            func word() -> UInt32 {
+                let a = next() & 0xFF, w = next()
+                return (0..<3).reduce(a << 24) { $0 | (((w >> ($1 * 8)) & 0xFF) * a / 255) << ($1 * 8) }
+            }
+            let (t00, t01, t10, t11) = (word(), word(), word(), word())
+            let (f, g, light) = (next() % 256, next() % 256, next() % 2 == 0 ? 255 : next() % 256)
+            var expected = Pixel.mix(Pixel.mix(t00, t01, f), Pixel.mix(t10, t11, f), g)
+            if light < 255 { expected = (Pixel.scaled(expected, light) & 0x00FF_FFFF) | (expected & 0xFF00_0000) }
+            let found = Pixel.bilinear(UInt64(t00) | UInt64(t01) << 32, UInt64(t10) | UInt64(t11) << 32, f, g, light: light)
+            guard found == expected else {
+                Issue.record("\(t00) \(t01) \(t10) \(t11) by \(f), \(g), light \(light): \(found), not \(expected)")
+                return
+            }
+        }
+    }
+
     @Test func textIsAntiAliased() {
         // Font cells of 1.4 pixels: some pixels are partly ink.
         let pixels = labelPixels("0.08 s")

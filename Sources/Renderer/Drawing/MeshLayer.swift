@@ -545,9 +545,16 @@ struct TriangleSampler {
                 let (x0, x1) = (min(max(tu - 2, 0), width - 1), min(max(tu - 1, 0), width - 1))
                 let (y0, y1) = (min(max(tv - 2, 0), height - 1), min(max(tv - 1, 0), height - 1))
                 let (wu, wv) = (UInt32(truncatingIfNeeded: (u >> 8) & 0xFF), UInt32(truncatingIfNeeded: (v >> 8) & 0xFF))
-                p = Pixel.mix(Pixel.mix(texel(x0, y0), texel(x1, y0), wu), Pixel.mix(texel(x0, y1), texel(x1, y1), wu), wv)
                 let light = UInt32(truncatingIfNeeded: min(max((k &+ 128) >> 8, 0), 255))
-                if light < 255 { p = (Pixel.scaled(p, light) & 0x00FF_FFFF) | (p & 0xFF00_0000) }
+                if opaque && x1 == x0 + 1 {
+                    // Each row's two texels in one load, mixed four channels at a time.
+                    let top = texels.loadUnaligned(fromByteOffset: (y0 &* width &+ x0) &* 4, as: UInt64.self)
+                    let bottom = texels.loadUnaligned(fromByteOffset: (y1 &* width &+ x0) &* 4, as: UInt64.self)
+                    p = Pixel.bilinear(top, bottom, wu, wv, light: light)
+                } else {
+                    p = Pixel.mix(Pixel.mix(texel(x0, y0), texel(x1, y0), wu), Pixel.mix(texel(x0, y1), texel(x1, y1), wu), wv)
+                    if light < 255 { p = (Pixel.scaled(p, light) & 0x00FF_FFFF) | (p & 0xFF00_0000) }
+                }
             }
             guard p >> 24 > 0 else { continue }
             row[x] = Pixel.over(p, row[x])
