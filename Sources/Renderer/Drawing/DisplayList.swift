@@ -128,27 +128,27 @@ struct MeshItem: Equatable, Sendable {
     let centreX: Double, centreY: Double
     /// Pixels per point.
     let scale: Double
+    /// The pixels the mesh and its shadow may cover.
     let bounds: PixelRect
-    /// The region of the twice-as-fine layer the mesh and its shadow cover.
-    let layer: PixelRect
 
     func vertex(_ i: Int, _ j: Int) -> Vec3 { vertices[j * (columns + 1) + i] }
 
-    /// Where a point lands on the twice-as-fine layer.
+    /// Where a point lands on the canvas, in pixels.
     @inline(__always)
     func project(_ p: Vec3) -> (Double, Double) { Self.project(p, centreX: centreX, centreY: centreY, scale: scale) }
 
     @inline(__always)
     private static func project(_ p: Vec3, centreX: Double, centreY: Double, scale: Double) -> (Double, Double) {
         let seen = Mesh.projected(p, centreX: centreX, centreY: centreY)
-        return (seen.x * scale * 2, seen.y * scale * 2)
+        return (seen.x * scale, seen.y * scale)
     }
 
     /// The highest a vertex is lifted.
     let lift: Double
 
-    /// How far the shadow's blur reaches, in layer pixels.
-    let shadowReach: Int
+    /// How far the shadow's blur reaches, in canvas pixels: a fifth of the
+    /// highest lift (up to 60 points).
+    let shadowReach: Double
 
     /// The point beneath `p` its shadow falls on, and how dark it is there.
     @inline(__always)
@@ -165,7 +165,7 @@ struct MeshItem: Equatable, Sendable {
         (self.textureWidth, self.textureHeight) = (textureWidth, textureHeight)
         (centreX, centreY) = (root.width / 2, root.height / 2)
         self.scale = scale
-        // The layer region: every projected vertex and, when lifted, the shadow with its blur.
+        // Every projected vertex and, when lifted, the shadow with its blur.
         var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
         func include(_ p: (Double, Double), grow: Double) {
             (x0, y0, x1, y1) = (min(x0, p.0 - grow), min(y0, p.1 - grow), max(x1, p.0 + grow), max(y1, p.1 + grow))
@@ -173,21 +173,19 @@ struct MeshItem: Equatable, Sendable {
         let vertices = vertices
         let (centreX, centreY) = (centreX, centreY)
         func p(_ v: Vec3) -> (Double, Double) { Self.project(v, centreX: centreX, centreY: centreY, scale: scale) }
-        for v in vertices { include(p(v), grow: 2) }
+        for v in vertices { include(p(v), grow: 1) }
         let lift = vertices.reduce(0) { max($0, $1.z) }
-        let reach = max(Int((min(lift, 60) * 0.2 * scale * 2).rounded()), 1)
+        let reach = min(lift, 60) * 0.2 * scale
         (self.lift, shadowReach) = (lift, reach)
         if lift > 0.5 {
-            for v in vertices { include(p(Vec3(x: v.x, y: v.y + 0.25 * v.z, z: 0)), grow: Double(2 * reach + 2)) }
+            for v in vertices { include(p(Vec3(x: v.x, y: v.y + 0.25 * v.z, z: 0)), grow: 2 * reach + 2) }
         }
-        let full = PixelRect(x0: canvas.x0 * 2, y0: canvas.y0 * 2, x1: canvas.x1 * 2, y1: canvas.y1 * 2)
         if x0 <= x1, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, max(abs(x0), abs(x1), abs(y0), abs(y1)) < 1e9 {
-            layer = PixelRect(x0: Int(x0.rounded(.down)), y0: Int(y0.rounded(.down)),
-                              x1: Int(x1.rounded(.up)) + 1, y1: Int(y1.rounded(.up)) + 1).intersection(full)
+            bounds = PixelRect(x0: Int(x0.rounded(.down)), y0: Int(y0.rounded(.down)),
+                               x1: Int(x1.rounded(.up)) + 1, y1: Int(y1.rounded(.up)) + 1).intersection(canvas)
         } else {
-            layer = full
+            bounds = canvas
         }
-        bounds = PixelRect(x0: layer.x0 / 2, y0: layer.y0 / 2, x1: (layer.x1 + 1) / 2, y1: (layer.y1 + 1) / 2).intersection(canvas)
     }
 }
 

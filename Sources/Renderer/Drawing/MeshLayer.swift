@@ -116,11 +116,8 @@ struct MeshLayer: @unchecked Sendable {
             let lambert = max(s * (n.x * meshLight.x + n.y * meshLight.y + n.z * meshLight.z), 0) / meshLight.z
             return min(0.3 + 0.7 * lambert, 1)
         }
-        // The mesh on the canvas (it projects onto the twice-as-fine layer: halved).
-        let screen = vertices.map { v -> (Double, Double) in
-            let p = item.project(v)
-            return (p.0 / 2, p.1 / 2)
-        }
+        // The mesh on the canvas.
+        let screen = vertices.map(item.project)
         // Each vertex at rest (unlifted, lit fully) gives the shift from its texture position to the canvas; nil when not.
         let rest = vertices.indices.map { k -> (Double, Double)? in
             guard vertices[k].z == 0, normals[k] == Vec3(x: 0, y: 0, z: 1) else { return nil }

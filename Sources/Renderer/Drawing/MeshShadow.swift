@@ -19,12 +19,12 @@ struct ShadowMask: @unchecked Sendable {
     init?(_ item: MeshItem, scratch: DrawingScratch, parts: Int? = nil) {
         let cols = item.columns, rows = item.rows
         guard item.lift > 0.5 else { return nil }
-        // The mesh projects onto the twice-as-fine layer: a quarter of that, onto the mask.
-        let reach = max(Int((Double(item.shadowReach) / 4).rounded()), 1)
+        // The mask's pixels are two canvas pixels wide.
+        let reach = max(Int((item.shadowReach / 2).rounded()), 1)
         // Where each vertex's shadow falls on the mask and how dark it is there; the cells lifted, and the box around their footprints.
         let ground = item.vertices.map { p -> ((Double, Double), Double) in
             let (point, dark) = item.ground(p)
-            return ((point.0 / 4, point.1 / 4), dark)
+            return ((point.0 / 2, point.1 / 2), dark)
         }
         @inline(__always) func index(_ i: Int, _ j: Int) -> Int { j * (cols + 1) + i }
         var lifted: [Int] = []
