@@ -46,28 +46,12 @@ func rasterizeSpans(_ p0: (Double, Double), _ p1: (Double, Double), _ p2: (Doubl
         bound(slope0, inverse0, 1 - l1At0 - l2At0)
         guard low.isFinite, high.isFinite, low <= high + 1 else { continue }
         // Widened by a pixel each side, then each pixel tested.
-        let first = max(minX, floorToInt(low - 0.5) - 1), last = min(maxX, ceilToInt(high - 0.5) + 1)
+        let first = max(minX, floorInt(low - 0.5) - 1), last = min(maxX, ceilInt(high - 0.5) + 1)
         guard first <= last else { continue }
         // Centres at least a pixel in from where each weight reaches epsilon: each weight
         // there exceeds epsilon by its whole step per pixel, far beyond rounding.
-        let inner = max(first, ceilToInt(low - 0.5) + 1), outer = min(last + 1, floorToInt(high - 0.5))
+        let inner = max(first, ceilInt(low - 0.5) + 1), outer = min(last + 1, floorInt(high - 0.5))
         let x = Double(first) + 0.5
         span(py, first, last, inner < outer ? inner..<outer : first..<first, l1At0 + slope1 * x, l2At0 + slope2 * x, slope1, slope2)
     }
-}
-
-/// `x` rounded down, as an integer: a truncation and a comparison, where
-/// `rounded(.down)` calls the C library on the baseline x86-64 (`x` finite
-/// and within Int's range).
-@inline(__always)
-func floorToInt(_ x: Double) -> Int {
-    let t = Int(x)
-    return Double(t) > x ? t - 1 : t
-}
-
-/// `x` rounded up, as an integer (as ``floorToInt(_:)``).
-@inline(__always)
-func ceilToInt(_ x: Double) -> Int {
-    let t = Int(x)
-    return Double(t) < x ? t + 1 : t
 }
