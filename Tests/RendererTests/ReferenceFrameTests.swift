@@ -8,7 +8,9 @@ import Testing
 /// 2; the curl's shadow at mid-curl; every glyph of the font at several
 /// sizes, on colours, on a picture and over nothing), and each is drawn again
 /// now and compared: the mean absolute error at most 1/255 per channel, and
-/// at most 8/255 on any pixel away from an anti-aliased edge.
+/// at most 8/255 on any pixel away from an anti-aliased edge. The mid-curl
+/// filmstrips were recorded anew when a curled page came to be read once a
+/// pixel, bilinearly (docs/performance.md shows the difference).
 ///
 /// `SEGUE_RECORD_REFERENCES=1 swift test --filter ReferenceFrameTests`
 /// writes them anew, for a change that means to alter the pictures (say why
