@@ -21,10 +21,17 @@ public final class VirtualDisplay {
     /// displays made at once could be given the same number, and the test
     /// whose own server had failed to start talked to the other one's, until
     /// that test ended and took it away ("Can't open display").
+    ///
+    /// It never resets (`-noreset`): by default an X server resets when its
+    /// last client leaves, and the reset drops a client that connected
+    /// meanwhile before its setup was answered (xorg/xserver#1102). The tests
+    /// poll with xdotool, a client that comes and goes, while a terminal or
+    /// window connects: xterm was dropped so, now and then ("Can't open
+    /// display" with its own server running).
     public init() throws {
         server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        server.arguments = ["-displayfd", "1", "-screen", "0", "1200x1000x24", "-nolisten", "tcp"]
+        server.arguments = ["-displayfd", "1", "-noreset", "-screen", "0", "1200x1000x24", "-nolisten", "tcp"]
         let announced = Pipe()
         server.standardOutput = announced
         server.standardError = FileHandle.nullDevice
