@@ -362,6 +362,30 @@ struct DrawingTests {
         #expect(Set(stride(from: 0, to: one.pixels.count, by: 4).map { one.pixels[$0] }).count > 8, "the frame shows a curled page")
     }
 
+    /// A page at rest but for one vertex moved in its plane: every cell is
+    /// drawn, the half of a cell whose corners are all at rest included
+    /// (only whole cells at rest are copied as they are).
+    @Test func aCellHalfAtRestIsStillDrawn() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 80, height: 60))
+        root.backgroundColor = Color(red: 1, green: 1, blue: 1)
+        let page = View(frame: Rect(x: 10, y: 10, width: 60, height: 40))
+        page.backgroundColor = Color(red: 1, green: 0, blue: 0)
+        // Cells of 20 x 20 points, three across and two down; vertex (1, 1) moved 3 points right.
+        let mesh = Mesh(columns: 3, rows: 2, covering: page.frame)
+        mesh.vertices[5] = Vec3(x: mesh.vertices[5].x + 3, y: mesh.vertices[5].y, z: 0)
+        page.mesh = mesh
+        root.addSubview(page)
+        let canvas = ViewRenderer(scale: 1).render(root)
+        // Inside both halves of every cell; the upper half of cell (1, 0) has its corners (1, 0), (2, 0) and (2, 1) at rest.
+        for (i, j) in [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)] {
+            for (dx, dy) in [(14, 6), (6, 14)] {
+                let (x, y) = (10 + i * 20 + dx, 10 + j * 20 + dy)
+                let c = canvas.color(x: x, y: y)
+                #expect(c.red > 0.99 && c.green < 0.01 && c.blue < 0.01, "cell (\(i), \(j)), pixel (\(x), \(y)): \(c)")
+            }
+        }
+    }
+
     /// A large shadow is worked out on several cores at once, its rows and
     /// columns shared out: it is the shadow worked out on one.
     @Test func aShadowSharedOutOverCoresIsTheShadowWorkedOutOnOne() throws {

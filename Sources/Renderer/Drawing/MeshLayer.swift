@@ -48,6 +48,9 @@ struct MeshLayer: @unchecked Sendable {
         /// Where the texture's own pixels land shifted by whole pixels, at full
         /// light: each pixel whose centre it holds is a texel as it is.
         let atRest: Bool
+        /// Whether its cell lies at rest whole (both halves) and is drawn as
+        /// part of a ``RestingRun``, not triangle by triangle.
+        let copied: Bool
         /// Its bounding box's rows and columns.
         let top: Int, bottom: Int, left: Int, right: Int
         /// The texture position and the light across it, for ``TriangleSampler/bilinear(_:row:from:to:into:drew:)``.
@@ -129,6 +132,11 @@ struct MeshLayer: @unchecked Sendable {
             guard let s = rest[p], let t = rest[q], let w = rest[r] else { return false }
             return s == t && s == w
         }
+        /// Whether cell `cell` lies at rest whole (the texture opaque), so is copied as part of a run.
+        func copied(_ cell: Int) -> Bool {
+            let (i, j) = (cell % cols, cell / cols)
+            return texture.opaque && resting(index(i, j), index(i + 1, j), index(i + 1, j + 1)) && resting(index(i, j), index(i + 1, j + 1), index(i, j + 1))
+        }
         shadow = ShadowMask(item, scratch: scratch)
 
         // Each cell's two triangles (corners 0, 1, 2 and 0, 2, 3 of the cell), in drawing order,
@@ -158,7 +166,7 @@ struct MeshLayer: @unchecked Sendable {
                 let (top, left) = (Int(max(low.1, -1e9).rounded(.down)), Int(max(low.0, -1e9).rounded(.down)))
                 let corners = (corner(p), corner(q), corner(r))
                 triangles.append(Triangle(
-                    a: corners.0, b: corners.1, c: corners.2, back: back, atRest: resting(p, q, r),
+                    a: corners.0, b: corners.1, c: corners.2, back: back, atRest: resting(p, q, r), copied: copied(cell),
                     top: top, bottom: Int(min(high.1, 1e9).rounded(.up)), left: left, right: Int(min(high.0, 1e9).rounded(.up)),
                     gradients: Gradients(corners.0, corners.1, corners.2, left: left, top: top)))
             }
@@ -211,21 +219,18 @@ struct MeshLayer: @unchecked Sendable {
 
         // Runs of cells at rest along each row of cells, each run's cells with one shift.
         var runs: [RestingRun] = []
-        if texture.opaque {
-            for j in 0..<rows {
-                var i = 0
-                while i < cols {
-                    guard resting(index(i, j), index(i + 1, j), index(i, j + 1)), resting(index(i, j), index(i + 1, j + 1), index(i, j + 1)),
-                          let shift = rest[index(i, j)] else { i += 1; continue }
-                    var end = i + 1
-                    while end < cols, rest[index(end + 1, j)].map({ $0 == shift }) == true, rest[index(end + 1, j + 1)].map({ $0 == shift }) == true { end += 1 }
-                    // Pixel centres within cells i..<end of the row, edges included.
-                    let (a, b) = (uv(index(i, j)), uv(index(end, j + 1)))
-                    runs.append(RestingRun(top: Int((a.1 + shift.1 - 0.5).rounded(.up)), bottom: Int((b.1 + shift.1 - 0.5).rounded(.down)),
-                                           left: Int((a.0 + shift.0 - 0.5).rounded(.up)), right: Int((b.0 + shift.0 - 0.5).rounded(.down)),
-                                           shiftX: Int(shift.0), shiftY: Int(shift.1)))
-                    i = end
-                }
+        for j in 0..<rows {
+            var i = 0
+            while i < cols {
+                guard copied(j * cols + i), let shift = rest[index(i, j)] else { i += 1; continue }
+                var end = i + 1
+                while end < cols, copied(j * cols + end), rest[index(end, j)].map({ $0 == shift }) == true { end += 1 }
+                // Pixel centres within cells i..<end of the row, edges included.
+                let (a, b) = (uv(index(i, j)), uv(index(end, j + 1)))
+                runs.append(RestingRun(top: Int((a.1 + shift.1 - 0.5).rounded(.up)), bottom: Int((b.1 + shift.1 - 0.5).rounded(.down)),
+                                       left: Int((a.0 + shift.0 - 0.5).rounded(.up)), right: Int((b.0 + shift.0 - 0.5).rounded(.down)),
+                                       shiftX: Int(shift.0), shiftY: Int(shift.1)))
+                i = end
             }
         }
         atRest = runs
@@ -308,7 +313,7 @@ struct MeshLayer: @unchecked Sendable {
         let band = layer.clip
         var restDrawn = false
         inDrawingOrder(reaching) { triangle, texels in
-            if triangle.atRest && !atRest.isEmpty {
+            if triangle.copied {
                 // The cells at rest where their first triangle comes: their pixels are texels as they are.
                 if !restDrawn { drawResting(into: layer, texels: texels, drawn: drawn) }
                 restDrawn = true
