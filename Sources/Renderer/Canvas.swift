@@ -94,10 +94,7 @@ public struct Canvas: Sendable {
         pixels.withUnsafeBufferPointer { all in
             let src = all.baseAddress! + y * width * 4
             out.update(from: src, count: width * 4)
-            for x in 0..<width where src[x * 4 + 3] != 255 {
-                let p = out + x * 4, a = p[3]
-                for c in 0..<3 { p[c] = UInt8(Pixel.straight(UInt32(p[c]), UInt32(a))) }
-            }
+            Pixel.makeStraight(out, count: width)
         }
     }
 
@@ -183,6 +180,20 @@ enum Pixel {
     /// A premultiplied channel `c` of a pixel of alpha `a` as a straight one, rounded (0 where `a` is).
     @inline(__always)
     static func straight(_ c: UInt32, _ a: UInt32) -> UInt32 { a == 0 ? 0 : min((c * 255 + a / 2) / a, 255) }
+
+    /// Makes `count` premultiplied RGBA pixels at `bytes` straight, in place:
+    /// opaque ones are left as they are (the same either way), the others'
+    /// colour divided by their alpha. Whether every one was opaque.
+    @discardableResult
+    static func makeStraight(_ bytes: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
+        var opaque = true
+        for x in 0..<count where bytes[x * 4 + 3] != 255 {
+            opaque = false
+            let p = bytes + x * 4, a = UInt32(p[3])
+            for c in 0..<3 { p[c] = UInt8(straight(UInt32(p[c]), a)) }
+        }
+        return opaque
+    }
 
     /// `source` over `destination`, both premultiplied.
     @inline(__always)

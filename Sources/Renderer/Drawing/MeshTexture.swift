@@ -20,15 +20,8 @@ final class MeshTexture: @unchecked Sendable {
         (width, height) = (canvas.width, canvas.height)
         var front = canvas.pixels
         canvas.pixels = []  // the texture's is then the only reference: changed in place
-        var opaque = true
-        front.withUnsafeMutableBufferPointer { texels in
-            for k in stride(from: 0, to: texels.count, by: 4) where texels[k + 3] != 255 {
-                opaque = false
-                let a = UInt32(texels[k + 3])
-                for c in 0..<3 { texels[k + c] = UInt8(Pixel.straight(UInt32(texels[k + c]), a)) }
-            }
-        }
-        (self.front, self.opaque) = (front, opaque)
+        opaque = front.withUnsafeMutableBufferPointer { texels in texels.baseAddress.map { Pixel.makeStraight($0, count: texels.count / 4) } ?? true }
+        self.front = front
     }
 
     /// Makes ``back`` if it is not made yet. Not thread-safe: call it while
