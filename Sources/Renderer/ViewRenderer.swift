@@ -28,7 +28,7 @@ public struct ViewRenderer: Sendable {
     static let cores = ProcessInfo.processInfo.activeProcessorCount
     /// Frames (or damaged rectangles) of at least this many pixels are drawn
     /// in bands of rows on all cores (a mesh's pixels counting five times, and
-    /// then four bands a core, taken in turn); 400,000 by default (a HiDPI
+    /// then eight bands a core, taken in turn); 400,000 by default (a HiDPI
     /// frame, or one with a page curling over a good part of it: a frame of
     /// quads at scale 1 is drawn on one core). A live view, which has a frame
     /// to present at every refresh, draws smaller ones in bands too.

@@ -15,7 +15,7 @@ public enum TerminalGraphics: String, Sendable, CaseIterable {
 }
 
 /// A rectangle of a frame as 8-bit RGB words (0x00RRGGBB), converted once by
-/// ``Canvas/packRow(_:from:to:into:)``, as the window's texture is.
+/// ``Canvas/packRow(_:from:to:into:)``, as the GIF encoder reads a frame.
 struct PackedPixels {
     let area: PixelRect
     let words: [UInt32]
