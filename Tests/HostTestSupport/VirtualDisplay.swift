@@ -60,9 +60,11 @@ public final class VirtualDisplay {
         if server.isRunning { kill(server.processIdentifier, SIGKILL) }
     }
 
-    /// Runs an X tool against this display.
+    /// Runs an X tool against this display: its exit status and what it wrote
+    /// to standard output, as bytes (xwd writes a binary picture; only callers
+    /// that expect text decode it, with ``text(_:)``).
     @discardableResult
-    public func tool(_ name: String, _ arguments: [String]) throws -> (status: Int32, out: String, data: Data) {
+    public func tool(_ name: String, _ arguments: [String]) throws -> (status: Int32, data: Data) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/" + name)
         process.arguments = arguments
@@ -77,14 +79,19 @@ public final class VirtualDisplay {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         watchdog.cancel()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self), data)
+        return (process.terminationStatus, data)
+    }
+
+    /// What an X tool that prints text (xdotool) printed.
+    public func text(_ name: String, _ arguments: [String]) throws -> String {
+        String(decoding: try tool(name, arguments).data, as: UTF8.self)
     }
 
     /// The first window called `title` (waiting for it up to `timeout`).
     public func window(named title: String, timeout: Double = 20) throws -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let found = try tool("xdotool", ["search", "--name", title]).out.split(separator: "\n").first
+            let found = try text("xdotool", ["search", "--name", title]).split(separator: "\n").first
             if let found { return String(found) }
             usleep(100_000)
         }
@@ -111,15 +118,29 @@ public struct XWDImage {
         let start = headerSize + colours * 12, step = bitsPerPixel / 8
         guard step >= 3, bytes.count >= start + bytesPerLine * height else { return nil }
         func shift(_ mask: Int) -> Int { mask == 0 ? 0 : mask.trailingZeroBitCount }
+        let (redShift, greenShift, blueShift) = (shift(redMask), shift(greenMask), shift(blueMask))
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
-        for y in 0..<height {
-            for x in 0..<width {
-                let p = start + y * bytesPerLine + x * step
-                var v = 0
-                for b in 0..<step { v |= Int(bytes[p + b]) << (8 * (byteOrder == 0 ? b : step - 1 - b)) }
-                rgb[(y * width + x) * 3] = UInt8((v & redMask) >> shift(redMask))
-                rgb[(y * width + x) * 3 + 1] = UInt8((v & greenMask) >> shift(greenMask))
-                rgb[(y * width + x) * 3 + 2] = UInt8((v & blueMask) >> shift(blueMask))
+        // Through buffer pointers: the tests are built for debugging, where
+        // checked array subscripts made a photograph take seconds.
+        bytes.withUnsafeBufferPointer { source in
+            rgb.withUnsafeMutableBufferPointer { target in
+                var k = 0
+                for y in 0..<height {
+                    var p = start + y * bytesPerLine
+                    for _ in 0..<width {
+                        var v = 0
+                        if byteOrder == 0 {
+                            for b in (0..<step).reversed() { v = v << 8 | Int(source[p + b]) }
+                        } else {
+                            for b in 0..<step { v = v << 8 | Int(source[p + b]) }
+                        }
+                        target[k] = UInt8(truncatingIfNeeded: (v & redMask) >> redShift)
+                        target[k + 1] = UInt8(truncatingIfNeeded: (v & greenMask) >> greenShift)
+                        target[k + 2] = UInt8(truncatingIfNeeded: (v & blueMask) >> blueShift)
+                        k += 3
+                        p += step
+                    }
+                }
             }
         }
         (self.width, self.height, self.rgb) = (width, height, rgb)
@@ -182,15 +203,20 @@ public struct XWDImage {
 }
 
 extension VirtualDisplay {
-    /// Captures `window` until `done` holds of the picture (or `timeout` seconds pass); the last capture.
+    /// Photographs `window` until `done` holds of the picture, and returns
+    /// that photograph; after `timeout` seconds, the last one taken. It keeps
+    /// looking until the deadline has passed, and at least twice, so a
+    /// photograph that takes long on a busy machine is never the only look.
     public func waitForCapture(_ window: String, timeout: Double = 15, until done: (XWDImage) -> Bool) throws -> XWDImage? {
         let deadline = Date().addingTimeInterval(timeout)
         var last: XWDImage?
-        while Date() < deadline {
+        var looks = 0
+        repeat {
+            if looks > 0 { usleep(100_000) }
             last = try capture(window)
+            looks += 1
             if let last, done(last) { return last }
-            usleep(100_000)
-        }
+        } while Date() < deadline || looks < 2
         return last
     }
 }

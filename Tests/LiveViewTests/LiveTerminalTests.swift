@@ -84,6 +84,14 @@ final class PseudoTerminal {
         return true
     }
 
+    /// Reads until the output holds `text`, looked for as bytes (frames run to
+    /// megabytes, and are not decoded as text on every read); whether it did.
+    @discardableResult
+    func read(timeout: Double = 20, untilItShows text: String) -> Bool {
+        let wanted = Array(text.utf8)
+        return read(timeout: timeout) { $0.firstRange(of: wanted) != nil }
+    }
+
     /// Waits (with a deadline, then kills) for the program to end; its exit status, nil when killed.
     func waitForExit(timeout: Double = 15) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
@@ -185,7 +193,7 @@ struct LiveTerminalTests {
         let pty = try PseudoTerminal(columns: Self.columns, rows: Self.rows)
         let before = pty.settings()
         try pty.spawn(Paths.segue, ["show", "--terminal", "--graphics", "half-blocks", "--isolation", "process"])
-        #expect(pty.read { String(decoding: $0, as: UTF8.self).contains("fps") }, "no first frame: \(pty.text.suffix(300))")
+        #expect(pty.read(untilItShows: "fps"), "no first frame: \(pty.text.suffix(300))")
         #expect(pty.settings() != before, "the view puts the terminal in raw mode")
         let picture = HalfBlockPicture(pty.output, rows: Self.rows)
         let expected = Self.expectedFirstFrame()
@@ -221,7 +229,7 @@ struct LiveTerminalTests {
     @Test func aSilentTerminalGetsHalfBlocksAndTheMouseClicksTheBar() throws {
         let pty = try PseudoTerminal(columns: Self.columns, rows: Self.rows)
         try pty.spawn(Paths.segue, ["show", "--terminal"])
-        #expect(pty.read { String(decoding: $0, as: UTF8.self).contains("fps") })
+        #expect(pty.read(untilItShows: "fps"))
         #expect(pty.text.contains("\u{1B}_Gi=31,s=1,v=1,a=q"), "the kitty query")
         #expect(pty.text.contains("\u{1B}[c"), "the device attributes query")
         #expect(pty.text.contains("\u{E2}\u{96}\u{80}") || pty.output.contains(0xE2), "half-blocks")
@@ -318,7 +326,7 @@ struct LiveTerminalTests {
     @Test func aResizedTerminalIsDrawnAgainAtItsNewSize() throws {
         let pty = try PseudoTerminal(columns: Self.columns, rows: Self.rows)
         try pty.spawn(Paths.segue, ["show", "--terminal", "--graphics", "half-blocks"])
-        #expect(pty.read { String(decoding: $0, as: UTF8.self).contains("fps") })
+        #expect(pty.read(untilItShows: "fps"))
         let before = pty.output.count
         var size = winsize(ws_row: 30, ws_col: 60, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(pty.master, UInt(TIOCSWINSZ), &size)
@@ -344,7 +352,7 @@ struct LiveTerminalTests {
         try good.write(toFile: path, atomically: true, encoding: .utf8)
         let pty = try PseudoTerminal(columns: Self.columns, rows: Self.rows)
         try pty.spawn(Paths.segue, ["show", "--terminal", "--graphics", "half-blocks", "--config", path])
-        #expect(pty.read { String(decoding: $0, as: UTF8.self).contains("fps") })
+        #expect(pty.read(untilItShows: "fps"))
         let expected = Self.expectedFirstFrame()
         let scale = Double(expected.width) / Rect.phonePortrait.width
         // The pixels of the banner's middle row: at this scale a pixel spans points of its text too.
@@ -375,7 +383,7 @@ struct LiveTerminalTests {
         try save("second.png", [10, 10, 250])
         let pty = try PseudoTerminal(columns: Self.columns, rows: Self.rows)
         try pty.spawn(Paths.segue, ["show", "--terminal", "--graphics", "half-blocks", folder + "/first.png", folder + "/second.png"])
-        #expect(pty.read { String(decoding: $0, as: UTF8.self).contains("fps") }, "no first frame: \(pty.text.suffix(300))")
+        #expect(pty.read(untilItShows: "fps"), "no first frame: \(pty.text.suffix(300))")
         #expect(HalfBlockPicture(pty.output, rows: Self.rows).statusLine.hasPrefix("first"))
         let expected = Self.expectedFirstFrame()
         let scale = Double(expected.width) / Rect.phonePortrait.width

@@ -14,7 +14,7 @@ struct LiveWindowTests {
     /// What a show that opened no window is doing, for the failure message:
     /// its standard error, the windows on the display, its threads' stacks (with gdb).
     static func diagnose(_ show: LiveProcess, on display: VirtualDisplay) -> String {
-        let windows = (try? display.tool("xdotool", ["search", "--name", "."]).out) ?? "?"
+        let windows = (try? display.text("xdotool", ["search", "--name", "."])) ?? "?"
         let stacks = FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb") && show.process.isRunning
             ? (try? run("/usr/bin/gdb", ["-p", "\(show.process.processIdentifier)", "-batch", "-ex", "thread apply all bt 12"], timeout: 60).out) ?? ""
             : ""
