@@ -46,6 +46,8 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
     private var late = false
     private var failure: String?
     private var stopping = false
+    /// How many samples wait for an answer now.
+    private var waiters = 0
     /// The newest answer (resting states before the first).
     private let newest: LayerBuffer
 
@@ -124,15 +126,19 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
             case .pending:
                 collecting = t  // the thread takes the late answer; `asking` stays set until it has
                 late = true
-                pthread_cond_broadcast(condition)
             case .busy, .failed:
                 asking = false
             }
+            // Whoever waited while this thread asked (another sample for its
+            // own t, the thread with a t to evaluate) may go on now.
+            pthread_cond_broadcast(condition)
         }
         if answered != t, failure == nil, !late {
             wanted = t
             pthread_cond_broadcast(condition)
             var until = timespec(tv_sec: Int(deadline.rounded(.down)), tv_nsec: Int((deadline - deadline.rounded(.down)) * 1e9))
+            waiters += 1
+            defer { waiters -= 1 }
             while answered != t, failure == nil, !stopping {
                 if pthread_cond_timedwait(condition, mutex, &until) == ETIMEDOUT {
                     late = answered != t
@@ -146,6 +152,13 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
         if let failure { return .failed(failure) }
         read(newest)
         return answered == t ? .fresh : .held
+    }
+
+    /// How many samples are waiting for an answer now. [any thread]
+    var waitingSamples: Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return waiters
     }
 
     /// Records the failure, wakes every waiter, and says it once (outside the lock). Called with `mutex` held.
