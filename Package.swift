@@ -53,7 +53,7 @@ let package = Package(
         // The core: views, view controllers, the container, transitions, clocks, the built-in default animator.
         .target(name: "HostContainer", dependencies: ["AnimatorABI", "Timing"]),
         // System calls behind one thin layer (retried on EINTR, errors as a typed Errno), a lock, threads, a monotonic clock.
-        .target(name: "SystemCalls"),
+        .target(name: "SystemCalls", dependencies: ["ProcessShims"]),
         // C for what Swift's Glibc module lacks: memfd, posix_spawn's closefrom, shared-memory atomics, a signal self-pipe.
         .target(name: "ProcessShims"),
         // What a worker enters before plugin code runs: capabilities, limits, Landlock, seccomp.

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <link.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -175,4 +176,8 @@ int process_shims_signal_pipe(const int *signals, int count) {
 const char *process_shims_object_path(const void *address) {
     Dl_info info;
     return dladdr(address, &info) != 0 ? info.dli_fname : NULL;
+}
+
+int process_shims_poll(struct pollfd *fds, nfds_t count, const struct timespec *timeout) {
+    return ppoll(fds, count, timeout, NULL);
 }

@@ -1,4 +1,5 @@
 import Glibc
+import ProcessShims
 
 // The system calls Segue makes where an interruption or an error must be
 // handled, behind one thin layer (swift-system's habit): each call is retried
@@ -74,20 +75,25 @@ package enum SystemCall {
     /// ``poll(_:until:)`` for one descriptor, without an array: a render
     /// thread's wait for a worker allocates nothing.
     package static func poll(_ fd: inout pollfd, until deadline: Double?) throws(Errno) -> Int {
-        Int(try retryingInterrupts { Glibc.poll(&fd, 1, milliseconds(until: deadline)) })
+        Int(try retryingInterrupts { withTimeout(until: deadline) { process_shims_poll(&fd, 1, $0) } })
     }
 
     /// Waits until one of `fds` is ready or `deadline` (``MonotonicTime``; nil:
     /// none) passes; an interruption waits again for what is left.
     /// - Returns: how many are ready, 0 when the deadline passed.
     package static func poll(_ fds: inout [pollfd], until deadline: Double?) throws(Errno) -> Int {
-        Int(try retryingInterrupts { Glibc.poll(&fds, nfds_t(fds.count), milliseconds(until: deadline)) })
+        let count = nfds_t(fds.count)
+        return Int(try retryingInterrupts { withTimeout(until: deadline) { process_shims_poll(&fds, count, $0) } })
     }
 
-    /// poll's timeout for `deadline`: whole milliseconds left, rounded up (so
-    /// a wait never ends before it), 0 once it has passed, -1 for none.
-    private static func milliseconds(until deadline: Double?) -> Int32 {
-        deadline.map { max(0, Int32((($0 - MonotonicTime.now) * 1000).rounded(.up))) } ?? -1
+    /// Calls `body` with the time left until `deadline` to the nanosecond (a
+    /// bound under a millisecond holds as set; poll's whole milliseconds made
+    /// 0.8 ms none), zero once it has passed, or nil for none.
+    private static func withTimeout<R>(until deadline: Double?, _ body: (UnsafePointer<timespec>?) -> R) -> R {
+        guard let deadline else { return body(nil) }
+        let left = max(0, deadline - MonotonicTime.now)
+        var timeout = timespec(tv_sec: Int(left), tv_nsec: min(Int((left - left.rounded(.down)) * 1e9), 999_999_999))
+        return body(&timeout)
     }
 
     /// Waits for child `pid` to change state (`options`: `WNOHANG` not to wait).

@@ -161,8 +161,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             inFlight = InFlight(name: name, t: t, count: count, deadline: started + settings.deadlines.evaluate)
             return .pending
         }
-        // Whole milliseconds, rounded down: poll's timeout rounds up, and the patience is a bound.
-        switch channel.receiveReply(within: max(((patience - waited) * 1000).rounded(.down) / 1000, 0)) {
+        switch channel.receiveReply(within: max(patience - waited, 0)) {
         case .failure(.timedOut):
             inFlight = InFlight(name: name, t: t, count: count, deadline: started + settings.deadlines.evaluate)
             return .pending

@@ -5,6 +5,8 @@
 #define PROCESS_SHIMS_H
 #include <stddef.h>
 #include <sys/types.h>
+#include <poll.h>
+#include <time.h>
 
 /**
  * An anonymous shared-memory file of `size` bytes (memfd_create), close-on-exec,
@@ -86,5 +88,11 @@ int process_shims_signal_pipe(const int *signals, int count);
  * while the object stays loaded.
  */
 const char *process_shims_object_path(const void *address);
+
+/**
+ * poll with a timeout in nanoseconds (ppoll, no signal mask change): NULL
+ * waits forever. poll's whole milliseconds cannot say a wait under one.
+ */
+int process_shims_poll(struct pollfd *fds, nfds_t count, const struct timespec *timeout);
 
 #endif
