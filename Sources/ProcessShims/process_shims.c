@@ -181,3 +181,10 @@ const char *process_shims_object_path(const void *address) {
 int process_shims_poll(struct pollfd *fds, nfds_t count, const struct timespec *timeout) {
     return ppoll(fds, count, timeout, NULL);
 }
+
+static _Thread_local char thread_message_buffer[PROCESS_SHIMS_MESSAGE_CAPACITY];
+static _Thread_local const char *thread_message;
+
+char *process_shims_thread_message_buffer(void) { return thread_message_buffer; }
+
+const char **process_shims_thread_message(void) { return &thread_message; }

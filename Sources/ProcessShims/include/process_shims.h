@@ -95,4 +95,16 @@ const char *process_shims_object_path(const void *address);
  */
 int process_shims_poll(struct pollfd *fds, nfds_t count, const struct timespec *timeout);
 
+/** Bytes of the calling thread's message buffer, with the NUL. */
+#define PROCESS_SHIMS_MESSAGE_CAPACITY 2048
+
+/**
+ * The calling thread's message buffer (PROCESS_SHIMS_MESSAGE_CAPACITY bytes)
+ * and its current message (NULL for none, the buffer, or a string that lives
+ * as long as the process), in thread-local storage: no thread's first message
+ * allocates. Valid while the thread runs.
+ */
+char *process_shims_thread_message_buffer(void);
+const char **process_shims_thread_message(void);
+
 #endif
