@@ -163,7 +163,7 @@ public func segueTransitionSample(_ handle: OpaquePointer?, _ t: Double,
     guard let states else { return refuse(SEGUE_E_INVALID_ARGUMENT, "segue_transition_sample: states is NULL") }
     let (ended, part) = played.state
     guard !ended else { return refuse(SEGUE_E_ENDED, "segue_transition_sample: the transition has been finished") }
-    if let problem = problem(states, count, for: part) { return refuse(SEGUE_E_BUFFER_TOO_SMALL, "segue_transition_sample: \(problem)") }
+    if let (status, problem) = problem(states, count, for: part) { return refuse(status, "segue_transition_sample: \(problem)") }
     let clamped = min(max(t, 0), played.duration)
     var tooSmall = false
     let sampled = played.sample(at: clamped, of: part) { index, state in
@@ -185,8 +185,8 @@ public func segueTransitionSample(_ handle: OpaquePointer?, _ t: Double,
             target.update(from: source, count: vertices)
         }
     }
-    if tooSmall, let problem = problem(states, count, for: played.current) {
-        return refuse(SEGUE_E_BUFFER_TOO_SMALL, "segue_transition_sample: the built-in default took over, and \(problem)")
+    if tooSmall, let (status, problem) = problem(states, count, for: played.current) {
+        return refuse(status, "segue_transition_sample: the built-in default took over, and \(problem)")
     }
     switch sampled {
     case .tookOver:
@@ -203,23 +203,27 @@ public func segueTransitionSample(_ handle: OpaquePointer?, _ t: Double,
     }
 }
 
-/// What is wrong with a program's states for `part`'s plan, or nil.
+/// What is wrong with a program's states for `part`'s plan, with the status
+/// that says it (a malformed state is an invalid argument; too few states or
+/// too small a mesh, a buffer too small), or nil.
 private func problem(_ states: UnsafePointer<UnsafeMutablePointer<segue_layer_state_t>?>, _ count: UInt32,
-                     for part: PlayedTransition.Part) -> String? {
+                     for part: PlayedTransition.Part) -> (segue_status_t, String)? {
     let meshes = part.meshVertices
     guard Int(count) >= meshes.count else {
-        return "state_count is \(count): the plan has \(meshes.count) layers (segue_plan_info_t.layer_count)"
+        return (SEGUE_E_BUFFER_TOO_SMALL, "state_count is \(count): the plan has \(meshes.count) layers (segue_plan_info_t.layer_count)")
     }
     for i in meshes.indices {
-        guard let state = states[i] else { return "states[\(i)] is NULL" }
+        guard let state = states[i] else { return (SEGUE_E_INVALID_ARGUMENT, "states[\(i)] is NULL") }
         let size = Int(state.pointee.struct_size)
         guard size >= MemoryLayout<segue_layer_state_t>.size else {
-            return "states[\(i)].struct_size is \(size): expected sizeof(segue_layer_state_t) (\(MemoryLayout<segue_layer_state_t>.size))"
+            return (SEGUE_E_INVALID_ARGUMENT,
+                    "states[\(i)].struct_size is \(size): expected sizeof(segue_layer_state_t) (\(MemoryLayout<segue_layer_state_t>.size))")
         }
         let needed = meshes[i]
         if needed > 0, state.pointee.mesh == nil || Int(state.pointee.mesh_vertex_count) < needed {
             let layer = part.plan.layers[i]
-            return "states[\(i)] has room for \(state.pointee.mesh == nil ? 0 : state.pointee.mesh_vertex_count) mesh vertices: layer \(i) has a \(layer.meshColumns)x\(layer.meshRows) mesh of \(needed) vertices"
+            return (SEGUE_E_BUFFER_TOO_SMALL,
+                    "states[\(i)] has room for \(state.pointee.mesh == nil ? 0 : state.pointee.mesh_vertex_count) mesh vertices: layer \(i) has a \(layer.meshColumns)x\(layer.meshRows) mesh of \(needed) vertices")
         }
     }
     return nil

@@ -32,6 +32,7 @@ static void *elsewhere(void *unused) {
     show("dispatch from another thread", segue_player_dispatch(player));
     show("finish from another thread", segue_transition_finish(transition, true, NULL));
     show("sample from another thread", segue_transition_sample(transition, 0.1, pointers, layer_count));
+    printf("animator count from another thread|%u|%s\n", segue_player_animator_count(player), segue_error_message());
     return NULL;
 }
 
@@ -135,6 +136,8 @@ int main(int argc, char **argv) {
     show("sample with NULL states", segue_transition_sample(transition, 0.1, NULL, plan.layer_count));
     show("sample with too few states", segue_transition_sample(transition, 0.1, pointers, plan.layer_count - 1));
     show("sample with struct_size 0", segue_transition_sample(transition, 0.1, pointers, plan.layer_count));
+    for (int i = 0; i < SEGUE_MAX_LAYERS; i++) states[i].struct_size = sizeof states[i] - 8;
+    show("sample with a state 8 bytes short", segue_transition_sample(transition, 0.1, pointers, plan.layer_count));
     for (int i = 0; i < SEGUE_MAX_LAYERS; i++) states[i].struct_size = sizeof states[i];
     show("sample without room for the mesh", segue_transition_sample(transition, 0.1, pointers, plan.layer_count));
     static segue_vec3_t meshes[SEGUE_MAX_LAYERS][65 * 65];
