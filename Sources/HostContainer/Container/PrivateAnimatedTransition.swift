@@ -1,3 +1,4 @@
+import AnimatorABI
 import Timing
 
 /// The container's built-in default animator, described as any animator in a
@@ -48,8 +49,9 @@ final class PrivateAnimatedTransition: TransitionAnimator {
         ParameterDescriptor(name: "padding", explanation: "Points between the children as they slide.",
                             kind: .number, defaultValue: childPadding, minimum: 0, maximum: 400),
         ParameterDescriptor(name: "curve", explanation: "\"spring\" follows the spring above; a curve's name follows that curve instead.",
+                            // The ABI's curve range (0, linear, to 4, default), and below it its own "spring".
                             kind: .curve, defaultValue: ParameterDescriptor.springCurve, minimum: ParameterDescriptor.springCurve,
-                            maximum: ParameterDescriptor.springCurve),
+                            maximum: Double(SEGUE_CURVE_DEFAULT.rawValue)),
     ]
 
     let name = DefaultAnimator.name
