@@ -183,7 +183,7 @@ package final class ActiveTransition {
                 return
             }
             if outOfRange == nil, let member = states[index].firstOutOfRangeMember {
-                outOfRange = "\(member) for layer \(index) at t = \(t) s"
+                outOfRange = "\(member) for layer \(index) at t = \(LayerState.seconds(t)) s"
             }
         }
         for index in layers.indices {

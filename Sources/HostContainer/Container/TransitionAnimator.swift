@@ -214,8 +214,11 @@ public struct LayerState {
     /// Why layer `index`'s state at `t` cannot be shown, as reports say it
     /// ("produced a non-finite alpha for layer 1 at t = 0.25 s"), or nil.
     package func nonFiniteProblem(layer index: Int, at t: Double) -> String? {
-        firstNonFiniteMember.map { "produced a non-finite \($0) for layer \(index) at t = \(t) s" }
+        firstNonFiniteMember.map { "produced a non-finite \($0) for layer \(index) at t = \(Self.seconds(t)) s" }
     }
+
+    /// `t` as reports say it: to the millisecond ("0.251"), as a frame's time is worth reading.
+    package static func seconds(_ t: Double) -> String { "\((t * 1000).rounded() / 1000)" }
 
     /// The name of the first member that is not finite, or nil when all are.
     public var firstNonFiniteMember: String? {
