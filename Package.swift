@@ -130,7 +130,7 @@ let package = Package(
         .testTarget(
             name: "EmbeddingTests",
             dependencies: ["TestSupport", "HostTestSupport", "HostContainer", "PluginHost", "HostConfig", "Renderer", "Embedding", "EmbedABI",
-                           "AnimatorABI", "Timing"]),
+                           "AnimatorABI", "Timing", "SystemCalls"]),
         // The tool, run as a user runs it, and the repository's own checks (architecture, documents, install).
         .testTarget(
             name: "SegueToolTests",

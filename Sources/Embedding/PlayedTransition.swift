@@ -57,7 +57,12 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
 
     /// What a sample did.
     enum Sampled: Equatable {
-        case fresh, held, tookOver
+        /// The states at the time asked for, from the animator running now.
+        case fresh
+        /// The plugin is late: the newest states it gave.
+        case held
+        /// The first sample since the default took over: its states, from a plan of its own.
+        case tookOver
     }
 
     /// The duration the program's clock runs over: the chosen plan's, kept after a takeover.
@@ -76,6 +81,8 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
 
     private let lock = Lock()
     private var tookOver = false
+    /// A sample has answered that the default took over: later ones answer as usual.
+    private var takeOverSaid = false
     private var ended = false
     private var fellBack: Bool
     private var reason: CString
@@ -179,7 +186,12 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
             part.animator.evaluate(at: local, layers: LayerStates(base: storage.baseAddress!, count: resting.count))
             for i in resting.indices { write(i, storage[i]) }
         }
-        return part === chosen ? .fresh : .tookOver
+        guard part !== chosen else { return .fresh }
+        // Said once: a program re-reads the plan then, not every frame after.
+        return lock.withLock { () -> Sampled in
+            defer { takeOverSaid = true }
+            return takeOverSaid ? .fresh : .tookOver
+        }
     }
 
     /// The plugin failed while the transition ran: the built-in default

@@ -103,7 +103,8 @@ struct LibsegueTests {
             ("plan with struct_size 0", -1, "plan.struct_size is 0"),
             ("sample with NULL states", -1, "states is NULL"),
             ("sample with too few states", -6, "state_count is 1: the plan has 2 layers"),
-            ("sample with struct_size 0", -6, "states[0].struct_size is 0"),
+            ("sample with struct_size 0", -1, "states[0].struct_size is 0"),
+            ("sample with a state 8 bytes short", -1, "states[0].struct_size is"),
             ("sample without room for the mesh", -6, "states[1] has room for 0 mesh vertices"),
             ("sample at NaN", -1, "t is NaN"),
             ("sample before the start", 3, "t was outside [0, duration]"),
@@ -135,6 +136,9 @@ struct LibsegueTests {
         }
         #expect(lines["spring value NULL"] == ["1"])
         #expect(lines["fd of NULL"] == ["-1"])
+        let count = try #require(lines["animator count from another thread"], "\(ran.out)")
+        #expect(count[0] == "0" && count[1].contains("segue_player_animator_count: called from a thread that is not the player's main thread"),
+                "a count of 0 from another thread says why: \(count)")
         #expect(lines["done"] != nil)
     }
 
@@ -453,6 +457,38 @@ struct LibsegueReadmeTests {
         let ran = try run(folder + "/curl", [])
         #expect(ran.status == 0, "\(ran.err)")
         #expect(ran.out == expected + "\n", "the README shows what it prints")
+    }
+
+    /// The sketch at the top of segue/embed.h, as it stands, compiles
+    /// (-Wall -Werror, as the README's example) against the installed libsegue and plays
+    /// CurlUp (its mesh included) to the end.
+    @Test func theHeadersSketchCompilesAndPlays() throws {
+        let header = try String(contentsOfFile: Paths.packageRoot + "/Sources/EmbedABI/include/segue/embed.h", encoding: .utf8)
+        let sketch = try #require(header.components(separatedBy: "with draw()\n * and fail() of its own):\n *\n").dropFirst().first?
+            .components(separatedBy: "\n *\n * Link with").first)
+        let body = sketch.split(separator: "\n").map { $0.hasPrefix(" *   ") ? "    " + $0.dropFirst(5) : String($0) }
+        #expect(body.count > 20 && body.allSatisfy { !$0.hasPrefix(" *") }, "the sketch is the comment's indented block: \(body)")
+        let program = ["#include <segue/embed.h>", "#include <stdio.h>", "#include <string.h>",
+                       "static int frames, tookOver;",
+                       "static void draw(const segue_plan_info_t *plan, segue_layer_state_t *const *states) {",
+                       "    if (frames++ == 0) printf(\"first|%s|%u\\n\", plan->animator, states[1]->mesh_vertex_count);",
+                       "    if (plan->fell_back) tookOver = 1;",
+                       "}",
+                       "static int fail(const char *why) { fprintf(stderr, \"%s\\n\", why); return 1; }",
+                       "int main(void) {"] + body + ["    printf(\"frames|%d|%d\\n\", frames, tookOver);", "    return 0;", "}"]
+        let folder = makeTemporaryFolder("header-sketch")
+        try program.joined(separator: "\n").write(toFile: folder + "/sketch.c", atomically: true, encoding: .utf8)
+        let prefix = try InstalledLibsegue.prefix.get()
+        let built = try run("/bin/sh", ["-c", "cc -std=c99 -Wall -Werror sketch.c $(pkg-config --cflags --libs segue) -o sketch"],
+                            in: folder, environment: InstalledLibsegue.environment(prefix))
+        #expect(built.status == 0, "\(built.err)\n\(program.joined(separator: "\n"))")
+        let tag = "SEGUE_TEST_TAG=header-sketch-\(getpid())"
+        let ran = try run(folder + "/sketch", [], environment: tagged(tag).merging(["SEGUE_PLUGIN_PATH": Paths.binFolder]) { $1 })
+        #expect(ran.status == 0, "\(ran.err)")
+        let lines = InstalledLibsegue.fields(ran.out)
+        #expect(lines["first"]?.first == "CurlUp", "\(ran.out)")
+        #expect(lines["frames"].flatMap { Int($0[0]) }.map { $0 > 20 } == true && lines["frames"]?[1] == "0", "\(ran.out)")
+        #expect(processesTagged(tag).isEmpty)
     }
 }
 

@@ -9,16 +9,34 @@
  * layer states (frame, 3D transform, alpha, z, hidden, mesh) for any time of
  * your clock, written into memory you own.
  *
+ * In short (a test compiles and runs this sketch as it stands, with draw()
+ * and fail() of its own):
+ *
  *   segue_player_t *player;
  *   segue_player_options_t options = { sizeof options };
- *   if (segue_player_new(&options, &player) != SEGUE_OK) die(segue_error_message());
- *   segue_transition_desc_t desc = { sizeof desc };      // bounds, from, to, ...
- *   desc.animator = "CurlUp";
+ *   if (segue_player_new(&options, &player) != SEGUE_OK) return fail(segue_error_message());
+ *   segue_transition_desc_t desc = { sizeof desc };
+ *   desc.bounds = (segue_rect_t){ 0, 0, 390, 844 };
+ *   desc.from = (segue_view_t){ "home", desc.bounds, NULL, 0 };
+ *   desc.to = (segue_view_t){ "settings", desc.bounds, NULL, 0 };
+ *   desc.animator = "CurlUp";                            // or NULL: the config's rules
  *   segue_transition_t *tr;
- *   segue_transition_begin(player, &desc, &tr);          // setup runs in the worker
+ *   if (segue_transition_begin(player, &desc, &tr) != SEGUE_OK) return fail(segue_error_message());
  *   segue_plan_info_t plan = { sizeof plan };
- *   segue_transition_plan(tr, &plan);                    // duration, layers
- *   for each frame: segue_transition_sample(tr, t, states, plan.layer_count, NULL); draw;
+ *   segue_transition_plan(tr, &plan);                    // duration, layers, meshes
+ *   segue_layer_state_t state[SEGUE_MAX_LAYERS], *states[SEGUE_MAX_LAYERS];
+ *   static segue_vec3_t mesh[SEGUE_MAX_LAYERS][(SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1)];
+ *   for (uint32_t i = 0; i < SEGUE_MAX_LAYERS; i++) {
+ *       state[i] = (segue_layer_state_t){ sizeof state[i] };
+ *       state[i].mesh = mesh[i];
+ *       state[i].mesh_vertex_count = (SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1);
+ *       states[i] = &state[i];
+ *   }
+ *   for (double t = 0; t <= plan.duration; t += 1.0 / 60) {   // your clock
+ *       segue_status_t sampled = segue_transition_sample(tr, t, states, plan.layer_count);
+ *       if (sampled == SEGUE_DEFAULT_TOOK_OVER) segue_transition_plan(tr, &plan);
+ *       draw(&plan, states);
+ *   }
  *   segue_transition_finish(tr, true, NULL);             // exactly once
  *   segue_transition_free(tr);
  *   segue_player_free(player);
@@ -59,7 +77,8 @@
  * player's sample bound (segue_player_options_t.sample_bound_us, 4 ms unless
  * set; at most 100 ms), give or take the time the system takes to run the
  * calling thread again (measured: at most 4.07 ms for a 4 ms bound, with a
- * hung plugin spinning on one of two cores).
+ * hung plugin spinning on one of two cores). A bound under a millisecond
+ * holds as set: the wait is kept to the microsecond.
  * - Sample asks the plugin's worker on the calling thread (one round trip
  *   through shared memory, tens of microseconds) and waits for its answer at
  *   most the bound. An answer later than that is left to an evaluator thread
@@ -69,14 +88,19 @@
  *   frame is held, never torn. Until the plugin answers again, later samples
  *   return held states at once instead of waiting again.
  * - When the worker's deadline runs out (0.5 s for one evaluate), or it
- *   crashes, is refused by its sandbox or answers a non-finite value, the
- *   worker is ended, the plugin quarantined, and the built-in default takes
- *   over from the same point of the transition (the same fraction of its
- *   duration), exactly as `segue run` does; sample then returns
- *   SEGUE_DEFAULT_TOOK_OVER with the default's layers (re-read the plan), and
- *   an event says why.
- * - Two threads sampling one transition at once: one asks the worker, the
- *   other waits for that answer, each within the bound.
+ *   crashes or is refused by its sandbox, the worker is ended and the plugin
+ *   quarantined (its animators run the default until it changes on disk);
+ *   when it answers a non-finite value, it loses that transition but is not
+ *   quarantined (its worker is sound, and the value may come from one
+ *   parameter set or one t: `segue validate` finds it). Either way the
+ *   built-in default takes over from the same point of the transition (the
+ *   same fraction of its duration), exactly as `segue run` does, and an event
+ *   says why. The first sample after the takeover returns
+ *   SEGUE_DEFAULT_TOOK_OVER with the default's layers (re-read the plan);
+ *   later ones answer as for any animator (SEGUE_OK, SEGUE_CLAMPED).
+ * - Two threads sampling one transition at once: while one asks the worker,
+ *   the other waits for that answer, or has the evaluator thread ask for its
+ *   own t as soon as the first is answered, each within the bound.
  * - The built-in default runs in your process, on the calling thread, and
  *   never waits.
  * - With SEGUE_ISOLATION_NONE, plugin code runs on the evaluator thread and
@@ -293,7 +317,11 @@ int segue_player_fd(segue_player_t *player);
  */
 segue_status_t segue_player_dispatch(segue_player_t *player);
 
-/** How many animators there are: every plugin's, then the built-in default (always last). 0 for NULL. [main] */
+/**
+ * How many animators there are: every plugin's, then the built-in default
+ * (always last). 0 for NULL, and 0 from a thread other than the main one;
+ * segue_error_message then says which. [main]
+ */
 uint32_t segue_player_animator_count(segue_player_t *player);
 
 /** What `segue list --json` says of one animator. */
@@ -426,11 +454,15 @@ uint32_t segue_layer_mesh_vertex_count(const segue_layer_request_t *layer);
  * segue_layer_mesh_vertex_count vertices and `mesh_vertex_count` to that
  * array's length; libsegue writes frame, transform, alpha (clamped to [0, 1]),
  * z_position, hidden and the mesh vertices, and nothing else. Allocates
- * nothing. Returns within the player's sample bound (see the file comment):
- * SEGUE_OK, SEGUE_LATE (held states), SEGUE_DEFAULT_TOOK_OVER (states of the
- * default's plan), SEGUE_CLAMPED (t outside [0, duration]); or an error: NaN
- * t, NULL states, fewer states or smaller meshes than the plan needs, a
- * finished transition. [any; several threads at once are fine]
+ * nothing, from the first sample on, whatever it answers. Returns within the
+ * player's sample bound (see the file comment): SEGUE_OK, SEGUE_LATE (held
+ * states), SEGUE_DEFAULT_TOOK_OVER (once: states of the default's plan),
+ * SEGUE_CLAMPED (t outside [0, duration]); or an error:
+ * SEGUE_E_INVALID_ARGUMENT for a NaN t, NULL states, a NULL state or one
+ * whose struct_size is less than sizeof(segue_layer_state_t);
+ * SEGUE_E_BUFFER_TOO_SMALL for fewer states or smaller meshes than the plan
+ * needs; SEGUE_E_ENDED for a finished transition.
+ * [any; several threads at once are fine]
  */
 segue_status_t segue_transition_sample(segue_transition_t *transition, double t,
                                        segue_layer_state_t *const *states, uint32_t state_count);
