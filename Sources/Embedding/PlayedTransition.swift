@@ -164,7 +164,14 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
     }
 
     /// Whether the transition ended, and the part running now, read at once.
-    var state: (ended: Bool, part: Part) { lock.withLock { (ended, tookOver ? standby : chosen) } }
+    struct State {
+        let ended: Bool
+        let part: Part
+    }
+
+    /// ``State`` now. A struct, not a tuple: a tuple's type is made at run
+    /// time, on its first use, which allocated in a process's first sample.
+    var state: State { lock.withLock { State(ended: ended, part: tookOver ? standby : chosen) } }
 
     /// Writes the states at `t` (already clamped to [0, duration]) of
     /// `part` (``state``'s) through `write`, which receives each layer's

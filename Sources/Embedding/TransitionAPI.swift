@@ -161,8 +161,8 @@ public func segueTransitionSample(_ handle: OpaquePointer?, _ t: Double,
     guard let played = transition(handle) else { return refuse(SEGUE_E_INVALID_ARGUMENT, "segue_transition_sample: transition is NULL") }
     guard !t.isNaN else { return refuse(SEGUE_E_INVALID_ARGUMENT, "segue_transition_sample: t is NaN: expected seconds since the transition began") }
     guard let states else { return refuse(SEGUE_E_INVALID_ARGUMENT, "segue_transition_sample: states is NULL") }
-    let (ended, part) = played.state
-    guard !ended else { return refuse(SEGUE_E_ENDED, "segue_transition_sample: the transition has been finished") }
+    let state = played.state, part = state.part
+    guard !state.ended else { return refuse(SEGUE_E_ENDED, "segue_transition_sample: the transition has been finished") }
     if let (status, problem) = problem(states, count, for: part) { return refuse(status, "segue_transition_sample: \(problem)") }
     let clamped = min(max(t, 0), played.duration)
     var tooSmall = false

@@ -72,6 +72,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         self.pool = pool
         self.file = file
         self.settings = settings
+        PluginBoundary.prepareToTakeLayerStates()
     }
 
     deinit { channel?.close() }

@@ -33,6 +33,13 @@ extension PluginBoundary {
         }
     }
 
+    /// Works out, once a process, what ``takeLayerStates(from:into:count:)``
+    /// needs (member offsets from key paths, their list): done on a render
+    /// thread's first sample, that allocated. Call it before sampling.
+    package static func prepareToTakeLayerStates() {
+        _ = (copiedMembers.count, hiddenOffset)
+    }
+
     /// Where `hidden` lies, to read it as a byte.
     private static let hiddenOffset = MemoryLayout<segue_layer_state_t>.offset(of: \segue_layer_state_t.hidden)!
 
