@@ -21,7 +21,7 @@ private enum Param: Int {
 
 private let plugin = Plugin([Animator(
     id: "org.segue.image-zoom/1", name: "ImageZoom", version: "1.0.0",
-    description: "A shared image travels from the grid cell to the detail view as the detail fades in, and back.",
+    description: "A shared image travels from the grid cell to the detail view as the detail fades in, and back. Needs an element of the same name in both views; without one it declines and the default runs.",
     parameters: [
         .number("duration", "Length of the transition, in seconds.", default: 0.3, min: 0.05, max: 10),
         .curve("curve", "Timing curve of the image's travel and the fade: a named curve or one of the config's \"curves\".", default: SEGUE_CURVE_EASE_IN_OUT),

@@ -44,7 +44,11 @@
  * Link with `pkg-config --cflags --libs segue`. At run time libsegue needs the
  * `segue-worker` executable (plugin code runs there) and the Swift runtime it
  * was built with; `Scripts/install.sh` installs both beside it
- * (PREFIX/libexec/segue/segue-worker, PREFIX/lib/segue/runtime).
+ * (PREFIX/libexec/segue/segue-worker, PREFIX/lib/segue/runtime). Its RUNPATH,
+ * as SwiftPM links it, names the building toolchain's folder first
+ * (/opt/swift/usr/lib/swift/linux here) and the bundled runtime second: on a
+ * machine with another Swift toolchain at that very path, start the program
+ * with LD_LIBRARY_PATH=PREFIX/lib/segue/runtime.
  *
  * Versions
  * --------
