@@ -173,7 +173,8 @@ struct SDLPlayerTests {
         func expectShowing(_ screen: String) throws {
             let image = try showing(screen)
             let colour = Color(hex: Self.screens[screen]!.background)!
-            #expect(image.map { XWDImage.near($0.mean(180, 600, size: 8), colour) } == true, "\(screen) is shown")
+            #expect(image.map { XWDImage.near($0.mean(180, 600, size: 8), colour) } == true,
+                    "\(screen) is shown: \(image.map { "\($0.width)x\($0.height), \($0.mean(180, 600, size: 8)) and \($0.mean(30, 500, size: 8))" } ?? "no photograph")")
         }
         try expectShowing("home")
         for (key, screen) in [("Right", "photos"), ("Right", "settings"), ("Left", "photos"), ("Left", "home")] {
