@@ -322,7 +322,9 @@ static int frames(const char *folder) {
     return 0;
 }
 
-/* The window: Left and Right switch screens, q or Escape quits. */
+/* The window: Left and Right switch screens, q or Escape quits. A key pressed
+ * while a transition plays is kept, and its switch starts when that ends
+ * (the last such key wins, counted from where the keys before it lead). */
 static int window(void) {
     if (SDL_Init(SDL_INIT_VIDEO) != 0) fail("SDL_Init", SDL_GetError());
     SDL_Window *w = SDL_CreateWindow("Segue SDL player", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, WIDTH, HEIGHT, 0);
@@ -332,7 +334,7 @@ static int window(void) {
     if (!renderer) fail("SDL_CreateRenderer", SDL_GetError());
     static playing_t p;
     bool animating = false;
-    int shown = 0;
+    int shown = 0, pending = -1;
     double started = 0;
     struct pollfd events = { segue_player_fd(player), POLLIN, 0 };
     for (;;) {
@@ -342,8 +344,13 @@ static int window(void) {
             if (e.type != SDL_KEYDOWN) continue;
             SDL_Keycode key = e.key.keysym.sym;
             if (key == SDLK_q || key == SDLK_ESCAPE) goto out;
-            int next = key == SDLK_RIGHT ? shown + 1 : key == SDLK_LEFT ? shown - 1 : shown;
-            if (next < 0 || next >= SCREEN_COUNT || next == shown || animating) continue;
+            int from = pending >= 0 ? pending : animating ? p.to : shown;
+            int next = key == SDLK_RIGHT ? from + 1 : key == SDLK_LEFT ? from - 1 : from;
+            if (next < 0 || next >= SCREEN_COUNT || next == from) continue;
+            if (animating) {
+                pending = next;
+                continue;
+            }
             begin(&p, shown, next);
             animating = true;
             started = seconds();
@@ -356,6 +363,12 @@ static int window(void) {
                 shown = p.to;
                 finish(&p, true);
                 animating = false;
+                if (pending >= 0 && pending != shown) {
+                    begin(&p, shown, pending);
+                    animating = true;
+                    started = seconds();
+                }
+                pending = -1;
             }
         } else {
             draw_at_rest(shown);
