@@ -39,6 +39,10 @@
 #define FIXTURE_CRASH() (*(volatile int *)(uintptr_t)0 = 1)
 #define FIXTURE_SPIN() do { volatile int spinning = 1; while (spinning) {} } while (0)
 /* A report line a hostile plugin might try to plant in `segue run --json`. */
+/* Text that reads otherwise than it is: a right-to-left override and its end,
+ * isolates, an Arabic letter mark, zero-width characters, a line separator. */
+#define FIXTURE_SPOOF "a" "\xe2\x80\xae" "b" "\xe2\x80\xac" "c" "\xe2\x81\xa6" "d" "\xe2\x81\xa9" "e" "\xd8\x9c" "f" \
+    "\xe2\x80\x8b" "g" "\xe2\x80\x8d" "h" "\xef\xbb\xbf" "i" "\xe2\x80\xa8" "j"
 #define FIXTURE_FAKE_REPORT "{\"animator\":\"Forged\",\"completed\":true,\"from\":\"photo\",\"to\":\"video\"}\n"
 
 #ifdef FAULT_CHANGE_DESCRIPTOR
@@ -316,7 +320,11 @@ static const segue_param_t level_param = {
 #else
     .name = "level",
 #endif
+#ifdef ATTEMPT_SPOOF
+    .explanation = "spoof " FIXTURE_SPOOF,
+#else
     .explanation = "Opacity the to view reaches mid-way.",
+#endif
     .type = FIXTURE_PARAM_TYPE,
 #ifdef FAULT_DEFAULT_OUT_OF_RANGE
     .default_value = 5,
@@ -368,6 +376,13 @@ static segue_setup_result_t setup(const segue_animator_t *self, const segue_cont
 #endif
 #ifdef FAULT_CRASH_SETUP
     *(volatile int *)(uintptr_t)plan->layer_count = 1; /* layer_count is 0: a write through NULL */
+#endif
+#ifdef ATTEMPT_SPOOF
+    /* A line as Segue marks its own, and a reason that ends the report's line and reverses what follows. */
+    static const char forged[] = "segue: [error] /usr/lib/segue/plugins/libSpringSlide.so: forged\n";
+    if (write(2, forged, sizeof forged - 1) < 0) return SEGUE_SETUP_DECLINE;
+    strncpy(plan->decline_reason, "spoof " FIXTURE_SPOOF "\xe2\x80\xa8" "photo -> video: SpringSlide" "\xe2\x80\xae", SEGUE_REASON_CAPACITY - 1);
+    return SEGUE_SETUP_DECLINE;
 #endif
 #if defined(FAULT_DECLINE) || defined(ATTEMPT_ENVIRONMENT)
 #ifdef ATTEMPT_ENVIRONMENT
@@ -499,6 +514,8 @@ static const segue_animator_t fade = {
     .version = "1.0.0",
 #ifdef ATTEMPT_ENVIRONMENT
     .description = environment_text,
+#elif defined(ATTEMPT_SPOOF)
+    .description = "spoof " FIXTURE_SPOOF,
 #else
     .description = "A crossfade for the tests.",
 #endif

@@ -6,11 +6,14 @@ import SystemCalls
 /// a thread of its own: each line escaped (a plugin's bytes never reach the
 /// terminal raw), marked with whose it is, and held to a budget, so that a
 /// plugin that prints without end costs neither the user's terminal nor the
-/// host's memory. Lines the child marks itself (`segue: [warning] NAME: ...`,
-/// a plugin's log message as the worker writes it; a scanner's `segue: plugin
-/// FILE wrote: ...`) keep their mark; any other line, what a plugin printed,
-/// is marked `segue: LABEL wrote: `. The relay ends when every holder of the
-/// pipe's write end has closed it (the child and whatever it started).
+/// host's memory. A child that runs no plugin code marks its own lines (a
+/// scanner relays what each file's process printed as `segue: plugin FILE
+/// wrote: ...`), and they keep their mark. In a process that runs plugin code
+/// (a worker) the plugin can write anything, `segue: ` included: every line is
+/// marked with the label, `segue: LABEL: ...` for one the worker marked (a
+/// log message, `[warning] NAME: ...`), `segue: LABEL wrote: ...` for any
+/// other. The relay ends when every holder of the pipe's write end has closed
+/// it (the child and whatever it started).
 package final class OutputRelay: @unchecked Sendable {  // mutable state is guarded by `lock`
     /// Bytes of lines relayed per child process (per plugin and run, for a worker).
     package static let budget = 64 << 10
@@ -25,14 +28,18 @@ package final class OutputRelay: @unchecked Sendable {  // mutable state is guar
     // Guarded by `lock`: the relay's thread and ``drainAll()`` both read the pipe under it.
     private let lock = NSLock()
     private var label: String
+    /// Whether plugin code runs in the child, so that no mark of its own is trusted.
+    private let runsPluginCode: Bool
     private let reader: Int32
     private var line: [UInt8] = []
     private var budget = Budget()
     private var finished = false
 
-    /// Starts relaying what arrives on `reader` (which the relay closes at its end).
-    package init(reading reader: Int32, label: String) {
-        (self.reader, self.label) = (reader, label)
+    /// Starts relaying what arrives on `reader` (which the relay closes at
+    /// its end); `runsPluginCode`: the child runs plugin code, so every line
+    /// is marked with `label`.
+    package init(reading reader: Int32, label: String, runsPluginCode: Bool) {
+        (self.reader, self.label, self.runsPluginCode) = (reader, label, runsPluginCode)
         _ = fcntl(reader, F_SETFL, fcntl(reader, F_GETFL) | O_NONBLOCK)
         Self.liveLock.withLock {
             Self.live.removeAll { $0.relay == nil }
@@ -98,8 +105,12 @@ package final class OutputRelay: @unchecked Sendable {  // mutable state is guar
             deliver("segue: \(label): printing more than its budget of \(Self.budgetText); the lines past it are dropped\n")
             return
         case .relay:
-            let text = PluginText.escaped(line)
-            deliver((text.hasPrefix("segue: ") ? text : "segue: \(label) wrote: \(text)") + "\n")
+            let text = PluginText.escaped(line), marked = text.hasPrefix("segue: ")
+            switch (marked, runsPluginCode) {
+            case (true, false): deliver(text + "\n")
+            case (true, true): deliver("segue: \(label): \(text.dropFirst("segue: ".count))\n")
+            case (false, _): deliver("segue: \(label) wrote: \(text)\n")
+            }
         }
     }
 

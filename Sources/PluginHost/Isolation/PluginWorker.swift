@@ -417,7 +417,8 @@ struct IdleWorker: @unchecked Sendable {  // owned by one party at a time: the p
         defer { worker.close() }
         do {
             let process = try ChildProcess(executable: executable, arguments: settings.sandbox.workerArguments + ["serve"],
-                                           descriptors: [worker.descriptor, memory.descriptor], label: "a plugin worker")
+                                           descriptors: [worker.descriptor, memory.descriptor], label: "a plugin worker",
+                                           runsPluginCode: true)
             return .success(IdleWorker(process: process, channel: host, memory: memory))
         } catch {
             host.close()
