@@ -405,9 +405,13 @@ static segue_setup_result_t setup(const segue_animator_t *self, const segue_cont
 #ifdef FAULT_BAD_LAYER_KIND
     plan->layers[1].kind = 42;
 #endif
-#ifdef FAULT_MESH_POINTER
+#if defined(FAULT_MESH_POINTER) || defined(HUGE_FRAME)
     plan->layers[1].mesh_columns = 2;
     plan->layers[1].mesh_rows = 2;
+#endif
+#ifdef HUGE_FRAME
+    plan->layers[0].mesh_columns = 2;
+    plan->layers[0].mesh_rows = 2;
 #endif
 #ifdef FAULT_BIG_MESH
     plan->layers[1].mesh_columns = SEGUE_MAX_MESH_DIVISIONS + 1;
@@ -449,6 +453,11 @@ FIXTURE_UNUSED static void evaluate(const segue_animator_t *self, const segue_co
 #ifdef FAULT_LEAK
     volatile char *lost = malloc(256);
     if (lost) lost[0] = 1; /* never freed */
+#endif
+#ifdef HUGE_FRAME
+    /* Two meshed layers HUGE_FRAME points a side: finite, on screen, and far larger than any canvas. */
+    states[0]->frame = (segue_rect_t){ 0, 0, HUGE_FRAME, HUGE_FRAME };
+    states[1]->frame = (segue_rect_t){ 0, 0, HUGE_FRAME, HUGE_FRAME };
 #endif
 #ifdef FAULT_WRONG_FINAL_FRAME
     states[1]->frame.x += 10 * f; /* the to view ends 10 points right of its final frame */

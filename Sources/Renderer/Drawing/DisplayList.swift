@@ -65,10 +65,10 @@ struct QuadItem: Equatable, Sendable {
         }
         area = abs(area) / 2
         guard area > 1e-9, let inverse = invert3(H) else { return nil }
-        let minX = max(Int(corners.map(\.0).min()!.rounded(.down)) - 1, canvas.x0)
-        let maxX = min(Int(corners.map(\.0).max()!.rounded(.up)) + 1, canvas.x1 - 1)
-        let minY = max(Int(corners.map(\.1).min()!.rounded(.down)) - 1, canvas.y0)
-        let maxY = min(Int(corners.map(\.1).max()!.rounded(.up)) + 1, canvas.y1 - 1)
+        let minX = max(pixel(corners.map(\.0).min()!, .down) - 1, canvas.x0)
+        let maxX = min(pixel(corners.map(\.0).max()!, .up) + 1, canvas.x1 - 1)
+        let minY = max(pixel(corners.map(\.1).min()!, .down) - 1, canvas.y0)
+        let maxY = min(pixel(corners.map(\.1).max()!, .up) + 1, canvas.y1 - 1)
         guard minX <= maxX, minY <= maxY else { return nil }
         self.h = H
         self.inverse = inverse
@@ -98,8 +98,8 @@ struct QuadItem: Equatable, Sendable {
             let inset = self.radius + 0.5 * pixelSize
             let (left, top) = (H[6] + inset * H[0], H[7] + inset * H[4])
             let (right, bottom) = (H[6] + (w - inset) * H[0], H[7] + (h - inset) * H[4])
-            let rect = PixelRect(x0: Int((left - 0.5 + 1e-3).rounded(.up)), y0: Int((top - 0.5 + 1e-3).rounded(.up)),
-                                 x1: Int((right - 0.5 - 1e-3).rounded(.down)) + 1, y1: Int((bottom - 0.5 - 1e-3).rounded(.down)) + 1)
+            let rect = PixelRect(x0: pixel(left - 0.5 + 1e-3, .up), y0: pixel(top - 0.5 + 1e-3, .up),
+                                 x1: pixel(right - 0.5 - 1e-3, .down) + 1, y1: pixel(bottom - 0.5 - 1e-3, .down) + 1)
             cover = rect.intersection(bounds)
         } else {
             cover = .empty
@@ -241,11 +241,19 @@ struct DisplayListBuilder {
         }
     }
 
+    /// The most pixels a side of a mesh's texture has on `canvas`: twice its
+    /// longer side (at least 256), as fine as any page on it needs to be.
+    static func meshTextureLimit(_ canvas: PixelRect) -> Int { max(2 * max(canvas.width, canvas.height), 256) }
+
     private mutating func addMesh(_ view: View, _ mesh: Mesh, alpha: Double) {
         let w = view.bounds.width, h = view.bounds.height
         guard w > 0, h > 0, mesh.columns > 0, mesh.rows > 0 else { return }
-        let textureWidth = Int((w * scale).rounded(.up)), textureHeight = Int((h * scale).rounded(.up))
-        var flat = DisplayListBuilder(scale: scale, root: root, canvas: PixelRect(x0: 0, y0: 0, x1: textureWidth, y1: textureHeight),
+        // The page is drawn flat at the canvas's scale, but never larger than
+        // twice the canvas's longer side: an animator's frame may be any size,
+        // and a texture the size of a 30000-point page is gigabytes.
+        let limit = Double(Self.meshTextureLimit(canvas)), textureScale = min(scale, limit / w, limit / h)
+        let textureWidth = max(pixel(w * textureScale, .up), 1), textureHeight = max(pixel(h * textureScale, .up), 1)
+        var flat = DisplayListBuilder(scale: textureScale, root: root, canvas: PixelRect(x0: 0, y0: 0, x1: textureWidth, y1: textureHeight),
                                       typeface: typeface)
         flat.addQuad(view, matrix: flat.scaling, alpha: 1)
         flat.addSubviews(of: view, matrix: flat.scaling, alpha: 1)

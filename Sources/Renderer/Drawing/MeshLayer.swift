@@ -125,7 +125,7 @@ struct MeshLayer: @unchecked Sendable {
         let rest = vertices.indices.map { k -> (Double, Double)? in
             guard vertices[k].z == 0, normals[k] == Vec3(x: 0, y: 0, z: 1) else { return nil }
             let t = uv(k), d = (screen[k].0 - t.0, screen[k].1 - t.1), s = (d.0.rounded(), d.1.rounded())
-            return abs(d.0 - s.0) < 1e-7 && abs(d.1 - s.1) < 1e-7 ? s : nil
+            return abs(d.0 - s.0) < 1e-7 && abs(d.1 - s.1) < 1e-7 && abs(s.0) < pixelLimit && abs(s.1) < pixelLimit ? s : nil
         }
         /// Whether vertices p, q and r are at rest with one shift.
         func resting(_ p: Int, _ q: Int, _ r: Int) -> Bool {

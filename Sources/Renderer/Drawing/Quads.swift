@@ -15,7 +15,7 @@ extension QuadItem {
                             fontSize: fontSize, width: width, height: height, pixelSize: pixelSize)
         defer {
             if let textLayer {
-                textLayer.draw(left: Int(h[6].rounded()) + textLayer.x, top: Int(h[7].rounded()) + textLayer.y,
+                textLayer.draw(left: pixel(h[6], .toNearestOrAwayFromZero) + textLayer.x, top: pixel(h[7], .toNearestOrAwayFromZero) + textLayer.y,
                                alpha: UInt32(min(max(alpha, 0), 1) * 255 + 0.5),
                                box: background.alpha >= 1 ? Pixel.premultiplied(background) : nil, into: target, clip: area)
             }
@@ -70,8 +70,8 @@ extension QuadItem {
                     if innerFirst > innerLast { (innerFirst, innerLast) = (last + 1, last) }
                 }
             } else if let inner, let (a, b) = Self.span(inner, y, margin: 1e-3) {
-                innerFirst = max(first, Int((a - 0.5 + 1e-3).rounded(.up)))
-                innerLast = min(last, Int((b - 0.5 - 1e-3).rounded(.down)))
+                innerFirst = max(first, pixel(a - 0.5 + 1e-3, .up))
+                innerLast = min(last, pixel(b - 0.5 - 1e-3, .down))
                 if innerFirst > innerLast { (innerFirst, innerLast) = (last + 1, last) }
             }
             let uRow = y * inv[3] + inv[6], vRow = y * inv[4] + inv[7], cRow = y * inv[5] + inv[8]

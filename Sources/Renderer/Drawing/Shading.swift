@@ -155,7 +155,7 @@ extension Shader {
         // sampled from a copy made at that size, pixel for pixel; else from the mipmap level above it.
         let (drawnWidth, drawnHeight) = (pw * sx / max(pixelSize, 1e-9), ph * sy / max(pixelSize, 1e-9))
         let whole = abs(drawnWidth - drawnWidth.rounded()) < 1e-6 && abs(drawnHeight - drawnHeight.rounded()) < 1e-6
-        let level = (whole ? file.resampled(width: Int(drawnWidth.rounded()), height: Int(drawnHeight.rounded())) : nil)
+        let level = (whole ? file.resampled(width: pixel(drawnWidth, .toNearestOrAwayFromZero), height: pixel(drawnHeight, .toNearestOrAwayFromZero)) : nil)
             ?? file.level(forFootprint: min(sx, sy) / max(pixelSize, 1e-9))
         let (kx, ky) = (Double(level.width) / pw, Double(level.height) / ph)
         let (left, top) = ((width - pw * sx) / 2, (height - ph * sy) / 2)
@@ -256,8 +256,8 @@ struct ImagePainter: Sendable {
     /// on its size alone, so a frame drawn twice is the same frame.
     static func bitmap(seed: Int, width: Double, height: Double) -> Picture.Level? {
         let whole = abs(width - width.rounded()) < 1e-6 && abs(height - height.rounded()) < 1e-6
-        let (w, h) = whole ? (Int(width.rounded()), Int(height.rounded()))
-            : (Int((width / 32).rounded(.up)) * 32, Int((height / 32).rounded(.up)) * 32)
+        let (w, h) = whole ? (pixel(width, .toNearestOrAwayFromZero), pixel(height, .toNearestOrAwayFromZero))
+            : (pixel(width / 32, .up) * 32, pixel(height / 32, .up) * 32)
         guard w > 0, h > 0, w * h <= 4_000_000 else { return nil }
         let key = BitmapKey(seed: seed, width: w, height: h)
         lock.lock()
@@ -299,6 +299,21 @@ struct ImagePainter: Sendable {
     }
     private static let lock = NSLock()
     nonisolated(unsafe) private static var made: [Int: ImagePainter] = [:]
+}
+
+/// The farthest from the origin a pixel coordinate is taken, either way: far
+/// past any canvas, and far inside `Int`. Geometry comes from animators, whose
+/// finite numbers may be anything (a frame 1e308 points wide).
+let pixelLimit = Double(1 << 30)
+
+/// `x` rounded by `rule` to a pixel coordinate, held within ±``pixelLimit``
+/// (NaN as 0): how a layer's geometry becomes whole pixels, so that no
+/// number an animator answers can stop the conversion. Not for inner loops,
+/// whose values the canvas already bounds (``floorInt(_:)``).
+@inline(__always)
+func pixel(_ x: Double, _ rule: FloatingPointRoundingRule) -> Int {
+    guard !x.isNaN else { return 0 }
+    return Int(min(max(x, -pixelLimit), pixelLimit).rounded(rule))
 }
 
 /// `x.rounded(.down)` as an integer, without a call to the C library's floor

@@ -15,10 +15,10 @@ func rasterizeSpans(_ p0: (Double, Double), _ p1: (Double, Double), _ p2: (Doubl
     let p = (p0, p1, p2)
     let area = (p.1.0 - p.0.0) * (p.2.1 - p.0.1) - (p.1.1 - p.0.1) * (p.2.0 - p.0.0)
     guard abs(area) > 1e-9 else { return }
-    let minX = max(Int(min(p.0.0, p.1.0, p.2.0).rounded(.down)), clip.x0)
-    let maxX = min(Int(max(p.0.0, p.1.0, p.2.0).rounded(.up)), clip.x1 - 1)
-    let minY = max(Int(min(p.0.1, p.1.1, p.2.1).rounded(.down)), clip.y0)
-    let maxY = min(Int(max(p.0.1, p.1.1, p.2.1).rounded(.up)), clip.y1 - 1)
+    let minX = max(pixel(min(p.0.0, p.1.0, p.2.0), .down), clip.x0)
+    let maxX = min(pixel(max(p.0.0, p.1.0, p.2.0), .up), clip.x1 - 1)
+    let minY = max(pixel(min(p.0.1, p.1.1, p.2.1), .down), clip.y0)
+    let maxY = min(pixel(max(p.0.1, p.1.1, p.2.1), .up), clip.y1 - 1)
     guard minX <= maxX, minY <= maxY else { return }
     let epsilon = triangleEpsilon
     // l1 and l2 are linear in x along a row: l = slope · x + offset(y).

@@ -53,8 +53,8 @@ final class TextLayer: @unchecked Sendable, Equatable {
         // The ink over a clear background: a pixel's colour is the ink, its alpha the glyphs' coverage.
         let shader = Shader(background: .clear, content: .label(text), typeface: typeface, fontSize: fontSize, ink: ink,
                             width: width, height: height, pixelSize: pixelSize)
-        let x0 = Int((box.left * scale).rounded(.down)) - 1, x1 = Int((box.right * scale).rounded(.up)) + 1
-        let y0 = Int((box.top * scale).rounded(.down)) - 1, y1 = Int((box.bottom * scale).rounded(.up)) + 1
+        let x0 = pixel(box.left * scale, .down) - 1, x1 = pixel(box.right * scale, .up) + 1
+        let y0 = pixel(box.top * scale, .down) - 1, y1 = pixel(box.bottom * scale, .up) + 1
         guard x1 > x0, y1 > y0, (x1 - x0) * (y1 - y0) <= 16_000_000 else { return nil }
         var words = [UInt32](repeating: 0, count: (x1 - x0) * (y1 - y0))
         for py in y0..<y1 {
