@@ -188,3 +188,11 @@ static _Thread_local const char *thread_message;
 char *process_shims_thread_message_buffer(void) { return thread_message_buffer; }
 
 const char **process_shims_thread_message(void) { return &thread_message; }
+
+int process_shims_die_with_host(int socket) {
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return -1;
+    /* A host gone before the call sent no signal, but its process's end closed its end of the socket first. */
+    struct pollfd peer = { socket, POLLRDHUP, 0 };
+    if (poll(&peer, 1, 0) < 0) return -1;
+    return (peer.revents & (POLLRDHUP | POLLHUP | POLLERR)) ? -1 : 0;
+}

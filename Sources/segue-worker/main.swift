@@ -1,5 +1,6 @@
 import Glibc
 import PluginRuntime
+import ProcessShims
 import SystemCalls
 
 // segue-worker: the only process that runs plugin code when Segue isolates
@@ -25,6 +26,9 @@ import SystemCalls
 //
 // It links no Foundation, so that it starts in a few milliseconds.
 
+// Dies with the host, whatever the host or this process does (SIGKILL when
+// the host's spawning thread ends: the host exits, is killed, crashes).
+guard process_shims_die_with_host(3) == 0 else { exit(0) }
 let channel = WorkerChannel(descriptor: 3)
 guard let memory = SharedMemory(descriptor: 4, size: WorkerLayout.size) else {
     writeAll("segue-worker: not started by a Segue host (no shared memory on descriptor 4)\n")

@@ -475,12 +475,30 @@ FIXTURE_UNUSED static void evaluate(const segue_animator_t *self, const segue_co
 #endif
 }
 
+#ifdef ATTEMPT_STOP_AFTER_END
+#include <pthread.h>
+#include <time.h>
+/* Stops the whole worker a moment after end has answered: a stopped process
+ * notices nothing, a closed socket included. */
+static void *stop_soon(void *unused) {
+    (void)unused;
+    struct timespec pause = { 0, 20000000 };
+    nanosleep(&pause, NULL);
+    raise(SIGSTOP);
+    return NULL;
+}
+#endif
+
 static void end(const segue_animator_t *self, const segue_context_t *ctx, segue_plan_t *plan, bool completed) {
     (void)self; (void)ctx; (void)plan;
     fixture_end_calls++;
     fixture_last_completed = completed;
 #ifdef FAULT_CRASH_END
     FIXTURE_CRASH();
+#endif
+#ifdef ATTEMPT_STOP_AFTER_END
+    pthread_t stopper;
+    if (pthread_create(&stopper, NULL, stop_soon, NULL) == 0) pthread_detach(stopper);
 #endif
 }
 

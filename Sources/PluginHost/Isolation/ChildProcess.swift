@@ -6,8 +6,11 @@ import SystemCalls
 
 /// A child process the host started: spawned with its descriptors in place,
 /// reaped with `waitpid`, and killed when its owner lets go of it, so that no
-/// child outlives its use. The child learns that the host died from its end of
-/// a socket (see `segue-worker`), so it never outlives the host either.
+/// child outlives its use. Every child is started from one thread that lasts
+/// as long as this process (``SpawningThread``): a worker asks the kernel to
+/// kill it when that thread ends (PR_SET_PDEATHSIG, see `segue-worker`), so it
+/// never outlives the host either, however the host ends and whatever the
+/// worker does (stopped, or with its threads parked).
 package final class ChildProcess: @unchecked Sendable {  // `ended` is guarded by `lock`
     /// The child's process id.
     package let pid: pid_t
@@ -40,8 +43,12 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is guarded b
             for p in envp { free(p) }
         }
         guard let pipe = closeOnExecPipe() else { throw SpawnError(executable: executable, reason: Errno.current.description) }
-        var child: pid_t = 0
-        let rc = process_shims_spawn(executable, argv, envp, descriptors, Int32(descriptors.count), pipe.write, &child)
+        let writeEnd = pipe.write
+        let (rc, child) = SpawningThread.shared.run { () -> (Int32, pid_t) in
+            var child: pid_t = 0
+            let rc = process_shims_spawn(executable, argv, envp, descriptors, Int32(descriptors.count), writeEnd, &child)
+            return (rc, child)
+        }
         close(pipe.write)
         guard rc == 0 else {
             close(pipe.read)
@@ -104,4 +111,46 @@ package struct SpawnError: Error, CustomStringConvertible {
         (self.executable, self.reason) = (executable, reason)
     }
     package var description: String { "cannot start \(executable): \(reason)" }
+}
+
+/// The one thread that starts every child, for the life of the process. A
+/// child's parent-death signal (PR_SET_PDEATHSIG) is sent when the *thread*
+/// that started it ends, not the process: a child started from a pool thread
+/// that later retired would be killed with it. This thread never ends, so
+/// the signal comes when the process does, and only then.
+final class SpawningThread: @unchecked Sendable {  // `jobs` is guarded by `condition`
+    static let shared = SpawningThread()
+    private let condition = NSCondition()
+    private var jobs: [() -> Void] = []
+    /// False when the system gave no thread: children then start on their caller's thread.
+    private var running = false
+
+    private init() {
+        running = detachThread { [self] in
+            while true {
+                condition.lock()
+                while jobs.isEmpty { condition.wait() }
+                let job = jobs.removeFirst()
+                condition.unlock()
+                job()
+            }
+        }
+    }
+
+    private final class Outcome<T>: @unchecked Sendable { var value: T? }
+
+    /// Runs `body` on the spawning thread and waits for what it returns.
+    func run<T>(_ body: @escaping () -> T) -> T {
+        guard running else { return body() }
+        let outcome = Outcome<T>(), done = DispatchSemaphore(value: 0)
+        condition.lock()
+        jobs.append {
+            outcome.value = body()
+            done.signal()
+        }
+        condition.signal()
+        condition.unlock()
+        done.wait()
+        return outcome.value!
+    }
 }

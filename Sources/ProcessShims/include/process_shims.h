@@ -95,6 +95,16 @@ const char *process_shims_object_path(const void *address);
  */
 int process_shims_poll(struct pollfd *fds, nfds_t count, const struct timespec *timeout);
 
+/**
+ * Makes the calling process die (SIGKILL) when the host thread that started
+ * it ends, which the kernel does however the host ends, killed outright
+ * included, and whatever state this process is in, stopped included
+ * (PR_SET_PDEATHSIG); then makes sure the host had not already gone, by
+ * `socket`, its end of a socket to the host: -1 when the host's end is
+ * closed (the caller should exit), 0 otherwise.
+ */
+int process_shims_die_with_host(int socket);
+
 /** Bytes of the calling thread's message buffer, with the NUL. */
 #define PROCESS_SHIMS_MESSAGE_CAPACITY 2048
 
