@@ -43,7 +43,7 @@ static const int allowed[] = {
     SYS_poll,
 #endif
     SYS_sendmsg, SYS_recvmsg, SYS_readv, SYS_writev, SYS_pread64, SYS_close, SYS_fstat, SYS_newfstatat, SYS_statx,
-    SYS_lseek, SYS_mmap, SYS_mprotect, SYS_munmap, SYS_mremap, SYS_madvise, SYS_mincore, SYS_brk,
+    SYS_lseek, SYS_mmap, SYS_mprotect, SYS_munmap, SYS_mremap, SYS_madvise, SYS_brk,
     SYS_rt_sigprocmask, SYS_rt_sigreturn, SYS_rt_sigpending, SYS_rt_sigsuspend, SYS_rt_sigtimedwait, SYS_sigaltstack,
 #ifdef SYS_futex_waitv
     SYS_futex_waitv,
@@ -55,7 +55,7 @@ static const int allowed[] = {
     SYS_sched_getscheduler, SYS_sched_get_priority_max, SYS_sched_get_priority_min, SYS_getrusage, SYS_times,
     SYS_uname, SYS_sysinfo, SYS_getcwd, SYS_getdents64, SYS_dup, SYS_dup3, SYS_pipe2, SYS_pselect6,
     SYS_epoll_create1, SYS_epoll_ctl, SYS_epoll_pwait, SYS_eventfd2, SYS_timerfd_create, SYS_timerfd_settime,
-    SYS_timerfd_gettime, SYS_getsockopt, SYS_membarrier, SYS_readlinkat, SYS_faccessat, SYS_fadvise64, SYS_fstatfs,
+    SYS_timerfd_gettime, SYS_getsockopt, SYS_membarrier, SYS_readlinkat, SYS_faccessat, SYS_fstatfs,
     SYS_statfs,
 #ifdef SYS_faccessat2
     SYS_faccessat2,
@@ -82,8 +82,12 @@ static const uint32_t prctl_allowed[] = { PR_SET_NAME, PR_GET_NAME, PR_GET_DUMPA
 };
 
 /* fcntl commands that direct a signal at a process (one given, or the owner
- * of a lease or a watched folder): every other command is this process's own. */
-static const uint32_t fcntl_signalling[] = { F_SETOWN, F_SETSIG, F_SETOWN_EX, F_SETLEASE, F_NOTIFY };
+ * of a lease or a watched folder), and record locks, which every process
+ * that can read the file sees (a channel between plugins): every other
+ * command is this process's own. (flock, mincore, fadvise64, readahead and
+ * cachestat, which share locks or the page cache, are not allowed at all.) */
+static const uint32_t fcntl_refused[] = { F_SETOWN, F_SETSIG, F_SETOWN_EX, F_SETLEASE, F_NOTIFY,
+                                          F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW };
 
 /* --- The filter ---------------------------------------------------------------------------- */
 
@@ -216,7 +220,7 @@ static void build(uint32_t self) {
     RETURN(SECCOMP_RET_ALLOW);
 
     allow_with_argument_in(SYS_ioctl, 1, ioctl_allowed, sizeof ioctl_allowed / sizeof *ioctl_allowed);
-    allow_with_argument_not_in(SYS_fcntl, 1, fcntl_signalling, sizeof fcntl_signalling / sizeof *fcntl_signalling);
+    allow_with_argument_not_in(SYS_fcntl, 1, fcntl_refused, sizeof fcntl_refused / sizeof *fcntl_refused);
     allow_with_argument_in(SYS_prctl, 0, prctl_allowed, sizeof prctl_allowed / sizeof *prctl_allowed);
 
     /* Files open for reading only (Landlock says which); a write is refused and named even without Landlock. */
@@ -423,7 +427,10 @@ const char *worker_sandbox_call_name(uint32_t number) {
     NAME(setgid) NAME(setresuid) NAME(setresgid) NAME(capset) NAME(personality) NAME(chdir) NAME(fchdir)
     NAME(symlinkat) NAME(linkat) NAME(fchmodat) NAME(fchownat) NAME(sched_setaffinity) NAME(setpriority)
     NAME(sendfile) NAME(splice) NAME(reboot) NAME(init_module) NAME(finit_module) NAME(kcmp) NAME(landlock_create_ruleset)
-    NAME(fcntl)
+    NAME(fcntl) NAME(flock) NAME(mincore) NAME(fadvise64) NAME(readahead)
+#ifdef SYS_cachestat
+    NAME(cachestat)
+#endif
 #if defined(__x86_64__)
     NAME(fork) NAME(vfork) NAME(open) NAME(creat) NAME(unlink) NAME(rename) NAME(mkdir) NAME(chmod) NAME(chown)
 #endif
@@ -442,7 +449,18 @@ worker_call_kind_t worker_sandbox_call_kind(uint32_t number, const uint64_t *arg
 #endif
     case SYS_clone: return arguments[0] & CLONE_THREAD ? WORKER_CALL_THREADS : WORKER_CALL_PROCESS;
     case SYS_clone3: return WORKER_CALL_PROCESS;
-    case SYS_fcntl: return WORKER_CALL_SIGNAL_OWNER;
+    case SYS_fcntl:
+        switch (arguments[1]) {
+        case F_GETLK: case F_SETLK: case F_SETLKW: case F_OFD_GETLK: case F_OFD_SETLK: case F_OFD_SETLKW:
+            return WORKER_CALL_LOCK;
+        default: return WORKER_CALL_SIGNAL_OWNER;
+        }
+    case SYS_flock: return WORKER_CALL_LOCK;
+    case SYS_mincore: case SYS_fadvise64: case SYS_readahead:
+#ifdef SYS_cachestat
+    case SYS_cachestat:
+#endif
+        return WORKER_CALL_PAGE_CACHE;
     case SYS_ptrace: case SYS_process_vm_readv: case SYS_process_vm_writev: case SYS_pidfd_getfd: case SYS_kcmp:
         return WORKER_CALL_TRACE;
     case SYS_kill: case SYS_tgkill: case SYS_tkill: case SYS_rt_sigqueueinfo: case SYS_rt_tgsigqueueinfo:

@@ -55,6 +55,7 @@ static void change_descriptor(void);
 #include <netinet/in.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -289,6 +290,28 @@ static void attempt(void) {
         report("opened a socket");
         close(fd);
     }
+#endif
+#if defined(ATTEMPT_FILE_LOCK) || defined(ATTEMPT_FLOCK) || defined(ATTEMPT_MINCORE) || defined(ATTEMPT_FADVISE)
+    /* A file every worker can read: locks on it, and its pages' presence in the page cache, are seen by all. */
+    int shared = open("/etc/ld.so.cache", O_RDONLY);
+#endif
+#ifdef ATTEMPT_FILE_LOCK
+    struct flock lock = { .l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = 7, .l_len = 1 };
+    if (shared >= 0 && fcntl(shared, F_OFD_SETLK, &lock) == 0) report("took a byte-range lock other processes see");
+#endif
+#ifdef ATTEMPT_FLOCK
+    if (shared >= 0 && flock(shared, LOCK_SH | LOCK_NB) == 0) report("took a file lock other processes see");
+#endif
+#ifdef ATTEMPT_MINCORE
+    void *pages = shared >= 0 ? mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, shared, 0) : MAP_FAILED;
+    unsigned char resident = 0;
+    if (pages != MAP_FAILED && mincore(pages, 4096, &resident) == 0) report("learnt which pages of a shared file are cached");
+#endif
+#ifdef ATTEMPT_FADVISE
+    if (shared >= 0 && posix_fadvise(shared, 0, 0, POSIX_FADV_DONTNEED) == 0) report("dropped a shared file from the page cache");
+#endif
+#if defined(ATTEMPT_FILE_LOCK) || defined(ATTEMPT_FLOCK) || defined(ATTEMPT_MINCORE) || defined(ATTEMPT_FADVISE)
+    if (shared >= 0) close(shared);
 #endif
 #ifdef ATTEMPT_CLONE
     long child = syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);

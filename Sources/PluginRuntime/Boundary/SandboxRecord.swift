@@ -121,6 +121,10 @@ package struct SandboxRefusal: Equatable, Sendable, CustomStringConvertible {
         case WORKER_CALL_THREADS: description = "start more than \(threadLimit) threads (clone)"
         case WORKER_CALL_SIGNAL_OWNER:
             description = "direct signals at a process (fcntl \(Self.fcntlName(arguments[1])) on descriptor \(pid(0)))"
+        case WORKER_CALL_LOCK:
+            let command = call == "fcntl" ? "fcntl \(Self.fcntlName(arguments[1]))" : call
+            description = "lock a file, which other processes see (\(command) on descriptor \(pid(0)))"
+        case WORKER_CALL_PAGE_CACHE: description = "probe the page cache other processes share (\(call))"
         case WORKER_CALL_KERNEL: description = "use a kernel facility no animator needs (\(call))"
         case WORKER_CALL_FILES: description = "change files (\(call))"
         default: description = "make a system call the sandbox does not allow (\(call))"
@@ -145,7 +149,8 @@ package struct SandboxRefusal: Equatable, Sendable, CustomStringConvertible {
     }
 
     private static func fcntlName(_ value: UInt64) -> String {
-        let names: [UInt64: String] = [8: "F_SETOWN", 10: "F_SETSIG", 15: "F_SETOWN_EX", 1024: "F_SETLEASE", 1026: "F_NOTIFY"]
+        let names: [UInt64: String] = [5: "F_GETLK", 6: "F_SETLK", 7: "F_SETLKW", 8: "F_SETOWN", 10: "F_SETSIG", 15: "F_SETOWN_EX",
+                                       36: "F_OFD_GETLK", 37: "F_OFD_SETLK", 38: "F_OFD_SETLKW", 1024: "F_SETLEASE", 1026: "F_NOTIFY"]
         return names[value & 0xFFFF_FFFF] ?? "command \(value & 0xFFFF_FFFF)"
     }
 
