@@ -18,3 +18,8 @@ _Static_assert(offsetof(segue_host_t, struct_size) == 8, "struct_size follows th
 _Static_assert(offsetof(segue_context_t, curves) >= offsetof(segue_context_t, param_count) + sizeof(uint32_t),
                "curves comes after every 1.0 member");
 _Static_assert(sizeof(segue_cubic_bezier_t) == 32, "segue_cubic_bezier_t is four doubles");
+/* The smallest struct_size a host accepts for each plugin struct (PluginRuntime's SizedStruct.Minimum):
+ * the end of its last required member in ABI 1.0. They may never grow within major 1. */
+_Static_assert(offsetof(segue_plugin_t, animator_count) + sizeof(uint32_t) == 28, "SizedStruct.Minimum.plugin");
+_Static_assert(offsetof(segue_animator_t, end) == 80, "SizedStruct.Minimum.animator: through evaluate");
+_Static_assert(offsetof(segue_param_t, max_value) + sizeof(double) == 56, "SizedStruct.Minimum.parameter");

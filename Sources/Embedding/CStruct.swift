@@ -1,4 +1,5 @@
 import Glibc
+import PluginRuntime
 
 /// How the C API reads and writes a program's structs and strings: the
 /// `struct_size` rule (read what the program's size covers, the rest as zero;
@@ -30,14 +31,11 @@ enum CStruct {
         size(of: UnsafePointer(pointer), name, minimum: minimum)
     }
 
-    /// A copy of the program's struct: the bytes its `struct_size` covers, zero past them.
-    static func read<T: ZeroInitializable>(_ pointer: UnsafePointer<T>?, _ name: String, minimum: Int) -> Result<T, Refusal> {
+    /// A copy of the program's struct: the bytes its `struct_size` covers,
+    /// zero past them, by the ABI's one reader (``SizedStruct``).
+    static func read<T>(_ pointer: UnsafePointer<T>?, _ name: String, minimum: Int) -> Result<T, Refusal> {
         guard let pointer else { return .failure(Refusal("\(name) is NULL")) }
-        return size(of: pointer, name, minimum: minimum).map { size in
-            var value = T()
-            withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: min(size, MemoryLayout<T>.size))) }
-            return value
-        }
+        return size(of: pointer, name, minimum: minimum).map { size in SizedStruct.copy(pointer, declared: size, as: T.self) }
     }
 
     /// Writes `value` into the program's struct, past its `struct_size` member
@@ -67,6 +65,3 @@ enum CStruct {
         return path
     }
 }
-
-/// C structs, which Swift imports with a zeroing initializer.
-protocol ZeroInitializable { init() }

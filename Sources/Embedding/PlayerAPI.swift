@@ -237,5 +237,3 @@ public func seguePlayerAnimatorParam(_ handle: OpaquePointer?, _ index: UInt32, 
     return SEGUE_OK
 }
 
-extension segue_player_options_t: ZeroInitializable {}
-extension segue_transition_desc_t: ZeroInitializable {}

@@ -336,8 +336,15 @@ SEGUE_EXPORT int fixture_setup_calls = 0;
 SEGUE_EXPORT int fixture_end_calls = 0;
 SEGUE_EXPORT int fixture_last_completed = -1;
 
+/* CUT_BACK: every struct declares only the members a host requires (as a plugin
+ * built before a member was appended does): what lies past each size must
+ * read as absent, and `end`, past the animator's, must never be called. */
 static const segue_param_t level_param = {
+#ifdef CUT_BACK
+    .struct_size = offsetof(segue_param_t, choices),
+#else
     .struct_size = sizeof(segue_param_t),
+#endif
 #ifdef FAULT_PARAM_BAD_NAME
     .name = "9lives",
 #else
@@ -512,7 +519,7 @@ static void *stop_soon(void *unused) {
 }
 #endif
 
-static void end(const segue_animator_t *self, const segue_context_t *ctx, segue_plan_t *plan, bool completed) {
+FIXTURE_UNUSED static void end(const segue_animator_t *self, const segue_context_t *ctx, segue_plan_t *plan, bool completed) {
     (void)self; (void)ctx; (void)plan;
     fixture_end_calls++;
     fixture_last_completed = completed;
@@ -524,6 +531,14 @@ static void end(const segue_animator_t *self, const segue_context_t *ctx, segue_
     if (pthread_create(&stopper, NULL, stop_soon, NULL) == 0) pthread_detach(stopper);
 #endif
 }
+
+#ifdef CUT_BACK
+/* Lies past the animator's struct_size: a host that called it read past what the plugin declared. */
+static void end_past_the_size(const segue_animator_t *self, const segue_context_t *ctx, segue_plan_t *plan, bool completed) {
+    (void)self; (void)ctx; (void)plan; (void)completed;
+    FIXTURE_CRASH();
+}
+#endif
 
 #ifdef FAULT_CHANGE_DESCRIPTOR
 static segue_animator_t fade; /* writable, so that setup can rewrite it */
@@ -552,7 +567,13 @@ static const segue_animator_t fade = {
 #else
     .abi_version = SEGUE_ABI_VERSION_INIT,
 #endif
+#ifdef CUT_BACK
+    .struct_size = offsetof(segue_animator_t, end),
+#elif defined(ANIMATOR_STRUCT_SIZE)
+    .struct_size = ANIMATOR_STRUCT_SIZE,
+#else
     .struct_size = sizeof(segue_animator_t),
+#endif
     .id = FIXTURE_ID,
 #ifdef FAULT_NULL_NAME
     .name = NULL,
@@ -577,7 +598,11 @@ static const segue_animator_t fade = {
 #else
     .evaluate = evaluate,
 #endif
+#ifdef CUT_BACK
+    .end = end_past_the_size,
+#else
     .end = end,
+#endif
 };
 
 static const segue_animator_t *const animators[] = { &fade };
@@ -590,6 +615,8 @@ FIXTURE_UNUSED static const segue_plugin_t plugin = {
 #endif
 #ifdef FAULT_PLUGIN_STRUCT_SIZE
     .struct_size = 8,
+#elif defined(CUT_BACK)
+    .struct_size = offsetof(segue_plugin_t, animator_count) + sizeof(uint32_t),
 #else
     .struct_size = sizeof(segue_plugin_t),
 #endif

@@ -112,7 +112,7 @@ struct PluginLoaderTests {
         ("pdup", "FAULT_DUPLICATE_PARAM", "malformed descriptor: animators[0].params[1] (TestFade) repeats the parameter name 'level'"),
         ("choice", "FAULT_CHOICE_RANGE", "malformed descriptor: animators[0].params[1] (TestFade) 'pick' is a choice of 2, so min must be 0 and max 1; found 0.0 and 5.0"),
         ("noanim", "FAULT_NO_ANIMATORS", "malformed descriptor: segue_plugin_t.animator_count is 0; a plugin exports at least one animator"),
-        ("size8", "FAULT_PLUGIN_STRUCT_SIZE", "malformed descriptor: segue_plugin_t.struct_size is 8, expected at least 32 for ABI 1.2"),
+        ("size8", "FAULT_PLUGIN_STRUCT_SIZE", "malformed descriptor: segue_plugin_t.struct_size is 8, expected at least 28 (the struct as ABI 1.0 introduced it, through its last required member)"),
     ])
     func malformedDescriptorsAreRejectedWithTheMemberNamed(label: String, define: String, reason: String) throws {
         let (_, file) = try CPlugin.fixture(label, define)

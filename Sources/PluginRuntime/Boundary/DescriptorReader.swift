@@ -22,7 +22,7 @@ package struct LoadedAnimator: @unchecked Sendable {
 
 /// Reads the structs a plugin returns by the ABI's rules (the major version
 /// must match, a struct is read up to the smaller of its declared size and
-/// the host's, what the plugin did not provide reads as zero) and copies
+/// the host's, what the plugin did not provide reads as zero: ``SizedStruct``) and copies
 /// everything into plain values, for ``PluginBoundary/descriptor(at:host:)``.
 /// Checks only what the memory alone can tell (NULL pointers, struct sizes,
 /// counts before it walks an array); strings are read up to one byte past
@@ -34,7 +34,7 @@ struct DescriptorReader {
 
     func readPlugin(_ pointer: UnsafeRawPointer) -> Result<[LoadedAnimator], LoadFailure> {
         let plugin: segue_plugin_t
-        switch read(pointer, as: segue_plugin_t.self, name: "segue_plugin_t") {
+        switch read(pointer, as: segue_plugin_t.self, minimum: SizedStruct.Minimum.plugin, name: "segue_plugin_t") {
         case .failure(let why): return .failure(why)
         case .success(let p): plugin = p
         }
@@ -65,7 +65,8 @@ struct DescriptorReader {
 
     private func readAnimator(_ pointer: UnsafePointer<segue_animator_t>, at path: @autoclosure () -> String) -> Result<LoadedAnimator, LoadFailure> {
         let a: segue_animator_t
-        switch read(UnsafeRawPointer(pointer), as: segue_animator_t.self, name: "\(path()) (segue_animator_t)") {
+        switch read(UnsafeRawPointer(pointer), as: segue_animator_t.self, minimum: SizedStruct.Minimum.animator,
+                    name: "\(path()) (segue_animator_t)") {
         case .failure(let why): return .failure(why)
         case .success(let v): a = v
         }
@@ -106,10 +107,10 @@ struct DescriptorReader {
 
     private func readParameter(_ pointer: UnsafePointer<segue_param_t>, at path: @autoclosure () -> String) -> Result<ParameterDescriptor, LoadFailure> {
         let declared = Int(UnsafeRawPointer(pointer).load(as: UInt32.self))
-        guard declared >= MemoryLayout<segue_param_t>.size else {
-            return PluginBoundary.malformed("\(path()).struct_size is \(declared), expected at least \(MemoryLayout<segue_param_t>.size)")
+        guard declared >= SizedStruct.Minimum.parameter else {
+            return PluginBoundary.malformed("\(path()).struct_size is \(declared), expected at least \(SizedStruct.Minimum.parameter) (segue_param_t as ABI 1.0 introduced it, through max_value)")
         }
-        let p = pointer.pointee
+        let p = SizedStruct.copy(pointer, declared: declared, as: segue_param_t.self)
         let name: String, explanation: String
         switch (string(p.name, "\(path()).name", max: Int(SEGUE_MAX_PARAM_NAME)),
                 string(p.explanation, "\(path()).explanation", max: Int(SEGUE_MAX_DESCRIPTION))) {
@@ -144,23 +145,19 @@ struct DescriptorReader {
             maximum: p.max_value))
     }
 
-    /// Reads a versioned struct: checks its major version and size, copies what
-    /// both sides know, and zero-fills the rest.
-    private func read<T>(_ pointer: UnsafeRawPointer, as: T.Type, name: @autoclosure () -> String) -> Result<T, LoadFailure> {
+    /// Reads a versioned struct: checks its major version and that its size is
+    /// at least `minimum`, and copies it by the growth rule (``SizedStruct``).
+    private func read<T>(_ pointer: UnsafeRawPointer, as: T.Type, minimum: Int, name: @autoclosure () -> String) -> Result<T, LoadFailure> {
         let version = pointer.load(as: segue_version_t.self)
         guard segue_version_is_compatible(version) else {
             return .failure(LoadFailure("ABI major mismatch: \(name()) was built for ABI \(version.major).\(version.minor), but this host speaks ABI \(SEGUE_ABI_VERSION_MAJOR).x; rebuild the plugin against this host's segue_animator.h"))
         }
         let declared = Int(pointer.load(fromByteOffset: MemoryLayout<segue_version_t>.size, as: UInt32.self))
-        let size = MemoryLayout<T>.size
-        guard declared >= size else {
+        guard declared >= minimum else {
             // Not marked as in the descriptor here: for the plugin's own struct, the library's answer was unreadable.
-            return .failure(LoadFailure("malformed descriptor: \(name()).struct_size is \(declared), expected at least \(size) for ABI \(version.major).\(version.minor)"))
+            return .failure(LoadFailure("malformed descriptor: \(name()).struct_size is \(declared), expected at least \(minimum) (the struct as ABI 1.0 introduced it, through its last required member)"))
         }
-        let storage = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<T>.alignment)
-        defer { storage.deallocate() }
-        storage.copyMemory(from: pointer, byteCount: size)
-        return .success(storage.load(as: T.self))
+        return .success(SizedStruct.copy(pointer, declared: declared, as: T.self))
     }
 
     /// A NUL-terminated string, read without running past `max + 1` bytes:
