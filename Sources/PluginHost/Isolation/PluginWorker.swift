@@ -11,7 +11,7 @@ public struct PluginFailure: Sendable, Equatable, CustomStringConvertible {
     public var file: String
     /// The animator whose call failed, when one did.
     public var animator: String?
-    /// "load", "setup", "evaluate" or "end".
+    /// "load", "setup", "evaluate" or "end" (``WorkerOp/name``).
     public var call: String
     /// The time asked of evaluate.
     public var t: Double?
@@ -99,7 +99,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             }
             let slot = nextSlot
             nextSlot &+= 1
-            let reply = call(WorkerRequest(op: .setup, slot: slot, length: UInt32(text.count)), "setup", name, nil,
+            let reply = call(WorkerRequest(op: .setup, slot: slot, length: UInt32(text.count)), name, nil,
                              settings.deadlines.setup)
             switch reply {
             case .failure(let why): return .failed(why.message)
@@ -119,7 +119,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             guard let memory else { return "has no worker" }
             let count = send(layers, to: memory)
             if case .failure(let why) = call(WorkerRequest(op: .evaluate, slot: slot, argument: UInt32(count), t: t),
-                                             "evaluate", name, t, settings.deadlines.evaluate) {
+                                             name, t, settings.deadlines.evaluate) {
                 return why.message
             }
             take(count, into: layers, from: memory)
@@ -154,7 +154,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         let before = memory.loadAcquire(at: WorkerLayout.replies)
         let started = MonotonicTime.now
         guard channel.send(WorkerRequest(op: .evaluate, slot: slot, argument: UInt32(count), t: t)) else {
-            return .failed(fail(call: "evaluate", animator: name, t: t, what: ended(), kill: false))
+            return .failed(fail(.evaluate, animator: name, t: t, what: ended(), kill: false))
         }
         _ = memory.spin(whileEqual: before, at: WorkerLayout.replies, seconds: min(Self.spinLimit, patience))
         let waited = MonotonicTime.now - started
@@ -167,7 +167,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             inFlight = InFlight(name: name, t: t, count: count, deadline: started + settings.deadlines.evaluate)
             return .pending
         case let other:
-            if case .failure(let why) = received(other, "evaluate", name, t, settings.deadlines.evaluate) { return .failed(why.message) }
+            if case .failure(let why) = received(other, .evaluate, name, t, settings.deadlines.evaluate) { return .failed(why.message) }
             take(count, into: layers, from: memory)
             return .answered
         }
@@ -208,7 +208,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         guard let pending = inFlight else { return nil }
         inFlight = nil
         let left = max(pending.deadline - MonotonicTime.now, 0)
-        if case .failure(let why) = receive("evaluate", pending.name, pending.t, left, stating: settings.deadlines.evaluate) {
+        if case .failure(let why) = receive(.evaluate, pending.name, pending.t, left, stating: settings.deadlines.evaluate) {
             return why.message
         }
         return nil
@@ -239,7 +239,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     func end(slot: UInt32, name: String, completed: Bool) -> String? {
         lock.withLock {
             if let failure = _failure { return failure.quarantineReason }
-            if case .failure(let why) = call(WorkerRequest(op: .end, slot: slot, argument: completed ? 1 : 0), "end", name, nil,
+            if case .failure(let why) = call(WorkerRequest(op: .end, slot: slot, argument: completed ? 1 : 0), name, nil,
                                              settings.deadlines.end) {
                 return why.message
             }
@@ -263,28 +263,28 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         let path = [UInt8](file.utf8)
         guard idle.memory.write(path, at: WorkerLayout.text, capacity: WorkerLayout.textCapacity),
               idle.channel.send(WorkerRequest(op: .load, length: UInt32(path.count))) else {
-            return fail(call: "load", animator: name, t: nil, what: ended(), kill: true)
+            return fail(.load, animator: name, t: nil, what: ended(), kill: true)
         }
         // First: the sandbox is entered, with the thread limit's listener when there is one.
         switch idle.channel.receiveReplyWithDescriptor(within: settings.deadlines.load) {
         case .failure(let why):
-            return fail(call: "load", animator: name, t: nil, what: why == .closed ? ended() : "did not enter its sandbox (\(why))", kill: true)
+            return fail(.load, animator: name, t: nil, what: why == .closed ? ended() : "did not enter its sandbox (\(why))", kill: true)
         case .success(let (r, listener)):
             guard r.status == WorkerReply.ok else {
                 listener.map { _ = close($0) }
                 let text = PluginBoundary.text(in: idle.memory, at: WorkerLayout.text, length: r.length, capacity: 4096)
-                return fail(call: "load", animator: name, t: nil, what: "could not load it: \(text)", kill: true)
+                return fail(.load, animator: name, t: nil, what: "could not load it: \(text)", kill: true)
             }
             if let listener {
                 Self.keepThreadLimit(listener, pid: idle.process.pid, limit: settings.sandbox.threadLimit, memory: idle.memory)
             }
         }
-        switch receive("load", name, nil, settings.deadlines.load) {
+        switch receive(.load, name, nil, settings.deadlines.load) {
         case .failure(let why): return why.message
         case .success(let r):
             let text = PluginBoundary.text(in: idle.memory, at: WorkerLayout.text, length: r.length, capacity: 1 << 20)
             guard r.status == WorkerReply.ok else {
-                return fail(call: "load", animator: name, t: nil, what: "could not load it: \(text)", kill: true)
+                return fail(.load, animator: name, t: nil, what: "could not load it: \(text)", kill: true)
             }
             animatorIDs = Set(text.split(separator: "\n").map(String.init))
             return nil
@@ -308,54 +308,56 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         if !started { close(listener) }  // the worker's threads then fail: its calls time out
     }
 
-    private func call(_ request: WorkerRequest, _ call: String, _ name: String, _ t: Double?, _ deadline: Double) -> Result<WorkerReply, CallFailure> {
+    /// Sends `request` and waits `deadline` seconds at most for its reply.
+    private func call(_ request: WorkerRequest, _ name: String, _ t: Double?, _ deadline: Double) -> Result<WorkerReply, CallFailure> {
+        let op = WorkerOp(rawValue: request.op)!  // made from a WorkerOp
         if let why = settle() { return .failure(CallFailure(message: why)) }
         let before = memory?.loadAcquire(at: WorkerLayout.replies) ?? 0
         guard let channel, channel.send(request) else {
-            return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: ended(), kill: false)))
+            return .failure(CallFailure(message: fail(op, animator: name, t: t, what: ended(), kill: false)))
         }
         // The reply is then already queued: receiving it does not sleep.
         _ = memory?.spin(whileEqual: before, at: WorkerLayout.replies, seconds: Self.spinLimit)
-        return receive(call, name, t, deadline)
+        return receive(op, name, t, deadline)
     }
 
     /// The plugin tried something its sandbox refused (it may have gone on,
     /// the call failing), or wrote over the record that would say so: the
     /// worker is ended before anything it answered is used.
-    private func refused(_ call: String, _ name: String, _ t: Double?) -> CallFailure? {
+    private func refused(_ op: WorkerOp, _ name: String, _ t: Double?) -> CallFailure? {
         guard let memory else { return nil }
         let record = SandboxRecord(copyingFrom: memory)
         guard record.count > 0 || !record.isIntact else { return nil }
-        return CallFailure(message: fail(call: call, animator: name, t: t, what: nil, kill: true))
+        return CallFailure(message: fail(op, animator: name, t: t, what: nil, kill: true))
     }
 
     /// How long the host spins for an answer before it sleeps: a sleep and a
     /// wake-up cost about 10 µs, more than most frames take to evaluate.
     static let spinLimit = 0.000_2
 
-    /// Waits `deadline` seconds at most for the reply to `call`; a call left
+    /// Waits `deadline` seconds at most for the reply to `op`; a call left
     /// in flight says its whole deadline (`stating`) when it runs out.
-    private func receive(_ call: String, _ name: String, _ t: Double?, _ deadline: Double,
+    private func receive(_ op: WorkerOp, _ name: String, _ t: Double?, _ deadline: Double,
                          stating stated: Double? = nil) -> Result<WorkerReply, CallFailure> {
-        received(channel!.receiveReply(within: deadline), call, name, t, stated ?? deadline)
+        received(channel!.receiveReply(within: deadline), op, name, t, stated ?? deadline)
     }
 
     /// What a reply that arrived, or did not, means; the worker is ended when it failed.
-    private func received(_ reply: Result<WorkerReply, WorkerChannel.Failure>, _ call: String, _ name: String, _ t: Double?,
+    private func received(_ reply: Result<WorkerReply, WorkerChannel.Failure>, _ op: WorkerOp, _ name: String, _ t: Double?,
                           _ deadline: Double) -> Result<WorkerReply, CallFailure> {
         switch reply {
         case .success(let reply):
-            if let refusal = refused(call, name, t) { return .failure(refusal) }
+            if let refusal = refused(op, name, t) { return .failure(refusal) }
             return .success(reply)
         case .failure(.timedOut):
-            return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: "did not answer within \(deadline.formatted()) s (an endless loop?) and was killed", kill: true)))
+            return .failure(CallFailure(message: fail(op, animator: name, t: t, what: "did not answer within \(deadline.formatted()) s (an endless loop?) and was killed", kill: true)))
         case .failure(.closed):
-            return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: ended(), kill: false)))
+            return .failure(CallFailure(message: fail(op, animator: name, t: t, what: ended(), kill: false)))
         case .failure(.malformed(let size)):
-            return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: "sent a malformed reply (\(size) bytes) and was killed", kill: true)))
+            return .failure(CallFailure(message: fail(op, animator: name, t: t, what: "sent a malformed reply (\(size) bytes) and was killed", kill: true)))
         case .failure(.otherVersion(let version)):
             let worker = (try? settings.worker().get()) ?? "segue-worker"
-            return .failure(CallFailure(message: fail(call: call, animator: name, t: t, what: "could not be used: " + WorkerReply.mismatch(version, worker: worker), kill: true)))
+            return .failure(CallFailure(message: fail(op, animator: name, t: t, what: "could not be used: " + WorkerReply.mismatch(version, worker: worker), kill: true)))
         }
     }
 
@@ -368,7 +370,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     /// Ends the worker and quarantines the plugin. What its sandbox recorded
     /// comes first: what the plugin tried and was refused (`what`, if any, is
     /// then how it ended), or that it ran out of memory. Returns the failure, for reports.
-    private func fail(call: String, animator: String?, t: Double?, what ended: String?, kill: Bool) -> String {
+    private func fail(_ op: WorkerOp, animator: String?, t: Double?, what ended: String?, kill: Bool) -> String {
         if kill { process?.kill() }
         let record = memory.map(SandboxRecord.init(copyingFrom:))
         channel?.close()
@@ -385,7 +387,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             let limit = SandboxPolicy.formatted(settings.sandbox.memoryLimit)
             (what, detail) = ("ran out of memory", "it reached its limit of \(limit) of address space and \(ended) (allow more with \"limits\": {\"memory\": ...} in the config or --plugin-memory)")
         }
-        var failure = PluginFailure(file: file, animator: animator, call: call, t: t, what: what, detail: detail, date: Date())
+        var failure = PluginFailure(file: file, animator: animator, call: op.name, t: t, what: what, detail: detail, date: Date())
         failure.refusedBySandbox = attempts != nil
         _failure = failure
         return "\(failure.description); the plugin is quarantined"

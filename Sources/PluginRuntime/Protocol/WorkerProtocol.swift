@@ -27,6 +27,18 @@ package enum WorkerOp: UInt32 {
     /// says why it could not be loaded. A worker can thus be started before
     /// anyone knows which plugin it will serve.
     case load = 5
+
+    /// The call as reports name it: the plugin's function it runs ("setup"),
+    /// "load" for loading the file, "scan" for examining files.
+    package var name: String {
+        switch self {
+        case .scan: "scan"
+        case .setup: "setup"
+        case .evaluate: "evaluate"
+        case .end: "end"
+        case .load: "load"
+        }
+    }
 }
 
 /// A request, host to worker.
