@@ -71,6 +71,11 @@ final class Player {
         options.cache = RegistryCache.standard()
         options.checksPermissions = RegistryOptions.checksPermissions(allowingInsecure: settings.allowsInsecurePlugins)
         options.worker.executable = settings.workerPath ?? Self.libraryPath.flatMap { WorkerSettings.locateWorker(beside: $0) }
+        // What this player's plugins print in their workers reaches this player's program, and no other.
+        options.worker.output = PluginOutput { [events] line in
+            events.post(.init(kind: SEGUE_EVENT_LOG.rawValue, level: SEGUE_LOG_INFO.rawValue,
+                              message: line.hasSuffix("\n") ? String(line.dropLast()) : line))
+        }
         do {
             options.worker.sandbox = try SandboxPolicy.chosen(mode: settings.sandbox, memoryLimit: nil, threadLimit: nil, config: config)
         } catch {
@@ -159,15 +164,16 @@ final class Player {
 
     // MARK: - Plugin output
 
-    /// The players whose programs receive what plugins print: every live one.
+    /// The players whose programs receive what plugins in this process log:
+    /// every live one. A library is loaded once per process, whichever player
+    /// asked first, so a log message of one in-process plugin cannot be told
+    /// apart by player; what plugins in workers print goes to their own
+    /// player alone (``PluginOutput``).
     nonisolated(unsafe) private static var listeners: [ObjectIdentifier: EventQueue] = [:]  // guarded by `listenersLock`
     private static let listenersLock = Lock()
 
     private static func routePluginOutput(to events: EventQueue) {
         listenersLock.withLock { listeners[ObjectIdentifier(events)] = events }
-        OutputRelay.sink = { line in
-            broadcast(line.hasSuffix("\n") ? String(line.dropLast()) : line, level: SEGUE_LOG_INFO)
-        }
         // Plugins run in this process (isolation none) log here.
         PluginLoader.setLogHandler { message in
             broadcast("segue: [\(message.level)] \(message.plugin): \(message.message)",
@@ -187,7 +193,6 @@ final class Player {
             return listeners.isEmpty
         }
         guard none else { return }
-        OutputRelay.sink = nil
         PluginLoader.resetLogHandler()
     }
 }

@@ -29,11 +29,11 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is guarded b
     /// Starts `executable` with `arguments`; `descriptors[i]` becomes descriptor
     /// 3 + i in the child, standard input is empty, standard output and error
     /// are a pipe whose lines this process relays (``OutputRelay``, marked
-    /// with `label`, every line when `runsPluginCode`), and nothing else is
+    /// with `label`, every line when `runsPluginCode`, to `output`), and nothing else is
     /// inherited. The environment is ``environment``.
     /// - Throws: ``SpawnError`` naming the executable and the system's reason.
     package init(executable: String, arguments: [String], descriptors: [Int32], label: String,
-                 runsPluginCode: Bool = false) throws(SpawnError) {
+                 runsPluginCode: Bool = false, output: PluginOutput = .standardError) throws(SpawnError) {
         // Whatever the child runs, it cannot trace this process or read its memory.
         HostProtection.makeUntraceable()
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -55,7 +55,7 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is guarded b
             throw SpawnError(executable: executable, reason: Errno(rc).description)
         }
         pid = child
-        output = OutputRelay(reading: pipe.read, label: label, runsPluginCode: runsPluginCode)
+        self.output = OutputRelay(reading: pipe.read, label: label, runsPluginCode: runsPluginCode, output: output)
     }
 
     deinit { _ = kill() }

@@ -30,16 +30,18 @@ package final class OutputRelay: @unchecked Sendable {  // mutable state is guar
     private var label: String
     /// Whether plugin code runs in the child, so that no mark of its own is trusted.
     private let runsPluginCode: Bool
+    /// Where the relayed lines go: the output of the registry that started the child.
+    private let output: PluginOutput
     private let reader: Int32
     private var line: [UInt8] = []
     private var budget = Budget()
     private var finished = false
 
     /// Starts relaying what arrives on `reader` (which the relay closes at
-    /// its end); `runsPluginCode`: the child runs plugin code, so every line
-    /// is marked with `label`.
-    package init(reading reader: Int32, label: String, runsPluginCode: Bool) {
-        (self.reader, self.label, self.runsPluginCode) = (reader, label, runsPluginCode)
+    /// its end) to `output`; `runsPluginCode`: the child runs plugin code, so
+    /// every line is marked with `label`.
+    package init(reading reader: Int32, label: String, runsPluginCode: Bool, output: PluginOutput) {
+        (self.reader, self.label, self.runsPluginCode, self.output) = (reader, label, runsPluginCode, output)
         _ = fcntl(reader, F_SETFL, fcntl(reader, F_GETFL) | O_NONBLOCK)
         Self.liveLock.withLock {
             Self.live.removeAll { $0.relay == nil }
@@ -114,19 +116,7 @@ package final class OutputRelay: @unchecked Sendable {  // mutable state is guar
         }
     }
 
-    /// Where relayed lines go instead of standard error, when set: a library
-    /// that hosts plugins inside another program (libsegue) hands them to the
-    /// program rather than printing on its terminal. Each line comes escaped,
-    /// with its mark and its newline, on a relay's thread.
-    package static var sink: (@Sendable (String) -> Void)? {
-        get { liveLock.withLock { _sink } }
-        set { liveLock.withLock { _sink = newValue } }
-    }
-    nonisolated(unsafe) private static var _sink: (@Sendable (String) -> Void)?  // guarded by `liveLock`
-
-    private func deliver(_ line: String) {
-        if let sink = Self.sink { sink(line) } else { writeAll(line) }
-    }
+    private func deliver(_ line: String) { output.deliver(line) }
 
     /// Relays, on the calling thread, whatever every relay's pipe holds:
     /// at exit, what a worker printed before the host's last answer is
@@ -165,4 +155,22 @@ package final class OutputRelay: @unchecked Sendable {  // mutable state is guar
 
         mutating func dropped(bytes: Int) { droppedBytes += bytes }
     }
+}
+
+/// Where the lines a registry's plugins print go, as its relays mark and
+/// escape them: standard error unless the host says otherwise. A library
+/// that hosts plugins inside another program (libsegue) hands each player's
+/// lines to that player's program, so two players each hear only their own
+/// plugins. Equal only to itself.
+public final class PluginOutput: Sendable, Equatable {
+    /// Called on a relay's thread with each line, escaped, marked, with its newline.
+    let deliver: @Sendable (String) -> Void
+
+    /// An output that hands each line to `deliver`.
+    public init(_ deliver: @escaping @Sendable (String) -> Void) { self.deliver = deliver }
+
+    /// This process's standard error.
+    public static let standardError = PluginOutput { writeAll($0) }
+
+    public static func == (a: PluginOutput, b: PluginOutput) -> Bool { a === b }
 }

@@ -43,6 +43,8 @@ public struct WorkerSettings: Sendable, Equatable {
     public var sandbox = SandboxPolicy()
     /// The `segue-worker` executable; found by ``locateWorker()`` when nil.
     public var executable: String?
+    /// Where what plugins print in workers and scanners goes.
+    public var output = PluginOutput.standardError
 
     /// The standard settings.
     public init() {}

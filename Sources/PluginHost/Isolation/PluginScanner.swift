@@ -52,7 +52,7 @@ package enum PluginScanner {
                 while asked.count < Scanner.slots, let index = nextLoadable() {
                     let fresh = scanner == nil
                     if fresh {
-                        scanner = Scanner(executable: executable, arguments: arguments)
+                        scanner = Scanner(executable: executable, arguments: arguments, output: settings.output)
                         scanner?.setDeadline(Self.backstop(settings.deadlines.scan))
                     }
                     guard let s = scanner else {
@@ -120,11 +120,12 @@ package enum PluginScanner {
         /// The scanner's program, for messages.
         let executable: String
 
-        init?(executable: String, arguments: [String]) {
+        init?(executable: String, arguments: [String], output: PluginOutput) {
             guard let (host, worker) = WorkerChannel.pair(), let memory = SharedMemory(size: WorkerLayout.size) else { return nil }
             defer { worker.close() }
             guard let process = try? ChildProcess(executable: executable, arguments: arguments,
-                                                  descriptors: [worker.descriptor, memory.descriptor], label: "the plugin scanner") else {
+                                                  descriptors: [worker.descriptor, memory.descriptor], label: "the plugin scanner",
+                                                  output: output) else {
                 host.close()
                 return nil
             }

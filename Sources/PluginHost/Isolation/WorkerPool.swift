@@ -23,7 +23,7 @@ struct IdleWorker: @unchecked Sendable {  // owned by one party at a time: the p
         do {
             let process = try ChildProcess(executable: executable, arguments: settings.sandbox.workerArguments + ["serve"],
                                            descriptors: [worker.descriptor, memory.descriptor], label: "a plugin worker",
-                                           runsPluginCode: true)
+                                           runsPluginCode: true, output: settings.output)
             return .success(IdleWorker(process: process, channel: host, memory: memory))
         } catch {
             host.close()

@@ -1,0 +1,69 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+@testable import Embedding
+import EmbedABI
+import AnimatorABI
+
+/// What plugins print reaches the program of the player that runs them, and
+/// no other: two players in one process, each with a plugin of its own that
+/// prints while it evaluates, each hear only their own plugin's lines.
+@Suite struct LibsegueOutputTests {
+    /// The log lines one player's program received.
+    final class Heard: @unchecked Sendable {
+        var lines: [String] = []
+    }
+
+    /// A player over `folder` whose events land in `heard`.
+    static func player(_ folder: String, _ heard: Heard) throws -> OpaquePointer {
+        var options = segue_player_options_t()
+        options.struct_size = UInt32(MemoryLayout<segue_player_options_t>.size)
+        options.flags = SEGUE_PLAYER_ONLY_GIVEN_FOLDERS
+        options.user_data = Unmanaged.passUnretained(heard).toOpaque()
+        options.on_event = { user, event in
+            guard let user, let event, event.pointee.kind == SEGUE_EVENT_LOG.rawValue else { return }
+            Unmanaged<Heard>.fromOpaque(user).takeUnretainedValue().lines.append(String(cString: event.pointee.message))
+        }
+        var made: OpaquePointer?
+        let status = folder.withCString { path in
+            var folders: [UnsafePointer<CChar>?] = [path]
+            return folders.withUnsafeMutableBufferPointer { list in
+                options.plugin_dirs = UnsafePointer(list.baseAddress)
+                options.plugin_dir_count = 1
+                return seguePlayerNew(&options, &made)
+            }
+        }
+        return try #require(made, "segue_player_new: \(status.rawValue)")
+    }
+
+    /// Dispatches `player`'s events until one of `heard`'s lines holds `text` (10 s at most).
+    static func dispatch(_ player: OpaquePointer, _ heard: Heard, until text: String) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while !heard.lines.contains(where: { $0.contains(text) }) && Date() < deadline {
+            var poller = pollfd(fd: seguePlayerFD(player), events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 100) > 0 { _ = seguePlayerDispatch(player) }
+        }
+        return heard.lines.contains { $0.contains(text) }
+    }
+
+    @Test func twoPlayersEachHearOnlyTheirOwnPlugins() throws {
+        let a = try CPlugin.fixture("prints-a", "FAULT_PRINT_EVALUATE"), b = try CPlugin.fixture("prints-b", "FAULT_PRINT_EVALUATE")
+        let heardA = Heard(), heardB = Heard()
+        let playerA = try Self.player(a.folder, heardA), playerB = try Self.player(b.folder, heardB)
+        defer {
+            seguePlayerFree(playerA)
+            seguePlayerFree(playerB)
+        }
+        for player in [playerA, playerB] {
+            let transition = try LibseguePromiseTests.begin(player, "TestFade")
+            #expect(LibseguePromiseTests.sample(transition, at: 0.1) == SEGUE_OK)
+            #expect(segueTransitionFinish(transition, true, nil) == SEGUE_OK)
+            segueTransitionFree(transition)
+        }
+        #expect(Self.dispatch(playerA, heardA, until: "plugin \(a.file) wrote"), "A heard its plugin: \(heardA.lines)")
+        #expect(Self.dispatch(playerB, heardB, until: "plugin \(b.file) wrote"), "B heard its plugin: \(heardB.lines)")
+        #expect(!heardA.lines.contains { $0.contains(b.file) }, "A heard B's plugin: \(heardA.lines)")
+        #expect(!heardB.lines.contains { $0.contains(a.file) }, "B heard A's plugin: \(heardB.lines)")
+    }
+}
