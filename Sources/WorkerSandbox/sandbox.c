@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <link.h>
 #include <linux/capability.h>
 #include <linux/landlock.h>
@@ -200,6 +201,19 @@ static int apply_landlock(const worker_sandbox_config_t *config, int abi, char *
     return rc;
 }
 
+/* --- The network namespace ---------------------------------------------------------------- */
+
+/* A network namespace of its own, so that /proc/self/net (every UNIX socket
+ * of the machine, abstract names included; TCP connections; interfaces)
+ * lists only the process's own, which made there are none. As root,
+ * CAP_SYS_ADMIN is enough; an ordinary user needs a user namespace first
+ * (one thread, as here). Where neither is allowed, the process goes on in
+ * the host's namespace: its sockets are still refused, by seccomp. */
+static int isolate_network(void) {
+    if (unshare(CLONE_NEWNET) == 0) return 1;
+    return unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0;
+}
+
 /* --- All of it ---------------------------------------------------------------------------- */
 
 int worker_sandbox_enter(const worker_sandbox_config_t *config, worker_sandbox_applied_t *applied, char *error,
@@ -207,6 +221,7 @@ int worker_sandbox_enter(const worker_sandbox_config_t *config, worker_sandbox_a
     applied->landlock_abi = 0;
     applied->seccomp = 0;
     applied->thread_listener = -1;
+    applied->own_network = config->own_network ? isolate_network() : 0;
     if (apply_limits(config->memory_limit, error, error_capacity) != 0) return -1;
     if (drop_capabilities(error, error_capacity) != 0) return -1;
     int abi = worker_sandbox_landlock_abi();

@@ -163,7 +163,8 @@ struct FileExamination {
         munmap(scanning.memory.base, scanning.memory.size)
         let record = area + Area.record
         if scanning.policy.mode == .strict {
-            let entered = WorkerConfinement.enter(scanning.policy, readable: folders, record: record, ruleset: ruleset >= 0 ? 4 : -1)
+            let entered = WorkerConfinement.enter(scanning.policy, readable: folders, record: record, ruleset: ruleset >= 0 ? 4 : -1,
+                                                  ownNetwork: false)  // the scanner's, already its own
             if ruleset >= 0 { close(4) }
             switch entered {
             case .failure(let error):

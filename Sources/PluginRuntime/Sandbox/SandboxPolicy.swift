@@ -152,10 +152,12 @@ package enum WorkerConfinement {
     /// code runs. `withoutFilter` is for a scanner, which forks a process per
     /// file that enters the whole sandbox and runs no plugin code itself;
     /// `ruleset`, one of ``prepareLandlock(readable:)``'s, is entered instead
-    /// of a Landlock ruleset built here from `readable`.
+    /// of a Landlock ruleset built here from `readable`. `ownNetwork`: move
+    /// into a network namespace of its own first (false for a process forked
+    /// from one that did).
     /// - Returns: what was applied, or why the sandbox could not be entered.
     package static func enter(_ policy: SandboxPolicy, readable: [String], record: UnsafeMutableRawPointer,
-                              withoutFilter: Bool = false, ruleset: Int32 = -1) -> Result<Entered, SandboxError> {
+                              withoutFilter: Bool = false, ruleset: Int32 = -1, ownNetwork: Bool = true) -> Result<Entered, SandboxError> {
         var applied = worker_sandbox_applied_t()
         var error = [CChar](repeating: 0, count: 512)
         let rc = withPaths(readable) { list in
@@ -163,7 +165,7 @@ package enum WorkerConfinement {
                                                  memory_limit: policy.memoryLimit,
                                                  record: record.assumingMemoryBound(to: worker_sandbox_record_t.self),
                                                  thread_limit: UInt32(policy.threadLimit), without_filter: withoutFilter ? 1 : 0,
-                                                 landlock_ruleset: ruleset)
+                                                 landlock_ruleset: ruleset, own_network: ownNetwork ? 1 : 0)
             return worker_sandbox_enter(&config, &applied, &error, error.count)
         }
         guard rc == 0 else { return .failure(SandboxError(error)) }

@@ -91,10 +91,17 @@ typedef struct {
      * caller keeps it), entered instead of one built from `readable`; -1 to
      * build one. */
     int landlock_ruleset;
+    /** 1 to move into a network namespace of the process's own first (a new
+     * user namespace too when it lacks CAP_SYS_ADMIN): /proc/self/net then
+     * lists nothing of the machine's sockets, interfaces or connections. 0
+     * for a process forked from one that did (a scanner's per-file process). */
+    int own_network;
 } worker_sandbox_config_t;
 
 /** What `worker_sandbox_enter` applied. */
 typedef struct {
+    /** 1 when the process moved into a network namespace of its own. */
+    int own_network;
     /** The Landlock ABI version used; 0 when the kernel has none. */
     int landlock_abi;
     /** 1 when the seccomp filter is installed. */
