@@ -15,26 +15,15 @@ import AnimatorABI
         var lines: [String] = []
     }
 
-    /// A player over `folder` whose events land in `heard`.
+    /// A player over `folder` whose log events land in `heard`.
     static func player(_ folder: String, _ heard: Heard) throws -> OpaquePointer {
-        var options = segue_player_options_t()
-        options.struct_size = UInt32(MemoryLayout<segue_player_options_t>.size)
-        options.flags = SEGUE_PLAYER_ONLY_GIVEN_FOLDERS
-        options.user_data = Unmanaged.passUnretained(heard).toOpaque()
-        options.on_event = { user, event in
-            guard let user, let event, event.pointee.kind == SEGUE_EVENT_LOG.rawValue else { return }
-            Unmanaged<Heard>.fromOpaque(user).takeUnretainedValue().lines.append(String(cString: event.pointee.message))
-        }
-        var made: OpaquePointer?
-        let status = folder.withCString { path in
-            var folders: [UnsafePointer<CChar>?] = [path]
-            return folders.withUnsafeMutableBufferPointer { list in
-                options.plugin_dirs = UnsafePointer(list.baseAddress)
-                options.plugin_dir_count = 1
-                return seguePlayerNew(&options, &made)
+        try LibseguePromiseTests.player(folder) { options in
+            options.user_data = Unmanaged.passUnretained(heard).toOpaque()
+            options.on_event = { user, event in
+                guard let user, let event, event.pointee.kind == SEGUE_EVENT_LOG.rawValue else { return }
+                Unmanaged<Heard>.fromOpaque(user).takeUnretainedValue().lines.append(String(cString: event.pointee.message))
             }
         }
-        return try #require(made, "segue_player_new: \(status.rawValue)")
     }
 
     /// Dispatches `player`'s events until one of `heard`'s lines holds `text` (10 s at most).

@@ -16,12 +16,15 @@ import AnimatorABI
 /// parameters, and allocation from the first sample on.
 @Suite("libsegue keeps its header's promises", .serialized)
 struct LibseguePromiseTests {
-    /// A player over one plugin folder, made on the calling thread (its main thread).
-    static func player(_ folder: String, boundMicroseconds: UInt32 = 0) throws -> OpaquePointer {
+    /// A player over one plugin folder, made on the calling thread (its main
+    /// thread), with options `configure` sets beside the folder.
+    static func player(_ folder: String, boundMicroseconds: UInt32 = 0,
+                       configure: (inout segue_player_options_t) -> Void = { _ in }) throws -> OpaquePointer {
         var options = segue_player_options_t()
         options.struct_size = UInt32(MemoryLayout<segue_player_options_t>.size)
         options.flags = SEGUE_PLAYER_ONLY_GIVEN_FOLDERS
         options.sample_bound_us = boundMicroseconds
+        configure(&options)
         var made: OpaquePointer?
         let status = folder.withCString { path in
             var folders: [UnsafePointer<CChar>?] = [path]
