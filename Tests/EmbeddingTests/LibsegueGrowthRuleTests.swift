@@ -19,7 +19,7 @@ import AnimatorABI
         let transition = try LibseguePromiseTests.begin(player, "TestFade")
         defer { segueTransitionFree(transition) }
         #expect(LibseguePromiseTests.plan(transition).animator == "TestFade")
-        #expect(LibseguePromiseTests.sample(transition, at: 0.3) == SEGUE_OK)
+        #expect(LibseguePromiseTests.answered(transition, at: 0.3) == SEGUE_OK)
         var report = segue_transition_report_t()
         report.struct_size = UInt32(MemoryLayout<segue_transition_report_t>.size)
         #expect(segueTransitionFinish(transition, true, &report) == SEGUE_OK)

@@ -46,7 +46,7 @@ import AnimatorABI
         }
         for player in [playerA, playerB] {
             let transition = try LibseguePromiseTests.begin(player, "TestFade")
-            #expect(LibseguePromiseTests.sample(transition, at: 0.1) == SEGUE_OK)
+            #expect(LibseguePromiseTests.answered(transition, at: 0.1) == SEGUE_OK)
             #expect(segueTransitionFinish(transition, true, nil) == SEGUE_OK)
             segueTransitionFree(transition)
         }
