@@ -14,8 +14,8 @@ final class EdgePixels: @unchecked Sendable {
         var marks: [(y: Int, columns: Columns)] = []
         for (p, q) in segments {
             let (top, bottom) = p.1 <= q.1 ? (p, q) : (q, p)
-            let low = max(Int(max(top.1 - 1e-6, -1e9).rounded(.down)), bounds.y0)
-            let high = min(Int(min(bottom.1 + 1e-6, 1e9).rounded(.down)), bounds.y1 - 1)
+            let low = max(pixel(top.1 - 1e-6, .down), bounds.y0)
+            let high = min(pixel(bottom.1 + 1e-6, .down), bounds.y1 - 1)
             guard low <= high else { continue }
             let dy = bottom.1 - top.1
             for y in low...high {
@@ -26,7 +26,7 @@ final class EdgePixels: @unchecked Sendable {
                     let (x0, x1) = (top.0 + (bottom.0 - top.0) * t0, top.0 + (bottom.0 - top.0) * t1)
                     (a, b) = (min(x0, x1), max(x0, x1))
                 }
-                let first = max(Int(max(a, -1e9).rounded(.down)) - 1, bounds.x0), last = min(Int(min(b, 1e9).rounded(.down)) + 1, bounds.x1 - 1)
+                let first = max(pixel(a, .down) - 1, bounds.x0), last = min(pixel(b, .down) + 1, bounds.x1 - 1)
                 if first <= last { marks.append((y, Columns(first: first, last: last))) }
             }
         }

@@ -163,11 +163,11 @@ struct MeshLayer: @unchecked Sendable {
                     return Corner(x: screen[k].0, y: screen[k].1, u: t.0, v: t.1, light: shade(normals[k], back: back))
                 }
                 let (low, high) = ((min(a.0, b.0, c.0), min(a.1, b.1, c.1)), (max(a.0, b.0, c.0), max(a.1, b.1, c.1)))
-                let (top, left) = (Int(max(low.1, -1e9).rounded(.down)), Int(max(low.0, -1e9).rounded(.down)))
+                let (top, left) = (pixel(low.1, .down), pixel(low.0, .down))
                 let corners = (corner(p), corner(q), corner(r))
                 triangles.append(Triangle(
                     a: corners.0, b: corners.1, c: corners.2, back: back, atRest: resting(p, q, r), copied: copied(cell),
-                    top: top, bottom: Int(min(high.1, 1e9).rounded(.up)), left: left, right: Int(min(high.0, 1e9).rounded(.up)),
+                    top: top, bottom: pixel(high.1, .up), left: left, right: pixel(high.0, .up),
                     gradients: Gradients(corners.0, corners.1, corners.2, left: left, top: top)))
             }
         }
