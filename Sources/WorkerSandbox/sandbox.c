@@ -209,9 +209,8 @@ static int apply_landlock(const worker_sandbox_config_t *config, int abi, char *
  * CAP_SYS_ADMIN is enough; an ordinary user needs a user namespace first
  * (one thread, as here). Where neither is allowed, the process goes on in
  * the host's namespace: its sockets are still refused, by seccomp. */
-static int isolate_network(void) {
-    if (unshare(CLONE_NEWNET) == 0) return 1;
-    return unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0;
+static void isolate_network(void) {
+    if (unshare(CLONE_NEWNET) != 0) (void)unshare(CLONE_NEWUSER | CLONE_NEWNET);
 }
 
 /* --- All of it ---------------------------------------------------------------------------- */
@@ -221,7 +220,7 @@ int worker_sandbox_enter(const worker_sandbox_config_t *config, worker_sandbox_a
     applied->landlock_abi = 0;
     applied->seccomp = 0;
     applied->thread_listener = -1;
-    applied->own_network = config->own_network ? isolate_network() : 0;
+    if (config->own_network) isolate_network();
     if (apply_limits(config->memory_limit, error, error_capacity) != 0) return -1;
     if (drop_capabilities(error, error_capacity) != 0) return -1;
     int abi = worker_sandbox_landlock_abi();

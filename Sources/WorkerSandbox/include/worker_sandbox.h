@@ -100,8 +100,6 @@ typedef struct {
 
 /** What `worker_sandbox_enter` applied. */
 typedef struct {
-    /** 1 when the process moved into a network namespace of its own. */
-    int own_network;
     /** The Landlock ABI version used; 0 when the kernel has none. */
     int landlock_abi;
     /** 1 when the seccomp filter is installed. */
