@@ -118,11 +118,18 @@ package final class OutputRelay: @unchecked Sendable {  // mutable state is guar
 
     private func deliver(_ line: String) { output.deliver(line) }
 
-    /// Relays, on the calling thread, whatever every relay's pipe holds:
-    /// at exit, what a worker printed before the host's last answer is
-    /// printed even if the relay's thread has not run since.
+    /// Relays, on the calling thread, whatever every relay's pipe holds,
+    /// a last line without its newline included: at exit, what a worker
+    /// printed before the host's last answer is printed even if the relay's
+    /// thread has not run since, or the worker has not ended its line.
     package static func drainAll() {
-        for relay in liveLock.withLock({ live.compactMap(\.relay) }) { relay.lock.withLock { relay.take() } }
+        for relay in liveLock.withLock({ live.compactMap(\.relay) }) {
+            relay.lock.withLock {
+                relay.take()
+                if !relay.line.isEmpty { relay.emit(relay.line) }
+                relay.line.removeAll()
+            }
+        }
     }
 
     private struct Weak { weak var relay: OutputRelay? }
