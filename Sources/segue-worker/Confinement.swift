@@ -5,21 +5,24 @@ import PluginRuntime
 enum Confinement {
     /// Enters `policy`'s sandbox with reading allowed beneath `readable`
     /// (nothing to enter when it is off).
-    /// - Returns: the thread listener to hand to the host (-1 for none), or
+    /// - Returns: the listener to hand to the host, its supervisor (-1 for none), or
     ///   why the sandbox could not be entered: no plugin code may run then.
     static func enter(_ policy: SandboxPolicy, readable: [String], memory: SharedMemory) -> Result<Int32, SandboxError> {
         guard policy.mode == .strict else { return .success(-1) }
-        return WorkerConfinement.enter(policy, readable: readable, record: memory.base + WorkerLayout.sandbox).map(\.threadListener)
+        return WorkerConfinement.enter(policy, readable: readable, note: memory.base + WorkerLayout.sandbox).map(\.listener)
     }
 
-    /// The folders a plugin file may read: its own, and its real file's when it is a link.
+    /// What a plugin file may read: its folder, and the file it leads to when
+    /// it is a link (that file alone: a link into a home folder must not open
+    /// the home folder).
     static func folders(of file: String) -> [String] {
-        var folders = [parent(file)]
+        var readable = [parent(file)]
         if let resolved = realpath(file, nil) {
-            folders.append(parent(String(cString: resolved)))
+            let real = String(cString: resolved)
             free(resolved)
+            if parent(real) != readable[0] { readable.append(real) }
         }
-        return folders
+        return readable
     }
 
     private static func parent(_ path: String) -> String {

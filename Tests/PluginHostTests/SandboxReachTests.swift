@@ -90,6 +90,33 @@ struct SandboxReachTests {
         #expect(shared.err.utf8.count > 4 << 20)
     }
 
+    /// A plugin reached through a link reads where the link lies, and of
+    /// where it leads only its own file: a link into a home folder must not
+    /// open the home folder. In the scanner's process and in its worker.
+    @Test(arguments: [1, 3])
+    func aLinkedPluginReadsNothingBesideWhereItsLinkLeads(_ place: Int) throws {
+        let home = makeTemporaryFolder("home")
+        let token = "hunter2-\(UUID().uuidString.prefix(8))"
+        try token.write(toFile: home + "/secret", atomically: false, encoding: .utf8)
+        let real = try CPlugin.build(CPlugin.fixtureSource, name: "linked",
+                                     defines: ["ATTEMPT_READ_SECRET=\"\(home)/secret\"", "ATTEMPT_AT=\(place)"], into: home)
+        let plugins = makeTemporaryFolder("linked-plugins")
+        try FileManager.default.createSymbolicLink(atPath: plugins + "/liblinked.so", withDestinationPath: real)
+        let config = try IsolationTests.config(pluginsIn: plugins)
+        let list = try runSegue(["list", "--json", "--config", config])
+        let run = try Self.played(config)
+        #expect(list.status == 0 && run.status == 0, "\(list.err)\(run.err)")
+        let listing = try #require(try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [String: Any])
+        let files = (listing["animators"] as? [[String: Any]] ?? []).map { $0["file"] as? String }
+        #expect(files == [plugins + "/liblinked.so"], "listed where it was found: \(list.out.prefix(1500))")
+        #expect(run.animators[0] == "TestFade", "it loads and plays through its link: \(run.reasons[0])")
+        #expect(!(list.out + list.err + run.out + run.err).contains(token), "nothing beside its real file is read: \(run.err)")
+
+        // The control: without the sandbox, the file beside it is read.
+        let off = try runSegue(["run", "--json", "--config", config, "--sandbox", "off"])
+        #expect(off.err.contains(token), "\(off.err)")
+    }
+
     @Test(arguments: ["strict", "off"])
     func aPluginThatWritesOverItsSharedMemoryIsNamedSo(_ sandbox: String) throws {
         let (folder, file) = try CPlugin.fixture("scribble-\(sandbox)", "ATTEMPT_SCRIBBLE", "ATTEMPT_AT=3")

@@ -144,14 +144,14 @@ public final class AnimatorRegistry: @unchecked Sendable {
         for folder in searchPath {
             let (state, libraries) = sharedLibraries(in: folder, listed: &listed)
             searched.append(SearchedFolder(folder: folder, state: state))
-            for (file, facts, isLink) in libraries {
-                if isLink && seenFiles == nil { seenFiles = Set(files.map(\.path) + rejections.map(\.file)) }
-                if seenFiles != nil { guard seenFiles!.insert(file).inserted else { continue } }
+            for (file, real, facts) in libraries {
+                if real != nil && seenFiles == nil { seenFiles = Set(files.map(\.path) + rejections.map(\.file)) }
+                if seenFiles != nil { guard seenFiles!.insert(real ?? file).inserted else { continue } }
                 guard facts.error == 0 else {
                     rejections.append(PluginRejection(file: file, reason: "cannot be opened: \(Errno(facts.error))"))
                     continue
                 }
-                if options.checksPermissions, let problem = trust.problem(with: file, mode: facts.mode, owner: facts.owner) {
+                if options.checksPermissions, let problem = trust.problem(with: real ?? file, mode: facts.mode, owner: facts.owner) {
                     rejections.append(PluginRejection(file: file, reason: problem))
                     continue
                 }
@@ -280,12 +280,14 @@ public final class AnimatorRegistry: @unchecked Sendable {
         var owner: uid_t = 0
     }
 
-    /// The `.so` files in `folder`, in byte order of their names, as resolved
-    /// paths with what their `stat` found (taken relative to the open folder,
-    /// sparing a path walk per file): the folder is resolved once, and a file
-    /// only when it is a link. A folder read before (given twice, or reached
+    /// The `.so` files in `folder`, in byte order of their names, with what
+    /// their `stat` found (taken relative to the open folder, sparing a path
+    /// walk per file): each path is the folder's, resolved once, and the
+    /// file's name; a link's real path comes beside it (the link stays the
+    /// plugin's path, so that its worker reads beside the link, never beside
+    /// where the link leads). A folder read before (given twice, or reached
     /// through a link) yields no files again.
-    private func sharedLibraries(in searched: PluginFolder, listed: inout [String: Int]) -> (SearchedFolder.State, [(String, FileFacts, isLink: Bool)]) {
+    private func sharedLibraries(in searched: PluginFolder, listed: inout [String: Int]) -> (SearchedFolder.State, [(path: String, real: String?, FileFacts)]) {
         let folder = searched.path
         var info = stat()
         guard stat(folder, &info) == 0 else {
@@ -347,7 +349,7 @@ public final class AnimatorRegistry: @unchecked Sendable {
                     at += 1
                     return at + UnsafeMutableBufferPointer(rebasing: out[at...]).initialize(fromContentsOf: name)
                 }
-                return found[i].isLink ? (Self.realPath(path) ?? path, stats[i], true) : (path, stats[i], false)
+                return (path, found[i].isLink ? Self.realPath(path) ?? path : nil, stats[i])
             }
         })
     }
