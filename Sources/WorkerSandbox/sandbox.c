@@ -219,7 +219,7 @@ int worker_sandbox_enter(const worker_sandbox_config_t *config, worker_sandbox_a
                          size_t error_capacity) {
     applied->landlock_abi = 0;
     applied->seccomp = 0;
-    applied->thread_listener = -1;
+    applied->listener = -1;
     if (config->own_network) isolate_network();
     if (apply_limits(config->memory_limit, error, error_capacity) != 0) return -1;
     if (drop_capabilities(error, error_capacity) != 0) return -1;
@@ -229,17 +229,12 @@ int worker_sandbox_enter(const worker_sandbox_config_t *config, worker_sandbox_a
         applied->landlock_abi = abi;
     }
     if (config->without_filter) return 0;
-    config->record->thread_limit = config->thread_limit;
-    if (sandbox_watch_faults(config->record) != 0) return fail(error, error_capacity, "cannot install the sandbox's signal handlers");
+    if (sandbox_watch_faults(config->note) != 0) return fail(error, error_capacity, "cannot install the sandbox's signal handlers");
     if (worker_sandbox_seccomp_available()) {
-        /* The listener's filter first: the allow-list refuses seccomp itself. */
-        if (config->thread_limit > 0) {
-            applied->thread_listener = sandbox_install_thread_listener();
-            if (applied->thread_listener < 0) return fail(error, error_capacity, "cannot install the thread limit (seccomp user notification)");
-        }
-        if (sandbox_install_filter() != 0) return fail(error, error_capacity, "cannot install the seccomp filter");
+        applied->listener = sandbox_install_filter(config->thread_limit);
+        if (applied->listener < 0) return fail(error, error_capacity, "cannot install the seccomp filter");
         applied->seccomp = 1;
     }
-    config->record->magic = WORKER_SANDBOX_MAGIC;
+    config->note->magic = WORKER_SANDBOX_MAGIC;
     return 0;
 }

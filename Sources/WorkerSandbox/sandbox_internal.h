@@ -3,14 +3,12 @@
 #define SANDBOX_INTERNAL_H
 #include "worker_sandbox.h"
 
-/* Installs the SIGSYS handler that records refusals in `record`, and the
- * fatal-signal handlers that note the address space in use. 0 or -1. */
-int sandbox_watch_faults(worker_sandbox_record_t *record);
+/* Installs the fatal-signal handlers that note the address space in use in
+ * `note`. 0 or -1. */
+int sandbox_watch_faults(worker_sandbox_note_t *note);
 
-/* Installs the seccomp filter on every thread. 0 or -1 with errno. */
-int sandbox_install_filter(void);
-
-/* Installs a second filter that asks a supervisor for every new thread;
- * returns its notification descriptor, or -1 with errno. Call with one thread. */
-int sandbox_install_thread_listener(void);
+/* Installs the seccomp filter, new threads waiting for the supervisor when
+ * `thread_limit` is not 0; returns its notification descriptor, or -1 with
+ * errno. Call with one thread. */
+int sandbox_install_filter(uint32_t thread_limit);
 #endif

@@ -1,6 +1,7 @@
 /* The seccomp half of the worker's sandbox: an allow-list of system calls,
- * with argument checks where a call is harmless only on this process, and a
- * SIGSYS handler that records every refused call for the host. */
+ * with argument checks where a call is harmless only on this process; every
+ * other call waits for the supervisor (the host, or a scanner), which records
+ * it out of the plugin's reach and refuses it. */
 #define _GNU_SOURCE
 #include "sandbox_internal.h"
 
@@ -21,7 +22,7 @@
 #include <sys/syscall.h>
 #include <termios.h>
 #include <time.h>
-#include <ucontext.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #if defined(__x86_64__)
@@ -44,7 +45,7 @@ static const int allowed[] = {
 #endif
     SYS_sendmsg, SYS_recvmsg, SYS_readv, SYS_writev, SYS_pread64, SYS_close, SYS_fstat, SYS_newfstatat, SYS_statx,
     SYS_lseek, SYS_mmap, SYS_mprotect, SYS_munmap, SYS_mremap, SYS_madvise, SYS_brk,
-    SYS_rt_sigprocmask, SYS_rt_sigreturn, SYS_rt_sigpending, SYS_rt_sigsuspend, SYS_rt_sigtimedwait, SYS_sigaltstack,
+    SYS_rt_sigaction, SYS_rt_sigprocmask, SYS_rt_sigreturn, SYS_rt_sigpending, SYS_rt_sigsuspend, SYS_rt_sigtimedwait, SYS_sigaltstack,
 #ifdef SYS_futex_waitv
     SYS_futex_waitv,
 #endif
@@ -91,6 +92,9 @@ static const uint32_t fcntl_refused[] = { F_SETOWN, F_SETSIG, F_SETOWN_EX, F_SET
 
 /* --- The filter ---------------------------------------------------------------------------- */
 
+/* What a call outside the allow-list gets: it waits for the supervisor's answer. */
+#define REFUSE SECCOMP_RET_USER_NOTIF
+
 #define FILTER_CAPACITY 512
 static struct sock_filter program[FILTER_CAPACITY];
 static unsigned length;
@@ -112,29 +116,29 @@ static void return_if_equal(uint32_t value, uint32_t action) {
     RETURN(action);
 }
 
-/* For call `nr`: allow when argument `arg` is one of `values`, else trap. */
+/* For call `nr`: allow when argument `arg` is one of `values`, else refuse. */
 static void allow_with_argument_in(int nr, int arg, const uint32_t *values, unsigned count) {
     /* if (nr != call) skip the block (every path in it returns): the load, the tests, the trap */
     emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, (uint8_t)(1 + count * 2 + 1)));
     LOAD(ARG_OFFSET(arg));
     for (unsigned i = 0; i < count; i++) return_if_equal(values[i], SECCOMP_RET_ALLOW);
-    RETURN(SECCOMP_RET_TRAP);
+    RETURN(REFUSE);
 }
 
-/* For call `nr`: trap when argument `arg` is one of `values`, else allow. */
+/* For call `nr`: refuse when argument `arg` is one of `values`, else allow. */
 static void allow_with_argument_not_in(int nr, int arg, const uint32_t *values, unsigned count) {
     emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, (uint8_t)(1 + count * 2 + 1)));
     LOAD(ARG_OFFSET(arg));
-    for (unsigned i = 0; i < count; i++) return_if_equal(values[i], SECCOMP_RET_TRAP);
+    for (unsigned i = 0; i < count; i++) return_if_equal(values[i], REFUSE);
     RETURN(SECCOMP_RET_ALLOW);
 }
 
-/* For call `nr`: trap when argument `arg` has any bit of `refused` set, else allow. */
+/* For call `nr`: refuse when argument `arg` has any bit of `refused` set, else allow. */
 static void allow_without_bits(int nr, int arg, uint32_t refused) {
     emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 4));
     LOAD(ARG_OFFSET(arg));
     emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, refused, 0, 1));
-    RETURN(SECCOMP_RET_TRAP);
+    RETURN(REFUSE);
     RETURN(SECCOMP_RET_ALLOW);
 }
 
@@ -170,15 +174,15 @@ static int ascending(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-static void build(uint32_t self) {
+static void build(uint32_t self, uint32_t thread_limit) {
     length = 0;
     LOAD(offsetof(struct seccomp_data, arch));
     emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SANDBOX_ARCH, 1, 0));
-    RETURN(SECCOMP_RET_TRAP); /* another architecture's call (i386 through int $0x80): refused, named by its arch */
+    RETURN(REFUSE); /* another architecture's call (i386 through int $0x80): refused, named by its arch */
     LOAD(NR_OFFSET);
 #if defined(__x86_64__)
     emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000 /* __X32_SYSCALL_BIT */, 0, 1));
-    RETURN(SECCOMP_RET_TRAP);
+    RETURN(REFUSE);
 #endif
     enum { ALLOWED = sizeof allowed / sizeof *allowed };
     uint32_t sorted[ALLOWED];
@@ -189,15 +193,17 @@ static void build(uint32_t self) {
     for (unsigned i = 0; i < tree_exit_count && tree_exits[i] < FILTER_CAPACITY; i++) program[tree_exits[i]].k = length - tree_exits[i] - 1;
     if (tree_exit_count == TREE_EXITS) length = FILTER_CAPACITY; /* fails the build */
 
-    /* Threads, never processes: clone only with CLONE_THREAD and no new namespace. */
+    /* Threads, never processes: clone only with CLONE_THREAD and no new namespace; under a thread limit, a
+     * thread waits for the supervisor to count it. */
+    uint32_t thread = thread_limit > 0 ? REFUSE : SECCOMP_RET_ALLOW;
     emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 5));
     LOAD(ARG_OFFSET(0));
     emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K,
                                       CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |
                                           CLONE_NEWPID | CLONE_NEWNET, 2, 0));
     emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1));
-    RETURN(SECCOMP_RET_ALLOW);
-    RETURN(SECCOMP_RET_TRAP);
+    RETURN(thread);
+    RETURN(REFUSE);
     /* clone3 passes its flags in memory, which a filter cannot read: ENOSYS, and libc falls back to clone. */
     return_if_equal(SYS_clone3, SECCOMP_RET_ERRNO | ENOSYS);
     /* openat2 likewise (libc's open does not use it). */
@@ -212,12 +218,6 @@ static void build(uint32_t self) {
     /* Its own limits only (0 is "this process"): another's could be lowered to kill it. */
     uint32_t own[] = { 0, self };
     allow_with_argument_in(SYS_prlimit64, 0, own, 2);
-    /* Any handler but SIGSYS's: that one records the refusals. */
-    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigaction, 0, 4));
-    LOAD(ARG_OFFSET(0));
-    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SIGSYS, 0, 1));
-    RETURN(SECCOMP_RET_TRAP);
-    RETURN(SECCOMP_RET_ALLOW);
 
     allow_with_argument_in(SYS_ioctl, 1, ioctl_allowed, sizeof ioctl_allowed / sizeof *ioctl_allowed);
     allow_with_argument_not_in(SYS_fcntl, 1, fcntl_refused, sizeof fcntl_refused / sizeof *fcntl_refused);
@@ -229,36 +229,21 @@ static void build(uint32_t self) {
 #if defined(__x86_64__)
     allow_without_bits(SYS_open, 1, writing);
 #endif
-    RETURN(SECCOMP_RET_TRAP);
+    RETURN(REFUSE);
 }
 
-int sandbox_install_filter(void) {
-    build((uint32_t)getpid());
+int sandbox_install_filter(uint32_t thread_limit) {
+    build((uint32_t)getpid(), thread_limit);
     if (length >= FILTER_CAPACITY) {
         errno = E2BIG;
         return -1;
     }
     struct sock_fprog fprog = { (unsigned short)length, program };
-    return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &fprog);
-}
-
-/* --- The thread limit ---------------------------------------------------------------------- */
-
-int sandbox_install_thread_listener(void) {
-    struct sock_filter ask[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SANDBOX_ARCH, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW), /* the first filter refuses it */
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, NR_OFFSET),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 3),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_OFFSET(0)),
-        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-    };
-    struct sock_fprog fprog = { (unsigned short)(sizeof ask / sizeof *ask), ask };
+    /* No TSYNC (which a listener cannot have before Linux 5.7): the process has one thread. */
     return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &fprog);
 }
+
+/* --- The supervisor ------------------------------------------------------------------------ */
 
 /* Threads of process `pid` now, from /proc/PID/status; -1 when it cannot be read. */
 static int threads_of(int pid) {
@@ -274,42 +259,6 @@ static int threads_of(int pid) {
     return line ? atoi(line + 9) : -1;
 }
 
-static void record_refusal(worker_sandbox_record_t *record, uint32_t arch, uint32_t number, const uint64_t arguments[6],
-                           const char *path);
-
-int worker_sandbox_answer_thread(int listener, int pid, uint32_t limit, worker_sandbox_record_t *record) {
-    struct seccomp_notif request;
-    memset(&request, 0, sizeof request);
-    if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &request) != 0) return -1;
-    struct seccomp_notif_resp answer;
-    memset(&answer, 0, sizeof answer);
-    answer.id = request.id;
-    int before = threads_of(pid);
-    int allowed = before >= 0 && (uint32_t)before < limit;
-    if (allowed) {
-        answer.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-    } else {
-        answer.error = -EAGAIN;
-        record_refusal(record, request.data.arch, (uint32_t)request.data.nr, (const uint64_t *)request.data.args, NULL);
-    }
-    if (ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &answer) != 0) return -1;
-    /* The next request is counted once this thread shows (a few microseconds; at most 10 ms if it failed). */
-    for (int i = 0; allowed && i < 2000 && threads_of(pid) == before; i++) {
-        struct timespec pause = { 0, 5000 };
-        nanosleep(&pause, NULL);
-    }
-    return allowed;
-}
-
-int worker_sandbox_seccomp_available(void) {
-    uint32_t action = SECCOMP_RET_TRAP;
-    return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
-}
-
-/* --- Recording refusals -------------------------------------------------------------------- */
-
-static worker_sandbox_record_t *record;
-
 /* A path argument, copied for the host: execve's program, an open's file. */
 static int path_argument(uint32_t number) {
     switch (number) {
@@ -324,47 +273,88 @@ static int path_argument(uint32_t number) {
     }
 }
 
-/* Notes one refused call in `record`; `path` (copied last: a bad pointer faults after the call is on record) may be NULL. */
-static void record_refusal(worker_sandbox_record_t *record, uint32_t arch, uint32_t number, const uint64_t arguments[6],
-                           const char *path) {
-    uint32_t index = __atomic_fetch_add(&record->count, 1, __ATOMIC_SEQ_CST);
-    if (index >= WORKER_SANDBOX_RECORDED) return;
-    worker_sandbox_refusal_t *refusal = &record->refusals[index];
-    refusal->number = number;
-    refusal->arch = arch;
-    refusal->during = __atomic_load_n(&record->during, __ATOMIC_RELAXED);
-    memcpy(refusal->arguments, arguments, sizeof refusal->arguments);
-    refusal->text[0] = 0;
-    if (path != NULL) {
-        size_t i = 0;
-        for (; i < WORKER_SANDBOX_TEXT - 1 && path[i]; i++) refusal->text[i] = path[i];
-        refusal->text[i] = 0;
+/* Copies the string at `address` in process `pid` into `text` (cut, NUL-terminated; empty when it cannot
+ * be read). Only words come of it: what the plugin's memory holds is its to choose. */
+static void copy_text(int pid, uint64_t address, char *text, size_t capacity) {
+    text[0] = 0;
+    struct iovec local = { text, capacity - 1 }, remote = { (void *)(uintptr_t)address, capacity - 1 };
+    ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+    if (n < 0) { /* the string may end before a page the process has not mapped: a byte at a time then */
+        for (n = 0; (size_t)n < capacity - 1; n++) {
+            struct iovec one = { text + n, 1 }, from = { (void *)(uintptr_t)(address + (uint64_t)n), 1 };
+            if (process_vm_readv(pid, &one, 1, &from, 1, 0) != 1 || text[n] == 0) break;
+        }
     }
+    text[n > 0 ? (size_t)n : 0] = 0;
 }
 
-static void on_refused_call(int signal_number, siginfo_t *info, void *context) {
-    (void)signal_number;
-    int saved = errno;
-    ucontext_t *uc = context;
-#if defined(__x86_64__)
-    const greg_t *r = uc->uc_mcontext.gregs;
-    uint64_t arguments[6] = { (uint64_t)r[REG_RDI], (uint64_t)r[REG_RSI], (uint64_t)r[REG_RDX],
-                              (uint64_t)r[REG_R10], (uint64_t)r[REG_R8], (uint64_t)r[REG_R9] };
-#else
-    uint64_t arguments[6] = { uc->uc_mcontext.regs[0], uc->uc_mcontext.regs[1], uc->uc_mcontext.regs[2],
-                              uc->uc_mcontext.regs[3], uc->uc_mcontext.regs[4], uc->uc_mcontext.regs[5] };
-#endif
-    uint32_t number = (uint32_t)info->si_syscall, arch = info->si_arch;
-    int arg = arch == SANDBOX_ARCH ? path_argument(number) : -1;
-    record_refusal(record, arch, number, arguments, arg >= 0 ? (const char *)(uintptr_t)arguments[arg] : NULL);
-    /* The call fails as if the right were missing; the plugin may go on, until the host ends it. */
-#if defined(__x86_64__)
-    uc->uc_mcontext.gregs[REG_RAX] = -EPERM;
-#else
-    uc->uc_mcontext.regs[0] = (uint64_t)-EPERM;
-#endif
-    errno = saved;
+/* Notes refused call `request` of process `pid` in `record`, then publishes it (the count last, released):
+ * a reader (worker_sandbox_copy_record) sees the refusal complete, before the call is answered. */
+static void record_refusal(worker_sandbox_record_t *record, int listener, int pid, const struct seccomp_notif *request,
+                           uint32_t thread_limit, uint32_t during) {
+    uint32_t index = __atomic_load_n(&record->count, __ATOMIC_RELAXED);
+    if (index < WORKER_SANDBOX_RECORDED) {
+        worker_sandbox_refusal_t *refusal = &record->refusals[index];
+        const struct seccomp_data *call = &request->data;
+        refusal->number = (uint32_t)call->nr;
+        refusal->arch = call->arch;
+        refusal->during = during;
+        memcpy(refusal->arguments, call->args, sizeof refusal->arguments);
+        int arg = call->arch == SANDBOX_ARCH ? path_argument(refusal->number) : -1;
+        refusal->text[0] = 0;
+        if (arg >= 0) {
+            /* Read while the call waits; then the request must still be the one waiting (its process, not a
+             * successor given its pid). */
+            copy_text(pid, call->args[arg], refusal->text, sizeof refusal->text);
+            __u64 id = request->id;
+            if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) != 0) refusal->text[0] = 0;
+        }
+    }
+    record->thread_limit = thread_limit;
+    __atomic_store_n(&record->count, index + 1, __ATOMIC_RELEASE);
 }
+
+void worker_sandbox_copy_record(const worker_sandbox_record_t *record, worker_sandbox_record_t *copy) {
+    memset(copy, 0, sizeof *copy);
+    copy->count = __atomic_load_n(&record->count, __ATOMIC_ACQUIRE);
+    copy->thread_limit = record->thread_limit;
+    uint32_t complete = copy->count < WORKER_SANDBOX_RECORDED ? copy->count : WORKER_SANDBOX_RECORDED;
+    memcpy(copy->refusals, record->refusals, complete * sizeof *copy->refusals);
+}
+
+int worker_sandbox_answer(int listener, int pid, uint32_t thread_limit, uint32_t during, worker_sandbox_record_t *record) {
+    struct seccomp_notif request;
+    memset(&request, 0, sizeof request);
+    if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &request) != 0) return -1;
+    struct seccomp_notif_resp answer;
+    memset(&answer, 0, sizeof answer);
+    answer.id = request.id;
+    int thread = request.data.arch == SANDBOX_ARCH && request.data.nr == SYS_clone && (request.data.args[0] & CLONE_THREAD);
+    int before = thread ? threads_of(pid) : -1;
+    int allowed = thread && (thread_limit == 0 || (before >= 0 && (uint32_t)before < thread_limit));
+    if (allowed) {
+        answer.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+    } else {
+        answer.error = thread ? -EAGAIN : -EPERM;
+        record_refusal(record, listener, pid, &request, thread_limit, during);
+    }
+    if (ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &answer) != 0) return -1;
+    /* The next request is counted once this thread shows (a few microseconds; at most 10 ms if it failed). */
+    for (int i = 0; allowed && before >= 0 && i < 2000 && threads_of(pid) == before; i++) {
+        struct timespec pause = { 0, 5000 };
+        nanosleep(&pause, NULL);
+    }
+    return allowed;
+}
+
+int worker_sandbox_seccomp_available(void) {
+    uint32_t action = SECCOMP_RET_USER_NOTIF;
+    return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
+}
+
+/* --- Faults -------------------------------------------------------------------------------- */
+
+static worker_sandbox_note_t *note;
 
 /* The address space in use, from /proc/self/statm (pages), with system calls only. */
 static uint64_t address_space(void) {
@@ -383,32 +373,26 @@ static uint64_t address_space(void) {
 static void on_fatal_signal(int signal_number, siginfo_t *info, void *context) {
     (void)signal_number; (void)info; (void)context;
     int saved = errno;
-    record->address_space_at_fault = address_space();
+    note->address_space_at_fault = address_space();
     errno = saved;
     /* SA_RESETHAND: returning re-runs the fault (or abort raises again) with the default action. */
 }
 
 static char alternate_stack[64 * 1024]; /* the handlers run even after a stack overflow */
 
-int sandbox_watch_faults(worker_sandbox_record_t *shared) {
-    record = shared;
+int sandbox_watch_faults(worker_sandbox_note_t *shared) {
+    note = shared;
     stack_t stack = { .ss_sp = alternate_stack, .ss_size = sizeof alternate_stack, .ss_flags = 0 };
     if (sigaltstack(&stack, NULL) != 0) return -1;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     sigemptyset(&action.sa_mask);
-    action.sa_sigaction = on_refused_call;
-    action.sa_flags = SA_SIGINFO | SA_NODEFER;
-    if (sigaction(SIGSYS, &action, NULL) != 0) return -1;
     action.sa_sigaction = on_fatal_signal;
     action.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK;
     const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
     for (unsigned i = 0; i < sizeof fatal / sizeof *fatal; i++)
         if (sigaction(fatal[i], &action, NULL) != 0) return -1;
-    sigset_t unblock;
-    sigemptyset(&unblock);
-    sigaddset(&unblock, SIGSYS);
-    return pthread_sigmask(SIG_UNBLOCK, &unblock, NULL) == 0 ? 0 : -1;
+    return 0;
 }
 
 /* --- Naming ------------------------------------------------------------------------------ */
@@ -471,7 +455,6 @@ worker_call_kind_t worker_sandbox_call_kind(uint32_t number, const uint64_t *arg
     case SYS_openat: case SYS_openat2: return WORKER_CALL_OPEN;
     case SYS_ioctl: return WORKER_CALL_IOCTL;
     case SYS_prlimit64: case SYS_setrlimit: return WORKER_CALL_LIMITS;
-    case SYS_rt_sigaction: return arguments[0] == SIGSYS ? WORKER_CALL_SIGNAL_HANDLER : WORKER_CALL_OTHER;
     case SYS_mount: case SYS_umount2: case SYS_pivot_root: case SYS_chroot: case SYS_bpf: case SYS_keyctl:
     case SYS_add_key: case SYS_request_key: case SYS_io_uring_setup: case SYS_io_uring_enter:
     case SYS_io_uring_register: case SYS_perf_event_open: case SYS_userfaultfd: case SYS_setns: case SYS_unshare:

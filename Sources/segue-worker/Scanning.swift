@@ -32,7 +32,7 @@ struct Scanning {
         var confined: String?
         if policy.mode == .strict,
            case .failure(let error) = WorkerConfinement.enter(policy, readable: folders + ["/proc"],
-                                                              record: memory.base + WorkerLayout.sandbox, withoutFilter: true) {
+                                                              note: memory.base + WorkerLayout.sandbox, withoutFilter: true) {
             confined = error.description
         }
         warmUp()
@@ -116,7 +116,7 @@ struct FileExamination {
     /// its phase, its sandbox record, its answer.
     enum Area {
         static let phase = 0
-        static let record = 64
+        static let note = 64
         static let answerLength = 4096
         static let answer = 4096 + 8
         static let capacity = WorkerLayout.scanSlotCapacity - 4
@@ -161,23 +161,21 @@ struct FileExamination {
         if ruleset >= 0 { dup2(ruleset, 4) }
         process_shims_close_from(ruleset >= 0 ? 5 : 4)
         munmap(scanning.memory.base, scanning.memory.size)
-        let record = area + Area.record
         if scanning.policy.mode == .strict {
-            let entered = WorkerConfinement.enter(scanning.policy, readable: folders, record: record, ruleset: ruleset >= 0 ? 4 : -1,
+            let entered = WorkerConfinement.enter(scanning.policy, readable: folders, note: area + Area.note, ruleset: ruleset >= 0 ? 4 : -1,
                                                   ownNetwork: false)  // the scanner's, already its own
             if ruleset >= 0 { close(4) }
             switch entered {
             case .failure(let error):
                 finish(ScanResult.rejected(reason: "not examined: \(error)", inDescriptor: false), in: area)
             case .success(let entered):
-                process_shims_send_with_descriptor(3, [UInt8(1)], 1, entered.threadListener)
-                if entered.threadListener >= 0 { close(entered.threadListener) }
+                process_shims_send_with_descriptor(3, [UInt8(1)], 1, entered.listener)
+                if entered.listener >= 0 { close(entered.listener) }
             }
         }
         close(3)
         let loaded = PluginLoader.load(path: path, checked: true) { phase in
             area.storeBytes(of: phase.rawValue, toByteOffset: Area.phase, as: UInt32.self)
-            WorkerConfinement.setDuring(phase.rawValue, inRecord: record)
         }
         switch loaded {
         case .success(let animators): finish(.plugin(PluginDescription(animators: animators.map(\.description))), in: area)
@@ -209,6 +207,7 @@ struct FileExamination {
         let deadline = MonotonicTime.now + scanning.deadline
         // First the socket on which the process hands over its thread listener, then that listener.
         var asking = supervisor, listener: Int32 = -1
+        let sandbox = SandboxSupervisor()  // what it is refused, in the scanner's memory
         defer { if listener >= 0 { close(listener) } }
         var printed = Printed(), logged = Printed()
         var timedOut = false, running = true
@@ -236,7 +235,9 @@ struct FileExamination {
             if pollers[2].revents != 0 && logged.relay(from: stderr, label: "plugin \(path) wrote") { pollers[2].fd = -1 }
             if pollers[3].revents != 0 {
                 if listener >= 0 {
-                    if !ThreadSupervisor.answer(listener, pid: pid, limit: scanning.policy.threadLimit, record: area + Area.record) {
+                    // The phase is the process's word, for the refusal's words only.
+                    let phase = area.load(fromByteOffset: Area.phase, as: UInt32.self)
+                    if !sandbox.answer(listener, pid: pid, threadLimit: scanning.policy.threadLimit, during: phase) {
                         pollers[3].fd = -1
                     }
                 } else {
@@ -250,10 +251,11 @@ struct FileExamination {
         while ended >= 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         printed.take(from: stdout)
         logged.relay(from: stderr, label: "plugin \(path) wrote", flush: true)
-        return verdict(Termination(status: status), timedOut: timedOut, printed: printed, area: area)
+        return verdict(Termination(status: status), timedOut: timedOut, printed: printed, refused: sandbox.recorded, area: area)
     }
 
-    private func verdict(_ termination: Termination, timedOut: Bool, printed: Printed, area: UnsafeMutableRawPointer) -> [UInt8] {
+    private func verdict(_ termination: Termination, timedOut: Bool, printed: Printed, refused record: SandboxRecord,
+                         area: UnsafeMutableRawPointer) -> [UInt8] {
         func rejected(_ reason: String) -> [UInt8] { ScanResult.rejected(reason: reason, inDescriptor: false).encoded() }
         let phase = LoadPhase(rawValue: area.load(fromByteOffset: Area.phase, as: UInt32.self))
         let when = phase?.description ?? "while it was examined"
@@ -264,8 +266,6 @@ struct FileExamination {
         } else if !answered {
             what = "\(termination) \(when)"
         }
-        let record = SandboxRecord(copying: area + Area.record)
-        if !record.isIntact { return rejected("the plugin wrote over its sandbox record \(when)") }
         if let attempts = record.attempts() {
             let at = record.refusals.first?.phase.map { " \($0)" } ?? ""
             return rejected("the plugin \(attempts)\(at): refused by the sandbox" + (what.map { "; then it \($0)" } ?? ""))

@@ -8,8 +8,8 @@ import PluginRuntime
 /// need be (each is a slot). The plugin writes its layer states and meshes
 /// straight into shared memory; the host copies them out and checks them.
 /// The sandbox is entered between learning the file and loading it; the
-/// first reply says it was (and carries the thread listener, see
-/// ``ThreadSupervisor``), the second what loading the file gave.
+/// first reply says it was (and carries the sandbox's listener, see
+/// ``SandboxSupervisor``), the second what loading the file gave.
 struct Serving {
     let channel: WorkerChannel
     let memory: SharedMemory
@@ -37,7 +37,7 @@ struct Serving {
             reply(WorkerReply.failed, text: why.description)
             exit(0)
         case .success(let listener):
-            // The host keeps the thread limit: it must hold the listener before this process starts a thread.
+            // The host supervises the sandbox: it must hold the listener before this process starts a thread.
             channel.send(WorkerReply(status: WorkerReply.ok, value: listener >= 0 ? 1 : 0), passing: listener)
             if listener >= 0 { close(listener) }
         }

@@ -87,6 +87,34 @@ static int shared_memory_descriptor(void) {
     return -1;
 }
 #endif
+#ifdef ATTEMPT_HIDE
+/* Every shared, writable mapping of this process (where a sandbox that keeps
+ * its record in the process's own memory would keep it), copied, so that it
+ * can be put back once the refused calls are made. */
+struct saved_mapping { char *start; size_t size; char *copy; };
+static int save_shared_mappings(struct saved_mapping *saved, int capacity) {
+    FILE *maps = fopen("/proc/self/maps", "r");
+    char line[512];
+    int kept = 0;
+    while (maps && kept < capacity && fgets(line, sizeof line, maps)) {
+        unsigned long start, end;
+        char perms[5];
+        if (sscanf(line, "%lx-%lx %4s", &start, &end, perms) != 3 || perms[1] != 'w' || perms[3] != 's') continue;
+        char *copy = malloc(end - start);
+        if (copy == NULL) continue;
+        memcpy(copy, (char *)start, end - start);
+        saved[kept++] = (struct saved_mapping){ (char *)start, end - start, copy };
+    }
+    if (maps) fclose(maps);
+    return kept;
+}
+static void restore_shared_mappings(struct saved_mapping *saved, int kept) {
+    for (int i = 0; i < kept; i++) {
+        memcpy(saved[i].start, saved[i].copy, saved[i].size);
+        free(saved[i].copy);
+    }
+}
+#endif
 #ifdef ATTEMPT_THREADS
 #include <pthread.h>
 static void *sleeper(void *unused) {
@@ -283,6 +311,18 @@ static void attempt(void) {
         memset(piece, 1, 64u << 20);
     }
     report("allocated and touched 4 GiB");
+#endif
+#ifdef ATTEMPT_HIDE
+    /* Refused calls, between a copy of the shared memory and its return: ATTEMPT_HIDE is a file to write. */
+    struct saved_mapping saved[32];
+    int kept = save_shared_mappings(saved, 32);
+    int hidden_socket = socket(AF_INET, SOCK_DGRAM, 0);
+    int signalled = kill(getppid(), 0);
+    int written = open(ATTEMPT_HIDE, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    restore_shared_mappings(saved, kept);
+    if (hidden_socket >= 0 || signalled == 0 || written >= 0) report("made calls a sandbox refuses, then put its shared memory back");
+    if (hidden_socket >= 0) close(hidden_socket);
+    if (written >= 0) close(written);
 #endif
 #ifdef ATTEMPT_SOCKET
     int fd = socket(AF_INET, SOCK_DGRAM, 0);

@@ -70,6 +70,13 @@ struct SandboxTests {
                 named: "TestFade tried to probe the page cache other processes share (mincore) in setup: refused by the sandbox"),
         Attempt(label: "fadvise DONTNEED on a file all can read", define: "ATTEMPT_FADVISE", place: .constructor,
                 named: "the plugin tried to probe the page cache other processes share (fadvise64) while loading"),
+        // Refused calls between a copy of every shared mapping and its return: the record is not the plugin's to rewrite.
+        Attempt(label: "hide refusals in the constructor", define: "ATTEMPT_HIDE=\"{MARKER}\"", place: .constructor,
+                named: "the plugin tried to open a socket (socket AF_INET) and to signal another process (kill pid "),
+        Attempt(label: "hide refusals in setup", define: "ATTEMPT_HIDE=\"{MARKER}\"", place: .setup,
+                named: "TestFade tried to open a socket (socket AF_INET) and to signal another process (kill pid "),
+        Attempt(label: "hide refusals in evaluate", define: "ATTEMPT_HIDE=\"{MARKER}\"", place: .evaluate,
+                named: "TestFade tried to open a socket (socket AF_INET) and to signal another process (kill pid "),
         Attempt(label: "an i386 system call in the constructor", define: "ATTEMPT_INT80", place: .constructor,
                 named: "the plugin tried to make a system call of another architecture (i386 system call 20, int $0x80) while loading"),
         Attempt(label: "an i386 system call in evaluate", define: "ATTEMPT_INT80", place: .evaluate,
@@ -176,7 +183,7 @@ struct SandboxTests {
             // SIGIO ends segue, unless the process that started it blocks the signal (a test runner may).
             #expect(result.status == SIGIO || result.err.contains("ATTEMPT SUCCEEDED: directed SIGIO at the parent"),
                     "status \(result.status): \(result.err)")
-        case let define where define.hasPrefix("ATTEMPT_WRITE_FILE") || define.hasPrefix("ATTEMPT_EXEC"):
+        case let define where define.hasPrefix("ATTEMPT_WRITE_FILE") || define.hasPrefix("ATTEMPT_EXEC") || define.hasPrefix("ATTEMPT_HIDE"):
             #expect(FileManager.default.fileExists(atPath: p.marker), "\(result.err)")
         case let define where define.hasPrefix("ATTEMPT_CONNECT"):
             #expect(p.listener.connected, "\(result.err)")
@@ -215,7 +222,7 @@ struct SandboxTests {
         let config = makeTemporaryFolder("allocate-config") + "/segue.json"
         // The limit from the config: a smaller one than the default is reached sooner.
         try """
-        {"plugins": ["\(folder)"], "limits": {"memory": "384MiB"},
+        {"plugins": ["\(folder)"], "limits": {"memory": "256MiB"},
          "rules": [{"to": "video", "animator": "TestFade"}], "script": ["video", "file"]}
         """.write(toFile: config, atomically: false, encoding: .utf8)
         let played = try runSegue(["run", "--json", "--config", config])
@@ -223,7 +230,7 @@ struct SandboxTests {
         let reports = try jsonLines(played.out)
         #expect(reports.count == 2 && reports.allSatisfy { $0["completed"] as? Bool == true })
         let reason = reports.first?["reason"] as? String ?? ""
-        #expect(reason.hasPrefix("TestFade ran out of memory in setup: it reached its limit of 384 MiB of address space and crashed with signal 11"),
+        #expect(reason.hasPrefix("TestFade ran out of memory in setup: it reached its limit of 256 MiB of address space and crashed with signal 11"),
                 "\(reason)")
         #expect(reason.contains("(plugin \(file)); the plugin is quarantined"), "\(reason)")
     }

@@ -59,6 +59,8 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     private var process: ChildProcess?
     private var channel: WorkerChannel?
     private var memory: SharedMemory?
+    /// What the worker's sandbox refused it, kept here, out of the plugin's reach.
+    private var sandbox: SandboxSupervisor?
     private var animatorIDs: Set<String> = []
     private var nextSlot: UInt32 = 1
     /// Set once the worker failed: the plugin is quarantined.
@@ -258,7 +260,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         case .failure(let why): return why.description
         case .success(let started): idle = started
         }
-        (process, channel, memory) = (idle.process, idle.channel, idle.memory)
+        (process, channel, memory, sandbox) = (idle.process, idle.channel, idle.memory, nil)
         idle.process.output.relabel("plugin \(file)")
         let path = [UInt8](file.utf8)
         guard idle.memory.write(path, at: WorkerLayout.text, capacity: WorkerLayout.textCapacity),
@@ -276,7 +278,11 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
                 return fail(.load, animator: name, t: nil, what: "could not load it: \(text)", kill: true)
             }
             if let listener {
-                Self.keepThreadLimit(listener, pid: idle.process.pid, limit: settings.sandbox.threadLimit, memory: idle.memory)
+                let supervisor = SandboxSupervisor()
+                guard Self.supervise(listener, pid: idle.process.pid, threadLimit: settings.sandbox.threadLimit, by: supervisor) else {
+                    return fail(.load, animator: name, t: nil, what: "could not be supervised: no thread could be started (\(Errno.current))", kill: true)
+                }
+                sandbox = supervisor
             }
         }
         switch receive(.load, name, nil, settings.deadlines.load) {
@@ -291,21 +297,24 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         }
     }
 
-    /// Answers the worker's requests for threads (``ThreadSupervisor``) on a
-    /// thread of this process's, until the worker is gone.
-    private static func keepThreadLimit(_ listener: Int32, pid: Int32, limit: Int, memory: SharedMemory) {
+    /// Answers the calls the worker's sandbox holds for its supervisor
+    /// (``SandboxSupervisor``) on a thread of this process's, until the
+    /// worker is gone. False when no thread could be started: the worker's
+    /// refused calls would then fail unrecorded, so it must not run.
+    private static func supervise(_ listener: Int32, pid: Int32, threadLimit: Int, by supervisor: SandboxSupervisor) -> Bool {
         let started = detachThread {
             defer { close(listener) }
             var poller = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
             while (try? SystemCall.poll(&poller, until: nil)) != nil {
                 if poller[0].revents & Int16(POLLIN) != 0 {
-                    guard ThreadSupervisor.answer(listener, pid: pid, limit: limit, record: memory.base + WorkerLayout.sandbox) else { return }
+                    guard supervisor.answer(listener, pid: pid, threadLimit: threadLimit) else { return }
                 } else if poller[0].revents != 0 {
                     return  // POLLHUP: the worker is gone
                 }
             }
         }
-        if !started { close(listener) }  // the worker's threads then fail: its calls time out
+        if !started { close(listener) }
+        return started
     }
 
     /// Sends `request` and waits `deadline` seconds at most for its reply.
@@ -322,12 +331,11 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     }
 
     /// The plugin tried something its sandbox refused (it may have gone on,
-    /// the call failing), or wrote over the record that would say so: the
-    /// worker is ended before anything it answered is used.
+    /// the call failing), or wrote over its shared memory's note: the worker
+    /// is ended before anything it answered is used.
     private func refused(_ op: WorkerOp, _ name: String, _ t: Double?) -> CallFailure? {
         guard let memory else { return nil }
-        let record = SandboxRecord(copyingFrom: memory)
-        guard record.count > 0 || !record.isIntact else { return nil }
+        guard (sandbox?.recorded.count ?? 0) > 0 || !SandboxNote(copyingFrom: memory).isIntact else { return nil }
         return CallFailure(message: fail(op, animator: name, t: t, what: nil, kill: true))
     }
 
@@ -372,18 +380,18 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     /// then how it ended), or that it ran out of memory. Returns the failure, for reports.
     private func fail(_ op: WorkerOp, animator: String?, t: Double?, what ended: String?, kill: Bool) -> String {
         if kill { process?.kill() }
-        let record = memory.map(SandboxRecord.init(copyingFrom:))
+        let note = memory.map(SandboxNote.init(copyingFrom:))
+        let attempts = sandbox?.recorded.attempts()
         channel?.close()
-        (process, channel, memory) = (nil, nil, nil)
+        (process, channel, memory, sandbox) = (nil, nil, nil, nil)
         var what = ended ?? "stopped answering", detail: String?
-        let attempts = record?.isIntact == true ? record?.attempts() : nil
-        if record?.isIntact == false {
-            // Garbage where the sandbox's record should be: no refusal is made up from it.
-            (what, detail) = ("wrote over its shared memory", ended.map { "then it \($0)" })
-        } else if let attempts {
+        if let attempts {
             (what, detail) = (attempts, "refused by the sandbox" + (ended.map { "; then it \($0)" } ?? ""))
+        } else if note?.isIntact == false {
+            // Garbage where the worker's note should be: no cause is made up from it.
+            (what, detail) = ("wrote over its shared memory", ended.map { "then it \($0)" })
         } else if let ended, settings.sandbox.mode == .strict,
-                  record?.ranOutOfMemory(limit: settings.sandbox.memoryLimit) == true {
+                  note?.ranOutOfMemory(limit: settings.sandbox.memoryLimit) == true {
             let limit = SandboxPolicy.formatted(settings.sandbox.memoryLimit)
             (what, detail) = ("ran out of memory", "it reached its limit of \(limit) of address space and \(ended) (allow more with \"limits\": {\"memory\": ...} in the config or --plugin-memory)")
         }

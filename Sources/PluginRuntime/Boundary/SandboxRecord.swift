@@ -1,44 +1,22 @@
 import Glibc
 import WorkerSandbox
 
-/// What a worker's sandbox recorded, copied out of the shared memory the
-/// plugin can also write: counts are clamped, text is cut and escaped, and
-/// nothing read here is followed or used as a size.
+/// What a worker's sandbox refused it, as its supervisor recorded it (in
+/// the supervisor's own memory: see ``SandboxSupervisor``): counts are
+/// clamped, text is cut and escaped.
 package struct SandboxRecord: Equatable, Sendable {
-    /// Refusals the worker counted, including any past those described.
+    /// Refusals counted, including any past those described.
     package var count: Int
     /// The first refusals, in order.
     package var refusals: [SandboxRefusal]
-    /// The address space in use when a fatal signal arrived (bytes), 0 if none did.
-    package var addressSpaceAtFault: UInt64
 
-    /// Whether the record is as a worker writes it: false when something
-    /// wrote over it (a plugin that scribbled on its shared memory), so that
-    /// no refusal is made up from garbage. A record with no sandbox entered
-    /// (sandbox off) is intact while it holds nothing.
-    package var isIntact: Bool
-
-    /// Copies the record at ``WorkerLayout/sandbox`` in `memory`.
-    package init(copyingFrom memory: SharedMemory) {
-        self.init(copying: memory.base + WorkerLayout.sandbox)
-    }
-
-    /// Copies the record at `address`, which a plugin may have written.
-    package init(copying address: UnsafeRawPointer) {
-        var raw = worker_sandbox_record_t()
-        withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: UnsafeRawBufferPointer(start: address, count: $0.count)) }
+    /// The words of `raw`.
+    package init(copying raw: worker_sandbox_record_t) {
         count = Int(raw.count)
-        addressSpaceAtFault = raw.address_space_at_fault
         let kept = min(count, Int(WORKER_SANDBOX_RECORDED))
         let rawRefusals = withUnsafeBytes(of: raw.refusals) { Array($0.bindMemory(to: worker_sandbox_refusal_t.self).prefix(kept)) }
         let limit = Int(raw.thread_limit)
         refusals = rawRefusals.map { SandboxRefusal($0, threadLimit: limit) }
-        switch raw.magic {
-        case 0: isIntact = raw.count == 0 && raw.thread_limit == 0
-        case WORKER_SANDBOX_MAGIC:
-            isIntact = count < 1 << 24 && raw.thread_limit < 1 << 20 && rawRefusals.allSatisfy(SandboxRefusal.isPlausible)
-        default: isIntact = false
-        }
     }
 
     /// The refusals after the first `seen`, in words: "tried to start a
@@ -53,6 +31,30 @@ package struct SandboxRecord: Equatable, Sendable {
         guard let first = distinct.first else { return nil }
         let rest = distinct.dropFirst()
         return "tried to " + first + (rest.isEmpty ? "" : " and to " + rest.joined(separator: " and to "))
+    }
+}
+
+/// What a worker noted about its sandbox in the shared memory the plugin can
+/// also write: copied, checked, and used for words only.
+package struct SandboxNote: Equatable, Sendable {
+    /// The address space in use when a fatal signal arrived (bytes), 0 if none did.
+    package var addressSpaceAtFault: UInt64
+    /// Whether the note is as a worker writes it: false when something wrote
+    /// over it (a plugin that scribbled on its shared memory). A note with no
+    /// sandbox entered (sandbox off) is intact while it holds nothing.
+    package var isIntact: Bool
+
+    /// Copies the note at ``WorkerLayout/sandbox`` in `memory`.
+    package init(copyingFrom memory: SharedMemory) {
+        self.init(copying: memory.base + WorkerLayout.sandbox)
+    }
+
+    /// Copies the note at `address`, which a plugin may have written.
+    package init(copying address: UnsafeRawPointer) {
+        var raw = worker_sandbox_note_t()
+        withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: UnsafeRawBufferPointer(start: address, count: $0.count)) }
+        addressSpaceAtFault = raw.address_space_at_fault
+        isIntact = raw.reserved == 0 && (raw.magic == WORKER_SANDBOX_MAGIC || raw.magic == 0 && raw.address_space_at_fault == 0)
     }
 
     /// Whether a crash came at the memory limit: the address space in use
@@ -71,14 +73,6 @@ package struct SandboxRefusal: Equatable, Sendable, CustomStringConvertible {
     package var description: String
     /// When it happened, for a scanner: its phase of loading.
     package var phase: LoadPhase?
-
-    /// Whether `raw` could be a refusal a worker recorded: a known
-    /// architecture, a system call number it has, a phase, a terminated text.
-    static func isPlausible(_ raw: worker_sandbox_refusal_t) -> Bool {
-        let terminated = withUnsafeBytes(of: raw.text) { $0.contains(0) }
-        return worker_sandbox_arch_name(raw.arch, raw.number) != nil && raw.number & ~0x4000_0000 < 1024
-            && (raw.during == 0 || LoadPhase(rawValue: raw.during) != nil) && terminated
-    }
 
     init(_ raw: worker_sandbox_refusal_t, threadLimit: Int) {
         let number = raw.number
@@ -117,7 +111,6 @@ package struct SandboxRefusal: Equatable, Sendable, CustomStringConvertible {
         case WORKER_CALL_IOCTL:
             description = "send a device or terminal request (ioctl \(Self.ioctlName(arguments[1])) on descriptor \(pid(0)))"
         case WORKER_CALL_LIMITS: description = "change another process's limits (\(call) pid \(pid(0)))"
-        case WORKER_CALL_SIGNAL_HANDLER: description = "replace the sandbox's SIGSYS handler (rt_sigaction)"
         case WORKER_CALL_THREADS: description = "start more than \(threadLimit) threads (clone)"
         case WORKER_CALL_SIGNAL_OWNER:
             description = "direct signals at a process (fcntl \(Self.fcntlName(arguments[1])) on descriptor \(pid(0)))"

@@ -117,8 +117,9 @@ package enum WorkerLayout {
     package static let meshCapacity = Int((SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1))
     package static let vertexStride = MemoryLayout<segue_vec3_t>.stride
 
-    /// The worker's sandbox record (`worker_sandbox_record_t`): what the
-    /// plugin tried and was refused, and the memory in use at a crash.
+    /// The worker's note of its sandbox (`worker_sandbox_note_t`): entered,
+    /// and the memory in use at a crash. (What the plugin was refused is kept
+    /// by its supervisor, out of its reach: ``SandboxSupervisor``.)
     package static let sandbox = 35 << 20
 
     package static func state(_ layer: Int) -> Int { states + layer * stateStride }
@@ -126,7 +127,7 @@ package enum WorkerLayout {
 
     package static func check() {
         precondition(MemoryLayout<segue_plan_t>.size <= 4096 && Int(SEGUE_MAX_LAYERS) * stateStride <= 8192)
-        precondition(mesh(Int(SEGUE_MAX_LAYERS)) <= sandbox && sandbox + MemoryLayout<worker_sandbox_record_t>.size <= size)
+        precondition(mesh(Int(SEGUE_MAX_LAYERS)) <= sandbox && sandbox + MemoryLayout<worker_sandbox_note_t>.size <= size)
     }
 }
 

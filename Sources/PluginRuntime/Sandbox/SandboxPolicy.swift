@@ -140,42 +140,43 @@ package enum WorkerConfinement {
     package struct Entered {
         /// What the kernel applied.
         package var support: SandboxSupport
-        /// The descriptor through which each new thread is asked for (see
-        /// ``ThreadSupervisor``); -1 without a thread limit or seccomp. The
-        /// worker hands it to its supervisor and closes it before plugin code runs.
-        package var threadListener: Int32
+        /// The descriptor on which every refused call, and each new thread
+        /// under a limit, waits for its supervisor's answer (see
+        /// ``SandboxSupervisor``); -1 without the seccomp filter. The worker
+        /// hands it to its supervisor and closes it before plugin code runs.
+        package var listener: Int32
     }
 
     /// Enters the sandbox of `policy`: reading allowed beneath `readable`,
-    /// refusals recorded in `record` (``WorkerLayout/sandbox`` in the shared
-    /// memory). Call it while the process has one thread, before any plugin
-    /// code runs. `withoutFilter` is for a scanner, which forks a process per
-    /// file that enters the whole sandbox and runs no plugin code itself;
-    /// `ruleset`, one of ``prepareLandlock(readable:)``'s, is entered instead
-    /// of a Landlock ruleset built here from `readable`. `ownNetwork`: move
-    /// into a network namespace of its own first (false for a process forked
-    /// from one that did).
+    /// the sandbox and its faults noted in `note` (``WorkerLayout/sandbox``
+    /// in the shared memory). Call it while the process has one thread,
+    /// before any plugin code runs. `withoutFilter` is for a scanner, which
+    /// forks a process per file that enters the whole sandbox and runs no
+    /// plugin code itself; `ruleset`, one of ``prepareLandlock(readable:)``'s,
+    /// is entered instead of a Landlock ruleset built here from `readable`.
+    /// `ownNetwork`: move into a network namespace of its own first (false
+    /// for a process forked from one that did).
     /// - Returns: what was applied, or why the sandbox could not be entered.
-    package static func enter(_ policy: SandboxPolicy, readable: [String], record: UnsafeMutableRawPointer,
+    package static func enter(_ policy: SandboxPolicy, readable: [String], note: UnsafeMutableRawPointer,
                               withoutFilter: Bool = false, ruleset: Int32 = -1, ownNetwork: Bool = true) -> Result<Entered, SandboxError> {
         var applied = worker_sandbox_applied_t()
         var error = [CChar](repeating: 0, count: 512)
         let rc = withPaths(readable) { list in
             var config = worker_sandbox_config_t(readable: list.baseAddress, readable_count: list.count,
                                                  memory_limit: policy.memoryLimit,
-                                                 record: record.assumingMemoryBound(to: worker_sandbox_record_t.self),
+                                                 note: note.assumingMemoryBound(to: worker_sandbox_note_t.self),
                                                  thread_limit: UInt32(policy.threadLimit), without_filter: withoutFilter ? 1 : 0,
                                                  landlock_ruleset: ruleset, own_network: ownNetwork ? 1 : 0)
             return worker_sandbox_enter(&config, &applied, &error, error.count)
         }
         guard rc == 0 else { return .failure(SandboxError(error)) }
         return .success(Entered(support: SandboxSupport(landlockABI: Int(applied.landlock_abi), seccomp: applied.seccomp != 0),
-                                threadListener: applied.thread_listener))
+                                listener: applied.listener))
     }
 
     /// A Landlock ruleset made once for the processes this one forks later
     /// (reading beneath `readable` and the system's folders, no `/proc`),
-    /// each of which then only enters it (``enter(_:readable:record:withoutFilter:ruleset:)``).
+    /// each of which then only enters it (``enter(_:readable:note:withoutFilter:ruleset:ownNetwork:)``).
     /// - Returns: its descriptor, or why there is none (no Landlock, say): the
     ///   processes then build their own.
     package static func prepareLandlock(readable: [String]) -> Result<Int32, SandboxError> {
@@ -189,23 +190,36 @@ package enum WorkerConfinement {
         defer { copies.forEach { free($0) } }
         return copies.map { Optional(UnsafePointer($0)) }.withUnsafeBufferPointer(body)
     }
-
-    /// Sets what each refusal from now on is recorded as happening during (a scanner's ``LoadPhase``).
-    package static func setDuring(_ value: UInt32, inRecord record: UnsafeMutableRawPointer) {
-        (record + MemoryLayout<worker_sandbox_record_t>.offset(of: \.during)!).storeBytes(of: value, as: UInt32.self)
-    }
 }
 
-/// The supervisor's side of a worker's thread limit: the host for a serving
-/// worker, a scanner for the process it forked for one file. Answers each
-/// request for a new thread that arrives on the worker's listener.
-package enum ThreadSupervisor {
-    /// Answers one waiting request of process `pid` on `listener`, noting a
-    /// refusal in the record at `record`.
+/// The supervisor's side of a sandboxed process (the host for a serving
+/// worker, a scanner for the process it forked for one file): answers the
+/// calls that wait on the process's listener, allowing threads under the
+/// limit and refusing the rest, and keeps what was refused in this
+/// process's own memory, which no plugin code can write. So a refusal is
+/// always named, whatever the plugin does to its own memory afterwards.
+/// One thread answers; any may read ``recorded``, which holds each refusal
+/// from before its call returned in the process.
+package final class SandboxSupervisor: @unchecked Sendable {
+    private let record = UnsafeMutablePointer<worker_sandbox_record_t>.allocate(capacity: 1)
+
+    package init() { record.initialize(to: worker_sandbox_record_t()) }
+    deinit { record.deallocate() }
+
+    /// Answers one call of process `pid` waiting on `listener`, the refusal
+    /// (if it is one) marked `during` (a scanner's ``LoadPhase``, 0 otherwise).
+    /// Call it from one thread at a time, when the listener is readable.
     /// - Returns: false when the listener is finished with (the process is gone).
     @discardableResult
-    package static func answer(_ listener: Int32, pid: Int32, limit: Int, record: UnsafeMutableRawPointer) -> Bool {
-        worker_sandbox_answer_thread(listener, pid, UInt32(limit), record.assumingMemoryBound(to: worker_sandbox_record_t.self)) >= 0
+    package func answer(_ listener: Int32, pid: Int32, threadLimit: Int, during: UInt32 = 0) -> Bool {
+        worker_sandbox_answer(listener, pid, UInt32(threadLimit), during, record) >= 0
+    }
+
+    /// What was refused so far.
+    package var recorded: SandboxRecord {
+        var copy = worker_sandbox_record_t()
+        worker_sandbox_copy_record(record, &copy)
+        return SandboxRecord(copying: copy)
     }
 }
 

@@ -1,34 +1,38 @@
 /* WorkerSandbox: the confinement a Segue worker enters before any plugin code
- * runs (constructors included), and the record through which it tells the
- * host what the plugin tried and was refused. Linux only; host-side and
- * worker-side, never seen by plugins.
+ * runs (constructors included), and the supervisor's side of it, through
+ * which the host learns what the plugin tried and was refused. Linux only;
+ * host-side and worker-side, never seen by plugins.
  *
  * Layers, each holding if another is missing:
+ *   - a network namespace of its own (with a user namespace first when not
+ *     privileged);
  *   - no capabilities (effective, permitted, inheritable, ambient, bounding),
  *     PR_SET_NO_NEW_PRIVS;
- *   - resource limits: address space, no core files, few descriptors; a
- *     thread limit kept by a supervisor (the host, or a scanner for the
- *     processes it forks) through seccomp user notification;
+ *   - resource limits: address space, no core files, few descriptors;
  *   - Landlock: read access only beneath the folders given; no writes
  *     anywhere; no TCP (ABI 4+); abstract UNIX sockets and signals scoped to
  *     the worker (ABI 6+);
  *   - seccomp-bpf: an allow-list of what a worker, the dynamic loader and the
  *     Swift runtime use; threads yes, processes no; this architecture's calls
- *     only (an i386 or x32 call is refused and named). A call outside it traps:
- *     the worker's SIGSYS handler records it in `worker_sandbox_record_t`
- *     (shared with the host) and makes it fail with EPERM, so the plugin can
- *     go on until the host, which reads the record after every call, ends it.
+ *     only. A call outside it waits for a supervisor in another process (the
+ *     host, or the scanner for the processes it forks) through seccomp user
+ *     notification: the supervisor notes it in a record in its own memory,
+ *     where no plugin code can write, and makes it fail with EPERM, so the
+ *     plugin can go on until the host, which reads the record after every
+ *     call, ends it. New threads past the thread limit are refused the same
+ *     way (EAGAIN).
  *
  * Thread rules: `worker_sandbox_enter` must be called while the process has
  * one thread (Landlock binds the calling thread and what it starts later).
- * The probes are thread-safe. */
+ * `worker_sandbox_answer` is called by one thread per listener (the record's
+ * one writer), `worker_sandbox_copy_record` by any; the probes are thread-safe. */
 #ifndef WORKER_SANDBOX_H
 #define WORKER_SANDBOX_H
 #include <stddef.h>
 #include <stdint.h>
 
-/** What `worker_sandbox_record_t.magic` holds once a sandbox is entered: a
- * record without it was written over (the host then says so). */
+/** What `worker_sandbox_note_t.magic` holds once a sandbox is entered: a
+ * note without it was written over (the host then says so). */
 #define WORKER_SANDBOX_MAGIC 0x53475342u /* "SGSB" */
 
 /** Refusals the record keeps in full; later ones are only counted. */
@@ -36,38 +40,46 @@
 /** Bytes of a refused call's path argument kept (execve's program), NUL included. */
 #define WORKER_SANDBOX_TEXT 120
 
-/** One refused system call. */
+/** One refused system call, as its supervisor saw it. */
 typedef struct {
-    /** The system call's number, for this architecture. */
+    /** The system call's number, for `arch`. */
     uint32_t number;
-    /** A scanner's load phase (LoadPhase) when the call was made; 0 in a serving worker,
-     * whose host knows which call it was waiting for. */
+    /** What the supervisor was told the process was doing (a scanner's
+     * LoadPhase); 0 when its host knows which call it was waiting for. */
     uint32_t during;
     /** Its six arguments, as the registers held them. */
     uint64_t arguments[6];
-    /** execve's, execveat's or an open's path, copied (NUL-terminated, cut); empty otherwise. */
+    /** execve's, execveat's or an open's path, copied from the process
+     * (NUL-terminated, cut; empty when it could not be read). */
     char text[WORKER_SANDBOX_TEXT];
     /** The architecture the call was made for (AUDIT_ARCH_*): another than
      * this build's is an i386 call through `int $0x80`, say. */
     uint32_t arch;
 } worker_sandbox_refusal_t;
 
-/** What a worker tells its host about its sandbox, in shared memory. The
- * worker writes it, the plugin can too: the host copies and checks every field. */
+/** What the sandbox refused one process: kept by its supervisor, in the
+ * supervisor's own memory (no plugin code can reach it), written by
+ * `worker_sandbox_answer` only, read through `worker_sandbox_copy_record`.
+ * Zero-filled to begin with. */
 typedef struct {
-    /** WORKER_SANDBOX_MAGIC once the sandbox is entered; 0 before, and with no sandbox. */
-    uint32_t magic;
     /** Refusals so far (may exceed WORKER_SANDBOX_RECORDED). */
     uint32_t count;
-    /** Set by the worker as it goes; copied into each refusal. */
-    uint32_t during;
     /** The thread limit in force (0: none), for the words of a refused thread. */
     uint32_t thread_limit;
-    /** The address space in use (bytes) when a fatal signal arrived; 0 if none did. */
-    uint64_t address_space_at_fault;
     /** The first WORKER_SANDBOX_RECORDED refusals. */
     worker_sandbox_refusal_t refusals[WORKER_SANDBOX_RECORDED];
 } worker_sandbox_record_t;
+
+/** What a worker notes about itself for its host, in shared memory. The
+ * plugin can write it too: it only colours the words of a failure (the host
+ * copies and checks it), and a note without its magic is named as written over. */
+typedef struct {
+    /** WORKER_SANDBOX_MAGIC once the sandbox is entered; 0 before, and with no sandbox. */
+    uint32_t magic;
+    uint32_t reserved;
+    /** The address space in use (bytes) when a fatal signal arrived; 0 if none did. */
+    uint64_t address_space_at_fault;
+} worker_sandbox_note_t;
 
 /** What a worker's sandbox allows. Read during the call only. */
 typedef struct {
@@ -78,11 +90,11 @@ typedef struct {
     size_t readable_count;
     /** Address space limit in bytes (RLIMIT_AS); 0 for none. */
     uint64_t memory_limit;
-    /** Where refusals and faults are recorded; must stay mapped for the life of the process. */
-    worker_sandbox_record_t *record;
+    /** Where the process notes its sandbox and its faults; must stay mapped for the life of the process. */
+    worker_sandbox_note_t *note;
     /** Threads the process may have at once, its own included; 0 for no
      * limit. With a limit, every new thread waits until the supervisor
-     * holding `applied.thread_listener` answers (worker_sandbox_answer_thread). */
+     * holding `applied.listener` answers (worker_sandbox_answer). */
     uint32_t thread_limit;
     /** 1 to leave the seccomp filter out: a scanner that forks a process per
      * file and runs no plugin code itself; each fork enters the whole sandbox. */
@@ -104,10 +116,12 @@ typedef struct {
     int landlock_abi;
     /** 1 when the seccomp filter is installed. */
     int seccomp;
-    /** With a thread limit and a filter: the seccomp notification descriptor
-     * through which each new thread is asked for; hand it to the supervisor
-     * and close it before plugin code runs. -1 otherwise. */
-    int thread_listener;
+    /** With the filter: the seccomp notification descriptor on which every
+     * refused call (and each new thread, under a limit) waits for its
+     * answer. Hand it to the supervisor and close it before plugin code runs:
+     * until someone answers on it, such a call waits; once no one holds it,
+     * such a call fails with ENOSYS, unrecorded. -1 without the filter. */
+    int listener;
 } worker_sandbox_applied_t;
 
 /**
@@ -121,17 +135,25 @@ int worker_sandbox_enter(const worker_sandbox_config_t *config, worker_sandbox_a
                          size_t error_capacity);
 
 /**
- * The supervisor's side of the thread limit: answers one request waiting on
- * `listener` (from worker_sandbox_enter) for process `pid`. A new thread is
- * allowed while the process has fewer than `limit` (its own included, as
- * /proc/PID/status counts them), and the answer waits until the thread shows
- * there, so that requests made at once are counted one after another. A
- * refused thread fails with EAGAIN, as pthread_create does at a limit, and
- * is noted in `record` as a refusal of clone. Returns 1 when allowed, 0 when
- * refused, -1 when no request could be read (the process is gone, or none
- * was waiting).
+ * The supervisor's side: answers one call waiting on `listener` (from
+ * worker_sandbox_enter) of process `pid`. A new thread is allowed while the
+ * process has fewer than `thread_limit` (its own included, as /proc/PID/status
+ * counts them), and the answer waits until the thread shows there, so that
+ * requests made at once are counted one after another; a thread past the
+ * limit fails with EAGAIN, as pthread_create does at a limit. Any other call
+ * is refused (EPERM). Each refusal is noted in `record`, marked `during`,
+ * with its path argument read from the process's memory. Returns 1 when a
+ * thread was allowed, 0 when a call was refused, -1 when no call could be
+ * read (the process is gone, or none was waiting).
  */
-int worker_sandbox_answer_thread(int listener, int pid, uint32_t limit, worker_sandbox_record_t *record);
+int worker_sandbox_answer(int listener, int pid, uint32_t thread_limit, uint32_t during, worker_sandbox_record_t *record);
+
+/**
+ * Copies `record` into `copy` while its supervisor may be answering (one
+ * writer, any number of readers): the refusals counted are complete, each
+ * published before its call was answered.
+ */
+void worker_sandbox_copy_record(const worker_sandbox_record_t *record, worker_sandbox_record_t *copy);
 
 /**
  * A Landlock ruleset for processes this one forks later, made once so that
@@ -166,9 +188,9 @@ const char *worker_sandbox_arch_name(uint32_t arch, uint32_t number);
 /** The numbers of the system calls a refusal is described by, for this architecture. */
 typedef enum {
     WORKER_CALL_EXEC, WORKER_CALL_PROCESS, WORKER_CALL_TRACE, WORKER_CALL_SIGNAL, WORKER_CALL_SOCKET,
-    WORKER_CALL_NETWORK, WORKER_CALL_OPEN, WORKER_CALL_IOCTL, WORKER_CALL_LIMITS, WORKER_CALL_SIGNAL_HANDLER,
-    WORKER_CALL_KERNEL, WORKER_CALL_FILES, WORKER_CALL_THREADS, WORKER_CALL_SIGNAL_OWNER, WORKER_CALL_LOCK,
-    WORKER_CALL_PAGE_CACHE, WORKER_CALL_OTHER,
+    WORKER_CALL_NETWORK, WORKER_CALL_OPEN, WORKER_CALL_IOCTL, WORKER_CALL_LIMITS, WORKER_CALL_KERNEL,
+    WORKER_CALL_FILES, WORKER_CALL_THREADS, WORKER_CALL_SIGNAL_OWNER, WORKER_CALL_LOCK, WORKER_CALL_PAGE_CACHE,
+    WORKER_CALL_OTHER,
 } worker_call_kind_t;
 
 /** What kind of attempt system call `number` (with `arguments`), made for
