@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
+#include <linux/futex.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
 #include <sched.h>
@@ -39,16 +40,13 @@
  * the Swift runtime (and Foundation, Dispatch) use to compute and answer.
  * The hot ones (a frame's round trip) first. */
 static const int allowed[] = {
-    SYS_sendto, SYS_recvfrom, SYS_ppoll, SYS_futex, SYS_read, SYS_write, SYS_clock_gettime,
+    SYS_sendto, SYS_recvfrom, SYS_ppoll, SYS_read, SYS_write, SYS_clock_gettime,
 #ifdef SYS_poll
     SYS_poll,
 #endif
     SYS_sendmsg, SYS_recvmsg, SYS_readv, SYS_writev, SYS_pread64, SYS_close, SYS_fstat, SYS_newfstatat, SYS_statx,
     SYS_lseek, SYS_mmap, SYS_mprotect, SYS_munmap, SYS_mremap, SYS_madvise, SYS_brk,
     SYS_rt_sigaction, SYS_rt_sigprocmask, SYS_rt_sigreturn, SYS_rt_sigpending, SYS_rt_sigsuspend, SYS_rt_sigtimedwait, SYS_sigaltstack,
-#ifdef SYS_futex_waitv
-    SYS_futex_waitv,
-#endif
     SYS_set_robust_list, SYS_get_robust_list, SYS_rseq, SYS_set_tid_address, SYS_exit, SYS_exit_group, SYS_restart_syscall,
     SYS_getpid, SYS_gettid, SYS_getppid, SYS_getuid, SYS_geteuid, SYS_getgid, SYS_getegid, SYS_getresuid, SYS_getresgid,
     SYS_getgroups, SYS_getpgid, SYS_getsid, SYS_capget, SYS_getrandom, SYS_clock_getres, SYS_clock_nanosleep,
@@ -174,6 +172,10 @@ static int ascending(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* futex operations (the command, with FUTEX_PRIVATE_FLAG clear) that wait. */
+#define FUTEX_COMMAND_MASK 0x7F
+#define FUTEX_PRIVATE 0x80
+
 static void build(uint32_t self, uint32_t thread_limit) {
     length = 0;
     LOAD(offsetof(struct seccomp_data, arch));
@@ -184,6 +186,20 @@ static void build(uint32_t self, uint32_t thread_limit) {
     emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000 /* __X32_SYSCALL_BIT */, 0, 1));
     RETURN(REFUSE);
 #endif
+    /* futex, the hottest call, first. A private futex is this process's own. A shared one on a page of a
+     * file (a library every worker maps, say) is keyed by the file, so that two plugins could wait and
+     * wake each other through it: a shared wake or requeue is refused and named; a shared wait returns at
+     * once (EAGAIN, "the value changed"), which glibc's pthread_join, the one user of a shared wait (the
+     * kernel wakes it when the thread ends), takes as a reason to look again. */
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_futex, 0, 8));
+    LOAD(ARG_OFFSET(1));
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, FUTEX_PRIVATE, 0, 1));
+    RETURN(SECCOMP_RET_ALLOW);
+    emit((struct sock_filter)BPF_STMT(BPF_ALU | BPF_AND | BPF_K, FUTEX_COMMAND_MASK));
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FUTEX_WAIT, 1, 0));
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FUTEX_WAIT_BITSET, 0, 1));
+    RETURN(SECCOMP_RET_ERRNO | EAGAIN);
+    RETURN(REFUSE);
     enum { ALLOWED = sizeof allowed / sizeof *allowed };
     uint32_t sorted[ALLOWED];
     for (unsigned i = 0; i < ALLOWED; i++) sorted[i] = (uint32_t)allowed[i];
@@ -411,7 +427,10 @@ const char *worker_sandbox_call_name(uint32_t number) {
     NAME(setgid) NAME(setresuid) NAME(setresgid) NAME(capset) NAME(personality) NAME(chdir) NAME(fchdir)
     NAME(symlinkat) NAME(linkat) NAME(fchmodat) NAME(fchownat) NAME(sched_setaffinity) NAME(setpriority)
     NAME(sendfile) NAME(splice) NAME(reboot) NAME(init_module) NAME(finit_module) NAME(kcmp) NAME(landlock_create_ruleset)
-    NAME(fcntl) NAME(flock) NAME(mincore) NAME(fadvise64) NAME(readahead)
+    NAME(fcntl) NAME(flock) NAME(mincore) NAME(fadvise64) NAME(readahead) NAME(futex)
+#ifdef SYS_futex_waitv
+    NAME(futex_waitv)
+#endif
 #ifdef SYS_cachestat
     NAME(cachestat)
 #endif
@@ -455,6 +474,11 @@ worker_call_kind_t worker_sandbox_call_kind(uint32_t number, const uint64_t *arg
     case SYS_openat: case SYS_openat2: return WORKER_CALL_OPEN;
     case SYS_ioctl: return WORKER_CALL_IOCTL;
     case SYS_prlimit64: case SYS_setrlimit: return WORKER_CALL_LIMITS;
+    case SYS_futex:
+#ifdef SYS_futex_waitv
+    case SYS_futex_waitv:
+#endif
+        return WORKER_CALL_SHARED_FUTEX;
     case SYS_mount: case SYS_umount2: case SYS_pivot_root: case SYS_chroot: case SYS_bpf: case SYS_keyctl:
     case SYS_add_key: case SYS_request_key: case SYS_io_uring_setup: case SYS_io_uring_enter:
     case SYS_io_uring_register: case SYS_perf_event_open: case SYS_userfaultfd: case SYS_setns: case SYS_unshare:

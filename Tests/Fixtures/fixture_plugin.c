@@ -115,8 +115,16 @@ static void restore_shared_mappings(struct saved_mapping *saved, int kept) {
     }
 }
 #endif
-#ifdef ATTEMPT_THREADS
+#if defined(ATTEMPT_THREADS) || defined(ATTEMPT_FUTEX)
 #include <pthread.h>
+#endif
+#ifdef ATTEMPT_FUTEX
+#include <errno.h>
+#include <linux/futex.h>
+#include <time.h>
+static void *quick(void *unused) { return unused; }
+#endif
+#ifdef ATTEMPT_THREADS
 static void *sleeper(void *unused) {
     (void)unused;
     for (;;) sleep(1);
@@ -323,6 +331,21 @@ static void attempt(void) {
     if (hidden_socket >= 0 || signalled == 0 || written >= 0) report("made calls a sandbox refuses, then put its shared memory back");
     if (hidden_socket >= 0) close(hidden_socket);
     if (written >= 0) close(written);
+#endif
+#ifdef ATTEMPT_FUTEX
+    /* A thread joined first (glibc waits on a shared futex for it: that must keep working), then a futex on a
+     * page of a file every worker maps, keyed by the file: a wait there is seen by a wake in another process. */
+    pthread_t joined;
+    if (pthread_create(&joined, NULL, quick, NULL) == 0) pthread_join(joined, NULL);
+    int cache = open("/etc/ld.so.cache", O_RDONLY);
+    uint32_t *word = cache >= 0 ? mmap(NULL, 4096, PROT_READ, MAP_SHARED, cache, 0) : MAP_FAILED;
+    if (word != MAP_FAILED) {
+        struct timespec brief = { 0, 20 * 1000 * 1000 };
+        long waited = syscall(SYS_futex, word, FUTEX_WAIT, *word, &brief, NULL, 0);
+        if (waited != 0 && errno == ETIMEDOUT) report("waited on a futex other processes share");
+        if (syscall(SYS_futex, word, FUTEX_WAKE, 1, NULL, NULL, 0) >= 0) report("woke a futex other processes share");
+    }
+    if (cache >= 0) close(cache);
 #endif
 #ifdef ATTEMPT_SOCKET
     int fd = socket(AF_INET, SOCK_DGRAM, 0);

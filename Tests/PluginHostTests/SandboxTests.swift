@@ -70,6 +70,11 @@ struct SandboxTests {
                 named: "TestFade tried to probe the page cache other processes share (mincore) in setup: refused by the sandbox"),
         Attempt(label: "fadvise DONTNEED on a file all can read", define: "ATTEMPT_FADVISE", place: .constructor,
                 named: "the plugin tried to probe the page cache other processes share (fadvise64) while loading"),
+        // A shared futex on a file's page (keyed by the file, seen by other processes); pthread_join still works.
+        Attempt(label: "a futex on a file's page in the constructor", define: "ATTEMPT_FUTEX", place: .constructor,
+                named: "the plugin tried to wake or wait on a futex other processes can share (futex FUTEX_WAKE) while loading"),
+        Attempt(label: "a futex on a file's page in setup", define: "ATTEMPT_FUTEX", place: .setup,
+                named: "TestFade tried to wake or wait on a futex other processes can share (futex FUTEX_WAKE) in setup"),
         // Refused calls between a copy of every shared mapping and its return: the record is not the plugin's to rewrite.
         Attempt(label: "hide refusals in the constructor", define: "ATTEMPT_HIDE=\"{MARKER}\"", place: .constructor,
                 named: "the plugin tried to open a socket (socket AF_INET) and to signal another process (kill pid "),

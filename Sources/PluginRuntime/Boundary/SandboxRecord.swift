@@ -118,6 +118,8 @@ package struct SandboxRefusal: Equatable, Sendable, CustomStringConvertible {
             let command = call == "fcntl" ? "fcntl \(Self.fcntlName(arguments[1]))" : call
             description = "lock a file, which other processes see (\(command) on descriptor \(pid(0)))"
         case WORKER_CALL_PAGE_CACHE: description = "probe the page cache other processes share (\(call))"
+        case WORKER_CALL_SHARED_FUTEX:
+            description = "wake or wait on a futex other processes can share (\(call)\(call == "futex" ? " " + Self.futexName(arguments[1]) : ""))"
         case WORKER_CALL_KERNEL: description = "use a kernel facility no animator needs (\(call))"
         case WORKER_CALL_FILES: description = "change files (\(call))"
         default: description = "make a system call the sandbox does not allow (\(call))"
@@ -145,6 +147,12 @@ package struct SandboxRefusal: Equatable, Sendable, CustomStringConvertible {
         let names: [UInt64: String] = [5: "F_GETLK", 6: "F_SETLK", 7: "F_SETLKW", 8: "F_SETOWN", 10: "F_SETSIG", 15: "F_SETOWN_EX",
                                        36: "F_OFD_GETLK", 37: "F_OFD_SETLK", 38: "F_OFD_SETLKW", 1024: "F_SETLEASE", 1026: "F_NOTIFY"]
         return names[value & 0xFFFF_FFFF] ?? "command \(value & 0xFFFF_FFFF)"
+    }
+
+    private static func futexName(_ value: UInt64) -> String {
+        let names: [UInt64: String] = [0: "FUTEX_WAIT", 1: "FUTEX_WAKE", 3: "FUTEX_REQUEUE", 4: "FUTEX_CMP_REQUEUE", 5: "FUTEX_WAKE_OP",
+                                       6: "FUTEX_LOCK_PI", 9: "FUTEX_WAIT_BITSET", 10: "FUTEX_WAKE_BITSET"]
+        return names[value & 0x7F] ?? "operation \(value & 0x7F)"
     }
 
     private static func ioctlName(_ value: UInt64) -> String {
