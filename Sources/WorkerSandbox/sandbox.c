@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <link.h>
 #include <linux/capability.h>
 #include <linux/landlock.h>
@@ -117,30 +118,6 @@ static int allow_reading(int ruleset, const char *path, char *error, size_t capa
     return 0;
 }
 
-struct library_folders {
-    int ruleset;
-    int failed;
-    char *error;
-    size_t capacity;
-};
-
-/* The folder of every library this process has loaded: the Swift runtime's,
- * wherever the toolchain put it, without naming it here. */
-static int allow_library_folder(struct dl_phdr_info *info, size_t size, void *data) {
-    (void)size;
-    struct library_folders *folders = data;
-    const char *name = info->dlpi_name;
-    const char *slash = name ? strrchr(name, '/') : NULL;
-    if (slash == NULL || slash == name || folders->failed) return 0;
-    char folder[4096];
-    size_t length = (size_t)(slash - name);
-    if (length >= sizeof folder) return 0;
-    memcpy(folder, name, length);
-    folder[length] = 0;
-    if (allow_reading(folders->ruleset, folder, folders->error, folders->capacity) != 0) folders->failed = 1;
-    return 0;
-}
-
 /* This process's /proc entry: opened, "/proc/self" is /proc/PID, this process's and no other's. */
 static const char own_proc[] = "/proc/self";
 
@@ -152,9 +129,52 @@ static const char *const system_readable[] = {
     "/etc/localtime", "/usr/share/zoneinfo", /* a Swift plugin's Foundation reads the time zone */
 };
 
-/* A ruleset allowing reading beneath `readable`, the system's folders and the loaded libraries' (and this
- * process's /proc entry when `with_own_proc`); its descriptor, or -1 with a sentence in `error`. */
-static int build_ruleset(const char *const *readable, size_t count, int abi, int with_own_proc, char *error, size_t capacity) {
+/* Every path a process may read: those given, the system's, its own /proc entry when `with_own_proc`,
+ * and the folder of every library it has loaded (the Swift runtime's, wherever the toolchain put it,
+ * without naming it here). Built once, for the file view and the Landlock ruleset alike. */
+typedef struct {
+    const char *paths[512];
+    size_t count;
+    char folders[64][4096]; /* the libraries' folders, copied */
+    size_t folder_count;
+} readable_t;
+
+static void add_path(readable_t *list, const char *path) {
+    for (size_t i = 0; i < list->count; i++)
+        if (strcmp(list->paths[i], path) == 0) return;
+    if (list->count < sizeof list->paths / sizeof *list->paths) list->paths[list->count++] = path;
+}
+
+static int add_library_folder(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    readable_t *list = data;
+    const char *name = info->dlpi_name;
+    const char *slash = name ? strrchr(name, '/') : NULL;
+    size_t length = slash ? (size_t)(slash - name) : 0;
+    if (length == 0 || length >= sizeof list->folders[0] || list->folder_count == sizeof list->folders / sizeof *list->folders)
+        return 0;
+    char *folder = list->folders[list->folder_count];
+    memcpy(folder, name, length);
+    folder[length] = 0;
+    for (size_t i = 0; i < list->folder_count; i++)
+        if (strcmp(list->folders[i], folder) == 0) return 0;
+    list->folder_count++;
+    add_path(list, folder);
+    return 0;
+}
+
+static readable_t *gather_readable(const char *const *given, size_t count, int with_own_proc) {
+    readable_t *list = calloc(1, sizeof *list);
+    if (list == NULL) return NULL;
+    for (size_t i = 0; i < count; i++) add_path(list, given[i]);
+    for (size_t i = 0; i < sizeof system_readable / sizeof *system_readable; i++) add_path(list, system_readable[i]);
+    if (with_own_proc) add_path(list, own_proc);
+    dl_iterate_phdr(add_library_folder, list);
+    return list;
+}
+
+/* A ruleset allowing reading `list`; its descriptor, or -1 with a sentence in `error`. */
+static int build_ruleset(const readable_t *list, int abi, char *error, size_t capacity) {
     struct ll_ruleset_attr attr = { 0, 0, 0 };
     attr.handled_access_fs = (1ULL << 13) - 1; /* ABI 1: EXECUTE ... MAKE_SYM */
     if (abi >= 2) attr.handled_access_fs |= LL_ACCESS_FS_REFER;
@@ -165,19 +185,11 @@ static int build_ruleset(const char *const *readable, size_t count, int abi, int
     size_t size = abi >= 6 ? sizeof attr : abi >= 4 ? offsetof(struct ll_ruleset_attr, scoped) : sizeof(uint64_t);
     int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
     if (ruleset < 0) return fail(error, capacity, "cannot create the Landlock ruleset");
-    int rc = 0;
-    for (size_t i = 0; i < count && rc == 0; i++) rc = allow_reading(ruleset, readable[i], error, capacity);
-    for (size_t i = 0; i < sizeof system_readable / sizeof *system_readable && rc == 0; i++)
-        rc = allow_reading(ruleset, system_readable[i], error, capacity);
-    if (rc == 0 && with_own_proc) rc = allow_reading(ruleset, own_proc, error, capacity);
-    if (rc == 0) {
-        struct library_folders folders = { ruleset, 0, error, capacity };
-        dl_iterate_phdr(allow_library_folder, &folders);
-        rc = folders.failed ? -1 : 0;
-    }
-    if (rc != 0) {
-        close(ruleset);
-        return -1;
+    for (size_t i = 0; i < list->count; i++) {
+        if (allow_reading(ruleset, list->paths[i], error, capacity) != 0) {
+            close(ruleset);
+            return -1;
+        }
     }
     return ruleset;
 }
@@ -188,29 +200,52 @@ int worker_sandbox_prepare_landlock(const char *const *readable, size_t count, c
         snprintf(error, capacity, "this kernel has no Landlock");
         return -1;
     }
-    return build_ruleset(readable, count, abi, 0, error, capacity);
+    readable_t *list = gather_readable(readable, count, 0);
+    if (list == NULL) return fail(error, capacity, "cannot list what may be read");
+    int ruleset = build_ruleset(list, abi, error, capacity);
+    free(list);
+    return ruleset;
 }
 
-static int apply_landlock(const worker_sandbox_config_t *config, int abi, char *error, size_t capacity) {
-    int ruleset = config->landlock_ruleset >= 0
-        ? config->landlock_ruleset
-        : build_ruleset(config->readable, config->readable_count, abi, 1, error, capacity);
+static int apply_landlock(const worker_sandbox_config_t *config, const readable_t *list, int abi, char *error, size_t capacity) {
+    int ruleset = config->landlock_ruleset >= 0 ? config->landlock_ruleset : build_ruleset(list, abi, error, capacity);
     if (ruleset < 0) return -1;
     int rc = syscall(SYS_landlock_restrict_self, ruleset, 0) == 0 ? 0 : fail(error, capacity, "cannot enter the Landlock domain");
     if (ruleset != config->landlock_ruleset) close(ruleset);
     return rc;
 }
 
-/* --- The network namespace ---------------------------------------------------------------- */
+/* --- Namespaces ---------------------------------------------------------------------------- */
 
-/* A network namespace of its own, so that /proc/self/net (every UNIX socket
- * of the machine, abstract names included; TCP connections; interfaces)
- * lists only the process's own, which made there are none. As root,
- * CAP_SYS_ADMIN is enough; an ordinary user needs a user namespace first
- * (one thread, as here). Where neither is allowed, the process goes on in
- * the host's namespace: its sockets are still refused, by seccomp. */
-static void isolate_network(void) {
-    if (unshare(CLONE_NEWNET) != 0) (void)unshare(CLONE_NEWUSER | CLONE_NEWNET);
+/* Writes `text` to `path` (a /proc file of this process's). */
+static int write_file(const char *path, const char *text) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t n = write(fd, text, strlen(text));
+    close(fd);
+    return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* Network and mount namespaces of the process's own: /proc/self/net then
+ * lists only its own sockets (none) instead of the machine's UNIX sockets,
+ * abstract names included, connections and interfaces; and its file view
+ * (file_view.c) holds only what it may read. As root, CAP_SYS_ADMIN is
+ * enough; an ordinary user needs a user namespace first (one thread, as
+ * here), mapping its own ids so that files can be made in the view.
+ * Returns 1 when the namespaces were made, 0 when the system allows
+ * neither (the process then goes on in the host's: seccomp still refuses
+ * its sockets, and Landlock its reads; only looking at paths is left). */
+static int own_namespaces(void) {
+    if (unshare(CLONE_NEWNET | CLONE_NEWNS) == 0) return 1;
+    uid_t uid = geteuid();
+    gid_t gid = getegid();
+    if (unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS) != 0) return 0;
+    char map[64];
+    snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+    int mapped = write_file("/proc/self/uid_map", map) == 0;
+    snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+    mapped = mapped && write_file("/proc/self/setgroups", "deny") == 0 && write_file("/proc/self/gid_map", map) == 0;
+    return mapped ? 1 : 0;
 }
 
 /* --- All of it ---------------------------------------------------------------------------- */
@@ -220,14 +255,19 @@ int worker_sandbox_enter(const worker_sandbox_config_t *config, worker_sandbox_a
     applied->landlock_abi = 0;
     applied->seccomp = 0;
     applied->listener = -1;
-    if (config->own_network) isolate_network();
-    if (apply_limits(config->memory_limit, error, error_capacity) != 0) return -1;
-    if (drop_capabilities(error, error_capacity) != 0) return -1;
+    readable_t *list = gather_readable(config->readable, config->readable_count, config->landlock_ruleset < 0);
+    if (list == NULL) return fail(error, error_capacity, "cannot list what may be read");
+    int rc = 0;
+    if (config->own_namespaces && own_namespaces()) rc = sandbox_enter_view(list->paths, list->count, error, error_capacity);
+    if (rc == 0) rc = apply_limits(config->memory_limit, error, error_capacity);
+    if (rc == 0) rc = drop_capabilities(error, error_capacity);
     int abi = worker_sandbox_landlock_abi();
-    if (abi > 0) {
-        if (apply_landlock(config, abi, error, error_capacity) != 0) return -1;
-        applied->landlock_abi = abi;
+    if (rc == 0 && abi > 0) {
+        rc = apply_landlock(config, list, abi, error, error_capacity);
+        applied->landlock_abi = rc == 0 ? abi : 0;
     }
+    free(list);
+    if (rc != 0) return -1;
     if (config->without_filter) return 0;
     if (sandbox_watch_faults(config->note) != 0) return fail(error, error_capacity, "cannot install the sandbox's signal handlers");
     if (worker_sandbox_seccomp_available()) {

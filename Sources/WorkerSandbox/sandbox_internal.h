@@ -11,4 +11,8 @@ int sandbox_watch_faults(worker_sandbox_note_t *note);
  * `thread_limit` is not 0; returns its notification descriptor, or -1 with
  * errno. Call with one thread. */
 int sandbox_install_filter(uint32_t thread_limit);
+/* Moves the process, in a mount namespace of its own, into a root holding
+ * only `paths` (each link on the way placed as the machine has it). 0, or -1
+ * with a sentence in `error`. */
+int sandbox_enter_view(const char *const *paths, size_t count, char *error, size_t capacity);
 #endif

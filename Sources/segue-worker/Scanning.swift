@@ -163,7 +163,7 @@ struct FileExamination {
         munmap(scanning.memory.base, scanning.memory.size)
         if scanning.policy.mode == .strict {
             let entered = WorkerConfinement.enter(scanning.policy, readable: folders, note: area + Area.note, ruleset: ruleset >= 0 ? 4 : -1,
-                                                  ownNetwork: false)  // the scanner's, already its own
+                                                  ownNamespaces: false)  // the scanner's, already its own
             if ruleset >= 0 { close(4) }
             switch entered {
             case .failure(let error):

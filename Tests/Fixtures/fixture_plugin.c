@@ -51,6 +51,7 @@ static void change_descriptor(void);
 
 #ifdef ATTEMPT_AT
 #include <arpa/inet.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/mman.h>
@@ -346,6 +347,27 @@ static void attempt(void) {
         if (syscall(SYS_futex, word, FUTEX_WAKE, 1, NULL, NULL, 0) >= 0) report("woke a futex other processes share");
     }
     if (cache >= 0) close(cache);
+#endif
+#ifdef ATTEMPT_LOOK
+    /* ATTEMPT_LOOK is a file outside the plugin's folder, with a link to it beside it (".link"): looking
+     * at paths (not opening them) learns what exists, how large, where links lead, and the machine's mounts. */
+    struct stat seen;
+    char led[256];
+    if (stat(ATTEMPT_LOOK, &seen) == 0) report("learnt that a file outside its folder exists, and its size");
+    if (access(ATTEMPT_LOOK, R_OK) == 0) report("learnt that a file outside its folder is readable");
+    if (readlink(ATTEMPT_LOOK ".link", led, sizeof led) > 0) report("learnt where a link outside its folder leads");
+    FILE *mounts = fopen("/proc/self/mountinfo", "r");
+    char mount[1024];
+    while (mounts && fgets(mount, sizeof mount, mounts)) {
+        char point[512], type[64];
+        const char *after = strstr(mount, " - ");
+        if (sscanf(mount, "%*s %*s %*s %*s %511s", point) == 1 && after && sscanf(after + 3, "%63s", type) == 1
+            && strcmp(point, "/") == 0 && strcmp(type, "tmpfs") != 0) {
+            report("read the machine's mount table");
+            break;
+        }
+    }
+    if (mounts) fclose(mounts);
 #endif
 #ifdef ATTEMPT_SOCKET
     int fd = socket(AF_INET, SOCK_DGRAM, 0);

@@ -70,6 +70,10 @@ struct SandboxTests {
                 named: "TestFade tried to probe the page cache other processes share (mincore) in setup: refused by the sandbox"),
         Attempt(label: "fadvise DONTNEED on a file all can read", define: "ATTEMPT_FADVISE", place: .constructor,
                 named: "the plugin tried to probe the page cache other processes share (fadvise64) while loading"),
+        // Looking at paths outside its folder (stat, access, readlink) and at the machine's mounts: not refused,
+        // but the file view holds nothing outside what it may read.
+        Attempt(label: "look outside its folder in the constructor", define: "ATTEMPT_LOOK=\"{SECRET}\"", place: .constructor, named: ""),
+        Attempt(label: "look outside its folder in setup", define: "ATTEMPT_LOOK=\"{SECRET}\"", place: .setup, named: ""),
         // A shared futex on a file's page (keyed by the file, seen by other processes); pthread_join still works.
         Attempt(label: "a futex on a file's page in the constructor", define: "ATTEMPT_FUTEX", place: .constructor,
                 named: "the plugin tried to wake or wait on a futex other processes can share (futex FUTEX_WAKE) while loading"),
@@ -126,6 +130,7 @@ struct SandboxTests {
         let scratch = makeTemporaryFolder("attempt")
         let marker = scratch + "/marker", secret = scratch + "/secret"
         try "hunter2-\(UUID().uuidString.prefix(8))".write(toFile: secret, atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: secret + ".link", withDestinationPath: secret)
         let listener = try Listener()
         let define = attempt.define.replacingOccurrences(of: "{MARKER}", with: marker)
             .replacingOccurrences(of: "{SECRET}", with: secret).replacingOccurrences(of: "{PORT}", with: "\(listener.port)")
@@ -151,6 +156,8 @@ struct SandboxTests {
         let reasons = reports.map { $0["reason"] as? String ?? "" }
 
         switch attempt.place {
+        case .constructor where p.named.isEmpty, .entry where p.named.isEmpty:
+            #expect(rejected.isEmpty && reports[0]["animator"] as? String == "TestFade", "\(rejected) \(reasons[0])")
         case .constructor, .entry:
             #expect(rejected.map { $0["file"] } == [p.file])
             let reason = rejected.first?["reason"] ?? ""

@@ -154,11 +154,12 @@ package enum WorkerConfinement {
     /// forks a process per file that enters the whole sandbox and runs no
     /// plugin code itself; `ruleset`, one of ``prepareLandlock(readable:)``'s,
     /// is entered instead of a Landlock ruleset built here from `readable`.
-    /// `ownNetwork`: move into a network namespace of its own first (false
-    /// for a process forked from one that did).
+    /// `ownNamespaces`: move into network and mount namespaces of its own
+    /// first, its root holding only what it may read (false for a process
+    /// forked from one that did).
     /// - Returns: what was applied, or why the sandbox could not be entered.
     package static func enter(_ policy: SandboxPolicy, readable: [String], note: UnsafeMutableRawPointer,
-                              withoutFilter: Bool = false, ruleset: Int32 = -1, ownNetwork: Bool = true) -> Result<Entered, SandboxError> {
+                              withoutFilter: Bool = false, ruleset: Int32 = -1, ownNamespaces: Bool = true) -> Result<Entered, SandboxError> {
         var applied = worker_sandbox_applied_t()
         var error = [CChar](repeating: 0, count: 512)
         let rc = withPaths(readable) { list in
@@ -166,7 +167,7 @@ package enum WorkerConfinement {
                                                  memory_limit: policy.memoryLimit,
                                                  note: note.assumingMemoryBound(to: worker_sandbox_note_t.self),
                                                  thread_limit: UInt32(policy.threadLimit), without_filter: withoutFilter ? 1 : 0,
-                                                 landlock_ruleset: ruleset, own_network: ownNetwork ? 1 : 0)
+                                                 landlock_ruleset: ruleset, own_namespaces: ownNamespaces ? 1 : 0)
             return worker_sandbox_enter(&config, &applied, &error, error.count)
         }
         guard rc == 0 else { return .failure(SandboxError(error)) }
@@ -176,7 +177,7 @@ package enum WorkerConfinement {
 
     /// A Landlock ruleset made once for the processes this one forks later
     /// (reading beneath `readable` and the system's folders, no `/proc`),
-    /// each of which then only enters it (``enter(_:readable:note:withoutFilter:ruleset:ownNetwork:)``).
+    /// each of which then only enters it (``enter(_:readable:note:withoutFilter:ruleset:ownNamespaces:)``).
     /// - Returns: its descriptor, or why there is none (no Landlock, say): the
     ///   processes then build their own.
     package static func prepareLandlock(readable: [String]) -> Result<Int32, SandboxError> {

@@ -4,8 +4,9 @@
  * host-side and worker-side, never seen by plugins.
  *
  * Layers, each holding if another is missing:
- *   - a network namespace of its own (with a user namespace first when not
- *     privileged);
+ *   - network and mount namespaces of its own (with a user namespace first
+ *     when not privileged): no machine's sockets in /proc/self/net, and a
+ *     root holding only what the process may read;
  *   - no capabilities (effective, permitted, inheritable, ambient, bounding),
  *     PR_SET_NO_NEW_PRIVS;
  *   - resource limits: address space, no core files, few descriptors;
@@ -103,11 +104,15 @@ typedef struct {
      * caller keeps it), entered instead of one built from `readable`; -1 to
      * build one. */
     int landlock_ruleset;
-    /** 1 to move into a network namespace of the process's own first (a new
-     * user namespace too when it lacks CAP_SYS_ADMIN): /proc/self/net then
-     * lists nothing of the machine's sockets, interfaces or connections. 0
-     * for a process forked from one that did (a scanner's per-file process). */
-    int own_network;
+    /** 1 to move into network and mount namespaces of the process's own
+     * first (a new user namespace too when it lacks CAP_SYS_ADMIN):
+     * /proc/self/net then lists nothing of the machine's sockets, interfaces
+     * or connections, and the process's root holds only what it may read
+     * (`readable` and the system's, bound read-only into an empty tmpfs), so
+     * that `stat`, `readlink` and `access` find nothing else, and
+     * /proc/self/mountinfo lists only those. 0 for a process forked from one
+     * that did (a scanner's per-file process, which sees the scanner's). */
+    int own_namespaces;
 } worker_sandbox_config_t;
 
 /** What `worker_sandbox_enter` applied. */
