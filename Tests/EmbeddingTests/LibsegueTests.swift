@@ -166,6 +166,10 @@ struct LibsegueTests {
         ("hangs", ["FAULT_HANG_EVALUATE"], "did not answer within 0.5 s (an endless loop?) and was killed in evaluate"),
         ("crashes", ["FAULT_CRASH_EVALUATE"], "crashed with signal 11 (SIGSEGV, a segmentation fault) in evaluate"),
         ("escapes", ["ATTEMPT_AT=4", "ATTEMPT_EXEC=\"/bin/true\""], "refused by the sandbox"),
+        // Refused calls between a copy of every shared mapping and its return: named all the same.
+        ("hides", ["ATTEMPT_AT=4", "ATTEMPT_HIDE=\"/nonexistent/segue-hidden\""],
+         "tried to open a socket (socket AF_INET) and to signal another process (kill pid "),
+        ("futex", ["ATTEMPT_AT=4", "ATTEMPT_FUTEX"], "tried to wake or wait on a futex other processes can share (futex FUTEX_WAKE)"),
     ])
     func aFailingPluginCostsOnlyItsTransition(_ fault: String, _ defines: [String], _ words: String) throws {
         let program = try InstalledLibsegue.program("faults")
