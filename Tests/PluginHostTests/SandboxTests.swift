@@ -229,6 +229,24 @@ struct SandboxTests {
         #expect(seen.contains(stolen) == (mode == .off), "the secret's bytes reach the host only without the sandbox")
     }
 
+    /// `segue preview` plays the third wave's acts as `run` does: the host
+    /// survives, a refusal is named however the plugin hid it, and nothing
+    /// outside the plugin's folder is seen.
+    @Test(arguments: [("ATTEMPT_HIDE=\"/nonexistent/segue-hidden\"", "TestFade tried to open a socket (socket AF_INET) and to signal another process"),
+                      ("ATTEMPT_FUTEX", "TestFade tried to wake or wait on a futex other processes can share (futex FUTEX_WAKE) in setup"),
+                      ("ATTEMPT_LOOK=\"/etc/hostname\"", "")])
+    func aPreviewNamesOrStopsEachAct(_ define: String, _ named: String) throws {
+        let (folder, file) = try CPlugin.fixture("preview-act", define, "ATTEMPT_AT=3")
+        let out = makeTemporaryFolder("preview-act") + "/act.png"
+        let preview = try runSegue(["preview", "TestFade", "--plugins", folder, "--out", out, "--frames", "3"])
+        #expect(preview.status == 0 && FileManager.default.fileExists(atPath: out), "\(preview.err)")
+        #expect(!preview.err.contains("ATTEMPT SUCCEEDED"), "\(preview.err)")
+        if !named.isEmpty {
+            #expect(preview.err.contains(named) && preview.err.contains("refused by the sandbox (plugin \(file)); the plugin is quarantined"),
+                    "\(preview.err)")
+        }
+    }
+
     @Test func aPluginThatAllocatesWithoutLimitIsStoppedAtItsLimitSayingSo() throws {
         let (folder, file) = try CPlugin.fixture("allocate", "ATTEMPT_ALLOCATE", "ATTEMPT_AT=3")
         let config = makeTemporaryFolder("allocate-config") + "/segue.json"
