@@ -49,7 +49,7 @@ let package = Package(
         // Swift conveniences over the ABI for plugin authors.
         .target(name: "AnimatorKit", dependencies: ["AnimatorABI"]),
         // Curves, springs and typed parameter values: shared by the container, plugins (through the host table) and config.
-        .target(name: "Timing"),
+        .target(name: "Timing", dependencies: ["AnimatorABI"]),
         // The core: views, view controllers, the container, transitions, clocks, the built-in default animator.
         .target(name: "HostContainer", dependencies: ["AnimatorABI", "Timing"]),
         // System calls behind one thin layer (retried on EINTR, errors as a typed Errno), a lock, threads, a monotonic clock.

@@ -269,13 +269,5 @@ extension ParameterDescriptor {
     }
 
     /// The ABI's `segue_param_type_t` of its kind.
-    var abiType: segue_param_type_t {
-        switch kind {
-        case .number: SEGUE_PARAM_NUMBER
-        case .integer: SEGUE_PARAM_INTEGER
-        case .boolean: SEGUE_PARAM_BOOLEAN
-        case .choice: SEGUE_PARAM_CHOICE
-        case .curve: SEGUE_PARAM_CURVE
-        }
-    }
+    var abiType: segue_param_type_t { kind.tag.abiValue }
 }

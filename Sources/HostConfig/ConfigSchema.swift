@@ -1,3 +1,5 @@
+import Timing
+
 extension SegueConfig {
     /// The JSON Schema (draft 2020-12) of config files, for editors: what
     /// `segue schema` prints, and `docs/segue-config.schema.json` holds (a test
@@ -116,9 +118,9 @@ extension SegueConfig {
         "to": {"description": "The child being shown.", "$ref": "#/$defs/name"},
         "animator": {"description": "A plugin animator's short name, or \"default\" for the built-in one.", "$ref": "#/$defs/name"},
         "parameters": {
-          "description": "Parameter values by name: numbers, booleans, a choice's name, or a curve's name ('segue inspect ANIMATOR' lists them).",
+          "description": "Parameter values by name: \#(ParameterKinds.forms) ('segue inspect ANIMATOR' lists them).",
           "type": "object",
-          "additionalProperties": {"type": ["number", "boolean", "string"]}
+          "additionalProperties": {"type": [\#(ParameterKinds.types)]}
         }
       }
     },
@@ -186,4 +188,14 @@ extension SegueConfig {
   }
 }
 """#
+}
+
+/// The parameter kinds' part of the schema, made from ``ParameterDescriptor/Kind/Tag``.
+private enum ParameterKinds {
+    /// "a number, a whole number, true or false, ..."
+    static let forms = Tag.allCases.map(\.configForm).joined(separator: ", ")
+    /// "\"number\", \"boolean\", \"string\"": each JSON type once, in the kinds' order.
+    static let types = Tag.allCases.map(\.configType).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        .map { "\"\($0)\"" }.joined(separator: ", ")
+    typealias Tag = ParameterDescriptor.Kind.Tag
 }

@@ -1,3 +1,5 @@
+import AnimatorABI
+
 /// A parameter value as written in config or on a command line.
 public enum ParameterValue: Equatable, Sendable, CustomStringConvertible {
     case number(Double)
@@ -33,18 +35,103 @@ public struct ParameterDescriptor: Equatable, Sendable {
         /// Since ABI 1.1: a timing curve, named in config (see ``CurveBook``).
         case curve
 
-        var label: String {
+        /// Which kind, without a choice's names.
+        public var tag: Tag {
             switch self {
-            case .number: "number"
-            case .integer: "integer"
-            case .boolean: "boolean"
-            case .choice: "choice"
-            case .curve: "curve"
+            case .number: .number
+            case .integer: .integer
+            case .boolean: .boolean
+            case .choice: .choice
+            case .curve: .curve
             }
         }
 
+        /// The kind `tag` names; a choice takes `choices`.
+        package init(_ tag: Tag, choices: [String] = []) {
+            switch tag {
+            case .number: self = .number
+            case .integer: self = .integer
+            case .boolean: self = .boolean
+            case .choice: self = .choice(choices)
+            case .curve: self = .curve
+            }
+        }
+
+        /// "number", "choice".
+        public var label: String { tag.label }
+
         /// The label with its article, for messages: "a number", "an integer".
-        package var withArticle: String { (self == .integer ? "an " : "a ") + label }
+        package var withArticle: String { (tag == .integer ? "an " : "a ") + label }
+
+        /// Everything about one kind of parameter, in one place: a kind is
+        /// added here (and in the ABI header), and the compiler points at
+        /// every switch that must learn it. Its raw value is its tag in a
+        /// scanner's answer (``PluginDescription``'s binary form).
+        public enum Tag: UInt8, CaseIterable, Sendable {
+            case number = 0, integer = 1, boolean = 2, choice = 3, curve = 4
+
+            /// Its `segue_param_type_t`.
+            package var abiValue: segue_param_type_t {
+                switch self {
+                case .number: SEGUE_PARAM_NUMBER
+                case .integer: SEGUE_PARAM_INTEGER
+                case .boolean: SEGUE_PARAM_BOOLEAN
+                case .choice: SEGUE_PARAM_CHOICE
+                case .curve: SEGUE_PARAM_CURVE
+                }
+            }
+
+            /// The ABI minor version that introduced it (1.`since`).
+            package var since: Int {
+                switch self {
+                case .number, .integer, .boolean, .choice: 0
+                case .curve: 1
+                }
+            }
+
+            /// The kind whose `segue_param_type_t` is `value`; nil for one this host does not know.
+            package init?(abiValue value: UInt32) {
+                guard let tag = Self.allCases.first(where: { $0.abiValue.rawValue == value }) else { return nil }
+                self = tag
+            }
+
+            /// Its name in lists, messages and the docs.
+            public var label: String {
+                switch self {
+                case .number: "number"
+                case .integer: "integer"
+                case .boolean: "boolean"
+                case .choice: "choice"
+                case .curve: "curve"
+                }
+            }
+
+            /// How a config writes a value of it: a JSON type.
+            package var configType: String {
+                switch self {
+                case .number, .integer: "number"
+                case .boolean: "boolean"
+                case .choice, .curve: "string"
+                }
+            }
+
+            /// How a config writes a value of it, in words.
+            package var configForm: String {
+                switch self {
+                case .number: "a number"
+                case .integer: "a whole number"
+                case .boolean: "true or false"
+                case .choice: "a choice's name (or its index)"
+                case .curve: "a curve's name"
+                }
+            }
+
+            /// Every kind this host knows, for a message: "0 (number), 1 (integer), ..., and 4 (curve, since 1.1)".
+            package static var known: String {
+                let each = allCases.map { "\($0.abiValue.rawValue) (\($0.label)\($0.since > 0 ? ", since 1.\($0.since)" : ""))" }
+                return each.dropLast().joined(separator: ", ") + " and " + each.last!
+            }
+        }
     }
 
     /// The name config uses.

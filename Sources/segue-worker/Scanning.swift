@@ -69,8 +69,8 @@ struct Scanning {
     /// No plugin code runs.
     private func warmUp() {
         _ = PluginLoader.load(path: "/nonexistent/examined-by-no-one.so", checked: true) { _ in }
-        let parameters = [ParameterDescriptor.Kind.number, .integer, .boolean, .choice(["a", "b"]), .curve].map {
-            ParameterDescriptor(name: "p", explanation: "", kind: $0, defaultValue: 0, minimum: 0, maximum: 1)
+        let parameters = ParameterDescriptor.Kind.Tag.allCases.map {
+            ParameterDescriptor(name: "p", explanation: "", kind: .init($0, choices: ["a", "b"]), defaultValue: 0, minimum: 0, maximum: 1)
         }
         let description = PluginDescription(animators: [AnimatorDescription(id: "warm/1", name: "Warm", version: "1.0.0",
                                                                             summary: "", parameters: parameters)])

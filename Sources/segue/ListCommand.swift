@@ -63,12 +63,11 @@ enum ListCommand {
 
             init(_ p: ParameterDescriptor) {
                 (name, explanation, `default`) = (p.name, p.explanation, JSONParameter(p.configValue(p.defaultValue)))
+                type = p.kind.label
                 switch p.kind {
-                case .number: (type, min, max, choices) = ("number", p.minimum, p.maximum, nil)
-                case .integer: (type, min, max, choices) = ("integer", p.minimum, p.maximum, nil)
-                case .boolean: (type, min, max, choices) = ("boolean", nil, nil, nil)
-                case .choice(let c): (type, min, max, choices) = ("choice", nil, nil, c)
-                case .curve: (type, min, max, choices) = ("curve", nil, nil, nil)
+                case .number, .integer: (min, max, choices) = (p.minimum, p.maximum, nil)
+                case .boolean, .curve: (min, max, choices) = (nil, nil, nil)
+                case .choice(let c): (min, max, choices) = (nil, nil, c)
                 }
             }
 

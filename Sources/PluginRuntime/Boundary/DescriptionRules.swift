@@ -114,11 +114,13 @@ extension PluginBoundary {
             guard lo == 0, hi == Double(choices.count - 1) else {
                 return "\(at()) is a choice of \(choices.count), so min must be 0 and max \(choices.count - 1); found \(lo) and \(hi)"
             }
-        case .boolean where lo != 0 || hi != 1:
-            return "\(at()) is a boolean, so min must be 0 and max 1; found \(lo) and \(hi)"
-        case .curve where lo != 0 || hi != Double(TimingCurve.named.count - 1):
-            return "\(at()) is a curve (its default a segue_curve_t), so min must be 0 and max \(TimingCurve.named.count - 1); found \(lo) and \(hi)"
-        default: break
+        case .boolean:
+            if lo != 0 || hi != 1 { return "\(at()) is a boolean, so min must be 0 and max 1; found \(lo) and \(hi)" }
+        case .curve:
+            if lo != 0 || hi != Double(TimingCurve.named.count - 1) {
+                return "\(at()) is a curve (its default a segue_curve_t), so min must be 0 and max \(TimingCurve.named.count - 1); found \(lo) and \(hi)"
+            }
+        case .number, .integer: break
         }
         if p.kind != .number && def != def.rounded() {
             return "\(at()) is \(p.kind.withArticle) with the fractional default \(def)"

@@ -117,29 +117,24 @@ struct DescriptorReader {
         case (.success(let n), .success(let e)): (name, explanation) = (n, e)
         case (.failure(let why), _), (_, .failure(let why)): return .failure(why)
         }
-        let kind: ParameterDescriptor.Kind
-        switch p.type {
-        case UInt32(SEGUE_PARAM_NUMBER.rawValue): kind = .number
-        case UInt32(SEGUE_PARAM_INTEGER.rawValue): kind = .integer
-        case UInt32(SEGUE_PARAM_BOOLEAN.rawValue): kind = .boolean
-        case UInt32(SEGUE_PARAM_CHOICE.rawValue):
+        guard let tag = ParameterDescriptor.Kind.Tag(abiValue: p.type) else {
+            return PluginBoundary.malformed("\(path()) '\(PluginText.escaped(name))' has unknown type \(p.type); this host (ABI \(SEGUE_ABI_VERSION_MAJOR).\(SEGUE_ABI_VERSION_MINOR)) knows \(ParameterDescriptor.Kind.Tag.known): a plugin built for a newer ABI minor needs a newer Segue")
+        }
+        var choices: [String] = []
+        if tag == .choice {
             let count = p.choices == nil ? 0 : Int(p.choice_count)
             if let problem = PluginBoundary.Limit.choiceCount(count, at: "\(path()) '\(PluginText.escaped(name))'") {
                 return PluginBoundary.malformed(problem)
             }
             let list = p.choices!
-            var choices: [String] = []
             for i in 0..<count {
                 switch string(list[i], "\(path()).choices[\(i)]", max: Int(SEGUE_MAX_PARAM_NAME)) {
                 case .failure(let why): return .failure(why)
                 case .success(let c): choices.append(c)
                 }
             }
-            kind = .choice(choices)
-        case UInt32(SEGUE_PARAM_CURVE.rawValue): kind = .curve
-        default:
-            return PluginBoundary.malformed("\(path()) '\(PluginText.escaped(name))' has unknown type \(p.type); this host (ABI \(SEGUE_ABI_VERSION_MAJOR).\(SEGUE_ABI_VERSION_MINOR)) knows 0 (number), 1 (integer), 2 (boolean), 3 (choice) and 4 (curve, since 1.1): a plugin built for a newer ABI minor needs a newer Segue")
         }
+        let kind = ParameterDescriptor.Kind(tag, choices: choices)
         return .success(ParameterDescriptor(
             name: name, explanation: explanation, kind: kind, defaultValue: p.default_value, minimum: p.min_value,
             maximum: p.max_value))

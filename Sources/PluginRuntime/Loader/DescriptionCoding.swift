@@ -91,15 +91,10 @@ extension PluginDescription {
             for p in a.parameters {
                 w.string(p.name)
                 w.string(p.explanation)
-                switch p.kind {
-                case .number: w.u8(0)
-                case .integer: w.u8(1)
-                case .boolean: w.u8(2)
-                case .choice(let choices):
-                    w.u8(3)
+                w.u8(p.kind.tag.rawValue)
+                if case .choice(let choices) = p.kind {
                     w.u32(UInt32(choices.count))
                     for c in choices { w.string(c) }
-                case .curve: w.u8(4)
                 }
                 w.f64(p.defaultValue)
                 w.f64(p.minimum)
@@ -116,18 +111,12 @@ extension PluginDescription {
             var parameters: [ParameterDescriptor] = []
             for _ in 0..<(try r.count(minimumSize: 33)) {
                 let (pname, explanation) = (try r.string(), try r.string())
-                let kind: ParameterDescriptor.Kind
-                switch try r.u8() {
-                case 0: kind = .number
-                case 1: kind = .integer
-                case 2: kind = .boolean
-                case 3:
-                    var choices: [String] = []
+                guard let tag = ParameterDescriptor.Kind.Tag(rawValue: try r.u8()) else { throw ByteReader.Truncated() }
+                var choices: [String] = []
+                if tag == .choice {
                     for _ in 0..<(try r.count(minimumSize: 4)) { choices.append(try r.string()) }
-                    kind = .choice(choices)
-                case 4: kind = .curve
-                default: throw ByteReader.Truncated()
                 }
+                let kind = ParameterDescriptor.Kind(tag, choices: choices)
                 parameters.append(ParameterDescriptor(name: pname, explanation: explanation, kind: kind,
                                                       defaultValue: try r.f64(), minimum: try r.f64(), maximum: try r.f64()))
             }
