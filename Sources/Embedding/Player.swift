@@ -87,6 +87,7 @@ final class Player {
         reloader = ConfigReloader(config: config, configPath: settings.configPath, registry: registry,
                                   forViewsOfAProgram: true, searchPath: searchPath)
         catalog = Catalog(registry)
+        Self.hear(registry, on: events)
         for warning in registry.warnings { log(SEGUE_LOG_WARNING, warning) }
         for rejection in registry.rejections { log(SEGUE_LOG_WARNING, "skipped \(rejection.file): \(rejection.reason)") }
         if settings.watches {
@@ -127,6 +128,7 @@ final class Player {
             let watched = reloader.watched
             watch?.resume(folders: watched.folders, files: watched.files)
             catalog = Catalog(outcome.registry)
+            Self.hear(outcome.registry, on: events)
             if outcome.configErrors > 0 {
                 deliver(.init(kind: SEGUE_EVENT_CONFIG_ERROR.rawValue, level: SEGUE_LOG_ERROR.rawValue,
                               message: PluginText.escaped(outcome.configProblems.joined(separator: "\n") + " (keeping the last good config)")))
@@ -164,26 +166,38 @@ final class Player {
 
     // MARK: - Plugin output
 
-    /// The players whose programs receive what plugins in this process log:
-    /// every live one. A library is loaded once per process, whichever player
-    /// asked first, so a log message of one in-process plugin cannot be told
-    /// apart by player; what plugins in workers print goes to their own
-    /// player alone (``PluginOutput``).
-    nonisolated(unsafe) private static var listeners: [ObjectIdentifier: EventQueue] = [:]  // guarded by `listenersLock`
+    /// The players whose programs receive what plugins in this process
+    /// (isolation none) log, each with the plugin files of its registry: a
+    /// message goes to the players that use the plugin that wrote it, and to
+    /// no other (a library is loaded once per process, so two players with
+    /// the same file both hear it). What plugins in workers print goes to
+    /// their own player alone (``PluginOutput``).
+    /// (`files` is nil while the player's registry is being made: it hears what any plugin logs as it loads.)
+    nonisolated(unsafe) private static var listeners: [ObjectIdentifier: (events: EventQueue, files: Set<String>?)] = [:]  // guarded by `listenersLock`
     private static let listenersLock = Lock()
 
     private static func routePluginOutput(to events: EventQueue) {
-        listenersLock.withLock { listeners[ObjectIdentifier(events)] = events }
+        listenersLock.withLock { listeners[ObjectIdentifier(events)] = (events, nil) }
         // Plugins run in this process (isolation none) log here.
         PluginLoader.setLogHandler { message in
-            broadcast("segue: [\(message.level)] \(message.plugin): \(message.message)",
-                      level: segue_log_level_t(UInt32(message.level.rawValue)))
+            let text = "segue: [\(message.level)] \(message.plugin): \(message.message)"
+            let queues = listenersLock.withLock { listeners.values.filter { $0.files?.contains(message.plugin) ?? true }.map(\.events) }
+            for queue in queues {
+                queue.post(.init(kind: SEGUE_EVENT_LOG.rawValue, level: UInt32(message.level.rawValue), message: text))
+            }
         }
     }
 
-    private static func broadcast(_ text: String, level: segue_log_level_t) {
-        let queues = listenersLock.withLock { Array(listeners.values) }
-        for queue in queues { queue.post(.init(kind: SEGUE_EVENT_LOG.rawValue, level: level.rawValue, message: text)) }
+    /// The player listening on `events` hears the plugins of `registry` from now on.
+    private static func hear(_ registry: AnimatorRegistry, on events: EventQueue) {
+        // The file as found, and as the loader names it (resolved, for a link).
+        let files = Set(registry.animators.flatMap { animator in
+            [animator.file] + [realpath(animator.file, nil)].compactMap { $0 }.map { resolved in
+                defer { free(resolved) }
+                return String(cString: resolved)
+            }
+        })
+        listenersLock.withLock { listeners[ObjectIdentifier(events)]?.files = files }
     }
 
     /// The last player gone, plugin output goes to standard error again.

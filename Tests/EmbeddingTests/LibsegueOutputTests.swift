@@ -16,8 +16,9 @@ import AnimatorABI
     }
 
     /// A player over `folder` whose log events land in `heard`.
-    static func player(_ folder: String, _ heard: Heard) throws -> OpaquePointer {
+    static func player(_ folder: String, _ heard: Heard, isolation: segue_isolation_t? = nil) throws -> OpaquePointer {
         try LibseguePromiseTests.player(folder) { options in
+            if let isolation { options.isolation = isolation.rawValue }
             options.user_data = Unmanaged.passUnretained(heard).toOpaque()
             options.on_event = { user, event in
                 guard let user, let event, event.pointee.kind == SEGUE_EVENT_LOG.rawValue else { return }
@@ -52,6 +53,29 @@ import AnimatorABI
         }
         #expect(Self.dispatch(playerA, heardA, until: "plugin \(a.file) wrote"), "A heard its plugin: \(heardA.lines)")
         #expect(Self.dispatch(playerB, heardB, until: "plugin \(b.file) wrote"), "B heard its plugin: \(heardB.lines)")
+        #expect(!heardA.lines.contains { $0.contains(b.file) }, "A heard B's plugin: \(heardA.lines)")
+        #expect(!heardB.lines.contains { $0.contains(a.file) }, "B heard A's plugin: \(heardB.lines)")
+    }
+
+    /// Plugins loaded into the program's own process (isolation none) log
+    /// through the host table, which a library shares however many players
+    /// load it: each message still reaches only the players that use its plugin.
+    @Test func twoPlayersEachHearOnlyTheirOwnInProcessPlugins() throws {
+        let a = try CPlugin.fixture("logs-a", "FAULT_LOG_SETUP"), b = try CPlugin.fixture("logs-b", "FAULT_LOG_SETUP")
+        let heardA = Heard(), heardB = Heard()
+        let playerA = try Self.player(a.folder, heardA, isolation: SEGUE_ISOLATION_NONE)
+        let playerB = try Self.player(b.folder, heardB, isolation: SEGUE_ISOLATION_NONE)
+        defer {
+            seguePlayerFree(playerA)
+            seguePlayerFree(playerB)
+        }
+        for player in [playerA, playerB] {
+            let transition = try LibseguePromiseTests.begin(player, "TestFade")
+            #expect(segueTransitionFinish(transition, true, nil) == SEGUE_OK)
+            segueTransitionFree(transition)
+        }
+        #expect(Self.dispatch(playerA, heardA, until: "\(a.file): a line logged in setup"), "A heard its plugin: \(heardA.lines)")
+        #expect(Self.dispatch(playerB, heardB, until: "\(b.file): a line logged in setup"), "B heard its plugin: \(heardB.lines)")
         #expect(!heardA.lines.contains { $0.contains(b.file) }, "A heard B's plugin: \(heardA.lines)")
         #expect(!heardB.lines.contains { $0.contains(a.file) }, "B heard A's plugin: \(heardB.lines)")
     }

@@ -477,9 +477,17 @@ static const segue_param_t *const params[] = { &level_param, &choice_param };
 static const segue_param_t *const params[] = { &level_param };
 #endif
 
+#ifdef FAULT_LOG_SETUP
+/* The host, kept from the entry point, to log through in setup. */
+static const segue_host_t *logging_host;
+#endif
+
 static segue_setup_result_t setup(const segue_animator_t *self, const segue_context_t *ctx, segue_plan_t *plan) {
     (void)self; (void)ctx;
     fixture_setup_calls++;
+#ifdef FAULT_LOG_SETUP
+    if (logging_host && SEGUE_HOST_HAS(logging_host, log)) logging_host->log(logging_host, SEGUE_LOG_INFO, "a line logged in setup");
+#endif
 #if defined(ATTEMPT_AT) && ATTEMPT_AT == 3
     attempt();
 #endif
@@ -774,6 +782,9 @@ SEGUE_EXPORT const segue_plugin_t *fixture_entry(const segue_host_t *host) {
 SEGUE_EXPORT const segue_plugin_t *some_other_entry(const segue_host_t *host) {
 #else
 SEGUE_EXPORT const segue_plugin_t *segue_animator_entry(const segue_host_t *host) {
+#endif
+#ifdef FAULT_LOG_SETUP
+    logging_host = host;
 #endif
 #ifdef ATTEMPT_AT
     fixture_host = host;
