@@ -30,8 +30,9 @@ struct Serving {
     func run() {
         guard case .success(let load) = channel.receive(WorkerRequest.self, within: nil) else { exit(0) }
         guard WorkerOp(rawValue: load.op) == .load else { exit(2) }
-        let file = String(decoding: memory.copy(at: WorkerLayout.text, count: Int(load.length), capacity: WorkerLayout.textCapacity),
-                          as: UTF8.self)
+        // From the folder the host started it in: inside its file view, the root is another.
+        let file = WorkerConfinement.absolute(String(decoding: memory.copy(at: WorkerLayout.text, count: Int(load.length),
+                                                                          capacity: WorkerLayout.textCapacity), as: UTF8.self))
         switch Confinement.enter(policy, readable: Confinement.folders(of: file), memory: memory) {
         case .failure(let why):
             reply(WorkerReply.failed, text: why.description)

@@ -27,7 +27,7 @@ package enum PluginScanner {
         }
         // A scanner may read beneath the folders of the files it is asked about, and of where a link leads, that
         // file alone (a link into a home folder must not open the home folder).
-        var readable = Set(files.map { ($0 as NSString).deletingLastPathComponent })
+        var readable = Set(files.map { (WorkerConfinement.absolute($0) as NSString).deletingLastPathComponent })
         for file in files where isLink(file) {
             guard let resolved = realpath(file, nil) else { continue }
             readable.insert(String(cString: resolved))
@@ -67,7 +67,8 @@ package enum PluginScanner {
                         continue
                     }
                     let slot = (0..<Scanner.slots).first { s in !asked.contains { $0.slot == s } }!
-                    if s.send(files[index], slot: slot) {
+                    // Absolute: the scanner's root is its file view, not this process's current folder.
+                    if s.send(WorkerConfinement.absolute(files[index]), slot: slot) {
                         asked.append((index, slot))
                     } else if fresh {
                         results.set(index, .failure(PluginRejection(file: files[index], reason: "not scanned: the scanner process stopped answering")))

@@ -162,7 +162,7 @@ package enum WorkerConfinement {
                               withoutFilter: Bool = false, ruleset: Int32 = -1, ownNamespaces: Bool = true) -> Result<Entered, SandboxError> {
         var applied = worker_sandbox_applied_t()
         var error = [CChar](repeating: 0, count: 512)
-        let rc = withPaths(readable) { list in
+        let rc = withPaths(readable.map(absolute)) { list in
             var config = worker_sandbox_config_t(readable: list.baseAddress, readable_count: list.count,
                                                  memory_limit: policy.memoryLimit,
                                                  note: note.assumingMemoryBound(to: worker_sandbox_note_t.self),
@@ -184,6 +184,14 @@ package enum WorkerConfinement {
         var error = [CChar](repeating: 0, count: 512)
         let fd = withPaths(readable) { worker_sandbox_prepare_landlock($0.baseAddress, $0.count, &error, error.count) }
         return fd >= 0 ? .success(fd) : .failure(SandboxError(error))
+    }
+
+    /// `path` from the current folder when it is relative: the sandbox's
+    /// root is not the current folder's once its file view is entered.
+    package static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let cwd = getcwd(nil, 0) else { return path }
+        defer { free(cwd) }
+        return String(cString: cwd) + "/" + path
     }
 
     private static func withPaths<R>(_ paths: [String], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> R) -> R {
