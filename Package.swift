@@ -102,7 +102,7 @@ let package = Package(
             name: "ImageZoom", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/ImageZoom",
             linkerSettings: pluginLinkerSettings),
         .executableTarget(
-            name: "EmbeddingExample", dependencies: ["HostContainer", "PluginHost", "Timing"], path: "Examples/embedding"),
+            name: "EmbeddingExample", dependencies: ["HostContainer", "PluginHost", "HostConfig", "Timing"], path: "Examples/embedding"),
         .executableTarget(
             name: "SegueBenchmark",
             dependencies: ["HostContainer", "PluginHost", "HostConfig", "PluginRuntime", "Timing", "Renderer", "LiveView", "Embedding", "EmbedABI", "AnimatorABI"],

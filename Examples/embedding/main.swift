@@ -1,10 +1,12 @@
 // Embedding Segue's container in a Swift program: children, a delegate that
 // picks animators (one written in Swift right here, the rest plugins found
-// next to this executable), and a clock the program owns.
+// next to this executable, hosted as segue and libsegue host them: cache,
+// permission check, workers and their sandbox), and a clock the program owns.
 //
 //   swift build && .build/debug/EmbeddingExample
 
 import Foundation
+import HostConfig
 import HostContainer
 import PluginHost
 import Timing
@@ -63,7 +65,9 @@ let children = ["home", "settings", "notes"].map { ViewController(name: $0, view
 let clock = VirtualClock()  // a real app would pass MonotonicClock() and call tick() once per display frame
 let container = ContainerViewController(viewControllers: children, size: size, clock: clock)
 let executableFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
-let delegate = AppDelegate(plugins: AnimatorRegistry(folders: [executableFolder]))
+var hosting = PluginHosting(folders: [executableFolder])
+hosting.onlyGivenFolders = true  // this app's own plugins, not the user's
+let delegate = AppDelegate(plugins: try hosting.registry(for: nil))
 container.delegate = delegate
 container.onTransitionEnd = { report in
     print("\(report.from) -> \(report.to): \(report.animator), \(report.frames) frames (\(report.reason))")

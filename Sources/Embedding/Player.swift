@@ -67,25 +67,27 @@ final class Player {
         } catch {
             throw .config("\(error)")
         }
-        var options = RegistryOptions()
-        options.cache = RegistryCache.standard()
-        options.checksPermissions = RegistryOptions.checksPermissions(allowingInsecure: settings.allowsInsecurePlugins)
-        options.worker.executable = settings.workerPath ?? Self.libraryPath.flatMap { WorkerSettings.locateWorker(beside: $0) }
+        var hosting = PluginHosting(folders: settings.folders)
+        hosting.onlyGivenFolders = settings.onlyGivenFolders
+        hosting.isolation = settings.isolation
+        hosting.sandbox = settings.sandbox
+        hosting.allowsInsecurePlugins = settings.allowsInsecurePlugins
+        // libsegue stands for the program: its installation's plugin folder is PREFIX/lib/segue/plugins.
+        hosting.executable = Self.libraryPath ?? "/usr/local/lib/libsegue.so.1"
+        hosting.installedIn = ["lib", "lib64"]
+        hosting.workerPath = settings.workerPath
         // What this player's plugins print in their workers reaches this player's program, and no other.
-        options.worker.output = PluginOutput { [events] line in
+        hosting.output = PluginOutput { [events] line in
             events.post(.init(kind: SEGUE_EVENT_LOG.rawValue, level: SEGUE_LOG_INFO.rawValue,
                               message: line.hasSuffix("\n") ? String(line.dropLast()) : line))
         }
+        let registry: AnimatorRegistry
         do {
-            options.worker.sandbox = try SandboxPolicy.chosen(mode: settings.sandbox, memoryLimit: nil, threadLimit: nil, config: config)
+            registry = try hosting.registry(for: config)
         } catch {
             throw .invalid(error.message)
         }
-        let isolation = settings.isolation ?? config.isolation ?? .process
-        let searchPath = { (config: SegueConfig) in Self.searchPath(settings, config: config) }
-        let registry = AnimatorRegistry(searchPath: searchPath(config), isolation: isolation, options: options)
-        reloader = ConfigReloader(config: config, configPath: settings.configPath, registry: registry,
-                                  forViewsOfAProgram: true, searchPath: searchPath)
+        reloader = hosting.reloader(config: config, configPath: settings.configPath, registry: registry, forViewsOfAProgram: true)
         catalog = Catalog(registry)
         Self.hear(registry, on: events)
         for warning in registry.warnings { log(SEGUE_LOG_WARNING, warning) }
@@ -148,20 +150,6 @@ final class Player {
     /// Queues a line of the player's own for the log.
     func log(_ level: segue_log_level_t, _ text: String) {
         events.post(.init(kind: SEGUE_EVENT_LOG.rawValue, level: level.rawValue, message: PluginText.escaped("segue: \(text)")))
-    }
-
-    // MARK: - Where things are
-
-    /// The plugin folders: those given, then (unless only those) the
-    /// standard search path, libsegue's library standing for the program:
-    /// PREFIX/lib/segue/plugins for an installed libsegue (never PREFIX/lib
-    /// itself), the build folder's bundled plugins for a built one.
-    static func searchPath(_ settings: PlayerSettings, config: SegueConfig) -> [PluginFolder] {
-        if settings.onlyGivenFolders {
-            return settings.folders.map { PluginFolder($0, origin: .given) } + config.plugins.map { PluginFolder($0, origin: .config) }
-        }
-        return PluginSearchPath.standard(given: settings.folders, config: config.plugins,
-                                         executable: libraryPath ?? "/usr/local/lib/libsegue.so.1", installedIn: ["lib", "lib64"])
     }
 
     // MARK: - Plugin output

@@ -10,10 +10,6 @@ import PluginRuntime
 /// unless named: running segue inside a cloned repository must not run that
 /// repository's code.
 enum PluginFolders {
-    static func resolve(commandLine: [String], config: SegueConfig?) -> [PluginFolder] {
-        PluginSearchPath.standard(given: commandLine.map(absolute), config: config?.plugins ?? [])
-    }
-
     /// The search order, for every command's help.
     static let searchOrderHelp = """
     Plugin folders are searched in this order, earlier ones winning a name
@@ -25,22 +21,38 @@ enum PluginFolders {
     two (set it empty to search only your own folders).
     """
 
-    /// The registry for a command's `--plugins`, `--isolation` and
-    /// `--allow-insecure-plugins` and its config: the standard cache
-    /// (`SEGUE_REGISTRY_CACHE`), permissions checked unless
-    /// `--allow-insecure-plugins` or `SEGUE_ALLOW_INSECURE_PLUGINS=1`.
+    /// How a command hosts plugins (``PluginHosting``): `--plugins` folders
+    /// first, `--isolation`, `--sandbox`, `--plugin-memory`,
+    /// `--plugin-threads` and `--allow-insecure-plugins`; what a command does
+    /// not say is the config's, the environment's or the default.
     /// - Parameter playing: the registry is for playing `config` now: a worker
     ///   process is started while the folders are read if it names a plugin animator.
+    static func hosting(_ args: Arguments, config: SegueConfig?, playing: Bool = false) throws(UsageError) -> PluginHosting {
+        var hosting = PluginHosting(folders: args.values("--plugins").map(absolute))
+        hosting.prestartsWorker = playing && (config.map(namesPluginAnimator) ?? false)
+        hosting.allowsInsecurePlugins = args.has("--allow-insecure-plugins")
+        // The parser checked the choices and --plugin-threads's range.
+        hosting.isolation = args.single("--isolation").flatMap(PluginIsolation.init(rawValue:))
+        hosting.sandbox = args.single("--sandbox").flatMap(SandboxPolicy.Mode.init(rawValue:))
+        hosting.threadLimit = args.integer("--plugin-threads")
+        hosting.memoryLimit = try args.single("--plugin-memory").map { value throws(UsageError) in
+            guard let bytes = SandboxPolicy.memory(value), bytes >= SandboxPolicy.minimumMemoryLimit else {
+                throw args.usage("--plugin-memory \(value): expected a size of at least \(SandboxPolicy.formatted(SandboxPolicy.minimumMemoryLimit)), like 512MiB or 2GiB")
+            }
+            return bytes
+        }
+        return hosting
+    }
+
+    /// The registry of a command's ``hosting(_:config:playing:)`` for `config`.
     static func registry(_ args: Arguments, config: SegueConfig?, playing: Bool = false) throws(UsageError) -> AnimatorRegistry {
-        var options = RegistryOptions()
-        options.prestartsWorker = playing && (config.map(namesPluginAnimator) ?? false)
-        options.cache = RegistryCache.standard()
-        options.checksPermissions = checksPermissions(args)
-        // The parser checked the choice.
-        let isolation = args.single("--isolation").flatMap(PluginIsolation.init(rawValue:)) ?? config?.isolation ?? .process
-        options.worker.sandbox = try sandbox(args, config: config)
-        let registry = AnimatorRegistry(searchPath: resolve(commandLine: args.values("--plugins"), config: config),
-                                        isolation: isolation, options: options)
+        let hosting = try hosting(args, config: config, playing: playing)
+        let registry: AnimatorRegistry
+        do {
+            registry = try hosting.registry(for: config)
+        } catch {
+            throw args.usage(error.message)
+        }
         kept.append(registry)
         return registry
     }
@@ -49,24 +61,6 @@ enum PluginFolders {
     /// `--allow-insecure-plugins` or `SEGUE_ALLOW_INSECURE_PLUGINS=1`.
     static func checksPermissions(_ args: Arguments) -> Bool {
         RegistryOptions.checksPermissions(allowingInsecure: args.has("--allow-insecure-plugins"))
-    }
-
-    /// The sandbox of `--sandbox`, `--plugin-memory` and `--plugin-threads`,
-    /// in the order every host follows (``SandboxPolicy/chosen(mode:memoryLimit:threadLimit:config:environment:)``).
-    static func sandbox(_ args: Arguments, config: SegueConfig?) throws(UsageError) -> SandboxPolicy {
-        let memory = try args.single("--plugin-memory").map { value throws(UsageError) in
-            guard let bytes = SandboxPolicy.memory(value), bytes >= SandboxPolicy.minimumMemoryLimit else {
-                throw args.usage("--plugin-memory \(value): expected a size of at least \(SandboxPolicy.formatted(SandboxPolicy.minimumMemoryLimit)), like 512MiB or 2GiB")
-            }
-            return bytes
-        }
-        do {
-            // The parser checked --sandbox's choice and --plugin-threads's range.
-            return try SandboxPolicy.chosen(mode: args.single("--sandbox").flatMap(SandboxPolicy.Mode.init(rawValue:)),
-                                            memoryLimit: memory, threadLimit: args.integer("--plugin-threads"), config: config)
-        } catch {
-            throw args.usage(error.message)
-        }
     }
 
     /// Every registry a command made, kept until the process exits: tearing

@@ -12,12 +12,12 @@ enum Reloading {
     static func reloader(_ args: Arguments, config: SegueConfig, registry: AnimatorRegistry, drawing: Bool = false,
                          adjusting: @escaping (SegueConfig) -> SegueConfig = { $0 }) -> ConfigReloader {
         let path = args.single("--config").flatMap { $0 == "-" ? nil : PluginFolders.absolute($0) }
-        let given = args.values("--plugins")
         let check: ((SegueConfig) -> [ConfigError])? = drawing ? { PictureFiles.problems(in: $0) } : nil
-        return ConfigReloader(config: config, configPath: path, registry: registry, strict: args.has("--strict"),
-                              contentCheck: check, adjusting: adjusting) {
-            PluginFolders.resolve(commandLine: given, config: $0)
-        }
+        // `registry` was made from the same arguments (PluginFolders.registry), which would have thrown there.
+        let hosting = (try? PluginFolders.hosting(args, config: config)) ?? PluginHosting()
+        return hosting.reloader(config: config, configPath: path, registry: registry,
+                                                                        strict: args.has("--strict"), contentCheck: check,
+                                                                        adjusting: adjusting)
     }
 
     /// What is watched, for the line a watching command starts with.

@@ -47,8 +47,7 @@ public struct RegistryCache: Sendable {
     /// The standard cache: `$SEGUE_REGISTRY_CACHE` when set (`off` turns the
     /// cache off), else `$XDG_CACHE_HOME/segue/registry-ARCH.bin`, else
     /// `~/.cache/segue/registry-ARCH.bin`.
-    public static func standard() -> RegistryCache? {
-        let env = ProcessInfo.processInfo.environment
+    public static func standard(environment env: [String: String] = ProcessInfo.processInfo.environment) -> RegistryCache? {
         if let given = env["SEGUE_REGISTRY_CACHE"], !given.isEmpty { return given == "off" ? nil : RegistryCache(path: given) }
         let base = env["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? env["HOME"].map { $0 + "/.cache" }
