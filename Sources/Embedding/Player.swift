@@ -131,13 +131,14 @@ final class Player {
             watch?.resume(folders: watched.folders, files: watched.files)
             catalog = Catalog(outcome.registry)
             Self.hear(outcome.registry, on: events)
-            if outcome.configErrors > 0 {
-                deliver(.init(kind: SEGUE_EVENT_CONFIG_ERROR.rawValue, level: SEGUE_LOG_ERROR.rawValue,
-                              message: PluginText.escaped(outcome.configProblems.joined(separator: "\n") + " (keeping the last good config)")))
-            }
             let path = reloader.configPath ?? ""
-            if outcome.configRecovered {
-                deliver(.init(kind: SEGUE_EVENT_RELOADED.rawValue, level: SEGUE_LOG_INFO.rawValue, message: PluginText.escaped("\(path) is good again")))
+            if let state = outcome.configState(naming: path) {
+                if outcome.configErrors > 0 {
+                    deliver(.init(kind: SEGUE_EVENT_CONFIG_ERROR.rawValue, level: SEGUE_LOG_ERROR.rawValue,
+                                  message: PluginText.escaped(outcome.configProblems.joined(separator: "\n") + "; " + state)))
+                } else {
+                    deliver(.init(kind: SEGUE_EVENT_RELOADED.rawValue, level: SEGUE_LOG_INFO.rawValue, message: PluginText.escaped(state)))
+                }
             }
             let changes = outcome.changes(naming: path)
             if !changes.isEmpty {

@@ -30,6 +30,14 @@ public final class ConfigReloader {
         /// Picture files the config names that changed on disk (and passed the content check).
         public var picturesChanged: [String] = []
 
+        /// What this reload means for the config file named `file`, in the one
+        /// wording every host uses: "keeping the last good config until
+        /// segue.json is fixed", "segue.json is good again"; nil when neither.
+        public func configState(naming file: String) -> String? {
+            if configErrors > 0 { return "keeping the last good config until \(file) is fixed" }
+            return configRecovered ? "\(file) is good again" : nil
+        }
+
         /// What changed, for people, the config named as `file`.
         public func changes(naming file: String) -> [String] {
             (configChanged ? ["config \(file) changed"] : []) + picturesChanged.map { "picture \($0) changed" }

@@ -368,13 +368,10 @@ public final class LiveSession {
     /// - Returns: what changed, for people.
     @discardableResult
     public func apply(_ reload: ConfigReloader.Outcome) -> [String] {
-        if reload.configErrors > 0 {
-            let problem = reload.configProblems.joined(separator: "; ")
+        if let state = reload.configState(naming: reload.config.file) {
+            let problem = reload.configErrors > 0 ? reload.configProblems.joined(separator: "; ") : nil
             configProblem = problem
-            banner = Banner(kind: .error, text: PluginText.escaped("\(problem) (keeping the last good config)"))
-        } else if reload.configRecovered {
-            banner = Banner(kind: .info, text: PluginText.escaped("\(reload.config.file) is good again"))
-            configProblem = nil
+            banner = Banner(kind: problem == nil ? .info : .error, text: PluginText.escaped(problem.map { "\($0); \(state)" } ?? state))
         }
         if reload.configChanged {
             let sameScene = reload.config.sceneChildren == config.sceneChildren

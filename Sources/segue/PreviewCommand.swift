@@ -83,24 +83,24 @@ enum PreviewCommand {
             return .failure
         }
         printError("segue: " + Reloading.watching(args, reloader))
-        while case .changed(let paths) = watcher.next(settle: 0.1, interruptedBy: signals) {
+        watcher.follow(interruptedBy: signals, failed: { printError("segue: warning: \($0)") }) { paths in
             let outcome = reloader.reload(changed: paths)
-            try? watcher.watch(folders: reloader.watched.folders, files: reloader.watched.files)
             for line in Reloading.problems(outcome, reloader) { printError("segue: \(line)") }
-            if outcome.configErrors > 0, let path = reloader.configPath {
-                printError("segue: keeping the last good config until \(PluginFolders.display(path)) is fixed")
+            if let path = reloader.configPath, let state = outcome.configState(naming: PluginFolders.display(path)) {
+                printError("segue: \(state)")
             }
             let changes = outcome.changes(naming: reloader.configPath.map(PluginFolders.display) ?? "")
-            guard !changes.isEmpty else { continue }
+            guard !changes.isEmpty else { return reloader.watched }
             for line in changes { printError("segue: \(line)") }
             if outcome.registry.animator(named: name) == nil,
                let rejection = outcome.registryChanges.rejected.first {
                 printError("segue: the new build was rejected (\(rejection.file): \(rejection.reason)); \(out) is left as it was")
-                continue
+                return reloader.watched
             }
             if outcome.config.font != job.config.font { job.typeface = TypeChoice.typeface(args, config: outcome.config) }
             job.config = outcome.config
             _ = job.render(with: outcome.registry)
+            return reloader.watched
         }
         printError("segue: stopped watching.")
         return .success

@@ -24,38 +24,27 @@ extension RunCommand {
             }
             status(Reloading.watching(args, reloader))
             var reloads = 0
-            while true {
-                let paths: Set<String>
-                switch watcher.next(settle: 0.1, interruptedBy: signals) {
-                case .interrupted(let signal):
-                    status("Stopped watching (\(signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)")).")
-                    return .success
-                case .changed(let changed):
-                    paths = changed
-                }
+            let signal = watcher.follow(interruptedBy: signals, failed: { printError("segue: warning: \($0)") }) { paths in
                 let outcome = reloader.reload(changed: paths)
-                do {
-                    try watcher.watch(folders: reloader.watched.folders, files: reloader.watched.files)
-                } catch {
-                    printError("segue: warning: \(error)")
-                }
                 for line in Reloading.problems(outcome, reloader) { printError("segue: \(line)") }
-                if outcome.configErrors > 0, let path = reloader.configPath {
-                    status("Keeping the last good config until \(PluginFolders.display(path)) is fixed.")
-                }
-                if outcome.configRecovered, let path = reloader.configPath {
-                    status("\(PluginFolders.display(path)) is good again.")
+                if let path = reloader.configPath, let state = outcome.configState(naming: PluginFolders.display(path)) {
+                    // A sentence for people: "Keeping ...", but a file's name as it is.
+                    status((outcome.configErrors > 0 ? state.prefix(1).uppercased() + state.dropFirst() : state) + ".")
                 }
                 let notes = outcome.changes(naming: reloader.configPath.map(PluginFolders.display) ?? "")
-                guard !notes.isEmpty else { continue }
-                reloads += 1
-                if json {
-                    printNow(jsonLine(ReloadLine(reload: reloads, changes: notes)))
-                } else {
-                    printNow("Reload \(reloads): " + notes.joined(separator: "; "))
+                if !notes.isEmpty {
+                    reloads += 1
+                    if json {
+                        printNow(jsonLine(ReloadLine(reload: reloads, changes: notes)))
+                    } else {
+                        printNow("Reload \(reloads): " + notes.joined(separator: "; "))
+                    }
+                    _ = RunCommand.play(outcome.config, outcome.registry, json: json, recorder: recorder)
                 }
-                _ = RunCommand.play(outcome.config, outcome.registry, json: json, recorder: recorder)
-            }
+                return reloader.watched
+            } ?? 0
+            status("Stopped watching (\(signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)")).")
+            return .success
         }
 
         /// A line about the watch itself: on standard output for people, on

@@ -429,7 +429,7 @@ struct LibsegueDispatchTests {
         try replaceByRename(config, with: #"{"rules": [{"to": "settings", "animator": 5}]}"#)
         #expect(dispatch(player, until: SEGUE_EVENT_CONFIG_ERROR), "\(Self.heard)")
         let problem = try #require(Self.heard.first { $0.kind == SEGUE_EVENT_CONFIG_ERROR.rawValue })
-        #expect(problem.message.contains("segue.json:1:31: $.rules[0].animator: expected a non-empty string") && problem.message.hasSuffix("(keeping the last good config)"))
+        #expect(problem.message.contains("segue.json:1:31: $.rules[0].animator: expected a non-empty string") && problem.message.hasSuffix("; keeping the last good config until \(config) is fixed"), "\(problem.message)")
         #expect(ruledAnimator(player) == "SpringSlide", "the last good config is kept")
 
         Self.heard = []

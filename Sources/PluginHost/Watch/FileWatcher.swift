@@ -62,6 +62,31 @@ public final class FileWatcher {
         try rebuild()
     }
 
+    /// The one watch loop of every host: waits for each burst of changes
+    /// (``next(settle:interruptedBy:)``) and hands it to `apply`, which
+    /// applies it (reloads, plays, hands it over) and says what to watch from
+    /// then on (a reload may find other folders), or nil to stop.
+    /// - Parameter failed: told when what `apply` asked for cannot be watched
+    ///   (the last set is kept).
+    /// - Returns: the byte the interrupting descriptor held (a signal
+    ///   number), or nil when `apply` stopped the loop.
+    @discardableResult
+    public func follow(settle: Double = 0.1, interruptedBy interrupt: Int32? = nil, failed: (WatchError) -> Void = { _ in },
+                       _ apply: (Set<String>) -> (folders: [String], files: [String])?) -> Int32? {
+        while true {
+            switch next(settle: settle, interruptedBy: interrupt) {
+            case .interrupted(let byte): return byte
+            case .changed(let paths):
+                guard let watched = apply(paths) else { return nil }
+                do {
+                    try watch(folders: watched.folders, files: watched.files)
+                } catch {
+                    failed(error)
+                }
+            }
+        }
+    }
+
     /// Waits for the next burst of changes: returns once something changed
     /// and then nothing more for `settle` seconds, with every file that was
     /// being written closed again (a writer that keeps a file open longer

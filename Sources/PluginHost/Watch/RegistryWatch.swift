@@ -1,5 +1,4 @@
 import Foundation
-import PluginRuntime
 import SystemCalls
 
 extension AnimatorRegistry {
@@ -22,58 +21,32 @@ extension AnimatorRegistry {
     }
 }
 
-/// A running watch of a registry's folders (``AnimatorRegistry/watch(settle:handler:)``).
+/// A running watch of a registry's folders (``AnimatorRegistry/watch(settle:handler:)``):
+/// a ``ReloadWatch`` whose bursts are applied at once, on its thread.
 /// Thread-safe.
 public final class RegistryWatch: @unchecked Sendable {
-    private let stopPipe: (read: Int32, write: Int32)
-    private let ended = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var thread: Thread?
+    private let watch: ReloadWatch
 
     fileprivate init(registry: AnimatorRegistry, settle: Double,
                      handler: @escaping @Sendable (AnimatorRegistry, RegistryChanges) -> Void) throws(WatchError) {
-        let watcher = try FileWatcher(folders: registry.folders)
-        guard let pipe = closeOnExecPipe() else { throw WatchError(message: "cannot make a pipe: \(Errno.current)") }
-        stopPipe = pipe
-        let ended = self.ended
-        let box = UncheckedBox((registry, watcher))
-        let thread = Thread { [stopRead = pipe.read] in
-            var (current, watcher) = box.value
-            while case .changed = watcher.next(settle: settle, interruptedBy: stopRead) {
-                let (next, changes) = current.reloaded()
-                current = next
-                try? watcher.watch(folders: next.folders, files: [])
-                if !changes.isEmpty { handler(next, changes) }
-            }
-            ended.signal()
+        let state = State(registry)
+        watch = try ReloadWatch(folders: registry.folders, files: [], settle: settle) { _ in
+            let (next, changes) = state.current.reloaded()
+            state.current = next
+            if !changes.isEmpty { handler(next, changes) }
+            return (next.folders, [])
         }
-        thread.name = "segue registry watch"
-        self.thread = thread
-        thread.start()
     }
 
     /// Ends the watch: waits for a reload in progress, and the handler, to
     /// finish (from within the handler, it ends the watch once the handler returns).
-    public func stop() {
-        let running: Thread? = lock.withLock {
-            defer { thread = nil }
-            return thread
-        }
-        guard let running else { return }
-        let byte: UInt8 = 1
-        _ = try? withUnsafeBytes(of: byte) { bytes throws(Errno) in try SystemCall.write(stopPipe.write, bytes) }
-        if running != Thread.current { ended.wait() }
-    }
+    public func stop() { watch.stop() }
 
-    deinit {
-        stop()
-        close(stopPipe.read)
-        close(stopPipe.write)
-    }
-}
+    deinit { watch.stop() }
 
-/// Hands a value that is used by one thread at a time to another thread.
-private struct UncheckedBox<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
+    /// The registry in force: used on the watch's thread alone.
+    private final class State: @unchecked Sendable {
+        var current: AnimatorRegistry
+        init(_ registry: AnimatorRegistry) { current = registry }
+    }
 }
