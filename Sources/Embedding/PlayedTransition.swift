@@ -136,7 +136,9 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
     }
 
     /// The program's views as the model's: a container of the bounds, each
-    /// side a root view at its frame with its elements inside it.
+    /// side a root view at its frame with its elements inside it. A side
+    /// with a frame of its own (a width and a height) keeps it: a window on
+    /// its output is not the output. Without one, the container rule (the bounds).
     private static func model(_ request: Request) -> TransitionContext {
         let container = View(frame: request.bounds)
         func controller(_ side: ViewRequest) -> ViewController {
@@ -149,8 +151,9 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         let from = controller(request.from), to = controller(request.to)
         container.addSubview(from.view)
         container.addSubview(to.view)
+        func own(_ side: ViewRequest) -> Rect { side.frame.width > 0 && side.frame.height > 0 ? side.frame : request.bounds }
         return TransitionContext(from: from, to: to, containerView: container, goingRight: request.goingRight,
-                                 isInteractive: request.interactive) { _ in }
+                                 isInteractive: request.interactive, frames: (own(request.from), own(request.to))) { _ in }
     }
 
     // MARK: - Any thread

@@ -605,6 +605,11 @@ FIXTURE_UNUSED static void evaluate(const segue_animator_t *self, const segue_co
 #ifdef ATTEMPT_READ_SECRET
     states[0]->z_position = stolen; /* what it read, carried out in a layer value */
 #endif
+#ifdef FIXTURE_FRAMES_FROM_CONTEXT
+    /* Places the layers where the context says the views start and end, as CurlUp reads its page. */
+    states[0]->frame = ctx->from_initial_frame;
+    states[1]->frame = ctx->to_final_frame;
+#endif
 }
 
 #ifdef ATTEMPT_STOP_AFTER_END

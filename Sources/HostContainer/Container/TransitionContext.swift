@@ -4,7 +4,9 @@
 ///
 /// With W the container's width and `travel = goingRight ? -W : +W`:
 /// the from view goes from the bounds to the bounds moved by `travel`, and the
-/// to view from the bounds moved by `-travel` to the bounds.
+/// to view from the bounds moved by `-travel` to the bounds. A host whose
+/// views have frames of their own (a window on its output) gives them
+/// instead of the bounds, and they move the same way.
 public final class TransitionContext {
     /// Which participant, for ``viewController(forKey:)``.
     public enum Key: Sendable { case from, to }
@@ -34,10 +36,14 @@ public final class TransitionContext {
     /// Builds the context for a switch between two children of `containerView`.
     /// Containers build contexts; so may any other container that reuses an
     /// animator, which only ever concerns itself with the context.
-    /// - Parameter completion: runs once, on the first ``completeTransition(_:)``.
+    /// - Parameters:
+    ///   - frames: the from view's frame before and the to view's after, in
+    ///     the container's coordinates, when the views have frames of their
+    ///     own; nil for the container rule (both the bounds).
+    ///   - completion: runs once, on the first ``completeTransition(_:)``.
     /// - Precondition: the from view is loaded and in the container view.
     public init(from: ViewController, to: ViewController, containerView: View, goingRight: Bool,
-         isInteractive: Bool = false, completion: @escaping (Bool) -> Void) {
+         isInteractive: Bool = false, frames: (from: Rect, to: Rect)? = nil, completion: @escaping (Bool) -> Void) {
         precondition(from.view.superview === containerView, "the from view must be in the container view")
         self.containerView = containerView
         self.fromViewController = from
@@ -47,10 +53,10 @@ public final class TransitionContext {
         self.onComplete = completion
         let bounds = containerView.bounds
         let travel = goingRight ? -bounds.width : bounds.width
-        disappearingFrom = bounds
-        appearingTo = bounds
-        disappearingTo = bounds.offsetBy(dx: travel, dy: 0)
-        appearingFrom = bounds.offsetBy(dx: -travel, dy: 0)
+        disappearingFrom = frames?.from ?? bounds
+        appearingTo = frames?.to ?? bounds
+        disappearingTo = disappearingFrom.offsetBy(dx: travel, dy: 0)
+        appearingFrom = appearingTo.offsetBy(dx: -travel, dy: 0)
     }
 
     /// The from or the to controller.

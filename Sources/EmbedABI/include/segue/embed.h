@@ -379,7 +379,11 @@ typedef struct segue_transition_desc {
      * The view going away and the view coming in, in the animator ABI's own
      * form: a name (matched against the config's rules), the frame in
      * container coordinates, and named elements (element frames in container
-     * coordinates). Borrowed for the call; libsegue copies what it keeps.
+     * coordinates). A view's frame is its own: a window at (100, 80, 700,
+     * 475) on a 1280 x 720 output is animated from and to that frame (the
+     * context's from_initial_frame and to_final_frame), not the bounds. A
+     * frame without a width and a height takes the container rule: the
+     * bounds. Borrowed for the call; libsegue copies what it keeps.
      */
     segue_view_t from;
     segue_view_t to;
