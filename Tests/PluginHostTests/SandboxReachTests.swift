@@ -117,6 +117,44 @@ struct SandboxReachTests {
         #expect(off.err.contains(token), "\(off.err)")
     }
 
+    /// The sandbox as an ordinary user has it (the tests run as root): the
+    /// worker makes its namespaces in a user namespace of its own, its ids
+    /// mapped, and its file view holds what it holds for root.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+                   "skipped: needs root and setpriv to run segue as another user (CI has both)"))
+    func anOrdinaryUsersPluginsAreConfinedAlike() throws {
+        // A folder every user can read (the tests' own are root's alone), removed afterwards.
+        var template = Array("/tmp/segue-ordinary-XXXXXX".utf8CString)
+        let folder = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/plugins", withIntermediateDirectories: false)
+        try "hunter2".write(toFile: folder + "/secret", atomically: false, encoding: .utf8)
+        _ = try CPlugin.build(CPlugin.fixtureSource, name: "look", defines: ["ATTEMPT_LOOK=\"\(folder)/secret\"", "ATTEMPT_AT=3"],
+                              into: folder + "/plugins")
+        let config = folder + "/segue.json"
+        try #"{"plugins": ["plugins"], "rules": [{"to": "video", "animator": "TestFade"}], "script": ["video", "file"]}"#
+            .write(toFile: config, atomically: false, encoding: .utf8)
+        let tag = "ordinary-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let worker = folder + "/segue-worker-\(tag)"  // tags the workers, whose environment is built from nothing
+        _ = symlink(Paths.binFolder + "/segue-worker", worker)
+        for path in [folder, folder + "/plugins"] { chmod(path, 0o755) }
+        for path in [folder + "/secret", config] { chmod(path, 0o644) }
+        let environment = ["SEGUE_TEST_TAG": tag, "SEGUE_WORKER": worker, "SEGUE_REGISTRY_CACHE": "off", "HOME": folder,
+                           "SEGUE_PLUGIN_SYSTEM_PATH": ""]
+        func play(_ extra: [String]) throws -> (status: Int32, out: String, err: String) {
+            try run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Paths.segue, "run", "--json",
+                                         "--config", config] + extra, environment: environment, timeout: 60)
+        }
+        let strict = try play([])
+        #expect(strict.status == 0, "\(strict.err)")
+        #expect(try jsonLines(strict.out).first?["animator"] as? String == "TestFade", "it plays, sandboxed: \(strict.out)\(strict.err)")
+        #expect(!strict.err.contains("ATTEMPT SUCCEEDED"), "\(strict.err)")
+        // The control: the same user, the sandbox off, sees the file beside its folder.
+        let off = try play(["--sandbox", "off"])
+        #expect(off.err.contains("ATTEMPT SUCCEEDED: learnt that a file outside its folder exists"), "\(off.err)")
+        #expect(processesTagged(tag).isEmpty, "no process is left behind")
+    }
+
     @Test(arguments: ["strict", "off"])
     func aPluginThatWritesOverItsSharedMemoryIsNamedSo(_ sandbox: String) throws {
         let (folder, file) = try CPlugin.fixture("scribble-\(sandbox)", "ATTEMPT_SCRIBBLE", "ATTEMPT_AT=3")
