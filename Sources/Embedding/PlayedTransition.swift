@@ -140,18 +140,19 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
     /// with a frame of its own (a width and a height) keeps it: a window on
     /// its output is not the output. Without one, the container rule (the bounds).
     private static func model(_ request: Request) -> TransitionContext {
+        func own(_ side: ViewRequest) -> Rect { side.frame.width > 0 && side.frame.height > 0 ? side.frame : request.bounds }
         let container = View(frame: request.bounds)
         func controller(_ side: ViewRequest) -> ViewController {
-            let root = View(frame: side.frame)
+            let frame = own(side)
+            let root = View(frame: frame)
             for element in side.elements {
-                root.addSubview(View(name: element.name, frame: element.frame.offsetBy(dx: -side.frame.x, dy: -side.frame.y)))
+                root.addSubview(View(name: element.name, frame: element.frame.offsetBy(dx: -frame.x, dy: -frame.y)))
             }
             return ViewController(name: side.name, view: root)
         }
         let from = controller(request.from), to = controller(request.to)
         container.addSubview(from.view)
         container.addSubview(to.view)
-        func own(_ side: ViewRequest) -> Rect { side.frame.width > 0 && side.frame.height > 0 ? side.frame : request.bounds }
         return TransitionContext(from: from, to: to, containerView: container, goingRight: request.goingRight,
                                  isInteractive: request.interactive, frames: (own(request.from), own(request.to))) { _ in }
     }

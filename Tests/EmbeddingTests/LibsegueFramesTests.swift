@@ -68,8 +68,11 @@ import AnimatorABI
         #expect(start.count == 2 && Self.same(start[0], Self.window), "\(start)")
     }
 
-    @Test func aViewWithoutAFrameTakesTheBounds() throws {
-        let (folder, _) = try CPlugin.fixture("frames-none", "FIXTURE_FRAMES_FROM_CONTEXT")
+    /// In the context an animator reads, and in the layers' resting frames
+    /// of an animator that leaves frames alone.
+    @Test(arguments: [["FIXTURE_FRAMES_FROM_CONTEXT"], []])
+    func aViewWithoutAFrameTakesTheBounds(_ defines: [String]) throws {
+        let (folder, _) = try CPlugin.fixture("frames-none", defines.first ?? "FIXTURE_NAME=\"TestFade\"")
         let player = try LibseguePromiseTests.player(folder)
         defer { seguePlayerFree(player) }
         let transition = try Self.begin(player, "TestFade", frame: segue_rect_t())
