@@ -19,6 +19,9 @@
 #                                      libsegue, for programs that play animators
 #                                      (cc app.c $(pkg-config --cflags --libs segue))
 #   lib/segue/runtime/*.so             the Swift runtime libsegue and the worker need
+#   lib/segue/python/segue/            the segue Python package over libsegue
+#                                      (PYTHONPATH=PREFIX/lib/segue/python; or
+#                                      pip install ./Integrations/python)
 #   share/man/man1/segue.1             the man page
 #   share/bash-completion/completions/segue, share/zsh/site-functions/_segue,
 #   share/fish/vendor_completions.d/segue.fish
@@ -27,7 +30,7 @@
 # The programs use the Swift runtime of the toolchain that built them.
 set -eu
 
-usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
 
 prefix="$HOME/.local"
 from=""
@@ -104,6 +107,11 @@ while IFS= read -r library; do
     put "$library" "lib/segue/runtime/$(basename "$library")" 644
 done
 
+# The Python package, beside libsegue's runtime: it finds libsegue two folders up.
+for module in "$root"/Integrations/python/segue/*.py; do
+    put "$module" "lib/segue/python/segue/$(basename "$module")" 644
+done
+
 completions=$(mktemp -d)
 trap 'rm -f "$installed"; rm -rf "$completions"' EXIT
 "$prefix/bin/segue" completions bash > "$completions/segue"
@@ -131,3 +139,4 @@ echo "installed Segue under $prefix:"
 echo "  $prefix/bin/segue, with the bundled animators in $prefix/lib/segue/plugins"
 echo "  your own plugins go in \${XDG_DATA_HOME:-~/.local/share}/segue/plugins"
 case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "  add $prefix/bin to PATH to run segue by name" ;; esac
+echo "  Python: PYTHONPATH=$prefix/lib/segue/python python3 -c 'import segue'"

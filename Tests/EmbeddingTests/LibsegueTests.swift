@@ -246,7 +246,8 @@ struct LibseguePythonTests {
         try Self.config.write(toFile: folder + "/segue.json", atomically: true, encoding: .utf8)
         func box(_ r: Rect) -> [Double] { [r.x, r.y, r.width, r.height] }
         let request: [String: Any] = [
-            "library": prefix + "/lib/libsegue.so.1", "plugins": [Paths.binFolder], "config": folder + "/segue.json",
+            "library": prefix + "/lib/libsegue.so.1", "package": Paths.packageRoot + "/Integrations/python",
+            "plugins": [Paths.binFolder], "config": folder + "/segue.json",
             "transitions": Self.cases.map { c -> [String: Any] in
                 func side(_ name: String) -> [String: Any] {
                     ["name": name, "frame": box(Self.size), "elements": (c.elements[name] ?? []).map { [$0.0, box($0.1)] as [Any] }]

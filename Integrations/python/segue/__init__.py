@@ -1,0 +1,342 @@
+"""Segue's animators from Python: libsegue through ctypes, no compile step.
+
+    import segue
+
+    with segue.Player(plugins=["/path/to/plugins"]) as player:
+        grid = segue.View("grid", (0, 0, 390, 844), elements={"photo": (20, 120, 160, 120)})
+        detail = segue.View("detail", (0, 0, 390, 844), elements={"photo": (0, 0, 390, 300)})
+        with player.begin(grid, detail, bounds=(390, 844)) as transition:
+            print(transition.plan.animator, transition.plan.duration)
+            for layer in transition.sample(0.1):
+                print(layer.frame, layer.alpha)
+
+A player chooses the animator as `segue` does (the name given, else the
+config's rules, else the built-in default), runs plugins in sandboxed worker
+processes, and never lets one block a frame: a sample answers within the
+bound. Everything a plugin or the config gets wrong arrives as a
+`SegueError` carrying libsegue's message, or as an event. Thread rules are
+libsegue's (segue/embed.h): one player from one thread, samples from any.
+"""
+import ctypes as C
+import ctypes.util
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from . import _abi
+
+__all__ = ["SegueError", "View", "Parameter", "Animator", "Plan", "Layer", "LayerState", "Event", "Player", "Transition",
+           "library", "api_version"]
+
+# segue_status_t.
+OK, LATE, DEFAULT_TOOK_OVER, CLAMPED = 0, 1, 2, 3
+# segue_player_options_t.flags.
+_ONLY_GIVEN_FOLDERS = 1
+_ISOLATION = {"process": 0, "none": 1, None: 2}
+_SANDBOX = {None: 0, "strict": 1, "off": 2}
+_PARAMETER_TYPES = {0: "number", 1: "integer", 2: "boolean", 3: "choice", 4: "curve"}
+_EVENT_KINDS = {0: "log", 1: "reloaded", 2: "config-error", 3: "fell-back"}
+
+Rect = Tuple[float, float, float, float]
+
+
+class SegueError(Exception):
+    """A call libsegue refused or could not make: `call` names the function, `status` is its
+    segue_status_t, and the message is libsegue's (which names the call and what it expected)."""
+
+    def __init__(self, call: str, status: int, message: str):
+        super().__init__(message)
+        self.call, self.status, self.message = call, status, message
+
+
+_library: Optional[C.CDLL] = None
+
+
+def library(path: Optional[str] = None) -> C.CDLL:
+    """libsegue, loaded once: `path`, else $SEGUE_LIBRARY, else the one installed beside this package
+    (Scripts/install.sh puts the package in PREFIX/lib/segue/python and libsegue in PREFIX/lib), else
+    the system's libsegue.so.1."""
+    global _library
+    if _library is None or path is not None:
+        beside = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "libsegue.so.1")
+        name = (path or os.environ.get("SEGUE_LIBRARY") or (beside if os.path.exists(beside) else None)
+                or ctypes.util.find_library("segue") or "libsegue.so.1")
+        _library = _abi.bind(C.CDLL(name))
+    return _library
+
+
+def api_version() -> Tuple[int, int]:
+    """libsegue's API version, (major, minor)."""
+    packed = library().segue_api_version()
+    return packed >> 16, packed & 0xFFFF
+
+
+def _text(value: Optional[bytes]) -> Optional[str]:
+    return None if value is None else value.decode("utf-8", "replace")
+
+
+def _check(call: str, status: int) -> int:
+    if status < 0:
+        raise SegueError(call, status, _text(library().segue_error_message()) or f"{call} failed")
+    return status
+
+
+@dataclass(frozen=True)
+class View:
+    """One side of a transition: a name (matched against the config's rules), its frame in the
+    container's coordinates (a window's own; (0, 0, 0, 0) for the container's bounds), and named
+    elements with their frames in container coordinates."""
+    name: str
+    frame: Rect = (0, 0, 0, 0)
+    elements: Dict[str, Rect] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of an animator: its type ("number", "integer", "boolean", "choice" or "curve"),
+    default and range, and a choice's names."""
+    name: str
+    explanation: str
+    type: str
+    default: float
+    minimum: float
+    maximum: float
+    choices: Tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Animator:
+    """An animator the player can play: a plugin's, or the built-in "default" (file None)."""
+    name: str
+    id: str
+    version: str
+    description: str
+    file: Optional[str]
+    parameters: Tuple[Parameter, ...]
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A layer the plan asks for: "from" or "to" (a view), "from-snapshot" or "to-snapshot" (a copy of
+    that side's element `element`), and its mesh divisions (0 for none)."""
+    kind: str
+    element: int
+    mesh_columns: int
+    mesh_rows: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What will play: the animator, its file, the duration, its layers and the elements it hides, and why."""
+    animator: str
+    file: Optional[str]
+    duration: float
+    fell_back: bool
+    reason: str
+    layers: Tuple[Layer, ...]
+    hidden: Tuple[Tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class LayerState:
+    """One layer at a time t: its frame, its 4 x 4 transform (row-major, as Core Animation's), alpha,
+    z, whether it is hidden, and its mesh vertices (x, y, z) when it has one."""
+    frame: Rect
+    transform: Tuple[float, ...]
+    alpha: float
+    z: float
+    hidden: bool
+    mesh: Tuple[Tuple[float, float, float], ...]
+
+
+@dataclass(frozen=True)
+class Event:
+    """What a dispatch delivered: "log", "reloaded", "config-error" or "fell-back", with libsegue's words."""
+    kind: str
+    level: int
+    message: str
+
+
+_LAYER_KINDS = {0: "from", 1: "to", 2: "from-snapshot", 3: "to-snapshot"}
+_SIDES = {0: "from", 1: "to"}
+
+
+class Player:
+    """Plays animators on your views. Use it from one thread; close it (or use `with`) to end its
+    workers. `on_event` receives what `dispatch` delivers; without it, `dispatch` returns the events."""
+
+    def __init__(self, plugins: Sequence[str] = (), config: Optional[str] = None, *, only_given_folders: bool = False,
+                 isolation: Optional[str] = "process", sandbox: Optional[str] = None, worker: Optional[str] = None,
+                 on_event: Optional[Callable[[Event], None]] = None):
+        if isolation not in _ISOLATION:
+            raise ValueError(f"isolation must be 'process', 'none' or None, not {isolation!r}")
+        if sandbox not in _SANDBOX:
+            raise ValueError(f"sandbox must be 'strict', 'off' or None, not {sandbox!r}")
+        lib = library()
+        self._events: List[Event] = []
+        self._on_event = on_event
+
+        def deliver(_user, event):
+            e = event.contents
+            self._events.append(Event(_EVENT_KINDS.get(e.kind, "log"), e.level, _text(e.message) or ""))
+        self._callback = _abi.EVENT_FN(deliver)  # kept: libsegue calls it until the player is freed
+        self._folders = (C.c_char_p * max(len(plugins), 1))(*[os.fsencode(p) for p in plugins])
+        options = _abi.PlayerOptions(struct_size=C.sizeof(_abi.PlayerOptions), plugin_dirs=self._folders,
+                                     plugin_dir_count=len(plugins), isolation=_ISOLATION[isolation],
+                                     sandbox=_SANDBOX[sandbox], flags=_ONLY_GIVEN_FOLDERS if only_given_folders else 0,
+                                     on_event=self._callback)
+        if config is not None:
+            options.config_path = os.fsencode(config)
+        if worker is not None:
+            options.worker_path = os.fsencode(worker)
+        handle = C.c_void_p()
+        _check("segue_player_new", lib.segue_player_new(C.byref(options), C.byref(handle)))
+        self._handle: Optional[C.c_void_p] = handle
+
+    def __enter__(self) -> "Player":
+        return self
+
+    def __exit__(self, *_) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Finishes every transition not yet closed and ends the player's workers."""
+        if self._handle is not None:
+            library().segue_player_free(self._handle)
+            self._handle = None
+
+    def _live(self) -> C.c_void_p:
+        if self._handle is None:
+            raise SegueError("segue_player", -5, "the player is closed")
+        return self._handle
+
+    def fileno(self) -> int:
+        """A descriptor that becomes readable when `dispatch` has something to do (for select or an event loop)."""
+        return library().segue_player_fd(self._live())
+
+    def dispatch(self) -> List[Event]:
+        """Applies reloads and delivers what happened: to `on_event` when given, and returned."""
+        self._events = []
+        _check("segue_player_dispatch", library().segue_player_dispatch(self._live()))
+        events, self._events = self._events, []
+        if self._on_event is not None:
+            for event in events:
+                self._on_event(event)
+        return events
+
+    @property
+    def animators(self) -> List[Animator]:
+        """The animators this player can play, in precedence order, the built-in default last."""
+        lib, handle = library(), self._live()
+        found = []
+        for i in range(lib.segue_player_animator_count(handle)):
+            info = _abi.AnimatorInfo(struct_size=C.sizeof(_abi.AnimatorInfo))
+            _check("segue_player_animator_info", lib.segue_player_animator_info(handle, i, C.byref(info)))
+            parameters = []
+            for j in range(info.param_count):
+                p = _abi.Param(struct_size=C.sizeof(_abi.Param))
+                _check("segue_player_animator_param", lib.segue_player_animator_param(handle, i, j, C.byref(p)))
+                parameters.append(Parameter(_text(p.name), _text(p.explanation) or "", _PARAMETER_TYPES.get(p.type, str(p.type)),
+                                            p.default_value, p.min_value, p.max_value,
+                                            tuple(_text(p.choices[k]) for k in range(p.choice_count))))
+            found.append(Animator(_text(info.name), _text(info.id), _text(info.version) or "", _text(info.description) or "",
+                                  _text(info.file), tuple(parameters)))
+        return found
+
+    def begin(self, from_view: View, to_view: View, bounds: Tuple[float, float], *, animator: Optional[str] = None,
+              parameters: Optional[dict] = None, going_right: bool = True, interactive: bool = False) -> "Transition":
+        """Begins a transition from `from_view` to `to_view` in a container of `bounds` (width, height),
+        played by `animator` (else the config's rules, else the default) with `parameters` (names to
+        values, as a config writes them). Raises SegueError for a description libsegue refuses."""
+        keep: list = []
+
+        def view(v: View) -> _abi.View:
+            elements = [_abi.Element(struct_size=C.sizeof(_abi.Element), name=name.encode(), frame=_abi.Rect(*frame))
+                        for name, frame in v.elements.items()]
+            pointers = (C.POINTER(_abi.Element) * max(len(elements), 1))(*[C.pointer(e) for e in elements])
+            name = v.name.encode()
+            keep.extend([elements, pointers, name])
+            return _abi.View(name=name, frame=_abi.Rect(*v.frame), elements=pointers if elements else None,
+                             element_count=len(elements))
+        desc = _abi.TransitionDesc(struct_size=C.sizeof(_abi.TransitionDesc), bounds=_abi.Rect(0, 0, *bounds),
+                                   from_=view(from_view), to=view(to_view), going_right=going_right, interactive=interactive)
+        if animator is not None:
+            desc.animator = animator.encode()
+        if parameters:
+            desc.parameters_json = json.dumps(parameters).encode()
+        handle = C.c_void_p()
+        _check("segue_transition_begin", library().segue_transition_begin(self._live(), C.byref(desc), C.byref(handle)))
+        return Transition(self, handle)
+
+
+class Transition:
+    """A transition being played: its plan, and its layers' states at any time t in [0, duration],
+    from any thread. Finish it, then close it (or use `with`: it finishes, completed, and closes)."""
+
+    def __init__(self, player: Player, handle: C.c_void_p):
+        self._player, self._handle = player, handle
+        self._finished = False
+        self.status = OK
+        self._info = _abi.PlanInfo(struct_size=C.sizeof(_abi.PlanInfo))
+        self._read_plan()
+
+    def _read_plan(self) -> None:
+        """Reads the plan, and makes the states and meshes samples are written into, once per plan."""
+        lib = library()
+        _check("segue_transition_plan", lib.segue_transition_plan(self._handle, C.byref(self._info)))
+        count = self._info.layer_count
+        self._states = [_abi.LayerState(struct_size=C.sizeof(_abi.LayerState)) for _ in range(count)]
+        self._meshes = []
+        for state, layer in zip(self._states, self._info.layers):
+            vertices = lib.segue_layer_mesh_vertex_count(C.byref(layer))
+            if vertices:
+                mesh = (_abi.Vec3 * vertices)()
+                self._meshes.append(mesh)
+                state.mesh, state.mesh_vertex_count = C.cast(mesh, C.POINTER(_abi.Vec3)), vertices
+        self._pointers = (C.POINTER(_abi.LayerState) * max(count, 1))(*[C.pointer(s) for s in self._states])
+
+    def __enter__(self) -> "Transition":
+        return self
+
+    def __exit__(self, *_) -> None:
+        if self._handle is not None and not self._finished:
+            self.finish(True)
+        self.close()
+
+    @property
+    def plan(self) -> Plan:
+        """What plays (read again after a sample answers DEFAULT_TOOK_OVER: the default's plan)."""
+        info = self._info
+        return Plan(_text(info.animator), _text(info.file), info.duration, bool(info.fell_back), _text(info.reason) or "",
+                    tuple(Layer(_LAYER_KINDS.get(l.kind, "snapshot"), l.element, l.mesh_columns, l.mesh_rows)
+                          for l in info.layers[:info.layer_count]),
+                    tuple((_SIDES.get(h.side, "from"), h.element) for h in info.hidden[:info.hidden_count]))
+
+    def sample(self, t: float) -> List[LayerState]:
+        """The layers at time `t` (clamped to [0, duration]); `status` says how fresh they are
+        (OK, LATE: held from before, DEFAULT_TOOK_OVER, CLAMPED)."""
+        if self._handle is None:
+            raise SegueError("segue_transition_sample", -5, "the transition is closed")
+        lib = library()
+        self.status = _check("segue_transition_sample",
+                             lib.segue_transition_sample(self._handle, t, self._pointers, self._info.layer_count))
+        if self.status == DEFAULT_TOOK_OVER:
+            # The default's plan from now on: its layers, sampled again at t.
+            self._read_plan()
+            _check("segue_transition_sample", lib.segue_transition_sample(self._handle, t, self._pointers, self._info.layer_count))
+        count = self._info.layer_count
+        return [LayerState((s.frame.x, s.frame.y, s.frame.width, s.frame.height), tuple(s.transform), s.alpha, s.z_position,
+                           bool(s.hidden), tuple((s.mesh[k].x, s.mesh[k].y, s.mesh[k].z) for k in range(s.mesh_vertex_count)))
+                for s in self._states[:count]]
+
+    def finish(self, completed: bool = True) -> None:
+        """Ends the transition, once: completed, or cancelled (the from view stays)."""
+        _check("segue_transition_finish", library().segue_transition_finish(self._handle, completed, None))
+        self._finished = True
+
+    def close(self) -> None:
+        """Frees the transition (finishing it, not completed, if it was not)."""
+        if self._handle is not None:
+            library().segue_transition_free(self._handle)
+            self._handle = None

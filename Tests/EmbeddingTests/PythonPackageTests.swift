@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The `segue` Python package (Integrations/python): installable with pip
+/// from the checkout, its ctypes structs laid out as the C compiler lays out
+/// segue/embed.h's, and libsegue's refusals raised as SegueError with
+/// libsegue's words. (Its layer states are checked against the Swift
+/// container's by "libsegue from Python".)
+@Suite("the segue Python package")
+struct PythonPackageTests {
+    static let package = Paths.packageRoot + "/Integrations/python"
+    static let python = "/usr/bin/python3"
+    static let hasPython = FileManager.default.isExecutableFile(atPath: python)
+    /// pip and setuptools, to install the package as its users do.
+    static let hasPip = hasPython && (try? run(python, ["-c", "import setuptools, pip"]))?.status == 0
+
+    /// Runs `script` with the package importable and libsegue installed; its standard output.
+    static func python(_ script: String, path: String = package) throws -> String {
+        let prefix = try InstalledLibsegue.prefix.get()
+        let ran = try run(python, ["-c", script], environment: ["PYTHONPATH": path, "SEGUE_LIBRARY": prefix + "/lib/libsegue.so.1",
+                                                                "PATH": "/usr/bin:/bin"])
+        try #require(ran.status == 0, "\(ran.err)")
+        return ran.out
+    }
+
+    @Test(.enabled(if: hasPython, "skipped: needs python3 (apt-get install python3; .ci/run does)"))
+    func itsStructsAreLaidOutAsTheCCompilerLaysThemOut() throws {
+        let out = try Self.python("import json, segue._abi as a; print(json.dumps(a.layouts()))")
+        let layouts = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: [String: Any]])
+        #expect(layouts.count == 13, "every struct of the header the package declares: \(layouts.keys.sorted())")
+        // The same figures from the C compiler, for every struct and member ctypes declares.
+        var lines = ["#include <segue/embed.h>", "#include <stddef.h>", "#include <stdio.h>", "int main(void) {"]
+        for (name, layout) in layouts.sorted(by: { $0.key < $1.key }) {
+            lines.append("    printf(\"\(name) size %zu\\n\", sizeof(\(name)));")
+            for member in (layout["offsets"] as? [String: Int] ?? [:]).keys.sorted() {
+                lines.append("    printf(\"\(name) \(member) %zu\\n\", offsetof(\(name), \(member)));")
+            }
+        }
+        lines += ["    return 0;", "}"]
+        let folder = makeTemporaryFolder("python-layouts")
+        try lines.joined(separator: "\n").write(toFile: folder + "/layouts.c", atomically: true, encoding: .utf8)
+        let built = try run("/usr/bin/env", ["cc", "-std=c11", "-Wall", "-Werror"] + EmbedHeaderTests.include
+                            + ["-o", folder + "/layouts", folder + "/layouts.c"])
+        try #require(built.status == 0, "\(built.err)")
+        let c = try run(folder + "/layouts", []).out
+        var python: [String] = []
+        for (name, layout) in layouts.sorted(by: { $0.key < $1.key }) {
+            python.append("\(name) size \(layout["size"] as? Int ?? -1)")
+            for (member, offset) in (layout["offsets"] as? [String: Int] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                python.append("\(name) \(member) \(offset)")
+            }
+        }
+        #expect(c == python.joined(separator: "\n") + "\n", "ctypes lays the structs out as C does")
+    }
+
+    @Test(.enabled(if: hasPython, "skipped: needs python3 (apt-get install python3; .ci/run does)"))
+    func refusalsRaiseSegueErrorWithLibseguesWords() throws {
+        let (folder, file) = try CPlugin.fixture("python-errors")
+        let out = try Self.python("""
+            import segue
+            try:
+                segue.Player(config="/nonexistent/segue.json")
+            except segue.SegueError as e:
+                print("config", e.status, e.message)
+            with segue.Player(["\(folder)"], only_given_folders=True) as player:
+                print("animators", [a.name for a in player.animators], player.animators[0].file)
+                print("parameters", [(p.name, p.type, p.minimum, p.maximum) for p in player.animators[0].parameters])
+                view = segue.View("a", (0, 0, 390, 844))
+                try:
+                    player.begin(view, segue.View("b", (0, 0, 390, 844)), (0, 0))
+                except segue.SegueError as e:
+                    print("bounds", e.call, e.message)
+                with player.begin(view, segue.View("b"), (390, 844), animator="TestFade", parameters={"level": 0.25}) as t:
+                    print("plan", t.plan.animator, t.plan.duration, [l.kind for l in t.plan.layers])
+                    layers = t.sample(0.25)
+                    print("sample", t.status, [round(l.alpha, 3) for l in layers], layers[1].frame)
+            """)
+        #expect(out.contains("config -3 ") && out.contains("/nonexistent/segue.json"), "\(out)")
+        #expect(out.contains("animators ['TestFade', 'default'] \(file)"), "\(out)")
+        #expect(out.contains("parameters [('level', 'number', 0.0, 1.0)]"), "\(out)")
+        #expect(out.contains("bounds segue_transition_begin segue_transition_begin: desc.bounds is 0.0, 0.0, 0.0 x 0.0: expected a finite width and height above 0"),
+                "\(out)")
+        #expect(out.contains("plan TestFade 0.5 ['from', 'to']"), "\(out)")
+        // TestFade at half its duration: the from view half faded, the to view at half its level of 0.25; a view
+        // without a frame takes the container's bounds.
+        #expect(out.contains("sample 0 [0.5, 0.25] (0.0, 0.0, 390.0, 844.0)"), "\(out)")
+    }
+
+    @Test(.enabled(if: hasPython, "skipped: needs python3 (apt-get install python3; .ci/run does)"))
+    func installShPutsItBesideLibsegueWhichItFindsAlone() throws {
+        let prefix = try InstalledLibsegue.prefix.get()
+        let ran = try run(Self.python, ["-c", "import segue; print(segue.api_version(), segue.library()._name)"],
+                          environment: ["PYTHONPATH": prefix + "/lib/segue/python", "PATH": "/usr/bin:/bin"], unsetting: ["SEGUE_LIBRARY"])
+        #expect(ran.status == 0 && ran.out.contains("(1, 1)") && ran.out.contains(prefix + "/lib/segue/python/segue/"), "\(ran.out)\(ran.err)")
+    }
+
+    @Test(.enabled(if: hasPip, "skipped: needs pip and setuptools for python3 (apt-get install python3-pip python3-setuptools; .ci/run does)"))
+    func pipInstallsItFromTheCheckout() throws {
+        // A copy: pip builds in the folder it is given, and the checkout stays as it is.
+        let scratch = makeTemporaryFolder("python-pip")
+        try FileManager.default.copyItem(atPath: Self.package, toPath: scratch + "/python")
+        let target = scratch + "/installed"
+        let installed = try run(Self.python, ["-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-deps", "--target", target,
+                                              scratch + "/python"], environment: ["PATH": "/usr/bin:/bin", "PIP_NO_INPUT": "1"])
+        #expect(installed.status == 0, "\(installed.err)")
+        let out = try Self.python("import segue; print(segue.__file__); print(segue.api_version())", path: target)
+        #expect(out.hasPrefix(target + "/segue/__init__.py") && out.contains("(1, 1)"), "\(out)")
+    }
+}
