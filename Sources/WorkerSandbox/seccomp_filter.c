@@ -116,7 +116,7 @@ static void return_if_equal(uint32_t value, uint32_t action) {
 
 /* For call `nr`: allow when argument `arg` is one of `values`, else refuse. */
 static void allow_with_argument_in(int nr, int arg, const uint32_t *values, unsigned count) {
-    /* if (nr != call) skip the block (every path in it returns): the load, the tests, the trap */
+    /* if (nr != call) skip the block (every path in it returns): the load, the tests, the refusal */
     emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, (uint8_t)(1 + count * 2 + 1)));
     LOAD(ARG_OFFSET(arg));
     for (unsigned i = 0; i < count; i++) return_if_equal(values[i], SECCOMP_RET_ALLOW);
@@ -172,7 +172,7 @@ static int ascending(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/* futex operations (the command, with FUTEX_PRIVATE_FLAG clear) that wait. */
+/* futex's operation argument: its command, and the flag that keeps it to this process (FUTEX_PRIVATE_FLAG). */
 #define FUTEX_COMMAND_MASK 0x7F
 #define FUTEX_PRIVATE 0x80
 
