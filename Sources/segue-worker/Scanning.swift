@@ -205,7 +205,7 @@ struct FileExamination {
         let ended = process_shims_process_descriptor(pid)
         defer { if ended >= 0 { close(ended) } }
         let deadline = MonotonicTime.now + scanning.deadline
-        // First the socket on which the process hands over its thread listener, then that listener.
+        // First the socket on which the process hands over its sandbox's listener, then that listener.
         var asking = supervisor, listener: Int32 = -1
         let sandbox = SandboxSupervisor()  // what it is refused, in the scanner's memory
         defer { if listener >= 0 { close(listener) } }

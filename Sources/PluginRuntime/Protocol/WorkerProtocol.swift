@@ -22,7 +22,7 @@ package enum WorkerOp: UInt32 {
     case end = 4
     /// A serving worker's first request: load the plugin file whose path is in
     /// the text area. Two replies: the first says the sandbox is entered (its
-    /// value 1 when it carries the thread listener, `SCM_RIGHTS`) or why not;
+    /// value 1 when it carries the sandbox's listener, `SCM_RIGHTS`) or why not;
     /// the second lists the file's animator ids, one a line, in the text, or
     /// says why it could not be loaded. A worker can thus be started before
     /// anyone knows which plugin it will serve.
