@@ -15,6 +15,8 @@
 // SEGUE_BENCH_FRAME=N drawing frame N alone, for a profiler): for each animator
 // at 390x844, the time and peak memory of `segue preview`, and GIF and PNG sizes
 // against gifsicle -O3 (where installed) and zlib level 6 on the same frames.
+// --encoders-only times the terminal encoders (sixel, kitty inline) alone on
+// frames of the size segue show sends a terminal.
 //
 // With --single ANIMATOR [--swift] --frames N it only evaluates N frames of
 // one animator, through the ABI or (--swift) its direct Swift counterpart:
@@ -262,6 +264,10 @@ if let i = arguments.firstIndex(of: "--frames-only") {
 if arguments.contains("--show-only") {
     // Plugins isolated in workers, as segue show runs them.
     showBenchmark(registry: AnimatorRegistry(folders: [binFolder]))
+    exit(0)
+}
+if arguments.contains("--encoders-only") {
+    encoderBenchmark(registry: registry)
     exit(0)
 }
 if arguments.contains("--rendering-only") {

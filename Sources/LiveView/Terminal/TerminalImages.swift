@@ -97,12 +97,14 @@ struct HalfBlockEncoder {
 /// Sixel images of the damaged cells: each a DCS string `ESC P 0;1;0 q`,
 /// raster attributes, a palette of 6 × 6 × 6 colours (quantised with an
 /// ordered dither), then bands of six pixel rows, runs compressed with `!`.
-struct SixelEncoder {
+package struct SixelEncoder {
     /// The pixels of a cell, for aligning damage to cells.
     var cellWidth: Int, cellHeight: Int
 
+    package init(cellWidth: Int, cellHeight: Int) { (self.cellWidth, self.cellHeight) = (cellWidth, cellHeight) }
+
     /// The bytes that draw the cells `damage` touches of `canvas`, whose top-left is at cell (1, 1).
-    func encode(_ canvas: Canvas, damage: PixelRect, into out: inout [UInt8]) {
+    package func encode(_ canvas: Canvas, damage: PixelRect, into out: inout [UInt8]) {
         guard !damage.isEmpty, cellWidth > 0, cellHeight > 0 else { return }
         // Whole cells: a sixel image starts at the cursor's cell.
         let x0 = damage.x0 / cellWidth * cellWidth, y0 = damage.y0 / cellHeight * cellHeight
@@ -167,9 +169,9 @@ struct SixelEncoder {
 /// shared-memory object kitty reads and unlinks, and only its name crosses
 /// the terminal; otherwise (over SSH) they go inline, zlib-compressed
 /// (`o=z`), base64 in chunks of 4096 bytes with nothing between them.
-struct KittyEncoder {
+package struct KittyEncoder {
     /// How pixels reach the terminal.
-    enum Medium { case sharedMemory, direct }
+    package enum Medium { case sharedMemory, direct }
     var medium: Medium
     /// The image shown (1 or 2), 0 for none.
     private var shown: UInt32 = 0
@@ -177,12 +179,12 @@ struct KittyEncoder {
     /// The shared-memory objects made and perhaps not yet read (kitty unlinks those it reads).
     private(set) var objects: [String] = []
 
-    init(medium: Medium) { self.medium = medium }
+    package init(medium: Medium) { self.medium = medium }
 
     /// Forgets what the terminal shows (after a clear: every image is deleted then).
     mutating func reset() { shown = 0 }
 
-    mutating func encode(_ canvas: Canvas, damage: PixelRect, into out: inout [UInt8]) {
+    package mutating func encode(_ canvas: Canvas, damage: PixelRect, into out: inout [UInt8]) {
         guard shown == 0 || !damage.isEmpty else { return }
         let area = PixelRect(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)
         let packed = PackedPixels(canvas, area: area)
