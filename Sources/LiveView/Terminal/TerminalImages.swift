@@ -119,44 +119,96 @@ package struct SixelEncoder {
             let (r, g, b) = (k / 36, k / 6 % 6, k % 6)
             out += Array("#\(k);2;\(r * 20);\(g * 20);\(b * 20)".utf8)
         }
-        // Palette index of every pixel of the region, dithered (4 × 4 Bayer).
-        let bayer: [Float] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
+        // Palette index of every pixel of the region, dithered (4 × 4 Bayer), through a table of each
+        // channel's level for each of the 16 thresholds (the sum of the three levels, weighted, is the index).
         let pixels = PackedPixels(canvas, area: PixelRect(x0: x0, y0: y0, x1: x1, y1: y1))
         var index = [UInt8](repeating: 0, count: w * h)
-        for y in 0..<h {
-            for x in 0..<w {
-                let (r, g, b) = pixels.rgb(x0 + x, y0 + y)
-                let threshold = (bayer[(y & 3) * 4 + (x & 3)] + 0.5) / 16
-                @inline(__always) func level(_ v: UInt8) -> Int { min(Int(Float(v) / 255 * 5 + threshold), 5) }
-                index[y * w + x] = UInt8(level(r) * 36 + level(g) * 6 + level(b))
+        let levels = Self.levels
+        levels.withUnsafeBufferPointer { levels in
+            pixels.words.withUnsafeBufferPointer { words in
+                index.withUnsafeMutableBufferPointer { index in
+                    for y in 0..<h {
+                        let row = y * w, ranks = (y & 3) * 4
+                        for x in 0..<w {
+                            let word = words[row + x]
+                            let table = Int(Self.bayer[ranks + (x & 3)]) << 8
+                            let r = levels[table + Int(word >> 16 & 0xFF)], g = levels[table + Int(word >> 8 & 0xFF)]
+                            let b = levels[table + Int(word & 0xFF)]
+                            index[row + x] = r &* 36 &+ g &* 6 &+ b
+                        }
+                    }
+                }
             }
         }
-        var used = [Bool](repeating: false, count: 216)
-        for band in stride(from: 0, to: h, by: 6) {
-            let rows = min(6, h - band)
-            used = used.map { _ in false }
-            for y in band..<(band + rows) { for x in 0..<w { used[Int(index[y * w + x])] = true } }
-            var first = true
-            for colour in 0..<216 where used[colour] {
-                if !first { out.append(UInt8(ascii: "$")) }
-                first = false
-                out += Array("#\(colour)".utf8)
-                var run = 0, last: UInt8 = 0
-                func flush() {
-                    guard run > 0 else { return }
-                    if run > 3 { out += Array("!\(run)".utf8); out.append(last) } else { out += [UInt8](repeating: last, count: run) }
+        // Each band in one pass over its pixels: a six-bit column mask per colour used (masks[colour * w + x]),
+        // then each colour's row of sixels, runs compressed, in ascending colour order.
+        var masks = [UInt8](repeating: 0, count: 216 * w)
+        var isUsed = [Bool](repeating: false, count: 216)
+        var used: [Int] = []
+        used.reserveCapacity(216)
+        masks.withUnsafeMutableBufferPointer { masks in
+            index.withUnsafeBufferPointer { index in
+                for band in stride(from: 0, to: h, by: 6) {
+                    for colour in used {
+                        isUsed[colour] = false
+                        for x in 0..<w { masks[colour * w + x] = 0 }
+                    }
+                    used.removeAll(keepingCapacity: true)
+                    for r in 0..<min(6, h - band) {
+                        let row = (band + r) * w, bit = UInt8(1) << r
+                        for x in 0..<w {
+                            let colour = Int(index[row + x])
+                            if !isUsed[colour] {
+                                isUsed[colour] = true
+                                used.append(colour)
+                            }
+                            masks[colour * w + x] |= bit
+                        }
+                    }
+                    used.sort()
+                    for (n, colour) in used.enumerated() {
+                        if n > 0 { out.append(UInt8(ascii: "$")) }
+                        out.append(UInt8(ascii: "#"))
+                        Self.appendDecimal(colour, to: &out)
+                        var run = 0, last: UInt8 = 0
+                        func flush() {
+                            guard run > 0 else { return }
+                            if run > 3 {
+                                out.append(UInt8(ascii: "!"))
+                                Self.appendDecimal(run, to: &out)
+                                out.append(last)
+                            } else {
+                                for _ in 0..<run { out.append(last) }
+                            }
+                        }
+                        let base = colour * w
+                        for x in 0..<w {
+                            let ch = 63 + masks[base + x]
+                            if ch == last && run > 0 { run += 1 } else { flush(); (last, run) = (ch, 1) }
+                        }
+                        flush()
+                    }
+                    out.append(UInt8(ascii: "-"))
                 }
-                for x in 0..<w {
-                    var bits: UInt8 = 0
-                    for r in 0..<rows where index[(band + r) * w + x] == colour { bits |= 1 << r }
-                    let ch = 63 + bits
-                    if ch == last && run > 0 { run += 1 } else { flush(); (last, run) = (ch, 1) }
-                }
-                flush()
             }
-            out.append(UInt8(ascii: "-"))
         }
         out += Array("\u{1B}\\".utf8)
+    }
+
+    /// The 4 × 4 Bayer matrix's ranks, row by row.
+    private static let bayer: [UInt8] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
+
+    /// A channel's level (0...5) at each rank's threshold: levels[rank << 8 + value].
+    private static let levels: [UInt8] = (0..<16).flatMap { rank -> [UInt8] in
+        let threshold = (Float(rank) + 0.5) / 16
+        return (0..<256).map { v in UInt8(min(Int(Float(v) / 255 * 5 + threshold), 5)) }
+    }
+
+    /// Appends `value` (0 or more) in decimal digits.
+    @inline(__always)
+    private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &out) }
+        out.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 }
 
