@@ -207,9 +207,9 @@ int worker_sandbox_prepare_landlock(const char *const *readable, size_t count, c
     return ruleset;
 }
 
-static int apply_landlock(const worker_sandbox_config_t *config, const readable_t *list, int abi, char *error, size_t capacity) {
-    int ruleset = config->landlock_ruleset >= 0 ? config->landlock_ruleset : build_ruleset(list, abi, error, capacity);
-    if (ruleset < 0) return -1;
+/* Enters `ruleset` (built before the file view: its rules name the machine's inodes, which the view's
+ * bindings share), then closes it unless it is the caller's. */
+static int apply_landlock(const worker_sandbox_config_t *config, int ruleset, char *error, size_t capacity) {
     int rc = syscall(SYS_landlock_restrict_self, ruleset, 0) == 0 ? 0 : fail(error, capacity, "cannot enter the Landlock domain");
     if (ruleset != config->landlock_ruleset) close(ruleset);
     return rc;
@@ -257,14 +257,29 @@ int worker_sandbox_enter(const worker_sandbox_config_t *config, worker_sandbox_a
     applied->listener = -1;
     readable_t *list = gather_readable(config->readable, config->readable_count, config->landlock_ruleset < 0);
     if (list == NULL) return fail(error, error_capacity, "cannot list what may be read");
-    int rc = 0;
-    if (config->own_namespaces && own_namespaces()) rc = sandbox_enter_view(list->paths, list->count, error, error_capacity);
+    int rc = 0, abi = worker_sandbox_landlock_abi(), ruleset = config->landlock_ruleset;
+    /* A supervisor's /proc: kept open, readable through Landlock, but left out of its view. */
+    if (config->supervises_processes) {
+        int proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (proc < 0) rc = fail(error, error_capacity, "cannot open /proc");
+        sandbox_set_proc_root(proc);
+    }
+    /* The rules are made before the view, from the machine's paths, /proc among them for a supervisor. */
+    if (rc == 0 && abi > 0 && ruleset < 0) {
+        size_t viewed = list->count;
+        if (config->supervises_processes) add_path(list, "/proc");
+        ruleset = build_ruleset(list, abi, error, error_capacity);
+        list->count = viewed;
+        if (ruleset < 0) rc = -1;
+    }
+    if (rc == 0 && config->own_namespaces && own_namespaces()) rc = sandbox_enter_view(list->paths, list->count, error, error_capacity);
     if (rc == 0) rc = apply_limits(config->memory_limit, error, error_capacity);
     if (rc == 0) rc = drop_capabilities(error, error_capacity);
-    int abi = worker_sandbox_landlock_abi();
     if (rc == 0 && abi > 0) {
-        rc = apply_landlock(config, list, abi, error, error_capacity);
+        rc = apply_landlock(config, ruleset, error, error_capacity);
         applied->landlock_abi = rc == 0 ? abi : 0;
+    } else if (ruleset >= 0 && ruleset != config->landlock_ruleset) {
+        close(ruleset);
     }
     free(list);
     if (rc != 0) return -1;

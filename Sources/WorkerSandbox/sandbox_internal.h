@@ -15,4 +15,8 @@ int sandbox_install_filter(uint32_t thread_limit);
  * only `paths` (each link on the way placed as the machine has it). 0, or -1
  * with a sentence in `error`. */
 int sandbox_enter_view(const char *const *paths, size_t count, char *error, size_t capacity);
+
+/* The /proc a supervisor reads its processes' thread counts through (a descriptor opened before its file
+ * view, which has no /proc); -1 to read /proc by path. */
+void sandbox_set_proc_root(int fd);
 #endif

@@ -261,11 +261,15 @@ int sandbox_install_filter(uint32_t thread_limit) {
 
 /* --- The supervisor ------------------------------------------------------------------------ */
 
+static int proc_root = -1;
+
+void sandbox_set_proc_root(int fd) { proc_root = fd; }
+
 /* Threads of process `pid` now, from /proc/PID/status; -1 when it cannot be read. */
 static int threads_of(int pid) {
     char path[64], text[4096];
-    snprintf(path, sizeof path, "/proc/%d/status", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    snprintf(path, sizeof path, proc_root >= 0 ? "%d/status" : "/proc/%d/status", pid);
+    int fd = proc_root >= 0 ? openat(proc_root, path, O_RDONLY | O_CLOEXEC) : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return -1;
     ssize_t n = read(fd, text, sizeof text - 1);
     close(fd);

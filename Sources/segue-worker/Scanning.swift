@@ -28,11 +28,12 @@ struct Scanning {
     let deadline: Double
 
     func run() -> Never {
-        // The scanner reads /proc to count its processes' threads; each process's own sandbox has no /proc but its own.
+        // The scanner counts its processes' threads through a /proc kept open for it: its view, which they
+        // share, has no /proc (and each process's own sandbox none either).
         var confined: String?
         if policy.mode == .strict,
-           case .failure(let error) = WorkerConfinement.enter(policy, readable: folders + ["/proc"],
-                                                              note: memory.base + WorkerLayout.sandbox, withoutFilter: true) {
+           case .failure(let error) = WorkerConfinement.enter(policy, readable: folders, note: memory.base + WorkerLayout.sandbox,
+                                                              withoutFilter: true, supervisesProcesses: true) {
             confined = error.description
         }
         warmUp()

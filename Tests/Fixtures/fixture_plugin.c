@@ -356,6 +356,7 @@ static void attempt(void) {
     if (stat(ATTEMPT_LOOK, &seen) == 0) report("learnt that a file outside its folder exists, and its size");
     if (access(ATTEMPT_LOOK, R_OK) == 0) report("learnt that a file outside its folder is readable");
     if (readlink(ATTEMPT_LOOK ".link", led, sizeof led) > 0) report("learnt where a link outside its folder leads");
+    if (stat("/proc/1", &seen) == 0) report("learnt which other processes run");
     FILE *mounts = fopen("/proc/self/mountinfo", "r");
     char mount[1024];
     while (mounts && fgets(mount, sizeof mount, mounts)) {

@@ -156,10 +156,13 @@ package enum WorkerConfinement {
     /// is entered instead of a Landlock ruleset built here from `readable`.
     /// `ownNamespaces`: move into network and mount namespaces of its own
     /// first, its root holding only what it may read (false for a process
-    /// forked from one that did).
+    /// forked from one that did). `supervisesProcesses`: a scanner, which
+    /// counts the threads of the processes it forks through a /proc kept
+    /// open for it, not in its view (so they see no other process).
     /// - Returns: what was applied, or why the sandbox could not be entered.
     package static func enter(_ policy: SandboxPolicy, readable: [String], note: UnsafeMutableRawPointer,
-                              withoutFilter: Bool = false, ruleset: Int32 = -1, ownNamespaces: Bool = true) -> Result<Entered, SandboxError> {
+                              withoutFilter: Bool = false, ruleset: Int32 = -1, ownNamespaces: Bool = true,
+                              supervisesProcesses: Bool = false) -> Result<Entered, SandboxError> {
         var applied = worker_sandbox_applied_t()
         var error = [CChar](repeating: 0, count: 512)
         let rc = withPaths(readable.map(absolute)) { list in
@@ -167,7 +170,8 @@ package enum WorkerConfinement {
                                                  memory_limit: policy.memoryLimit,
                                                  note: note.assumingMemoryBound(to: worker_sandbox_note_t.self),
                                                  thread_limit: UInt32(policy.threadLimit), without_filter: withoutFilter ? 1 : 0,
-                                                 landlock_ruleset: ruleset, own_namespaces: ownNamespaces ? 1 : 0)
+                                                 landlock_ruleset: ruleset, own_namespaces: ownNamespaces ? 1 : 0,
+                                                 supervises_processes: supervisesProcesses ? 1 : 0)
             return worker_sandbox_enter(&config, &applied, &error, error.count)
         }
         guard rc == 0 else { return .failure(SandboxError(error)) }
@@ -177,7 +181,7 @@ package enum WorkerConfinement {
 
     /// A Landlock ruleset made once for the processes this one forks later
     /// (reading beneath `readable` and the system's folders, no `/proc`),
-    /// each of which then only enters it (``enter(_:readable:note:withoutFilter:ruleset:ownNamespaces:)``).
+    /// each of which then only enters it (``enter(_:readable:note:withoutFilter:ruleset:ownNamespaces:supervisesProcesses:)``).
     /// - Returns: its descriptor, or why there is none (no Landlock, say): the
     ///   processes then build their own.
     package static func prepareLandlock(readable: [String]) -> Result<Int32, SandboxError> {

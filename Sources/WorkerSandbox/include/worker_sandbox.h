@@ -113,6 +113,11 @@ typedef struct {
      * /proc/self/mountinfo lists only those. 0 for a process forked from one
      * that did (a scanner's per-file process, which sees the scanner's). */
     int own_namespaces;
+    /** 1 for a scanner, which supervises the processes it forks and counts
+     * their threads in /proc: /proc is opened for it and may be read through
+     * that descriptor, but is not in its file view, so the processes it forks
+     * (which share the view) see no other process. */
+    int supervises_processes;
 } worker_sandbox_config_t;
 
 /** What `worker_sandbox_enter` applied. */
