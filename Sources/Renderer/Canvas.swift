@@ -101,17 +101,19 @@ public struct Canvas: Sendable {
     /// Writes the pixels of row `y` from column `x0` to `x1` (excluded) as
     /// opaque 0x00RRGGBB (straight colour, alpha dropped) to `out`.
     public func packRow(_ y: Int, from x0: Int, to x1: Int, into out: UnsafeMutablePointer<UInt32>) {
-        pixels.withUnsafeBufferPointer { all in
-            let src = all.baseAddress! + y * width * 4
+        pixels.withUnsafeBytes { all in
+            // A pixel's word is 0xAABBGGRR in memory order: an opaque one's bytes swapped and shifted are 0x00RRGGBB.
+            let src = all.baseAddress!.assumingMemoryBound(to: UInt32.self) + y * width
             for x in x0..<x1 {
-                let p = src + x * 4
-                var (r, g, b) = (UInt32(p[0]), UInt32(p[1]), UInt32(p[2]))
-                let a = UInt32(p[3])
-                if a != 255 {
+                let word = src[x]
+                if word >> 24 == 255 {
+                    out[x - x0] = word.byteSwapped >> 8
+                } else {
                     // Straight colour: a division only where the frame is not opaque.
-                    (r, g, b) = (Pixel.straight(r, a), Pixel.straight(g, a), Pixel.straight(b, a))
+                    let a = word >> 24
+                    let (r, g, b) = (Pixel.straight(word & 0xFF, a), Pixel.straight(word >> 8 & 0xFF, a), Pixel.straight(word >> 16 & 0xFF, a))
+                    out[x - x0] = r << 16 | g << 8 | b
                 }
-                out[x - x0] = r << 16 | g << 8 | b
             }
         }
     }

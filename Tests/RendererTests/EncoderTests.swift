@@ -95,4 +95,31 @@ struct EncoderTests {
         let gif = try decodeGIF(GIFEncoder.encode(frames: frames, delays: [10, 10], frameDifferences: false))
         #expect(gif.rects.map(\.2) == [9, 9] && gif.frames == frames.map(rgb))
     }
+
+    /// What every encoder reads a frame through: each pixel straight and
+    /// packed as 0x00RRGGBB, opaque or not, as the byte-by-byte reading of
+    /// the premultiplied bytes gives it.
+    @Test func aPackedRowIsEachPixelStraight() {
+        var canvas = Canvas(width: 67, height: 5)
+        var state: UInt64 = 7
+        for i in stride(from: 0, to: canvas.pixels.count, by: 4) {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let alpha = [0, 255, 255, 128, 1, 254][Int(state >> 60) % 6]
+            for c in 0..<3 { canvas.pixels[i + c] = UInt8(Int(state >> (8 * UInt64(c) + 8) & 0xFF) * alpha / 255) }
+            canvas.pixels[i + 3] = UInt8(alpha)
+        }
+        for (x0, x1) in [(0, 67), (3, 40), (66, 67)] {
+            for y in 0..<canvas.height {
+                var out = [UInt32](repeating: 0xDEAD_BEEF, count: x1 - x0)
+                out.withUnsafeMutableBufferPointer { canvas.packRow(y, from: x0, to: x1, into: $0.baseAddress!) }
+                let expected = (x0..<x1).map { x -> UInt32 in
+                    let p = (y * canvas.width + x) * 4
+                    let a = UInt32(canvas.pixels[p + 3])
+                    func straight(_ c: UInt8) -> UInt32 { a == 0 ? 0 : min((UInt32(c) * 255 + a / 2) / a, 255) }
+                    return straight(canvas.pixels[p]) << 16 | straight(canvas.pixels[p + 1]) << 8 | straight(canvas.pixels[p + 2])
+                }
+                #expect(out == expected, "row \(y), columns \(x0)..<\(x1)")
+            }
+        }
+    }
 }
