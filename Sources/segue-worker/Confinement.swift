@@ -11,22 +11,4 @@ enum Confinement {
         guard policy.mode == .strict else { return .success(-1) }
         return WorkerConfinement.enter(policy, readable: readable, note: memory.base + WorkerLayout.sandbox).map(\.listener)
     }
-
-    /// What a plugin file may read: its folder, and the file it leads to when
-    /// it is a link (that file alone: a link into a home folder must not open
-    /// the home folder).
-    static func folders(of file: String) -> [String] {
-        var readable = [parent(file)]
-        if let resolved = realpath(file, nil) {
-            let real = String(cString: resolved)
-            free(resolved)
-            if parent(real) != readable[0] { readable.append(real) }
-        }
-        return readable
-    }
-
-    private static func parent(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
 }

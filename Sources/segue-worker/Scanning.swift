@@ -139,7 +139,7 @@ struct FileExamination {
             [out.read, out.write, err.read, err.write].forEach { _ = close($0) }
             return rejected("not examined: \(Errno.current)")
         }
-        let folders = Confinement.folders(of: path)
+        let folders = WorkerConfinement.readable(forPlugin: path)
         let ruleset = scanning.policy.mode == .strict ? scanning.rulesets.ruleset(for: folders) : -1
         let pid = process_shims_fork_tied()
         if pid == 0 { examineHere(area: area, stdout: out.write, stderr: err.write, supervisor: pair[1], folders: folders, ruleset: ruleset) }

@@ -33,7 +33,7 @@ struct Serving {
         // From the folder the host started it in: inside its file view, the root is another.
         let file = WorkerConfinement.absolute(String(decoding: memory.copy(at: WorkerLayout.text, count: Int(load.length),
                                                                           capacity: WorkerLayout.textCapacity), as: UTF8.self))
-        switch Confinement.enter(policy, readable: Confinement.folders(of: file), memory: memory) {
+        switch Confinement.enter(policy, readable: WorkerConfinement.readable(forPlugin: file), memory: memory) {
         case .failure(let why):
             reply(WorkerReply.failed, text: why.description)
             exit(0)

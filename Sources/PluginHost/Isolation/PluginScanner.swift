@@ -25,15 +25,8 @@ package enum PluginScanner {
         case .failure(let why): return files.map { .failure(PluginRejection(file: $0, reason: "not scanned: \(why)")) }
         case .success(let path): executable = path
         }
-        // A scanner may read beneath the folders of the files it is asked about, and of where a link leads, that
-        // file alone (a link into a home folder must not open the home folder).
-        var readable = Set(files.map { (WorkerConfinement.absolute($0) as NSString).deletingLastPathComponent })
-        for file in files where isLink(file) {
-            guard let resolved = realpath(file, nil) else { continue }
-            readable.insert(String(cString: resolved))
-            free(resolved)
-        }
-        let folders = readable.sorted()
+        // A scanner may read what each file's plugin may read, and nothing else.
+        let folders = Set(files.flatMap { WorkerConfinement.readable(forPlugin: WorkerConfinement.absolute($0)) }).sorted()
         let arguments = settings.sandbox.workerArguments + ["scan", "--deadline", "\(settings.deadlines.scan)"]
             + folders.flatMap { ["--read", $0] }
         let results = Results(count: files.count)
@@ -205,10 +198,4 @@ package enum PluginScanner {
             }
         }
     }
-}
-
-/// Whether `path` is a symbolic link (one `readlink`, which fails at once on anything else).
-private func isLink(_ path: String) -> Bool {
-    var byte: CChar = 0
-    return readlink(path, &byte, 1) >= 0
 }

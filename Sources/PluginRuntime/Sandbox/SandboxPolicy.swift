@@ -190,6 +190,20 @@ package enum WorkerConfinement {
         return fd >= 0 ? .success(fd) : .failure(SandboxError(error))
     }
 
+    /// What the sandbox lets the code of plugin `file` read: the file's
+    /// folder (resources it ships), and, when the file is a symbolic link, the
+    /// file it leads to, that file alone (a link into a home folder must not
+    /// open the home folder). Absolute when `file` is.
+    package static func readable(forPlugin file: String) -> [String] {
+        let slash = file.lastIndex(of: "/")
+        let folder = slash.map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? "."
+        var byte: CChar = 0
+        // One readlink, which fails at once on anything but a link, spares a realpath per file.
+        guard readlink(file, &byte, 1) >= 0, let resolved = realpath(file, nil) else { return [folder] }
+        defer { free(resolved) }
+        return [folder, String(cString: resolved)]
+    }
+
     /// `path` from the current folder when it is relative: the sandbox's
     /// root is not the current folder's once its file view is entered.
     package static func absolute(_ path: String) -> String {
