@@ -22,12 +22,13 @@ enum PluginFolders {
     """
 
     /// How a command hosts plugins (``PluginHosting``): `--plugins` folders
-    /// first, `--isolation`, `--sandbox`, `--plugin-memory`,
-    /// `--plugin-threads` and `--allow-insecure-plugins`; what a command does
-    /// not say is the config's, the environment's or the default.
+    /// first, `--isolation`, `--sandbox`, `--plugin-threads` and
+    /// `--allow-insecure-plugins` (`--plugin-memory`, which can be wrong, is
+    /// read by ``registry(_:config:playing:)``); what a command does not say
+    /// is the config's, the environment's or the default.
     /// - Parameter playing: the registry is for playing `config` now: a worker
     ///   process is started while the folders are read if it names a plugin animator.
-    static func hosting(_ args: Arguments, config: SegueConfig?, playing: Bool = false) throws(UsageError) -> PluginHosting {
+    static func hosting(_ args: Arguments, config: SegueConfig?, playing: Bool = false) -> PluginHosting {
         var hosting = PluginHosting(folders: args.values("--plugins").map(absolute))
         hosting.prestartsWorker = playing && (config.map(namesPluginAnimator) ?? false)
         hosting.allowsInsecurePlugins = args.has("--allow-insecure-plugins")
@@ -35,18 +36,19 @@ enum PluginFolders {
         hosting.isolation = args.single("--isolation").flatMap(PluginIsolation.init(rawValue:))
         hosting.sandbox = args.single("--sandbox").flatMap(SandboxPolicy.Mode.init(rawValue:))
         hosting.threadLimit = args.integer("--plugin-threads")
+        return hosting
+    }
+
+    /// The registry of a command's ``hosting(_:config:playing:)`` for
+    /// `config`, with `--plugin-memory`'s limit.
+    static func registry(_ args: Arguments, config: SegueConfig?, playing: Bool = false) throws(UsageError) -> AnimatorRegistry {
+        var hosting = hosting(args, config: config, playing: playing)
         hosting.memoryLimit = try args.single("--plugin-memory").map { value throws(UsageError) in
             guard let bytes = SandboxPolicy.memory(value), bytes >= SandboxPolicy.minimumMemoryLimit else {
                 throw args.usage("--plugin-memory \(value): expected a size of at least \(SandboxPolicy.formatted(SandboxPolicy.minimumMemoryLimit)), like 512MiB or 2GiB")
             }
             return bytes
         }
-        return hosting
-    }
-
-    /// The registry of a command's ``hosting(_:config:playing:)`` for `config`.
-    static func registry(_ args: Arguments, config: SegueConfig?, playing: Bool = false) throws(UsageError) -> AnimatorRegistry {
-        let hosting = try hosting(args, config: config, playing: playing)
         let registry: AnimatorRegistry
         do {
             registry = try hosting.registry(for: config)

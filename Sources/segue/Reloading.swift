@@ -13,11 +13,10 @@ enum Reloading {
                          adjusting: @escaping (SegueConfig) -> SegueConfig = { $0 }) -> ConfigReloader {
         let path = args.single("--config").flatMap { $0 == "-" ? nil : PluginFolders.absolute($0) }
         let check: ((SegueConfig) -> [ConfigError])? = drawing ? { PictureFiles.problems(in: $0) } : nil
-        // `registry` was made from the same arguments (PluginFolders.registry), which would have thrown there.
-        let hosting = (try? PluginFolders.hosting(args, config: config)) ?? PluginHosting()
-        return hosting.reloader(config: config, configPath: path, registry: registry,
-                                                                        strict: args.has("--strict"), contentCheck: check,
-                                                                        adjusting: adjusting)
+        // The reloaded registry keeps `registry`'s options (its limits among them); only the search path is made again.
+        return PluginFolders.hosting(args, config: config).reloader(config: config, configPath: path, registry: registry,
+                                                                    strict: args.has("--strict"), contentCheck: check,
+                                                                    adjusting: adjusting)
     }
 
     /// What is watched, for the line a watching command starts with.
