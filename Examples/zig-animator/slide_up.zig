@@ -66,6 +66,7 @@ const animator = c.segue_animator_t{
     .setup = setup,
     .evaluate = evaluate,
     .end = null,
+    .kinds = 0,
 };
 
 const animators = [_][*c]const c.segue_animator_t{&animator};

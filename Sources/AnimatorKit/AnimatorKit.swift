@@ -113,6 +113,7 @@ public struct Plugin: @unchecked Sendable {
             raw.setup = a.setup
             raw.evaluate = a.evaluate
             raw.end = a.end
+            raw.kinds = a.kinds.reduce(0) { $0 | (1 << $1.rawValue) }
             return permanent([raw])
         }
         descriptor = permanent([segue_plugin_t(
@@ -128,10 +129,14 @@ public struct Animator {
     let setup: SetupFunction
     let evaluate: EvaluateFunction
     let end: EndFunction?
+    let kinds: [segue_transition_kind_t]
 
     /// An animator: the strings and parameters are copied into static ABI structs by ``Plugin``.
+    /// - Parameter kinds: the kinds of transition it was written for (ABI 1.3); empty for switches only.
     public init(id: StaticString, name: StaticString, version: StaticString, description: StaticString,
-                parameters: [Parameter], setup: SetupFunction, evaluate: EvaluateFunction, end: EndFunction? = nil) {
+                parameters: [Parameter], setup: SetupFunction, evaluate: EvaluateFunction, end: EndFunction? = nil,
+                kinds: [segue_transition_kind_t] = []) {
+        self.kinds = kinds
         (self.id, self.name, self.version, self.description) = (id, name, version, description)
         self.parameters = parameters
         self.setup = setup

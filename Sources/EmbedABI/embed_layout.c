@@ -11,8 +11,11 @@ _Static_assert(offsetof(segue_animator_info_t, struct_size) == 0, "struct_size c
 _Static_assert(offsetof(segue_transition_report_t, struct_size) == 0, "struct_size comes first");
 _Static_assert(offsetof(segue_event_t, struct_size) == 0, "struct_size comes first");
 _Static_assert(sizeof(segue_player_options_t) == 72, "segue_player_options_t as in 1.0");
-_Static_assert(sizeof(segue_transition_desc_t) == 176, "segue_transition_desc_t as in 1.0");
+_Static_assert(offsetof(segue_transition_desc_t, parameters_json) + sizeof(const char *) == 176,
+               "segue_transition_desc_t as in 1.0: CStruct.transitionDesc10");
+_Static_assert(offsetof(segue_transition_desc_t, kind) == 176, "1.2 appended kind after every 1.0 member");
 _Static_assert(sizeof(segue_plan_info_t) == 248, "segue_plan_info_t as in 1.0");
-_Static_assert(sizeof(segue_animator_info_t) == 56, "segue_animator_info_t as in 1.0");
+_Static_assert(sizeof(segue_animator_info_t) == 56, "segue_animator_info_t as in 1.0 (1.2's kinds fills its padding)");
+_Static_assert(offsetof(segue_animator_info_t, kinds) == 52, "1.2 appended kinds after every 1.0 member");
 _Static_assert(sizeof(segue_transition_report_t) == 40, "segue_transition_report_t as in 1.0");
 _Static_assert(sizeof(segue_event_t) == 32, "segue_event_t as in 1.0");

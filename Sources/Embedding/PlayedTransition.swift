@@ -29,6 +29,7 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
 
     /// A transition as the program asks for it.
     struct Request {
+        var kind: TransitionKind = .switch
         var bounds: Rect
         var from: ViewRequest
         var to: ViewRequest
@@ -39,19 +40,52 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         var parameters: [String: ParameterValue] = [:]
     }
 
-    /// One animator's part: the animator, set up, with its plan.
+    /// One animator's part: the animator, set up, with its plan, and how it
+    /// plays the kind asked for.
     final class Part {
         let animator: any TransitionAnimator
+        let playback: KindPlayback
         let plan: TransitionPlan
+        /// The layers the program is told of: the plan's, on the request's sides.
+        let layers: [LayerRequest]
+        let hiddenElements: [ElementReference]
+        /// Whether each layer is a stand-in's, hidden in every state.
+        let concealed: [Bool]
         let layout: LayerBuffer.Layout
         let name: CString
         let file: CString?
         /// Mesh vertices per layer (0 without a mesh), for checking a caller's buffers.
         let meshVertices: [Int]
 
-        init(animator: any TransitionAnimator, plan: TransitionPlan, layout: LayerBuffer.Layout, name: CString, file: CString?) {
-            (self.animator, self.plan, self.layout, self.name, self.file) = (animator, plan, layout, name, file)
+        init(animator: any TransitionAnimator, playback: KindPlayback, plan: TransitionPlan, name: CString, file: CString?) {
+            (self.animator, self.playback, self.plan, self.name, self.file) = (animator, playback, plan, name, file)
+            layout = LayerBuffer.Layout(plan: plan, context: playback.context)
             meshVertices = plan.layers.map { $0.meshColumns > 0 ? ($0.meshColumns + 1) * ($0.meshRows + 1) : 0 }
+            func side(_ ref: ElementReference) -> ElementReference {
+                ElementReference(side: playback.requestSide(of: ref.side), index: ref.index)
+            }
+            layers = plan.layers.map { layer in
+                var told = layer
+                switch layer.kind {
+                case .view(let s): told.kind = .view(playback.requestSide(of: s))
+                case .snapshot(let ref): told.kind = .snapshot(side(ref))
+                }
+                return told
+            }
+            hiddenElements = plan.hiddenElements.map(side)
+            let standIns = Set(playback.concealedLayers(of: plan))
+            concealed = plan.layers.indices.map(standIns.contains)
+        }
+
+        /// The animator's t for the transition's `t`.
+        func localTime(_ t: Double) -> Double { playback.localTime(t, duration: plan.duration) }
+
+        /// `state` as the program gets it: hidden for a stand-in's layer.
+        func told(_ index: Int, _ state: LayerState) -> LayerState {
+            guard concealed[index] else { return state }
+            var hidden = state
+            hidden.isHidden = true
+            return hidden
         }
     }
 
@@ -95,23 +129,28 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
     init(_ request: Request, player: Player) {
         context = Self.model(request)
         let delegate = ConfigDrivenDelegate(config: player.config, registry: player.registry)
+        let subject: ConfigDrivenDelegate.Subject = switch request.kind {
+        case .switch: .switching(from: request.from.name, to: request.to.name)
+        case .appear: .presenting(.appear, view: request.to.name)
+        case .disappear: .presenting(.disappear, view: request.from.name)
+        }
         let resolution = request.animator.map {
             delegate.resolve(animator: $0, parameters: request.parameters, why: "the program's choice")
-        } ?? delegate.resolve(from: request.from.name, to: request.to.name)
+        } ?? delegate.resolve(subject)
         var why = resolution.reason, fellBack = resolution.fellBack
         var picked: Part?
         if let animator = resolution.animator {
-            switch ActiveTransition.plan(of: animator, context: context) {
-            case .success(let plan): picked = Self.part(animator, plan, context)
+            switch Self.part(animator, context) {
+            case .success(let part): picked = part
             case .failure(let error): (why, fellBack) = (FallbackReason.atSetup(error), true)
             }
         }
-        let builtin = DefaultAnimator.make(curves: player.config.curves)
-        guard case .success(let plan) = ActiveTransition.plan(of: builtin, context: context) else {
+        guard case .success(let builtin) = Self.part(DefaultAnimator.make(curves: player.config.curves), context) else {
             fatalError("the built-in default animator always plans a usable transition")
         }
-        standby = Self.part(builtin, plan, context)
+        standby = builtin
         chosen = picked ?? standby
+        if let how = chosen.playback.how { why += "; played \(how)" }
         duration = chosen.plan.duration
         (self.fellBack, reason) = (fellBack, CString(why))
         bound = player.settings.sampleBound
@@ -129,10 +168,17 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         if evaluator == nil { takeOver("could not be given a thread to run on") }
     }
 
-    private static func part(_ animator: any TransitionAnimator, _ plan: TransitionPlan, _ context: TransitionContext) -> Part {
-        let file: CString? = if case .plugin(let path) = animator.source { CString(path) } else { nil }
-        return Part(animator: animator, plan: plan, layout: LayerBuffer.Layout(plan: plan, context: context),
-                    name: CString(animator.name), file: file)
+    /// `animator` set up for the transition `context` asks for, as it plays it (``KindPlayback``).
+    private static func part(_ animator: any TransitionAnimator, _ context: TransitionContext) -> Result<Part, PlanError> {
+        let playback: KindPlayback
+        switch KindPlayback.play(animator, context) {
+        case .failure(let error): return .failure(error)
+        case .success(let p): playback = p
+        }
+        return ActiveTransition.plan(of: animator, context: playback.context).map { plan in
+            let file: CString? = if case .plugin(let path) = animator.source { CString(path) } else { nil }
+            return Part(animator: animator, playback: playback, plan: plan, name: CString(animator.name), file: file)
+        }
     }
 
     /// The program's views as the model's: a container of the bounds, each
@@ -153,7 +199,7 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         let from = controller(request.from), to = controller(request.to)
         container.addSubview(from.view)
         container.addSubview(to.view)
-        return TransitionContext(from: from, to: to, containerView: container, goingRight: request.goingRight,
+        return TransitionContext(kind: request.kind, from: from, to: to, containerView: container, goingRight: request.goingRight,
                                  isInteractive: request.interactive, frames: (own(request.from), own(request.to))) { _ in }
     }
 
@@ -184,7 +230,9 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
     func sample(at t: Double, of part: Part, _ write: (Int, LayerState) -> Void) -> Sampled {
         var part = part
         if part === chosen, let evaluator {
-            switch evaluator.sample(at: t, within: bound, { buffer in for i in 0..<buffer.count { write(i, buffer[i]) } }) {
+            switch evaluator.sample(at: part.localTime(t), within: bound, { buffer in
+                for i in 0..<buffer.count { write(i, part.told(i, buffer[i])) }
+            }) {
             case .fresh: return .fresh
             case .held: return .held
             case .failed: part = standby  // it takes over
@@ -194,8 +242,8 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         let resting = part.layout.resting
         withUnsafeTemporaryAllocation(of: LayerState.self, capacity: max(resting.count, 1)) { storage in
             for i in resting.indices { (storage.baseAddress! + i).initialize(to: LayerState(frame: resting[i], zPosition: Double(i))) }
-            part.animator.evaluate(at: local, layers: LayerStates(base: storage.baseAddress!, count: resting.count))
-            for i in resting.indices { write(i, storage[i]) }
+            part.animator.evaluate(at: part.localTime(local), layers: LayerStates(base: storage.baseAddress!, count: resting.count))
+            for i in resting.indices { write(i, part.told(i, storage[i])) }
         }
         guard part !== chosen else { return .fresh }
         // Said once: a program re-reads the plan then, not every frame after.

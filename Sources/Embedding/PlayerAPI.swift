@@ -204,6 +204,7 @@ private func describe(_ entry: Catalog.Entry, into info: UnsafeMutablePointer<se
     value.description = entry.summary.pointer
     value.file = entry.file?.pointer
     value.param_count = UInt32(entry.parameters.count)
+    value.kinds = entry.descriptor.kinds.rawValue
     CStruct.write(value, to: info, size: size)
     return SEGUE_OK
 }

@@ -4,6 +4,7 @@ import Glibc
 import HostConfig
 import HostContainer
 import PluginRuntime
+import Timing
 
 // The transitions' half of the C API (segue/embed.h): begin, plan, sample,
 // finish, free.
@@ -63,8 +64,12 @@ extension PlayedTransition.Request {
                 throw .init("\(error)")
             }
         }
-        self.init(bounds: Rect(x: 0, y: 0, width: b.width, height: b.height),
-                  from: try Self.side(desc.from, "desc.from"), to: try Self.side(desc.to, "desc.to"),
+        guard let kind = TransitionKind.allCases.first(where: { $0.abiValue == desc.kind }) else {
+            throw .init("desc.kind is \(desc.kind): expected SEGUE_TRANSITION_SWITCH (0), SEGUE_TRANSITION_APPEAR (1) or SEGUE_TRANSITION_DISAPPEAR (2)")
+        }
+        self.init(kind: kind, bounds: Rect(x: 0, y: 0, width: b.width, height: b.height),
+                  from: try Self.side(desc.from, "desc.from", optional: kind == .appear),
+                  to: try Self.side(desc.to, "desc.to", optional: kind == .disappear),
                   goingRight: desc.going_right, interactive: desc.interactive,
                   animator: try desc.animator.map { a throws(CStruct.Refusal) in try CStruct.text(a, "desc.animator", limit: 256) },
                   parameters: parameters ?? [:])
@@ -77,7 +82,12 @@ extension PlayedTransition.Request {
         return Rect(x: r.x, y: r.y, width: r.width, height: r.height)
     }
 
-    private static func side(_ view: segue_view_t, _ name: String) throws(CStruct.Refusal) -> PlayedTransition.ViewRequest {
+    /// One side; an `optional` one (the view beneath an appearance or a
+    /// disappearance) may have a NULL name, and is then a stand-in.
+    private static func side(_ view: segue_view_t, _ name: String, optional: Bool) throws(CStruct.Refusal) -> PlayedTransition.ViewRequest {
+        if optional && view.name == nil && view.element_count == 0 {
+            return PlayedTransition.ViewRequest(name: "", frame: try rect(view.frame, "\(name).frame"), elements: [])
+        }
         let count = Int(view.element_count)
         guard count <= maximumElements else { throw .init("\(name).element_count is \(count): expected at most \(maximumElements)") }
         guard count == 0 || view.elements != nil else { throw .init("\(name).elements is NULL but element_count is \(count)") }
@@ -113,12 +123,12 @@ public func segueTransitionPlan(_ handle: OpaquePointer?, _ plan: UnsafeMutableP
     info.layer_count = UInt32(part.plan.layers.count)
     withUnsafeMutableBytes(of: &info.layers) { raw in
         let layers = raw.bindMemory(to: segue_layer_request_t.self)
-        for (i, layer) in part.plan.layers.enumerated() { layers[i] = layer.abi }
+        for (i, layer) in part.layers.enumerated() { layers[i] = layer.abi }
     }
-    info.hidden_count = UInt32(part.plan.hiddenElements.count)
+    info.hidden_count = UInt32(part.hiddenElements.count)
     withUnsafeMutableBytes(of: &info.hidden) { raw in
         let hidden = raw.bindMemory(to: segue_element_ref_t.self)
-        for (i, ref) in part.plan.hiddenElements.enumerated() {
+        for (i, ref) in part.hiddenElements.enumerated() {
             hidden[i] = segue_element_ref_t(side: (ref.side == .from ? SEGUE_SIDE_FROM : SEGUE_SIDE_TO).rawValue, element: UInt32(ref.index))
         }
     }

@@ -115,7 +115,8 @@ public enum ConfigCheck {
         }
         var seen: [String: String] = [:]
         let known = Set(children)
-        for (i, rule) in config.rules.enumerated() where [rule.from, rule.to].allSatisfy({ $0.map(known.contains) ?? true }) {
+        for (i, rule) in config.rules.enumerated() where rule.from != nil || rule.to != nil {
+            guard [rule.from, rule.to].allSatisfy({ $0.map(known.contains) ?? true }) else { continue }
             let key = "\(rule.from ?? "*")\u{0}\(rule.to ?? "*")"
             if let earlier = seen[key] {
                 add("$.rules[\(i)]", "this rule can never win: \(earlier) matches the same transitions and comes first", .warning)
@@ -125,6 +126,20 @@ public enum ConfigCheck {
                 add("$.rules[\(i)]", "this rule can never win: more specific or earlier rules take every transition it matches", .warning)
             }
             seen[key] = seen[key] ?? rule.label
+        }
+
+        // Appearance and disappearance rules whose pattern an earlier rule has:
+        // views are the program's, so no other can be known never to win.
+        var patterns: [String: String] = [:]
+        for (i, rule) in config.rules.enumerated() {
+            for (kind, pattern) in [(TransitionKind.appear, rule.appear), (.disappear, rule.disappear)] {
+                guard let pattern else { continue }
+                let key = "\(kind.key)\u{0}\(pattern)"
+                if let earlier = patterns[key] {
+                    add("$.rules[\(i)].\(kind.key)", "this rule can never win for the \(kind) of \"\(pattern)\": \(earlier) has the same pattern and comes first", .warning)
+                }
+                patterns[key] = patterns[key] ?? rule.label
+            }
         }
 
         // Script steps that do nothing: selecting the child already shown.

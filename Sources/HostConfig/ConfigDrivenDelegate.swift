@@ -22,28 +22,49 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         self.registry = registry
     }
 
-    /// The rule for a switch between the children called `from` and `to`, if any.
-    public func rule(from: String, to: String) -> SegueConfig.Rule? {
-        func specificity(_ rule: SegueConfig.Rule) -> Int {
-            switch (rule.from != nil, rule.to != nil) {
-            case (true, true): 3
-            case (false, true): 2
-            case (true, false): 1
-            case (false, false): 0
+    /// What rules match: a switch between two children, or a view's
+    /// appearance or disappearance, by names.
+    public enum Subject: Equatable, Sendable, CustomStringConvertible {
+        case switching(from: String, to: String)
+        /// The appearance (or disappearance) of the view called `view`.
+        case presenting(TransitionKind, view: String)
+
+        /// "a -> b", "the appearance of org.gnome.Calculator".
+        public var description: String {
+            switch self {
+            case .switching(let from, let to): "\(from) -> \(to)"
+            case .presenting(let kind, let view): "the \(kind) of \(view)"
             }
         }
-        var best: SegueConfig.Rule?
-        var bestScore = 0
-        for rule in config.rules {
-            let matches = (rule.from == nil || rule.from == from) && (rule.to == nil || rule.to == to)
-            let score = matches ? specificity(rule) : 0
-            if score > bestScore {
-                best = rule
-                bestScore = score
-            }
-        }
-        return best
     }
+
+    /// How specifically `rule` matches `subject`, or nil when it does not:
+    /// from and to (3), to only (2), from only (1); a view's exact name, else
+    /// the characters of its pattern that are not wildcards.
+    static func specificity(of rule: SegueConfig.Rule, for subject: Subject) -> Int? {
+        switch subject {
+        case .switching(let from, let to):
+            guard rule.from != nil || rule.to != nil, rule.from.map({ $0 == from }) ?? true,
+                  rule.to.map({ $0 == to }) ?? true else { return nil }
+            return (rule.to != nil ? 2 : 0) + (rule.from != nil ? 1 : 0)
+        case .presenting(let kind, let view):
+            guard let text = kind == .appear ? rule.appear : kind == .disappear ? rule.disappear : nil else { return nil }
+            let pattern = SegueConfig.NamePattern(text)
+            return pattern.matches(view) ? pattern.specificity : nil
+        }
+    }
+
+    /// The rule for `subject`, if any: the most specific, the first in the file among equals.
+    public func rule(for subject: Subject) -> SegueConfig.Rule? {
+        var best: (rule: SegueConfig.Rule, score: Int)?
+        for rule in config.rules {
+            if let score = Self.specificity(of: rule, for: subject), score > best?.score ?? 0 { best = (rule, score) }
+        }
+        return best?.rule
+    }
+
+    /// The rule for a switch between the children called `from` and `to`, if any.
+    public func rule(from: String, to: String) -> SegueConfig.Rule? { rule(for: .switching(from: from, to: to)) }
 
     /// Answers ``resolve(from:to:)`` for the two children's names.
     public func containerViewController(
@@ -54,9 +75,22 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         resolve(from: from.name, to: to.name)
     }
 
+    /// Answers ``resolve(_:)`` for the presented child's name.
+    public func containerViewController(
+        _ container: ContainerViewController, animationControllerFor kind: TransitionKind,
+        of presented: ViewController, over beneath: ViewController
+    ) -> AnimatorResolution {
+        resolve(.presenting(kind, view: presented.name))
+    }
+
     /// The animator and reason for a switch between two children, by name.
     public func resolve(from: String, to: String) -> AnimatorResolution {
-        resolution(decide(from: from, to: to))
+        resolve(.switching(from: from, to: to))
+    }
+
+    /// The animator and reason for `subject`, by its rules.
+    public func resolve(_ subject: Subject) -> AnimatorResolution {
+        resolution(decide(subject))
     }
 
     /// The animator called `name` with `parameters`, chosen by the program
@@ -94,14 +128,14 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         case chosen(AnimatorDescriptor, values: [Double], reason: String)
     }
 
-    func decide(from: String, to: String) -> Decision {
+    func decide(_ subject: Subject) -> Decision {
         let name: String, parameters: [String: ParameterValue], why: String
-        if let rule = rule(from: from, to: to) {
+        if let rule = rule(for: subject) {
             (name, parameters, why) = (rule.animator, rule.parameters, "\(rule.label) (\(Self.matching(rule)))")
         } else if let fallback = config.defaultAnimator {
             (name, parameters, why) = (fallback, [:], "defaultAnimator")
         } else {
-            return .builtin(reason: "no rule matches \(from) -> \(to) and no defaultAnimator is set")
+            return .builtin(reason: "no rule matches \(subject) and no defaultAnimator is set")
         }
         return decide(animator: name, parameters: parameters, why: why)
     }
@@ -130,6 +164,8 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         var matched: [String] = []
         if let f = rule.from { matched.append("from \"\(f)\"") }
         if let t = rule.to { matched.append("to \"\(t)\"") }
+        if let a = rule.appear { matched.append("appear \"\(a)\"") }
+        if let d = rule.disappear { matched.append("disappear \"\(d)\"") }
         return matched.joined(separator: ", ")
     }
 
@@ -137,14 +173,23 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
     /// that wins and the ones it beat, the animator and its file, its
     /// parameter values and where each comes from. Makes no animator.
     public func explain(from: String, to: String) -> TransitionExplanation {
-        let winner = rule(from: from, to: to)
-        let beaten = config.rules.filter { rule in
-            rule.label != winner?.label && (rule.from == nil || rule.from == from) && (rule.to == nil || rule.to == to)
-        }.map { rule in
-            let sameLevel = (rule.from != nil) == (winner?.from != nil) && (rule.to != nil) == (winner?.to != nil)
+        explain(.switching(from: from, to: to))
+    }
+
+    /// ``explain(from:to:)`` for any subject: a switch, or a view's appearance or disappearance.
+    public func explain(_ subject: Subject) -> TransitionExplanation {
+        let winner = rule(for: subject)
+        let winningScore = winner.flatMap { Self.specificity(of: $0, for: subject) }
+        let beaten = config.rules.compactMap { rule -> TransitionExplanation.Beaten? in
+            guard rule.label != winner?.label, let score = Self.specificity(of: rule, for: subject) else { return nil }
             return TransitionExplanation.Beaten(
                 label: rule.label, matches: Self.matching(rule), animator: rule.animator,
-                why: sameLevel ? "as specific, but later in the file" : "less specific")
+                why: score == winningScore ? "as specific, but later in the file" : "less specific")
+        }
+        let (from, to): (String, String)
+        switch subject {
+        case .switching(let f, let t): (from, to) = (f, t)
+        case .presenting(let kind, let view): (from, to) = kind == .appear ? ("", view) : (view, "")
         }
         var explanation = TransitionExplanation(from: from, to: to, rule: winner.map { "\($0.label) (\(Self.matching($0)))" },
                                                 beaten: beaten, animator: DefaultAnimator.name, file: nil,
@@ -153,7 +198,8 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         func values(_ parameters: [ParameterDescriptor], _ values: [Double]) -> [TransitionExplanation.Parameter] {
             named(parameters, values).map { TransitionExplanation.Parameter(name: $0.name, value: $0.value, fromRule: given[$0.name] != nil) }
         }
-        switch decide(from: from, to: to) {
+        explanation.kind = { if case .presenting(let kind, _) = subject { kind } else { .switch } }()
+        switch decide(subject) {
         case .builtin(let reason), .fallBack(let reason):
             explanation.reason = reason
             explanation.parameters = values(DefaultAnimator.parameters, DefaultAnimator.parameters.map(\.defaultValue))
@@ -185,7 +231,11 @@ public struct TransitionExplanation: Sendable, Equatable {
         public var fromRule: Bool
     }
 
+    /// The children of a switch; for an appearance, `to` is the view (`from`
+    /// is empty), for a disappearance `from`.
     public var from, to: String
+    /// What the transition does.
+    public var kind: TransitionKind = .switch
     /// The rule that wins, as reports name it; nil when none matches.
     public var rule: String?
     /// The other matching rules, each with why it lost.

@@ -178,11 +178,19 @@ struct ConfigReader {
         if let rules = top["rules"] {
             for (i, item) in try array(rules, "$.rules").enumerated() {
                 let path = "$.rules[\(i)]"
-                let r = try object(item, path, keys: ["from", "to", "animator", "parameters"])
+                let r = try object(item, path, keys: ["from", "to", "appear", "disappear", "animator", "parameters"])
                 let from = try r["from"].map { v throws(ConfigError) in try checkChild(v, "\(path).from") }
                 let to = try r["to"].map { v throws(ConfigError) in try checkChild(v, "\(path).to") }
-                if from == nil && to == nil {
-                    throw fail(path, expected: "'from', 'to' or both (a rule for every transition is 'defaultAnimator')", found: item)
+                let appear = try r["appear"].map { v throws(ConfigError) in try pattern(v, "\(path).appear") }
+                let disappear = try r["disappear"].map { v throws(ConfigError) in try pattern(v, "\(path).disappear") }
+                if from == nil && to == nil && appear == nil && disappear == nil {
+                    throw fail(path, expected: "'from', 'to' or both, or 'appear', 'disappear' or both (a rule for every transition is 'defaultAnimator')", found: item)
+                }
+                if (from != nil || to != nil) && (appear != nil || disappear != nil) {
+                    let key = appear != nil ? "appear" : "disappear"
+                    throw ConfigError(file: file, keyPath: "\(path).\(key)",
+                                      expected: "a rule for switches ('from', 'to') or for a view's appearance and disappearance ('appear', 'disappear'), not both",
+                                      found: "both ('\(from != nil ? "from" : "to")' and '\(key)'); write two rules")
                 }
                 guard let animatorValue = r["animator"] else {
                     throw ConfigError(file: file, keyPath: "\(path).animator", expected: "an animator name", found: "nothing (the key is missing)")
@@ -190,7 +198,8 @@ struct ConfigReader {
                 let animator = try string(animatorValue, "\(path).animator")
                 let parameters = try r["parameters"].map { p throws(ConfigError) in try self.parameters(p, "\(path).parameters") } ?? [:]
                 config.rules.append(SegueConfig.Rule(
-                    from: from, to: to, animator: animator, parameters: parameters, label: "rules[\(i)]"))
+                    from: from, to: to, appear: appear, disappear: disappear, animator: animator, parameters: parameters,
+                    label: "rules[\(i)]"))
             }
         }
         if let script = top["script"] {
@@ -199,6 +208,14 @@ struct ConfigReader {
             }
         }
         return (config, deferred)
+    }
+
+    /// A view's name or a pattern of names (``SegueConfig/NamePattern``).
+    func pattern(_ value: JSONValue, _ path: String) throws(ConfigError) -> String {
+        let expected = "a view's name, or a pattern where * is any characters and ? one (\"org.gnome.*\")"
+        guard case .string(let text) = value else { throw fail(path, expected: expected, found: value) }
+        guard !text.isEmpty else { throw fail(path, expected: expected, found: value) }
+        return text
     }
 
     func step(_ value: JSONValue, _ path: String,

@@ -84,7 +84,7 @@ extension SegueConfig {
       "minLength": 1
     },
     "rules": {
-      "description": "Which animator runs for which switch: the most specific matching rule wins (from and to, then to only, then from only; the first in the file among equals).",
+      "description": "Which animator runs for which switch, and for which view's appearance or disappearance: the most specific matching rule wins (from and to, then to only, then from only; a view's exact name, then the pattern with the most characters that are not wildcards; the first in the file among equals).",
       "type": "array",
       "items": {"$ref": "#/$defs/rule"}
     },
@@ -112,10 +112,15 @@ extension SegueConfig {
       "type": "object",
       "additionalProperties": false,
       "required": ["animator"],
-      "anyOf": [{"required": ["from"]}, {"required": ["to"]}],
+      "oneOf": [
+        {"anyOf": [{"required": ["from"]}, {"required": ["to"]}], "not": {"anyOf": [{"required": ["appear"]}, {"required": ["disappear"]}]}},
+        {"anyOf": [{"required": ["appear"]}, {"required": ["disappear"]}], "not": {"anyOf": [{"required": ["from"]}, {"required": ["to"]}]}}
+      ],
       "properties": {
         "from": {"description": "The child being left.", "$ref": "#/$defs/name"},
         "to": {"description": "The child being shown.", "$ref": "#/$defs/name"},
+        "appear": {"description": "The views whose appearance (a window opening) the rule matches: a name, or a pattern where * is any characters and ? one (\"org.gnome.*\").", "$ref": "#/$defs/name"},
+        "disappear": {"description": "The views whose disappearance (a window closing) the rule matches, as 'appear'.", "$ref": "#/$defs/name"},
         "animator": {"description": "A plugin animator's short name, or \"default\" for the built-in one.", "$ref": "#/$defs/name"},
         "parameters": {
           "description": "Parameter values by name: \#(ParameterKinds.forms) ('segue inspect ANIMATOR' lists them).",

@@ -21,12 +21,19 @@ import Timing
 /// Unknown keys are errors, so that a typo never goes unnoticed.
 public struct SegueConfig: Equatable, Sendable {
     /// A rule: the most specific match wins (from and to, then to only, then
-    /// from only); among equally specific rules, the first in the file.
+    /// from only; for a view's appearance or disappearance, its exact name,
+    /// then the pattern with the most characters that are not wildcards);
+    /// among equally specific rules, the first in the file.
     public struct Rule: Equatable, Sendable {
         /// The child being left, or nil for any.
         public var from: String?
         /// The child being shown, or nil for any.
         public var to: String?
+        /// The views whose appearance it matches: a name, or a pattern where
+        /// `*` is any characters and `?` one (`org.gnome.*`); nil for none.
+        public var appear: String?
+        /// The views whose disappearance it matches, as ``appear``.
+        public var disappear: String?
         /// An animator's short name, or "default" for the built-in one.
         public var animator: String
         /// Parameter values by name, validated when the rule is used.
@@ -34,14 +41,51 @@ public struct SegueConfig: Equatable, Sendable {
         /// Where it is in the file, for reports: `rules[2]`.
         public var label: String
 
-        /// A rule; at least one of `from` and `to` should be set.
-        public init(from: String? = nil, to: String? = nil, animator: String,
-                    parameters: [String: ParameterValue] = [:], label: String) {
+        /// A rule; at least one of `from` and `to`, or of `appear` and `disappear`, should be set.
+        public init(from: String? = nil, to: String? = nil, appear: String? = nil, disappear: String? = nil,
+                    animator: String, parameters: [String: ParameterValue] = [:], label: String) {
             self.from = from
             self.to = to
+            self.appear = appear
+            self.disappear = disappear
             self.animator = animator
             self.parameters = parameters
             self.label = label
+        }
+    }
+
+    /// A rule's pattern for a view's name: `*` matches any characters, `?`
+    /// one; every other character itself.
+    public struct NamePattern: Sendable {
+        public let text: String
+
+        public init(_ text: String) { self.text = text }
+
+        /// Whether it has a wildcard.
+        public var isPattern: Bool { text.contains { $0 == "*" || $0 == "?" } }
+
+        /// How specific it is: an exact name beats any pattern, a pattern with
+        /// more characters that are not wildcards beats one with fewer.
+        public var specificity: Int { isPattern ? 1 + text.filter { $0 != "*" && $0 != "?" }.count : Int(Int32.max) }
+
+        /// Whether `name` matches, as a shell's glob matches a file name.
+        public func matches(_ name: String) -> Bool {
+            let p = Array(text.unicodeScalars), s = Array(name.unicodeScalars)
+            var (i, j, star, mark) = (0, 0, -1, 0)
+            while j < s.count {
+                if i < p.count && (p[i] == "?" || p[i] == s[j]) {
+                    (i, j) = (i + 1, j + 1)
+                } else if i < p.count && p[i] == "*" {
+                    (star, mark, i) = (i, j, i + 1)
+                } else if star >= 0 {
+                    (i, mark) = (star + 1, mark + 1)
+                    j = mark
+                } else {
+                    return false
+                }
+            }
+            while i < p.count && p[i] == "*" { i += 1 }
+            return i == p.count
         }
     }
 

@@ -83,7 +83,7 @@ struct LibsegueTests {
             ("new with a broken config", -3, "\(broken):1:31: $.rules[0].animator: expected a non-empty string, found the number 5"),
             ("new", 0, ""),
             ("info with struct_size 0", -1, "info.struct_size is 0"),
-            ("info past the last", -2, "index 999 is past the last animator (there are 4)"),
+            ("info past the last", -2, "index 999 is past the last animator (there are 5)"),
             ("info into NULL", -1, "info is NULL"),
             ("find a misspelt name", -2, "no animator named 'CurlUpp' (did you mean 'CurlUp'?)"),
             ("find NULL", -1, "name is NULL"),
@@ -266,9 +266,9 @@ struct LibseguePythonTests {
         #expect(ran.status == 0, "\(ran.err)")
         let played = try JSONDecoder().decode(Played.self, from: Data(ran.out.utf8))
 
-        #expect(played.version == 0x10001, "API 1.1")
-        #expect(played.sizes == ["options": 72, "desc": 176, "plan": 248, "info": 56, "state": 208], "ctypes lays the structs out as C does")
-        #expect(played.animators.map(\.name) == ["CurlUp", "ImageZoom", "SpringSlide", "default"])
+        #expect(played.version == 0x10002, "API 1.2")
+        #expect(played.sizes == ["options": 72, "desc": 184, "plan": 248, "info": 56, "state": 208], "ctypes lays the structs out as C does")
+        #expect(played.animators.map(\.name) == ["CurlUp", "ImageZoom", "Pop", "SpringSlide", "default"])
         let curl = try #require(played.animators.first { $0.name == "CurlUp" })
         #expect(curl.id == "org.segue.curl-up/1" && curl.file == Paths.binFolder + "/libCurlUp.so")
         #expect(curl.parameters.map(\.name) == ["duration", "curve", "radius", "angle", "rows"])

@@ -611,6 +611,11 @@ FIXTURE_UNUSED static void evaluate(const segue_animator_t *self, const segue_co
     states[0]->frame = ctx->from_initial_frame;
     states[1]->frame = ctx->to_final_frame;
 #endif
+#ifdef FIXTURE_KINDS
+    /* Written for every kind: says which one it was given, in both layers' z. */
+    states[0]->z_position = 100 + ctx->kind;
+    states[1]->z_position = 100 + ctx->kind;
+#endif
 }
 
 #ifdef ATTEMPT_STOP_AFTER_END
@@ -705,6 +710,10 @@ static const segue_animator_t fade = {
     .evaluate = NULL,
 #else
     .evaluate = evaluate,
+#ifdef FIXTURE_KINDS
+    .kinds = SEGUE_KIND_BIT(SEGUE_TRANSITION_SWITCH) | SEGUE_KIND_BIT(SEGUE_TRANSITION_APPEAR) |
+             SEGUE_KIND_BIT(SEGUE_TRANSITION_DISAPPEAR),
+#endif
 #endif
 #ifdef CUT_BACK
     .end = end_past_the_size,

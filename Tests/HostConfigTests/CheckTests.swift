@@ -29,7 +29,7 @@ struct CheckTests {
         #expect(result.status == 1)
         #expect(result.out == """
             segue.json:3:6: error: $.rules[0].to: expected the name of a child (photo, video, file, contact, clipboard, grid, detail), found the string "vidoe" (did you mean 'video'?)
-            segue.json:4:20: error: $.rules[1].animator: no animator named 'CurlUP' (did you mean 'CurlUp'?); the animators are CurlUp, ImageZoom, SpringSlide and 'default'
+            segue.json:4:20: error: $.rules[1].animator: no animator named 'CurlUP' (did you mean 'CurlUp'?); the animators are CurlUp, ImageZoom, Pop, SpringSlide and 'default'
             segue.json:5:63: error: $.rules[2].parameters.damping: SpringSlide parameter 'damping': expected a number in [0.05, 1], found 7
             segue.json: 3 errors, 0 warnings
 

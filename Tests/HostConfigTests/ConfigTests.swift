@@ -110,7 +110,7 @@ struct ConfigTests {
         (#"{"plugins": "p"}"#, "$.plugins", "an array", #"the string "p""#),
         (#"{"plugins": [3]}"#, "$.plugins[0]", "a non-empty string", "the number 3"),
         (#"{"children": ["a", "b", "c"], "rules": [{"to": "b"}]}"#, "$.rules[0].animator", "an animator name", "nothing (the key is missing)"),
-        (#"{"rules": [{"animator": "X"}]}"#, "$.rules[0]", "'from', 'to' or both (a rule for every transition is 'defaultAnimator')", "an object"),
+        (#"{"rules": [{"animator": "X"}]}"#, "$.rules[0]", "'from', 'to' or both, or 'appear', 'disappear' or both (a rule for every transition is 'defaultAnimator')", "an object"),
         (#"{"children": ["a", "b", "c"], "rules": [{"to": "b", "animator": 5}]}"#, "$.rules[0].animator", "a non-empty string", "the number 5"),
         (#"{"children": ["a", "b", "c"], "rules": [{"to": "b", "animator": "X", "parameters": {"p": [1]}}]}"#, "$.rules[0].parameters.p", "a number, a boolean or a string", "an array of 1"),
         (#"{"children": ["a"], "rules": [{"to": "zz", "animator": "X"}]}"#, "$.rules[0].to", "the name of a child (a)", #"the string "zz""#),

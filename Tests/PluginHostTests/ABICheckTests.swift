@@ -24,6 +24,29 @@ enum Abigail {
 
     struct DumpFailure: Error { let message: String }
 
+    /// What in an abidiff report is not growth at a struct's end: a member
+    /// inserted before the old size, anything removed, moved or retyped.
+    static func growthProblems(_ report: String) -> [String] {
+        var problems: [String] = []
+        var oldSize: Int?
+        for line in report.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("type size changed from"), let bits = Int(line.split(separator: " ")[4]) {
+                oldSize = bits
+            } else if line.hasPrefix("type size hasn't changed") {
+                oldSize = nil  // a member in the padding: past every member, as the size did not move
+            } else if line.hasPrefix("'"), let range = line.range(of: "', at offset "),
+                      let offset = Int(line[range.upperBound...].split(separator: " ")[0]) {
+                if let oldSize, offset < oldSize {
+                    problems.append("\(line[..<range.lowerBound])' inserted at bit \(offset), before the old end at bit \(oldSize)")
+                }
+            } else if ["deletion", "offset changed", "type name changed", "Removed,", "enumerator change", "value changed"]
+                        .contains(where: line.contains), !line.contains(" 0 Removed") {
+                problems.append(line)
+            }
+        }
+        return problems
+    }
+
     /// What abidiff says of `name` between the baseline and `folder`: its status and report.
     static func compare(_ name: String, with folder: String) throws -> (status: Int32, report: String) {
         let compared = try run("/usr/bin/env", ["abidiff", baselines + "/" + name, folder + "/" + name])
@@ -55,6 +78,32 @@ struct ABICheckTests {
             return String(parts[2].split(separator: "@")[0])
         }.sorted()
         #expect(functions.joined(separator: "\n") + "\n" == declared, "libsegue exports exactly what segue/embed.h declares")
+    }
+
+    /// Each change since ABI 1.2 (libsegue API 1.1), as released, is growth
+    /// the rule allows: members appended at a struct's end (or in its
+    /// padding), functions added; nothing removed, moved or retyped.
+    @Test(.enabled(if: Abigail.available, "\(Abigail.skipNote)"))
+    func theABIsOnlyGrewAtTheirEndsSinceTheLastRelease() throws {
+        let today = try Abigail.dump()
+        for name in ["animator.abi", "libsegue.abi"] {
+            let compared = try run("/usr/bin/env", ["abidiff", Abigail.baselines + "/release-1.2/" + name, today + "/" + name])
+            let report = compared.out + compared.err
+            #expect(report.contains("data member insertion"), "\(name) grew since 1.2: \(report)")
+            #expect(Abigail.growthProblems(report).isEmpty, "\(name): \(Abigail.growthProblems(report))\n\(report)")
+        }
+    }
+
+    /// The growth check can fail: a member inserted before the end is caught.
+    @Test func theGrowthCheckCatchesAMemberInsertedBeforeTheEnd() {
+        let report = """
+              type size changed from 1408 to 1472 (in bits)
+              1 data member insertion:
+                'uint32_t kind', at offset 64 (in bits)
+            """
+        #expect(Abigail.growthProblems(report) == ["'uint32_t kind' inserted at bit 64, before the old end at bit 1408"])
+        #expect(!Abigail.growthProblems("  1 data member deletion:\n").isEmpty)
+        #expect(!Abigail.growthProblems("'double alpha' offset changed from 64 to 128").isEmpty)
     }
 
     /// The check can fail: a member moved in animator.h and a type changed in embed.h are both caught.

@@ -1,6 +1,7 @@
 import Foundation
 
 import HostContainer
+import Timing
 
 /// An animator made of closures: by default it animates the from and to
 /// views over `duration` and shows `t / duration` as the to view's alpha, so
@@ -9,16 +10,20 @@ public final class StandInAnimator: TransitionAnimator {
     public let name: String
     public let source = AnimatorSource.application
     public let duration: Double
+    public let kinds: TransitionKinds
     public private(set) var context: TransitionContext?
+    /// Every t evaluated, in order.
+    public private(set) var times: [Double] = []
     public private(set) var ended: [Bool] = []
     private let plan: (TransitionContext) -> AnimatorSetup
     private let frame: (Double, LayerStates) -> Void
 
     /// `plan` (else two view layers over `duration`) and `evaluate` (else the to view's alpha as progress).
-    public init(_ name: String = "Probe", duration: Double = 1, plan: ((TransitionContext) -> AnimatorSetup)? = nil,
-                evaluate: ((Double, LayerStates) -> Void)? = nil) {
+    public init(_ name: String = "Probe", duration: Double = 1, kinds: TransitionKinds = .switches,
+                plan: ((TransitionContext) -> AnimatorSetup)? = nil, evaluate: ((Double, LayerStates) -> Void)? = nil) {
         self.name = name
         self.duration = duration
+        self.kinds = kinds
         self.plan = plan ?? { _ in .animate(TransitionPlan(duration: duration, layers: [LayerRequest(.view(.from)), LayerRequest(.view(.to))])) }
         self.frame = evaluate ?? { t, layers in layers[1].alpha = t / duration }
     }
@@ -27,7 +32,10 @@ public final class StandInAnimator: TransitionAnimator {
         self.context = context
         return plan(context)
     }
-    public func evaluate(at t: Double, layers: LayerStates) { frame(t, layers) }
+    public func evaluate(at t: Double, layers: LayerStates) {
+        times.append(t)
+        frame(t, layers)
+    }
     public func animationEnded(_ completed: Bool) { ended.append(completed) }
 }
 
@@ -41,9 +49,18 @@ public final class StandInDelegate: ContainerViewControllerDelegate {
         self.choose = choose
     }
 
-    /// Uses `animator` for every switch.
+    /// Uses `animator` for every switch, and for every appearance and disappearance.
     public convenience init(using animator: any TransitionAnimator, reason: String = "stand-in") {
         self.init { _, _, _ in .use(animator, reason: reason) }
+        presenting = { _, _ in .use(animator, reason: reason) }
+    }
+
+    /// Answers appearances and disappearances; the container's default when nil.
+    public var presenting: ((TransitionKind, ViewController) -> AnimatorResolution)?
+
+    public func containerViewController(_ c: ContainerViewController, animationControllerFor kind: TransitionKind,
+                                        of presented: ViewController, over beneath: ViewController) -> AnimatorResolution {
+        presenting?(kind, presented) ?? .useDefault(reason: "no stand-in for presentations")
     }
 
     public func containerViewController(_ c: ContainerViewController, animationControllerForTransitionFrom from: ViewController,

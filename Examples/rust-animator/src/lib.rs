@@ -114,6 +114,7 @@ static ANIMATOR: Shared<segue_animator_t> = Shared(segue_animator_t {
     setup: Some(setup),
     evaluate: Some(evaluate),
     end: None,
+    kinds: 0,
 });
 static ANIMATORS: Shared<[*const segue_animator_t; 1]> = Shared([&ANIMATOR.0]);
 static PLUGIN: Shared<segue_plugin_t> = Shared(segue_plugin_t {

@@ -37,6 +37,8 @@ _ISOLATION = {"process": 0, "none": 1, None: 2}
 _SANDBOX = {None: 0, "strict": 1, "off": 2}
 _PARAMETER_TYPES = {0: "number", 1: "integer", 2: "boolean", 3: "choice", 4: "curve"}
 _EVENT_KINDS = {0: "log", 1: "reloaded", 2: "config-error", 3: "fell-back"}
+#: Kinds of transition (segue_transition_kind_t), by their names in configs.
+_TRANSITION_KINDS = {"switch": 0, "appear": 1, "disappear": 2}
 
 Rect = Tuple[float, float, float, float]
 
@@ -114,6 +116,8 @@ class Animator:
     description: str
     file: Optional[str]
     parameters: Tuple[Parameter, ...]
+    #: The kinds of transition it was written for ("switch", "appear", "disappear"); it plays them all.
+    kinds: Tuple[str, ...] = ("switch",)
 
 
 @dataclass(frozen=True)
@@ -241,17 +245,25 @@ class Player:
                                             p.default_value, p.min_value, p.max_value,
                                             tuple(_text(p.choices[k]) for k in range(p.choice_count))))
             found.append(Animator(_text(info.name), _text(info.id), _text(info.version) or "", _text(info.description) or "",
-                                  _text(info.file), tuple(parameters)))
+                                  _text(info.file), tuple(parameters),
+                                  tuple(k for k, v in _TRANSITION_KINDS.items() if info.kinds & (1 << v))))
         return found
 
-    def begin(self, from_view: View, to_view: View, bounds: Tuple[float, float], *, animator: Optional[str] = None,
-              parameters: Optional[dict] = None, going_right: bool = True, interactive: bool = False) -> "Transition":
+    def begin(self, from_view: Optional[View], to_view: Optional[View], bounds: Tuple[float, float], *,
+              animator: Optional[str] = None, parameters: Optional[dict] = None, going_right: bool = True,
+              interactive: bool = False, kind: str = "switch") -> "Transition":
         """Begins a transition from `from_view` to `to_view` in a container of `bounds` (width, height),
         played by `animator` (else the config's rules, else the default) with `parameters` (names to
-        values, as a config writes them). Raises SegueError for a description libsegue refuses."""
+        values, as a config writes them). `kind` is "switch", "appear" (`to_view` opens over
+        `from_view`) or "disappear" (`from_view` closes, revealing `to_view`); the view beneath may be
+        None. Raises SegueError for a description libsegue refuses."""
         keep: list = []
+        if kind not in _TRANSITION_KINDS:
+            raise ValueError(f"kind {kind!r}: expected one of {', '.join(_TRANSITION_KINDS)}")
 
-        def view(v: View) -> _abi.View:
+        def view(v: Optional[View]) -> _abi.View:
+            if v is None:
+                return _abi.View()
             elements = [_abi.Element(struct_size=C.sizeof(_abi.Element), name=name.encode(), frame=_abi.Rect(*frame))
                         for name, frame in v.elements.items()]
             pointers = (C.POINTER(_abi.Element) * max(len(elements), 1))(*[C.pointer(e) for e in elements])
@@ -260,7 +272,8 @@ class Player:
             return _abi.View(name=name, frame=_abi.Rect(*v.frame), elements=pointers if elements else None,
                              element_count=len(elements))
         desc = _abi.TransitionDesc(struct_size=C.sizeof(_abi.TransitionDesc), bounds=_abi.Rect(0, 0, *bounds),
-                                   from_=view(from_view), to=view(to_view), going_right=going_right, interactive=interactive)
+                                   from_=view(from_view), to=view(to_view), going_right=going_right, interactive=interactive,
+                                   kind=_TRANSITION_KINDS[kind])
         if animator is not None:
             desc.animator = animator.encode()
         if parameters:

@@ -38,7 +38,7 @@ class PlayerOptions(C.Structure):
 
 class AnimatorInfo(C.Structure):
     _fields_ = [("struct_size", C.c_uint32), ("name", C.c_char_p), ("id", C.c_char_p), ("version", C.c_char_p),
-                ("description", C.c_char_p), ("file", C.c_char_p), ("param_count", C.c_uint32)]
+                ("description", C.c_char_p), ("file", C.c_char_p), ("param_count", C.c_uint32), ("kinds", C.c_uint32)]
 
 
 class Param(C.Structure):
@@ -50,7 +50,7 @@ class Param(C.Structure):
 class TransitionDesc(C.Structure):
     _fields_ = [("struct_size", C.c_uint32), ("bounds", Rect), ("from_", View), ("to", View),
                 ("going_right", C.c_bool), ("interactive", C.c_bool),
-                ("animator", C.c_char_p), ("parameters_json", C.c_char_p)]
+                ("animator", C.c_char_p), ("parameters_json", C.c_char_p), ("kind", C.c_uint32)]
 
 
 class LayerRequest(C.Structure):

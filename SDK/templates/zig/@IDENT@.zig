@@ -45,6 +45,7 @@ const animator = c.segue_animator_t{
     .setup = setup,
     .evaluate = evaluate,
     .end = null,
+    .kinds = 0,
 };
 const animators = [_][*c]const c.segue_animator_t{&animator};
 const plugin = c.segue_plugin_t{

@@ -10,12 +10,19 @@ package final class ActiveTransition {
     static let maximumMeshDivisions = Int(SEGUE_MAX_MESH_DIVISIONS)
 
     package let animator: any TransitionAnimator
-    let context: TransitionContext
+    /// The transition asked for: its completion ends the transition.
+    var request: TransitionContext { playback.request }
+    /// The context the animator was set up with (see ``KindPlayback``).
+    var context: TransitionContext { playback.context }
+    let playback: KindPlayback
     let plan: TransitionPlan
     /// Where the transition is and how it moves; the container steers it.
     /// Held at the start until the container sets it moving.
     var playhead = Playhead.held(0) {
-        didSet { context.transitionWasCancelled = playhead.target == 0 }
+        didSet {
+            request.transitionWasCancelled = playhead.target == 0
+            context.transitionWasCancelled = playhead.target == 0
+        }
     }
     var reason = ""
     /// Whether the built-in default runs in place of the animator that was chosen.
@@ -33,6 +40,8 @@ package final class ActiveTransition {
     /// The elements the plan hides, with whether each was hidden before.
     private let hiddenElements: [(view: View, wasHidden: Bool)]
     private let meshes: [Mesh?]
+    /// The stand-in's layers (``KindPlayback``), hidden in every state.
+    private let concealed: [Int]
     /// One state per layer, reused every frame.
     private let states: UnsafeMutablePointer<LayerState>
 
@@ -43,11 +52,13 @@ package final class ActiveTransition {
         var frame: Rect, transform: Transform3D, alpha: Double, zPosition: Double, isHidden: Bool
     }
 
-    private init(animator: any TransitionAnimator, context: TransitionContext, plan: TransitionPlan,
+    private init(animator: any TransitionAnimator, playback: KindPlayback, plan: TransitionPlan,
                  layers: [View], snapshots: [View], hiddenElements: [(view: View, wasHidden: Bool)], meshes: [Mesh?]) {
         self.animator = animator
-        self.context = context
+        self.playback = playback
         self.plan = plan
+        self.concealed = playback.concealedLayers(of: plan)
+        let context = playback.context
         self.layers = layers
         self.restingPoses = layers.map {
             Pose(frame: $0.convert($0.bounds, to: context.containerView), transform: $0.transform,
@@ -61,13 +72,22 @@ package final class ActiveTransition {
 
     deinit { states.deallocate() }
 
-    /// Asks `animator` for a plan, checks it, and sets its layers up in the
-    /// container view. On failure nothing in the view tree has changed and the
-    /// error says why, naming the animator.
-    package static func begin(_ animator: any TransitionAnimator, context: TransitionContext) -> Result<ActiveTransition, PlanError> {
+    /// Asks `animator` for a plan of the transition `request` asks for (or of
+    /// the kind it plays instead: ``KindPlayback``), checks it, and sets its
+    /// layers up in the container view. On failure nothing in the view tree
+    /// has changed and the error says why, naming the animator.
+    package static func begin(_ animator: any TransitionAnimator, context request: TransitionContext) -> Result<ActiveTransition, PlanError> {
+        let playback: KindPlayback
+        switch KindPlayback.play(animator, request) {
+        case .failure(let error): return .failure(error)
+        case .success(let p): playback = p
+        }
+        let context = playback.context
         let plan: TransitionPlan
         switch self.plan(of: animator, context: context) {
-        case .failure(let error): return .failure(error)
+        case .failure(let error):
+            playback.standIn?.view.removeFromSuperview()
+            return .failure(error)
         case .success(let p): plan = p
         }
         let container = context.containerView
@@ -100,7 +120,7 @@ package final class ActiveTransition {
         }
         for element in hidden { element.view.isHidden = true }
         return .success(ActiveTransition(
-            animator: animator, context: context, plan: plan,
+            animator: animator, playback: playback, plan: plan,
             layers: layers, snapshots: snapshots, hiddenElements: hidden, meshes: meshes))
     }
 
@@ -172,7 +192,8 @@ package final class ActiveTransition {
                 frame: restingPoses[index].frame, zPosition: Double(index),
                 mesh: meshes[index]?.vertices ?? .init(start: nil, count: 0)))
         }
-        animator.evaluate(at: t, layers: LayerStates(base: states, count: layers.count))
+        animator.evaluate(at: playback.localTime(t, duration: plan.duration), layers: LayerStates(base: states, count: layers.count))
+        for index in concealed { states[index].isHidden = true }
         if let why = animator.failure {
             failure = why
             return
@@ -214,6 +235,7 @@ package final class ActiveTransition {
         }
         let to = context.toViewController.view
         if !layers.contains(where: { $0 === to }) { to.frame = context.finalFrame(for: context.toViewController) }
+        playback.standIn?.view.removeFromSuperview()
     }
 }
 

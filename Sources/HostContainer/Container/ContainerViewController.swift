@@ -20,6 +20,15 @@ import Timing
 ///   declines, plans something unusable or produces non-finite values, the
 ///   private default animator runs, and the report says why.
 ///
+/// Presentation (UIKit's, over the current context): ``present(_:frame:)``
+/// adds a child over the shown one with an appearance, and
+/// ``dismissPresented()`` takes it away with a disappearance, the shown child
+/// staying where it is beneath. An appearance calls `addChild(presented)`,
+/// runs, then `presented.didMove(toParent: self)`; a disappearance calls
+/// `presented.willMove(toParent: nil)`, runs, then removes its view and
+/// `removeFromParent()`. Cancelled, each puts back what it began with. A
+/// switch while a child is presented happens beneath it.
+///
 /// Interruptions: a selection is never lost. Asked for while a transition
 /// runs on its own, selecting the child it is leaving reverses it, selecting
 /// the child it is heading to keeps (or restores) that course, and selecting
@@ -35,6 +44,9 @@ open class ContainerViewController: ViewController {
     public let viewControllers: [ViewController]
     /// The child shown, or the one being left while a transition runs.
     public private(set) var selectedViewController: ViewController?
+    /// The child presented over the shown one: set when its appearance
+    /// completes, cleared when its disappearance does.
+    public internal(set) var presentedViewController: ViewController?
     /// Supplies animators and hears selections. Held weakly, as in UIKit.
     public weak var delegate: (any ContainerViewControllerDelegate)?
     /// The clock ``tick()`` reads; owned by the embedder.
@@ -48,15 +60,22 @@ open class ContainerViewController: ViewController {
     /// another child interrupts it: 0.15 s.
     public static let hurryDuration = 0.15
 
-    private var active: ActiveTransition?
+    var active: ActiveTransition?
     /// The interaction holding or releasing the active transition, kept here
     /// so that a transition never freezes because its driver was dropped.
     private var interaction: PercentDrivenInteraction?
     private var pendingSelection: ViewController?
+    /// Presentations and dismissals asked for while a transition ran, in order.
+    var pendingPresentations: [PresentationRequest] = []
+
+    enum PresentationRequest {
+        case present(ViewController, frame: Rect?)
+        case dismiss
+    }
     /// True while a switch is being set up or completed and calls out (the
     /// delegate, the animator, observers): a selection made from there waits
     /// until the container is consistent again.
-    private var isSwitching = false
+    var isSwitching = false
 
     /// Makes a container of `size` showing `viewControllers[0]` without animation.
     public init(name: String = "container", viewControllers: [ViewController], size: Rect, clock: any TransitionClock) {
@@ -153,7 +172,15 @@ open class ContainerViewController: ViewController {
             pendingSelection = target
             return
         }
-        let context = running.context
+        let context = running.request
+        if context.kind != .switch {
+            // A presentation or a dismissal: the selection happens beneath, after it.
+            if target !== selectedViewController || pendingSelection != nil {
+                pendingSelection = target
+                steer(running, toward: running.playhead.target!, within: Self.hurryDuration)
+            }
+            return
+        }
         if target === context.toViewController || target === context.fromViewController {
             pendingSelection = nil
             let end = target === context.toViewController ? 1.0 : 0.0
@@ -166,7 +193,7 @@ open class ContainerViewController: ViewController {
 
     /// Sends a transition towards `end` (1: the to child, 0: back) from where
     /// it is now, linearly at its animator's own pace, in at most `limit` seconds.
-    private func steer(_ running: ActiveTransition, toward end: Double, within limit: Double = .infinity) {
+    func steer(_ running: ActiveTransition, toward end: Double, within limit: Double = .infinity) {
         let now = clock.now
         running.playhead = .heading(to: end, from: running.playhead.fraction(at: now), at: now,
                                     duration: running.duration, limit: limit)
@@ -200,7 +227,7 @@ open class ContainerViewController: ViewController {
         running.apply(at: fraction * running.duration)
         if running.failure != nil { fallBackToDefault(running, fraction: fraction) }
         if let current = active, current.playhead.arrived(at: now) {
-            current.context.completeTransition(current.playhead.target == 1)
+            current.request.completeTransition(current.playhead.target == 1)
         }
     }
 
@@ -238,7 +265,7 @@ open class ContainerViewController: ViewController {
     }
 
     /// Whether an interaction holds the transition of `context`.
-    func isHeld(_ context: TransitionContext) -> Bool { active?.context === context && isInteracting }
+    func isHeld(_ context: TransitionContext) -> Bool { active?.request === context && isInteracting }
 
     // MARK: - Switching
 
@@ -262,13 +289,43 @@ open class ContainerViewController: ViewController {
         addChild(to)
         emit(.addChild(to.name))
         to.view.frame = view.bounds
+        if let presented = presentedViewController { view.insertSubview(to.view, below: presented.view) }
 
         let context = TransitionContext(
             from: from, to: to, containerView: view, goingRight: toIndex > fromIndex, isInteractive: interactive
         ) { [unowned self] completed in self.finishTransition(completed: completed) }
-
         let resolution = delegate?.containerViewController(self, animationControllerForTransitionFrom: from, to: to)
             ?? .useDefault(reason: "no delegate")
+        begin(context, resolution, interactive: interactive)
+    }
+
+    /// Starts the appearance of `presented` over the shown child, or its disappearance.
+    func startPresentation(_ kind: TransitionKind, of presented: ViewController, frame: Rect?) {
+        isSwitching = true
+        defer { isSwitching = false }
+        let beneath = selectedViewController!
+        if kind == .appear {
+            addChild(presented)
+            emit(.addChild(presented.name))
+            presented.view.frame = frame ?? view.bounds
+            view.addSubview(presented.view)
+        } else {
+            presented.willMove(toParent: nil)
+            emit(.willMoveToParent(child: presented.name, parent: nil))
+        }
+        let (from, to) = kind == .appear ? (beneath, presented) : (presented, beneath)
+        let context = TransitionContext(
+            kind: kind, from: from, to: to, containerView: view, goingRight: true,
+            frames: (from.view.frame, to.view.frame)
+        ) { [unowned self] completed in self.finishTransition(completed: completed) }
+        let resolution = delegate?.containerViewController(self, animationControllerFor: kind, of: presented, over: beneath)
+            ?? .useDefault(reason: "no delegate")
+        begin(context, resolution, interactive: false)
+    }
+
+    /// Begins the transition `context` asks for with the delegate's answer
+    /// (or the default), and makes it the active one.
+    private func begin(_ context: TransitionContext, _ resolution: AnimatorResolution, interactive: Bool) {
         let running: ActiveTransition
         switch resolution.animator.map({ ActiveTransition.begin($0, context: context) }) {
         case .success(let t)?:
@@ -284,6 +341,7 @@ open class ContainerViewController: ViewController {
             running.reason = resolution.reason
             running.fellBack = resolution.fellBack
         }
+        if let how = running.playback.how { running.reason += "; played \(how)" }
         if interactive {
             interaction = PercentDrivenInteraction(container: self, context: context)
             context.onInteraction = { [weak self, unowned context] command in self?.interact(context, command) }
@@ -291,7 +349,8 @@ open class ContainerViewController: ViewController {
             running.playhead = .playing(duration: running.duration, from: clock.now)
         }
         active = running
-        emit(.transitionStarted(from: from.name, to: to.name, animator: running.animator.name))
+        emit(.transitionStarted(from: context.fromViewController.name, to: context.toViewController.name,
+                                animator: running.animator.name))
         tick()
     }
 
@@ -301,7 +360,7 @@ open class ContainerViewController: ViewController {
         let why = failed.failure ?? "it failed"
         failed.tearDown()
         failed.animator.animationEnded(false)
-        let replacement = beginDefault(failed.context)
+        let replacement = beginDefault(failed.request)
         replacement.reason = FallbackReason.midway(failed.animator.name, why)
         replacement.fellBack = true
         replacement.frames = failed.frames
@@ -320,26 +379,27 @@ open class ContainerViewController: ViewController {
     private func finishTransition(completed: Bool) {
         guard let transition = active else { return }
         isSwitching = true
-        let context = transition.context
+        let context = transition.request
         let from = context.fromViewController, to = context.toViewController
         transition.tearDown()
         interaction = nil
-        if completed {
+        switch (context.kind, completed) {
+        case (.switch, true):
             to.view.frame = context.finalFrame(for: to)
-            from.view.removeFromSuperview()
-            emit(.removeFromSuperview(from.name))
-            from.removeFromParent()
-            emit(.removeFromParent(from.name))
-            to.didMove(toParent: self)
-            emit(.didMoveToParent(child: to.name, parent: name))
+            leave(from)
+            arrive(to)
             selectedViewController = to
-        } else {
-            to.view.removeFromSuperview()
-            emit(.removeFromSuperview(to.name))
-            to.removeFromParent()
-            emit(.removeFromParent(to.name))
-            from.didMove(toParent: self)
-            emit(.didMoveToParent(child: from.name, parent: name))
+        case (.switch, false), (.appear, false):
+            leave(to)
+            arrive(from)
+        case (.appear, true):
+            arrive(to)
+            presentedViewController = to
+        case (.disappear, true):
+            leave(from)
+            presentedViewController = nil
+        case (.disappear, false):
+            arrive(from)
         }
         active = nil
         let failedBefore = transition.animator.failure != nil
@@ -348,7 +408,7 @@ open class ContainerViewController: ViewController {
             transition.reason += "; then \(transition.animator.name) \(why)"
         }
         emit(.animationEnded(animator: transition.animator.name, completed: completed))
-        if completed {
+        if completed && context.kind == .switch {
             delegate?.containerViewController(self, didSelect: to)
             emit(.didSelect(to.name))
         }
@@ -356,13 +416,32 @@ open class ContainerViewController: ViewController {
             from: from.name, to: to.name, animator: transition.animator.name, source: transition.animator.source,
             reason: transition.reason, fellBack: transition.fellBack, duration: transition.duration,
             frames: transition.frames, completed: completed, shown: (completed ? to : from).name,
-            interactive: context.isInteractive, parameters: transition.parameters))
+            interactive: context.isInteractive, parameters: transition.parameters, kind: context.kind))
         isSwitching = false
 
-        if let next = pendingSelection {
+        if !pendingPresentations.isEmpty {
+            switch pendingPresentations.removeFirst() {
+            case .present(let child, let frame): startPresentation(.appear, of: child, frame: frame)
+            case .dismiss: if let presented = presentedViewController { startPresentation(.disappear, of: presented, frame: nil) }
+            }
+        } else if let next = pendingSelection {
             pendingSelection = nil
             select(next)
         }
+    }
+
+    /// A child's view leaves the container and the child its parent.
+    private func leave(_ child: ViewController) {
+        child.view.removeFromSuperview()
+        emit(.removeFromSuperview(child.name))
+        child.removeFromParent()
+        emit(.removeFromParent(child.name))
+    }
+
+    /// A child that heard `willMove` hears that it is (still, or now) this container's.
+    private func arrive(_ child: ViewController) {
+        child.didMove(toParent: self)
+        emit(.didMoveToParent(child: child.name, parent: name))
     }
 
     private func emit(_ event: ContainerEvent) { onEvent?(event) }

@@ -13,6 +13,16 @@ public protocol ContainerViewControllerDelegate: AnyObject {
         animationControllerForTransitionFrom from: ViewController,
         to: ViewController
     ) -> AnimatorResolution
+
+    /// The animator for the appearance of `presented` over `beneath` (the
+    /// shown child), or for its disappearance (`kind`), or none (with why)
+    /// to let the container use its private default animator.
+    func containerViewController(
+        _ container: ContainerViewController,
+        animationControllerFor kind: TransitionKind,
+        of presented: ViewController,
+        over beneath: ViewController
+    ) -> AnimatorResolution
 }
 
 extension ContainerViewControllerDelegate {
@@ -24,6 +34,16 @@ extension ContainerViewControllerDelegate {
         _ container: ContainerViewController,
         animationControllerForTransitionFrom from: ViewController,
         to: ViewController
+    ) -> AnimatorResolution {
+        .useDefault(reason: "the delegate supplies no animator")
+    }
+
+    /// Supplies no animator by default, so the container's default runs.
+    public func containerViewController(
+        _ container: ContainerViewController,
+        animationControllerFor kind: TransitionKind,
+        of presented: ViewController,
+        over beneath: ViewController
     ) -> AnimatorResolution {
         .useDefault(reason: "the delegate supplies no animator")
     }

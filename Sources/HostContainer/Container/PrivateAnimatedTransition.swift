@@ -15,6 +15,10 @@ public enum DefaultAnimator {
     public static let summary = "The container's private default animator: the to view slides in from one side and fades in while the from view slides out the other side and fades out, on a spring. Its parameters default to the values of the original article; a rule naming \"default\" may set them."
     /// Its parameters (duration, damping, velocity, padding, curve), in the order values are passed.
     public static var parameters: [ParameterDescriptor] { PrivateAnimatedTransition.parameters }
+    /// The kinds it was written for: switches. It plays appearances and
+    /// disappearances as every such animator does (``KindPlayback``): a
+    /// closing view slides out and fades, an opening one slides in and fades in.
+    public static let kinds = TransitionKinds.switches
 
     /// A new default animator for one transition, with `values` in
     /// ``parameters`` order, checked against them (a spring that cannot be

@@ -1,4 +1,5 @@
 import AnimatorABI
+import Timing
 
 /// An animator in the evaluation model: it describes a transition, the host
 /// animates it. The Swift face of the C ABI's `segue_animator_t`; plugin
@@ -13,6 +14,9 @@ public protocol TransitionAnimator: AnyObject {
     var name: String { get }
     /// Where the animator comes from, for reports.
     var source: AnimatorSource { get }
+    /// The kinds of transition it was written for; switches only by default.
+    /// Containers play the others with it too (see ``KindPlayback``).
+    var kinds: TransitionKinds { get }
     /// Plans the transition (its duration and layers) or declines it.
     func setup(_ context: TransitionContext) -> AnimatorSetup
     /// Writes the state of every layer at time `t` in [0, duration]; `layers`
@@ -32,6 +36,8 @@ public protocol TransitionAnimator: AnyObject {
 extension TransitionAnimator {
     /// Animators that run in the host's own process never fail this way.
     public var failure: String? { nil }
+    /// Switches only, as every animator before ABI 1.3.
+    public var kinds: TransitionKinds { .switches }
 }
 
 /// Where an animator comes from.

@@ -1,18 +1,24 @@
+import Timing
+
 /// The transition context a container builds for each transition, as the
 /// objc.io article's `PrivateTransitionContext`: the two children, the
 /// container view, the direction, and the frame rules.
 ///
-/// With W the container's width and `travel = goingRight ? -W : +W`:
+/// In a switch, with W the container's width and `travel = goingRight ? -W : +W`:
 /// the from view goes from the bounds to the bounds moved by `travel`, and the
 /// to view from the bounds moved by `-travel` to the bounds. A host whose
 /// views have frames of their own (a window on its output) gives them
-/// instead of the bounds, and they move the same way.
+/// instead of the bounds, and they move the same way. In an appearance or a
+/// disappearance nothing moves by itself: each view starts and ends at its own frame.
 public final class TransitionContext {
     /// Which participant, for ``viewController(forKey:)``.
     public enum Key: Sendable { case from, to }
     /// Always `.custom`, as in the article.
     public enum PresentationStyle: Sendable { case custom }
 
+    /// What the transition does. In an appearance `to` arrives over `from`,
+    /// which stays; in a disappearance `from` leaves, revealing `to`.
+    public let kind: TransitionKind
     /// The view the transition happens in: the from view's superview.
     public let containerView: View
     /// The child being left.
@@ -33,7 +39,8 @@ public final class TransitionContext {
     private let onComplete: (Bool) -> Void
     private var completed = false
 
-    /// Builds the context for a switch between two children of `containerView`.
+    /// Builds the context for a transition of `kind` (a switch unless said)
+    /// between two children of `containerView`.
     /// Containers build contexts; so may any other container that reuses an
     /// animator, which only ever concerns itself with the context.
     /// - Parameters:
@@ -42,9 +49,11 @@ public final class TransitionContext {
     ///     own; nil for the container rule (both the bounds).
     ///   - completion: runs once, on the first ``completeTransition(_:)``.
     /// - Precondition: the from view is loaded and in the container view.
-    public init(from: ViewController, to: ViewController, containerView: View, goingRight: Bool,
-         isInteractive: Bool = false, frames: (from: Rect, to: Rect)? = nil, completion: @escaping (Bool) -> Void) {
+    public init(kind: TransitionKind = .switch, from: ViewController, to: ViewController, containerView: View,
+                goingRight: Bool, isInteractive: Bool = false, frames: (from: Rect, to: Rect)? = nil,
+                completion: @escaping (Bool) -> Void) {
         precondition(from.view.superview === containerView, "the from view must be in the container view")
+        self.kind = kind
         self.containerView = containerView
         self.fromViewController = from
         self.toViewController = to
@@ -52,7 +61,7 @@ public final class TransitionContext {
         self.isInteractive = isInteractive
         self.onComplete = completion
         let bounds = containerView.bounds
-        let travel = goingRight ? -bounds.width : bounds.width
+        let travel = kind != .switch ? 0 : goingRight ? -bounds.width : bounds.width
         disappearingFrom = frames?.from ?? bounds
         appearingTo = frames?.to ?? bounds
         disappearingTo = disappearingFrom.offsetBy(dx: travel, dy: 0)

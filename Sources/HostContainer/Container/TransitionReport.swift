@@ -1,3 +1,5 @@
+import Timing
+
 /// What happened in one transition, for people and scripts.
 public struct TransitionReport: Equatable, Sendable {
     /// The child that was left.
@@ -27,6 +29,10 @@ public struct TransitionReport: Equatable, Sendable {
     /// The parameter values the animator that finished the transition ran
     /// with, defaults filled in; empty for the built-in default.
     public var parameters: [NamedParameterValue] = []
+    /// What the transition did: a switch, or a presented child's appearance
+    /// (`from` the shown child, `to` the presented one) or disappearance
+    /// (`from` the presented child, `to` the shown one).
+    public var kind: TransitionKind = .switch
 }
 
 /// The containment steps of a switch, in the order the container performs them.

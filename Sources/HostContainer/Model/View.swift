@@ -137,6 +137,15 @@ public final class View {
         view.superview = self
     }
 
+    /// Adds `view` just below `sibling` (on top when `sibling` is not a subview),
+    /// taking it from its old superview first.
+    public func insertSubview(_ view: View, below sibling: View) {
+        view.removeFromSuperview()
+        let index = subviews.firstIndex { $0 === sibling } ?? subviews.count
+        subviews.insert(view, at: index)
+        view.superview = self
+    }
+
     /// Removes the view from its superview; does nothing when it has none.
     public func removeFromSuperview() {
         guard let parent = superview else { return }

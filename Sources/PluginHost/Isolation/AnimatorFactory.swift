@@ -49,7 +49,7 @@ package final class WorkerFactory: AnimatorFactory {
 
     package func makeAnimator(_ descriptor: AnimatorDescriptor, values: [Double], curves: [[Double]]) -> any TransitionAnimator {
         IsolatedAnimator(worker: pool.worker(file: descriptor.file, identity: descriptor.identity),
-                         id: descriptor.id, name: descriptor.name, parameters: values, curves: curves)
+                         id: descriptor.id, name: descriptor.name, kinds: descriptor.kinds, parameters: values, curves: curves)
     }
 
     package func prepare() { pool.prestart() }

@@ -1,6 +1,7 @@
 import AnimatorABI
 import HostContainer
 import PluginRuntime
+import Timing
 
 /// A plugin animator run in its plugin's worker process, for one transition.
 /// Each call is one request to the worker: the context goes over once at
@@ -11,6 +12,7 @@ final class IsolatedAnimator: TransitionAnimator, BoundedEvaluation {
     let worker: PluginWorker
     let id: String
     let name: String
+    let kinds: TransitionKinds
     let parameters: [Double]
     let curves: [[Double]]
     var source: AnimatorSource { .plugin(path: worker.file) }
@@ -18,8 +20,9 @@ final class IsolatedAnimator: TransitionAnimator, BoundedEvaluation {
     /// The worker's number for this transition, between a successful setup and end.
     private var slot: UInt32?
 
-    init(worker: PluginWorker, id: String, name: String, parameters: [Double], curves: [[Double]]) {
+    init(worker: PluginWorker, id: String, name: String, kinds: TransitionKinds, parameters: [Double], curves: [[Double]]) {
         (self.worker, self.id, self.name, self.parameters, self.curves) = (worker, id, name, parameters, curves)
+        self.kinds = kinds
     }
 
     deinit { if slot != nil { animationEnded(false) } }

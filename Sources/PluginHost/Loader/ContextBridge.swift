@@ -15,7 +15,7 @@ extension TransitionPayload {
             return Side(name: vc.name, frame: box(vc.view.convert(vc.view.bounds, to: ctx.containerView)),
                         elements: ctx.elements(of: side).map { Element(name: $0.name, frame: box($0.frame)) })
         }
-        self.init(bounds: box(ctx.containerView.bounds), from: side(.from), to: side(.to),
+        self.init(kind: ctx.kind, bounds: box(ctx.containerView.bounds), from: side(.from), to: side(.to),
                   fromInitial: box(ctx.initialFrame(for: ctx.fromViewController)),
                   fromFinal: box(ctx.finalFrame(for: ctx.fromViewController)),
                   toInitial: box(ctx.initialFrame(for: ctx.toViewController)),

@@ -2,6 +2,7 @@ import AnimatorABI
 import Glibc
 import HostContainer
 import PluginRuntime
+import Timing
 
 /// A plugin animator run in this process (`PluginIsolation.none`) for one
 /// transition: translates the Swift ``TransitionAnimator`` calls into the C
@@ -15,6 +16,7 @@ final class PluginAnimator: TransitionAnimator {
     let curves: [[Double]]
     var name: String { animator.description.name }
     var source: AnimatorSource { .plugin(path: file) }
+    var kinds: TransitionKinds { animator.description.kinds }
 
     /// The `states` array handed to evaluate, filled once per transition with pointers into the container's states.
     private let statePointers = UnsafeMutablePointer<UnsafeMutablePointer<segue_layer_state_t>?>.allocate(

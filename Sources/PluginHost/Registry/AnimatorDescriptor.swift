@@ -20,6 +20,8 @@ public final class AnimatorDescriptor: @unchecked Sendable {
     public var summary: String { plugin.map { $0.details.animator($0.index).summary } ?? DefaultAnimator.summary }
     /// Its parameters, in the order values are passed.
     public var parameters: [ParameterDescriptor] { plugin.map { $0.details.animator($0.index).parameters } ?? DefaultAnimator.parameters }
+    /// The kinds of transition it was written for (ABI 1.3); it plays the others as ``KindPlayback`` says.
+    public var kinds: TransitionKinds { plugin.map { $0.details.animator($0.index).kinds } ?? DefaultAnimator.kinds }
     /// Where it comes from: ``AnimatorSource/plugin(path:)`` or ``AnimatorSource/builtin``.
     public let source: AnimatorSource
     /// The plugin file it came from; "" for the built-in default.

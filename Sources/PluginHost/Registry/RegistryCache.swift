@@ -116,7 +116,7 @@ public struct RegistryCache: Sendable {
     }
 
     static let magic = Array("SEGUEREG".utf8)
-    static let formatVersion: UInt32 = 2
+    static let formatVersion: UInt32 = 3
 
     /// The entries, or none and a warning when the file is damaged or from another version.
     func load() -> (contents: Contents, warning: String?) {

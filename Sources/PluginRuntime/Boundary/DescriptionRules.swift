@@ -53,7 +53,7 @@ extension PluginBoundary {
             }
             clean.append(AnimatorDescription(
                 id: a.id, name: a.name, version: PluginText.escaped(a.version), summary: PluginText.escaped(a.summary),
-                parameters: parameters))
+                parameters: parameters, kinds: a.kinds))
         }
         return .success(PluginDescription(animators: clean))
     }

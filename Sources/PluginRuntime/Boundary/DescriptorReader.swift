@@ -101,7 +101,8 @@ struct DescriptorReader {
             }
         }
         return .success(LoadedAnimator(
-            description: AnimatorDescription(id: id, name: name, version: version, summary: summary, parameters: params),
+            description: AnimatorDescription(id: id, name: name, version: version, summary: summary, parameters: params,
+                                             kinds: TransitionKinds(declared: a.kinds)),
             raw: pointer, host: host, setup: setup, evaluate: evaluate, end: a.end))
     }
 

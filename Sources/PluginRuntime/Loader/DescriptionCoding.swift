@@ -87,6 +87,7 @@ extension PluginDescription {
         w.u32(UInt32(animators.count))
         for a in animators {
             for s in [a.id, a.name, a.version, a.summary] { w.string(s) }
+            w.u32(a.kinds.rawValue)
             w.u32(UInt32(a.parameters.count))
             for p in a.parameters {
                 w.string(p.name)
@@ -106,8 +107,9 @@ extension PluginDescription {
     /// Decodes the binary form; not validated (see ``validated()``).
     package init(decoding r: inout ByteReader) throws(ByteReader.Truncated) {
         var animators: [AnimatorDescription] = []
-        for _ in 0..<(try r.count(minimumSize: 20)) {
+        for _ in 0..<(try r.count(minimumSize: 24)) {
             let (id, name, version, summary) = (try r.string(), try r.string(), try r.string(), try r.string())
+            let kinds = TransitionKinds(declared: try r.u32())
             var parameters: [ParameterDescriptor] = []
             for _ in 0..<(try r.count(minimumSize: 33)) {
                 let (pname, explanation) = (try r.string(), try r.string())
@@ -120,7 +122,8 @@ extension PluginDescription {
                 parameters.append(ParameterDescriptor(name: pname, explanation: explanation, kind: kind,
                                                       defaultValue: try r.f64(), minimum: try r.f64(), maximum: try r.f64()))
             }
-            animators.append(AnimatorDescription(id: id, name: name, version: version, summary: summary, parameters: parameters))
+            animators.append(AnimatorDescription(id: id, name: name, version: version, summary: summary, parameters: parameters,
+                                                 kinds: kinds))
         }
         self.init(animators: animators)
     }

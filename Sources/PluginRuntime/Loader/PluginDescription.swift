@@ -21,8 +21,12 @@ package struct AnimatorDescription: Equatable, Sendable {
     package var version: String
     package var summary: String
     package var parameters: [ParameterDescriptor]
+    /// The kinds of transition it was written for (ABI 1.3's `kinds`; switches before).
+    package var kinds: TransitionKinds
 
-    package init(id: String, name: String, version: String, summary: String, parameters: [ParameterDescriptor]) {
+    package init(id: String, name: String, version: String, summary: String, parameters: [ParameterDescriptor],
+                 kinds: TransitionKinds = .switches) {
         (self.id, self.name, self.version, self.summary, self.parameters) = (id, name, version, summary, parameters)
+        self.kinds = kinds
     }
 }

@@ -1,5 +1,6 @@
 import AnimatorABI
 import Glibc
+import Timing
 
 /// Everything an animator's context says about one transition, as plain data:
 /// what the host sends a worker process at setup, and what both the worker and
@@ -27,6 +28,8 @@ package struct TransitionPayload: Equatable, Sendable {
         }
     }
 
+    /// What the transition does (ABI 1.3's `segue_context_t.kind`).
+    package var kind: TransitionKind
     package var bounds: Box
     package var from: Side
     package var to: Side
@@ -40,9 +43,10 @@ package struct TransitionPayload: Equatable, Sendable {
     /// is a curve, else zeros (ABI 1.1's `segue_context_t.curves`).
     package var curves: [[Double]]
 
-    package init(bounds: Box, from: Side, to: Side, fromInitial: Box, fromFinal: Box, toInitial: Box, toFinal: Box,
-                 goingRight: Bool, isAnimated: Bool, isInteractive: Bool, parameters: [Double], curves: [[Double]]) {
-        (self.bounds, self.from, self.to) = (bounds, from, to)
+    package init(kind: TransitionKind = .switch, bounds: Box, from: Side, to: Side, fromInitial: Box, fromFinal: Box,
+                 toInitial: Box, toFinal: Box, goingRight: Bool, isAnimated: Bool, isInteractive: Bool,
+                 parameters: [Double], curves: [[Double]]) {
+        (self.kind, self.bounds, self.from, self.to) = (kind, bounds, from, to)
         (self.fromInitial, self.fromFinal, self.toInitial, self.toFinal) = (fromInitial, fromFinal, toInitial, toFinal)
         (self.goingRight, self.isAnimated, self.isInteractive) = (goingRight, isAnimated, isInteractive)
         (self.parameters, self.curves) = (parameters, curves)
@@ -63,6 +67,7 @@ package struct TransitionPayload: Equatable, Sendable {
                 numbers(e.frame)
             }
         }
+        w.u32(kind.abiValue)
         numbers(bounds)
         side(from)
         side(to)
@@ -86,13 +91,14 @@ package struct TransitionPayload: Equatable, Sendable {
             for _ in 0..<(try r.count(minimumSize: 8)) { elements.append(Element(name: try r.string(), frame: try numbers())) }
             return Side(name: name, frame: frame, elements: elements)
         }
+        let kind = TransitionKind(abiValue: try r.u32())
         let (bounds, from, to) = (try numbers(), try side(), try side())
         let (fromInitial, fromFinal, toInitial, toFinal) = (try numbers(), try numbers(), try numbers(), try numbers())
         let flags = try r.u8()
         let parameters = try numbers()
         var curves: [[Double]] = []
         for _ in 0..<(try r.count(minimumSize: 4)) { curves.append(try numbers()) }
-        self.init(bounds: bounds, from: from, to: to, fromInitial: fromInitial, fromFinal: fromFinal, toInitial: toInitial,
+        self.init(kind: kind, bounds: bounds, from: from, to: to, fromInitial: fromInitial, fromFinal: fromFinal, toInitial: toInitial,
                   toFinal: toFinal, goingRight: flags & 1 != 0, isAnimated: flags & 2 != 0, isInteractive: flags & 4 != 0,
                   parameters: parameters, curves: curves)
     }
@@ -161,6 +167,7 @@ package final class CContext {
             (curves + i).initialize(to: segue_cubic_bezier_t(x1: p[0], y1: p[1], x2: p[2], y2: p[3]))
         }
         c.curves = UnsafePointer(curves)
+        c.kind = payload.kind.abiValue
         pointer.initialize(to: c)
     }
 

@@ -73,7 +73,7 @@ package struct WorkerReply: BitwiseCopyable {
     /// This build's worker protocol. Raise it with any change to a request,
     /// a reply, an operation or ``WorkerLayout``. 0 is a worker built before
     /// replies carried a version (the member was reserved, always 0).
-    package static let protocolVersion: UInt32 = 2
+    package static let protocolVersion: UInt32 = 3
 
     package init(status: UInt32, value: UInt32 = 0, length: UInt32 = 0) {
         (self.status, self.value, self.length, self.version) = (status, value, length, Self.protocolVersion)

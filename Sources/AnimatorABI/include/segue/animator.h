@@ -286,6 +286,19 @@ struct segue_animator {
      * Optional (NULL). [main-thread]
      */
     void (*end)(const segue_animator_t *self, const segue_context_t *ctx, segue_plan_t *plan, bool completed);
+
+    /**
+     * Since 1.3: the kinds of transition this animator was written for, as
+     * SEGUE_KIND_BIT(SEGUE_TRANSITION_...) bits. 0, and every animator built
+     * before 1.3 (its struct_size ends before this member), means switches
+     * only. The host still plays the other kinds with it, by handing it one it
+     * declared (see segue_transition_kind_t); an animator that declares no
+     * switch (say, appear and disappear only) is not used for switches: the
+     * built-in default runs them. Bits the host does not know are ignored.
+     */
+    uint32_t kinds;
+
+    /* Add new members here, at the end only. */
 };
 
 #ifdef __cplusplus

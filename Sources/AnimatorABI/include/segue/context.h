@@ -7,11 +7,15 @@
  * read-only to the animator, and valid from the start of `setup` until `end`
  * returns; do not keep any of its pointers after that.
  *
- * The frames follow the container transition rules: with W the width of the
- * container bounds B and travel = going_right ? -W : +W,
- *   from_initial_frame = to_final_frame = B,
- *   from_final_frame   = B moved by travel along x,
- *   to_initial_frame   = B moved by -travel along x.
+ * The frames of a switch follow the container transition rules: with W the
+ * width of the container bounds B, travel = going_right ? -W : +W, and each
+ * view's own frame F (since 1.3 a host may give views frames of their own, a
+ * window on its output; without one, F is B):
+ *   from_initial_frame = F(from),  to_final_frame = F(to),
+ *   from_final_frame   = F(from) moved by travel along x,
+ *   to_initial_frame   = F(to) moved by -travel along x.
+ * An appearance or a disappearance (since 1.3, see segue_transition_kind_t)
+ * moves nothing by itself: each view's initial and final frames are its own.
  * An animator may use them for geometry or only for the direction.
  */
 
@@ -36,6 +40,25 @@ typedef struct segue_element {
     /** Its frame in container coordinates at the start of the transition. */
     segue_rect_t frame;
 } segue_element_t;
+
+/**
+ * Since 1.3: what a transition does, in segue_context_t.kind. A host plays
+ * every kind with every animator: one that was not written for a kind (see
+ * segue_animator_t.kinds) is handed one it was, as docs/abi.md says (a
+ * disappearance as a switch to a transparent stand-in; an appearance as a
+ * disappearance run backwards). Treat an unknown value as a switch.
+ */
+typedef enum segue_transition_kind {
+    /** `from` leaves and `to` takes its place: two children of the container, the seeds' switch. */
+    SEGUE_TRANSITION_SWITCH = 0,
+    /** `to` arrives over `from`, which stays where it is beneath it (a window opens over the desktop). */
+    SEGUE_TRANSITION_APPEAR = 1,
+    /** `from` leaves, revealing `to`, which was beneath it all along (a window closes). */
+    SEGUE_TRANSITION_DISAPPEAR = 2,
+} segue_transition_kind_t;
+
+/** The bit of segue_animator_t.kinds that says an animator was written for `kind`. */
+#define SEGUE_KIND_BIT(kind) (1u << (uint32_t)(kind))
 
 /**
  * One side of the transition: a child's root view and its elements.
@@ -113,6 +136,15 @@ typedef struct segue_context {
      * always sets it; others may check SEGUE_CONTEXT_HAS(ctx, curves).
      */
     const segue_cubic_bezier_t *curves;
+
+    /**
+     * Since 1.3: a segue_transition_kind_t value. An animator only ever sees a
+     * kind it declared in segue_animator_t.kinds (a switch when it declared
+     * none), so one built before 1.3, which cannot read this member, never
+     * needs to. Check SEGUE_CONTEXT_HAS(ctx, kind) on a host older than 1.3:
+     * absent means a switch.
+     */
+    uint32_t kind;
 
     /* Add new members here, at the end only. */
 } segue_context_t;

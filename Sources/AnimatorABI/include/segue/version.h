@@ -32,9 +32,11 @@ extern "C" {
 /**
  * The minor version: bumped when structs or the host table grow.
  * 1.1 added SEGUE_PARAM_CURVE and segue_context_t.curves;
- * 1.2 added segue_host_t.spring_init_physical.
+ * 1.2 added segue_host_t.spring_init_physical;
+ * 1.3 added kinds of transition (segue_context_t.kind, segue_animator_t.kinds)
+ * and views with frames of their own.
  */
-#define SEGUE_ABI_VERSION_MINOR 2
+#define SEGUE_ABI_VERSION_MINOR 3
 
 /** An ABI version. Plain data; copy freely. */
 typedef struct segue_version {

@@ -139,8 +139,12 @@ extern "C" {
 #define SEGUE_MAKE_VERSION(major, minor) ((((uint32_t)(major)) << 16) | (uint32_t)(minor))
 /** The API major version: bumped on any incompatible change (and in the SONAME). */
 #define SEGUE_API_VERSION_MAJOR 1
-/** The API minor version: bumped when functions are added or structs grow (1.1 added segue_spring_init_physical). */
-#define SEGUE_API_VERSION_MINOR 1
+/**
+ * The API minor version: bumped when functions are added or structs grow
+ * (1.1 added segue_spring_init_physical; 1.2 added segue_transition_desc_t.kind
+ * and segue_animator_info_t.kinds, with the animator ABI 1.3).
+ */
+#define SEGUE_API_VERSION_MINOR 2
 /** The version this header describes. */
 #define SEGUE_API_VERSION SEGUE_MAKE_VERSION(SEGUE_API_VERSION_MAJOR, SEGUE_API_VERSION_MINOR)
 /** True when this header is at least MAJOR.MINOR (and of the same major), for #if. */
@@ -344,6 +348,13 @@ typedef struct segue_animator_info {
     const char *file;
     /** How many parameters; read each with segue_player_animator_param. */
     uint32_t param_count;
+    /**
+     * Since 1.2: the kinds of transition it was written for, as
+     * SEGUE_KIND_BIT(SEGUE_TRANSITION_...) bits (segue/context.h); never 0:
+     * an animator that declares none was written for switches. Every
+     * animator plays every kind (see segue_transition_desc_t.kind).
+     */
+    uint32_t kinds;
 } segue_animator_info_t;
 
 /**
@@ -383,7 +394,11 @@ typedef struct segue_transition_desc {
      * 475) on a 1280 x 720 output is animated from and to that frame (the
      * context's from_initial_frame and to_final_frame), not the bounds. A
      * frame without a width and a height takes the container rule: the
-     * bounds. Borrowed for the call; libsegue copies what it keeps.
+     * bounds. In an appearance `to` is the arriving view and `from` what it
+     * arrives over; in a disappearance `from` is the leaving view and `to`
+     * what it reveals (see `kind`). That view beneath may be left out (a
+     * NULL name): a transparent stand-in of the bounds takes its place.
+     * Borrowed for the call; libsegue copies what it keeps.
      */
     segue_view_t from;
     segue_view_t to;
@@ -406,6 +421,18 @@ typedef struct segue_transition_desc {
      * SEGUE_E_INVALID_ARGUMENT. Borrowed.
      */
     const char *parameters_json;
+    /**
+     * Since 1.2: a segue_transition_kind_t (segue/context.h); 0, a switch, for
+     * a struct_size that ends before it. Rules match an appearance by
+     * `to.name` and a disappearance by `from.name` ("appear" and "disappear"
+     * in the config). An animator plays a kind it was not written for as
+     * docs/abi.md says: a disappearance as a switch to a transparent
+     * stand-in, whose layer libsegue answers hidden in every state; an
+     * appearance as that (or a disappearance it was written for) run
+     * backwards. The plan's layers always name the sides of this description.
+     * Another value is SEGUE_E_INVALID_ARGUMENT.
+     */
+    uint32_t kind;
 } segue_transition_desc_t;
 
 /**

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Embedding
+import EmbedABI
+import AnimatorABI
+
+/// Windows that open and close through libsegue (ABI 1.3's kinds): a plugin
+/// built against the 1.0 or the 1.2 header plays them unchanged, sandboxed,
+/// as a switch to a hidden stand-in (an appearance run backwards), and one
+/// written for them reads the kind and its window's own frame.
+@Suite struct LibsegueKindsTests {
+    static let output = LibsegueFramesTests.output
+    static let window = LibsegueFramesTests.window
+
+    /// The example C animator (CurveSlide) built against the animator headers of `version`, in a folder of its own.
+    static func curveSlide(builtAgainst version: String) throws -> String {
+        let folder = makeTemporaryFolder("abi-\(version)")
+        let built = try run("/usr/bin/env", ["cc", "-std=c11", "-Wall", "-Werror", "-shared", "-fPIC",
+                                             "-I", Paths.packageRoot + "/Tests/ABI/animator-\(version)/include",
+                                             "-o", folder + "/libCurveSlide.so",
+                                             Paths.packageRoot + "/Examples/c-animator/curve_slide.c", "-lm"])
+        #expect(built.status == 0, "\(built.err)")
+        return folder
+    }
+
+    /// An appearance of `window` over nothing given, or its disappearance, by `animator` (nil: the rules).
+    static func begin(_ player: OpaquePointer, _ kind: segue_transition_kind_t, animator: String?) throws -> OpaquePointer {
+        var desc = segue_transition_desc_t()
+        desc.struct_size = UInt32(MemoryLayout<segue_transition_desc_t>.size)
+        desc.bounds = output
+        desc.kind = kind.rawValue
+        var made: OpaquePointer?
+        let status = "org.kde.kcalc".withCString { name in
+            let view = segue_view_t(name: name, frame: window, elements: nil, element_count: 0)
+            let beneath = segue_view_t(name: nil, frame: segue_rect_t(), elements: nil, element_count: 0)
+            (desc.from, desc.to) = kind == SEGUE_TRANSITION_APPEAR ? (beneath, view) : (view, beneath)
+            guard let animator else { return segueTransitionBegin(player, &desc, &made) }
+            return animator.withCString { a in
+                desc.animator = a
+                return segueTransitionBegin(player, &desc, &made)
+            }
+        }
+        return try #require(made, "segue_transition_begin: \(status.rawValue) \(String(cString: segueErrorMessage()!))")
+    }
+
+    /// The plan's layers' kinds, and the states of both layers at `t` once the plugin has answered.
+    static func layers(_ transition: OpaquePointer) -> [UInt32] {
+        var plan = segue_plan_info_t()
+        plan.struct_size = UInt32(MemoryLayout<segue_plan_info_t>.size)
+        _ = segueTransitionPlan(transition, &plan)
+        return withUnsafeBytes(of: plan.layers) { raw in
+            Array(raw.bindMemory(to: segue_layer_request_t.self).prefix(Int(plan.layer_count)).map(\.kind))
+        }
+    }
+
+    static func states(_ transition: OpaquePointer, at t: Double) -> [segue_layer_state_t] {
+        var states = [segue_layer_state_t](repeating: segue_layer_state_t(), count: 2)
+        for i in states.indices { states[i].struct_size = UInt32(MemoryLayout<segue_layer_state_t>.size) }
+        let deadline = Date().addingTimeInterval(10)
+        var status = SEGUE_LATE
+        while status == SEGUE_LATE && Date() < deadline {
+            status = states.withUnsafeMutableBufferPointer { buffer in
+                var pointers: [UnsafeMutablePointer<segue_layer_state_t>?] = [buffer.baseAddress!, buffer.baseAddress! + 1]
+                return segueTransitionSample(transition, t, &pointers, 2)
+            }
+            if status == SEGUE_LATE { usleep(1000) }
+        }
+        return status == SEGUE_OK ? states : []
+    }
+
+    @Test(arguments: ["1.0", "1.2"])
+    func anOlderPluginClosesAndOpensAWindowOverWhatIsBeneath(_ version: String) throws {
+        let player = try LibseguePromiseTests.player(try Self.curveSlide(builtAgainst: version))
+        defer { seguePlayerFree(player) }
+        let width = Self.output.width
+
+        let close = try Self.begin(player, SEGUE_TRANSITION_DISAPPEAR, animator: "CurveSlide")
+        defer { segueTransitionFree(close) }
+        let plan = LibseguePromiseTests.plan(close)
+        #expect(plan.animator == "CurveSlide" && !plan.fellBack, "\(plan.reason)")
+        #expect(plan.reason.hasSuffix("played as a switch to a transparent stand-in"), "\(plan.reason)")
+        #expect(Self.layers(close) == [SEGUE_LAYER_FROM_VIEW.rawValue, SEGUE_LAYER_TO_VIEW.rawValue],
+                "the window, then the stand-in of what it reveals")
+        let start = Self.states(close, at: 0), end = Self.states(close, at: 0.4)
+        #expect(start.count == 2 && LibsegueFramesTests.same(start[0].frame, Self.window), "from its own frame")
+        #expect(end.count == 2 && end[0].frame.x == Self.window.x + width,
+                "away by the output's width, as a switch's from view goes when not going right: \(end.map(\.frame))")
+        #expect(start.count == 2 && start[1].hidden && end[1].hidden, "the stand-in is never drawn")
+
+        let open = try Self.begin(player, SEGUE_TRANSITION_APPEAR, animator: "CurveSlide")
+        defer { segueTransitionFree(open) }
+        #expect(LibseguePromiseTests.plan(open).reason.hasSuffix("played as a switch to a transparent stand-in run backwards"))
+        #expect(Self.layers(open) == [SEGUE_LAYER_TO_VIEW.rawValue, SEGUE_LAYER_FROM_VIEW.rawValue],
+                "the plan names the description's sides: the arriving window is its to view")
+        let first = Self.states(open, at: 0), last = Self.states(open, at: 0.4)
+        #expect(first.count == 2 && first[0].frame.x == Self.window.x - width,
+                "it comes in from the side a switch's to view would, from the left: \(first.map(\.frame))")
+        #expect(last.count == 2 && LibsegueFramesTests.same(last[0].frame, Self.window), "and rests at its own frame")
+        #expect(first.count == 2 && first[1].hidden && last[1].hidden)
+        for transition in [close, open] { _ = segueTransitionFinish(transition, true, nil) }
+    }
+
+    @Test func anAnimatorWrittenForTheKindsReadsThemAndItsWindowsFrame() throws {
+        let (folder, _) = try CPlugin.fixture("kinds", "FIXTURE_KINDS", "FIXTURE_FRAMES_FROM_CONTEXT")
+        let player = try LibseguePromiseTests.player(folder)
+        defer { seguePlayerFree(player) }
+        for (kind, expected) in [(SEGUE_TRANSITION_APPEAR, 101.0), (SEGUE_TRANSITION_DISAPPEAR, 102.0)] {
+            let transition = try Self.begin(player, kind, animator: "TestFade")
+            defer { segueTransitionFree(transition) }
+            let plan = LibseguePromiseTests.plan(transition)
+            #expect(plan.animator == "TestFade" && !plan.reason.contains("played"), "as asked: \(plan.reason)")
+            let states = Self.states(transition, at: 0.25)
+            #expect(states.map(\.z_position) == [expected, expected], "the kind it read")
+            let window = kind == SEGUE_TRANSITION_APPEAR ? states.last : states.first
+            #expect(window.map { LibsegueFramesTests.same($0.frame, Self.window) } == true, "\(states.map(\.frame))")
+            let beneath = kind == SEGUE_TRANSITION_APPEAR ? states.first : states.last
+            #expect(beneath.map { LibsegueFramesTests.same($0.frame, Self.output) } == true, "a stand-in of the bounds")
+        }
+    }
+
+    @Test func aKindThisLibraryDoesNotKnowIsRefused() throws {
+        let player = try LibseguePromiseTests.player(makeTemporaryFolder("no-plugins"))
+        defer { seguePlayerFree(player) }
+        var desc = segue_transition_desc_t()
+        desc.struct_size = UInt32(MemoryLayout<segue_transition_desc_t>.size)
+        desc.bounds = Self.output
+        desc.kind = 7
+        var made: OpaquePointer?
+        let status = "a".withCString { name in
+            desc.from = segue_view_t(name: name, frame: Self.window, elements: nil, element_count: 0)
+            desc.to = desc.from
+            return segueTransitionBegin(player, &desc, &made)
+        }
+        #expect(status == SEGUE_E_INVALID_ARGUMENT && made == nil)
+        #expect(String(cString: segueErrorMessage()!).contains("desc.kind is 7: expected SEGUE_TRANSITION_SWITCH (0)"))
+    }
+}
