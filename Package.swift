@@ -42,6 +42,7 @@ let package = Package(
         .library(name: "SpringSlide", type: .dynamic, targets: ["SpringSlide"]),
         .library(name: "CurlUp", type: .dynamic, targets: ["CurlUp"]),
         .library(name: "ImageZoom", type: .dynamic, targets: ["ImageZoom"]),
+        .library(name: "Pop", type: .dynamic, targets: ["Pop"]),
     ],
     targets: [
         // The C ABI: the header is the contract with plugins.
@@ -101,6 +102,8 @@ let package = Package(
         .target(
             name: "ImageZoom", dependencies: ["AnimatorABI", "AnimatorKit"], path: "Plugins/ImageZoom",
             linkerSettings: pluginLinkerSettings),
+        // Plain C, built with the system C compiler: written for windows opening and closing only.
+        .target(name: "Pop", dependencies: ["AnimatorABI"], path: "Plugins/Pop", publicHeadersPath: ".", linkerSettings: pluginLinkerSettings),
         .executableTarget(
             name: "EmbeddingExample", dependencies: ["HostContainer", "PluginHost", "HostConfig", "Timing"], path: "Examples/embedding"),
         .executableTarget(

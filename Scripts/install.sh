@@ -73,7 +73,7 @@ if [ -z "$from" ]; then
     done
     from=$(swift build -c release --show-bin-path)
 fi
-for built in segue segue-worker libSpringSlide.so libCurlUp.so libImageZoom.so libSegueEmbedding.so; do
+for built in segue segue-worker libSpringSlide.so libCurlUp.so libImageZoom.so libPop.so libSegueEmbedding.so; do
     [ -f "$from/$built" ] || { echo "install: $from/$built is missing: build it first, or leave out --from" >&2; exit 1; }
 done
 
@@ -91,7 +91,7 @@ put() {
 
 put "$from/segue" bin/segue 755
 put "$from/segue-worker" libexec/segue/segue-worker 755
-for plugin in SpringSlide CurlUp ImageZoom; do
+for plugin in SpringSlide CurlUp ImageZoom Pop; do
     put "$from/lib$plugin.so" "lib/segue/plugins/lib$plugin.so" 755
 done
 put "$root/docs/segue.1" share/man/man1/segue.1 644

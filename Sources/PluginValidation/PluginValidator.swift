@@ -4,6 +4,7 @@ import HeapProbe
 import HostContainer
 import PluginHost
 import PluginRuntime
+import Timing
 
 /// The outcome of one validation check.
 public struct ValidationCheck: Equatable, Sendable, Codable {
@@ -137,6 +138,8 @@ public struct PluginValidator {
         var size: Rect, goingRight: Bool, shared: Bool, parameters: [Double], label: String
         /// Its number in the whole matrix.
         var index = 0
+        /// What the transition does: each kind the animator was written for (ABI 1.3).
+        var kind = TransitionKind.switch
     }
 
     func situations(for d: AnimatorDescriptor) -> [Situation] {
@@ -161,14 +164,17 @@ public struct PluginValidator {
             }))
         }
         var result: [Situation] = []
-        for (sizeLabel, size) in sizes {
-            for goingRight in [true, false] {
-                for shared in [true, false] {
-                    for (setLabel, values) in sets {
-                        result.append(Situation(
-                            size: size, goingRight: goingRight, shared: shared, parameters: values,
-                            label: "\(sizeLabel), going \(goingRight ? "right" : "left"), \(shared ? "a shared element" : "no shared element"), parameters \(setLabel)",
-                            index: result.count))
+        for kind in d.kinds.kinds {
+            let kindLabel = kind == .switch ? "" : "a window's \(kind), "
+            for (sizeLabel, size) in sizes {
+                for goingRight in [true, false] {
+                    for shared in [true, false] {
+                        for (setLabel, values) in sets {
+                            result.append(Situation(
+                                size: size, goingRight: goingRight, shared: shared, parameters: values,
+                                label: "\(kindLabel)\(sizeLabel), going \(goingRight ? "right" : "left"), \(shared ? "a shared element" : "no shared element"), parameters \(setLabel)",
+                                index: result.count, kind: kind))
+                        }
                     }
                 }
             }
@@ -176,7 +182,9 @@ public struct PluginValidator {
         return onlyContext.map { only in result.filter { $0.index == only } } ?? result
     }
 
-    /// A from and a to child in a container view, the to child not yet added.
+    /// A from and a to child in a container view, the to child not yet added;
+    /// for an appearance or a disappearance, a window (its own frame, inside
+    /// the container) arriving over the other or leaving it, both in the container.
     final class Stage {
         let container: View, from: ViewController, to: ViewController, context: TransitionContext
         init(_ s: Situation) {
@@ -194,7 +202,16 @@ public struct PluginValidator {
             to = child("to", element: s.shared ? "image" : "hero", frame: Rect(x: 0, y: h * 0.1, width: w, height: w))
             container.addSubview(from.view)
             to.view.frame = s.size.bounds
-            context = TransitionContext(from: from, to: to, containerView: container, goingRight: s.goingRight) { _ in }
+            guard s.kind != .switch else {
+                context = TransitionContext(from: from, to: to, containerView: container, goingRight: s.goingRight) { _ in }
+                return
+            }
+            let window = s.kind == .appear ? to : from
+            window.view.frame = Rect(x: w * 0.15, y: h * 0.2, width: w * 0.7, height: h * 0.5)
+            container.addSubview(to.view)
+            if s.kind == .disappear { container.addSubview(from.view) }  // the window on top
+            context = TransitionContext(kind: s.kind, from: from, to: to, containerView: container, goingRight: s.goingRight,
+                                        frames: (from.view.frame, to.view.frame)) { _ in }
         }
     }
 
@@ -355,6 +372,11 @@ public struct PluginValidator {
                 return "expected the to view shown at t = duration (alpha 1, not hidden); found alpha \(to.alpha), hidden \(to.isHidden)"
             }
             let from = stage.from.view
+            if stage.context.kind == .disappear {
+                let size = from.projectedCorners.map { c in abs((c[2].0 - c[0].0) * (c[2].1 - c[0].1)) } ?? 0
+                return from.isHidden || from.alpha <= 0.001 || size < 1 ? nil
+                    : "expected the closing window hidden, transparent or shrunk to nothing at t = duration; found \(from.frame) at alpha \(from.alpha)"
+            }
             let gone = from.superview !== stage.container || from.isHidden || from.alpha <= 0.001
                 || close(from.frame, stage.context.finalFrame(for: stage.from))
                 || (from.zPosition < to.zPosition && to.mesh == nil && to.backgroundColor.alpha >= 1)
@@ -425,7 +447,7 @@ public struct PluginValidator {
 
     /// The ordinary container with a shared element and default parameters, for the memory and time checks.
     func ordinarySituation(for d: AnimatorDescriptor) -> Situation? {
-        situations(for: d).first { $0.label.hasPrefix("ordinary") && $0.label.contains("a shared element") }
+        situations(for: d).first { $0.label.contains("ordinary") && $0.label.contains("a shared element") }
     }
 
     func memoryCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {

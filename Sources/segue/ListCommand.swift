@@ -40,6 +40,7 @@ enum ListCommand {
         print("\nAnimators (\(registry.animators.count)):")
         for a in registry.animators {
             print("  \(a.name) \(a.version)  \(a.id)\n    \(a.summary)\n    file: \(a.file)")
+            if a.kinds != .switches { print("    written for: \(a.kinds) (it plays every kind)") }
             for p in a.parameters {
                 print("    - \(p.name): \(Listing.Parameter(p).type) = \(Listing.Parameter(p).defaultText), \(p.explanation)")
             }
@@ -52,6 +53,8 @@ enum ListCommand {
         struct Animator: Encodable {
             let name, id, version, description, file: String
             let parameters: [Parameter]
+            /// The kinds of transition it was written for: "switch", "appear", "disappear".
+            let kinds: [String]
         }
         /// A parameter as configs write it: a choice's default by its name, a
         /// boolean's as true or false; a range only for numbers.
@@ -132,7 +135,7 @@ enum ListCommand {
         init(_ registry: AnimatorRegistry) {
             animators = registry.animators.map {
                 Animator(name: $0.name, id: $0.id, version: $0.version, description: $0.summary, file: $0.file,
-                         parameters: $0.parameters.map(Parameter.init))
+                         parameters: $0.parameters.map(Parameter.init), kinds: $0.kinds.kinds.map(\.key))
             }
             rejected = registry.rejections.map { Rejected(file: $0.file, reason: $0.reason) }
             folders = Folder.all(registry)

@@ -35,7 +35,7 @@ struct BundledPluginTests {
         #expect(spring.file == Paths.plugin("SpringSlide"))
     }
 
-    @Test(arguments: ["SpringSlide", "CurlUp", "ImageZoom"])
+    @Test(arguments: ["SpringSlide", "CurlUp", "ImageZoom", "Pop"])
     func eachPluginExportsTheEntryPointAndNothingElse(name: String) throws {
         let result = try run("/usr/bin/env", ["nm", "-D", "--defined-only", Paths.plugin(name)])
         #expect(result.status == 0, "\(result.err)")

@@ -97,7 +97,7 @@ struct LocationTests {
                                                           (Paths.binFolder as NSString).deletingLastPathComponent + "/lib/segue/plugins",
                                                           Paths.binFolder])
         let names = (doc["animators"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-        #expect(names == ["Other", "TestFade", "CurlUp", "ImageZoom", "SpringSlide"], "adding a folder hides no later one")
+        #expect(names == ["Other", "TestFade", "CurlUp", "ImageZoom", "Pop", "SpringSlide"], "adding a folder hides no later one")
         #expect(doc["warnings"] as? [String] == ["plugin folder \(missing) does not exist"],
                 "a folder someone named is warned about; the standard ones may be absent")
 

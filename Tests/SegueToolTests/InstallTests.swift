@@ -37,7 +37,7 @@ struct InstallTests {
         #expect(list.status == 0, "\(list.err)")
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [String: Any])
         let animators = try #require(doc["animators"] as? [[String: Any]])
-        #expect(animators.map { $0["name"] as? String } == ["TestFade", "CurlUp", "ImageZoom", "SpringSlide"])
+        #expect(animators.map { $0["name"] as? String } == ["TestFade", "CurlUp", "ImageZoom", "Pop", "SpringSlide"])
         #expect(animators.dropFirst().allSatisfy { ($0["file"] as? String)?.hasPrefix(prefix + "/lib/segue/plugins/") == true })
         #expect((doc["folders"] as? [[String: Any]])?.map { $0["origin"] as? String } == ["user", "system"],
                 "an installed segue has no bundled folder of its own")

@@ -59,7 +59,7 @@ struct ToolTests {
     /// The acceptance check for `list`.
     @Test func listShowsThePluginsAndRejectsWhatIsNotAPlugin() throws {
         let folder = makeTemporaryFolder()
-        for name in ["SpringSlide", "CurlUp", "ImageZoom"] {
+        for name in ["SpringSlide", "CurlUp", "ImageZoom", "Pop"] {
             try FileManager.default.copyItem(atPath: Paths.plugin(name), toPath: folder + "/lib\(name).so")
         }
         try FileManager.default.copyItem(atPath: try systemLibrary(), toPath: folder + "/libz-copy.so")
@@ -68,7 +68,7 @@ struct ToolTests {
         #expect(result.status == 0)
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         let animators = try #require(doc["animators"] as? [[String: Any]])
-        #expect(Set(animators.compactMap { $0["name"] as? String }) == ["SpringSlide", "CurlUp", "ImageZoom"])
+        #expect(Set(animators.compactMap { $0["name"] as? String }) == ["SpringSlide", "CurlUp", "ImageZoom", "Pop"])
         #expect(animators.allSatisfy { ($0["file"] as? String)?.hasPrefix(folder + "/") == true }, "the folder named first wins")
         for a in animators {
             #expect(a["id"] is String && a["file"] is String && a["version"] is String && a["parameters"] is [Any])

@@ -26,12 +26,24 @@ struct ValidateTests {
         return Outcome(status: result.status, passed: doc["passed"] as? Bool ?? false, checks: byName, names: checks.map { $0["name"]! })
     }
 
-    @Test(arguments: ["SpringSlide", "CurlUp", "ImageZoom"])
+    @Test(arguments: ["SpringSlide", "CurlUp", "ImageZoom", "Pop"])
     func theBundledAnimatorsPass(name: String) throws {
         let outcome = try validate(Paths.binFolder + "/lib\(name).so", ["--strictness", "6", "--seed", "42"])
         #expect(outcome.status == 0 && outcome.passed)
         #expect(outcome.names.count == 11 && outcome.names.allSatisfy { outcome.checks[$0]?.status == "pass" }, "\(outcome.checks)")
         #expect(outcome.checks["\(name): no memory growth"] != nil && outcome.checks["\(name): time per evaluation"] != nil)
+    }
+
+    /// The matrix runs once for each kind an animator was written for: Pop's
+    /// two (appearances, disappearances), the fixture's three, CurlUp's one.
+    @Test func theMatrixCoversEachKindTheAnimatorDeclares() throws {
+        let (_, fixture) = try CPlugin.fixture("validate-kinds", "FIXTURE_KINDS")
+        for (file, name, contexts) in [(Paths.plugin("Pop"), "Pop", 96), (fixture, "TestFade", 144), (Paths.plugin("CurlUp"), "CurlUp", 48)] {
+            let outcome = try validate(file)
+            #expect(outcome.status == 0, "\(name): \(outcome.checks)")
+            #expect(outcome.checks["\(name): setup over the context matrix"]?.message.hasPrefix("\(contexts) context(s) animated") == true,
+                    "\(name): \(outcome.checks)")
+        }
     }
 
     @Test func theCExamplePasses() throws {
