@@ -73,7 +73,7 @@ struct ConfigReader {
 
     func config(_ document: JSONValue) throws(ConfigError) -> (SegueConfig, [ConfigError]) {
         var deferred: [ConfigError] = []
-        let top = try object(document, "$", keys: ["plugins", "defaultAnimator", "isolation", "sandbox", "limits", "curves", "font", "rules", "children", "script"])
+        let top = try object(document, "$", keys: ["plugins", "defaultAnimator", "isolation", "sandbox", "limits", "curves", "font", "rules", "children", "windows", "script"])
         var config = SegueConfig(file: file)
         if let plugins = top["plugins"] {
             for (i, item) in try array(plugins, "$.plugins").enumerated() {
@@ -159,6 +159,16 @@ struct ConfigReader {
                 config.children.append(child)
             }
         }
+        if let windows = top["windows"] {
+            var windowNames: Set<String> = []
+            for (i, item) in try array(windows, "$.windows").enumerated() {
+                let window = try self.child(item, "$.windows[\(i)]", isWindow: true)
+                guard !names.contains(window.name), windowNames.insert(window.name).inserted else {
+                    throw fail("$.windows[\(i)]", expected: "a window name not used before by a child or a window", found: .string(window.name))
+                }
+                config.windows.append(window)
+            }
+        }
         // Without children, the config plays the built-in scene's: names are checked against those.
         let children = names.isEmpty && file != SegueConfig.builtinSceneLabel ? SegueConfig.builtinScene.children : config.children
         if names.isEmpty { names = Set(children.map(\.name)) }
@@ -202,9 +212,37 @@ struct ConfigReader {
                     label: "rules[\(i)]"))
             }
         }
+        let windows = config.children.isEmpty && file != SegueConfig.builtinSceneLabel ? SegueConfig.builtinScene.windows : config.windows
+        func checkWindow(_ value: JSONValue, _ path: String) throws(ConfigError) -> String {
+            let name = try string(value, path)
+            guard !checksNames || windows.contains(where: { $0.name == name }) else {
+                let all = windows.map(\.name)
+                throw ConfigError(file: file, keyPath: path,
+                                  expected: all.isEmpty ? "a window of 'windows' (there are none)" : "the name of a window (\(all.joined(separator: ", ")))",
+                                  found: value.found + NameSuggestion.hint(for: name, in: all))
+            }
+            return name
+        }
         if let script = top["script"] {
+            var presented: String?
             for (i, item) in try array(script, "$.script").enumerated() {
-                config.script.append(try step(item, "$.script[\(i)]", checkChild: checkChild))
+                let path = "$.script[\(i)]"
+                let step = try step(item, path, checkChild: checkChild, checkWindow: checkWindow)
+                switch step.action {
+                case .select: break
+                case .present:
+                    if let shown = presented {
+                        throw fail("\(path).present", expected: "a window presented when none is ('\(shown)' is: dismiss it first)", found: .string(step.child))
+                    }
+                    presented = step.child
+                case .dismiss:
+                    guard presented == step.child else {
+                        throw fail("\(path).dismiss", expected: presented.map { "the window presented, '\($0)'" } ?? "a window presented before (none is)",
+                                   found: .string(step.child))
+                    }
+                    presented = nil
+                }
+                config.script.append(step)
             }
         }
         return (config, deferred)
@@ -218,10 +256,18 @@ struct ConfigReader {
         return text
     }
 
-    func step(_ value: JSONValue, _ path: String,
-              checkChild: (JSONValue, String) throws(ConfigError) -> String) throws(ConfigError) -> ScriptStep {
+    func step(_ value: JSONValue, _ path: String, checkChild: (JSONValue, String) throws(ConfigError) -> String,
+              checkWindow: (JSONValue, String) throws(ConfigError) -> String) throws(ConfigError) -> ScriptStep {
         if case .string = value { return ScriptStep(child: try checkChild(value, path)) }
-        guard case .object = value else { throw fail(path, expected: "a child name or an object with 'select'", found: value) }
+        guard case .object(let members) = value else {
+            throw fail(path, expected: "a child name or an object with 'select', 'present' or 'dismiss'", found: value)
+        }
+        for (key, action) in [("present", ScriptStep.Action.present), ("dismiss", .dismiss)] where members.contains(where: { $0.key == key }) {
+            let s = try object(value, path, keys: [key])
+            var step = ScriptStep(child: try checkWindow(s[key]!, "\(path).\(key)"))
+            step.action = action
+            return step
+        }
         let s = try object(value, path, keys: ["select", "interactive", "release", "velocity"])
         guard let select = s["select"] else {
             throw ConfigError(file: file, keyPath: "\(path).select", expected: "the name of the child to select",
@@ -261,15 +307,26 @@ struct ConfigReader {
         return step
     }
 
-    func child(_ value: JSONValue, _ path: String) throws(ConfigError) -> SegueConfig.Child {
+    func child(_ value: JSONValue, _ path: String, isWindow: Bool = false) throws(ConfigError) -> SegueConfig.Child {
         if case .string = value { return SegueConfig.Child(name: try string(value, path), color: nil, elements: []) }
-        guard case .object = value else { throw fail(path, expected: "a child name or an object with 'name'", found: value) }
-        let c = try object(value, path, keys: ["name", "color", "picture", "fit", "elements"])
+        guard case .object = value else { throw fail(path, expected: "a \(isWindow ? "window" : "child") name or an object with 'name'", found: value) }
+        let c = try object(value, path, keys: ["name", "color", "picture", "fit", "elements"] + (isWindow ? ["frame"] : []))
         guard let nameValue = c["name"] else {
             throw ConfigError(file: file, keyPath: "\(path).name", expected: "the child's name", found: "nothing (the key is missing)")
         }
         var child = SegueConfig.Child(name: try string(nameValue, "\(path).name"), color: nil, elements: [])
         if let color = c["color"] { child.color = try self.color(color, "\(path).color") }
+        if let frame = c["frame"] {
+            let expected = "[x, y, width, height] with a width and height above 0, each within ±\(Int(Self.coordinateLimit)) points"
+            guard case .array(let members) = frame, members.count == 4 else { throw fail("\(path).frame", expected: expected, found: frame) }
+            var numbers: [Double] = []
+            for member in members {
+                guard case .number(let v) = member, abs(v) <= Self.coordinateLimit else { throw fail("\(path).frame", expected: expected, found: frame) }
+                numbers.append(v)
+            }
+            guard numbers[2] > 0, numbers[3] > 0 else { throw fail("\(path).frame", expected: expected, found: frame) }
+            child.frame = Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+        }
         if let picture = try picture(c, path) { child.content = picture }
         if let elements = c["elements"] {
             var elementNames: Set<String> = []

@@ -8,11 +8,11 @@ public enum Scene {
         "#E8584F", "#F2A541", "#4FB477", "#3E8ED0", "#8E6CCF", "#F4F1EA", "#2B2D42",
     ].map { Color(hex: $0)! }
 
-    /// One view controller per child, in order; each root view fills `size`,
-    /// with the child's elements as named subviews.
+    /// One view controller per child, in order; each root view fills `size`
+    /// (a window's, its own frame's size), with the child's elements as named subviews.
     public static func viewControllers(for children: [SegueConfig.Child], size: Rect = .phonePortrait) -> [ViewController] {
         children.enumerated().map { index, child in
-            let root = View(frame: size.bounds)
+            let root = View(frame: child.frame ?? size.bounds)
             root.backgroundColor = child.color ?? palette[index % palette.count]
             root.content = child.content
             for element in child.elements {

@@ -64,9 +64,18 @@ public struct ScriptPlayer {
                 onFrame?(container)
             }
         }
+        let windows = Scene.viewControllers(for: config.sceneWindows, size: size)
         for step in script {
             let before = reports.count
-            if let fractions = step.interactive {
+            if step.action != .select {
+                // The config's reader checked the order: a window is presented when none is, and dismissed once presented.
+                if step.action == .present, let window = windows.first(where: { $0.name == step.child }) {
+                    try? container.present(window, frame: config.sceneWindows.first { $0.name == step.child }?.frame)
+                } else if step.action == .dismiss {
+                    try? container.dismissPresented()
+                }
+                if container.isTransitioning { onFrame?(container) }
+            } else if let fractions = step.interactive {
                 if let interaction = try container.selectInteractively(named: step.child) {
                     onFrame?(container)
                     for fraction in fractions {

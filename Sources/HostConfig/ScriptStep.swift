@@ -1,9 +1,12 @@
-/// One step of a config's script: select a child, on its own or interactively.
+/// One step of a config's script: select a child, on its own or
+/// interactively, or present a window over the shown child, or dismiss it.
 ///
 /// In JSON a step is a child's name, or an object:
 /// ```json
 /// {"select": "detail", "interactive": [0.2, 0.45, 0.3], "release": "cancel"}
 /// {"select": "b", "interactive": [0.1, 0.3], "release": "finish", "velocity": 2.5}
+/// {"present": "calculator"}
+/// {"dismiss": "calculator"}
 /// ```
 /// `interactive` lists the fractions an interaction scrubs to, one per frame;
 /// `release` is `finish`, `cancel` or `gesture` (the edge-pan rule,
@@ -20,7 +23,19 @@ public struct ScriptStep: Equatable, Sendable, ExpressibleByStringLiteral {
         case gesture
     }
 
-    /// The child to select.
+    /// What the step does.
+    public enum Action: Equatable, Sendable {
+        /// Selects ``ScriptStep/child``.
+        case select
+        /// Presents the window ``ScriptStep/child`` over the shown child (an appearance).
+        case present
+        /// Dismisses the window ``ScriptStep/child`` (a disappearance).
+        case dismiss
+    }
+
+    /// What the step does: a selection unless said.
+    public var action = Action.select
+    /// The child to select, or the window to present or dismiss.
     public var child: String
     /// The fractions to scrub to, one per frame; nil for a transition that runs on its own.
     public var interactive: [Double]?

@@ -111,6 +111,8 @@ public struct SegueConfig: Equatable, Sendable {
         public var elements: [Element]
         /// What its view shows over its colour: a picture file (`"picture"`), or nothing.
         public var content: ViewContent = .none
+        /// A window's frame in the container; nil for a child (the container's bounds).
+        public var frame: Rect?
 
         /// A child named `name`.
         public init(name: String, color: Color? = nil, elements: [Element] = [], content: ViewContent = .none) {
@@ -157,6 +159,9 @@ public struct SegueConfig: Equatable, Sendable {
     public var rules: [Rule] = []
     /// The children, in order; the first is shown first.
     public var children: [Child] = []
+    /// Windows the script presents over the shown child and dismisses
+    /// (`{"present": "name"}`), each with its frame.
+    public var windows: [Child] = []
     /// The steps to play in order, starting from the first child shown.
     public var script: [ScriptStep] = []
     /// Every picture file the children and elements show, in file order.

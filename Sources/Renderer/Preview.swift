@@ -1,4 +1,5 @@
 import HostContainer
+import Timing
 
 /// Renders one transition of a scene on the virtual clock: every frame for an
 /// animation, or stills at evenly spaced times for a filmstrip.
@@ -16,6 +17,11 @@ public struct TransitionPreview {
     public var to: String
     /// Draws the frames.
     public var renderer: ViewRenderer
+    /// What the transition does: a switch from `from` to `to`, or ``window``
+    /// opening over `from` (an appearance) or closing (a disappearance).
+    public var kind = TransitionKind.switch
+    /// Makes the window an appearance or a disappearance shows, with its frame.
+    public var window: (() -> (ViewController, Rect?))?
 
     /// A preview of `from` -> `to` among the view controllers `children` makes, in a container of `size`.
     public init(children: @escaping () -> [ViewController], size: Rect, from: String, to: String, renderer: ViewRenderer) {
@@ -129,10 +135,19 @@ public struct TransitionPreview {
         // children's order so that the direction is the scene's.
         try container.select(named: from)
         container.runUntilIdle(advancing: clock)
+        let window = kind == .switch ? nil : window?()
+        if kind == .disappear, let (view, frame) = window {
+            try? container.present(view, frame: frame)
+            container.runUntilIdle(advancing: clock)
+        }
         container.delegate = delegate
         let box = ReportBox()
         container.onTransitionEnd = { box.value = $0 }
-        try container.select(named: to)
+        switch (kind, window) {
+        case (.appear, let (view, frame)?): try? container.present(view, frame: frame)
+        case (.disappear, _?): try? container.dismissPresented()
+        default: try container.select(named: to)
+        }
         return (container, clock, box)
     }
 }

@@ -222,7 +222,7 @@ enum Commands {
     static let run = CommandSpec(
         name: "run", summary: "Play a config's script (or the built-in scene) and report each transition", operand: nil,
         options: [config] + plugins + [
-            json.detailed("One JSON object per transition per line, keys: version, from, to, animator, source (\"plugin\" or \"builtin\"), file, reason, fellBack, duration, frames, completed, shown, interactive, parameters, preview (see \"JSON output\" in docs/tool.md)."),
+            json.detailed("One JSON object per transition per line, keys: version, kind (\"switch\", \"appear\" or \"disappear\"), from, to, animator, source (\"plugin\" or \"builtin\"), file, reason, fellBack, duration, frames, completed, shown, interactive, parameters, preview (see \"JSON output\" in docs/tool.md)."),
             .init("--watch", summary: "Reload and play again on every plugin or config change",
                   detail: "After playing, stay up: watch the plugin folders and the config, and on every change reload and play the script again, saying what changed (see \"Hot reload\" in docs/tool.md). A config saved with a mistake keeps the last good one running. SIGINT or SIGTERM ends it (exit 0)."),
             .init("--strict", summary: "Run segue check first and refuse to play on an error",
@@ -280,6 +280,8 @@ enum Commands {
                   detail: "The child to switch from, or a PNG or JPEG file shown as a child of its own (see --to)."),
             .init("--to", .text, placeholder: "NAME", summary: "The child (or picture file) to switch to",
                   detail: "The child to switch to, or a PNG or JPEG file (a name ending in .png, .jpg or .jpeg) shown whole-frame as a child of its own. Without --from and --to, the first rule naming ANIMATOR in the config (or the built-in scene) decides; else the first two children. The rule that names ANIMATOR for that pair lends its parameters (--param overrides them); the output says which."),
+            .init("--kind", .choice(["switch", "appear", "disappear"]), summary: "A switch, or a window opening or closing",
+                  detail: "switch (the default): --from to --to; appear: the config's first window (the built-in scene's calculator) opening over --from; disappear: it closing, revealing --from. ANIMATOR plays it even when it was not written for that kind, as segue run would."),
             config,
         ] + plugins + [
             size,

@@ -69,6 +69,7 @@ enum PreviewCommand {
                       to: endpoint["--to"] ?? nil, typeface: TypeChoice.typeface(args, config: config),
                       size: size, fps: fps, scale: scale, stills: stills, out: out,
                       format: format, animated: args.has("--animated"), ffmpeg: ffmpeg, dither: args.has("--dither"), json: args.has("--json"))
+        job.kind = args.single("--kind").flatMap(TransitionKind.init(key:)) ?? .switch
         let rendered = job.render(with: registry)
         guard watching else { return rendered ? .success : .failure }
 
@@ -124,6 +125,8 @@ enum PreviewCommand {
         let ffmpeg: String?
         let dither: Bool
         let json: Bool
+        /// A switch, or the scene's first window opening over `from` or closing.
+        var kind = TransitionKind.switch
 
         /// Renders the preview with `registry`'s animators and writes it,
         /// printing what was written or why not.
@@ -135,8 +138,17 @@ enum PreviewCommand {
                 printError("segue: \(config.file): a preview needs at least two children")
                 return false
             }
-            let (from, to, rule) = endpoints(for: name, config: config, children: names, from: from, to: to)
-            for child in [from, to] where !names.contains(child) {
+            var (from, to, rule) = endpoints(for: name, config: config, children: names, from: from, to: to)
+            let window = config.sceneWindows.first
+            if kind != .switch {
+                guard let window else {
+                    printError("segue: \(config.file): --kind \(kind.key) needs a window to show: add one to 'windows'")
+                    return false
+                }
+                // The window opens over --from (else the first child), or closes revealing it.
+                (from, to, rule) = (self.from ?? names[0], window.name, nil)
+            }
+            for child in kind == .switch ? [from, to] : [from] where !names.contains(child) {
                 printError("segue: \(SelectionError.unknownChild(child, available: names))")
                 return false
             }
@@ -167,15 +179,28 @@ enum PreviewCommand {
             // One rule, from -> to with ANIMATOR: the config's delegate does the rest.
             var forced = SegueConfig(file: config.file)
             forced.curves = config.curves
-            forced.rules = [SegueConfig.Rule(from: from, to: to, animator: name, parameters: parameters, label: rule?.label ?? "preview")]
+            let label = rule?.label ?? "preview"
+            let forcedRule: SegueConfig.Rule = switch kind {
+            case .switch: SegueConfig.Rule(from: from, to: to, animator: name, parameters: parameters, label: label)
+            case .appear: SegueConfig.Rule(appear: to, animator: name, parameters: parameters, label: label)
+            case .disappear: SegueConfig.Rule(disappear: to, animator: name, parameters: parameters, label: label)
+            }
+            forced.rules = [forcedRule]
             let delegate = ConfigDrivenDelegate(config: forced, registry: registry)
             let renderer = ViewRenderer(scale: scale, typeface: typeface)
-            let preview = TransitionPreview(children: { Scene.viewControllers(for: children, size: size) }, size: size,
+            var preview = TransitionPreview(children: { Scene.viewControllers(for: children, size: size) }, size: size,
                                             from: from, to: to, renderer: renderer)
-            let progress = Progress(enabled: !json, label: "\(name) \(from) -> \(to)")
+            preview.kind = kind
+            if let window { preview.window = { (Scene.viewControllers(for: [window], size: size)[0], window.frame) } }
+            let what = switch kind {
+            case .switch: "\(from) -> \(to)"
+            case .appear: "\(to) appearing over \(from)"
+            case .disappear: "\(to) disappearing from over \(from)"
+            }
+            let progress = Progress(enabled: !json, label: "\(name) \(what)")
             // Said in the file itself, so that a picture carries how it was made.
             let settings = parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            let comment = "segue preview \(name) \(from) -> \(to)\(source)\(settings.isEmpty ? "" : ": " + settings)"
+            let comment = "segue preview \(name) \(what)\(source)\(settings.isEmpty ? "" : ": " + settings)"
             var frames = 0, width = 0, height = 0
             let report: TransitionReport?
             let bytes: [UInt8]
@@ -260,7 +285,7 @@ enum PreviewCommand {
                 animator: report?.animator ?? name, from: from, to: to, duration: report?.duration ?? 0,
                 reason: report?.reason ?? "", rule: rule?.label,
                 parameters: Dictionary(uniqueKeysWithValues: (report?.parameters ?? []).map { ($0.name, JSONParameter($0.value)) }))
-            printNow(json ? jsonLine(written) : "wrote \(out): \(frames) frames of \(width)x\(height), \(report?.animator ?? name) \(from) -> \(to)\(source)")
+            printNow(json ? jsonLine(written) : "wrote \(out): \(frames) frames of \(width)x\(height), \(report?.animator ?? name) \(what)\(source)")
             return true
         }
     }

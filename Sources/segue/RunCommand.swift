@@ -111,12 +111,19 @@ enum RunCommand {
             : "\n    parameters: " + e(r.parameters.map { "\($0.name) = \($0.value)" }.joined(separator: ", "))
         // A fallback (the default ran instead of the animator a rule named) stands out.
         let animator = r.fellBack ? Style.warn(e(r.animator)) : e(r.animator)
-        return "\(e(r.from)) -> \(e(r.to)): \(animator) (\(origin)), \(String(format: "%.3f", r.duration)) s, \(r.frames) frames, \(outcome)\n    why: \(e(r.reason))\(parameters)"
+        let what = switch r.kind {
+        case .switch: "\(e(r.from)) -> \(e(r.to))"
+        case .appear: "\(e(r.to)) appears over \(e(r.from))"
+        case .disappear: "\(e(r.from)) disappears from over \(e(r.to))"
+        }
+        return "\(what): \(animator) (\(origin)), \(String(format: "%.3f", r.duration)) s, \(r.frames) frames, \(outcome)\n    why: \(e(r.reason))\(parameters)"
     }
 
     /// A report as one JSON line.
     struct ReportLine: Encodable {
         let from, to, animator, source, reason: String
+        /// "switch", "appear" or "disappear".
+        let kind: String
         let file: String?
         let duration: Double
         let frames: Int
@@ -130,6 +137,7 @@ enum RunCommand {
 
         init(_ r: TransitionReport) {
             (from, to, animator, source, reason, file) = (r.from, r.to, r.animator, r.source.key, r.reason, r.source.file)
+            kind = r.kind.key
             (duration, frames, completed, shown, interactive) = (r.duration, r.frames, r.completed, r.shown, r.interactive)
             fellBack = r.fellBack
             parameters = Dictionary(r.parameters.map { ($0.name, JSONParameter($0.value)) }, uniquingKeysWith: { first, _ in first })

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Windows that open and close in `segue run` and `segue preview`: a plugin
+/// built against the ABI 1.0 or 1.2 header plays both, sandboxed, with one
+/// report each and the container consistent; Pop plays them as written; a
+/// script that presents or dismisses out of order is refused by name.
+@Suite struct WindowTests {
+    static func config(plugins folder: String, animator: String, script: String) throws -> String {
+        let path = makeTemporaryFolder("window-config") + "/segue.json"
+        try """
+            {"plugins": ["\(folder)"], "defaultAnimator": "\(animator)",
+             "children": ["desktop", "other"],
+             "windows": [{"name": "org.kde.kcalc", "color": "#3E8ED0", "frame": [40, 100, 300, 400]}],
+             "script": \(script)}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// A folder with the bundled Pop alone.
+    static func popFolder() throws -> String {
+        let folder = makeTemporaryFolder("pop-plugin")
+        try FileManager.default.copyItem(atPath: Paths.plugin("Pop"), toPath: folder + "/libPop.so")
+        return folder
+    }
+
+    @Test(arguments: ["1.0", "1.2"])
+    func anOlderPluginOpensAndClosesAWindowInRun(_ version: String) throws {
+        let folder = makeTemporaryFolder("abi-\(version)")
+        let built = try run("/usr/bin/env", ["cc", "-std=c11", "-Wall", "-Werror", "-shared", "-fPIC",
+                                             "-I", Paths.packageRoot + "/Tests/ABI/animator-\(version)/include",
+                                             "-o", folder + "/libCurveSlide.so", Paths.packageRoot + "/Examples/c-animator/curve_slide.c"])
+        try #require(built.status == 0, "\(built.err)")
+        let config = try Self.config(plugins: folder, animator: "CurveSlide",
+                                     script: #"[{"present": "org.kde.kcalc"}, {"dismiss": "org.kde.kcalc"}]"#)
+        let played = try runSegue(["run", "--json", "--config", config, "--sandbox", "strict"])
+        #expect(played.status == 0, "\(played.err)")
+        let reports = try jsonLines(played.out)
+        #expect(reports.map { $0["kind"] as? String } == ["appear", "disappear"], "exactly one report each: \(played.out)")
+        #expect(reports.allSatisfy { $0["animator"] as? String == "CurveSlide" && $0["fellBack"] as? Bool == false && $0["completed"] as? Bool == true })
+        #expect(reports.map { $0["shown"] as? String } == ["org.kde.kcalc", "desktop"],
+                "presented after the appearance, gone after the disappearance")
+        #expect((reports[0]["reason"] as? String)?.hasSuffix("played as a switch to a transparent stand-in run backwards") == true)
+        #expect((reports[1]["reason"] as? String)?.hasSuffix("played as a switch to a transparent stand-in") == true)
+    }
+
+    @Test func popPlaysBothAsWrittenAndTheRulesPickItByPattern() throws {
+        let config = makeTemporaryFolder("pop") + "/segue.json"
+        try """
+            {"plugins": ["\(try Self.popFolder())"], "children": ["desktop", "other"],
+             "windows": [{"name": "org.gnome.Calculator", "frame": [40, 100, 300, 400]}],
+             "rules": [{"appear": "org.gnome.*", "disappear": "*", "animator": "Pop"},
+                       {"appear": "*", "animator": "CurlUp"}],
+             "script": ["other", {"present": "org.gnome.Calculator"}, "desktop", {"dismiss": "org.gnome.Calculator"}]}
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let played = try runSegue(["run", "--json", "--config", config])
+        let reports = try jsonLines(played.out)
+        #expect(reports.map { $0["kind"] as? String } == ["switch", "appear", "switch", "disappear"], "\(played.out) \(played.err)")
+        #expect(reports.map { $0["animator"] as? String } == ["default", "Pop", "default", "Pop"])
+        #expect((reports[1]["reason"] as? String) == #"rules[0] (appear "org.gnome.*", disappear "*")"#, "the longer pattern wins")
+        #expect(reports[2]["shown"] as? String == "desktop", "a switch beneath the window")
+    }
+
+    @Test(arguments: [
+        (#"[{"dismiss": "org.kde.kcalc"}]"#, "$.script[0].dismiss", "a window presented before (none is)"),
+        (#"[{"present": "org.kde.kcalc"}, {"present": "org.kde.kcalc"}]"#, "$.script[1].present", "dismiss it first"),
+        (#"[{"present": "kcalc"}]"#, "$.script[0].present", "the name of a window (org.kde.kcalc)"),
+    ])
+    func aScriptThatPresentsOutOfOrderIsRefusedByName(script: String, keyPath: String, expected: String) throws {
+        let config = try Self.config(plugins: makeTemporaryFolder("none"), animator: "default", script: script)
+        let checked = try runSegue(["check", "--config", config])
+        #expect(checked.status != 0)
+        let said = checked.out + checked.err
+        #expect(said.contains(keyPath) && said.contains(expected), "\(said)")
+    }
+
+    @Test func previewDrawsAWindowClosingOverTheScene() throws {
+        let out = makeTemporaryFolder("preview-kind") + "/close.png"
+        let made = try runSegue(["preview", "Pop", "--kind", "disappear", "--out", out, "--frames", "3", "--scale", "0.25",
+                                 "--plugins", try Self.popFolder()])
+        #expect(made.status == 0, "\(made.err)")
+        #expect(made.out.contains("Pop calculator disappearing from over photo"), "\(made.out)")
+        let picture = try decodePNG(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
+        // The first still shows the calculator's blue (#3E8ED0) over the photo; the last, the photo alone.
+        let third = picture.width / 3
+        func blue(inStill k: Int) -> Int {
+            var count = 0
+            for y in stride(from: 0, to: picture.height, by: 2) {
+                for x in stride(from: k * third, to: (k + 1) * third, by: 2) {
+                    let i = (y * picture.width + x) * 4
+                    let (r, g, b) = (Int(picture.rgba[i]), Int(picture.rgba[i + 1]), Int(picture.rgba[i + 2]))
+                    if abs(r - 0x3E) < 12 && abs(g - 0x8E) < 12 && abs(b - 0xD0) < 12 { count += 1 }
+                }
+            }
+            return count
+        }
+        #expect(blue(inStill: 0) > 50 && blue(inStill: 2) == 0, "\(blue(inStill: 0)) \(blue(inStill: 2))")
+    }
+}
