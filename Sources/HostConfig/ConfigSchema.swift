@@ -93,10 +93,15 @@ extension SegueConfig {
       "type": "array",
       "items": {"oneOf": [{"$ref": "#/$defs/name"}, {"$ref": "#/$defs/child"}]}
     },
-    "script": {
-      "description": "The switches segue run plays, in order, from the first child: a child's name, or an interactive step.",
+    "windows": {
+      "description": "Windows the script presents over the shown child and dismisses ({\"present\": NAME}, {\"dismiss\": NAME}): a child with a frame of its own.",
       "type": "array",
-      "items": {"oneOf": [{"$ref": "#/$defs/name"}, {"$ref": "#/$defs/step"}]}
+      "items": {"$ref": "#/$defs/window"}
+    },
+    "script": {
+      "description": "The steps segue run plays, in order, from the first child: a child's name, an interactive step, or a window presented or dismissed.",
+      "type": "array",
+      "items": {"oneOf": [{"$ref": "#/$defs/name"}, {"$ref": "#/$defs/step"}, {"$ref": "#/$defs/presentation"}]}
     }
   },
   "$defs": {
@@ -137,6 +142,34 @@ extension SegueConfig {
     "fit": {
       "description": "How the picture meets the view's shape, as CSS's object-fit: cover (the default: fills it, cut to shape), contain (all of it, the colour beside) or fill (stretched).",
       "enum": ["cover", "contain", "fill"]
+    },
+    "window": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["name"],
+      "properties": {
+        "name": {"$ref": "#/$defs/name"},
+        "frame": {
+          "description": "[x, y, width, height] in the container, in points; without it, the container's bounds.",
+          "type": "array", "minItems": 4, "maxItems": 4,
+          "prefixItems": [{"$ref": "#/$defs/coordinate"}, {"$ref": "#/$defs/coordinate"}, {"$ref": "#/$defs/size"}, {"$ref": "#/$defs/size"}],
+          "items": false
+        },
+        "color": {"$ref": "#/$defs/color"},
+        "picture": {"$ref": "#/$defs/picture"},
+        "fit": {"$ref": "#/$defs/fit"},
+        "elements": {"type": "array", "items": {"$ref": "#/$defs/element"}}
+      },
+      "dependentRequired": {"fit": ["picture"]}
+    },
+    "presentation": {
+      "type": "object",
+      "additionalProperties": false,
+      "minProperties": 1, "maxProperties": 1,
+      "properties": {
+        "present": {"description": "A window to present over the shown child.", "$ref": "#/$defs/name"},
+        "dismiss": {"description": "The window presented, to dismiss.", "$ref": "#/$defs/name"}
+      }
     },
     "child": {
       "type": "object",

@@ -106,6 +106,7 @@ struct SchemaTests {
             ("child", properties(defs["child"]), #"{"children": [{"name": "a", "zzz": 1}]}"#),
             ("element", properties(defs["element"]), #"{"children": [{"name": "a", "elements": [{"name": "e", "frame": [0, 0, 1, 1], "zzz": 1}]}]}"#),
             ("step", properties(defs["step"]), #"{"children": ["a", "b"], "script": [{"select": "b", "zzz": 1}]}"#),
+            ("window", properties(defs["window"]), #"{"windows": [{"name": "w", "zzz": 1}]}"#),
         ]
         for place in places {
             do {
