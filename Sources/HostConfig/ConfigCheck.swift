@@ -144,7 +144,7 @@ public enum ConfigCheck {
 
         // Script steps that do nothing: selecting the child already shown.
         var shown = children.first
-        for (i, step) in config.script.enumerated() {
+        for (i, step) in config.script.enumerated() where step.action == .select {
             if step.child == shown {
                 add(step.interactive == nil ? "$.script[\(i)]" : "$.script[\(i)].select",
                     "this step does nothing: '\(step.child)' is already shown", .warning)

@@ -9,6 +9,8 @@ public enum LiveControls {
         /// The child at this index.
         case select(Int)
         case pause, slow, replay, dismissBanner, statusLine, help, quit
+        /// Opens the scene's first window over the child shown, or closes it.
+        case openWindow, closeWindow
         /// One frame forwards (1) or back (-1).
         case step(Int)
     }
@@ -34,6 +36,9 @@ public enum LiveControls {
         Control(bindings: [], label: "a drag from the left edge (20 points)",
                 meaning: "the interactive way back: the transition follows the finger (progress = translation / width); the release finishes past half way or on a flick forwards, else cancels",
                 short: ("DRAG FROM LEFT EDGE", "interactive back")),
+        Control(bindings: [(.character("o"), .openWindow), (.character("c"), .closeWindow)], label: "o, c",
+                meaning: "open the scene's window over the child shown (the built-in scene's calculator), and close it: an appearance and a disappearance, by the config's \"appear\" and \"disappear\" rules",
+                short: ("O / C", "open / close window")),
         Control(bindings: [(.character(" "), .pause), (.character("p"), .pause)], label: "Space, p",
                 meaning: "pause and play", short: ("SPACE, P", "pause")),
         Control(bindings: [(.character("s"), .slow)], label: "s", meaning: "slow motion: 1x, 0.25x, 0.1x",

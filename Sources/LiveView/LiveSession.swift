@@ -3,6 +3,7 @@ import HostContainer
 import PluginHost
 import PluginRuntime
 import Renderer
+import Timing
 
 /// The container people watch and drive in `segue show`: the config's
 /// children in a container on a ``PlaybackClock``, animators chosen by the
@@ -205,6 +206,8 @@ public final class LiveSession {
         case .help?: showsHelp.toggle()
         case .dismissBanner?: banner = nil
         case .statusLine?: showsStatus.toggle()
+        case .openWindow?: openWindow()
+        case .closeWindow?: closeWindow()
         case nil: break
         }
     }
@@ -218,6 +221,27 @@ public final class LiveSession {
         guard !childNames.isEmpty else { return }
         heading = min(max(index, 0), childNames.count - 1)
         container.select(index: heading)
+    }
+
+    /// The scene's window, made once so that it closes as it opened.
+    private var window: ViewController?
+
+    /// Opens the scene's first window over the child shown (an appearance), ending any replay.
+    public func openWindow() {
+        guard let spec = config.sceneWindows.first else {
+            banner = Banner(kind: .info, text: "no window to open: add one to the config's \"windows\"")
+            return
+        }
+        review = nil
+        let made = window?.name == spec.name ? window! : Scene.viewControllers(for: [spec], size: size)[0]
+        window = made
+        try? container.present(made, frame: spec.frame)  // already open (or opening): nothing to do
+    }
+
+    /// Closes the window opened over the child shown (a disappearance).
+    public func closeWindow() {
+        review = nil
+        try? container.dismissPresented()  // none open: nothing to do
     }
 
     /// Plays the last transition again from its start (with the animators as they are now).
@@ -345,6 +369,7 @@ public final class LiveSession {
 
     private func ended(_ report: TransitionReport) {
         reports.append(report)
+        guard report.kind == .switch else { return }  // a replay or a scrub plays switches
         lastTransition = (report.from, report.to)
         if !report.completed, let index = childNames.firstIndex(of: report.shown), !container.isTransitioning {
             heading = index
@@ -411,6 +436,15 @@ final class LiveDelegate: ContainerViewControllerDelegate {
         if container.name != "review" {
             running = (from.name, to.name, animator, source, container.clock.now)
         }
+        return resolution
+    }
+
+    func containerViewController(_ container: ContainerViewController, animationControllerFor kind: TransitionKind,
+                                 of presented: ViewController, over beneath: ViewController) -> AnimatorResolution {
+        let resolution = rules.containerViewController(container, animationControllerFor: kind, of: presented, over: beneath)
+        lastResolution = (resolution.animator?.name ?? "default",
+                          resolution.animator.map { LiveSession.source($0.source) } ?? AnimatorSource.builtin.label)
+        running = nil  // the timeline and a replay follow switches
         return resolution
     }
 }

@@ -102,7 +102,7 @@ struct ConfigTests {
 
     @Test(arguments: [
         (#"[1, 2]"#, "$", "an object", "an array of 2"),
-        (#"{"rule": []}"#, "$.rule", "one of the keys 'plugins', 'defaultAnimator', 'isolation', 'sandbox', 'limits', 'curves', 'font', 'rules', 'children', 'script'", "the unknown key 'rule'"),
+        (#"{"rule": []}"#, "$.rule", "one of the keys 'plugins', 'defaultAnimator', 'isolation', 'sandbox', 'limits', 'curves', 'font', 'rules', 'children', 'windows', 'script'", "the unknown key 'rule'"),
         (#"{"sandbox": "lax"}"#, "$.sandbox", #""strict" or "off""#, #"the string "lax""#),
         (#"{"limits": {"memory": "lots"}}"#, "$.limits.memory", #"a size of at least 256 MiB, like "512MiB" or "2GiB" (or a number of bytes)"#, #"the string "lots""#),
         (#"{"limits": {"memory": 1024}}"#, "$.limits.memory", #"a size of at least 256 MiB, like "512MiB" or "2GiB" (or a number of bytes)"#, "the number 1024"),
@@ -148,10 +148,12 @@ struct ConfigTests {
         #expect(c.plugins == [folder + "/p", folder + "/../q"])
     }
 
-    @Test func theBuiltinSceneIsAValidConfigThatExercisesAllThreePlugins() {
+    @Test func theBuiltinSceneIsAValidConfigThatExercisesEveryBundledAnimator() {
         let scene = SegueConfig.builtinScene
         #expect(scene.children.map(\.name) == ["photo", "video", "file", "contact", "clipboard", "grid", "detail"])
-        #expect(Set(scene.rules.map(\.animator)) == ["SpringSlide", "CurlUp", "ImageZoom"])
+        #expect(Set(scene.rules.map(\.animator)) == ["SpringSlide", "CurlUp", "ImageZoom", "Pop"])
+        #expect(scene.windows.map(\.name) == ["calculator"] && scene.script.suffix(2).map(\.action) == [.present, .dismiss],
+                "a window opens over the children and closes")
         let grid = scene.children.first { $0.name == "grid" }!, detail = scene.children.first { $0.name == "detail" }!
         #expect(grid.elements.contains { $0.name == "image" } && detail.elements.contains { $0.name == "image" })
     }

@@ -231,6 +231,26 @@ struct LiveViewTests {
 
     /// Every key of the one table does what the table says, its second keys
     /// (`p`, `h`) included, and docs/show.md and `show --help` show that table.
+    /// o opens the scene's calculator over the child shown, c closes it: an
+    /// appearance (Pop, by the scene's pattern rule) and a disappearance
+    /// (CurlUp), the window drawn over the photo, then gone.
+    @Test func oAndCOpenAndCloseTheScenesWindow() {
+        let live = LiveHarness()
+        live.frame([.key(.character("o"))])
+        #expect(live.untilIdle() > 5)
+        #expect(live.session.container.presentedViewController?.name == "calculator")
+        #expect(live.shows(SceneColor.contact, at: 50, 600) && live.shows(SceneColor.photo, at: 20, 600),
+                "the window's blue at its frame, the photo beside it")
+        live.frame([.key(.character("o"))])
+        #expect(!live.session.container.isTransitioning, "open already: nothing to do")
+        live.frame([.key(.character("c"))])
+        live.untilIdle()
+        #expect(live.session.container.presentedViewController == nil && live.shows(SceneColor.photo, at: 50, 600))
+        #expect(live.session.reports.map(\.kind) == [.appear, .disappear])
+        #expect(live.session.reports.map(\.animator) == ["Pop", "CurlUp"])
+        live.session.container.expectConsistentChildren()
+    }
+
     @Test func everyKeyOfTheTableActsAndTheDocsShowTheTable() throws {
         let live = LiveHarness()
         live.frame([.key(.character("p"))])

@@ -10,9 +10,9 @@ struct ToolTests {
         let result = try run(Paths.segue, ["run", "--json"], in: makeTemporaryFolder())
         #expect(result.status == 0, "\(result.err)")
         let lines = try jsonLines(result.out)
-        #expect(lines.count == 9)
+        #expect(lines.count == 11)
         let animators = Set(lines.compactMap { $0["animator"] as? String })
-        #expect(animators == ["SpringSlide", "CurlUp", "ImageZoom", "default"])
+        #expect(animators == ["SpringSlide", "CurlUp", "ImageZoom", "Pop", "default"])
         for line in lines {
             for key in ["from", "to", "animator", "source", "reason", "duration", "frames", "completed", "shown", "interactive"] {
                 #expect(line[key] != nil, "key \(key) in \(line)")
@@ -21,10 +21,13 @@ struct ToolTests {
             #expect(plugin == (line["animator"] as? String != "default"))
             if plugin { #expect((line["file"] as? String)?.hasSuffix(".so") == true) }
         }
-        // The scene's way back from the detail is interactive: cancelled once, then finished.
-        #expect(lines.map { $0["completed"] as? Bool } == [true, true, true, true, true, true, false, true, true])
-        #expect(lines.map { $0["shown"] as? String } == ["video", "file", "contact", "clipboard", "grid", "detail", "detail", "grid", "photo"])
-        #expect(lines.map { $0["interactive"] as? Bool } == [false, false, false, false, false, false, true, true, false])
+        // The scene's way back from the detail is interactive: cancelled once, then finished; then a window opens and closes.
+        #expect(lines.map { $0["completed"] as? Bool } == [true, true, true, true, true, true, false, true, true, true, true])
+        #expect(lines.map { $0["shown"] as? String }
+                == ["video", "file", "contact", "clipboard", "grid", "detail", "detail", "grid", "photo", "calculator", "photo"])
+        #expect(lines.map { $0["interactive"] as? Bool } == [false, false, false, false, false, false, true, true, false, false, false])
+        #expect(lines.map { $0["kind"] as? String } == Array(repeating: "switch", count: 9) + ["appear", "disappear"])
+        #expect(lines.suffix(2).map { $0["animator"] as? String } == ["Pop", "CurlUp"])
         let zoom = try #require(lines.first { $0["from"] as? String == "grid" && $0["to"] as? String == "detail" })
         #expect(zoom["animator"] as? String == "ImageZoom" && zoom["duration"] as? Double == 0.3 && zoom["frames"] as? Int == 19)
     }
@@ -75,7 +78,7 @@ struct ToolTests {
         }
         let rejected = try #require(doc["rejected"] as? [[String: String]])
         #expect(rejected.map { ($0["file"]! as NSString).lastPathComponent }
-                == ["libz-copy.so", "x.so", "libCurlUp.so", "libImageZoom.so", "libSpringSlide.so"])
+                == ["libz-copy.so", "x.so", "libCurlUp.so", "libImageZoom.so", "libPop.so", "libSpringSlide.so"])
         #expect(rejected[0]["reason"]!.hasPrefix("no entry point"))
         #expect(rejected[1]["reason"]!.hasPrefix("not a shared library"))
         for bundled in rejected[2...] {
@@ -229,7 +232,7 @@ struct ToolTests {
         try printed.out.write(toFile: folder + "/scene.json", atomically: false, encoding: .utf8)
         let result = try run(Paths.segue, ["run", "--config", folder + "/scene.json", "--plugins", Paths.binFolder, "--json"])
         #expect(result.status == 0)
-        #expect(try jsonLines(result.out).count == 9)
+        #expect(try jsonLines(result.out).count == 11)
     }
 
     /// The acceptance check, through the real tool.
