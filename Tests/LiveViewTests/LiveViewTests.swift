@@ -251,6 +251,28 @@ struct LiveViewTests {
         live.session.container.expectConsistentChildren()
     }
 
+    /// An animator built against the ABI 1.0 or 1.2 header opens and closes
+    /// the window in the live view too, in its sandboxed worker.
+    @Test(arguments: ["1.0", "1.2"])
+    func anOlderPluginOpensAndClosesTheWindow(_ version: String) throws {
+        let folder = makeTemporaryFolder("live-abi-\(version)")
+        let built = try run("/usr/bin/env", ["cc", "-std=c11", "-shared", "-fPIC", "-I", Paths.packageRoot + "/Tests/ABI/animator-\(version)/include",
+                                             "-o", folder + "/libCurveSlide.so", Paths.packageRoot + "/Examples/c-animator/curve_slide.c"])
+        try #require(built.status == 0, "\(built.err)")
+        var config = SegueConfig.builtinScene
+        config.rules = [SegueConfig.Rule(appear: "*", disappear: "*", animator: "CurveSlide", label: "rules[0]")]
+        let registry = AnimatorRegistry(folders: [folder], isolation: .process)
+        let live = LiveHarness(config: config, registry: registry)
+        for key in ["o", "c"] {
+            live.frame([.key(.character(Character(key)))])
+            live.untilIdle()
+        }
+        #expect(live.session.reports.map(\.kind) == [.appear, .disappear])
+        #expect(live.session.reports.allSatisfy { $0.animator == "CurveSlide" && !$0.fellBack && $0.completed }, "\(live.session.reports.map(\.reason))")
+        #expect(live.session.container.presentedViewController == nil && live.shows(SceneColor.photo, at: 50, 600))
+        live.session.container.expectConsistentChildren()
+    }
+
     @Test func everyKeyOfTheTableActsAndTheDocsShowTheTable() throws {
         let live = LiveHarness()
         live.frame([.key(.character("p"))])

@@ -62,6 +62,39 @@ import TestSupport
         #expect(reports[2]["shown"] as? String == "desktop", "a switch beneath the window")
     }
 
+    /// The bundled animators written for windows: SpringSlide slides one in
+    /// from the edge, ImageZoom zooms it out of its launcher (an element of
+    /// the view beneath named as the window is) and declines without one.
+    @Test func theBundledAnimatorsWrittenForWindowsPlayThemAsWritten() throws {
+        let folder = makeTemporaryFolder("bundled-windows")
+        for name in ["SpringSlide", "ImageZoom", "CurlUp", "Pop"] {
+            try FileManager.default.copyItem(atPath: Paths.plugin(name), toPath: folder + "/lib\(name).so")
+        }
+        let listed = try runSegue(["list", "--json", "--plugins", folder])
+        let animators = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [String: Any])["animators"] as? [[String: Any]]
+        let kinds = Dictionary(uniqueKeysWithValues: (animators ?? []).map { ($0["name"] as! String, $0["kinds"] as! [String]) })
+        #expect(kinds == ["SpringSlide": ["switch", "appear", "disappear"], "ImageZoom": ["switch", "appear", "disappear"],
+                          "CurlUp": ["switch"], "Pop": ["appear", "disappear"]])
+
+        for (launcher, animator) in [(true, "ImageZoom"), (false, "ImageZoom"), (false, "SpringSlide")] {
+            let config = makeTemporaryFolder("launcher") + "/segue.json"
+            let icon = launcher ? #", "elements": [{"name": "calc", "frame": [300, 700, 56, 56]}]"# : ""
+            try """
+                {"plugins": ["\(folder)"], "children": [{"name": "desktop"\(icon)}, "other"],
+                 "windows": [{"name": "calc", "frame": [40, 100, 300, 400]}],
+                 "rules": [{"appear": "*", "disappear": "*", "animator": "\(animator)"}],
+                 "script": [{"present": "calc"}, {"dismiss": "calc"}]}
+                """.write(toFile: config, atomically: true, encoding: .utf8)
+            let reports = try jsonLines(try runSegue(["run", "--json", "--config", config]).out)
+            let declined = animator == "ImageZoom" && !launcher
+            #expect(reports.map { $0["animator"] as? String } == Array(repeating: declined ? "default" : animator, count: 2))
+            #expect(reports.allSatisfy { ($0["reason"] as? String)?.contains("played") == declined }, "as written: \(reports)")
+            if declined {
+                #expect((reports[0]["reason"] as? String)?.contains("ImageZoom declined: the view beneath has no element named 'calc' for the window to zoom out of") == true)
+            }
+        }
+    }
+
     @Test(arguments: [
         (#"[{"dismiss": "org.kde.kcalc"}]"#, "$.script[0].dismiss", "a window presented before (none is)"),
         (#"[{"present": "org.kde.kcalc"}, {"present": "org.kde.kcalc"}]"#, "$.script[1].present", "dismiss it first"),
