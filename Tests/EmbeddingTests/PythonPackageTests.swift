@@ -75,6 +75,15 @@ struct PythonPackageTests {
                     print("plan", t.plan.animator, t.plan.duration, [l.kind for l in t.plan.layers])
                     layers = t.sample(0.25)
                     print("sample", t.status, [round(l.alpha, 3) for l in layers], layers[1].frame)
+                window = segue.View("org.kde.kcalc", (100, 80, 700, 475))
+                with player.begin(window, None, (1280, 720), animator="TestFade", kind="disappear") as t:
+                    layers = t.sample(0.25)
+                    print("window", player.animators[0].kinds, [l.kind for l in t.plan.layers], layers[0].frame, layers[1].hidden,
+                          t.plan.reason.endswith("played as a switch to a transparent stand-in"))
+                try:
+                    player.begin(window, None, (1280, 720), kind="close")
+                except ValueError as e:
+                    print("kind", e)
             """)
         #expect(out.contains("config -3 ") && out.contains("/nonexistent/segue.json"), "\(out)")
         #expect(out.contains("animators ['TestFade', 'default'] \(file)"), "\(out)")
@@ -85,6 +94,10 @@ struct PythonPackageTests {
         // TestFade at half its duration: the from view half faded, the to view at half its level of 0.25; a view
         // without a frame takes the container's bounds.
         #expect(out.contains("sample 0 [0.5, 0.25] (0.0, 0.0, 390.0, 844.0)"), "\(out)")
+        // A window closing over nothing given, by an animator built for switches: the window moves from its
+        // own frame, the stand-in's layer is hidden, the reason says how it was played.
+        #expect(out.contains("window ('switch',) ['from', 'to'] (100.0, 80.0, 700.0, 475.0) True True"), "\(out)")
+        #expect(out.contains("kind kind 'close': expected one of switch, appear, disappear"), "\(out)")
     }
 
     @Test(.enabled(if: hasPython, "skipped: needs python3 (apt-get install python3; .ci/run does)"))
