@@ -256,9 +256,13 @@ enum Commands {
         about: InspectCommand.about, main: InspectCommand.main)
 
     static let explain = CommandSpec(
-        name: "explain", summary: "Say which animator a switch FROM TO would run, and why", operand: .text, operandName: "FROM TO", arity: 2...2,
-        options: [config] + plugins + [
-            json.detailed(#"One JSON object: {"version": 1, "from", "to", "rule", "beaten": [{"rule", "matches", "animator", "why"}], "animator", "file", "reason", "parameters": [{"name", "value", "from"}], "fallbacks": [...]}."#),
+        name: "explain", summary: "Say which animator a switch FROM TO would run, and why", operand: .text, operandName: "FROM TO | VIEW", arity: 1...2,
+        options: [
+            .init("--kind", .choice(["switch", "appear", "disappear"]), summary: "A switch FROM TO, or VIEW opening or closing",
+                  detail: "switch (the default): a switch between the children FROM and TO; appear or disappear: the window VIEW (any name, as a desktop names windows by application id) opening or closing, matched against the rules' 'appear' and 'disappear' patterns."),
+            config,
+        ] + plugins + [
+            json.detailed(#"One JSON object: {"version": 1, "kind", "from", "to", "rule", "beaten": [{"rule", "matches", "animator", "why"}], "animator", "file", "reason", "parameters": [{"name", "value", "from"}], "fallbacks": [...]}."#),
             help,
         ],
         about: ExplainCommand.about, main: ExplainCommand.main)

@@ -2,6 +2,7 @@ import Foundation
 import HostConfig
 import HostContainer
 import PluginRuntime
+import Timing
 
 /// `segue explain FROM TO`: what would happen for one switch, and why.
 enum ExplainCommand {
@@ -11,11 +12,24 @@ enum ExplainCommand {
     beat, the animator and its file, each parameter value after defaults and
     whether the rule or the animator's default set it, and the fallbacks that
     would apply. Exits 1 when FROM or TO is not a child of the config (or of
-    the built-in scene).
+    the built-in scene). With --kind appear or disappear, says the same of the
+    window VIEW opening or closing: which 'appear' or 'disappear' pattern wins
+    (an exact name over a pattern, more characters that are not wildcards over
+    fewer, the first in the file among equals) and which it beat.
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
         guard let args = try Arguments.unlessHelp(arguments, command: Commands.explain) else { return .success }
+        let kind = args.single("--kind").flatMap(TransitionKind.init(key:)) ?? .switch
+        if kind != .switch {
+            guard args.operands.count == 1 else { throw args.usage("--kind \(kind.key) takes one VIEW: the window opening or closing") }
+            guard let config = try args.config() else { return .failure }
+            let registry = try PluginFolders.registry(args, config: config)
+            let explanation = ConfigDrivenDelegate(config: config, registry: registry).explain(.presenting(kind, view: args.operands[0]))
+            printNow(args.has("--json") ? jsonLine(Document(explanation)) : text(explanation))
+            return .success
+        }
+        guard args.operands.count == 2 else { throw args.usage("a switch takes FROM and TO (or --kind appear|disappear VIEW)") }
         let (from, to) = (args.operands[0], args.operands[1])
         guard let config = try args.config() else { return .failure }
         let children = config.sceneChildren.map(\.name)
@@ -35,7 +49,12 @@ enum ExplainCommand {
     }
 
     static func text(_ e: TransitionExplanation) -> String {
-        var lines = ["\(e.from) -> \(e.to): \(e.animator) (\(e.file.map { "plugin \(PluginFolders.display($0))" } ?? AnimatorSource.builtin.label))"]
+        let what = switch e.kind {
+        case .switch: "\(e.from) -> \(e.to)"
+        case .appear: "\(e.to) appearing"
+        case .disappear: "\(e.from) disappearing"
+        }
+        var lines = ["\(what): \(e.animator) (\(e.file.map { "plugin \(PluginFolders.display($0))" } ?? AnimatorSource.builtin.label))"]
         lines.append("  rule:       " + (e.rule ?? "none matches"))
         for b in e.beaten { lines.append("  beat:       \(b.label) (\(b.matches)) -> \(b.animator): \(b.why)") }
         if e.reason != e.rule { lines.append("  why:        \(e.reason)") }
@@ -54,14 +73,14 @@ enum ExplainCommand {
             let value: JSONParameter
         }
         var version = 1
-        let from, to, animator, reason: String
+        let kind, from, to, animator, reason: String
         let rule, file: String?
         let beaten: [Beaten]
         let parameters: [Parameter]
         let fallbacks: [String]
 
         init(_ e: TransitionExplanation) {
-            (from, to, animator, reason, rule, file) = (e.from, e.to, e.animator, e.reason, e.rule, e.file)
+            (kind, from, to, animator, reason, rule, file) = (e.kind.key, e.from, e.to, e.animator, e.reason, e.rule, e.file)
             beaten = e.beaten.map { Beaten(rule: $0.label, matches: $0.matches, animator: $0.animator, why: $0.why) }
             parameters = e.parameters.map { Parameter(name: $0.name, from: $0.fromRule ? "rule" : "default", value: JSONParameter($0.value)) }
             fallbacks = e.fallbacks
