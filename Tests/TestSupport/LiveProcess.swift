@@ -42,6 +42,9 @@ public final class LiveProcess: @unchecked Sendable {
         }
     }
 
+    /// Standard error so far.
+    public var standardError: String { lock.withLock { err } }
+
     /// Waits until standard output holds `text` `count` times; the output so
     /// far either way (check with `contains`).
     @discardableResult

@@ -254,3 +254,22 @@ public func rgbaPNG(_ pixels: [UInt8], width: Int, height: Int) throws -> [UInt8
     return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (try chunk("IHDR", be32(width) + be32(height) + [8, 6, 0, 0, 0]))
         + (try chunk("IDAT", try Zlib.deflate(raw))) + (try chunk("IEND", []))
 }
+
+/// A PNG of 8-bit straight-alpha RGBA rows: for pictures a test writes to look
+/// at or to hand a program, made with the system zlib, not Segue's encoder.
+public func pngBytes(width: Int, height: Int, rgba: [UInt8]) throws -> [UInt8] {
+    var raw: [UInt8] = []
+    raw.reserveCapacity((width * 4 + 1) * height)
+    for y in 0..<height {
+        raw.append(0)
+        raw += rgba[(y * width * 4)..<((y + 1) * width * 4)]
+    }
+    func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    func chunk(_ type: String, _ body: [UInt8]) throws -> [UInt8] {
+        let kind = Array(type.utf8)
+        return be32(body.count) + kind + body + be32(Int(try Zlib.crc32(kind + body)))
+    }
+    let header = be32(width) + be32(height) + [8, 6, 0, 0, 0]
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (try chunk("IHDR", header)) + (try chunk("IDAT", try Zlib.deflate(raw)))
+        + (try chunk("IEND", []))
+}

@@ -1,0 +1,240 @@
+#include "segueeffect.h"
+
+#include <QLoggingCategory>
+
+#include <cstdlib>
+
+Q_LOGGING_CATEGORY(SEGUE_EFFECT, "segue.kwin", QtInfoMsg)
+
+namespace KWin
+{
+
+namespace
+{
+/// A rectangle of KWin's as Segue's.
+segue::Rect rect(const QRectF &r) { return segue::Rect{r.x(), r.y(), r.width(), r.height()}; }
+} // namespace
+
+bool SegueEffect::supported()
+{
+    return OffscreenEffect::supported();
+}
+
+SegueEffect::SegueEffect()
+{
+    auto log = [](int level, const std::string &message) {
+        const QString text = QString::fromStdString(message);
+        if (level >= SEGUE_LOG_WARNING) {
+            qCWarning(SEGUE_EFFECT).noquote() << text;
+        } else {
+            qCInfo(SEGUE_EFFECT).noquote() << text;
+        }
+    };
+    m_transitions = std::make_unique<segue::WindowTransitions>(segue::WindowTransitions::standardConfigPath(), log);
+    if (!m_transitions->ready()) {
+        qCWarning(SEGUE_EFFECT).noquote() << "segue: cannot play animators:" << QString::fromStdString(m_transitions->error());
+        return;
+    }
+    // Reloads of the config and the plugin folders arrive through libsegue's descriptor.
+    m_notifier = std::make_unique<QSocketNotifier>(m_transitions->fd(), QSocketNotifier::Read);
+    connect(m_notifier.get(), &QSocketNotifier::activated, this, [this]() {
+        m_transitions->dispatch();
+    });
+    if (const char *hold = std::getenv("SEGUE_KWIN_HOLD_AT")) {
+        m_holdAt = std::atof(hold);
+    }
+    connect(effects, &EffectsHandler::windowAdded, this, &SegueEffect::windowAdded);
+    connect(effects, &EffectsHandler::windowClosed, this, &SegueEffect::windowClosed);
+    qCInfo(SEGUE_EFFECT) << "segue: playing window animators";
+}
+
+SegueEffect::~SegueEffect()
+{
+    // Every window still animating is released as it is: drawn normally, or let go if deleted.
+    while (!m_running.empty()) {
+        end(m_running.begin()->first, false);
+    }
+}
+
+bool SegueEffect::animates(EffectWindow *w)
+{
+    return w->isNormalWindow() || w->isDialog();
+}
+
+std::string SegueEffect::name(EffectWindow *w)
+{
+    // On Wayland the class is the application id (org.kde.kcalc); on X11 the WM_CLASS class.
+    return w->windowClass().section(QLatin1Char(' '), -1).toStdString();
+}
+
+void SegueEffect::windowAdded(EffectWindow *w)
+{
+    if (animates(w)) {
+        begin(w, SEGUE_TRANSITION_APPEAR);
+    }
+}
+
+void SegueEffect::windowClosed(EffectWindow *w)
+{
+    if (!animates(w)) {
+        return;
+    }
+    if (m_running.count(w)) {
+        end(w, false); // closed while opening: the close starts from rest
+    }
+    begin(w, SEGUE_TRANSITION_DISAPPEAR);
+}
+
+void SegueEffect::begin(EffectWindow *w, segue_transition_kind_t kind)
+{
+    const QRectF frame = w->frameGeometry();
+    auto transition = m_transitions->begin(kind, name(w), rect(frame), rect(effects->virtualScreenGeometry()));
+    if (!transition) {
+        return;
+    }
+    // Said for people reading KWin's log, and for the tests: the window, where it is, the animator and why.
+    qCInfo(SEGUE_EFFECT).noquote() << QStringLiteral("segue: %1 %2 at %3,%4 %5x%6: %7 for %8 s (%9)")
+                                          .arg(QString::fromStdString(name(w)),
+                                               kind == SEGUE_TRANSITION_APPEAR ? QStringLiteral("opens") : QStringLiteral("closes"))
+                                          .arg(frame.x()).arg(frame.y()).arg(frame.width()).arg(frame.height())
+                                          .arg(QString::fromStdString(transition->animator()))
+                                          .arg(transition->duration())
+                                          .arg(QString::fromStdString(transition->reason()));
+    Running &running = m_running[w];
+    running.transition = std::move(transition);
+    running.closing = kind == SEGUE_TRANSITION_DISAPPEAR;
+    if (running.closing) {
+        running.deletedRef = EffectWindowDeletedRef(w);
+        running.visibleRef = EffectWindowVisibleRef(w, EffectWindow::PAINT_DISABLED_BY_DELETE);
+    }
+    redirect(w);
+    effects->addRepaintFull();
+}
+
+void SegueEffect::end(EffectWindow *w, bool completed)
+{
+    auto it = m_running.find(w);
+    if (it == m_running.end()) {
+        return;
+    }
+    const Running &running = it->second;
+    const std::string reason = running.transition->finish(completed);
+    const double perFrame = running.frames ? std::chrono::duration<double, std::micro>(running.busy).count() / running.frames : 0;
+    qCInfo(SEGUE_EFFECT).noquote() << QStringLiteral("segue: %1 %2: %3 (%4); %5 frames in %6 s, the effect's own time %7 us a frame")
+                                          .arg(QString::fromStdString(name(w)),
+                                               running.closing ? QStringLiteral("closed") : QStringLiteral("opened"),
+                                               completed ? QStringLiteral("completed") : QStringLiteral("cut short"),
+                                               QString::fromStdString(reason))
+                                          .arg(running.frames)
+                                          .arg(running.t, 0, 'f', 3)
+                                          .arg(perFrame, 0, 'f', 1);
+    unredirect(w);
+    m_running.erase(it); // drops the references: a closed window goes now
+    effects->addRepaintFull();
+}
+
+void SegueEffect::prePaintScreen(ScreenPrePaintData &data, std::chrono::milliseconds presentTime)
+{
+    for (auto &[w, running] : m_running) {
+        if (running.start.count() < 0) {
+            running.start = presentTime;
+        }
+        const double duration = running.transition->duration();
+        running.t = m_holdAt >= 0 ? m_holdAt * duration : (presentTime - running.start).count() / 1000.0;
+        // One sample a frame, bounded by the player's sample bound: a late plugin's last pose is kept.
+        const auto began = std::chrono::steady_clock::now();
+        running.pose = running.transition->sample(std::min(running.t, duration));
+        running.busy += std::chrono::steady_clock::now() - began;
+        running.frames += 1;
+    }
+    if (!m_running.empty()) {
+        data.mask |= PAINT_SCREEN_WITH_TRANSFORMED_WINDOWS;
+    }
+    effects->prePaintScreen(data, presentTime);
+}
+
+void SegueEffect::prePaintWindow(EffectWindow *w, WindowPrePaintData &data, std::chrono::milliseconds presentTime)
+{
+    if (m_running.count(w)) {
+        data.setTransformed();
+        data.setTranslucent();
+    }
+    effects->prePaintWindow(w, data, presentTime);
+}
+
+void SegueEffect::paintWindow(EffectWindow *w, int mask, QRegion region, WindowPaintData &data)
+{
+    if (auto it = m_running.find(w); it != m_running.end()) {
+        if (!it->second.pose.visible) {
+            return;
+        }
+        data.multiplyOpacity(std::clamp(it->second.pose.alpha, 0.0, 1.0));
+    }
+    effects->paintWindow(w, mask, region, data);
+}
+
+void SegueEffect::apply(EffectWindow *w, int mask, WindowPaintData &data, WindowQuadList &quads)
+{
+    Q_UNUSED(mask)
+    Q_UNUSED(data)
+    auto it = m_running.find(w);
+    if (it == m_running.end()) {
+        return;
+    }
+    const auto began = std::chrono::steady_clock::now();
+    const segue::WindowPose &pose = it->second.pose;
+    if (pose.columns == 0 || pose.rows == 0) {
+        return; // no pose yet: the window as it is
+    }
+    // The pose is in the output's coordinates over the window's frame; the
+    // quads are in the frame's, their texture over the expanded geometry (shadows included).
+    const QRectF frame = w->frameGeometry(), expanded = w->expandedGeometry();
+    const double u0 = (frame.x() - expanded.x()) / expanded.width(), v0 = (frame.y() - expanded.y()) / expanded.height();
+    const double us = frame.width() / expanded.width(), vs = frame.height() / expanded.height();
+    const uint32_t stride = pose.columns + 1;
+    auto vertex = [&](uint32_t column, uint32_t row) {
+        const size_t i = 2 * (size_t(row) * stride + column);
+        return WindowVertex(pose.xy[i] - frame.x(), pose.xy[i + 1] - frame.y(), u0 + pose.uv[i] * us, v0 + pose.uv[i + 1] * vs);
+    };
+    WindowQuadList grid;
+    for (uint32_t row = 0; row < pose.rows; ++row) {
+        for (uint32_t column = 0; column < pose.columns; ++column) {
+            WindowQuad quad;
+            quad[0] = vertex(column, row);
+            quad[1] = vertex(column + 1, row);
+            quad[2] = vertex(column + 1, row + 1);
+            quad[3] = vertex(column, row + 1);
+            grid.append(quad);
+        }
+    }
+    quads = grid;
+    it->second.busy += std::chrono::steady_clock::now() - began;
+}
+
+void SegueEffect::postPaintScreen()
+{
+    std::vector<EffectWindow *> done;
+    for (auto &[w, running] : m_running) {
+        if (m_holdAt < 0 && running.t >= running.transition->duration()) {
+            done.push_back(w);
+        }
+    }
+    for (EffectWindow *w : done) {
+        end(w, true);
+    }
+    if (!m_running.empty()) {
+        effects->addRepaintFull();
+    }
+    effects->postPaintScreen();
+}
+
+bool SegueEffect::isActive() const
+{
+    return !m_running.empty();
+}
+
+KWIN_EFFECT_FACTORY_SUPPORTED(SegueEffect, "metadata.json", return SegueEffect::supported();)
+
+} // namespace KWin
+
+#include "segueeffect.moc"

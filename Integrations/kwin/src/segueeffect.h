@@ -1,0 +1,71 @@
+// The KWin 5.27 face of the Segue effect: KWin's signals, its paint passes and
+// its window quads. What is not KWin's (the player, the rules, sampling and
+// projection) is in windowtransitions.h; a port to another KWin release
+// rewrites this file only.
+#pragma once
+
+#include "windowtransitions.h"
+
+#include <kwinoffscreeneffect.h>
+
+#include <QSocketNotifier>
+
+#include <chrono>
+#include <map>
+#include <memory>
+
+namespace KWin
+{
+
+class SegueEffect : public OffscreenEffect
+{
+    Q_OBJECT
+
+public:
+    SegueEffect();
+    ~SegueEffect() override;
+
+    void prePaintScreen(ScreenPrePaintData &data, std::chrono::milliseconds presentTime) override;
+    void prePaintWindow(EffectWindow *w, WindowPrePaintData &data, std::chrono::milliseconds presentTime) override;
+    void paintWindow(EffectWindow *w, int mask, QRegion region, WindowPaintData &data) override;
+    void postPaintScreen() override;
+    bool isActive() const override;
+    int requestedEffectChainPosition() const override { return 60; }
+
+    static bool supported();
+
+protected:
+    void apply(EffectWindow *w, int mask, WindowPaintData &data, WindowQuadList &quads) override;
+
+private:
+    /// A window opening or closing: its transition, when it began, and the
+    /// references that keep a closing window alive and drawn until it ends.
+    struct Running {
+        std::unique_ptr<segue::WindowTransition> transition;
+        std::chrono::milliseconds start{-1};
+        double t = 0;
+        bool closing = false;
+        /// Frames painted, and the effect's own time spent on them (sampling and quads), for the log.
+        int frames = 0;
+        std::chrono::nanoseconds busy{0};
+        segue::WindowPose pose;
+        EffectWindowDeletedRef deletedRef;
+        EffectWindowVisibleRef visibleRef;
+    };
+
+    void windowAdded(EffectWindow *w);
+    void windowClosed(EffectWindow *w);
+    void begin(EffectWindow *w, segue_transition_kind_t kind);
+    void end(EffectWindow *w, bool completed);
+    static bool animates(EffectWindow *w);
+    /// What rules match a window by: its application id (Wayland) or class (X11).
+    static std::string name(EffectWindow *w);
+
+    std::unique_ptr<segue::WindowTransitions> m_transitions;
+    std::unique_ptr<QSocketNotifier> m_notifier;
+    std::map<EffectWindow *, Running> m_running;
+    /// A test hook: SEGUE_KWIN_HOLD_AT=F holds every transition at fraction F (0 to 1) of its duration.
+    double m_holdAt = -1;
+};
+
+} // namespace KWin

@@ -1,0 +1,199 @@
+#include "windowtransitions.h"
+
+#include <cstdlib>
+#include <sys/stat.h>
+
+namespace segue
+{
+
+namespace
+{
+/// Grid cells a side for a layer without a mesh: enough that affine texturing stays true to a perspective.
+constexpr uint32_t kDivisions = 16;
+/// The most vertices a projection writes: a mesh's 65 x 65.
+constexpr uint32_t kMaxVertices = (SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1);
+
+std::string text(const char *s) { return s ? std::string(s) : std::string(); }
+
+segue_rect_t rect(Rect r) { return segue_rect_t{r.x, r.y, r.width, r.height}; }
+} // namespace
+
+WindowTransition::WindowTransition(segue_transition_t *transition, segue_transition_kind_t kind, Rect frame, Rect output)
+    : m_transition(transition)
+    , m_kind(kind)
+    , m_frame(frame)
+    , m_output(output)
+{
+    readPlan();
+}
+
+WindowTransition::~WindowTransition()
+{
+    finish(false);
+    segue_transition_free(m_transition);
+}
+
+void WindowTransition::readPlan()
+{
+    segue_plan_info_t plan{};
+    plan.struct_size = sizeof plan;
+    if (segue_transition_plan(m_transition, &plan) != SEGUE_OK) {
+        return;
+    }
+    m_duration = plan.duration;
+    m_animator = text(plan.animator);
+    m_reason = text(plan.reason);
+    m_layers.assign(plan.layers, plan.layers + plan.layer_count);
+    m_states.assign(plan.layer_count, segue_layer_state_t{});
+    m_meshes.assign(plan.layer_count, {});
+    // The window is the description's `to` when opening, its `from` when closing; the plan names those sides.
+    const uint32_t window = m_kind == SEGUE_TRANSITION_APPEAR ? SEGUE_LAYER_TO_VIEW : SEGUE_LAYER_FROM_VIEW;
+    m_windowLayer = -1;
+    for (uint32_t i = 0; i < plan.layer_count; ++i) {
+        m_states[i].struct_size = sizeof(segue_layer_state_t);
+        const uint32_t vertices = segue_layer_mesh_vertex_count(&m_layers[i]);
+        if (vertices) {
+            m_meshes[i].resize(vertices);
+            m_states[i].mesh = m_meshes[i].data();
+            m_states[i].mesh_vertex_count = vertices;
+        }
+        if (m_layers[i].kind == window) {
+            m_windowLayer = int(i);
+        }
+    }
+}
+
+WindowPose WindowTransition::sample(double t)
+{
+    if (m_finished || m_states.empty()) {
+        return m_last;
+    }
+    std::vector<segue_layer_state_t *> pointers;
+    for (auto &state : m_states) {
+        pointers.push_back(&state);
+    }
+    segue_status_t status = segue_transition_sample(m_transition, t, pointers.data(), uint32_t(pointers.size()));
+    if (status == SEGUE_DEFAULT_TOOK_OVER) {
+        // The plugin failed: the default's plan, from the same fraction. Its layers may differ.
+        readPlan();
+        pointers.clear();
+        for (auto &state : m_states) {
+            pointers.push_back(&state);
+        }
+        status = segue_transition_sample(m_transition, t, pointers.data(), uint32_t(pointers.size()));
+    }
+    if (status < 0 || m_windowLayer < 0) {
+        return m_last;
+    }
+    const segue_layer_state_t &state = m_states[size_t(m_windowLayer)];
+    WindowPose pose;
+    pose.visible = !state.hidden;
+    pose.alpha = state.alpha;
+    pose.xy.resize(2 * kMaxVertices);
+    pose.uv.resize(2 * kMaxVertices);
+    const segue_rect_t bounds = rect(m_output);
+    const uint32_t count = segue_layer_project(&state, &m_layers[size_t(m_windowLayer)], &bounds, kDivisions, pose.xy.data(),
+                                               pose.uv.data(), kMaxVertices, &pose.columns, &pose.rows);
+    if (count == 0) {
+        pose.visible = false; // behind the eye, or nothing to draw
+    }
+    pose.xy.resize(2 * count);
+    pose.uv.resize(2 * count);
+    m_last = pose;
+    return pose;
+}
+
+std::string WindowTransition::finish(bool completed)
+{
+    if (m_finished) {
+        return m_reason;
+    }
+    m_finished = true;
+    segue_transition_report_t report{};
+    report.struct_size = sizeof report;
+    if (segue_transition_finish(m_transition, completed, &report) == SEGUE_OK && report.reason) {
+        m_reason = report.reason;
+    }
+    return m_reason;
+}
+
+WindowTransitions::WindowTransitions(const std::string &configPath, Log log)
+    : m_log(std::move(log))
+{
+    segue_player_options_t options{};
+    options.struct_size = sizeof options;
+    struct stat info;
+    const bool hasConfig = !configPath.empty() && stat(configPath.c_str(), &info) == 0;
+    options.config_path = hasConfig ? configPath.c_str() : nullptr;
+    options.flags = SEGUE_PLAYER_WATCH;
+    options.on_event = &WindowTransitions::onEvent;
+    options.user_data = this;
+    if (segue_player_new(&options, &m_player) != SEGUE_OK) {
+        m_error = text(segue_error_message());
+        if (hasConfig) {
+            // A config with a mistake: play with no rules (the built-in default), and say why.
+            options.config_path = nullptr;
+            m_log(SEGUE_LOG_WARNING, m_error + "; playing the built-in default until it is fixed");
+            if (segue_player_new(&options, &m_player) == SEGUE_OK) {
+                return;
+            }
+            m_error = text(segue_error_message());
+        }
+        m_player = nullptr;
+    }
+}
+
+WindowTransitions::~WindowTransitions()
+{
+    segue_player_free(m_player);
+}
+
+int WindowTransitions::fd() const
+{
+    return m_player ? segue_player_fd(m_player) : -1;
+}
+
+void WindowTransitions::dispatch()
+{
+    if (m_player) {
+        segue_player_dispatch(m_player);
+    }
+}
+
+void WindowTransitions::onEvent(void *self, const segue_event_t *event)
+{
+    static_cast<WindowTransitions *>(self)->m_log(int(event->level), text(event->message));
+}
+
+std::unique_ptr<WindowTransition> WindowTransitions::begin(segue_transition_kind_t kind, const std::string &name, Rect frame, Rect output)
+{
+    if (!m_player || frame.width <= 0 || frame.height <= 0) {
+        return nullptr;
+    }
+    segue_transition_desc_t desc{};
+    desc.struct_size = sizeof desc;
+    desc.kind = kind;
+    desc.bounds = segue_rect_t{0, 0, output.x + output.width, output.y + output.height};
+    const segue_view_t window{name.c_str(), rect(frame), nullptr, 0};
+    const segue_view_t beneath{nullptr, segue_rect_t{}, nullptr, 0}; // the desktop: a transparent stand-in
+    desc.from = kind == SEGUE_TRANSITION_APPEAR ? beneath : window;
+    desc.to = kind == SEGUE_TRANSITION_APPEAR ? window : beneath;
+    desc.going_right = kind == SEGUE_TRANSITION_APPEAR;
+    segue_transition_t *transition = nullptr;
+    if (segue_transition_begin(m_player, &desc, &transition) != SEGUE_OK) {
+        m_log(SEGUE_LOG_WARNING, "segue: " + name + ": " + text(segue_error_message()));
+        return nullptr;
+    }
+    return std::make_unique<WindowTransition>(transition, kind, frame, Rect{0, 0, desc.bounds.width, desc.bounds.height});
+}
+
+std::string WindowTransitions::standardConfigPath()
+{
+    if (const char *dir = std::getenv("XDG_CONFIG_HOME"); dir && *dir) {
+        return std::string(dir) + "/segue/segue.json";
+    }
+    const char *home = std::getenv("HOME");
+    return home ? std::string(home) + "/.config/segue/segue.json" : std::string();
+}
+
+} // namespace segue

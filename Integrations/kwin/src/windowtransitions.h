@@ -1,0 +1,110 @@
+// What the Segue KWin effect does that is not KWin's: a libsegue player, the
+// choice of an animator for a window opening or closing (the config's rules
+// by application id), sampling a transition at a time, and projecting the
+// window's layer to a grid of textured quads. Nothing here includes a KWin or
+// Qt header, so a port to Plasma 6 or a wlroots compositor keeps this file.
+#pragma once
+
+#include <segue/embed.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace segue
+{
+
+/// A rectangle in the output's coordinates, in logical pixels.
+struct Rect {
+    double x = 0, y = 0, width = 0, height = 0;
+};
+
+/// Where a window is drawn at one moment: a grid of (columns + 1) x (rows + 1)
+/// vertices, row-major from the top-left, each with its position in the
+/// output's coordinates and its texture coordinate in [0, 1] over the
+/// window's frame; and its opacity. Not visible: draw nothing.
+struct WindowPose {
+    bool visible = true;
+    double alpha = 1;
+    uint32_t columns = 0, rows = 0;
+    std::vector<float> xy, uv;
+};
+
+/// One window's transition: opening (an appearance) or closing (a disappearance).
+class WindowTransition
+{
+public:
+    WindowTransition(segue_transition_t *transition, segue_transition_kind_t kind, Rect frame, Rect output);
+    ~WindowTransition();
+    WindowTransition(const WindowTransition &) = delete;
+    WindowTransition &operator=(const WindowTransition &) = delete;
+
+    /// Seconds, as the animator planned it.
+    double duration() const { return m_duration; }
+    /// The animator that runs ("default" for the built-in), and why (the report's words).
+    const std::string &animator() const { return m_animator; }
+    const std::string &reason() const { return m_reason; }
+
+    /// The window's pose at `t` seconds (clamped to the duration). Waits at most
+    /// the player's sample bound for a plugin; a late plugin's last pose is kept.
+    WindowPose sample(double t);
+
+    /// Ends it, once; returns the report's reason.
+    std::string finish(bool completed);
+
+private:
+    void readPlan();
+
+    segue_transition_t *m_transition;
+    segue_transition_kind_t m_kind;
+    Rect m_frame, m_output;
+    double m_duration = 0;
+    std::string m_animator, m_reason;
+    /// The window's layer in the plan (the arriving view when opening, the leaving one when closing).
+    int m_windowLayer = -1;
+    std::vector<segue_layer_request_t> m_layers;
+    std::vector<segue_layer_state_t> m_states;
+    std::vector<std::vector<segue_vec3_t>> m_meshes;
+    WindowPose m_last;
+    bool m_finished = false;
+};
+
+/// The player: the config's rules and the plugin folders, followed as they change.
+class WindowTransitions
+{
+public:
+    /// Receives each thing libsegue says (reloads, config errors, fallbacks), and the effect's own lines.
+    using Log = std::function<void(int level, const std::string &message)>;
+
+    /// A player reading `configPath` (empty for none), watching it and the
+    /// plugin folders. On failure, `error()` says why and nothing plays but the
+    /// compositor's own animations.
+    WindowTransitions(const std::string &configPath, Log log);
+    ~WindowTransitions();
+
+    bool ready() const { return m_player != nullptr; }
+    const std::string &error() const { return m_error; }
+
+    /// The descriptor to watch for reading; call dispatch() when it is readable.
+    int fd() const;
+    void dispatch();
+
+    /// Begins the opening (`SEGUE_TRANSITION_APPEAR`) or closing
+    /// (`SEGUE_TRANSITION_DISAPPEAR`) of the window called `name` (its
+    /// application id, else its class) at `frame` on `output`. Never fails but
+    /// for bad input: what cannot run plays the built-in default.
+    std::unique_ptr<WindowTransition> begin(segue_transition_kind_t kind, const std::string &name, Rect frame, Rect output);
+
+    /// `$XDG_CONFIG_HOME/segue/segue.json` (else `~/.config/...`), as the other Segue hosts read it.
+    static std::string standardConfigPath();
+
+private:
+    static void onEvent(void *self, const segue_event_t *event);
+    segue_player_t *m_player = nullptr;
+    std::string m_error;
+    Log m_log;
+};
+
+} // namespace segue

@@ -1,0 +1,155 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// KWin 5.27 run headless (`--virtual`, OpenGL on llvmpipe) in a private D-Bus
+/// session and runtime folder, with the Segue effect built from
+/// Integrations/kwin and switched on; Wayland clients opened in it; KWin
+/// photographed through its own screenshot interface. Every process it starts
+/// carries a tag, so a test can check that none is left.
+final class KWinSession {
+    /// Why KWin cannot be tried here, or nil.
+    static let problem: String? = {
+        let needed = ["/usr/bin/kwin_wayland": "kwin-wayland", "/usr/bin/dbus-run-session": "dbus", "/usr/bin/weston-image": "weston",
+                      "/usr/bin/cmake": "cmake", "/usr/share/ECM/cmake/ECMConfig.cmake": "extra-cmake-modules",
+                      "/usr/lib/x86_64-linux-gnu/cmake/KWinEffects/KWinEffectsConfig.cmake": "kwin-dev"]
+        let missing = needed.filter { !FileManager.default.fileExists(atPath: $0.key) }.map(\.value).sorted()
+        if !missing.isEmpty { return "skipped: KWin needs \(missing.joined(separator: ", ")) (apt-get install them; .ci/run does)" }
+        guard (try? run("/usr/bin/python3", ["-c", "import dbus"]).status) == 0 else {
+            return "skipped: photographing KWin needs python3-dbus (apt-get install python3-dbus; .ci/run does)"
+        }
+        return nil
+    }()
+
+    /// The effect, built once against the installed libsegue as a Plasma user builds it.
+    static let effect: Result<String, InstalledLibsegue.SetupFailure> = {
+        do {
+            let prefix = try InstalledLibsegue.prefix.get()
+            let build = makeTemporaryFolder("kwin-effect")
+            // As a user's shell runs it: the system's tools and the installed pkg-config file, nothing of the
+            // test's; its output into files (through pipes, cmake's build stalled in the test process).
+            let cmake = ["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=\(build)", "PKG_CONFIG_PATH=\(prefix)/lib/pkgconfig", "/usr/bin/cmake"]
+            let configured = try run("/bin/sh", ["-c", "\"$@\" > \(build)/configure.log 2>&1", "sh"] + cmake
+                                     + ["-S", Paths.packageRoot + "/Integrations/kwin", "-B", build, "-DCMAKE_BUILD_TYPE=Release"], timeout: 60)
+            guard configured.status == 0 else {
+                return .failure(.init(message: "cmake: \((try? String(contentsOfFile: build + "/configure.log", encoding: .utf8)) ?? "")"))
+            }
+            let built = try run("/bin/sh", ["-c", "\"$@\" > \(build)/build.log 2>&1", "sh"] + cmake + ["--build", build, "-j2"], timeout: 600)
+            guard built.status == 0 else {
+                return .failure(.init(message: "cmake --build: \((try? String(contentsOfFile: build + "/build.log", encoding: .utf8)) ?? "")"))
+            }
+            return .success(build + "/segue.so")
+        } catch {
+            return .failure(.init(message: "\(error)"))
+        }
+    }()
+
+    let folder: String
+    let tag = "kwin-" + UUID().uuidString
+    let config: String
+    private let kwin: LiveProcess
+    private let socket: String
+
+    /// Starts KWin with the effect, `config` as the user's segue.json, and
+    /// plugins from `plugins` (then the installed ones); holds every
+    /// transition at `holdAt` of its duration when given.
+    init(config json: String, plugins: [String], holdAt: Double? = nil) throws {
+        folder = makeTemporaryFolder("kwin")
+        let effect = try Self.effect.get()
+        let pluginFolder = folder + "/qt/kwin/effects/plugins"
+        try FileManager.default.createDirectory(atPath: pluginFolder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: effect, toPath: pluginFolder + "/segue.so")
+        // A copy drops the file capability root cannot use here; KWin checks that its name ends in kwin_wayland.
+        try FileManager.default.copyItem(atPath: "/usr/bin/kwin_wayland", toPath: folder + "/kwin_wayland")
+        for sub in ["/config/segue", "/run"] { try FileManager.default.createDirectory(atPath: folder + sub, withIntermediateDirectories: true) }
+        chmod(folder + "/run", 0o700)
+        try "[Plugins]\nsegueEnabled=true\n".write(toFile: folder + "/config/kwinrc", atomically: true, encoding: .utf8)
+        config = folder + "/config/segue/segue.json"
+        try json.write(toFile: config, atomically: true, encoding: .utf8)
+        socket = "segue-\(getpid())-\(UInt16.random(in: 1...60000))"
+        let prefix = try InstalledLibsegue.prefix.get()
+        var environment = [
+            "SEGUE_TEST_TAG": tag, "XDG_RUNTIME_DIR": folder + "/run", "XDG_CONFIG_HOME": folder + "/config",
+            "QT_PLUGIN_PATH": folder + "/qt", "KWIN_SCREENSHOT_NO_PERMISSION_CHECKS": "1", "QT_LOGGING_RULES": "segue.kwin.info=true",
+            "SEGUE_PLUGIN_PATH": plugins.joined(separator: ":"), "SEGUE_WORKER": prefix + "/libexec/segue/segue-worker",
+        ]
+        if let holdAt { environment["SEGUE_KWIN_HOLD_AT"] = String(holdAt) }
+        // Started with no signal blocked (a test runner's thread may block some, and its children inherit
+        // the mask): KWin must hear SIGTERM as a session ending.
+        let unblocked = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"]
+        kwin = try LiveProcess("/usr/bin/python3", unblocked + ["/usr/bin/dbus-run-session", "--", "/bin/sh", "-c", """
+            echo "$DBUS_SESSION_BUS_ADDRESS" > bus; exec ./kwin_wayland --virtual --width 1024 --height 768 \
+            --socket \(socket) --no-lockscreen --no-global-shortcuts --no-kactivities > kwin.log 2>&1
+            """], in: folder, environment: environment)
+        wait(for: "segue: playing window animators")
+    }
+
+    /// KWin's log so far: its standard error, written to a file (a pipe KWin fills could stall it).
+    var log: String { (try? String(contentsOfFile: folder + "/kwin.log", encoding: .utf8)) ?? "" }
+
+    /// Waits until the log holds `text` `count` times; the log.
+    @discardableResult
+    func wait(for text: String, count: Int = 1, timeout: Double = 60) -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var seen = log
+        while seen.components(separatedBy: text).count <= count && Date() < deadline {
+            usleep(20_000)
+            seen = log
+        }
+        return seen
+    }
+
+    /// A window showing `picture` (weston-image, application id org.freedesktop.weston.wayland-image).
+    func open(_ picture: String) throws -> LiveProcess {
+        try LiveProcess("/usr/bin/weston-image", [picture], in: folder,
+                        environment: ["WAYLAND_DISPLAY": socket, "XDG_RUNTIME_DIR": folder + "/run", "SEGUE_TEST_TAG": tag])
+    }
+
+    /// The frame the effect logged for the `count`-th transition of `kind` ("opens" or "closes").
+    func frame(_ kind: String, count: Int = 1) -> (x: Int, y: Int, width: Int, height: Int)? {
+        let lines = log.split(separator: "\n").filter { $0.contains(" \(kind) at ") }
+        guard lines.count >= count else { return nil }
+        let place = lines[count - 1].components(separatedBy: " \(kind) at ")[1].split(separator: ":")[0]
+        let parts = place.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "x" }).compactMap { Int(Double($0) ?? .nan) }
+        return parts.count == 4 ? (parts[0], parts[1], parts[2], parts[3]) : nil
+    }
+
+    /// The whole output, as KWin draws it, once two photographs in a row agree (10 s at most).
+    func photograph() throws -> DecodedPNG {
+        var last: DecodedPNG?
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            let out = folder + "/shot-\(UUID().uuidString).png"
+            let bus = try String(contentsOfFile: folder + "/bus", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let shot = try run("/usr/bin/python3", [Paths.packageRoot + "/Tests/Fixtures/kwin/screenshot.py", out],
+                               environment: ["DBUS_SESSION_BUS_ADDRESS": bus], timeout: 30)
+            try #require(shot.status == 0, "screenshot: \(shot.err)")
+            let picture = try decodePNG(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
+            if let last, last.rgba == picture.rgba || Date() > deadline { return picture }
+            last = picture
+            usleep(100_000)
+        }
+    }
+
+    /// Ends KWin as its session would (SIGTERM) and waits for it; its status, or nil when it had to be killed.
+    func stop() -> Int32? {
+        let kwinProcess = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.first { pid in
+            guard Int(pid) != nil else { return false }
+            let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
+            let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") ?? Data()
+            let program = String(decoding: command.prefix { $0 != 0 }, as: UTF8.self)
+            return program.hasSuffix("kwin_wayland") && environ.range(of: Data(tag.utf8)) != nil
+        }
+        if let kwinProcess, let pid = Int32(kwinProcess) { kill(pid, SIGTERM) }
+        // dbus-run-session ends once KWin has, taking its bus with it.
+        let deadline = Date().addingTimeInterval(20)
+        while kwin.process.isRunning && Date() < deadline { usleep(20_000) }
+        return kwin.process.isRunning ? kwin.stop(with: SIGKILL) : kwin.process.terminationStatus
+    }
+
+    deinit {
+        _ = stop()
+        for pid in processesTagged(tag, within: 0) { kill(Int32(pid) ?? 0, SIGKILL) }
+    }
+}
