@@ -221,6 +221,31 @@ struct KWinEffectTests {
         #expect(processesTagged(session.tag).isEmpty, "no worker, client or KWin left")
     }
 
+    /// Integrations/kwin/install.sh, as a Plasma user runs it: the effect where
+    /// KWin finds a user's plugins (a login script adds the folder to
+    /// QT_PLUGIN_PATH), switched on in kwinrc; --uninstall takes it all away.
+    @Test func theInstallScriptPutsTheEffectWhereKWinFindsItAndSwitchesItOn() throws {
+        let home = makeTemporaryFolder("kwin-home")
+        let prefix = try InstalledLibsegue.prefix.get()
+        let environment = ["-i", "PATH=/usr/bin:/bin", "HOME=\(home)", "TMPDIR=\(home)", "PKG_CONFIG_PATH=\(prefix)/lib/pkgconfig"]
+        let script = Paths.packageRoot + "/Integrations/kwin/install.sh"
+        let installed = try run("/bin/sh", ["-c", "\"$@\" > \(home)/install.log 2>&1", "sh", "/usr/bin/env"] + environment + ["/bin/sh", script],
+                                timeout: 600)
+        let said = (try? String(contentsOfFile: home + "/install.log", encoding: .utf8)) ?? ""
+        #expect(installed.status == 0, "\(said)")
+        let effect = home + "/.local/lib/x86_64-linux-gnu/plugins/kwin/effects/plugins/segue.so"
+        #expect(FileManager.default.fileExists(atPath: effect), "\(said)")
+        let login = try String(contentsOfFile: home + "/.config/plasma-workspace/env/segue-kwin.sh", encoding: .utf8)
+        #expect(login.contains("export QT_PLUGIN_PATH=\"\(home)/.local/lib/x86_64-linux-gnu/plugins"), "\(login)")
+        #expect(try String(contentsOfFile: home + "/.config/kwinrc", encoding: .utf8).contains("segueEnabled=true"))
+        #expect(said.contains("The Segue effect is installed and switched on."))
+
+        let removed = try run("/usr/bin/env", environment + ["/bin/sh", script, "--uninstall"], timeout: 60)
+        #expect(removed.status == 0 && !FileManager.default.fileExists(atPath: effect), "\(removed.out)\(removed.err)")
+        #expect(!FileManager.default.fileExists(atPath: home + "/.config/plasma-workspace/env/segue-kwin.sh"))
+        #expect(try String(contentsOfFile: home + "/.config/kwinrc", encoding: .utf8).contains("segueEnabled=false"))
+    }
+
     @Test func aBrokenConfigKeepsTheLastGoodOneAndSaysWhy() throws {
         let session = try KWinSession(config: Self.rules("Pop"), plugins: [])
         let reloads = session.log.components(separatedBy: "segue.json").count
