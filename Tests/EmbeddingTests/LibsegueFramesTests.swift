@@ -34,18 +34,7 @@ import AnimatorABI
 
     /// The two layers' frames at `t`, once the plugin has answered (10 s at most).
     static func frames(_ transition: OpaquePointer, at t: Double) -> [segue_rect_t] {
-        var states = [segue_layer_state_t](repeating: segue_layer_state_t(), count: 2)
-        for i in states.indices { states[i].struct_size = UInt32(MemoryLayout<segue_layer_state_t>.size) }
-        let deadline = Date().addingTimeInterval(10)
-        var status = SEGUE_LATE
-        while status == SEGUE_LATE && Date() < deadline {
-            status = states.withUnsafeMutableBufferPointer { buffer in
-                var pointers: [UnsafeMutablePointer<segue_layer_state_t>?] = [buffer.baseAddress!, buffer.baseAddress! + 1]
-                return segueTransitionSample(transition, t, &pointers, 2)
-            }
-            if status == SEGUE_LATE { usleep(1000) }
-        }
-        return status == SEGUE_OK ? states.map(\.frame) : []
+        LibsegueKindsTests.states(transition, at: t).map(\.frame)
     }
 
     static func same(_ a: segue_rect_t, _ b: segue_rect_t) -> Bool {

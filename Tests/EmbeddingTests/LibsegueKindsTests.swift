@@ -44,7 +44,7 @@ import AnimatorABI
         return try #require(made, "segue_transition_begin: \(status.rawValue) \(String(cString: segueErrorMessage()!))")
     }
 
-    /// The plan's layers' kinds, and the states of both layers at `t` once the plugin has answered.
+    /// The plan's layers' kinds.
     static func layers(_ transition: OpaquePointer) -> [UInt32] {
         var plan = segue_plan_info_t()
         plan.struct_size = UInt32(MemoryLayout<segue_plan_info_t>.size)
@@ -54,6 +54,7 @@ import AnimatorABI
         }
     }
 
+    /// The states of a transition's two layers at `t`, once the plugin has answered (10 s at most); none on failure.
     static func states(_ transition: OpaquePointer, at t: Double) -> [segue_layer_state_t] {
         var states = [segue_layer_state_t](repeating: segue_layer_state_t(), count: 2)
         for i in states.indices { states[i].struct_size = UInt32(MemoryLayout<segue_layer_state_t>.size) }
