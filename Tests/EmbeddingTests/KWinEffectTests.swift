@@ -159,9 +159,7 @@ struct KWinEffectTests {
     @Test func eachAnimatorDrawsInKWinAsSeguesRendererDrawsIt() throws {
         let (picture, frame) = try Self.rest.get()
         let examples = makeTemporaryFolder("kwin-examples")
-        let built = try run("/usr/bin/env", ["cc", "-std=c11", "-shared", "-fPIC", "-I", Paths.header, "-o", examples + "/libCurveSlide.so",
-                                             Paths.packageRoot + "/Examples/c-animator/curve_slide.c"])
-        try #require(built.status == 0, "\(built.err)")
+        _ = try CPlugin.build(Paths.packageRoot + "/Examples/c-animator/curve_slide.c", name: "CurveSlide", into: examples)
         let cpp = try run("/usr/bin/env", ["c++", "-std=c++17", "-shared", "-fPIC", "-I", Paths.header, "-o", examples + "/libCardFlip.so",
                                            Paths.packageRoot + "/Examples/cpp-animator/card_flip.cpp"])
         try #require(cpp.status == 0, "\(cpp.err)")

@@ -13,17 +13,6 @@ import AnimatorABI
     static let output = LibsegueFramesTests.output
     static let window = LibsegueFramesTests.window
 
-    /// The example C animator (CurveSlide) built against the animator headers of `version`, in a folder of its own.
-    static func curveSlide(builtAgainst version: String) throws -> String {
-        let folder = makeTemporaryFolder("abi-\(version)")
-        let built = try run("/usr/bin/env", ["cc", "-std=c11", "-Wall", "-Werror", "-shared", "-fPIC",
-                                             "-I", Paths.packageRoot + "/Tests/ABI/animator-\(version)/include",
-                                             "-o", folder + "/libCurveSlide.so",
-                                             Paths.packageRoot + "/Examples/c-animator/curve_slide.c", "-lm"])
-        #expect(built.status == 0, "\(built.err)")
-        return folder
-    }
-
     /// An appearance of `window` over nothing given, or its disappearance, by `animator` (nil: the rules).
     static func begin(_ player: OpaquePointer, _ kind: segue_transition_kind_t, animator: String?) throws -> OpaquePointer {
         var desc = segue_transition_desc_t()
@@ -72,7 +61,7 @@ import AnimatorABI
 
     @Test(arguments: ["1.0", "1.2"])
     func anOlderPluginClosesAndOpensAWindowOverWhatIsBeneath(_ version: String) throws {
-        let player = try LibseguePromiseTests.player(try Self.curveSlide(builtAgainst: version))
+        let player = try LibseguePromiseTests.player(try CPlugin.curveSlide(builtAgainst: version))
         defer { seguePlayerFree(player) }
         let width = Self.output.width
 

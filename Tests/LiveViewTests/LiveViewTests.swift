@@ -255,10 +255,7 @@ struct LiveViewTests {
     /// the window in the live view too, in its sandboxed worker.
     @Test(arguments: ["1.0", "1.2"])
     func anOlderPluginOpensAndClosesTheWindow(_ version: String) throws {
-        let folder = makeTemporaryFolder("live-abi-\(version)")
-        let built = try run("/usr/bin/env", ["cc", "-std=c11", "-shared", "-fPIC", "-I", Paths.packageRoot + "/Tests/ABI/animator-\(version)/include",
-                                             "-o", folder + "/libCurveSlide.so", Paths.packageRoot + "/Examples/c-animator/curve_slide.c"])
-        try #require(built.status == 0, "\(built.err)")
+        let folder = try CPlugin.curveSlide(builtAgainst: version)
         var config = SegueConfig.builtinScene
         config.rules = [SegueConfig.Rule(appear: "*", disappear: "*", animator: "CurveSlide", label: "rules[0]")]
         let registry = AnimatorRegistry(folders: [folder], isolation: .process)

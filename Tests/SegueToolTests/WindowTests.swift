@@ -27,11 +27,7 @@ import TestSupport
 
     @Test(arguments: ["1.0", "1.2"])
     func anOlderPluginOpensAndClosesAWindowInRun(_ version: String) throws {
-        let folder = makeTemporaryFolder("abi-\(version)")
-        let built = try run("/usr/bin/env", ["cc", "-std=c11", "-Wall", "-Werror", "-shared", "-fPIC",
-                                             "-I", Paths.packageRoot + "/Tests/ABI/animator-\(version)/include",
-                                             "-o", folder + "/libCurveSlide.so", Paths.packageRoot + "/Examples/c-animator/curve_slide.c"])
-        try #require(built.status == 0, "\(built.err)")
+        let folder = try CPlugin.curveSlide(builtAgainst: version)
         let config = try Self.config(plugins: folder, animator: "CurveSlide",
                                      script: #"[{"present": "org.kde.kcalc"}, {"dismiss": "org.kde.kcalc"}]"#)
         let played = try runSegue(["run", "--json", "--config", config, "--sandbox", "strict"])
