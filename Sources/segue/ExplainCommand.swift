@@ -21,29 +21,30 @@ enum ExplainCommand {
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
         guard let args = try Arguments.unlessHelp(arguments, command: Commands.explain) else { return .success }
         let kind = args.single("--kind").flatMap(TransitionKind.init(key:)) ?? .switch
+        let subject: ConfigDrivenDelegate.Subject
         if kind != .switch {
             guard args.operands.count == 1 else { throw args.usage("--kind \(kind.key) takes one VIEW: the window opening or closing") }
-            guard let config = try args.config() else { return .failure }
-            let registry = try PluginFolders.registry(args, config: config)
-            let explanation = ConfigDrivenDelegate(config: config, registry: registry).explain(.presenting(kind, view: args.operands[0]))
-            printNow(args.has("--json") ? jsonLine(Document(explanation)) : text(explanation))
-            return .success
+            subject = .presenting(kind, view: args.operands[0])
+        } else {
+            guard args.operands.count == 2 else { throw args.usage("a switch takes FROM and TO (or --kind appear|disappear VIEW)") }
+            subject = .switching(from: args.operands[0], to: args.operands[1])
         }
-        guard args.operands.count == 2 else { throw args.usage("a switch takes FROM and TO (or --kind appear|disappear VIEW)") }
-        let (from, to) = (args.operands[0], args.operands[1])
         guard let config = try args.config() else { return .failure }
-        let children = config.sceneChildren.map(\.name)
-        for child in [from, to] where !children.contains(child) {
-            let hint = NameSuggestion.hint(for: child, in: children)
-            printError("segue: no child named '\(PluginText.escaped(child))'\(hint); the children are \(children.joined(separator: ", "))")
-            return .failure
-        }
-        guard from != to else {
-            printError("segue: \(from) -> \(to) is no switch: selecting the child shown does nothing")
-            return .failure
+        if case .switching(let from, let to) = subject {
+            // A window is any name a desktop gives; a switch is between the config's children.
+            let children = config.sceneChildren.map(\.name)
+            for child in [from, to] where !children.contains(child) {
+                let hint = NameSuggestion.hint(for: child, in: children)
+                printError("segue: no child named '\(PluginText.escaped(child))'\(hint); the children are \(children.joined(separator: ", "))")
+                return .failure
+            }
+            guard from != to else {
+                printError("segue: \(from) -> \(to) is no switch: selecting the child shown does nothing")
+                return .failure
+            }
         }
         let registry = try PluginFolders.registry(args, config: config)
-        let explanation = ConfigDrivenDelegate(config: config, registry: registry).explain(from: from, to: to)
+        let explanation = ConfigDrivenDelegate(config: config, registry: registry).explain(subject)
         printNow(args.has("--json") ? jsonLine(Document(explanation)) : text(explanation))
         return .success
     }
