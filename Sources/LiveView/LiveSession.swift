@@ -430,20 +430,25 @@ final class LiveDelegate: ContainerViewControllerDelegate {
     func containerViewController(_ container: ContainerViewController, animationControllerForTransitionFrom from: ViewController,
                                  to: ViewController) -> AnimatorResolution {
         let resolution = rules.containerViewController(container, animationControllerForTransitionFrom: from, to: to)
-        let animator = resolution.animator?.name ?? "default"
-        let source = resolution.animator.map { LiveSession.source($0.source) } ?? AnimatorSource.builtin.label
-        lastResolution = (animator, source)
+        let (animator, source) = remember(resolution)
         if container.name != "review" {
             running = (from.name, to.name, animator, source, container.clock.now)
         }
         return resolution
     }
 
+    /// Keeps what `resolution` chose as the last resolution, and returns it.
+    private func remember(_ resolution: AnimatorResolution) -> (animator: String, source: String) {
+        let chosen = (resolution.animator?.name ?? "default",
+                      resolution.animator.map { LiveSession.source($0.source) } ?? AnimatorSource.builtin.label)
+        lastResolution = chosen
+        return chosen
+    }
+
     func containerViewController(_ container: ContainerViewController, animationControllerFor kind: TransitionKind,
                                  of presented: ViewController, over beneath: ViewController) -> AnimatorResolution {
         let resolution = rules.containerViewController(container, animationControllerFor: kind, of: presented, over: beneath)
-        lastResolution = (resolution.animator?.name ?? "default",
-                          resolution.animator.map { LiveSession.source($0.source) } ?? AnimatorSource.builtin.label)
+        _ = remember(resolution)
         running = nil  // the timeline and a replay follow switches
         return resolution
     }
