@@ -150,7 +150,7 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         }
         standby = builtin
         chosen = picked ?? standby
-        if let how = chosen.playback.how { why += "; played \(how)" }
+        why = chosen.playback.said(in: why)
         duration = chosen.plan.duration
         (self.fellBack, reason) = (fellBack, CString(why))
         bound = player.settings.sampleBound

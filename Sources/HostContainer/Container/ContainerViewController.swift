@@ -341,7 +341,7 @@ open class ContainerViewController: ViewController {
             running.reason = resolution.reason
             running.fellBack = resolution.fellBack
         }
-        if let how = running.playback.how { running.reason += "; played \(how)" }
+        running.reason = running.playback.said(in: running.reason)
         if interactive {
             interaction = PercentDrivenInteraction(container: self, context: context)
             context.onInteraction = { [weak self, unowned context] command in self?.interact(context, command) }

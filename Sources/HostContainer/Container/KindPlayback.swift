@@ -66,6 +66,9 @@ package struct KindPlayback {
         }
     }
 
+    /// `reason` (why the animator runs) with how it plays the kind, when not as asked: one wording for every host.
+    package func said(in reason: String) -> String { how.map { "\(reason); played \($0)" } ?? reason }
+
     /// The animator's t for the transition's `t`.
     package func localTime(_ t: Double, duration: Double) -> Double { backwards ? max(duration - t, 0) : t }
 
