@@ -244,6 +244,38 @@ struct KWinEffectTests {
         #expect(try String(contentsOfFile: home + "/.config/kwinrc", encoding: .utf8).contains("segueEnabled=false"))
     }
 
+    /// Minimizing is a disappearance and coming back an appearance, chosen by
+    /// the same rules: the window leaves the screen with the disappearance's
+    /// animator and comes back where it was with the appearance's.
+    @Test func aWindowMinimizesAndComesBackWithTheRulesAnimators() throws {
+        let session = try KWinSession(config: Self.rules("SpringSlide", "Pop"), plugins: [])
+        let empty = try session.photograph()
+        let client = try session.open(Self.picture)
+        defer { _ = client.stop(with: SIGTERM) }
+        session.wait(for: "\(Self.appID) opened: completed")
+        let open = try session.photograph()
+        // Back, it is made active again as a click on its task would (a script's unminimize leaves it inactive).
+        func minimized(_ on: Bool) -> String {
+            "workspace.clientList().forEach(function (c) { if (c.resourceClass == '\(Self.appID)') { c.minimized = \(on); "
+                + (on ? "" : "workspace.activeClient = c; ") + "} });"
+        }
+        try session.script(minimized(true))
+        var log = session.wait(for: "\(Self.appID) minimized: completed")
+        #expect(log.contains("\(Self.appID) minimizes at "), "\(log)")
+        #expect(log.contains(": Pop for "), "the disappearance's rule: \(log)")
+        #expect(try session.photograph().rgba == empty.rgba, "the minimized window is off the screen")
+        try session.script(minimized(false))
+        log = session.wait(for: "\(Self.appID) unminimized: completed")
+        #expect(session.frame("unminimizes").map { [$0.x, $0.y, $0.width, $0.height] } == session.frame("opens").map { [$0.x, $0.y, $0.width, $0.height] },
+                "it comes back where it was: \(log)")
+        #expect(log.split(separator: "\n").contains { $0.contains("unminimizes at ") && $0.contains(": SpringSlide for ") }, "\(log)")
+        #expect(try session.photograph().rgba == open.rgba, "the window is back as it was")
+        _ = client.stop(with: SIGTERM)
+        session.wait(for: "\(Self.appID) closed: completed")
+        #expect(session.stop() != nil)
+        #expect(processesTagged(session.tag).isEmpty)
+    }
+
     @Test func aBrokenConfigKeepsTheLastGoodOneAndSaysWhy() throws {
         let session = try KWinSession(config: Self.rules("Pop"), plugins: [])
         let reloads = session.log.components(separatedBy: "segue.json").count

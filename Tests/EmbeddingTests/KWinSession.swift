@@ -106,7 +106,7 @@ final class KWinSession {
                         environment: ["WAYLAND_DISPLAY": socket, "XDG_RUNTIME_DIR": folder + "/run", "SEGUE_TEST_TAG": tag])
     }
 
-    /// The frame the effect logged for the `count`-th transition of `kind` ("opens" or "closes").
+    /// The frame the effect logged for the `count`-th transition of `kind` ("opens", "closes", "minimizes", "unminimizes").
     func frame(_ kind: String, count: Int = 1) -> (x: Int, y: Int, width: Int, height: Int)? {
         let lines = log.split(separator: "\n").filter { $0.contains(" \(kind) at ") }
         guard lines.count >= count else { return nil }
@@ -130,6 +130,14 @@ final class KWinSession {
             last = picture
             usleep(100_000)
         }
+    }
+
+    /// Runs `javascript` in KWin's scripting engine (its `workspace` API), as a KWin script would.
+    func script(_ javascript: String) throws {
+        let bus = try String(contentsOfFile: folder + "/bus", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let ran = try run("/usr/bin/python3", [Paths.packageRoot + "/Tests/Fixtures/kwin/script.py", javascript],
+                          environment: ["DBUS_SESSION_BUS_ADDRESS": bus], timeout: 30)
+        try #require(ran.status == 0, "KWin script: \(ran.err)")
     }
 
     /// Ends KWin as its session would (SIGTERM) and waits for it; its status, or nil when it had to be killed.

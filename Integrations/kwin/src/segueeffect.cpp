@@ -13,6 +13,21 @@ namespace
 {
 /// A rectangle of KWin's as Segue's.
 segue::Rect rect(const QRectF &r) { return segue::Rect{r.x(), r.y(), r.width(), r.height()}; }
+
+/// Minimizing is a disappearance, coming back an appearance: the same rules choose their animators.
+bool leaves(SegueEffect::Change change) { return change == SegueEffect::Change::Close || change == SegueEffect::Change::Minimize; }
+
+/// The words the log says a change in, as it begins and as it ends.
+QString beginning(SegueEffect::Change change)
+{
+    static const char *words[] = {"opens", "closes", "minimizes", "unminimizes"};
+    return QString::fromLatin1(words[int(change)]);
+}
+QString ending(SegueEffect::Change change)
+{
+    static const char *words[] = {"opened", "closed", "minimized", "unminimized"};
+    return QString::fromLatin1(words[int(change)]);
+}
 } // namespace
 
 bool SegueEffect::supported()
@@ -45,6 +60,8 @@ SegueEffect::SegueEffect()
     }
     connect(effects, &EffectsHandler::windowAdded, this, &SegueEffect::windowAdded);
     connect(effects, &EffectsHandler::windowClosed, this, &SegueEffect::windowClosed);
+    connect(effects, &EffectsHandler::windowMinimized, this, &SegueEffect::windowMinimized);
+    connect(effects, &EffectsHandler::windowUnminimized, this, &SegueEffect::windowUnminimized);
     qCInfo(SEGUE_EFFECT) << "segue: playing window animators";
 }
 
@@ -70,7 +87,7 @@ std::string SegueEffect::name(EffectWindow *w)
 void SegueEffect::windowAdded(EffectWindow *w)
 {
     if (animates(w)) {
-        begin(w, SEGUE_TRANSITION_APPEAR);
+        begin(w, Change::Open);
     }
 }
 
@@ -79,14 +96,35 @@ void SegueEffect::windowClosed(EffectWindow *w)
     if (!animates(w)) {
         return;
     }
-    if (m_running.count(w)) {
-        end(w, false); // closed while opening: the close starts from rest
+    // Closed while another change plays: that one is cut short, and the close starts from rest.
+    auto it = m_running.find(w);
+    const bool wasMinimizing = it != m_running.end() && it->second.change == Change::Minimize;
+    end(w, false);
+    // A minimized window is not on screen: it closes unseen.
+    if (!w->isMinimized() && !wasMinimizing) {
+        begin(w, Change::Close);
     }
-    begin(w, SEGUE_TRANSITION_DISAPPEAR);
 }
 
-void SegueEffect::begin(EffectWindow *w, segue_transition_kind_t kind)
+void SegueEffect::windowMinimized(EffectWindow *w)
 {
+    if (animates(w)) {
+        end(w, false); // minimized while opening or coming back
+        begin(w, Change::Minimize);
+    }
+}
+
+void SegueEffect::windowUnminimized(EffectWindow *w)
+{
+    if (animates(w)) {
+        end(w, false); // back while it was still leaving
+        begin(w, Change::Unminimize);
+    }
+}
+
+void SegueEffect::begin(EffectWindow *w, Change change)
+{
+    const segue_transition_kind_t kind = leaves(change) ? SEGUE_TRANSITION_DISAPPEAR : SEGUE_TRANSITION_APPEAR;
     const QRectF frame = w->frameGeometry();
     auto transition = m_transitions->begin(kind, name(w), rect(frame), rect(effects->virtualScreenGeometry()));
     if (!transition) {
@@ -94,18 +132,20 @@ void SegueEffect::begin(EffectWindow *w, segue_transition_kind_t kind)
     }
     // Said for people reading KWin's log, and for the tests: the window, where it is, the animator and why.
     qCInfo(SEGUE_EFFECT).noquote() << QStringLiteral("segue: %1 %2 at %3,%4 %5x%6: %7 for %8 s (%9)")
-                                          .arg(QString::fromStdString(name(w)),
-                                               kind == SEGUE_TRANSITION_APPEAR ? QStringLiteral("opens") : QStringLiteral("closes"))
+                                          .arg(QString::fromStdString(name(w)), beginning(change))
                                           .arg(frame.x()).arg(frame.y()).arg(frame.width()).arg(frame.height())
                                           .arg(QString::fromStdString(transition->animator()))
                                           .arg(transition->duration())
                                           .arg(QString::fromStdString(transition->reason()));
     Running &running = m_running[w];
     running.transition = std::move(transition);
-    running.closing = kind == SEGUE_TRANSITION_DISAPPEAR;
-    if (running.closing) {
+    running.change = change;
+    // A leaving window stays drawn (and a closed one alive) until its transition ends.
+    if (change == Change::Close) {
         running.deletedRef = EffectWindowDeletedRef(w);
         running.visibleRef = EffectWindowVisibleRef(w, EffectWindow::PAINT_DISABLED_BY_DELETE);
+    } else if (change == Change::Minimize) {
+        running.visibleRef = EffectWindowVisibleRef(w, EffectWindow::PAINT_DISABLED_BY_MINIMIZE);
     }
     redirect(w);
     effects->addRepaintFull();
@@ -121,8 +161,7 @@ void SegueEffect::end(EffectWindow *w, bool completed)
     const std::string reason = running.transition->finish(completed);
     const double perFrame = running.frames ? std::chrono::duration<double, std::micro>(running.busy).count() / running.frames : 0;
     qCInfo(SEGUE_EFFECT).noquote() << QStringLiteral("segue: %1 %2: %3 (%4); %5 frames in %6 s, the effect's own time %7 us a frame")
-                                          .arg(QString::fromStdString(name(w)),
-                                               running.closing ? QStringLiteral("closed") : QStringLiteral("opened"),
+                                          .arg(QString::fromStdString(name(w)), ending(running.change),
                                                completed ? QStringLiteral("completed") : QStringLiteral("cut short"),
                                                QString::fromStdString(reason))
                                           .arg(running.frames)

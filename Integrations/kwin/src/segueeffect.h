@@ -22,6 +22,9 @@ class SegueEffect : public OffscreenEffect
     Q_OBJECT
 
 public:
+    /// What happens to a window: opening and coming back are appearances, closing and minimizing disappearances.
+    enum class Change { Open, Close, Minimize, Unminimize };
+
     SegueEffect();
     ~SegueEffect() override;
 
@@ -38,13 +41,14 @@ protected:
     void apply(EffectWindow *w, int mask, WindowPaintData &data, WindowQuadList &quads) override;
 
 private:
-    /// A window opening or closing: its transition, when it began, and the
-    /// references that keep a closing window alive and drawn until it ends.
+    /// A window opening, closing, minimizing or coming back: its transition,
+    /// when it began, and the references that keep a closing window alive and
+    /// a leaving one drawn until it ends.
     struct Running {
         std::unique_ptr<segue::WindowTransition> transition;
         std::chrono::milliseconds start{-1};
         double t = 0;
-        bool closing = false;
+        Change change = Change::Open;
         /// Frames painted, and the effect's own time spent on them (sampling and quads), for the log.
         int frames = 0;
         std::chrono::nanoseconds busy{0};
@@ -55,7 +59,9 @@ private:
 
     void windowAdded(EffectWindow *w);
     void windowClosed(EffectWindow *w);
-    void begin(EffectWindow *w, segue_transition_kind_t kind);
+    void windowMinimized(EffectWindow *w);
+    void windowUnminimized(EffectWindow *w);
+    void begin(EffectWindow *w, Change change);
     void end(EffectWindow *w, bool completed);
     static bool animates(EffectWindow *w);
     /// What rules match a window by: its application id (Wayland) or class (X11).
