@@ -31,9 +31,16 @@ else
 fi
 env_script=${XDG_CONFIG_HOME:-$HOME/.config}/plasma-workspace/env/segue-kwin.sh
 build=${TMPDIR:-/tmp}/segue-kwin-build-$(id -u)
+# KWin's own animations of the same moments: opening and closing (Scale, Fade,
+# Glide) and minimizing (Squash, Magic Lamp). One plays at a time, as System
+# Settings keeps it; uninstalling gives KWin back its defaults.
+kwin_own="kwin4_effect_scale kwin4_effect_fade glide kwin4_effect_squash magiclamp"
 
 if [ $uninstall = yes ]; then
     kwriteconfig5 --file kwinrc --group Plugins --key segueEnabled false 2>/dev/null || true
+    for effect in $kwin_own; do
+        kwriteconfig5 --file kwinrc --group Plugins --key "${effect}Enabled" --delete 2>/dev/null || true
+    done
     find "$prefix/lib" -path '*/kwin/effects/plugins/segue.so' -delete 2>/dev/null || true
     [ $system = yes ] || rm -f "$env_script"
     dbus-send --session --dest=org.kde.KWin /KWin org.kde.KWin.reconfigure 2>/dev/null || true
@@ -58,8 +65,12 @@ if [ $system = no ]; then
     printf 'export QT_PLUGIN_PATH="%s${QT_PLUGIN_PATH:+:$QT_PLUGIN_PATH}"\n' "$plugins" > "$env_script"
 fi
 kwriteconfig5 --file kwinrc --group Plugins --key segueEnabled true
+for effect in $kwin_own; do
+    kwriteconfig5 --file kwinrc --group Plugins --key "${effect}Enabled" false
+done
 dbus-send --session --dest=org.kde.KWin /KWin org.kde.KWin.reconfigure 2>/dev/null || true
-echo "The Segue effect is installed and switched on${system:+}."
+echo "The Segue effect is installed and switched on${system:+}; KWin's own open, close and minimize"
+echo "animations (Scale, Fade, Glide, Squash, Magic Lamp) are switched off (--uninstall switches them back)."
 [ $system = yes ] || echo "Log out and back in once, so that KWin finds it (see $env_script)."
 echo "Pick animators by application id in ${XDG_CONFIG_HOME:-$HOME/.config}/segue/segue.json, e.g.:"
 echo '  {"rules": [{"disappear": "org.kde.kcalc", "animator": "CurlUp"}, {"appear": "*", "disappear": "*", "animator": "Pop"}]}'

@@ -235,13 +235,17 @@ struct KWinEffectTests {
         #expect(FileManager.default.fileExists(atPath: effect), "\(said)")
         let login = try String(contentsOfFile: home + "/.config/plasma-workspace/env/segue-kwin.sh", encoding: .utf8)
         #expect(login.contains("export QT_PLUGIN_PATH=\"\(home)/.local/lib/x86_64-linux-gnu/plugins"), "\(login)")
-        #expect(try String(contentsOfFile: home + "/.config/kwinrc", encoding: .utf8).contains("segueEnabled=true"))
-        #expect(said.contains("The Segue effect is installed and switched on."))
+        let kwinrc = try String(contentsOfFile: home + "/.config/kwinrc", encoding: .utf8)
+        #expect(kwinrc.contains("segueEnabled=true"))
+        #expect(kwinrc.contains("kwin4_effect_scaleEnabled=false") && kwinrc.contains("kwin4_effect_squashEnabled=false"),
+                "KWin's own open and minimize animations are off: \(kwinrc)")
+        #expect(said.contains("The Segue effect is installed and switched on"))
 
         let removed = try run("/usr/bin/env", environment + ["/bin/sh", script, "--uninstall"], timeout: 60)
         #expect(removed.status == 0 && !FileManager.default.fileExists(atPath: effect), "\(removed.out)\(removed.err)")
         #expect(!FileManager.default.fileExists(atPath: home + "/.config/plasma-workspace/env/segue-kwin.sh"))
-        #expect(try String(contentsOfFile: home + "/.config/kwinrc", encoding: .utf8).contains("segueEnabled=false"))
+        let restored = try String(contentsOfFile: home + "/.config/kwinrc", encoding: .utf8)
+        #expect(restored.contains("segueEnabled=false") && !restored.contains("kwin4_effect_scaleEnabled"), "KWin's defaults are back: \(restored)")
     }
 
     /// Minimizing is a disappearance and coming back an appearance, chosen by
@@ -270,8 +274,17 @@ struct KWinEffectTests {
                 "it comes back where it was: \(log)")
         #expect(log.split(separator: "\n").contains { $0.contains("unminimizes at ") && $0.contains(": SpringSlide for ") }, "\(log)")
         #expect(try session.photograph().rgba == open.rgba, "the window is back as it was")
+        // With KWin's own minimize animation switched on, it plays, not Segue.
+        let bus = try String(contentsOfFile: session.folder + "/bus", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let loaded = try run("/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=org.kde.KWin", "/Effects",
+                                                    "org.kde.kwin.Effects.loadEffect", "string:kwin4_effect_squash"],
+                             environment: ["DBUS_SESSION_BUS_ADDRESS": bus], timeout: 30)
+        #expect(loaded.out.contains("boolean true"), "\(loaded.out)\(loaded.err)")
+        try session.script(minimized(true))
+        #expect(try session.photograph().rgba == empty.rgba, "minimized by Squash")
+        #expect(session.log.components(separatedBy: " minimizes at ").count == 2, "Segue played no second minimize: \(session.log)")
+        // Closed while minimized, it closes unseen.
         _ = client.stop(with: SIGTERM)
-        session.wait(for: "\(Self.appID) closed: completed")
         #expect(session.stop() != nil)
         #expect(processesTagged(session.tag).isEmpty)
     }

@@ -64,7 +64,9 @@ final class KWinSession {
         try FileManager.default.copyItem(atPath: "/usr/bin/kwin_wayland", toPath: folder + "/kwin_wayland")
         for sub in ["/config/segue", "/run"] { try FileManager.default.createDirectory(atPath: folder + sub, withIntermediateDirectories: true) }
         chmod(folder + "/run", 0o700)
-        try "[Plugins]\nsegueEnabled=true\n".write(toFile: folder + "/config/kwinrc", atomically: true, encoding: .utf8)
+        // KWin's own open, close and minimize animations off, as the install script leaves them.
+        try "[Plugins]\nsegueEnabled=true\nkwin4_effect_scaleEnabled=false\nkwin4_effect_squashEnabled=false\n"
+            .write(toFile: folder + "/config/kwinrc", atomically: true, encoding: .utf8)
         config = folder + "/config/segue/segue.json"
         try json.write(toFile: config, atomically: true, encoding: .utf8)
         socket = "segue-\(getpid())-\(UInt16.random(in: 1...60000))"
@@ -73,6 +75,8 @@ final class KWinSession {
             "SEGUE_TEST_TAG": tag, "XDG_RUNTIME_DIR": folder + "/run", "XDG_CONFIG_HOME": folder + "/config",
             "QT_PLUGIN_PATH": folder + "/qt", "KWIN_SCREENSHOT_NO_PERMISSION_CHECKS": "1", "QT_LOGGING_RULES": "segue.kwin.info=true",
             "SEGUE_PLUGIN_PATH": plugins.joined(separator: ":"), "SEGUE_WORKER": prefix + "/libexec/segue/segue-worker",
+            // KWin's own animations run on llvmpipe only when forced, as on a desktop with a GPU.
+            "KWIN_EFFECTS_FORCE_ANIMATIONS": "1",
         ]
         if let holdAt { environment["SEGUE_KWIN_HOLD_AT"] = String(holdAt) }
         // Started with no signal blocked (a test runner's thread may block some, and its children inherit

@@ -106,9 +106,24 @@ void SegueEffect::windowClosed(EffectWindow *w)
     }
 }
 
+bool SegueEffect::minimizeIsOurs()
+{
+    // System Settings keeps one minimize animation (Squash, Magic Lamp): when one is on, it plays, not Segue.
+    // KWin answers through the slot its D-Bus interface uses; it is not in the effect API's headers.
+    for (const char *other : {"kwin4_effect_squash", "magiclamp"}) {
+        bool loaded = false;
+        QMetaObject::invokeMethod(effects, "isEffectLoaded", Qt::DirectConnection, Q_RETURN_ARG(bool, loaded),
+                                  Q_ARG(QString, QString::fromLatin1(other)));
+        if (loaded) {
+            return false;
+        }
+    }
+    return true;
+}
+
 void SegueEffect::windowMinimized(EffectWindow *w)
 {
-    if (animates(w)) {
+    if (animates(w) && minimizeIsOurs()) {
         end(w, false); // minimized while opening or coming back
         begin(w, Change::Minimize);
     }
@@ -116,7 +131,7 @@ void SegueEffect::windowMinimized(EffectWindow *w)
 
 void SegueEffect::windowUnminimized(EffectWindow *w)
 {
-    if (animates(w)) {
+    if (animates(w) && minimizeIsOurs()) {
         end(w, false); // back while it was still leaving
         begin(w, Change::Unminimize);
     }

@@ -64,6 +64,8 @@ private:
     void begin(EffectWindow *w, Change change);
     void end(EffectWindow *w, bool completed);
     static bool animates(EffectWindow *w);
+    /// Whether no other effect animates minimizing (KWin's Squash or Magic Lamp).
+    static bool minimizeIsOurs();
     /// What rules match a window by: its application id (Wayland) or class (X11).
     static std::string name(EffectWindow *w);
 
