@@ -162,7 +162,6 @@ void SegueEffect::begin(EffectWindow *w, Change change)
     } else if (change == Change::Minimize) {
         running.visibleRef = EffectWindowVisibleRef(w, EffectWindow::PAINT_DISABLED_BY_MINIMIZE);
     }
-    redirect(w);
     effects->addRepaintFull();
 }
 
@@ -182,7 +181,9 @@ void SegueEffect::end(EffectWindow *w, bool completed)
                                           .arg(running.frames)
                                           .arg(running.t, 0, 'f', 3)
                                           .arg(perFrame, 0, 'f', 1);
-    unredirect(w);
+    if (running.redirected) {
+        unredirect(w);
+    }
     m_running.erase(it); // drops the references: a closed window goes now
     effects->addRepaintFull();
 }
@@ -200,6 +201,12 @@ void SegueEffect::prePaintScreen(ScreenPrePaintData &data, std::chrono::millisec
         running.pose = running.transition->sample(std::min(running.t, duration));
         running.busy += std::chrono::steady_clock::now() - began;
         running.frames += 1;
+        // A flat layer is drawn as KWin draws any window, through a matrix; a mesh offscreen, through quads.
+        const bool meshed = !running.pose.flat && running.pose.columns > 0;
+        if (meshed != running.redirected) {
+            meshed ? redirect(w) : unredirect(w);
+            running.redirected = meshed;
+        }
     }
     if (!m_running.empty()) {
         data.mask |= PAINT_SCREEN_WITH_TRANSFORMED_WINDOWS;
@@ -216,13 +223,27 @@ void SegueEffect::prePaintWindow(EffectWindow *w, WindowPrePaintData &data, std:
     effects->prePaintWindow(w, data, presentTime);
 }
 
+void SegueEffect::paintScreen(int mask, const QRegion &region, ScreenPaintData &data)
+{
+    m_projection = data.projectionMatrix();
+    effects->paintScreen(mask, region, data);
+}
+
 void SegueEffect::paintWindow(EffectWindow *w, int mask, QRegion region, WindowPaintData &data)
 {
     if (auto it = m_running.find(w); it != m_running.end()) {
-        if (!it->second.pose.visible) {
+        const segue::WindowPose &pose = it->second.pose;
+        if (!pose.visible) {
             return;
         }
-        data.multiplyOpacity(std::clamp(it->second.pose.alpha, 0.0, 1.0));
+        data.multiplyOpacity(std::clamp(pose.alpha, 0.0, 1.0));
+        if (pose.flat) {
+            // The window's points at rest, through the pose's map, then as the scene projects the output.
+            // Its z is flattened (the layer is drawn as seen, never clipped by depth); the GPU divides by W.
+            const double *m = pose.matrix;
+            const QMatrix4x4 map(m[0], m[1], 0, m[2], m[3], m[4], 0, m[5], 0, 0, 0, 0, m[6], m[7], 0, m[8]);
+            data.setProjectionMatrix(m_projection * map);
+        }
     }
     effects->paintWindow(w, mask, region, data);
 }

@@ -8,6 +8,7 @@
 
 #include <kwinoffscreeneffect.h>
 
+#include <QMatrix4x4>
 #include <QSocketNotifier>
 
 #include <chrono>
@@ -30,6 +31,7 @@ public:
 
     void prePaintScreen(ScreenPrePaintData &data, std::chrono::milliseconds presentTime) override;
     void prePaintWindow(EffectWindow *w, WindowPrePaintData &data, std::chrono::milliseconds presentTime) override;
+    void paintScreen(int mask, const QRegion &region, ScreenPaintData &data) override;
     void paintWindow(EffectWindow *w, int mask, QRegion region, WindowPaintData &data) override;
     void postPaintScreen() override;
     bool isActive() const override;
@@ -53,6 +55,8 @@ private:
         int frames = 0;
         std::chrono::nanoseconds busy{0};
         segue::WindowPose pose;
+        /// Drawn offscreen and through quads (a mesh), rather than through a matrix (a flat layer).
+        bool redirected = false;
         EffectWindowDeletedRef deletedRef;
         EffectWindowVisibleRef visibleRef;
     };
@@ -72,6 +76,8 @@ private:
     std::unique_ptr<segue::WindowTransitions> m_transitions;
     std::unique_ptr<QSocketNotifier> m_notifier;
     std::map<EffectWindow *, Running> m_running;
+    /// The frame's projection from the output's coordinates, as the scene paints it.
+    QMatrix4x4 m_projection;
     /// A test hook: SEGUE_KWIN_HOLD_AT=F holds every transition at fraction F (0 to 1) of its duration.
     double m_holdAt = -1;
 };

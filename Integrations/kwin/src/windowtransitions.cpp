@@ -1,5 +1,6 @@
 #include "windowtransitions.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <sys/stat.h>
 
@@ -8,8 +9,6 @@ namespace segue
 
 namespace
 {
-/// Grid cells a side for a layer without a mesh: enough that affine texturing stays true to a perspective.
-constexpr uint32_t kDivisions = 16;
 /// The most vertices a projection writes: a mesh's 65 x 65.
 constexpr uint32_t kMaxVertices = (SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1);
 
@@ -89,10 +88,16 @@ WindowPose WindowTransition::sample(double t)
     WindowPose pose;
     pose.visible = !state.hidden;
     pose.alpha = state.alpha;
+    if (m_layers[size_t(m_windowLayer)].mesh_columns == 0) {
+        pose.flat = true;
+        pose.visible = pose.visible && flatMap(state, pose.matrix);
+        m_last = pose;
+        return pose;
+    }
     pose.xy.resize(2 * kMaxVertices);
     pose.uv.resize(2 * kMaxVertices);
     const segue_rect_t bounds = rect(m_output);
-    const uint32_t count = segue_layer_project(&state, &m_layers[size_t(m_windowLayer)], &bounds, kDivisions, pose.xy.data(),
+    const uint32_t count = segue_layer_project(&state, &m_layers[size_t(m_windowLayer)], &bounds, 1 /* unused: the mesh's grid */, pose.xy.data(),
                                                pose.uv.data(), kMaxVertices, &pose.columns, &pose.rows);
     if (count == 0) {
         pose.visible = false; // behind the eye, or nothing to draw
@@ -101,6 +106,46 @@ WindowPose WindowTransition::sample(double t)
     pose.uv.resize(2 * count);
     m_last = pose;
     return pose;
+}
+
+bool WindowTransition::flatMap(const segue_layer_state_t &state, double matrix[9]) const
+{
+    // As segue_layer_project sees a flat layer: a point (u, v) of its frame F, from the frame's centre,
+    // as the row vector [u v 0 1] times the transform, perspective divided, moved back to F's centre.
+    // The window at rest R is first scaled onto F.
+    const segue_rect_t f = state.frame;
+    const double *m = state.transform.m;
+    if (m_frame.width <= 0 || m_frame.height <= 0) {
+        return false;
+    }
+    const double sx = f.width / m_frame.width, sy = f.height / m_frame.height;
+    const double tx = -m_frame.x * sx - f.width / 2, ty = -m_frame.y * sy - f.height / 2;
+    const double cx = f.x + f.width / 2, cy = f.y + f.height / 2;
+    // (X, Y, W) from (u, v, 1), the centre added back in homogeneous coordinates.
+    const double a[9] = {m[0] + cx * m[3], m[4] + cx * m[7], m[12] + cx * m[15],
+                         m[1] + cy * m[3], m[5] + cy * m[7], m[13] + cy * m[15],
+                         m[3], m[7], m[15]};
+    // Then (u, v) = (sx x + tx, sy y + ty) from the point (x, y) of the window at rest.
+    for (int row = 0; row < 3; ++row) {
+        matrix[3 * row + 0] = a[3 * row + 0] * sx;
+        matrix[3 * row + 1] = a[3 * row + 1] * sy;
+        matrix[3 * row + 2] = a[3 * row + 0] * tx + a[3 * row + 1] * ty + a[3 * row + 2];
+    }
+    // Visible only in front of the eye everywhere over the window, as segue_layer_project refuses a vertex behind it.
+    for (double x : {m_frame.x, m_frame.x + m_frame.width}) {
+        for (double y : {m_frame.y, m_frame.y + m_frame.height}) {
+            const double w = matrix[6] * x + matrix[7] * y + matrix[8];
+            if (!(w > 1e-9)) {
+                return false;
+            }
+        }
+    }
+    for (int i = 0; i < 9; ++i) {
+        if (!std::isfinite(matrix[i])) {
+            return false;
+        }
+    }
+    return true;
 }
 
 std::string WindowTransition::finish(bool completed)

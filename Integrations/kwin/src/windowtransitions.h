@@ -21,13 +21,22 @@ struct Rect {
     double x = 0, y = 0, width = 0, height = 0;
 };
 
-/// Where a window is drawn at one moment: a grid of (columns + 1) x (rows + 1)
-/// vertices, row-major from the top-left, each with its position in the
-/// output's coordinates and its texture coordinate in [0, 1] over the
-/// window's frame; and its opacity. Not visible: draw nothing.
+/// Where a window is drawn at one moment, and its opacity. Not visible: draw nothing.
+/// A flat layer (a frame and a transform, in perspective or not) is a
+/// projective map of the window as it rests; a layer with a mesh (a page
+/// curling) a grid of textured vertices.
 struct WindowPose {
     bool visible = true;
     double alpha = 1;
+    /// Without a mesh: the map from the window at rest to where it is drawn,
+    /// both in the output's coordinates: (x, y, 1) times this row-major 3 x 3
+    /// matrix's rows gives (X, Y, W), seen at (X / W, Y / W). W stays
+    /// positive over the window (else it is not visible).
+    bool flat = false;
+    double matrix[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    /// With a mesh: (columns + 1) x (rows + 1) vertices, row-major from the
+    /// top-left, each with its position in the output's coordinates and its
+    /// texture coordinate in [0, 1] over the window's frame.
     uint32_t columns = 0, rows = 0;
     std::vector<float> xy, uv;
 };
@@ -56,6 +65,8 @@ public:
 
 private:
     void readPlan();
+    /// The pose's matrix for a flat layer's state; false when some of the window would lie behind the eye.
+    bool flatMap(const segue_layer_state_t &state, double matrix[9]) const;
 
     segue_transition_t *m_transition;
     segue_transition_kind_t m_kind;
