@@ -21,6 +21,8 @@ struct PlayerSettings {
     var workerPath: String?
     var watches = false
     var allowsInsecurePlugins = false
+    /// Whether a sample spins a little for a worker's answer before it sleeps.
+    var spinsForWorkers = true
     /// Seconds a sample may wait for a plugin.
     var sampleBound = 0.004
 }
@@ -72,6 +74,7 @@ final class Player {
         hosting.isolation = settings.isolation
         hosting.sandbox = settings.sandbox
         hosting.allowsInsecurePlugins = settings.allowsInsecurePlugins
+        if !settings.spinsForWorkers { hosting.workerSpin = 0 }
         // libsegue stands for the program: its installation's plugin folder is PREFIX/lib/segue/plugins.
         hosting.executable = Self.libraryPath ?? "/usr/local/lib/libsegue.so.1"
         hosting.installedIn = ["lib", "lib64"]

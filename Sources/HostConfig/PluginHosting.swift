@@ -41,6 +41,8 @@ public struct PluginHosting: Sendable {
     public var workerPath: String?
     /// Where what plugins print in their workers goes; nil for standard error.
     public var output: PluginOutput?
+    /// Seconds a caller spins for a worker's answer before it sleeps; nil for the standard (``WorkerSettings/spin``).
+    public var workerSpin: Double?
     /// Start a worker while the folders are read (see ``RegistryOptions/prestartsWorker``).
     public var prestartsWorker = false
     /// The environment the choices read.
@@ -70,6 +72,7 @@ public struct PluginHosting: Sendable {
         options.checksPermissions = RegistryOptions.checksPermissions(allowingInsecure: allowsInsecurePlugins, environment: environment)
         options.worker.executable = workerPath ?? WorkerSettings.locateWorker(beside: executable)
         if let output { options.worker.output = output }
+        if let workerSpin { options.worker.spin = workerSpin }
         options.worker.sandbox = try SandboxPolicy.chosen(mode: sandbox, memoryLimit: memoryLimit, threadLimit: threadLimit,
                                                           config: config, environment: environment)
         return options

@@ -145,6 +145,26 @@ struct LibseguePromiseTests {
         #expect(second.answer == .fresh && second.alpha == 0.75, "the second thread's own t was asked for: \(String(describing: second.answer)), alpha \(second.alpha)")
     }
 
+    /// A player made with SEGUE_PLAYER_NO_SPIN (its samples wait for the
+    /// worker asleep from the start) gets a sandboxed plugin's own answers,
+    /// fresh, the same as a player that spins first.
+    @Test func aPlayerThatNeverSpinsGetsThePluginsOwnAnswers() throws {
+        let folder = try CPlugin.curveSlide(builtAgainst: "1.2")
+        var seen: [[Double]] = []
+        for flags in [0, SEGUE_PLAYER_NO_SPIN] {
+            let player = try Self.player(folder) { $0.flags |= flags }
+            defer { seguePlayerFree(player) }
+            let transition = try Self.begin(player, "CurveSlide")
+            defer { segueTransitionFree(transition) }
+            let plan = Self.plan(transition)
+            #expect(plan.animator == "CurveSlide" && !plan.fellBack, "\(plan.reason)")
+            seen.append([0.1, 0.2, 0.3].flatMap { t in
+                LibsegueKindsTests.states(transition, at: t).flatMap { [$0.frame.x, $0.frame.y, $0.frame.width, $0.alpha] }
+            })
+        }
+        #expect(seen[0].count == 24 && seen[1] == seen[0], "spinning \(seen[0]), asleep \(seen[1])")
+    }
+
     /// With a bound of 1 ms and of 4 ms, a sample of a plugin that hangs
     /// waits the whole bound before it holds the frame: poll's whole
     /// milliseconds once made 0.8 ms left none, and 4 ms about 3.3.

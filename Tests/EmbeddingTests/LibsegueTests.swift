@@ -266,7 +266,7 @@ struct LibseguePythonTests {
         #expect(ran.status == 0, "\(ran.err)")
         let played = try JSONDecoder().decode(Played.self, from: Data(ran.out.utf8))
 
-        #expect(played.version == 0x10002, "API 1.2")
+        #expect(played.version == 0x10003, "API 1.3")
         #expect(played.sizes == ["options": 72, "desc": 184, "plan": 248, "info": 56, "state": 208], "ctypes lays the structs out as C does")
         #expect(played.animators.map(\.name) == ["CurlUp", "ImageZoom", "Pop", "SpringSlide", "default"])
         let curl = try #require(played.animators.first { $0.name == "CurlUp" })

@@ -45,6 +45,10 @@ public struct WorkerSettings: Sendable, Equatable {
     public var executable: String?
     /// Where what plugins print in workers and scanners goes.
     public var output = PluginOutput.standardError
+    /// Seconds a caller spins for a worker's answer before it sleeps: a sleep
+    /// and a wake-up cost about 10 µs, more than most frames take to evaluate.
+    /// 0 sleeps at once, for a caller whose CPU time counts more than its latency.
+    public var spin = 0.000_2
 
     /// The standard settings.
     public init() {}

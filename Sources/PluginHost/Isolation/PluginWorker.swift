@@ -158,7 +158,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         guard channel.send(WorkerRequest(op: .evaluate, slot: slot, argument: UInt32(count), t: t)) else {
             return .failed(fail(.evaluate, animator: name, t: t, what: ended(), kill: false))
         }
-        _ = memory.spin(whileEqual: before, at: WorkerLayout.replies, seconds: min(Self.spinLimit, patience))
+        if settings.spin > 0 { _ = memory.spin(whileEqual: before, at: WorkerLayout.replies, seconds: min(settings.spin, patience)) }
         let waited = MonotonicTime.now - started
         if waited >= patience, memory.loadAcquire(at: WorkerLayout.replies) == before {
             inFlight = InFlight(name: name, t: t, count: count, deadline: started + settings.deadlines.evaluate)
@@ -326,7 +326,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             return .failure(CallFailure(message: fail(op, animator: name, t: t, what: ended(), kill: false)))
         }
         // The reply is then already queued: receiving it does not sleep.
-        _ = memory?.spin(whileEqual: before, at: WorkerLayout.replies, seconds: Self.spinLimit)
+        if settings.spin > 0 { _ = memory?.spin(whileEqual: before, at: WorkerLayout.replies, seconds: settings.spin) }
         return receive(op, name, t, deadline)
     }
 
@@ -338,10 +338,6 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         guard (sandbox?.recorded.count ?? 0) > 0 || !SandboxNote(copyingFrom: memory).isIntact else { return nil }
         return CallFailure(message: fail(op, animator: name, t: t, what: nil, kill: true))
     }
-
-    /// How long the host spins for an answer before it sleeps: a sleep and a
-    /// wake-up cost about 10 µs, more than most frames take to evaluate.
-    static let spinLimit = 0.000_2
 
     /// Waits `deadline` seconds at most for the reply to `op`; a call left
     /// in flight says its whole deadline (`stating`) when it runs out.

@@ -85,7 +85,8 @@
  * holds as set: the wait is kept to the microsecond.
  * - Sample asks the plugin's worker on the calling thread (one round trip
  *   through shared memory, tens of microseconds) and waits for its answer at
- *   most the bound. An answer later than that is left to an evaluator thread
+ *   most the bound: spinning first, up to 200 microseconds, then asleep
+ *   (asleep from the start with SEGUE_PLAYER_NO_SPIN). An answer later than that is left to an evaluator thread
  *   of libsegue's (one per transition), which waits under the plugin's own
  *   deadline; sample copies the newest states the plugin did give (or the
  *   layers' resting states before its first) and returns SEGUE_LATE: the
@@ -142,9 +143,10 @@ extern "C" {
 /**
  * The API minor version: bumped when functions are added or structs grow
  * (1.1 added segue_spring_init_physical; 1.2 added segue_transition_desc_t.kind
- * and segue_animator_info_t.kinds, with the animator ABI 1.3).
+ * and segue_animator_info_t.kinds, with the animator ABI 1.3; 1.3 added
+ * SEGUE_PLAYER_NO_SPIN).
  */
-#define SEGUE_API_VERSION_MINOR 2
+#define SEGUE_API_VERSION_MINOR 3
 /** The version this header describes. */
 #define SEGUE_API_VERSION SEGUE_MAKE_VERSION(SEGUE_API_VERSION_MAJOR, SEGUE_API_VERSION_MINOR)
 /** True when this header is at least MAJOR.MINOR (and of the same major), for #if. */
@@ -289,6 +291,14 @@ typedef struct segue_player_options {
 #define SEGUE_PLAYER_WATCH 0x2u
 /** Accept plugin files and folders others can write (refused by default, as `segue list` does). */
 #define SEGUE_PLAYER_ALLOW_INSECURE_PLUGINS 0x4u
+/**
+ * Since 1.3: sample waits for a plugin's worker asleep from the start. By
+ * default it first spins up to 200 microseconds on the calling thread, as an
+ * answer usually comes sooner than a sleep and a wake-up; with this flag each
+ * sample of a plugin costs a wake-up's latency instead of that CPU time. For
+ * compositors and programs on batteries, whose thread has other work or none.
+ */
+#define SEGUE_PLAYER_NO_SPIN 0x8u
 
 /**
  * Makes a player: reads the config (if any), finds the plugins (a scanner
