@@ -170,7 +170,8 @@ WindowTransitions::WindowTransitions(const std::string &configPath, Log log)
     struct stat info;
     const bool hasConfig = !configPath.empty() && stat(configPath.c_str(), &info) == 0;
     options.config_path = hasConfig ? configPath.c_str() : nullptr;
-    options.flags = SEGUE_PLAYER_WATCH;
+    // A compositor's thread has a frame to draw: it waits for a plugin asleep, never spinning.
+    options.flags = SEGUE_PLAYER_WATCH | SEGUE_PLAYER_NO_SPIN;
     options.on_event = &WindowTransitions::onEvent;
     options.user_data = this;
     if (segue_player_new(&options, &m_player) != SEGUE_OK) {
