@@ -198,11 +198,11 @@ void SegueEffect::prePaintScreen(ScreenPrePaintData &data, std::chrono::millisec
         running.t = m_holdAt >= 0 ? m_holdAt * duration : (presentTime - running.start).count() / 1000.0;
         // One sample a frame, bounded by the player's sample bound: a late plugin's last pose is kept.
         const auto began = std::chrono::steady_clock::now();
-        running.pose = running.transition->sample(std::min(running.t, duration));
+        const segue::WindowPose &pose = running.transition->sample(std::min(running.t, duration));
         running.busy += std::chrono::steady_clock::now() - began;
         running.frames += 1;
         // A flat layer is drawn as KWin draws any window, through a matrix; a mesh offscreen, through quads.
-        const bool meshed = !running.pose.flat && running.pose.columns > 0;
+        const bool meshed = !pose.flat && pose.columns > 0;
         if (meshed != running.redirected) {
             meshed ? redirect(w) : unredirect(w);
             running.redirected = meshed;
@@ -232,7 +232,7 @@ void SegueEffect::paintScreen(int mask, const QRegion &region, ScreenPaintData &
 void SegueEffect::paintWindow(EffectWindow *w, int mask, QRegion region, WindowPaintData &data)
 {
     if (auto it = m_running.find(w); it != m_running.end()) {
-        const segue::WindowPose &pose = it->second.pose;
+        const segue::WindowPose &pose = it->second.transition->pose();
         if (!pose.visible) {
             return;
         }
@@ -257,7 +257,7 @@ void SegueEffect::apply(EffectWindow *w, int mask, WindowPaintData &data, Window
         return;
     }
     const auto began = std::chrono::steady_clock::now();
-    const segue::WindowPose &pose = it->second.pose;
+    const segue::WindowPose &pose = it->second.transition->pose();
     if (pose.columns == 0 || pose.rows == 0) {
         return; // no pose yet: the window as it is
     }
@@ -271,7 +271,10 @@ void SegueEffect::apply(EffectWindow *w, int mask, WindowPaintData &data, Window
         const size_t i = 2 * (size_t(row) * stride + column);
         return WindowVertex(pose.xy[i] - frame.x(), pose.xy[i + 1] - frame.y(), u0 + pose.uv[i] * us, v0 + pose.uv[i + 1] * vs);
     };
-    WindowQuadList grid;
+    // Rewritten in place: KWin let go of last frame's list, so this one's storage is not shared and not reallocated.
+    WindowQuadList &grid = it->second.grid;
+    grid.clear();
+    grid.reserve(int(pose.rows * pose.columns));
     for (uint32_t row = 0; row < pose.rows; ++row) {
         for (uint32_t column = 0; column < pose.columns; ++column) {
             WindowQuad quad;

@@ -54,7 +54,8 @@ private:
         /// Frames painted, and the effect's own time spent on them (sampling and quads), for the log.
         int frames = 0;
         std::chrono::nanoseconds busy{0};
-        segue::WindowPose pose;
+        /// The grid of quads a mesh is drawn as, its storage kept from frame to frame.
+        WindowQuadList grid;
         /// Drawn offscreen and through quads (a mesh), rather than through a matrix (a flat layer).
         bool redirected = false;
         EffectWindowDeletedRef deletedRef;

@@ -60,51 +60,48 @@ void WindowTransition::readPlan()
             m_windowLayer = int(i);
         }
     }
+    m_pointers.clear();
+    for (auto &state : m_states) {
+        m_pointers.push_back(&state);
+    }
 }
 
-WindowPose WindowTransition::sample(double t)
+const WindowPose &WindowTransition::sample(double t)
 {
     if (m_finished || m_states.empty()) {
-        return m_last;
+        return m_pose;
     }
-    std::vector<segue_layer_state_t *> pointers;
-    for (auto &state : m_states) {
-        pointers.push_back(&state);
-    }
-    segue_status_t status = segue_transition_sample(m_transition, t, pointers.data(), uint32_t(pointers.size()));
+    segue_status_t status = segue_transition_sample(m_transition, t, m_pointers.data(), uint32_t(m_pointers.size()));
     if (status == SEGUE_DEFAULT_TOOK_OVER) {
         // The plugin failed: the default's plan, from the same fraction. Its layers may differ.
         readPlan();
-        pointers.clear();
-        for (auto &state : m_states) {
-            pointers.push_back(&state);
-        }
-        status = segue_transition_sample(m_transition, t, pointers.data(), uint32_t(pointers.size()));
+        status = segue_transition_sample(m_transition, t, m_pointers.data(), uint32_t(m_pointers.size()));
     }
     if (status < 0 || m_windowLayer < 0) {
-        return m_last;
+        return m_pose;
     }
     const segue_layer_state_t &state = m_states[size_t(m_windowLayer)];
-    WindowPose pose;
+    WindowPose &pose = m_pose;
     pose.visible = !state.hidden;
     pose.alpha = state.alpha;
-    if (m_layers[size_t(m_windowLayer)].mesh_columns == 0) {
-        pose.flat = true;
+    pose.flat = m_layers[size_t(m_windowLayer)].mesh_columns == 0;
+    if (pose.flat) {
+        pose.columns = pose.rows = 0;
         pose.visible = pose.visible && flatMap(state, pose.matrix);
-        m_last = pose;
         return pose;
     }
+    // Sized for the most vertices once; later frames reuse the storage.
     pose.xy.resize(2 * kMaxVertices);
     pose.uv.resize(2 * kMaxVertices);
     const segue_rect_t bounds = rect(m_output);
-    const uint32_t count = segue_layer_project(&state, &m_layers[size_t(m_windowLayer)], &bounds, 1 /* unused: the mesh's grid */, pose.xy.data(),
-                                               pose.uv.data(), kMaxVertices, &pose.columns, &pose.rows);
+    const uint32_t count = segue_layer_project(&state, &m_layers[size_t(m_windowLayer)], &bounds, 1 /* unused: the mesh's grid */,
+                                               pose.xy.data(), pose.uv.data(), kMaxVertices, &pose.columns, &pose.rows);
     if (count == 0) {
         pose.visible = false; // behind the eye, or nothing to draw
+        pose.columns = pose.rows = 0;
     }
     pose.xy.resize(2 * count);
     pose.uv.resize(2 * count);
-    m_last = pose;
     return pose;
 }
 

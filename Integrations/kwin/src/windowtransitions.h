@@ -58,7 +58,10 @@ public:
 
     /// The window's pose at `t` seconds (clamped to the duration). Waits at most
     /// the player's sample bound for a plugin; a late plugin's last pose is kept.
-    WindowPose sample(double t);
+    /// Returns pose(): its storage is reused from frame to frame.
+    const WindowPose &sample(double t);
+    /// The last pose sampled; valid until the next sample.
+    const WindowPose &pose() const { return m_pose; }
 
     /// Ends it, once; returns the report's reason.
     std::string finish(bool completed);
@@ -78,7 +81,8 @@ private:
     std::vector<segue_layer_request_t> m_layers;
     std::vector<segue_layer_state_t> m_states;
     std::vector<std::vector<segue_vec3_t>> m_meshes;
-    WindowPose m_last;
+    std::vector<segue_layer_state_t *> m_pointers;
+    WindowPose m_pose;
     bool m_finished = false;
 };
 
