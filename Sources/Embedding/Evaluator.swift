@@ -130,8 +130,10 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
                 asking = false
             }
             // Whoever waited while this thread asked (another sample for its
-            // own t, the thread with a t to evaluate) may go on now.
-            pthread_cond_broadcast(condition)
+            // own t, the thread with a t to evaluate or an answer to collect)
+            // may go on now. Nobody waiting, nobody is woken: a frame's
+            // sample then costs no wake-up of the thread.
+            if waiters > 0 || wanted != nil || collecting != nil { pthread_cond_broadcast(condition) }
         }
         if answered != t, failure == nil, !late {
             wanted = t
