@@ -156,6 +156,18 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
         return answered == t ? .fresh : .held
     }
 
+    /// Asks the plugin for the states at `t` on the evaluator's thread, ahead
+    /// of a sample at that t, and returns at once: the sample then finds the
+    /// answer (or waits for it under its bound) without a round trip of its
+    /// own. Nothing when the states at `t` are in hand or the plugin failed. [any thread]
+    func prefetch(at t: Double) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        guard failure == nil, !stopping, answered != t, wanted != t else { return }
+        wanted = t
+        pthread_cond_broadcast(condition)
+    }
+
     /// How many samples are waiting for an answer now. [any thread]
     var waitingSamples: Int {
         pthread_mutex_lock(mutex)
@@ -192,6 +204,8 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
                     late = false
                 }
                 pthread_cond_broadcast(condition)
+            } else if let t = wanted, answered == t {
+                wanted = nil  // answered already (a prefetch that a sample also asked for)
             } else if let t = wanted, !asking {
                 wanted = nil
                 asking = true

@@ -253,6 +253,15 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         }
     }
 
+    /// Asks the running plugin for the states at `t` (clamped to [0,
+    /// duration]) ahead of a sample at that t (see ``Evaluator/prefetch(at:)``);
+    /// nothing for an animator that runs in this process.
+    func prefetch(at t: Double) {
+        let state = self.state
+        guard !state.ended, state.part === chosen, let evaluator else { return }
+        evaluator.prefetch(at: chosen.localTime(t))
+    }
+
     /// The plugin failed while the transition ran: the built-in default
     /// finishes it, the reason says why, and the program hears it. [any thread]
     private func takeOver(_ why: String) {

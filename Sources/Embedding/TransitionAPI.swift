@@ -164,6 +164,15 @@ public func segueLayerMeshVertexCount(_ layer: UnsafePointer<segue_layer_request
     return (layer.pointee.mesh_columns + 1) * (layer.pointee.mesh_rows + 1)
 }
 
+@c(segue_transition_prefetch)
+public func segueTransitionPrefetch(_ handle: OpaquePointer?, _ t: Double) -> segue_status_t {
+    guard let played = transition(handle) else { return refuse(SEGUE_E_INVALID_ARGUMENT, "segue_transition_prefetch: transition is NULL") }
+    guard !t.isNaN else { return refuse(SEGUE_E_INVALID_ARGUMENT, "segue_transition_prefetch: t is NaN: expected seconds since the transition began") }
+    guard !played.state.ended else { return refuse(SEGUE_E_ENDED, "segue_transition_prefetch: the transition has been finished") }
+    played.prefetch(at: min(max(t, 0), played.duration))
+    return SEGUE_OK
+}
+
 @c(segue_transition_sample)
 public func segueTransitionSample(_ handle: OpaquePointer?, _ t: Double,
                                   _ states: UnsafePointer<UnsafeMutablePointer<segue_layer_state_t>?>?,

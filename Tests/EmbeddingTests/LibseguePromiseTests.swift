@@ -165,6 +165,76 @@ struct LibseguePromiseTests {
         #expect(seen[0].count == 24 && seen[1] == seen[0], "spinning \(seen[0]), asleep \(seen[1])")
     }
 
+    /// An animator that notes every t it is asked for, on whichever thread.
+    final class CountingAnimator: TransitionAnimator, BoundedEvaluation, @unchecked Sendable {
+        let name = "Counting"
+        let source = AnimatorSource.application
+        private let lock = NSLock()
+        private var asked: [Double] = []
+        var questions: [Double] { lock.withLock { asked } }
+
+        func setup(_ context: TransitionContext) -> AnimatorSetup { .animate(TransitionPlan(duration: 1, layers: [LayerRequest(.view(.from))])) }
+        func evaluate(at t: Double, layers: LayerStates) {
+            lock.withLock { asked.append(t) }
+            layers[0].alpha = t
+        }
+        func animationEnded(_ completed: Bool) {}
+        func evaluate(at t: Double, layers: LayerStates, within patience: Double) -> BoundedAnswer {
+            evaluate(at: t, layers: layers)
+            return .answered
+        }
+        func collect(into layers: LayerStates) -> Bool { false }
+    }
+
+    /// A prefetch asks the plugin on the evaluator's thread and returns; the
+    /// sample at that t then takes its answer without asking again, a second
+    /// prefetch of states in hand asks nothing, and a sample at another t
+    /// asks for its own.
+    @Test func aPrefetchedAnswerServesTheSampleAtItsTime() throws {
+        let animator = CountingAnimator()
+        let container = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let from = ViewController(name: "a", view: View(frame: container.bounds)), to = ViewController(name: "b", view: View(frame: container.bounds))
+        container.addSubview(from.view)
+        container.addSubview(to.view)
+        let context = TransitionContext(from: from, to: to, containerView: container, goingRight: true, isInteractive: false) { _ in }
+        let layout = LayerBuffer.Layout(plan: TransitionPlan(duration: 1, layers: [LayerRequest(.view(.from))]), context: context)
+        let evaluator = try #require(Evaluator(animator: animator, layers: layout) { _, _ in })
+        evaluator.prefetch(at: 0.25)
+        let deadline = Date().addingTimeInterval(10)
+        while animator.questions.isEmpty && Date() < deadline { usleep(1000) }
+        #expect(animator.questions == [0.25], "the evaluator's thread asked")
+        var alpha = -1.0
+        #expect(evaluator.sample(at: 0.25, within: 20) { alpha = $0[0].alpha } == .fresh && alpha == 0.25)
+        evaluator.prefetch(at: 0.25)
+        #expect(evaluator.sample(at: 0.5, within: 20) { alpha = $0[0].alpha } == .fresh && alpha == 0.5)
+        evaluator.stop()
+        #expect(animator.questions == [0.25, 0.5], "asked once for each t: \(animator.questions)")
+    }
+
+    /// Through the C API: a prefetched sample of a sandboxed plugin is its
+    /// own answer at that t, as a sample without one; bad calls are refused.
+    @Test func aPrefetchThroughTheCAPIGivesTheSampleTheSameStates() throws {
+        let player = try Self.player(try CPlugin.curveSlide(builtAgainst: "1.2")) { $0.flags |= SEGUE_PLAYER_NO_SPIN }
+        defer { seguePlayerFree(player) }
+        var seen: [[Double]] = []
+        for prefetching in [false, true] {
+            let transition = try Self.begin(player, "CurveSlide")
+            defer { segueTransitionFree(transition) }
+            seen.append([0.1, 0.2, 0.3].flatMap { t in
+                if prefetching { #expect(segueTransitionPrefetch(transition, t) == SEGUE_OK) }
+                return LibsegueKindsTests.states(transition, at: t).flatMap { [$0.frame.x, $0.frame.y, $0.frame.width, $0.alpha] }
+            })
+            if prefetching {
+                #expect(segueTransitionPrefetch(transition, .nan) == SEGUE_E_INVALID_ARGUMENT)
+                #expect(String(cString: segueErrorMessage()!).contains("t is NaN"))
+                _ = segueTransitionFinish(transition, true, nil)
+                #expect(segueTransitionPrefetch(transition, 0.4) == SEGUE_E_ENDED)
+            }
+        }
+        #expect(seen[0].count == 24 && seen[1] == seen[0], "without \(seen[0]), prefetched \(seen[1])")
+        #expect(segueTransitionPrefetch(nil, 0.1) == SEGUE_E_INVALID_ARGUMENT)
+    }
+
     /// With a bound of 1 ms and of 4 ms, a sample of a plugin that hangs
     /// waits the whole bound before it holds the frame: poll's whole
     /// milliseconds once made 0.8 ms left none, and 4 ms about 3.3.

@@ -144,7 +144,7 @@ extern "C" {
  * The API minor version: bumped when functions are added or structs grow
  * (1.1 added segue_spring_init_physical; 1.2 added segue_transition_desc_t.kind
  * and segue_animator_info_t.kinds, with the animator ABI 1.3; 1.3 added
- * SEGUE_PLAYER_NO_SPIN).
+ * SEGUE_PLAYER_NO_SPIN and segue_transition_prefetch).
  */
 #define SEGUE_API_VERSION_MINOR 3
 /** The version this header describes. */
@@ -511,6 +511,20 @@ uint32_t segue_layer_mesh_vertex_count(const segue_layer_request_t *layer);
  */
 segue_status_t segue_transition_sample(segue_transition_t *transition, double t,
                                        segue_layer_state_t *const *states, uint32_t state_count);
+
+/**
+ * Since 1.3: asks the plugin for the states at `t` (clamped to [0, duration],
+ * as sample clamps it) on libsegue's evaluator thread and returns at once. A
+ * later segue_transition_sample at the same t takes that answer, or waits for
+ * it within the sample bound, without a round trip to the worker on its own
+ * thread. Call it once a frame is drawn, with the next frame's time: a
+ * compositor's thread then spends a frame's time copying states rather than
+ * waiting on a worker. Nothing happens for an animator that runs in your
+ * process (the built-in default), for states already in hand, or once the
+ * plugin has failed. Returns SEGUE_OK, SEGUE_E_INVALID_ARGUMENT (a NULL
+ * transition, a NaN t) or SEGUE_E_ENDED. Allocates nothing. [any]
+ */
+segue_status_t segue_transition_prefetch(segue_transition_t *transition, double t);
 
 /** How a transition ended. */
 typedef struct segue_transition_report {
