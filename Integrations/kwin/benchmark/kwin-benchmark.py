@@ -39,7 +39,8 @@ APP_ID = "org.freedesktop.weston.wayland-image"
 PICTURE = os.path.join(ROOT, "docs", "images", "close-Pop.png")
 SEGUE_ANIMATORS = ["default", "Pop", "SpringSlide", "CurlUp", "ImageZoom", "CurveSlide", "CardFlip"]
 KWIN_EFFECTS = {"scale": "kwin4_effect_scale", "fade": "kwin4_effect_fade"}
-FRAME = re.compile(r"segueprobe: frame at ([0-9.]+) ms: ([0-9.]+) us of CPU, [0-9.]+ us of wall time, the effects' own ([-0-9.]+) us")
+FRAME = re.compile(r"segueprobe: frame at ([0-9.]+) ms: ([0-9.]+) us of CPU, [0-9.]+ us of wall time, the effects' own ([-0-9.]+) us; "
+                   r"the process ([0-9.]+) us since the last frame")
 QUIET_MS = 600  # no frame for this long: the animation is over (the client draws nothing by itself)
 VBLANK_MS = 4  # paints closer than this are of one refresh of the 60 Hz virtual output
 
@@ -119,7 +120,7 @@ class KWin:
 
     def frames(self):
         with open(self.log_path, errors="replace") as log:
-            return [(float(m.group(1)), float(m.group(2)), float(m.group(3))) for m in FRAME.finditer(log.read())]
+            return [tuple(float(g) for g in m.groups()) for m in FRAME.finditer(log.read())]
 
     def burst(self, since):
         """The frames painted from `since` (CLOCK_MONOTONIC ms) until none came for QUIET_MS."""
@@ -154,13 +155,15 @@ class KWin:
 
 
 def summary(frames):
-    """Frames shown, frames a second, and the median CPU time of a frame painted and of the effects' part in it (µs).
-    A paint within VBLANK_MS of the one before is a repaint of the same refresh (KWin repaints when it misses
-    one): both count for CPU time, once for frames shown."""
+    """Frames shown, frames a second, the median CPU time of a frame painted on KWin's thread and of the effects'
+    part in it, and the CPU time of KWin's whole process (every thread) a frame shown (µs). A paint within
+    VBLANK_MS of the one before is a repaint of the same refresh (KWin repaints when it misses one): both count
+    for CPU time, once for frames shown. The process's time is from the first frame's start to the last's."""
     shown = [f for i, f in enumerate(frames) if i == 0 or f[0] - frames[i - 1][0] > VBLANK_MS]
     span = (shown[-1][0] - shown[0][0]) / 1000
     fps = (len(shown) - 1) / span if span > 0 else 0
-    return len(shown), fps, statistics.median(f[1] for f in frames), statistics.median(f[2] for f in frames)
+    process = sum(f[3] for f in frames[1:]) / max(len(shown) - 1, 1)
+    return len(shown), fps, statistics.median(f[1] for f in frames), statistics.median(f[2] for f in frames), process
 
 
 def main():
@@ -214,14 +217,14 @@ def main():
         kwin.stop()
 
     print("\nKWin 5.27 headless on llvmpipe, 1024x768, a 436x336 window; medians of %d rounds" % args.rounds)
-    print("%-18s %-34s %-34s" % ("", "opening", "closing"))
-    print("%-18s %s %s" % ("effect", "frames  fps   frame CPU  effect's own", "frames  fps   frame CPU  effect's own"))
+    print("fps; a frame's CPU time on KWin's thread; the effect's own part of it; KWin's whole process a frame")
+    print("%-18s %-36s %-36s" % ("effect", "opening", "closing"))
     scale_own = statistics.median([r[k][3] for r in results["scale"] for k in (0, 1)])
     for mode, rounds in results.items():
         cells = []
         for k in (0, 1):
-            frames, fps, cpu, own = (statistics.median(r[k][i] for r in rounds) for i in range(4))
-            cells.append("%5.0f %5.1f %7.0f µs %7.0f µs" % (frames, fps, cpu, own))
+            frames, fps, cpu, own, process = (statistics.median(r[k][i] for r in rounds) for i in range(5))
+            cells.append("%5.1f %6.0f %6.0f %6.0f µs" % (fps, cpu, own, process))
         own_both = statistics.median([r[k][3] for r in rounds for k in (0, 1)])
         print("%-18s %s   %s   %.2fx scale's own" % (mode, cells[0], cells[1], own_both / scale_own if scale_own else 0))
     print("\nKWin's resident memory: %.0f MiB before the Segue effect was first loaded, %.0f MiB at most with it"

@@ -31,6 +31,11 @@ void ProbeEffect::prePaintScreen(ScreenPrePaintData &data, std::chrono::millisec
 {
     m_frame = Passes{};
     m_frameStart = now();
+    timespec process{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &process);
+    const int64_t processNow = int64_t(process.tv_sec) * 1000000000 + process.tv_nsec;
+    m_processSinceLastFrame = processNow - m_processAtLastFrame;
+    m_processAtLastFrame = processNow;
     m_wallStart = std::chrono::steady_clock::now();
     effects->prePaintScreen(data, presentTime);
     m_frame.prePaintScreen += now() - m_frameStart;
@@ -98,9 +103,11 @@ void ProbeEffect::postPaintScreen()
     const auto wall = std::chrono::steady_clock::now() - m_wallStart;
     timespec mono{};
     clock_gettime(CLOCK_MONOTONIC, &mono);
-    std::fprintf(stderr, "segueprobe: frame at %.3f ms: %.1f us of CPU, %.1f us of wall time, the effects' own %.1f us\n",
+    std::fprintf(stderr,
+                 "segueprobe: frame at %.3f ms: %.1f us of CPU, %.1f us of wall time, the effects' own %.1f us; "
+                 "the process %.1f us since the last frame\n",
                  mono.tv_sec * 1000.0 + mono.tv_nsec / 1e6, (end - m_frameStart) / 1000.0,
-                 std::chrono::duration<double, std::micro>(wall).count(), effects / 1000.0);
+                 std::chrono::duration<double, std::micro>(wall).count(), effects / 1000.0, m_processSinceLastFrame / 1000.0);
 }
 
 } // namespace KWin

@@ -45,6 +45,9 @@ private:
     bool m_outer;
     Passes m_frame;
     int64_t m_frameStart = 0;
+    /// The process's CPU time (every thread's: llvmpipe's, libsegue's evaluators) at the last frame's start.
+    int64_t m_processAtLastFrame = 0;
+    int64_t m_processSinceLastFrame = 0;
     std::chrono::steady_clock::time_point m_wallStart;
 };
 

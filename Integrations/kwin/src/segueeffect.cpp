@@ -2,6 +2,7 @@
 
 #include <QLoggingCategory>
 
+#include <cmath>
 #include <cstdlib>
 
 Q_LOGGING_CATEGORY(SEGUE_EFFECT, "segue.kwin", QtInfoMsg)
@@ -196,6 +197,11 @@ void SegueEffect::prePaintScreen(ScreenPrePaintData &data, std::chrono::millisec
         }
         const double duration = running.transition->duration();
         running.t = m_holdAt >= 0 ? m_holdAt * duration : (presentTime - running.start).count() / 1000.0;
+        // KWin's presentation times are whole milliseconds: a frame within 2 ms of the time asked for
+        // ahead shows that time, whose answer is ready.
+        if (running.prefetched >= 0 && std::abs(running.t - running.prefetched) <= 0.002) {
+            running.t = running.prefetched;
+        }
         // One sample a frame, bounded by the player's sample bound: a late plugin's last pose is kept.
         const auto began = std::chrono::steady_clock::now();
         const segue::WindowPose &pose = running.transition->sample(std::min(running.t, duration));
@@ -299,6 +305,14 @@ void SegueEffect::postPaintScreen()
     }
     for (EffectWindow *w : done) {
         end(w, true);
+    }
+    // The next frame's time, asked for now: the plugin answers while KWin waits for the next refresh.
+    for (auto &[w, running] : m_running) {
+        const EffectScreen *screen = w->screen();
+        const double refresh = screen && screen->refreshRate() > 0 ? screen->refreshRate() / 1000.0 : 60.0;
+        const double next = m_holdAt >= 0 ? running.t : std::min(running.t + 1 / refresh, running.transition->duration());
+        running.transition->prefetch(next);
+        running.prefetched = next;
     }
     if (!m_running.empty()) {
         effects->addRepaintFull();

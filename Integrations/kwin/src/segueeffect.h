@@ -50,6 +50,8 @@ private:
         std::unique_ptr<segue::WindowTransition> transition;
         std::chrono::milliseconds start{-1};
         double t = 0;
+        /// The time asked for ahead, once the last frame was drawn (negative: none).
+        double prefetched = -1;
         Change change = Change::Open;
         /// Frames painted, and the effect's own time spent on them (sampling and quads), for the log.
         int frames = 0;

@@ -105,6 +105,13 @@ const WindowPose &WindowTransition::sample(double t)
     return pose;
 }
 
+void WindowTransition::prefetch(double t)
+{
+    if (!m_finished) {
+        segue_transition_prefetch(m_transition, t);
+    }
+}
+
 bool WindowTransition::flatMap(const segue_layer_state_t &state, double matrix[9]) const
 {
     // As segue_layer_project sees a flat layer: a point (u, v) of its frame F, from the frame's centre,

@@ -60,6 +60,10 @@ public:
     /// the player's sample bound for a plugin; a late plugin's last pose is kept.
     /// Returns pose(): its storage is reused from frame to frame.
     const WindowPose &sample(double t);
+    /// Has the plugin asked for the pose at `t` now, off the calling thread,
+    /// so that the sample at `t` finds it ready (the frame after next is
+    /// drawn while the worker answers). Never waits.
+    void prefetch(double t);
     /// The last pose sampled; valid until the next sample.
     const WindowPose &pose() const { return m_pose; }
 
