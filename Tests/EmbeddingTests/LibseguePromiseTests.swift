@@ -110,6 +110,17 @@ struct LibseguePromiseTests {
         func collect(into layers: LayerStates) -> Bool { false }
     }
 
+    /// An evaluator of `animator` over a switch between two 100 x 100 views, its plan one layer for a second.
+    static func evaluator(of animator: any TransitionAnimator) throws -> Evaluator {
+        let container = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let from = ViewController(name: "a", view: View(frame: container.bounds)), to = ViewController(name: "b", view: View(frame: container.bounds))
+        container.addSubview(from.view)
+        container.addSubview(to.view)
+        let context = TransitionContext(from: from, to: to, containerView: container, goingRight: true, isInteractive: false) { _ in }
+        let layout = LayerBuffer.Layout(plan: TransitionPlan(duration: 1, layers: [LayerRequest(.view(.from))]), context: context)
+        return try #require(Evaluator(animator: animator, layers: layout) { _, _ in })
+    }
+
     /// Two threads sample one transition at different times: the second,
     /// arriving while the first asks the plugin, gets the states at its own t
     /// once the first is answered, not the first's states after waiting out
@@ -117,13 +128,7 @@ struct LibseguePromiseTests {
     /// held answer rather than as a late one on a busy machine).
     @Test func aSecondSamplingThreadGetsItsOwnAnswerOnceTheFirstIsAnswered() throws {
         let animator = GatedAnimator()
-        let container = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
-        let from = ViewController(name: "a", view: View(frame: container.bounds)), to = ViewController(name: "b", view: View(frame: container.bounds))
-        container.addSubview(from.view)
-        container.addSubview(to.view)
-        let context = TransitionContext(from: from, to: to, containerView: container, goingRight: true, isInteractive: false) { _ in }
-        let layout = LayerBuffer.Layout(plan: TransitionPlan(duration: 1, layers: [LayerRequest(.view(.from))]), context: context)
-        let evaluator = try #require(Evaluator(animator: animator, layers: layout) { _, _ in })
+        let evaluator = try Self.evaluator(of: animator)
         let bound = 20.0
         final class Outcome: @unchecked Sendable { var answer: Evaluator.Answer?; var alpha = -1.0 }
         let first = Outcome(), second = Outcome()
@@ -192,13 +197,7 @@ struct LibseguePromiseTests {
     /// asks for its own.
     @Test func aPrefetchedAnswerServesTheSampleAtItsTime() throws {
         let animator = CountingAnimator()
-        let container = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
-        let from = ViewController(name: "a", view: View(frame: container.bounds)), to = ViewController(name: "b", view: View(frame: container.bounds))
-        container.addSubview(from.view)
-        container.addSubview(to.view)
-        let context = TransitionContext(from: from, to: to, containerView: container, goingRight: true, isInteractive: false) { _ in }
-        let layout = LayerBuffer.Layout(plan: TransitionPlan(duration: 1, layers: [LayerRequest(.view(.from))]), context: context)
-        let evaluator = try #require(Evaluator(animator: animator, layers: layout) { _, _ in })
+        let evaluator = try Self.evaluator(of: animator)
         evaluator.prefetch(at: 0.25)
         let deadline = Date().addingTimeInterval(10)
         while animator.questions.isEmpty && Date() < deadline { usleep(1000) }
