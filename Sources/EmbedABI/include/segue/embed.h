@@ -86,9 +86,9 @@
  * - Sample asks the plugin's worker on the calling thread (one round trip
  *   through shared memory, tens of microseconds) and waits for its answer at
  *   most the bound: spinning first, up to 200 microseconds, then asleep
- *   (asleep from the start with SEGUE_PLAYER_NO_SPIN). An answer later than that is left to an evaluator thread
- *   of libsegue's (one per transition), which waits under the plugin's own
- *   deadline; sample copies the newest states the plugin did give (or the
+ *   (asleep from the start with SEGUE_PLAYER_NO_SPIN). An answer later than
+ *   that is left to an evaluator thread of libsegue's (one per transition),
+ *   which waits under the plugin's own deadline; sample copies the newest states the plugin did give (or the
  *   layers' resting states before its first) and returns SEGUE_LATE: the
  *   frame is held, never torn. Until the plugin answers again, later samples
  *   return held states at once instead of waiting again.
