@@ -63,7 +63,7 @@ struct PythonPackageTests {
                 segue.Player(config="/nonexistent/segue.json")
             except segue.SegueError as e:
                 print("config", e.status, e.message)
-            with segue.Player(["\(folder)"], only_given_folders=True) as player:
+            with segue.Player(["\(folder)"], only_given_folders=True, spin=False) as player:
                 print("animators", [a.name for a in player.animators], player.animators[0].file)
                 print("parameters", [(p.name, p.type, p.minimum, p.maximum) for p in player.animators[0].parameters])
                 view = segue.View("a", (0, 0, 390, 844))
@@ -73,8 +73,13 @@ struct PythonPackageTests {
                     print("bounds", e.call, e.message)
                 with player.begin(view, segue.View("b"), (390, 844), animator="TestFade", parameters={"level": 0.25}) as t:
                     print("plan", t.plan.animator, t.plan.duration, [l.kind for l in t.plan.layers])
+                    t.prefetch(0.25)
                     layers = t.sample(0.25)
                     print("sample", t.status, [round(l.alpha, 3) for l in layers], layers[1].frame)
+                    try:
+                        t.prefetch(float("nan"))
+                    except segue.SegueError as e:
+                        print("prefetch", e.status, e.message)
                 window = segue.View("org.kde.kcalc", (100, 80, 700, 475))
                 with player.begin(window, None, (1280, 720), animator="TestFade", kind="disappear") as t:
                     layers = t.sample(0.25)
@@ -93,7 +98,8 @@ struct PythonPackageTests {
         #expect(out.contains("plan TestFade 0.5 ['from', 'to']"), "\(out)")
         // TestFade at half its duration: the from view half faded, the to view at half its level of 0.25; a view
         // without a frame takes the container's bounds.
-        #expect(out.contains("sample 0 [0.5, 0.25] (0.0, 0.0, 390.0, 844.0)"), "\(out)")
+        #expect(out.contains("sample 0 [0.5, 0.25] (0.0, 0.0, 390.0, 844.0)"), "prefetched, with a player that never spins: \(out)")
+        #expect(out.contains("prefetch -1 segue_transition_prefetch: t is NaN"), "\(out)")
         // A window closing over nothing given, by an animator built for switches: the window moves from its
         // own frame, the stand-in's layer is hidden, the reason says how it was played.
         #expect(out.contains("window ('switch',) ['from', 'to'] (100.0, 80.0, 700.0, 475.0) True True"), "\(out)")

@@ -33,6 +33,7 @@ __all__ = ["SegueError", "View", "Parameter", "Animator", "Plan", "Layer", "Laye
 OK, LATE, DEFAULT_TOOK_OVER, CLAMPED = 0, 1, 2, 3
 # segue_player_options_t.flags.
 _ONLY_GIVEN_FOLDERS = 1
+_NO_SPIN = 8
 _ISOLATION = {"process": 0, "none": 1, None: 2}
 _SANDBOX = {None: 0, "strict": 1, "off": 2}
 _PARAMETER_TYPES = {0: "number", 1: "integer", 2: "boolean", 3: "choice", 4: "curve"}
@@ -172,7 +173,7 @@ class Player:
 
     def __init__(self, plugins: Sequence[str] = (), config: Optional[str] = None, *, only_given_folders: bool = False,
                  isolation: Optional[str] = "process", sandbox: Optional[str] = None, worker: Optional[str] = None,
-                 on_event: Optional[Callable[[Event], None]] = None):
+                 on_event: Optional[Callable[[Event], None]] = None, spin: bool = True):
         if isolation not in _ISOLATION:
             raise ValueError(f"isolation must be 'process', 'none' or None, not {isolation!r}")
         if sandbox not in _SANDBOX:
@@ -188,7 +189,8 @@ class Player:
         self._folders = (C.c_char_p * max(len(plugins), 1))(*[os.fsencode(p) for p in plugins])
         options = _abi.PlayerOptions(struct_size=C.sizeof(_abi.PlayerOptions), plugin_dirs=self._folders,
                                      plugin_dir_count=len(plugins), isolation=_ISOLATION[isolation],
-                                     sandbox=_SANDBOX[sandbox], flags=_ONLY_GIVEN_FOLDERS if only_given_folders else 0,
+                                     sandbox=_SANDBOX[sandbox],
+                                     flags=(_ONLY_GIVEN_FOLDERS if only_given_folders else 0) | (0 if spin else _NO_SPIN),
                                      on_event=self._callback)
         if config is not None:
             options.config_path = os.fsencode(config)
@@ -342,6 +344,13 @@ class Transition:
         return [LayerState((s.frame.x, s.frame.y, s.frame.width, s.frame.height), tuple(s.transform), s.alpha, s.z_position,
                            bool(s.hidden), tuple((s.mesh[k].x, s.mesh[k].y, s.mesh[k].z) for k in range(s.mesh_vertex_count)))
                 for s in self._states[:count]]
+
+    def prefetch(self, t: float) -> None:
+        """Asks the plugin for the layers at `t` now, on libsegue's thread, and returns at once: a later
+        `sample(t)` takes that answer instead of waiting for the plugin (libsegue 1.3)."""
+        if self._handle is None:
+            raise SegueError("segue_transition_prefetch", -5, "the transition is closed")
+        _check("segue_transition_prefetch", library().segue_transition_prefetch(self._handle, t))
 
     def finish(self, completed: bool = True) -> None:
         """Ends the transition, once: completed, or cancelled (the from view stays)."""

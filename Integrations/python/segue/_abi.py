@@ -108,5 +108,7 @@ def bind(lib):
     lib.segue_layer_mesh_vertex_count.restype = C.c_uint32
     lib.segue_transition_sample.argtypes = [C.c_void_p, C.c_double, C.POINTER(C.POINTER(LayerState)), C.c_uint32]
     lib.segue_transition_finish.argtypes = [C.c_void_p, C.c_bool, C.c_void_p]
+    if hasattr(lib, "segue_transition_prefetch"):  # libsegue 1.3
+        lib.segue_transition_prefetch.argtypes = [C.c_void_p, C.c_double]
     lib.segue_transition_free.argtypes = [C.c_void_p]
     return lib
