@@ -202,6 +202,30 @@ struct KWinEffectTests {
         #expect(processesTagged(session.tag).isEmpty, "no process left")
     }
 
+    /// A page curled over shows its back as Segue's renderer shades paper:
+    /// held halfway through CurlUp's opening, the back of the picture's black
+    /// top is drawn as Content.backSide(of: black), a mid grey the picture
+    /// itself hardly has, over thousands of pixels (the effect's own shader;
+    /// KWin's draws the back as the front, black).
+    @Test func aCurledPagesBackIsWashedOutAsSeguesRendererShadesPaper() throws {
+        let session = try KWinSession(config: Self.rules("CurlUp"), plugins: [], holdAt: 0.55)
+        let client = try session.open(Self.picture)
+        defer { _ = client.stop(with: SIGTERM) }
+        session.wait(for: "\(Self.appID) opens at ")
+        let back = Content.backSide(of: Color(red: 0, green: 0, blue: 0))
+        let grey = [back.red, back.green, back.blue].map { Int(($0 * 255).rounded()) }
+        let shot = try session.photograph()
+        var washed = 0
+        for i in stride(from: 0, to: shot.rgba.count, by: 4) where (0..<3).allSatisfy({ abs(Int(shot.rgba[i + $0]) - grey[$0]) <= 8 }) {
+            washed += 1
+        }
+        #expect(washed > 5_000, "pixels of the washed-out back (\(grey)): \(washed)")
+        #expect(!session.log.contains("page shader did not compile"), "\(session.log)")
+        _ = client.stop(with: SIGTERM)
+        #expect(session.stop() != nil)
+        #expect(processesTagged(session.tag).isEmpty)
+    }
+
     @Test(arguments: ["FAULT_CRASH_EVALUATE", "FAULT_HANG_EVALUATE"])
     func aPluginThatFailsMidCloseCostsOnlyItsAnimation(_ fault: String) throws {
         let (folder, _) = try CPlugin.fixture("kwin-\(fault)", fault)

@@ -1,5 +1,7 @@
 #include "segueeffect.h"
 
+#include <kwinglplatform.h>
+
 #include <QLoggingCategory>
 
 #include <cmath>
@@ -122,6 +124,51 @@ bool SegueEffect::minimizeIsOurs()
     return true;
 }
 
+GLShader *SegueEffect::pageShader()
+{
+    if (m_pageShaderTried) {
+        return m_pageShader.get();
+    }
+    m_pageShaderTried = true;
+    if (GLPlatform::instance()->isGLES() || GLPlatform::instance()->glslVersion() < kVersionNumber(1, 40)) {
+        return nullptr;
+    }
+    // KWin's texture shader, with Segue's paper back (Content.backSide in the renderer): where a triangle of the
+    // mesh is seen from behind, the front's straight colour greyed and lightened. The texture is premultiplied.
+    static const QByteArray fragment = R"(#version 140
+uniform sampler2D sampler;
+uniform vec4 modulation;
+uniform float saturation;
+in vec2 texcoord0;
+out vec4 fragColor;
+void main()
+{
+    vec4 c = texture(sampler, texcoord0);
+    if (!gl_FrontFacing && c.a > 0.0) {
+        vec3 straight = c.rgb / c.a;
+        float grey = 0.72 + 0.25 * dot(straight, vec3(0.3, 0.59, 0.11));
+        c.rgb = (0.35 * straight + 0.65 * vec3(grey)) * c.a;
+    }
+    if (saturation != 1.0) {
+        vec3 desaturated = c.rgb * vec3(0.30, 0.59, 0.11);
+        desaturated = vec3(dot(desaturated, c.rgb));
+        c.rgb = c.rgb * vec3(saturation) + desaturated * vec3(1.0 - saturation);
+    }
+    fragColor = c * modulation;
+}
+)";
+    effects->makeOpenGLContextCurrent();
+    auto shader = ShaderManager::instance()->generateCustomShader(ShaderTrait::MapTexture | ShaderTrait::Modulate
+                                                                      | ShaderTrait::AdjustSaturation,
+                                                                  QByteArray(), fragment);
+    if (shader && shader->isValid()) {
+        m_pageShader = std::move(shader);
+    } else {
+        qCWarning(SEGUE_EFFECT) << "segue: a page's back is drawn as its front: the page shader did not compile";
+    }
+    return m_pageShader.get();
+}
+
 void SegueEffect::windowMinimized(EffectWindow *w)
 {
     if (animates(w) && minimizeIsOurs()) {
@@ -210,7 +257,14 @@ void SegueEffect::prePaintScreen(ScreenPrePaintData &data, std::chrono::millisec
         // A flat layer is drawn as KWin draws any window, through a matrix; a mesh offscreen, through quads.
         const bool meshed = !pose.flat && pose.columns > 0;
         if (meshed != running.redirected) {
-            meshed ? redirect(w) : unredirect(w);
+            if (meshed) {
+                redirect(w);
+                if (GLShader *shader = pageShader()) {
+                    setShader(w, shader);
+                }
+            } else {
+                unredirect(w);
+            }
             running.redirected = meshed;
         }
     }

@@ -6,6 +6,7 @@
 
 #include "windowtransitions.h"
 
+#include <kwinglutils.h>
 #include <kwinoffscreeneffect.h>
 
 #include <QMatrix4x4>
@@ -73,12 +74,17 @@ private:
     static bool animates(EffectWindow *w);
     /// Whether no other effect animates minimizing (KWin's Squash or Magic Lamp).
     static bool minimizeIsOurs();
+    /// The page shader, made once (GLSL 1.40 and up; else KWin's own shader draws the back as the front).
+    GLShader *pageShader();
     /// What rules match a window by: its application id (Wayland) or class (X11).
     static std::string name(EffectWindow *w);
 
     std::unique_ptr<segue::WindowTransitions> m_transitions;
     std::unique_ptr<QSocketNotifier> m_notifier;
     std::map<EffectWindow *, Running> m_running;
+    /// Draws a mesh's texture, its back faces washed out as Segue's renderer shades a page's back (null: KWin's own).
+    std::unique_ptr<GLShader> m_pageShader;
+    bool m_pageShaderTried = false;
     /// The frame's projection from the output's coordinates, as the scene paints it.
     QMatrix4x4 m_projection;
     /// A test hook: SEGUE_KWIN_HOLD_AT=F holds every transition at fraction F (0 to 1) of its duration.
