@@ -90,9 +90,11 @@ const WindowPose &WindowTransition::sample(double t)
         pose.visible = pose.visible && flatMap(state, pose.matrix);
         return pose;
     }
-    // Sized for the most vertices once; later frames reuse the storage.
-    pose.xy.resize(2 * kMaxVertices);
-    pose.uv.resize(2 * kMaxVertices);
+    // Sized for the most vertices once, and kept at that size: later frames write over the same storage.
+    if (pose.xy.size() < 2 * kMaxVertices) {
+        pose.xy.resize(2 * kMaxVertices);
+        pose.uv.resize(2 * kMaxVertices);
+    }
     const segue_rect_t bounds = rect(m_output);
     const uint32_t count = segue_layer_project(&state, &m_layers[size_t(m_windowLayer)], &bounds, 1 /* unused: the mesh's grid */,
                                                pose.xy.data(), pose.uv.data(), kMaxVertices, &pose.columns, &pose.rows);
@@ -100,8 +102,6 @@ const WindowPose &WindowTransition::sample(double t)
         pose.visible = false; // behind the eye, or nothing to draw
         pose.columns = pose.rows = 0;
     }
-    pose.xy.resize(2 * count);
-    pose.uv.resize(2 * count);
     return pose;
 }
 

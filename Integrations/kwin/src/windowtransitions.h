@@ -36,7 +36,8 @@ struct WindowPose {
     double matrix[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     /// With a mesh: (columns + 1) x (rows + 1) vertices, row-major from the
     /// top-left, each with its position in the output's coordinates and its
-    /// texture coordinate in [0, 1] over the window's frame.
+    /// texture coordinate in [0, 1] over the window's frame (xy and uv may
+    /// hold more: their storage is kept at the largest grid's size).
     uint32_t columns = 0, rows = 0;
     std::vector<float> xy, uv;
 };
