@@ -100,11 +100,9 @@ void SegueEffect::windowClosed(EffectWindow *w)
         return;
     }
     // Closed while another change plays: that one is cut short, and the close starts from rest.
-    auto it = m_running.find(w);
-    const bool wasMinimizing = it != m_running.end() && it->second.change == Change::Minimize;
     end(w, false);
-    // A minimized window is not on screen: it closes unseen.
-    if (!w->isMinimized() && !wasMinimizing) {
+    // A minimized window (minimizing ones too) is not on screen: it closes unseen.
+    if (!w->isMinimized()) {
         begin(w, Change::Close);
     }
 }
