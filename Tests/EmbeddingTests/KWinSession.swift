@@ -50,6 +50,8 @@ final class KWinSession {
     let config: String
     private let kwin: LiveProcess
     private let socket: String
+    /// Scripts run so far, for their names.
+    private var scripts = 0
 
     /// Starts KWin with the effect, `config` as the user's segue.json, and
     /// plugins from `plugins` (then the installed ones); holds every
@@ -136,12 +138,19 @@ final class KWinSession {
         }
     }
 
-    /// Runs `javascript` in KWin's scripting engine (its `workspace` API), as a KWin script would.
+    /// Runs `javascript` in KWin's scripting engine (its `workspace` API), as a
+    /// KWin script would, and waits until it has run: KWin reads a script's file
+    /// and runs it later, so the script says when it has, in KWin's log.
     func script(_ javascript: String) throws {
+        scripts += 1
+        let name = "segue-test-\(scripts)", done = "segue-test: script \(scripts) ran"
+        let file = folder + "/\(name).js"
+        try (javascript + "\nprint(\"\(done)\");\n").write(toFile: file, atomically: true, encoding: .utf8)
         let bus = try String(contentsOfFile: folder + "/bus", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        let ran = try run("/usr/bin/python3", [Paths.packageRoot + "/Tests/Fixtures/kwin/script.py", javascript],
+        let ran = try run("/usr/bin/python3", [Paths.packageRoot + "/Tests/Fixtures/kwin/script.py", file, name],
                           environment: ["DBUS_SESSION_BUS_ADDRESS": bus], timeout: 30)
         try #require(ran.status == 0, "KWin script: \(ran.err)")
+        try #require(wait(for: done).contains(done), "KWin ran the script \(name)")
     }
 
     /// Ends KWin as its session would (SIGTERM) and waits for it; its status, or nil when it had to be killed.
