@@ -1,0 +1,257 @@
+/*
+ * SegueGtk: a GTK 4 container whose page switches are Segue transitions.
+ *
+ * SegueGtkStack holds named pages, as GtkStack does, and shows one at a
+ * time. Switching pages plays a Segue animator: the one named in code, else
+ * the one the config's rules choose by the pages' names (the file `segue
+ * run` and every Segue host read), else the built-in default. Plugin
+ * animators run in libsegue's sandboxed workers: one that crashes, hangs or
+ * answers nonsense costs only its own transition (the default finishes it).
+ *
+ * Threads: every function here is for GTK's main thread, as all of GTK.
+ * Strings passed in are copied; strings returned are owned by the stack and
+ * valid until the next call that changes what they describe.
+ *
+ * Signals: "transition-finished" (from, to: the pages' names; animator: the
+ * one that ran, "default" after a fallback; completed: %FALSE when an
+ * interactive transition was cancelled; fell_back; reason: why that animator,
+ * in `segue run`'s words), emitted once per transition when it has ended.
+ *
+ * Drawing: each layer of an animator is the page's or element's real render
+ * node, moved with GtkSnapshot transforms (perspective included). A layer
+ * with a mesh (CurlUp's page) is drawn through GL when the window's renderer
+ * is GL. The cairo renderer cannot draw 3D: there a layer in perspective is
+ * drawn with the flat (affine) map of its corners, and a mesh flat at its
+ * frame.
+ *
+ * Build: pkg-config --cflags --libs segue-gtk4
+ * Introspection: the SegueGtk-1 namespace (gi.require_version("SegueGtk", "1")).
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define SEGUE_GTK_TYPE_STACK (segue_gtk_stack_get_type())
+G_DECLARE_FINAL_TYPE(SegueGtkStack, segue_gtk_stack, SEGUE_GTK, STACK, GtkWidget)
+
+/**
+ * segue_gtk_stack_new:
+ *
+ * A stack with no pages, following the standard config file
+ * (`$XDG_CONFIG_HOME/segue/segue.json`) and plugin folders.
+ *
+ * Returns: (transfer floating): the new stack.
+ */
+GtkWidget *segue_gtk_stack_new(void);
+
+/**
+ * segue_gtk_stack_add_named:
+ * @stack: a stack
+ * @child: the page; the stack takes a reference and becomes its parent
+ * @name: the page's name: unique in the stack; the config's rules match it
+ *
+ * Adds a page. The first page added becomes the visible one, without a
+ * transition. A name already used is refused (g_critical) and @child is not
+ * added.
+ */
+void segue_gtk_stack_add_named(SegueGtkStack *stack, GtkWidget *child, const char *name);
+
+/**
+ * segue_gtk_stack_remove:
+ * @stack: a stack
+ * @child: one of its pages
+ *
+ * Removes a page. A transition involving it ends first (completed); if it
+ * was the visible page, the first remaining page becomes visible.
+ */
+void segue_gtk_stack_remove(SegueGtkStack *stack, GtkWidget *child);
+
+/**
+ * segue_gtk_stack_get_child_by_name:
+ * @stack: a stack
+ * @name: a page's name
+ *
+ * Returns: (transfer none) (nullable): the page called @name, or %NULL.
+ */
+GtkWidget *segue_gtk_stack_get_child_by_name(SegueGtkStack *stack, const char *name);
+
+/**
+ * segue_gtk_stack_get_page_name:
+ * @stack: a stack
+ * @child: one of its pages
+ *
+ * Returns: (transfer none) (nullable): the name @child was added with, or %NULL.
+ */
+const char *segue_gtk_stack_get_page_name(SegueGtkStack *stack, GtkWidget *child);
+
+/**
+ * segue_gtk_stack_set_visible_child:
+ * @stack: a stack
+ * @child: one of its pages
+ *
+ * Shows @child with a transition (the "visible-child" property changes at
+ * once; the transition plays after). A switch asked for while a transition
+ * plays ends that one first, completed. Going right (a push) is towards a
+ * page added later.
+ */
+void segue_gtk_stack_set_visible_child(SegueGtkStack *stack, GtkWidget *child);
+
+/**
+ * segue_gtk_stack_get_visible_child:
+ * @stack: a stack
+ *
+ * Returns: (transfer none) (nullable): the visible page (during a
+ * transition, the page arriving), or %NULL with no pages.
+ */
+GtkWidget *segue_gtk_stack_get_visible_child(SegueGtkStack *stack);
+
+/**
+ * segue_gtk_stack_set_visible_child_name:
+ * @stack: a stack
+ * @name: a page's name
+ *
+ * As segue_gtk_stack_set_visible_child() for the page called @name; an
+ * unknown name is refused with a g_warning naming it.
+ */
+void segue_gtk_stack_set_visible_child_name(SegueGtkStack *stack, const char *name);
+
+/**
+ * segue_gtk_stack_get_visible_child_name:
+ * @stack: a stack
+ *
+ * Returns: (transfer none) (nullable): the visible page's name.
+ */
+const char *segue_gtk_stack_get_visible_child_name(SegueGtkStack *stack);
+
+/**
+ * segue_gtk_stack_set_visible_child_full:
+ * @stack: a stack
+ * @name: a page's name
+ * @animator: (nullable): the animator to play ("CurlUp", "default"), or
+ *   %NULL for the config's rules and the "animator" property
+ * @parameters_json: (nullable): the animator's parameters as a JSON object
+ *   (`{"damping": 0.6}`), over the config's; %NULL for none
+ *
+ * Shows the page called @name with the animator named here. An animator
+ * that is not installed, or parameters it refuses, play the built-in
+ * default; the "transition-finished" signal and the log say why.
+ */
+void segue_gtk_stack_set_visible_child_full(SegueGtkStack *stack, const char *name, const char *animator,
+                                            const char *parameters_json);
+
+/**
+ * segue_gtk_stack_set_animator:
+ * @stack: a stack
+ * @animator: (nullable): an animator's name for every switch, or %NULL for the config's rules
+ */
+void segue_gtk_stack_set_animator(SegueGtkStack *stack, const char *animator);
+/**
+ * segue_gtk_stack_get_animator:
+ * @stack: a stack
+ *
+ * Returns: (transfer none) (nullable): the "animator" property.
+ */
+const char *segue_gtk_stack_get_animator(SegueGtkStack *stack);
+
+/**
+ * segue_gtk_stack_set_config_file:
+ * @stack: a stack
+ * @path: (nullable) (type filename): a Segue config file, or %NULL for the standard one
+ *
+ * Which config the stack follows (rules, parameters, plugin folders,
+ * sandbox). Read when the next transition begins, then followed as it
+ * changes; an invalid file keeps the last good one and logs why.
+ */
+void segue_gtk_stack_set_config_file(SegueGtkStack *stack, const char *path);
+/**
+ * segue_gtk_stack_get_config_file:
+ * @stack: a stack
+ *
+ * Returns: (transfer none) (nullable) (type filename): the "config-file" property.
+ */
+const char *segue_gtk_stack_get_config_file(SegueGtkStack *stack);
+
+/**
+ * segue_gtk_stack_get_transition_running:
+ * @stack: a stack
+ *
+ * Returns: whether a transition plays now (interactive ones included).
+ */
+gboolean segue_gtk_stack_get_transition_running(SegueGtkStack *stack);
+
+/**
+ * segue_gtk_stack_set_edge_swipe:
+ * @stack: a stack
+ * @edge_swipe: whether a drag from the left edge goes back to the page before
+ *
+ * On by default. The drag drives the transition: released past half way
+ * (or flicked forwards) it finishes, else it cancels and the page stays.
+ */
+void segue_gtk_stack_set_edge_swipe(SegueGtkStack *stack, gboolean edge_swipe);
+/**
+ * segue_gtk_stack_get_edge_swipe:
+ * @stack: a stack
+ *
+ * Returns: the "edge-swipe" property.
+ */
+gboolean segue_gtk_stack_get_edge_swipe(SegueGtkStack *stack);
+
+/**
+ * segue_gtk_stack_begin_interactive:
+ * @stack: a stack
+ * @name: the page to go to
+ *
+ * Begins a transition to the page called @name that your code drives, as
+ * the edge swipe does: segue_gtk_stack_update_interactive() moves it,
+ * segue_gtk_stack_end_interactive() lets it go.
+ *
+ * Returns: %FALSE when @name is unknown, is the visible page, or a
+ * transition already plays.
+ */
+gboolean segue_gtk_stack_begin_interactive(SegueGtkStack *stack, const char *name);
+
+/**
+ * segue_gtk_stack_update_interactive:
+ * @stack: a stack
+ * @fraction: how far, 0 to 1 (clamped), linearly in the animator's time
+ *
+ * Moves an interactive transition; ignored without one.
+ */
+void segue_gtk_stack_update_interactive(SegueGtkStack *stack, double fraction);
+
+/**
+ * segue_gtk_stack_end_interactive:
+ * @stack: a stack
+ * @finish: %TRUE to play the rest, %FALSE to play back to the start (cancel)
+ * @velocity: how fast the gesture moved when released, in fractions of the
+ *   transition per second towards where it goes (0 or more)
+ *
+ * Lets an interactive transition go. It plays on at the ease-in-out pace
+ * of the rest of its duration, or faster and linearly when @velocity is
+ * faster. Cancelled, the page before stays visible ("visible-child" goes
+ * back to it) and "transition-finished" says so.
+ */
+void segue_gtk_stack_end_interactive(SegueGtkStack *stack, gboolean finish, double velocity);
+
+/**
+ * segue_gtk_set_element_name:
+ * @widget: a widget inside a page (a picture, a title)
+ * @name: (nullable): its element name, or %NULL for none
+ *
+ * Marks @widget as a named element of its page: animators see each page's
+ * elements (name and frame) and may move a picture of one between pages
+ * (ImageZoom's shared "photo") or hide it while they play. Two pages share
+ * an element when they name one alike.
+ */
+void segue_gtk_set_element_name(GtkWidget *widget, const char *name);
+/**
+ * segue_gtk_get_element_name:
+ * @widget: a widget
+ *
+ * Returns: (transfer none) (nullable): the name set with segue_gtk_set_element_name().
+ */
+const char *segue_gtk_get_element_name(GtkWidget *widget);
+
+G_END_DECLS

@@ -1,0 +1,284 @@
+/* A mesh layer drawn through GL into a texture GTK shows: see seguegtkmesh.h. */
+#include "seguegtkmesh.h"
+
+#include <epoxy/gl.h>
+#include <math.h>
+#include <string.h>
+
+enum { SLOTS = SEGUE_MAX_LAYERS, MOST = (SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1) };
+
+/* A texture drawn into and handed to GTK: free again once GTK lets go of it. */
+typedef struct {
+    SegueGtkMesh *mesh;
+    GdkGLContext *context;
+    GLuint id;
+    int width, height;
+    gboolean in_use;
+} Target;
+
+struct SegueGtkMesh {
+    GdkGLContext *context;
+    GLuint program, vao, buffer, indices, framebuffer;
+    GLint size_at, alpha_at;
+    GLuint pictures[SLOTS];
+    GPtrArray *targets; /* Target *, freed with the painter */
+    float vertices[6 * MOST];
+    float xy[2 * MOST], uv[2 * MOST];
+    int32_t grid[6 * SEGUE_MAX_MESH_DIVISIONS * SEGUE_MAX_MESH_DIVISIONS];
+};
+
+/* Positions in the layer's container coordinates (y down) go to GL's clip space upside down, so
+ * that the texture's first row is the top, as GDK reads a GL texture; the winding flips with it:
+ * a triangle GL calls front-facing is one Segue's renderer sees from behind. */
+static const char vertex_source[] =
+    "in vec2 position;\n"
+    "in vec2 texcoord;\n"
+    "in vec2 shade;\n"
+    "uniform vec2 size;\n"
+    "out vec2 uv;\n"
+    "out vec2 light;\n"
+    "void main() {\n"
+    "    uv = texcoord;\n"
+    "    light = shade;\n"
+    "    gl_Position = vec4(position.x * 2.0 / size.x - 1.0, position.y * 2.0 / size.y - 1.0, 0.0, 1.0);\n"
+    "}\n";
+
+/* The picture is premultiplied; the back is 35% of the colour and 65% of a grey from 0.72 to 0.97 by
+ * its brightness, as Segue's renderer shades a page's back (Content.backSide). */
+static const char fragment_source[] =
+    "in vec2 uv;\n"
+    "in vec2 light;\n"
+    "uniform sampler2D picture;\n"
+    "uniform float alpha;\n"
+    "out vec4 color;\n"
+    "void main() {\n"
+    "    vec4 c = texture(picture, uv);\n"
+    "    if (gl_FrontFacing) {\n"
+    "        vec3 straight = c.a > 0.0 ? c.rgb / c.a : vec3(0.0);\n"
+    "        float grey = 0.72 + 0.25 * dot(straight, vec3(0.3, 0.59, 0.11));\n"
+    "        c = vec4((0.35 * straight + 0.65 * vec3(grey)) * light.y * c.a, c.a);\n"
+    "    } else {\n"
+    "        c = vec4(c.rgb * light.x, c.a);\n"
+    "    }\n"
+    "    color = c * alpha;\n"
+    "}\n";
+
+static GLuint compile(GLenum kind, const char *header, const char *source, GError **error) {
+    GLuint shader = glCreateShader(kind);
+    const char *parts[2] = { header, source };
+    glShaderSource(shader, 2, parts, NULL);
+    glCompileShader(shader);
+    GLint ok = 0;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = "";
+        glGetShaderInfoLog(shader, sizeof log, NULL, log);
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "the mesh shader does not compile: %s", log);
+        glDeleteShader(shader);
+        return 0;
+    }
+    return shader;
+}
+
+SegueGtkMesh *segue_gtk_mesh_new(GdkDisplay *display, GError **error) {
+    GdkGLContext *context = gdk_display_create_gl_context(display, error);
+    if (!context) return NULL;
+    if (!gdk_gl_context_realize(context, error)) {
+        g_object_unref(context);
+        return NULL;
+    }
+    gdk_gl_context_make_current(context);
+    const char *header = gdk_gl_context_get_use_es(context) ? "#version 300 es\nprecision highp float;\n" : "#version 150\n";
+    GLuint vertex = compile(GL_VERTEX_SHADER, header, vertex_source, error);
+    GLuint fragment = vertex ? compile(GL_FRAGMENT_SHADER, header, fragment_source, error) : 0;
+    if (!fragment) {
+        if (vertex) glDeleteShader(vertex);
+        gdk_gl_context_clear_current();
+        g_object_unref(context);
+        return NULL;
+    }
+    SegueGtkMesh *mesh = g_new0(SegueGtkMesh, 1);
+    mesh->context = context;
+    mesh->program = glCreateProgram();
+    glAttachShader(mesh->program, vertex);
+    glAttachShader(mesh->program, fragment);
+    glBindAttribLocation(mesh->program, 0, "position");
+    glBindAttribLocation(mesh->program, 1, "texcoord");
+    glBindAttribLocation(mesh->program, 2, "shade");
+    glLinkProgram(mesh->program);
+    glDeleteShader(vertex);
+    glDeleteShader(fragment);
+    mesh->size_at = glGetUniformLocation(mesh->program, "size");
+    mesh->alpha_at = glGetUniformLocation(mesh->program, "alpha");
+    glGenVertexArrays(1, &mesh->vao);
+    glGenBuffers(1, &mesh->buffer);
+    glGenBuffers(1, &mesh->indices);
+    glGenFramebuffers(1, &mesh->framebuffer);
+    glBindVertexArray(mesh->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, mesh->buffer);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh->indices);
+    for (GLuint i = 0; i < 3; i++) {
+        glEnableVertexAttribArray(i);
+        glVertexAttribPointer(i, 2, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)(2 * i * sizeof(float)));
+    }
+    glBindVertexArray(0);
+    mesh->targets = g_ptr_array_new_with_free_func(g_free);
+    return mesh;
+}
+
+void segue_gtk_mesh_clear(SegueGtkMesh *mesh) {
+    gdk_gl_context_make_current(mesh->context);
+    glDeleteTextures(SLOTS, mesh->pictures);
+    memset(mesh->pictures, 0, sizeof mesh->pictures);
+}
+
+void segue_gtk_mesh_free(SegueGtkMesh *mesh) {
+    if (!mesh) return;
+    segue_gtk_mesh_clear(mesh);
+    /* A texture GTK still holds keeps its Target until released; the rest go now. */
+    for (guint i = 0; i < mesh->targets->len; i++) {
+        Target *target = g_ptr_array_index(mesh->targets, i);
+        if (target->in_use) {
+            target->mesh = NULL;
+            g_ptr_array_index(mesh->targets, i) = NULL;
+            g_object_ref(target->context);
+        } else {
+            glDeleteTextures(1, &target->id);
+        }
+    }
+    glDeleteFramebuffers(1, &mesh->framebuffer);
+    glDeleteBuffers(1, &mesh->buffer);
+    glDeleteBuffers(1, &mesh->indices);
+    glDeleteVertexArrays(1, &mesh->vao);
+    glDeleteProgram(mesh->program);
+    gdk_gl_context_clear_current();
+    g_ptr_array_unref(mesh->targets);
+    g_object_unref(mesh->context);
+    g_free(mesh);
+}
+
+gboolean segue_gtk_mesh_has_picture(SegueGtkMesh *mesh, guint slot) { return slot < SLOTS && mesh->pictures[slot] != 0; }
+
+void segue_gtk_mesh_set_picture(SegueGtkMesh *mesh, guint slot, GdkTexture *picture) {
+    g_return_if_fail(slot < SLOTS);
+    int width = gdk_texture_get_width(picture), height = gdk_texture_get_height(picture);
+    /* Premultiplied BGRA (cairo's ARGB32 on a little-endian machine), swapped to RGBA for any GL. */
+    gsize stride = (gsize)width * 4;
+    guchar *pixels = g_malloc(stride * (gsize)height);
+    gdk_texture_download(picture, pixels, stride);
+    for (gsize i = 0; i < stride * (gsize)height; i += 4) {
+        guchar b = pixels[i];
+        pixels[i] = pixels[i + 2];
+        pixels[i + 2] = b;
+    }
+    gdk_gl_context_make_current(mesh->context);
+    if (mesh->pictures[slot]) glDeleteTextures(1, &mesh->pictures[slot]);
+    glGenTextures(1, &mesh->pictures[slot]);
+    glBindTexture(GL_TEXTURE_2D, mesh->pictures[slot]);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    g_free(pixels);
+}
+
+static void release_target(gpointer data) {
+    Target *target = data;
+    if (target->mesh) {
+        target->in_use = FALSE;
+    } else {
+        /* Its painter is gone: the texture goes with its last use. */
+        gdk_gl_context_make_current(target->context);
+        glDeleteTextures(1, &target->id);
+        g_object_unref(target->context);
+        g_free(target);
+    }
+}
+
+/* A free texture of this size to draw into, else a new one. */
+static Target *target_for(SegueGtkMesh *mesh, int width, int height) {
+    for (guint i = 0; i < mesh->targets->len; i++) {
+        Target *target = g_ptr_array_index(mesh->targets, i);
+        if (target && !target->in_use && target->width == width && target->height == height) return target;
+    }
+    Target *target = g_new0(Target, 1);
+    target->mesh = mesh;
+    target->context = mesh->context;
+    target->width = width;
+    target->height = height;
+    glGenTextures(1, &target->id);
+    glBindTexture(GL_TEXTURE_2D, target->id);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    g_ptr_array_add(mesh->targets, target);
+    return target;
+}
+
+/* How bright a vertex is, front and back: by the angle of the surface to the light from
+ * (0, -0.35, 1), from the mesh's own neighbours, as Segue's renderer lights a page. */
+static void shade(const segue_vec3_t *m, uint32_t columns, uint32_t rows, uint32_t j, uint32_t c, float out[2]) {
+    const segue_vec3_t *a = &m[j * (columns + 1) + (c < columns ? c + 1 : c)], *b = &m[j * (columns + 1) + (c > 0 ? c - 1 : c)];
+    const segue_vec3_t *d = &m[(j < rows ? j + 1 : j) * (columns + 1) + c], *e = &m[(j > 0 ? j - 1 : j) * (columns + 1) + c];
+    double du[3] = { a->x - b->x, a->y - b->y, a->z - b->z }, dv[3] = { d->x - e->x, d->y - e->y, d->z - e->z };
+    double nx = du[1] * dv[2] - du[2] * dv[1], ny = du[2] * dv[0] - du[0] * dv[2], nz = du[0] * dv[1] - du[1] * dv[0];
+    double length = sqrt(nx * nx + ny * ny + nz * nz), l = sqrt(0.35 * 0.35 + 1);
+    for (int side = 0; side < 2; side++) {
+        double value = 1;
+        if (length > 1e-12) {
+            double dot = (side ? -1 : 1) * (-0.35 * ny + nz) / (length * l);
+            value = fmin(0.3 + 0.7 * fmax(dot, 0) * l, 1);
+        }
+        out[side] = (float)value;
+    }
+}
+
+GdkTexture *segue_gtk_mesh_draw(SegueGtkMesh *mesh, guint slot, const segue_layer_state_t *state, uint32_t columns,
+                                uint32_t rows, int width, int height, int scale) {
+    if (slot >= SLOTS || !mesh->pictures[slot] || !state->mesh || width <= 0 || height <= 0) return NULL;
+    segue_layer_request_t layer = { SEGUE_LAYER_FROM_VIEW, 0, columns, rows };
+    segue_rect_t bounds = { 0, 0, width, height };
+    uint32_t c = 0, r = 0;
+    uint32_t count = segue_layer_project(state, &layer, &bounds, 1, mesh->xy, mesh->uv, MOST, &c, &r);
+    if (count == 0 || c != columns || r != rows) return NULL; /* behind the eye */
+    uint32_t n = segue_grid_indices(columns, rows, mesh->grid, G_N_ELEMENTS(mesh->grid));
+    for (uint32_t j = 0; j <= rows; j++) {
+        for (uint32_t i = 0; i <= columns; i++) {
+            uint32_t k = j * (columns + 1) + i;
+            float *v = &mesh->vertices[6 * k];
+            v[0] = mesh->xy[2 * k];
+            v[1] = mesh->xy[2 * k + 1];
+            v[2] = mesh->uv[2 * k];
+            v[3] = mesh->uv[2 * k + 1];
+            shade(state->mesh, columns, rows, j, i, &v[4]);
+        }
+    }
+    gdk_gl_context_make_current(mesh->context);
+    Target *target = target_for(mesh, width * scale, height * scale);
+    target->in_use = TRUE;
+    glBindFramebuffer(GL_FRAMEBUFFER, mesh->framebuffer);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target->id, 0);
+    glViewport(0, 0, width * scale, height * scale);
+    glDisable(GL_BLEND);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_CULL_FACE);
+    glClearColor(0, 0, 0, 0);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glUseProgram(mesh->program);
+    glUniform2f(mesh->size_at, (float)width, (float)height);
+    glUniform1f(mesh->alpha_at, (float)fmin(fmax(state->alpha, 0), 1));
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, mesh->pictures[slot]);
+    glBindVertexArray(mesh->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, mesh->buffer);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(6 * count * sizeof(float)), mesh->vertices, GL_STREAM_DRAW);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(n * sizeof(int32_t)), mesh->grid, GL_STREAM_DRAW);
+    /* Triangles in the grid's order, each over the ones before: a page curling over itself covers itself. */
+    glDrawElements(GL_TRIANGLES, (GLsizei)n, GL_UNSIGNED_INT, NULL);
+    glBindVertexArray(0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glFlush();
+    return gdk_gl_texture_new(mesh->context, target->id, width * scale, height * scale, release_target, target);
+}

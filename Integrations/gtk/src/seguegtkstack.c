@@ -1,0 +1,903 @@
+/* SegueGtkStack: pages switched by Segue transitions. See segue-gtk.h. */
+#define G_LOG_DOMAIN "SegueGtk"
+#include "segue-gtk.h"
+#include "seguegtkmesh.h"
+
+#include <glib-unix.h>
+#include <gsk/gl/gskglrenderer.h>
+#include <math.h>
+#include <segue/embed.h>
+#include <string.h>
+
+enum { MAX_ELEMENTS = 16, MOST_VERTICES = (SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1) };
+/* The edge a swipe back starts from, in pixels; the flick speed (container widths a second) and the
+ * progress beyond which a release finishes: the container's EdgePanGesture. */
+#define EDGE_WIDTH 24.0
+#define FLICK_VELOCITY 1.0
+#define FINISH_THRESHOLD 0.5
+
+typedef struct {
+    GtkWidget *widget;
+    char *name;
+} Page;
+
+/* A transition that plays: libsegue's handle and plan, the states of its layers, and its pace. */
+typedef struct {
+    segue_transition_t *handle;
+    segue_plan_info_t plan;
+    Page *from, *to;
+    segue_layer_state_t states[SEGUE_MAX_LAYERS];
+    segue_layer_state_t *pointers[SEGUE_MAX_LAYERS];
+    segue_vec3_t meshes[SEGUE_MAX_LAYERS][MOST_VERTICES];
+    /* Each side's elements: the widgets, the names and frames libsegue was given, a picture of each at rest. */
+    GtkWidget *elements[2][MAX_ELEMENTS];
+    segue_element_t described[2][MAX_ELEMENTS];
+    uint32_t element_count[2];
+    GdkPaintable *pictures[2][MAX_ELEMENTS];
+    /* Elements the plan hides, and their opacity before. */
+    GtkWidget *hidden[SEGUE_MAX_HIDDEN_ELEMENTS];
+    double hidden_opacity[SEGUE_MAX_HIDDEN_ELEMENTS];
+    uint32_t hidden_count;
+    double width, height;
+    /* Time: a played transition starts at its first frame; an interactive one is at `fraction` until
+     * released, then heads for `target` from `origin` over `seconds` (eased, or linear after a flick). */
+    gint64 started;
+    gboolean interactive, released, linear;
+    double fraction, origin, target, seconds;
+    gboolean sampled;
+} Playing;
+
+struct _SegueGtkStack {
+    GtkWidget parent_instance;
+    GPtrArray *pages; /* Page *, in the order added */
+    Page *visible;
+    char *animator;
+    char *config_file;
+    gboolean edge_swipe;
+    segue_player_t *player;
+    guint player_source;
+    Playing *playing;
+    guint tick;
+    SegueGtkMesh *mesh;
+    gboolean mesh_failed;
+    /* The swipe: whether a drag began at the edge, and its last two offsets in time for the release speed. */
+    gboolean swiping;
+    double last_x, last_time, speed;
+};
+
+enum { PROP_0, PROP_VISIBLE_CHILD, PROP_VISIBLE_CHILD_NAME, PROP_ANIMATOR, PROP_CONFIG_FILE, PROP_TRANSITION_RUNNING,
+       PROP_EDGE_SWIPE, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+enum { TRANSITION_FINISHED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE(SegueGtkStack, segue_gtk_stack, GTK_TYPE_WIDGET)
+
+static void end_transition(SegueGtkStack *self, gboolean completed);
+
+/* ---- Elements ------------------------------------------------------------ */
+
+static const char element_key[] = "segue-gtk-element-name";
+
+void segue_gtk_set_element_name(GtkWidget *widget, const char *name) {
+    g_return_if_fail(GTK_IS_WIDGET(widget));
+    g_object_set_data_full(G_OBJECT(widget), element_key, g_strdup(name), g_free);
+}
+
+const char *segue_gtk_get_element_name(GtkWidget *widget) {
+    g_return_val_if_fail(GTK_IS_WIDGET(widget), NULL);
+    return g_object_get_data(G_OBJECT(widget), element_key);
+}
+
+/* The named elements under @widget, depth first, at most MAX_ELEMENTS. */
+static void collect_elements(GtkWidget *widget, GtkWidget **into, uint32_t *count) {
+    for (GtkWidget *child = gtk_widget_get_first_child(widget); child; child = gtk_widget_get_next_sibling(child)) {
+        if (*count >= MAX_ELEMENTS) return;
+        if (segue_gtk_get_element_name(child) && gtk_widget_get_mapped(child)) into[(*count)++] = child;
+        collect_elements(child, into, count);
+    }
+}
+
+/* ---- The player ---------------------------------------------------------- */
+
+static void on_player_event(void *user_data, const segue_event_t *event) {
+    (void)user_data;
+    /* libsegue has escaped what a plugin wrote. */
+    if (event->level >= SEGUE_LOG_WARNING || event->kind == SEGUE_EVENT_CONFIG_ERROR || event->kind == SEGUE_EVENT_FELL_BACK)
+        g_warning("%s", event->message);
+    else
+        g_debug("%s", event->message);
+}
+
+static gboolean on_player_readable(int fd, GIOCondition condition, gpointer data) {
+    (void)fd;
+    (void)condition;
+    SegueGtkStack *self = data;
+    segue_player_dispatch(self->player);
+    return G_SOURCE_CONTINUE;
+}
+
+static void drop_player(SegueGtkStack *self) {
+    if (self->playing) end_transition(self, TRUE);
+    if (self->player_source) g_source_remove(self->player_source);
+    self->player_source = 0;
+    if (self->player) segue_player_free(self->player);
+    self->player = NULL;
+}
+
+/* The player, made at the first switch: the config file given, else the standard one if it exists. */
+static segue_player_t *player(SegueGtkStack *self) {
+    if (self->player) return self->player;
+    char *standard = g_build_filename(g_get_user_config_dir(), "segue", "segue.json", NULL);
+    const char *config = self->config_file ? self->config_file : g_file_test(standard, G_FILE_TEST_EXISTS) ? standard : NULL;
+    segue_player_options_t options;
+    memset(&options, 0, sizeof options);
+    options.struct_size = sizeof options;
+    options.config_path = config;
+    options.flags = SEGUE_PLAYER_WATCH;
+    options.on_event = on_player_event;
+    options.user_data = self;
+    if (segue_player_new(&options, &self->player) != SEGUE_OK) {
+        g_warning("Segue's player could not start (%s); pages switch without transitions", segue_error_message());
+        self->player = NULL;
+    } else {
+        segue_player_dispatch(self->player);
+        self->player_source = g_unix_fd_add(segue_player_fd(self->player), G_IO_IN, on_player_readable, self);
+    }
+    g_free(standard);
+    return self->player;
+}
+
+/* ---- Pages --------------------------------------------------------------- */
+
+static Page *page_of(SegueGtkStack *self, GtkWidget *child) {
+    for (guint i = 0; i < self->pages->len; i++) {
+        Page *page = g_ptr_array_index(self->pages, i);
+        if (page->widget == child) return page;
+    }
+    return NULL;
+}
+
+static Page *page_named(SegueGtkStack *self, const char *name) {
+    for (guint i = 0; name && i < self->pages->len; i++) {
+        Page *page = g_ptr_array_index(self->pages, i);
+        if (strcmp(page->name, name) == 0) return page;
+    }
+    return NULL;
+}
+
+static guint index_of(SegueGtkStack *self, Page *page) {
+    guint index = 0;
+    g_ptr_array_find(self->pages, page, &index);
+    return index;
+}
+
+/* Only the visible page (and, while a transition plays, the page leaving) is laid out and drawn. */
+static void update_child_visibility(SegueGtkStack *self) {
+    for (guint i = 0; i < self->pages->len; i++) {
+        Page *page = g_ptr_array_index(self->pages, i);
+        gboolean shown = page == self->visible || (self->playing && (page == self->playing->from || page == self->playing->to));
+        gtk_widget_set_child_visible(page->widget, shown);
+    }
+}
+
+static void notify_visible(SegueGtkStack *self) {
+    g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_VISIBLE_CHILD]);
+    g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_VISIBLE_CHILD_NAME]);
+}
+
+void segue_gtk_stack_add_named(SegueGtkStack *self, GtkWidget *child, const char *name) {
+    g_return_if_fail(SEGUE_GTK_IS_STACK(self));
+    g_return_if_fail(GTK_IS_WIDGET(child) && gtk_widget_get_parent(child) == NULL);
+    g_return_if_fail(name != NULL);
+    if (page_named(self, name)) {
+        g_critical("segue_gtk_stack_add_named: a page called \"%s\" is already in the stack", name);
+        return;
+    }
+    Page *page = g_new0(Page, 1);
+    page->widget = child;
+    page->name = g_strdup(name);
+    g_ptr_array_add(self->pages, page);
+    gtk_widget_set_parent(child, GTK_WIDGET(self));
+    if (!self->visible) {
+        self->visible = page;
+        notify_visible(self);
+    }
+    update_child_visibility(self);
+}
+
+void segue_gtk_stack_remove(SegueGtkStack *self, GtkWidget *child) {
+    g_return_if_fail(SEGUE_GTK_IS_STACK(self));
+    Page *page = page_of(self, child);
+    g_return_if_fail(page != NULL);
+    if (self->playing && (self->playing->from == page || self->playing->to == page)) end_transition(self, TRUE);
+    g_ptr_array_remove(self->pages, page);
+    gtk_widget_unparent(child);
+    if (self->visible == page) {
+        self->visible = self->pages->len ? g_ptr_array_index(self->pages, 0) : NULL;
+        notify_visible(self);
+    }
+    g_free(page->name);
+    g_free(page);
+    update_child_visibility(self);
+}
+
+GtkWidget *segue_gtk_stack_get_child_by_name(SegueGtkStack *self, const char *name) {
+    g_return_val_if_fail(SEGUE_GTK_IS_STACK(self), NULL);
+    Page *page = page_named(self, name);
+    return page ? page->widget : NULL;
+}
+
+const char *segue_gtk_stack_get_page_name(SegueGtkStack *self, GtkWidget *child) {
+    g_return_val_if_fail(SEGUE_GTK_IS_STACK(self), NULL);
+    Page *page = page_of(self, child);
+    return page ? page->name : NULL;
+}
+
+GtkWidget *segue_gtk_stack_get_visible_child(SegueGtkStack *self) {
+    g_return_val_if_fail(SEGUE_GTK_IS_STACK(self), NULL);
+    return self->visible ? self->visible->widget : NULL;
+}
+
+const char *segue_gtk_stack_get_visible_child_name(SegueGtkStack *self) {
+    g_return_val_if_fail(SEGUE_GTK_IS_STACK(self), NULL);
+    return self->visible ? self->visible->name : NULL;
+}
+
+/* ---- Transitions ----------------------------------------------------------- */
+
+/* Re-reads the plan (at the start, and when the default took over): layers, and the elements to hide. */
+static void read_plan(SegueGtkStack *self) {
+    Playing *p = self->playing;
+    for (uint32_t i = 0; i < p->hidden_count; i++) gtk_widget_set_opacity(p->hidden[i], p->hidden_opacity[i]);
+    p->hidden_count = 0;
+    p->plan.struct_size = sizeof p->plan;
+    segue_transition_plan(p->handle, &p->plan);
+    for (uint32_t i = 0; i < p->plan.hidden_count && i < SEGUE_MAX_HIDDEN_ELEMENTS; i++) {
+        segue_element_ref_t ref = p->plan.hidden[i];
+        uint32_t side = ref.side == SEGUE_SIDE_TO;
+        if (ref.element >= p->element_count[side]) continue;
+        GtkWidget *element = p->elements[side][ref.element];
+        p->hidden[p->hidden_count] = element;
+        p->hidden_opacity[p->hidden_count++] = gtk_widget_get_opacity(element);
+        gtk_widget_set_opacity(element, 0);
+    }
+    if (self->mesh) segue_gtk_mesh_clear(self->mesh);
+    p->sampled = FALSE;
+}
+
+/* The time the transition is at now. */
+static double current_time(SegueGtkStack *self, gint64 now) {
+    Playing *p = self->playing;
+    double duration = p->plan.duration;
+    if (!p->interactive) return p->started ? (double)(now - p->started) / 1e6 : 0;
+    if (!p->released) return p->fraction * duration;
+    double x = p->seconds > 0 ? fmin(fmax((double)(now - p->started) / 1e6 / p->seconds, 0), 1) : 1;
+    double eased = p->linear ? x : segue_cubic_bezier_value(0.42, 0, 0.58, 1, x);
+    p->fraction = p->origin + (p->target - p->origin) * eased;
+    return p->fraction * duration;
+}
+
+/* Samples the transition at @t; a plugin that failed has the default take over, and the plan is read again. */
+static void sample(SegueGtkStack *self, double t) {
+    Playing *p = self->playing;
+    segue_status_t status = segue_transition_sample(p->handle, t, p->pointers, p->plan.layer_count);
+    if (status == SEGUE_DEFAULT_TOOK_OVER) {
+        read_plan(self);
+        status = segue_transition_sample(p->handle, t, p->pointers, p->plan.layer_count);
+    }
+    if (status >= 0) p->sampled = TRUE;
+    else g_warning("sampling the transition failed: %s", segue_error_message());
+}
+
+static gboolean on_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer data) {
+    (void)data;
+    SegueGtkStack *self = SEGUE_GTK_STACK(widget);
+    Playing *p = self->playing;
+    if (!p) {
+        self->tick = 0;
+        return G_SOURCE_REMOVE;
+    }
+    gint64 now = gdk_frame_clock_get_frame_time(clock);
+    if (!p->interactive && !p->started) p->started = now;
+    double t = current_time(self, now);
+    sample(self, fmin(t, p->plan.duration));
+    gtk_widget_queue_draw(widget);
+    gboolean done = p->interactive ? p->released && p->fraction == p->target : t >= p->plan.duration;
+    if (done) {
+        self->tick = 0;
+        end_transition(self, !p->interactive || p->target == 1);
+        return G_SOURCE_REMOVE;
+    }
+    /* The next frame's answer asked for now, while this one is drawn. */
+    gint64 interval = 0, presented = 0;
+    gdk_frame_clock_get_refresh_info(clock, now, &interval, &presented);
+    if (!p->interactive || p->released) segue_transition_prefetch(p->handle, t + (interval > 0 ? interval : 16667) / 1e6);
+    return G_SOURCE_CONTINUE;
+}
+
+static void describe_side(SegueGtkStack *self, uint32_t side, Page *page, segue_view_t *view, const segue_element_t **pointers) {
+    Playing *p = self->playing;
+    collect_elements(page->widget, p->elements[side], &p->element_count[side]);
+    for (uint32_t i = 0; i < p->element_count[side]; i++) {
+        GtkWidget *element = p->elements[side][i];
+        graphene_rect_t bounds;
+        if (!gtk_widget_compute_bounds(element, GTK_WIDGET(self), &bounds)) graphene_rect_init(&bounds, 0, 0, 0, 0);
+        p->described[side][i] = (segue_element_t){ sizeof(segue_element_t), segue_gtk_get_element_name(element),
+                                                   { bounds.origin.x, bounds.origin.y, bounds.size.width, bounds.size.height } };
+        pointers[i] = &p->described[side][i];
+        /* A picture of it as it is now, drawn where a snapshot layer of it goes. */
+        GdkPaintable *live = gtk_widget_paintable_new(element);
+        p->pictures[side][i] = gdk_paintable_get_current_image(live);
+        g_object_unref(live);
+    }
+    view->name = page->name;
+    view->frame = (segue_rect_t){ 0, 0, p->width, p->height };
+    view->elements = pointers;
+    view->element_count = p->element_count[side];
+}
+
+/* Begins a transition from the visible page to @to; FALSE when none can play (the switch is then immediate). */
+static gboolean begin_transition(SegueGtkStack *self, Page *to, const char *animator, const char *parameters, gboolean interactive) {
+    double width = gtk_widget_get_width(GTK_WIDGET(self)), height = gtk_widget_get_height(GTK_WIDGET(self));
+    if (!self->visible || !gtk_widget_get_mapped(GTK_WIDGET(self)) || width <= 0 || height <= 0 || !player(self)) return FALSE;
+    Playing *p = g_new0(Playing, 1);
+    self->playing = p;
+    p->from = self->visible;
+    p->to = to;
+    p->width = width;
+    p->height = height;
+    p->interactive = interactive;
+    segue_transition_desc_t desc;
+    memset(&desc, 0, sizeof desc);
+    desc.struct_size = sizeof desc;
+    desc.bounds = (segue_rect_t){ 0, 0, width, height };
+    /* The arriving page is laid out (it was not) before its elements are measured. */
+    update_child_visibility(self);
+    gtk_widget_allocate(to->widget, (int)width, (int)height, -1, NULL);
+    const segue_element_t *from_elements[MAX_ELEMENTS], *to_elements[MAX_ELEMENTS];
+    describe_side(self, 0, p->from, &desc.from, from_elements);
+    describe_side(self, 1, p->to, &desc.to, to_elements);
+    desc.going_right = index_of(self, to) > index_of(self, p->from);
+    desc.interactive = interactive;
+    desc.animator = animator ? animator : self->animator;
+    desc.parameters_json = parameters;
+    if (segue_transition_begin(self->player, &desc, &p->handle) != SEGUE_OK) {
+        g_warning("a transition from \"%s\" to \"%s\" could not begin: %s", p->from->name, to->name, segue_error_message());
+        self->playing = NULL;
+        for (uint32_t s = 0; s < 2; s++)
+            for (uint32_t i = 0; i < p->element_count[s]; i++) g_clear_object(&p->pictures[s][i]);
+        g_free(p);
+        update_child_visibility(self);
+        return FALSE;
+    }
+    for (int i = 0; i < SEGUE_MAX_LAYERS; i++) {
+        p->states[i].struct_size = sizeof p->states[i];
+        p->states[i].mesh = p->meshes[i];
+        p->states[i].mesh_vertex_count = MOST_VERTICES;
+        p->pointers[i] = &p->states[i];
+    }
+    read_plan(self);
+    sample(self, 0);
+    if (!self->tick) self->tick = gtk_widget_add_tick_callback(GTK_WIDGET(self), on_tick, NULL, NULL);
+    g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_TRANSITION_RUNNING]);
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+    return TRUE;
+}
+
+/* Ends the transition that plays: libsegue's report, the hidden elements shown again, the signal. */
+static void end_transition(SegueGtkStack *self, gboolean completed) {
+    Playing *p = self->playing;
+    if (!p) return;
+    segue_transition_report_t report;
+    memset(&report, 0, sizeof report);
+    report.struct_size = sizeof report;
+    segue_transition_finish(p->handle, completed, &report);
+    for (uint32_t i = 0; i < p->hidden_count; i++) gtk_widget_set_opacity(p->hidden[i], p->hidden_opacity[i]);
+    for (uint32_t s = 0; s < 2; s++)
+        for (uint32_t i = 0; i < p->element_count[s]; i++) g_clear_object(&p->pictures[s][i]);
+    if (self->mesh) segue_gtk_mesh_clear(self->mesh);
+    if (self->tick) gtk_widget_remove_tick_callback(GTK_WIDGET(self), self->tick);
+    self->tick = 0;
+    self->playing = NULL;
+    if (!completed && self->visible != p->from) {
+        self->visible = p->from;
+        notify_visible(self);
+    }
+    update_child_visibility(self);
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+    g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_TRANSITION_RUNNING]);
+    char *animator = g_strdup(report.animator ? report.animator : p->plan.animator);
+    char *reason = g_strdup(report.reason ? report.reason : "");
+    gboolean fell_back = report.fell_back;
+    Page *from = p->from, *to = p->to;
+    char *from_name = g_strdup(from->name), *to_name = g_strdup(to->name);
+    segue_transition_free(p->handle);
+    g_free(p);
+    g_signal_emit(self, signals[TRANSITION_FINISHED], 0, from_name, to_name, animator, completed, fell_back, reason);
+    g_free(from_name);
+    g_free(to_name);
+    g_free(animator);
+    g_free(reason);
+}
+
+static void switch_to(SegueGtkStack *self, Page *page, const char *animator, const char *parameters) {
+    if (self->playing) end_transition(self, TRUE);
+    if (page == self->visible) return;
+    gboolean animated = begin_transition(self, page, animator, parameters, FALSE);
+    self->visible = page;
+    if (!animated) update_child_visibility(self);
+    notify_visible(self);
+    gtk_widget_queue_resize(GTK_WIDGET(self));
+}
+
+void segue_gtk_stack_set_visible_child(SegueGtkStack *self, GtkWidget *child) {
+    g_return_if_fail(SEGUE_GTK_IS_STACK(self));
+    Page *page = page_of(self, child);
+    g_return_if_fail(page != NULL);
+    switch_to(self, page, NULL, NULL);
+}
+
+void segue_gtk_stack_set_visible_child_full(SegueGtkStack *self, const char *name, const char *animator,
+                                            const char *parameters_json) {
+    g_return_if_fail(SEGUE_GTK_IS_STACK(self));
+    Page *page = page_named(self, name);
+    if (!page) {
+        g_warning("the stack has no page called \"%s\"", name ? name : "(null)");
+        return;
+    }
+    switch_to(self, page, animator, parameters_json);
+}
+
+void segue_gtk_stack_set_visible_child_name(SegueGtkStack *self, const char *name) {
+    segue_gtk_stack_set_visible_child_full(self, name, NULL, NULL);
+}
+
+gboolean segue_gtk_stack_get_transition_running(SegueGtkStack *self) {
+    g_return_val_if_fail(SEGUE_GTK_IS_STACK(self), FALSE);
+    return self->playing != NULL;
+}
+
+/* ---- Interaction --------------------------------------------------------- */
+
+gboolean segue_gtk_stack_begin_interactive(SegueGtkStack *self, const char *name) {
+    g_return_val_if_fail(SEGUE_GTK_IS_STACK(self), FALSE);
+    Page *page = page_named(self, name);
+    if (!page || page == self->visible || self->playing) return FALSE;
+    if (!begin_transition(self, page, NULL, NULL, TRUE)) return FALSE;
+    self->visible = page;
+    notify_visible(self);
+    return TRUE;
+}
+
+void segue_gtk_stack_update_interactive(SegueGtkStack *self, double fraction) {
+    g_return_if_fail(SEGUE_GTK_IS_STACK(self));
+    Playing *p = self->playing;
+    if (!p || !p->interactive || p->released || isnan(fraction)) return;
+    p->fraction = fmin(fmax(fraction, 0), 1);
+    sample(self, p->fraction * p->plan.duration);
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void segue_gtk_stack_end_interactive(SegueGtkStack *self, gboolean finish, double velocity) {
+    g_return_if_fail(SEGUE_GTK_IS_STACK(self));
+    Playing *p = self->playing;
+    if (!p || !p->interactive || p->released) return;
+    p->released = TRUE;
+    p->origin = p->fraction;
+    p->target = finish ? 1 : 0;
+    GdkFrameClock *clock = gtk_widget_get_frame_clock(GTK_WIDGET(self));
+    p->started = clock ? gdk_frame_clock_get_frame_time(clock) : g_get_monotonic_time();
+    /* The rest of the duration at the ease-in-out pace, unless the release moved faster (then linearly at its speed). */
+    double distance = fabs(p->target - p->origin), flick = isfinite(velocity) ? fabs(velocity) : 0;
+    p->seconds = distance * p->plan.duration;
+    p->linear = FALSE;
+    if (flick > 0 && distance / flick < p->seconds) {
+        p->seconds = distance / flick;
+        p->linear = TRUE;
+    }
+    if (!self->tick) self->tick = gtk_widget_add_tick_callback(GTK_WIDGET(self), on_tick, NULL, NULL);
+}
+
+static void on_drag_begin(GtkGestureDrag *gesture, double x, double y, SegueGtkStack *self) {
+    (void)y;
+    self->swiping = FALSE;
+    guint index = self->visible ? index_of(self, self->visible) : 0;
+    if (!self->edge_swipe || x > EDGE_WIDTH || index == 0 || self->playing) {
+        gtk_gesture_set_state(GTK_GESTURE(gesture), GTK_EVENT_SEQUENCE_DENIED);
+        return;
+    }
+    Page *back = g_ptr_array_index(self->pages, index - 1);
+    if (!segue_gtk_stack_begin_interactive(self, back->name)) {
+        gtk_gesture_set_state(GTK_GESTURE(gesture), GTK_EVENT_SEQUENCE_DENIED);
+        return;
+    }
+    gtk_gesture_set_state(GTK_GESTURE(gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+    self->swiping = TRUE;
+    self->last_x = 0;
+    self->last_time = gtk_event_controller_get_current_event_time(GTK_EVENT_CONTROLLER(gesture)) / 1e3;
+    self->speed = 0;
+}
+
+static void on_drag_update(GtkGestureDrag *gesture, double dx, double dy, SegueGtkStack *self) {
+    (void)dy;
+    if (!self->swiping || !self->playing) return;
+    double now = gtk_event_controller_get_current_event_time(GTK_EVENT_CONTROLLER(gesture)) / 1e3;
+    if (now > self->last_time) self->speed = (dx - self->last_x) / (now - self->last_time);
+    self->last_x = dx;
+    self->last_time = now;
+    segue_gtk_stack_update_interactive(self, dx / self->playing->width);
+}
+
+static void on_drag_end(GtkGestureDrag *gesture, double dx, double dy, SegueGtkStack *self) {
+    (void)gesture;
+    (void)dy;
+    if (!self->swiping || !self->playing) return;
+    self->swiping = FALSE;
+    double width = self->playing->width, flick = width > 0 && isfinite(self->speed) ? self->speed / width : 0;
+    gboolean finish = flick > FLICK_VELOCITY ? TRUE : flick < -FLICK_VELOCITY ? FALSE : dx / width > FINISH_THRESHOLD;
+    segue_gtk_stack_end_interactive(self, finish, finish ? fmax(flick, 0) : fmax(-flick, 0));
+}
+
+static void on_drag_cancel(GtkGesture *gesture, GdkEventSequence *sequence, SegueGtkStack *self) {
+    (void)gesture;
+    (void)sequence;
+    if (!self->swiping) return;
+    self->swiping = FALSE;
+    segue_gtk_stack_end_interactive(self, FALSE, 0);
+}
+
+/* ---- Drawing ------------------------------------------------------------- */
+
+/* The content a layer shows, as it rests, drawn at its place in the container. */
+static void snapshot_content(SegueGtkStack *self, const segue_layer_request_t *layer, GtkSnapshot *snapshot) {
+    Playing *p = self->playing;
+    switch (layer->kind) {
+    case SEGUE_LAYER_FROM_VIEW:
+    case SEGUE_LAYER_TO_VIEW:
+        gtk_widget_snapshot_child(GTK_WIDGET(self), (layer->kind == SEGUE_LAYER_FROM_VIEW ? p->from : p->to)->widget, snapshot);
+        return;
+    default: {
+        uint32_t side = layer->kind == SEGUE_LAYER_TO_ELEMENT_SNAPSHOT;
+        if (layer->element >= p->element_count[side]) return;
+        segue_rect_t f = p->described[side][layer->element].frame;
+        gtk_snapshot_save(snapshot);
+        gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)f.x, (float)f.y));
+        gdk_paintable_snapshot(p->pictures[side][layer->element], snapshot, f.width, f.height);
+        gtk_snapshot_restore(snapshot);
+    }
+    }
+}
+
+/* Where the layer's content rests: the container for a page, the element's frame for a snapshot. */
+static segue_rect_t resting_frame(Playing *p, const segue_layer_request_t *layer) {
+    if (layer->kind == SEGUE_LAYER_FROM_VIEW || layer->kind == SEGUE_LAYER_TO_VIEW) return (segue_rect_t){ 0, 0, p->width, p->height };
+    uint32_t side = layer->kind == SEGUE_LAYER_TO_ELEMENT_SNAPSHOT;
+    return layer->element < p->element_count[side] ? p->described[side][layer->element].frame : (segue_rect_t){ 0, 0, 0, 0 };
+}
+
+/* A flat layer: the content moved from where it rests onto the state's frame, then the transform about
+ * the frame's centre. With @affine_only (the cairo renderer), a transform in perspective becomes the
+ * affine map of three of its projected corners. */
+static void snapshot_flat(Playing *p, const segue_layer_request_t *layer, const segue_layer_state_t *state,
+                          gboolean affine_only, GtkSnapshot *snapshot, GskRenderNode *content) {
+    segue_rect_t rest = resting_frame(p, layer), f = state->frame;
+    if (rest.width <= 0 || rest.height <= 0 || f.width <= 0 || f.height <= 0) return;
+    float m[16];
+    for (int i = 0; i < 16; i++) m[i] = (float)state->transform.m[i];
+    graphene_matrix_t matrix;
+    graphene_matrix_init_from_float(&matrix, m);
+    gtk_snapshot_save(snapshot);
+    gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)(f.x + f.width / 2), (float)(f.y + f.height / 2)));
+    if (affine_only && !graphene_matrix_is_2d(&matrix)) {
+        /* Three corners, from the centre, through the transform with the perspective divided. */
+        double corners[3][2] = { { -f.width / 2, -f.height / 2 }, { f.width / 2, -f.height / 2 }, { -f.width / 2, f.height / 2 } }, at[3][2];
+        for (int i = 0; i < 3; i++) {
+            const double *t = state->transform.m, x = corners[i][0], y = corners[i][1];
+            double w = x * t[3] + y * t[7] + t[15];
+            if (!(w > 1e-9)) {
+                gtk_snapshot_restore(snapshot);
+                return;
+            }
+            at[i][0] = (x * t[0] + y * t[4] + t[12]) / w;
+            at[i][1] = (x * t[1] + y * t[5] + t[13]) / w;
+        }
+        graphene_matrix_init_from_2d(&matrix, (at[1][0] - at[0][0]) / f.width, (at[1][1] - at[0][1]) / f.width,
+                                     (at[2][0] - at[0][0]) / f.height, (at[2][1] - at[0][1]) / f.height,
+                                     at[0][0] + f.width / 2 * (at[1][0] - at[0][0]) / f.width + f.height / 2 * (at[2][0] - at[0][0]) / f.height,
+                                     at[0][1] + f.width / 2 * (at[1][1] - at[0][1]) / f.width + f.height / 2 * (at[2][1] - at[0][1]) / f.height);
+    }
+    gtk_snapshot_transform_matrix(snapshot, &matrix);
+    gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)(-f.width / 2), (float)(-f.height / 2)));
+    gtk_snapshot_scale(snapshot, (float)(f.width / rest.width), (float)(f.height / rest.height));
+    gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)-rest.x, (float)-rest.y));
+    gtk_snapshot_push_clip(snapshot, &GRAPHENE_RECT_INIT((float)rest.x, (float)rest.y, (float)rest.width, (float)rest.height));
+    gtk_snapshot_push_opacity(snapshot, fmin(fmax(state->alpha, 0), 1));
+    gtk_snapshot_append_node(snapshot, content);
+    gtk_snapshot_pop(snapshot);
+    gtk_snapshot_pop(snapshot);
+    gtk_snapshot_restore(snapshot);
+}
+
+/* A layer with a mesh through GL: its content, at rest, as a picture once per transition, drawn as the mesh's triangles. */
+static gboolean snapshot_mesh(SegueGtkStack *self, guint index, GskRenderer *renderer, GtkSnapshot *snapshot, GskRenderNode *content) {
+    Playing *p = self->playing;
+    if (!self->mesh && !self->mesh_failed) {
+        GError *error = NULL;
+        self->mesh = segue_gtk_mesh_new(gtk_widget_get_display(GTK_WIDGET(self)), &error);
+        if (!self->mesh) {
+            g_warning("meshes are drawn flat: %s", error ? error->message : "no GL");
+            g_clear_error(&error);
+            self->mesh_failed = TRUE;
+        }
+    }
+    if (!self->mesh) return FALSE;
+    int scale = gtk_widget_get_scale_factor(GTK_WIDGET(self));
+    if (!segue_gtk_mesh_has_picture(self->mesh, index)) {
+        GskTransform *zoom = gsk_transform_scale(NULL, (float)scale, (float)scale);
+        GskRenderNode *scaled = zoom ? gsk_transform_node_new(content, zoom) : gsk_render_node_ref(content);
+        gsk_transform_unref(zoom);
+        GdkTexture *picture = gsk_renderer_render_texture(renderer, scaled,
+                                                          &GRAPHENE_RECT_INIT(0, 0, (float)(p->width * scale), (float)(p->height * scale)));
+        segue_gtk_mesh_set_picture(self->mesh, index, picture);
+        g_object_unref(picture);
+        gsk_render_node_unref(scaled);
+    }
+    const segue_layer_request_t *layer = &p->plan.layers[index];
+    GdkTexture *drawn = segue_gtk_mesh_draw(self->mesh, index, &p->states[index], layer->mesh_columns, layer->mesh_rows,
+                                            (int)p->width, (int)p->height, scale);
+    if (drawn) {
+        gtk_snapshot_append_texture(snapshot, drawn, &GRAPHENE_RECT_INIT(0, 0, (float)p->width, (float)p->height));
+        g_object_unref(drawn);
+    }
+    return TRUE;
+}
+
+static void segue_gtk_stack_snapshot(GtkWidget *widget, GtkSnapshot *snapshot) {
+    SegueGtkStack *self = SEGUE_GTK_STACK(widget);
+    Playing *p = self->playing;
+    if (!p || !p->sampled) {
+        if (self->visible) gtk_widget_snapshot_child(widget, self->visible->widget, snapshot);
+        return;
+    }
+    GskRenderer *renderer = gtk_native_get_renderer(gtk_widget_get_native(widget));
+    gboolean gl = GSK_IS_GL_RENDERER(renderer), affine_only = renderer == NULL || GSK_IS_CAIRO_RENDERER(renderer);
+    uint32_t order[SEGUE_MAX_LAYERS];
+    for (uint32_t i = 0; i < p->plan.layer_count; i++) {
+        uint32_t j = i;
+        while (j > 0 && p->states[order[j - 1]].z_position > p->states[i].z_position) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    gtk_snapshot_push_clip(snapshot, &GRAPHENE_RECT_INIT(0, 0, (float)p->width, (float)p->height));
+    for (uint32_t k = 0; k < p->plan.layer_count; k++) {
+        uint32_t i = order[k];
+        const segue_layer_state_t *state = &p->states[i];
+        const segue_layer_request_t *layer = &p->plan.layers[i];
+        if (state->hidden || !(state->alpha > 0)) continue;
+        GtkSnapshot *inner = gtk_snapshot_new();
+        snapshot_content(self, layer, inner);
+        GskRenderNode *content = gtk_snapshot_free_to_node(inner);
+        if (!content) continue;
+        gboolean drawn = layer->mesh_columns > 0 && gl && snapshot_mesh(self, i, renderer, snapshot, content);
+        if (!drawn) snapshot_flat(p, layer, state, affine_only, snapshot, content);
+        gsk_render_node_unref(content);
+    }
+    gtk_snapshot_pop(snapshot);
+}
+
+/* ---- Layout -------------------------------------------------------------- */
+
+/* As big as the biggest page, as a homogeneous GtkStack. */
+static void segue_gtk_stack_measure(GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum, int *natural,
+                                    int *minimum_baseline, int *natural_baseline) {
+    SegueGtkStack *self = SEGUE_GTK_STACK(widget);
+    *minimum = *natural = 0;
+    *minimum_baseline = *natural_baseline = -1;
+    for (guint i = 0; i < self->pages->len; i++) {
+        Page *page = g_ptr_array_index(self->pages, i);
+        int min = 0, nat = 0;
+        gtk_widget_measure(page->widget, orientation, for_size, &min, &nat, NULL, NULL);
+        *minimum = MAX(*minimum, min);
+        *natural = MAX(*natural, nat);
+    }
+}
+
+static void segue_gtk_stack_size_allocate(GtkWidget *widget, int width, int height, int baseline) {
+    SegueGtkStack *self = SEGUE_GTK_STACK(widget);
+    for (guint i = 0; i < self->pages->len; i++) {
+        Page *page = g_ptr_array_index(self->pages, i);
+        if (gtk_widget_get_child_visible(page->widget)) gtk_widget_allocate(page->widget, width, height, baseline, NULL);
+    }
+}
+
+/* ---- GObject ------------------------------------------------------------- */
+
+void segue_gtk_stack_set_animator(SegueGtkStack *self, const char *animator) {
+    g_return_if_fail(SEGUE_GTK_IS_STACK(self));
+    if (g_strcmp0(self->animator, animator) == 0) return;
+    g_free(self->animator);
+    self->animator = g_strdup(animator);
+    g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_ANIMATOR]);
+}
+
+const char *segue_gtk_stack_get_animator(SegueGtkStack *self) {
+    g_return_val_if_fail(SEGUE_GTK_IS_STACK(self), NULL);
+    return self->animator;
+}
+
+void segue_gtk_stack_set_config_file(SegueGtkStack *self, const char *path) {
+    g_return_if_fail(SEGUE_GTK_IS_STACK(self));
+    if (g_strcmp0(self->config_file, path) == 0) return;
+    g_free(self->config_file);
+    self->config_file = g_strdup(path);
+    drop_player(self);
+    g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_CONFIG_FILE]);
+}
+
+const char *segue_gtk_stack_get_config_file(SegueGtkStack *self) {
+    g_return_val_if_fail(SEGUE_GTK_IS_STACK(self), NULL);
+    return self->config_file;
+}
+
+void segue_gtk_stack_set_edge_swipe(SegueGtkStack *self, gboolean edge_swipe) {
+    g_return_if_fail(SEGUE_GTK_IS_STACK(self));
+    if (self->edge_swipe == !!edge_swipe) return;
+    self->edge_swipe = !!edge_swipe;
+    g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_EDGE_SWIPE]);
+}
+
+gboolean segue_gtk_stack_get_edge_swipe(SegueGtkStack *self) {
+    g_return_val_if_fail(SEGUE_GTK_IS_STACK(self), FALSE);
+    return self->edge_swipe;
+}
+
+static void segue_gtk_stack_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
+    SegueGtkStack *self = SEGUE_GTK_STACK(object);
+    switch (id) {
+    case PROP_VISIBLE_CHILD: g_value_set_object(value, segue_gtk_stack_get_visible_child(self)); break;
+    case PROP_VISIBLE_CHILD_NAME: g_value_set_string(value, segue_gtk_stack_get_visible_child_name(self)); break;
+    case PROP_ANIMATOR: g_value_set_string(value, self->animator); break;
+    case PROP_CONFIG_FILE: g_value_set_string(value, self->config_file); break;
+    case PROP_TRANSITION_RUNNING: g_value_set_boolean(value, self->playing != NULL); break;
+    case PROP_EDGE_SWIPE: g_value_set_boolean(value, self->edge_swipe); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+    }
+}
+
+static void segue_gtk_stack_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
+    SegueGtkStack *self = SEGUE_GTK_STACK(object);
+    switch (id) {
+    case PROP_VISIBLE_CHILD: segue_gtk_stack_set_visible_child(self, g_value_get_object(value)); break;
+    case PROP_VISIBLE_CHILD_NAME: segue_gtk_stack_set_visible_child_name(self, g_value_get_string(value)); break;
+    case PROP_ANIMATOR: segue_gtk_stack_set_animator(self, g_value_get_string(value)); break;
+    case PROP_CONFIG_FILE: segue_gtk_stack_set_config_file(self, g_value_get_string(value)); break;
+    case PROP_EDGE_SWIPE: segue_gtk_stack_set_edge_swipe(self, g_value_get_boolean(value)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+    }
+}
+
+static void segue_gtk_stack_unmap(GtkWidget *widget) {
+    SegueGtkStack *self = SEGUE_GTK_STACK(widget);
+    if (self->playing) end_transition(self, TRUE);
+    GTK_WIDGET_CLASS(segue_gtk_stack_parent_class)->unmap(widget);
+}
+
+static void segue_gtk_stack_unrealize(GtkWidget *widget) {
+    SegueGtkStack *self = SEGUE_GTK_STACK(widget);
+    segue_gtk_mesh_free(self->mesh);
+    self->mesh = NULL;
+    self->mesh_failed = FALSE;
+    GTK_WIDGET_CLASS(segue_gtk_stack_parent_class)->unrealize(widget);
+}
+
+static void segue_gtk_stack_dispose(GObject *object) {
+    SegueGtkStack *self = SEGUE_GTK_STACK(object);
+    drop_player(self);
+    while (self->pages->len) {
+        Page *page = g_ptr_array_index(self->pages, self->pages->len - 1);
+        segue_gtk_stack_remove(self, page->widget);
+    }
+    G_OBJECT_CLASS(segue_gtk_stack_parent_class)->dispose(object);
+}
+
+static void segue_gtk_stack_finalize(GObject *object) {
+    SegueGtkStack *self = SEGUE_GTK_STACK(object);
+    g_ptr_array_unref(self->pages);
+    g_free(self->animator);
+    g_free(self->config_file);
+    G_OBJECT_CLASS(segue_gtk_stack_parent_class)->finalize(object);
+}
+
+static void segue_gtk_stack_class_init(SegueGtkStackClass *klass) {
+    GObjectClass *object_class = G_OBJECT_CLASS(klass);
+    GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+    object_class->get_property = segue_gtk_stack_get_property;
+    object_class->set_property = segue_gtk_stack_set_property;
+    object_class->dispose = segue_gtk_stack_dispose;
+    object_class->finalize = segue_gtk_stack_finalize;
+    widget_class->measure = segue_gtk_stack_measure;
+    widget_class->size_allocate = segue_gtk_stack_size_allocate;
+    widget_class->snapshot = segue_gtk_stack_snapshot;
+    widget_class->unmap = segue_gtk_stack_unmap;
+    widget_class->unrealize = segue_gtk_stack_unrealize;
+
+    /**
+     * SegueGtkStack:visible-child: (attributes org.gtk.Property.get=segue_gtk_stack_get_visible_child org.gtk.Property.set=segue_gtk_stack_set_visible_child)
+     *
+     * The visible page; during a transition, the page arriving.
+     */
+    properties[PROP_VISIBLE_CHILD] = g_param_spec_object("visible-child", NULL, NULL, GTK_TYPE_WIDGET,
+                                                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    /**
+     * SegueGtkStack:visible-child-name: (attributes org.gtk.Property.get=segue_gtk_stack_get_visible_child_name org.gtk.Property.set=segue_gtk_stack_set_visible_child_name)
+     *
+     * The visible page's name.
+     */
+    properties[PROP_VISIBLE_CHILD_NAME] = g_param_spec_string("visible-child-name", NULL, NULL, NULL,
+                                                              G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    /**
+     * SegueGtkStack:animator: (attributes org.gtk.Property.get=segue_gtk_stack_get_animator org.gtk.Property.set=segue_gtk_stack_set_animator)
+     *
+     * The animator every switch plays, or %NULL for the config's rules.
+     */
+    properties[PROP_ANIMATOR] = g_param_spec_string("animator", NULL, NULL, NULL,
+                                                    G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    /**
+     * SegueGtkStack:config-file: (attributes org.gtk.Property.get=segue_gtk_stack_get_config_file org.gtk.Property.set=segue_gtk_stack_set_config_file)
+     *
+     * The Segue config file followed, or %NULL for the standard one.
+     */
+    properties[PROP_CONFIG_FILE] = g_param_spec_string("config-file", NULL, NULL, NULL,
+                                                       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    /**
+     * SegueGtkStack:transition-running: (attributes org.gtk.Property.get=segue_gtk_stack_get_transition_running)
+     *
+     * Whether a transition plays.
+     */
+    properties[PROP_TRANSITION_RUNNING] = g_param_spec_boolean("transition-running", NULL, NULL, FALSE,
+                                                               G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    /**
+     * SegueGtkStack:edge-swipe: (attributes org.gtk.Property.get=segue_gtk_stack_get_edge_swipe org.gtk.Property.set=segue_gtk_stack_set_edge_swipe)
+     *
+     * Whether a drag from the left edge goes back to the page before.
+     */
+    properties[PROP_EDGE_SWIPE] = g_param_spec_boolean("edge-swipe", NULL, NULL, TRUE,
+                                                       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    g_object_class_install_properties(object_class, N_PROPS, properties);
+
+    /**
+     * SegueGtkStack::transition-finished:
+     * @stack: the stack
+     * @from: the page left
+     * @to: the page gone to
+     * @animator: the animator that ran last ("default" after a fallback)
+     * @completed: %FALSE when an interactive transition was cancelled (then @from is visible)
+     * @fell_back: whether the built-in default ran instead of the animator chosen
+     * @reason: why that animator ran, in `segue run`'s words
+     *
+     * Emitted once per transition, when it has ended.
+     */
+    signals[TRANSITION_FINISHED] = g_signal_new("transition-finished", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                                NULL, G_TYPE_NONE, 6, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING,
+                                                G_TYPE_BOOLEAN, G_TYPE_BOOLEAN, G_TYPE_STRING);
+    gtk_widget_class_set_css_name(widget_class, "seguestack");
+}
+
+static void segue_gtk_stack_init(SegueGtkStack *self) {
+    self->pages = g_ptr_array_new();
+    self->edge_swipe = TRUE;
+    gtk_widget_set_overflow(GTK_WIDGET(self), GTK_OVERFLOW_HIDDEN);
+    GtkGesture *drag = gtk_gesture_drag_new();
+    gtk_gesture_single_set_touch_only(GTK_GESTURE_SINGLE(drag), FALSE);
+    g_signal_connect(drag, "drag-begin", G_CALLBACK(on_drag_begin), self);
+    g_signal_connect(drag, "drag-update", G_CALLBACK(on_drag_update), self);
+    g_signal_connect(drag, "drag-end", G_CALLBACK(on_drag_end), self);
+    g_signal_connect(drag, "cancel", G_CALLBACK(on_drag_cancel), self);
+    gtk_event_controller_set_propagation_phase(GTK_EVENT_CONTROLLER(drag), GTK_PHASE_CAPTURE);
+    gtk_widget_add_controller(GTK_WIDGET(self), GTK_EVENT_CONTROLLER(drag));
+}
+
+GtkWidget *segue_gtk_stack_new(void) { return g_object_new(SEGUE_GTK_TYPE_STACK, NULL); }
