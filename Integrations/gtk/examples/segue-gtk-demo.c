@@ -115,7 +115,6 @@ static GtkWidget *list_page(GdkTexture *photo) {
     GtkWidget *thumbnail = gtk_picture_new_for_paintable(GDK_PAINTABLE(small));
     g_object_unref(small);
     gtk_picture_set_can_shrink(GTK_PICTURE(thumbnail), TRUE);
-    gtk_picture_set_keep_aspect_ratio(GTK_PICTURE(thumbnail), TRUE);
     gtk_widget_set_size_request(thumbnail, 160, 120);
     segue_gtk_set_element_name(thumbnail, "photo");
     GtkWidget *featured = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
@@ -213,6 +212,8 @@ static void save(GdkPaintable *paintable, int width, int height, gboolean black,
     if (black) gtk_snapshot_append_color(snapshot, &(GdkRGBA){ 0, 0, 0, 1 }, &GRAPHENE_RECT_INIT(0, 0, width, height));
     gdk_paintable_snapshot(paintable, snapshot, width, height);
     GskRenderNode *node = gtk_snapshot_free_to_node(snapshot);
+    /* A widget that has not been drawn since it was shown (a page an animator keeps hidden) draws nothing. */
+    if (!node) node = gsk_color_node_new(&(GdkRGBA){ 0, 0, 0, 0 }, &GRAPHENE_RECT_INIT(0, 0, width, height));
     GskRenderer *renderer = gtk_native_get_renderer(GTK_NATIVE(window));
     GdkTexture *texture = gsk_renderer_render_texture(renderer, node, &GRAPHENE_RECT_INIT(0, 0, width, height));
     if (!gdk_texture_save_to_png(texture, path)) {

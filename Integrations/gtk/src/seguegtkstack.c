@@ -576,6 +576,49 @@ static segue_rect_t resting_frame(Playing *p, const segue_layer_request_t *layer
     return layer->element < p->element_count[side] ? p->described[side][layer->element].frame : (segue_rect_t){ 0, 0, 0, 0 };
 }
 
+/* Moves @snapshot by the affine map @a (xx, yx, xy, yy, x0, y0) as a transform GSK knows to be 2D. A
+ * matrix handed to GtkSnapshot is of unknown kind: the cairo renderer draws its pink box for it, and the
+ * GL renderer draws the content offscreen first. A translation and a scale go in as such; any other
+ * affine map as CSS's matrix(), which GSK parses as 2D. */
+static void transform_2d(GtkSnapshot *snapshot, const double a[6]) {
+    gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)a[4], (float)a[5]));
+    if (a[1] == 0 && a[2] == 0) {
+        if (a[0] != 1 || a[3] != 1) gtk_snapshot_scale(snapshot, (float)a[0], (float)a[3]);
+        return;
+    }
+    char css[256], number[G_ASCII_DTOSTR_BUF_SIZE];
+    g_strlcpy(css, "matrix(", sizeof css);
+    for (int i = 0; i < 4; i++) {
+        g_strlcat(css, g_ascii_formatd(number, sizeof number, "%.9g", a[i]), sizeof css);
+        g_strlcat(css, ",", sizeof css);
+    }
+    g_strlcat(css, "0,0)", sizeof css);
+    GskTransform *affine = NULL;
+    if (gsk_transform_parse(css, &affine)) gtk_snapshot_transform(snapshot, affine);
+    gsk_transform_unref(affine);
+}
+
+/* The affine map (xx, yx, xy, yy, x0, y0, about the frame's centre) that takes three corners of frame @f
+ * where the state's transform, perspective divided, takes them; FALSE when one lies behind the eye. */
+static gboolean affine_of_corners(const segue_layer_state_t *state, segue_rect_t f, double a[6]) {
+    const double corners[3][2] = { { -f.width / 2, -f.height / 2 }, { f.width / 2, -f.height / 2 }, { -f.width / 2, f.height / 2 } };
+    double at[3][2];
+    const double *t = state->transform.m;
+    for (int i = 0; i < 3; i++) {
+        double x = corners[i][0], y = corners[i][1], w = x * t[3] + y * t[7] + t[15];
+        if (!(w > 1e-9)) return FALSE;
+        at[i][0] = (x * t[0] + y * t[4] + t[12]) / w;
+        at[i][1] = (x * t[1] + y * t[5] + t[13]) / w;
+    }
+    a[0] = (at[1][0] - at[0][0]) / f.width;
+    a[1] = (at[1][1] - at[0][1]) / f.width;
+    a[2] = (at[2][0] - at[0][0]) / f.height;
+    a[3] = (at[2][1] - at[0][1]) / f.height;
+    a[4] = at[0][0] + f.width / 2 * a[0] + f.height / 2 * a[2];
+    a[5] = at[0][1] + f.width / 2 * a[1] + f.height / 2 * a[3];
+    return TRUE;
+}
+
 /* A flat layer: the content moved from where it rests onto the state's frame, then the transform about
  * the frame's centre. With @affine_only (the cairo renderer), a transform in perspective becomes the
  * affine map of three of its projected corners. */
@@ -589,25 +632,18 @@ static void snapshot_flat(Playing *p, const segue_layer_request_t *layer, const 
     graphene_matrix_init_from_float(&matrix, m);
     gtk_snapshot_save(snapshot);
     gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)(f.x + f.width / 2), (float)(f.y + f.height / 2)));
-    if (affine_only && !graphene_matrix_is_2d(&matrix)) {
-        /* Three corners, from the centre, through the transform with the perspective divided. */
-        double corners[3][2] = { { -f.width / 2, -f.height / 2 }, { f.width / 2, -f.height / 2 }, { -f.width / 2, f.height / 2 } }, at[3][2];
-        for (int i = 0; i < 3; i++) {
-            const double *t = state->transform.m, x = corners[i][0], y = corners[i][1];
-            double w = x * t[3] + y * t[7] + t[15];
-            if (!(w > 1e-9)) {
-                gtk_snapshot_restore(snapshot);
-                return;
-            }
-            at[i][0] = (x * t[0] + y * t[4] + t[12]) / w;
-            at[i][1] = (x * t[1] + y * t[5] + t[13]) / w;
-        }
-        graphene_matrix_init_from_2d(&matrix, (at[1][0] - at[0][0]) / f.width, (at[1][1] - at[0][1]) / f.width,
-                                     (at[2][0] - at[0][0]) / f.height, (at[2][1] - at[0][1]) / f.height,
-                                     at[0][0] + f.width / 2 * (at[1][0] - at[0][0]) / f.width + f.height / 2 * (at[2][0] - at[0][0]) / f.height,
-                                     at[0][1] + f.width / 2 * (at[1][1] - at[0][1]) / f.width + f.height / 2 * (at[2][1] - at[0][1]) / f.height);
+    double a[6];
+    if (graphene_matrix_is_2d(&matrix)) {
+        graphene_matrix_to_2d(&matrix, &a[0], &a[1], &a[2], &a[3], &a[4], &a[5]);
+        transform_2d(snapshot, a);
+    } else if (!affine_only) {
+        gtk_snapshot_transform_matrix(snapshot, &matrix);
+    } else if (affine_of_corners(state, f, a)) {
+        transform_2d(snapshot, a);
+    } else {
+        gtk_snapshot_restore(snapshot);
+        return;
     }
-    gtk_snapshot_transform_matrix(snapshot, &matrix);
     gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)(-f.width / 2), (float)(-f.height / 2)));
     gtk_snapshot_scale(snapshot, (float)(f.width / rest.width), (float)(f.height / rest.height));
     gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)-rest.x, (float)-rest.y));
