@@ -15,6 +15,8 @@ enum { MAX_ELEMENTS = 16, MOST_VERTICES = (SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGU
 #define EDGE_WIDTH 24.0
 #define FLICK_VELOCITY 1.0
 #define FINISH_THRESHOLD 0.5
+/* How long a drag may rest before its release, in seconds, and still fling. */
+#define REST_SECONDS 0.1
 
 typedef struct {
     GtkWidget *widget;
@@ -530,10 +532,12 @@ static void on_drag_update(GtkGestureDrag *gesture, double dx, double dy, SegueG
 }
 
 static void on_drag_end(GtkGestureDrag *gesture, double dx, double dy, SegueGtkStack *self) {
-    (void)gesture;
     (void)dy;
     if (!self->swiping || !self->playing) return;
     self->swiping = FALSE;
+    /* A finger that rested before it let go flings nothing. */
+    double now = gtk_event_controller_get_current_event_time(GTK_EVENT_CONTROLLER(gesture)) / 1e3;
+    if (now - self->last_time > REST_SECONDS) self->speed = 0;
     double width = self->playing->width, flick = width > 0 && isfinite(self->speed) ? self->speed / width : 0;
     gboolean finish = flick > FLICK_VELOCITY ? TRUE : flick < -FLICK_VELOCITY ? FALSE : dx / width > FINISH_THRESHOLD;
     segue_gtk_stack_end_interactive(self, finish, finish ? fmax(flick, 0) : fmax(-flick, 0));

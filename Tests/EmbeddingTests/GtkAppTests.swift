@@ -1,0 +1,131 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+import HostTestSupport
+import HostContainer
+import Renderer
+
+/// The GTK container as people meet it: the example app in a window under
+/// Xvfb, driven with the keyboard and the mouse (xdotool) and photographed
+/// (xwd); a plugin that crashes mid-switch; the widget from Python
+/// (PyGObject) and JavaScript (GJS) through its typelib.
+@Suite(.serialized, .enabled(if: GtkBuild.problem == nil, "\(GtkBuild.problem ?? "")"))
+struct GtkAppTests {
+    /// Each page's background, where nothing else is drawn (near the bottom of the window).
+    static let backgrounds = ["list": Color(hex: "#fbfaf7")!, "form": Color(hex: "#e8f0fb")!, "picture": Color(hex: "#2b2d33")!]
+    static let fixtures = Paths.packageRoot + "/Tests/Fixtures/gtk"
+
+    /// The demo's window, started with `arguments`, on a display of its own.
+    final class App {
+        let display: VirtualDisplay
+        let process: LiveProcess
+        let window: String
+        let tag = "gtk-\(UUID().uuidString)"
+
+        init(_ arguments: [String] = [], plugins: [String] = []) throws {
+            display = try VirtualDisplay()
+            let build = try GtkBuild.built.get()
+            process = try LiveProcess(build + "/segue-gtk-demo", arguments, in: build,
+                                      environment: try GtkBuild.environment(display: display.name, plugins: plugins, tag: tag))
+            process.waitForOutput("ready")
+            let id = try display.window(named: "Segue GTK demo")
+            window = try #require(id, "no window: \(process.standardError)")
+            try display.tool("xdotool", ["windowfocus", "--sync", window])
+        }
+
+        /// Waits for the line a transition's end prints, the `count`-th from `from` to `to`; its fields.
+        func finished(_ from: String, _ to: String, count: Int = 1) -> [String]? {
+            let out = process.waitForOutput("finished|\(from)|\(to)|", count: count, timeout: 30)
+            var seen = 0
+            for line in out.split(separator: "\n") {
+                let fields: [String] = line.split(separator: "|", omittingEmptySubsequences: false).map { String($0) }
+                guard fields.count == 7, fields[0] == "finished", fields[1] == from, fields[2] == to else { continue }
+                seen += 1
+                if seen == count { return fields }
+            }
+            return nil
+        }
+
+        /// Whether the window shows `page` (its background at two places near the bottom), waiting for it.
+        func shows(_ page: String) throws -> Bool {
+            let colour = GtkAppTests.backgrounds[page]!
+            let image = try display.waitForCapture(window) { image in
+                image.width >= 390 && XWDImage.near(image.mean(200, 800, size: 8), colour) && XWDImage.near(image.mean(40, 760, size: 8), colour)
+            }
+            return image.map { XWDImage.near($0.mean(200, 800, size: 8), colour) && XWDImage.near($0.mean(40, 760, size: 8), colour) } ?? false
+        }
+
+        func key(_ name: String) throws { try display.tool("xdotool", ["key", name]) }
+
+        /// A drag from the left edge at (4, 400) to `x`, in steps of `step` pixels, resting before the release.
+        func drag(to x: Int, step: Int = 12) throws {
+            try display.tool("xdotool", ["mousemove", "--window", window, "4", "400", "mousedown", "1"])
+            var at = 4
+            while at < x {
+                at = min(at + step, x)
+                try display.tool("xdotool", ["mousemove", "--window", window, String(at), "400"])
+                usleep(16_000)
+            }
+            usleep(200_000)
+            try display.tool("xdotool", ["mouseup", "1"])
+        }
+
+        /// Photographs the window into SEGUE_TEST_PHOTOS, when set.
+        func photograph(_ name: String) throws {
+            if let folder = ProcessInfo.processInfo.environment["SEGUE_TEST_PHOTOS"], let image = try display.capture(window) {
+                try Data(PNG.encode(image.canvas())).write(to: URL(fileURLWithPath: "\(folder)/\(name).png"))
+            }
+        }
+
+        /// Quits with q; its exit status.
+        func quit() throws -> Int32? {
+            try key("q")
+            return process.stop(with: 0, timeout: 10)
+        }
+    }
+
+    @Test func keysAndAnEdgeDragSwitchPagesAndAnEarlyReleaseCancels() throws {
+        let app = try App(["--animator", "SpringSlide"])
+        #expect(try app.shows("list"))
+        try app.key("Right")
+        #expect(app.finished("list", "form")?[3] == "SpringSlide")
+        #expect(try app.shows("form"))
+        try app.photograph("gtk-form")
+        // Dragged most of the way from the left edge and let go: the way back finishes.
+        try app.drag(to: 300)
+        let back = app.finished("form", "list")
+        #expect(back?[4] == "1", "completed: \(back ?? [])")
+        #expect(try app.shows("list"))
+        try app.key("Right")
+        #expect(app.finished("list", "form", count: 2) != nil)
+        #expect(try app.shows("form"))
+        // Let go early: cancelled, the form stays.
+        try app.drag(to: 80)
+        let cancelled = app.finished("form", "list", count: 2)
+        #expect(cancelled?[4] == "0", "cancelled: \(cancelled ?? [])")
+        #expect(try app.shows("form"))
+        try app.key("Right")
+        #expect(app.finished("form", "picture") != nil)
+        #expect(try app.shows("picture"))
+        try app.photograph("gtk-picture")
+        #expect(try app.quit() == 0)
+        #expect(processesTagged(app.tag).isEmpty, "no worker left")
+    }
+
+    @Test func aPluginThatCrashesMidSwitchCostsOnlyItsTransition() throws {
+        let (folder, _) = try CPlugin.fixture("gtk-crash", "FAULT_CRASH_EVALUATE")
+        let app = try App(["--animator", "TestFade"], plugins: [folder])
+        try app.key("Right")
+        let first = app.finished("list", "form")
+        #expect(first?[3] == "default" && first?[5] == "1", "the default finished it: \(first ?? [])")
+        #expect(first?[6].contains("TestFade") == true, "the reason names the plugin: \(first ?? [])")
+        #expect(try app.shows("form"))
+        // The app lives on: the next switch plays.
+        try app.key("Right")
+        #expect(app.finished("form", "picture") != nil)
+        #expect(try app.shows("picture"))
+        #expect(try app.quit() == 0)
+        #expect(processesTagged(app.tag).isEmpty, "no worker left")
+    }
+}
