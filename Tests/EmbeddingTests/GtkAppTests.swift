@@ -128,4 +128,36 @@ struct GtkAppTests {
         #expect(try app.quit() == 0)
         #expect(processesTagged(app.tag).isEmpty, "no worker left")
     }
+
+    /// Lines `finished|...` of a program's output, as fields.
+    static func finishedLines(_ out: String) -> [[String]] {
+        out.split(separator: "\n").map { line -> [String] in line.split(separator: "|", omittingEmptySubsequences: false).map { String($0) } }
+            .filter { $0.count == 7 && $0[0] == "finished" }
+    }
+
+    @Test func pythonPlaysATransitionByNameAndByRuleThroughPyGObject() throws {
+        let display = try VirtualDisplay()
+        let config = makeTemporaryFolder("gtk-python") + "/segue.json"
+        try #"{"rules": [{"to": "c", "animator": "CurlUp"}]}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let tag = "gtk-\(UUID().uuidString)"
+        let result = try run("/usr/bin/python3", [Self.fixtures + "/stack.py", config],
+                             environment: try GtkBuild.environment(display: display.name, tag: tag), timeout: 90)
+        let lines = Self.finishedLines(result.out)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(lines.count == 2, "two switches: \(result.out)\(result.err)")
+        #expect(lines.first.map { Array($0[1...5]) } == ["a", "b", "SpringSlide", "1", "0"], "by name: \(lines)")
+        #expect(lines.last.map { Array($0[1...5]) } == ["b", "c", "CurlUp", "1", "0"], "by rule: \(lines)")
+        #expect(lines.last?[6] == #"rules[0] (to "c")"#, "the rule is the reason: \(lines)")
+        #expect(result.out.contains("visible|a") && result.out.contains("visible|c"), "the visible-child-name property: \(result.out)")
+        #expect(processesTagged(tag).isEmpty, "no worker left")
+    }
+
+    @Test func javaScriptPlaysATransitionThroughGJS() throws {
+        let display = try VirtualDisplay()
+        let result = try run("/usr/bin/gjs", [Self.fixtures + "/stack.js"], environment: try GtkBuild.environment(display: display.name),
+                             timeout: 90)
+        let lines = Self.finishedLines(result.out)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(lines.first.map { Array($0[1...5]) } == ["a", "b", "CurlUp", "1", "0"], "\(result.out)\(result.err)")
+    }
 }
