@@ -135,8 +135,10 @@ const char *segue_gtk_stack_get_visible_child_name(SegueGtkStack *stack);
  *   (`{"damping": 0.6}`), over the config's; %NULL for none
  *
  * Shows the page called @name with the animator named here. An animator
- * that is not installed, or parameters it refuses, play the built-in
- * default; the "transition-finished" signal and the log say why.
+ * that is not installed, or parameters it refuses (out of range), play the
+ * built-in default; the "transition-finished" signal and the log say why.
+ * Parameters that are not a JSON object switch at once, with no transition,
+ * and a g_warning quoting libsegue's message (where and what it found).
  */
 void segue_gtk_stack_set_visible_child_full(SegueGtkStack *stack, const char *name, const char *animator,
                                             const char *parameters_json);
