@@ -260,18 +260,25 @@ enum FrameDeflate {
             return bytes
         }
 
-        /// Adds the row's bytes (r, g, b per pixel) to the Adler-32 sums: per pixel, a grows by r + g + b and
-        /// b by 3a + 3r + 2g + b (the three steps at once); reduced once a row (a row fits in 64 bits).
+        /// Adds the row's bytes (r, g, b per pixel) to the Adler-32 sums. Over n pixels from (a0, b0), pixel
+        /// j adding s_j = r + g + b to a and 3a + 3r + 2g + b to b (its three bytes' steps at once):
+        /// a = a0 + sum s_j and b = b0 + 3 n a0 + sum (3r + 2g + b)_j + 3 sum (n - 1 - j) s_j, sums with
+        /// no step depending on the one before (the compiler vectorises them); reduced once a row.
         mutating func sum(_ row: UnsafePointer<UInt32>) {
-            var a = UInt64(self.a), b = UInt64(self.b)
+            var s: UInt64 = 0, c: UInt64 = 0, w: UInt64 = 0
+            let n = UInt64(width)
             for x in 0..<width {
                 let p = row[x]
-                let r = UInt64(p >> 16 & 0xFF), g = UInt64(p >> 8 & 0xFF), c = UInt64(p & 0xFF)
-                b &+= 3 &* a &+ 3 &* r &+ 2 &* g &+ c
-                a &+= r &+ g &+ c
+                let r = UInt64(p >> 16 & 0xFF), g = UInt64(p >> 8 & 0xFF), blue = UInt64(p & 0xFF)
+                let step = r &+ g &+ blue
+                s &+= step
+                c &+= 3 &* r &+ 2 &* g &+ blue
+                w &+= (n &- 1 &- UInt64(x)) &* step
             }
-            self.a = UInt32(a % FrameDeflate.base)
-            self.b = UInt32(b % FrameDeflate.base)
+            let a0 = UInt64(a), b0 = UInt64(b)
+            a = UInt32((a0 + s) % FrameDeflate.base)
+            b = UInt32((b0 + (3 * n % FrameDeflate.base) * a0 % FrameDeflate.base + c % FrameDeflate.base
+                        + 3 * (w % FrameDeflate.base)) % FrameDeflate.base)
         }
     }
 }
