@@ -20,13 +20,18 @@ public struct TerminalError: Error, CustomStringConvertible {
 /// Escape, Ctrl-C, SIGTERM, an error): ``restore()`` runs from every path and
 /// on deinit: alternate screen left, cursor shown, mouse reporting off, the
 /// saved termios settings put back.
-public final class TerminalBackend: LiveBackend {
+///
+/// Frames are coded and written on a thread of their own while the loop draws
+/// the next one (`@unchecked Sendable`: what that thread touches, the kitty
+/// encoder's state and the byte counts, the loop's thread touches only while
+/// no frame is in flight).
+public final class TerminalBackend: LiveBackend, @unchecked Sendable {
     public private(set) var scale: Double
     public let pacesItself = false
     public let printsStatus = true
     /// How frames are sent.
     public private(set) var graphics: TerminalGraphics
-    /// Bytes written for each frame presented, in order (the benchmark reads them).
+    /// Bytes written for each frame presented, in order (the benchmark reads them once ``restore()`` has run).
     public private(set) var bytesPerFrame: [Int] = []
 
     private let input: Int32, output: Int32
@@ -39,7 +44,11 @@ public final class TerminalBackend: LiveBackend {
     private var columns = 80, rows = 24
     private var cell = (width: 10, height: 20)
     private var halfBlocks = HalfBlockEncoder()
+    /// Touched by the writer's frames, and by this thread only while none is in flight.
     private var kitty = KittyEncoder(medium: .direct)
+    /// Codes and writes frames, one at a time, off the loop's thread.
+    private let writer = DispatchQueue(label: "org.segue.show.terminal-writer")
+    private let inFlight = DispatchGroup()
     private var clearNext = true
     /// A frame's synchronized update was begun and its end not yet written (a write cut short).
     private var updating = false
@@ -82,6 +91,7 @@ public final class TerminalBackend: LiveBackend {
     public func restore() {
         guard !restored else { return }
         restored = true
+        inFlight.wait()
         if graphics == .kitty { write("\u{1B}_Ga=d,d=A,q=2\u{1B}\\") }
         // The end of an update only when one was cut short: kitty logs an end with none begun.
         write((updating ? "\u{1B}[?2026l" : "") + "\u{1B}[0m\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?25h\u{1B}[?1049l")
@@ -201,34 +211,70 @@ public final class TerminalBackend: LiveBackend {
         }
     }
 
+    /// What a frame's writer codes, taken from the canvas before the loop draws the next frame into it.
+    private enum Pixels {
+        case none, sixel(PackedPixels), kitty(PackedPixels)
+    }
+
+    /// Shows `canvas`: the part a terminal's encoder needs is copied out here, and the coding and the
+    /// writing happen on the writer's thread while the loop draws the next frame. At most one frame is
+    /// in flight: a frame waits for the terminal to have taken the one before (the time returned).
     public func present(_ canvas: Canvas, damage: PixelRect, status: String) -> Double {
-        var out = Array("\u{1B}[?2026h".utf8)
+        let started = MonotonicTime.now
+        inFlight.wait()
+        let waited = MonotonicTime.now - started
+        var head = Array("\u{1B}[?2026h".utf8)
         var damage = damage
+        let cleared = clearNext
         if clearNext {
-            out += Array("\u{1B}[0m\u{1B}[2J".utf8)
-            if graphics == .kitty { out += Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8) }
+            head += Array("\u{1B}[0m\u{1B}[2J".utf8)
+            if graphics == .kitty { head += Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8) }
             halfBlocks.reset()
-            kitty.reset()
             damage = PixelRect(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)
             clearNext = false
             lastStatus = ""
         }
+        var pixels = Pixels.none
         switch graphics {
-        case .halfBlocks: halfBlocks.encode(canvas, damage: damage, into: &out)
-        case .sixel: SixelEncoder(cellWidth: cell.width, cellHeight: cell.height).encode(canvas, damage: damage, into: &out)
-        case .kitty: kitty.encode(canvas, damage: damage, into: &out)
+        case .halfBlocks: halfBlocks.encode(canvas, damage: damage, into: &head)
+        case .sixel:
+            if let area = SixelEncoder(cellWidth: cell.width, cellHeight: cell.height).region(damage, width: canvas.width, height: canvas.height) {
+                pixels = .sixel(PackedPixels(canvas, area: area))
+            }
+        case .kitty:
+            if cleared || writerKittyNeedsFrame(damage) {
+                pixels = .kitty(PackedPixels(canvas, area: PixelRect(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)))
+            }
         }
+        var tail: [UInt8] = []
         if status != lastStatus {
             // Already escaped by the session; cut to the line.
-            out += Array("\u{1B}[\(rows);1H\u{1B}[0m\u{1B}[2K\(String(status.prefix(columns - 1)))".utf8)
+            tail += Array("\u{1B}[\(rows);1H\u{1B}[0m\u{1B}[2K\(String(status.prefix(columns - 1)))".utf8)
             lastStatus = status
         }
-        out += Array("\u{1B}[?2026l".utf8)
-        bytesPerFrame.append(out.count)
-        updating = true
-        updating = out.withUnsafeBytes { (try? SystemCall.write(output, $0)) == nil }
-        return 0
+        tail += Array("\u{1B}[?2026l".utf8)
+        let cell = self.cell
+        inFlight.enter()
+        writer.async { [self, head, pixels, tail] in
+            var out = head
+            switch pixels {
+            case .none: break
+            case .sixel(let packed): SixelEncoder(cellWidth: cell.width, cellHeight: cell.height).encode(packed, into: &out)
+            case .kitty(let packed):
+                if cleared { kitty.reset() }
+                kitty.encode(packed, into: &out)
+            }
+            out += tail
+            bytesPerFrame.append(out.count)
+            updating = true
+            updating = out.withUnsafeBytes { (try? SystemCall.write(output, $0)) == nil }
+            inFlight.leave()
+        }
+        return waited
     }
+
+    /// Whether kitty needs this frame (read once the writer is idle, so its state is settled).
+    private func writerKittyNeedsFrame(_ damage: PixelRect) -> Bool { kitty.needsFrame(damage) }
 
     private func write(_ text: String) {
         Array(text.utf8).withUnsafeBytes { try? SystemCall.write(output, $0) }

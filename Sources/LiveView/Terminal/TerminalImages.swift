@@ -16,7 +16,7 @@ public enum TerminalGraphics: String, Sendable, CaseIterable {
 
 /// A rectangle of a frame as 8-bit RGB words (0x00RRGGBB), converted once by
 /// ``Canvas/packRow(_:from:to:into:)``, as the GIF encoder reads a frame.
-struct PackedPixels {
+struct PackedPixels: Sendable {
     let area: PixelRect
     let words: [UInt32]
 
@@ -105,94 +105,119 @@ package struct SixelEncoder {
 
     /// The bytes that draw the cells `damage` touches of `canvas`, whose top-left is at cell (1, 1).
     package func encode(_ canvas: Canvas, damage: PixelRect, into out: inout [UInt8]) {
-        guard !damage.isEmpty, cellWidth > 0, cellHeight > 0 else { return }
+        guard let area = region(damage, width: canvas.width, height: canvas.height) else { return }
+        encode(PackedPixels(canvas, area: area), into: &out)
+    }
+
+    /// The whole cells `damage` touches, within a frame of `width` x `height` pixels; nil for none.
+    func region(_ damage: PixelRect, width: Int, height: Int) -> PixelRect? {
+        guard !damage.isEmpty, cellWidth > 0, cellHeight > 0 else { return nil }
         // Whole cells: a sixel image starts at the cursor's cell.
         let x0 = damage.x0 / cellWidth * cellWidth, y0 = damage.y0 / cellHeight * cellHeight
-        let x1 = min((damage.x1 + cellWidth - 1) / cellWidth * cellWidth, canvas.width)
-        let y1 = min((damage.y1 + cellHeight - 1) / cellHeight * cellHeight, canvas.height)
-        guard x0 < x1, y0 < y1 else { return }
-        let (w, h) = (x1 - x0, y1 - y0)
-        out += Array("\u{1B}[\(y0 / cellHeight + 1);\(x0 / cellWidth + 1)H".utf8)
+        let x1 = min((damage.x1 + cellWidth - 1) / cellWidth * cellWidth, width)
+        let y1 = min((damage.y1 + cellHeight - 1) / cellHeight * cellHeight, height)
+        return x0 < x1 && y0 < y1 ? PixelRect(x0: x0, y0: y0, x1: x1, y1: y1) : nil
+    }
+
+    /// The bytes that draw `pixels` (a region of whole cells) at its cell. Bands of six rows are
+    /// independent once the palette is fixed: groups of them are coded on every core at once.
+    func encode(_ pixels: PackedPixels, into out: inout [UInt8]) {
+        let area = pixels.area
+        let (w, h) = (area.width, area.height)
+        out += Array("\u{1B}[\(area.y0 / cellHeight + 1);\(area.x0 / cellWidth + 1)H".utf8)
         // P2 = 1: pixels left at 0 keep what was there (none are: every pixel is painted).
         out += Array("\u{1B}P0;1;0q\"1;1;\(w);\(h)".utf8)
         for k in 0..<216 {
             let (r, g, b) = (k / 36, k / 6 % 6, k % 6)
             out += Array("#\(k);2;\(r * 20);\(g * 20);\(b * 20)".utf8)
         }
-        // Palette index of every pixel of the region, dithered (4 × 4 Bayer), through a table of each
-        // channel's level for each of the 16 thresholds (the sum of the three levels, weighted, is the index).
-        let pixels = PackedPixels(canvas, area: PixelRect(x0: x0, y0: y0, x1: x1, y1: y1))
-        var index = [UInt8](repeating: 0, count: w * h)
-        let levels = Self.levels
+        let bands = (h + 5) / 6, groups = min(bands, 4 * ProcessInfo.processInfo.activeProcessorCount)
+        var parts = [[UInt8]](repeating: [], count: groups)
+        pixels.words.withUnsafeBufferPointer { words in
+            parts.withUnsafeMutableBufferPointer { parts in
+                // Each group writes only its own element of parts.
+                nonisolated(unsafe) let (words, parts) = (words, parts)
+                DispatchQueue.concurrentPerform(iterations: groups) { group in
+                    let first = bands * group / groups, last = bands * (group + 1) / groups
+                    parts[group] = Self.bands(words, width: w, rows: (6 * first)..<min(6 * last, h))
+                }
+            }
+        }
+        for part in parts { out += part }
+        out += Array("\u{1B}\\".utf8)
+    }
+
+    /// The sixel bands of `rows` (a multiple of six from the region's top) of a region `width` pixels wide.
+    private static func bands(_ words: UnsafeBufferPointer<UInt32>, width w: Int, rows: Range<Int>) -> [UInt8] {
+        var out: [UInt8] = []
+        guard !rows.isEmpty else { return out }
+        out.reserveCapacity(rows.count * w / 2)
+        // Palette index of every pixel, dithered (4 × 4 Bayer), through a table of each channel's level
+        // for each of the 16 thresholds (the sum of the three levels, weighted, is the index).
+        let index = UnsafeMutablePointer<UInt8>.allocate(capacity: w * rows.count)
+        defer { index.deallocate() }
         levels.withUnsafeBufferPointer { levels in
-            pixels.words.withUnsafeBufferPointer { words in
-                index.withUnsafeMutableBufferPointer { index in
-                    for y in 0..<h {
-                        let row = y * w, ranks = (y & 3) * 4
-                        for x in 0..<w {
-                            let word = words[row + x]
-                            let table = Int(Self.bayer[ranks + (x & 3)]) << 8
-                            let r = levels[table + Int(word >> 16 & 0xFF)], g = levels[table + Int(word >> 8 & 0xFF)]
-                            let b = levels[table + Int(word & 0xFF)]
-                            index[row + x] = r &* 36 &+ g &* 6 &+ b
-                        }
-                    }
+            for y in rows {
+                let row = y * w, into = index + (y - rows.lowerBound) * w, ranks = (y & 3) * 4
+                for x in 0..<w {
+                    let word = words[row + x]
+                    let table = Int(bayer[ranks + (x & 3)]) << 8
+                    let r = levels[table + Int(word >> 16 & 0xFF)], g = levels[table + Int(word >> 8 & 0xFF)]
+                    let b = levels[table + Int(word & 0xFF)]
+                    into[x] = r &* 36 &+ g &* 6 &+ b
                 }
             }
         }
         // Each band in one pass over its pixels: a six-bit column mask per colour used (masks[colour * w + x]),
-        // then each colour's row of sixels, runs compressed, in ascending colour order.
-        var masks = [UInt8](repeating: 0, count: 216 * w)
+        // then each colour's row of sixels, runs compressed, in ascending colour order. (Plain buffers, no
+        // closures over mutable locals: those would be boxed and every access checked at run time.)
+        let h = rows.count
+        let masks = UnsafeMutablePointer<UInt8>.allocate(capacity: 216 * w)
+        masks.initialize(repeating: 0, count: 216 * w)
+        defer { masks.deallocate() }
         var isUsed = [Bool](repeating: false, count: 216)
         var used: [Int] = []
         used.reserveCapacity(216)
-        masks.withUnsafeMutableBufferPointer { masks in
-            index.withUnsafeBufferPointer { index in
-                for band in stride(from: 0, to: h, by: 6) {
-                    for colour in used {
-                        isUsed[colour] = false
-                        for x in 0..<w { masks[colour * w + x] = 0 }
-                    }
-                    used.removeAll(keepingCapacity: true)
-                    for r in 0..<min(6, h - band) {
-                        let row = (band + r) * w, bit = UInt8(1) << r
-                        for x in 0..<w {
-                            let colour = Int(index[row + x])
-                            if !isUsed[colour] {
-                                isUsed[colour] = true
-                                used.append(colour)
-                            }
-                            masks[colour * w + x] |= bit
-                        }
-                    }
-                    used.sort()
-                    for (n, colour) in used.enumerated() {
-                        if n > 0 { out.append(UInt8(ascii: "$")) }
-                        out.append(UInt8(ascii: "#"))
-                        Self.appendDecimal(colour, to: &out)
-                        var run = 0, last: UInt8 = 0
-                        func flush() {
-                            guard run > 0 else { return }
-                            if run > 3 {
-                                out.append(UInt8(ascii: "!"))
-                                Self.appendDecimal(run, to: &out)
-                                out.append(last)
-                            } else {
-                                for _ in 0..<run { out.append(last) }
-                            }
-                        }
-                        let base = colour * w
-                        for x in 0..<w {
-                            let ch = 63 + masks[base + x]
-                            if ch == last && run > 0 { run += 1 } else { flush(); (last, run) = (ch, 1) }
-                        }
-                        flush()
-                    }
-                    out.append(UInt8(ascii: "-"))
+        do {
+            for band in stride(from: 0, to: h, by: 6) {
+                for colour in used {
+                    isUsed[colour] = false
+                    (masks + colour * w).update(repeating: 0, count: w)
                 }
+                used.removeAll(keepingCapacity: true)
+                for r in 0..<min(6, h - band) {
+                    let row = index + (band + r) * w, bit = UInt8(1) << r
+                    for x in 0..<w {
+                        let colour = Int(row[x])
+                        if !isUsed[colour] {
+                            isUsed[colour] = true
+                            used.append(colour)
+                        }
+                        masks[colour * w + x] |= bit
+                    }
+                }
+                used.sort()
+                for (n, colour) in used.enumerated() {
+                    if n > 0 { out.append(UInt8(ascii: "$")) }
+                    out.append(UInt8(ascii: "#"))
+                    appendDecimal(colour, to: &out)
+                    let line = masks + colour * w
+                    var run = 0, last: UInt8 = 0
+                    for x in 0..<w {
+                        let ch = 63 + line[x]
+                        if ch == last && run > 0 {
+                            run += 1
+                        } else {
+                            appendRun(run, of: last, to: &out)
+                            (last, run) = (ch, 1)
+                        }
+                    }
+                    appendRun(run, of: last, to: &out)
+                }
+                out.append(UInt8(ascii: "-"))
             }
         }
-        out += Array("\u{1B}\\".utf8)
+        return out
     }
 
     /// The 4 × 4 Bayer matrix's ranks, row by row.
@@ -202,6 +227,19 @@ package struct SixelEncoder {
     private static let levels: [UInt8] = (0..<16).flatMap { rank -> [UInt8] in
         let threshold = (Float(rank) + 0.5) / 16
         return (0..<256).map { v in UInt8(min(Int(Float(v) / 255 * 5 + threshold), 5)) }
+    }
+
+    /// Appends a run of `count` sixels `ch`: `!count ch` from four on, else the sixels themselves.
+    @inline(__always)
+    private static func appendRun(_ count: Int, of ch: UInt8, to out: inout [UInt8]) {
+        guard count > 0 else { return }
+        if count > 3 {
+            out.append(UInt8(ascii: "!"))
+            appendDecimal(count, to: &out)
+            out.append(ch)
+        } else {
+            for _ in 0..<count { out.append(ch) }
+        }
     }
 
     /// Appends `value` (0 or more) in decimal digits.
@@ -238,9 +276,16 @@ package struct KittyEncoder {
     mutating func reset() { shown = 0 }
 
     package mutating func encode(_ canvas: Canvas, damage: PixelRect, into out: inout [UInt8]) {
-        guard shown == 0 || !damage.isEmpty else { return }
-        let area = PixelRect(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)
-        let packed = PackedPixels(canvas, area: area)
+        guard needsFrame(damage) else { return }
+        encode(PackedPixels(canvas, area: PixelRect(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)), into: &out)
+    }
+
+    /// Whether a frame with `damage` must be sent: when it changed, or when nothing is shown yet.
+    func needsFrame(_ damage: PixelRect) -> Bool { shown == 0 || !damage.isEmpty }
+
+    /// The bytes that show `packed` (a whole frame) as the next image.
+    mutating func encode(_ packed: PackedPixels, into out: inout [UInt8]) {
+        let area = packed.area
         let next: UInt32 = shown == 1 ? 2 : 1
         let placement = "a=T,i=\(next),p=1,q=2,C=1,f=24,s=\(area.width),v=\(area.height)"
         out += Array("\u{1B}[1;1H".utf8)
