@@ -6,9 +6,10 @@ import HostContainer
 import Renderer
 
 /// The sixel encoder writes, byte for byte, what the plain reading of the
-/// format writes (below: each band, each colour in ascending order, each
-/// column's six bits), on frames with many colours, odd sizes and damage
-/// that is not cell-aligned: its single pass per band and its tables only
+/// format writes (below: the frame's common colours exactly, the rest
+/// dithered; each band, each colour in ascending order, each column's six
+/// bits), on frames with many colours, odd sizes and damage that is not
+/// cell-aligned: its single pass per band, its tables and its threads only
 /// make it faster.
 struct SixelEncoderTests {
     /// Sixels as the format describes them, one colour at a time over every pixel of the band.
@@ -23,9 +24,28 @@ struct SixelEncoderTests {
         for k in 0..<216 { out += Array("#\(k);2;\(k / 36 * 20);\(k / 6 % 6 * 20);\(k % 6 * 20)".utf8) }
         let bayer: [Float] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
         let packed = PackedPixels(canvas, area: PixelRect(x0: x0, y0: y0, x1: x1, y1: y1))
+        // The frame's own colours: those of at least 1% of every 4th pixel of every 4th row, most common first, 40 at most.
+        var counts: [UInt32: Int] = [:]
+        var samples = 0
+        for y in stride(from: 0, to: h, by: 4) {
+            for x in stride(from: 0, to: w, by: 4) {
+                counts[packed.word(x0 + x, y0 + y), default: 0] += 1
+                samples += 1
+            }
+        }
+        let exact = counts.filter { Double($0.value) >= Double(samples) / 100 }
+            .sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(40).map(\.key)
+        for (k, c) in exact.enumerated() {
+            let percent = [c >> 16, c >> 8, c].map { Int((Double($0 & 0xFF) / 255 * 100).rounded()) }
+            out += Array("#\(216 + k);2;\(percent[0]);\(percent[1]);\(percent[2])".utf8)
+        }
         var index = [UInt8](repeating: 0, count: w * h)
         for y in 0..<h {
             for x in 0..<w {
+                if let k = exact.firstIndex(of: packed.word(x0 + x, y0 + y)) {
+                    index[y * w + x] = UInt8(216 + k)
+                    continue
+                }
                 let (r, g, b) = packed.rgb(x0 + x, y0 + y)
                 let threshold = (bayer[(y & 3) * 4 + (x & 3)] + 0.5) / 16
                 func level(_ v: UInt8) -> Int { min(Int(Float(v) / 255 * 5 + threshold), 5) }
@@ -34,10 +54,10 @@ struct SixelEncoderTests {
         }
         for band in stride(from: 0, to: h, by: 6) {
             let rows = min(6, h - band)
-            var used = [Bool](repeating: false, count: 216)
+            var used = [Bool](repeating: false, count: 256)
             for y in band..<(band + rows) { for x in 0..<w { used[Int(index[y * w + x])] = true } }
             var first = true
-            for colour in 0..<216 where used[colour] {
+            for colour in 0..<256 where used[colour] {
                 if !first { out.append(UInt8(ascii: "$")) }
                 first = false
                 out += Array("#\(colour)".utf8)

@@ -95,8 +95,13 @@ struct HalfBlockEncoder {
 }
 
 /// Sixel images of the damaged cells: each a DCS string `ESC P 0;1;0 q`,
-/// raster attributes, a palette of 6 × 6 × 6 colours (quantised with an
-/// ordered dither), then bands of six pixel rows, runs compressed with `!`.
+/// raster attributes, a palette, then bands of six pixel rows, runs
+/// compressed with `!`. The palette: 6 × 6 × 6 colours that every other pixel
+/// is quantised to with an ordered dither, and up to 40 registers more for
+/// the frame's own most common colours (each covering at least 1% of a
+/// sample of every 4th pixel of every 4th row), which their pixels get
+/// exactly: a flat fill is one colour in long runs, not a dither of several
+/// (fewer bytes, and the colour itself rather than an average).
 package struct SixelEncoder {
     /// The pixels of a cell, for aligning damage to cells.
     var cellWidth: Int, cellHeight: Int
@@ -131,6 +136,11 @@ package struct SixelEncoder {
             let (r, g, b) = (k / 36, k / 6 % 6, k % 6)
             out += Array("#\(k);2;\(r * 20);\(g * 20);\(b * 20)".utf8)
         }
+        let exact = ExactColours(Self.frequentColours(pixels))
+        for (k, c) in exact.colours.enumerated() {
+            func percent(_ v: UInt32) -> UInt32 { ((v & 0xFF) * 100 + 127) / 255 }
+            out += Array("#\(216 + k);2;\(percent(c >> 16));\(percent(c >> 8));\(percent(c))".utf8)
+        }
         let bands = (h + 5) / 6, groups = min(bands, 4 * ProcessInfo.processInfo.activeProcessorCount)
         var parts = [[UInt8]](repeating: [], count: groups)
         pixels.words.withUnsafeBufferPointer { words in
@@ -139,7 +149,7 @@ package struct SixelEncoder {
                 nonisolated(unsafe) let (words, parts) = (words, parts)
                 DispatchQueue.concurrentPerform(iterations: groups) { group in
                     let first = bands * group / groups, last = bands * (group + 1) / groups
-                    parts[group] = Self.bands(words, width: w, rows: (6 * first)..<min(6 * last, h))
+                    parts[group] = Self.bands(words, width: w, rows: (6 * first)..<min(6 * last, h), exact: exact)
                 }
             }
         }
@@ -148,7 +158,7 @@ package struct SixelEncoder {
     }
 
     /// The sixel bands of `rows` (a multiple of six from the region's top) of a region `width` pixels wide.
-    private static func bands(_ words: UnsafeBufferPointer<UInt32>, width w: Int, rows: Range<Int>) -> [UInt8] {
+    private static func bands(_ words: UnsafeBufferPointer<UInt32>, width w: Int, rows: Range<Int>, exact: ExactColours) -> [UInt8] {
         var out: [UInt8] = []
         guard !rows.isEmpty else { return out }
         out.reserveCapacity(rows.count * w / 2)
@@ -161,6 +171,10 @@ package struct SixelEncoder {
                 let row = y * w, into = index + (y - rows.lowerBound) * w, ranks = (y & 3) * 4
                 for x in 0..<w {
                     let word = words[row + x]
+                    if let register = exact.register(word) {
+                        into[x] = register
+                        continue
+                    }
                     let table = Int(bayer[ranks + (x & 3)]) << 8
                     let r = levels[table + Int(word >> 16 & 0xFF)], g = levels[table + Int(word >> 8 & 0xFF)]
                     let b = levels[table + Int(word & 0xFF)]
@@ -172,12 +186,12 @@ package struct SixelEncoder {
         // then each colour's row of sixels, runs compressed, in ascending colour order. (Plain buffers, no
         // closures over mutable locals: those would be boxed and every access checked at run time.)
         let h = rows.count
-        let masks = UnsafeMutablePointer<UInt8>.allocate(capacity: 216 * w)
-        masks.initialize(repeating: 0, count: 216 * w)
+        let masks = UnsafeMutablePointer<UInt8>.allocate(capacity: 256 * w)
+        masks.initialize(repeating: 0, count: 256 * w)
         defer { masks.deallocate() }
-        var isUsed = [Bool](repeating: false, count: 216)
+        var isUsed = [Bool](repeating: false, count: 256)
         var used: [Int] = []
-        used.reserveCapacity(216)
+        used.reserveCapacity(256)
         do {
             for band in stride(from: 0, to: h, by: 6) {
                 for colour in used {
@@ -220,6 +234,23 @@ package struct SixelEncoder {
         return out
     }
 
+    /// The colours that cover at least 1% of a sample of the region (every 4th pixel of every 4th row),
+    /// most common first (then by value), at most 40.
+    static func frequentColours(_ pixels: PackedPixels) -> [UInt32] {
+        var counts: [UInt32: Int] = [:]
+        var samples = 0
+        let (w, h) = (pixels.area.width, pixels.area.height)
+        pixels.words.withUnsafeBufferPointer { words in
+            for y in stride(from: 0, to: h, by: 4) {
+                for x in stride(from: 0, to: w, by: 4) {
+                    counts[words[y * w + x], default: 0] += 1
+                    samples += 1
+                }
+            }
+        }
+        return counts.filter { $0.value * 100 >= samples }.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(40).map(\.key)
+    }
+
     /// The 4 × 4 Bayer matrix's ranks, row by row.
     private static let bayer: [UInt8] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
 
@@ -247,6 +278,38 @@ package struct SixelEncoder {
     private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
         if value >= 10 { appendDecimal(value / 10, to: &out) }
         out.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+}
+
+/// A sixel frame's exact colours and their registers (216 on), looked up by an open-addressed table.
+struct ExactColours: Sendable {
+    let colours: [UInt32]
+    private var keys = [UInt32](repeating: .max, count: 128)
+    private var registers = [UInt8](repeating: 0, count: 128)
+
+    init(_ colours: [UInt32]) {
+        self.colours = Array(colours.prefix(40))
+        for (k, c) in self.colours.enumerated() {
+            var slot = Self.slot(c)
+            while keys[slot] != .max { slot = (slot + 1) & 127 }
+            (keys[slot], registers[slot]) = (c, UInt8(216 + k))
+        }
+    }
+
+    @inline(__always)
+    private static func slot(_ c: UInt32) -> Int { Int((c &* 0x9E37_79B1) >> 25) }
+
+    /// The register of colour `c` (0x00RRGGBB) when it is one of them.
+    @inline(__always)
+    func register(_ c: UInt32) -> UInt8? {
+        guard !colours.isEmpty else { return nil }
+        var slot = Self.slot(c)
+        while true {
+            let key = keys[slot]
+            if key == c { return registers[slot] }
+            if key == .max { return nil }
+            slot = (slot + 1) & 127
+        }
     }
 }
 
