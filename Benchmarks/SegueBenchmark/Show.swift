@@ -104,6 +104,10 @@ func showBenchmark(registry: AnimatorRegistry) {
         let start = MonotonicClock().now
         loop.run { MonotonicClock().now - start >= 10 }
         (backend as? TerminalBackend)?.restore()
+        // SEGUE_BENCH_SLOW=1: the frames that cost more than a refresh (index: ms), to find what drops them.
+        if ProcessInfo.processInfo.environment["SEGUE_BENCH_SLOW"] != nil {
+            print("    frames over 16.7 ms (index: ms): " + loop.frameTimes.enumerated().filter { $0.element > 1.0 / 60 }.map { "\($0.offset):\(String(format: "%.0f", $0.element * 1000))" }.joined(separator: " "))
+        }
         print("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0))  \(loop.frameCount) frames, \(session.reports.count) transitions, \(loop.droppedFrames) dropped; frame start to present median \(String(format: "%.2f", median(loop.frameTimes) * 1000)) ms, 99th percentile \(String(format: "%.2f", p99(loop.frameTimes) * 1000)) ms")
     }
 }
