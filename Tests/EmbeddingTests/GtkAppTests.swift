@@ -109,6 +109,10 @@ struct GtkAppTests {
         #expect(app.finished("form", "picture") != nil)
         #expect(try app.shows("picture"))
         try app.photograph("gtk-picture")
+        // A click on the Back button, which lies at the edge a swipe starts from: a click, not a swipe.
+        try app.display.tool("xdotool", ["mousemove", "--window", app.window, "16", "27", "click", "1"])
+        #expect(app.finished("picture", "form")?[4] == "1", "the button went back")
+        #expect(try app.shows("form"))
         #expect(try app.quit() == 0)
         #expect(processesTagged(app.tag).isEmpty, "no worker left")
     }

@@ -15,6 +15,8 @@ enum { MAX_ELEMENTS = 16, MOST_VERTICES = (SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGU
 #define EDGE_WIDTH 24.0
 #define FLICK_VELOCITY 1.0
 #define FINISH_THRESHOLD 0.5
+/* How far a press at the edge moves sideways, in pixels, before it is a swipe. */
+#define DRAG_THRESHOLD 8.0
 /* How long a drag may rest before its release, in seconds, and still fling. */
 #define REST_SECONDS 0.1
 
@@ -63,7 +65,7 @@ struct _SegueGtkStack {
     SegueGtkMesh *mesh;
     gboolean mesh_failed;
     /* The swipe: whether a drag began at the edge, and its last two offsets in time for the release speed. */
-    gboolean swiping;
+    gboolean edge_press, swiping;
     double last_x, last_time, speed;
 };
 
@@ -501,30 +503,30 @@ void segue_gtk_stack_end_interactive(SegueGtkStack *self, gboolean finish, doubl
     if (!self->tick) self->tick = gtk_widget_add_tick_callback(GTK_WIDGET(self), on_tick, NULL, NULL);
 }
 
+/* A press near the left edge may become the swipe back; it is claimed only once it moves sideways past
+ * DRAG_THRESHOLD, so that a click there (a Back button at the edge) stays the child's. */
 static void on_drag_begin(GtkGestureDrag *gesture, double x, double y, SegueGtkStack *self) {
+    (void)gesture;
     (void)y;
-    self->swiping = FALSE;
     guint index = self->visible ? index_of(self, self->visible) : 0;
-    if (!self->edge_swipe || x > EDGE_WIDTH || index == 0 || self->playing) {
-        gtk_gesture_set_state(GTK_GESTURE(gesture), GTK_EVENT_SEQUENCE_DENIED);
-        return;
-    }
-    Page *back = g_ptr_array_index(self->pages, index - 1);
-    if (!segue_gtk_stack_begin_interactive(self, back->name)) {
-        gtk_gesture_set_state(GTK_GESTURE(gesture), GTK_EVENT_SEQUENCE_DENIED);
-        return;
-    }
-    gtk_gesture_set_state(GTK_GESTURE(gesture), GTK_EVENT_SEQUENCE_CLAIMED);
-    self->swiping = TRUE;
-    self->last_x = 0;
-    self->last_time = gtk_event_controller_get_current_event_time(GTK_EVENT_CONTROLLER(gesture)) / 1e3;
-    self->speed = 0;
+    self->swiping = FALSE;
+    self->edge_press = self->edge_swipe && x <= EDGE_WIDTH && index > 0 && !self->playing;
 }
 
 static void on_drag_update(GtkGestureDrag *gesture, double dx, double dy, SegueGtkStack *self) {
-    (void)dy;
-    if (!self->swiping || !self->playing) return;
     double now = gtk_event_controller_get_current_event_time(GTK_EVENT_CONTROLLER(gesture)) / 1e3;
+    if (!self->swiping) {
+        if (!self->edge_press || dx < DRAG_THRESHOLD || fabs(dy) > dx) return;
+        self->edge_press = FALSE;
+        Page *back = g_ptr_array_index(self->pages, index_of(self, self->visible) - 1);
+        if (!segue_gtk_stack_begin_interactive(self, back->name)) return;
+        gtk_gesture_set_state(GTK_GESTURE(gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+        self->swiping = TRUE;
+        self->last_x = dx;
+        self->last_time = now;
+        self->speed = 0;
+    }
+    if (!self->playing) return;
     if (now > self->last_time) self->speed = (dx - self->last_x) / (now - self->last_time);
     self->last_x = dx;
     self->last_time = now;
@@ -533,6 +535,7 @@ static void on_drag_update(GtkGestureDrag *gesture, double dx, double dy, SegueG
 
 static void on_drag_end(GtkGestureDrag *gesture, double dx, double dy, SegueGtkStack *self) {
     (void)dy;
+    self->edge_press = FALSE;
     if (!self->swiping || !self->playing) return;
     self->swiping = FALSE;
     /* A finger that rested before it let go flings nothing. */
@@ -546,6 +549,7 @@ static void on_drag_end(GtkGestureDrag *gesture, double dx, double dy, SegueGtkS
 static void on_drag_cancel(GtkGesture *gesture, GdkEventSequence *sequence, SegueGtkStack *self) {
     (void)gesture;
     (void)sequence;
+    self->edge_press = FALSE;
     if (!self->swiping) return;
     self->swiping = FALSE;
     segue_gtk_stack_end_interactive(self, FALSE, 0);
