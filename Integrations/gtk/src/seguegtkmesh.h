@@ -13,17 +13,17 @@
 typedef struct SegueGtkMesh SegueGtkMesh;
 
 /* A painter with a GL context of its own, shared with GTK's; NULL (and why in @error) when GL is not available. */
-SegueGtkMesh *segue_gtk_mesh_new(GdkDisplay *display, GError **error);
-void segue_gtk_mesh_free(SegueGtkMesh *mesh);
+G_GNUC_INTERNAL SegueGtkMesh *segue_gtk_mesh_new(GdkDisplay *display, GError **error);
+G_GNUC_INTERNAL void segue_gtk_mesh_free(SegueGtkMesh *mesh);
 
 /* Uploads @picture (a layer's content at rest) as the layer @slot's texture, replacing the one before. */
-void segue_gtk_mesh_set_picture(SegueGtkMesh *mesh, guint slot, GdkTexture *picture);
+G_GNUC_INTERNAL void segue_gtk_mesh_set_picture(SegueGtkMesh *mesh, guint slot, GdkTexture *picture);
 /* Whether @slot has a picture. */
-gboolean segue_gtk_mesh_has_picture(SegueGtkMesh *mesh, guint slot);
+G_GNUC_INTERNAL gboolean segue_gtk_mesh_has_picture(SegueGtkMesh *mesh, guint slot);
 /* Forgets every picture (a transition ended). */
-void segue_gtk_mesh_clear(SegueGtkMesh *mesh);
+G_GNUC_INTERNAL void segue_gtk_mesh_clear(SegueGtkMesh *mesh);
 
 /* Draws @slot's picture over @state's mesh (a layer of @columns x @rows cells, vertices in container
  * coordinates) into a new texture of @width x @height logical pixels at @scale. */
-GdkTexture *segue_gtk_mesh_draw(SegueGtkMesh *mesh, guint slot, const segue_layer_state_t *state, uint32_t columns,
+G_GNUC_INTERNAL GdkTexture *segue_gtk_mesh_draw(SegueGtkMesh *mesh, guint slot, const segue_layer_state_t *state, uint32_t columns,
                                 uint32_t rows, int width, int height, int scale);

@@ -1,0 +1,63 @@
+/* What SegueGtkStack's files share: its pages, the transition that plays, the instance. Private. */
+#pragma once
+
+#include "segue-gtk.h"
+#include "seguegtkmesh.h"
+
+#include <segue/embed.h>
+
+/* The elements a page may name, and the vertices of the largest mesh. */
+enum { MAX_ELEMENTS = 16, MOST_VERTICES = (SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1) };
+
+/* A page: its widget and the name it was added with. */
+typedef struct {
+    GtkWidget *widget;
+    char *name;
+} Page;
+
+/* A transition that plays: libsegue's handle and plan, the states of its layers, and its pace. */
+typedef struct {
+    segue_transition_t *handle;
+    segue_plan_info_t plan;
+    Page *from, *to;
+    segue_layer_state_t states[SEGUE_MAX_LAYERS];
+    segue_layer_state_t *pointers[SEGUE_MAX_LAYERS];
+    segue_vec3_t meshes[SEGUE_MAX_LAYERS][MOST_VERTICES];
+    /* Each side's elements: the widgets, the names and frames libsegue was given, a picture of each at rest. */
+    GtkWidget *elements[2][MAX_ELEMENTS];
+    segue_element_t described[2][MAX_ELEMENTS];
+    uint32_t element_count[2];
+    GdkPaintable *pictures[2][MAX_ELEMENTS];
+    /* Elements the plan hides, and their opacity before. */
+    GtkWidget *hidden[SEGUE_MAX_HIDDEN_ELEMENTS];
+    double hidden_opacity[SEGUE_MAX_HIDDEN_ELEMENTS];
+    uint32_t hidden_count;
+    double width, height;
+    /* Time: a played transition starts at its first frame; an interactive one is at `fraction` until
+     * released, then heads for `target` from `origin` over `seconds` (eased, or linear after a flick). */
+    gint64 started;
+    gboolean interactive, released, linear;
+    double fraction, origin, target, seconds;
+    gboolean sampled;
+} Playing;
+
+struct _SegueGtkStack {
+    GtkWidget parent_instance;
+    GPtrArray *pages; /* Page *, in the order added */
+    Page *visible;
+    char *animator;
+    char *config_file;
+    gboolean edge_swipe;
+    segue_player_t *player;
+    guint player_source;
+    Playing *playing;
+    guint tick;
+    SegueGtkMesh *mesh;
+    gboolean mesh_failed;
+    /* The swipe: whether a drag began at the edge, and its last two offsets in time for the release speed. */
+    gboolean edge_press, swiping;
+    double last_x, last_time, speed;
+};
+
+/* Draws the transition that plays, each layer in its place (seguegtkdraw.c). */
+G_GNUC_INTERNAL void segue_gtk_stack_snapshot_transition(SegueGtkStack *self, GtkSnapshot *snapshot);
