@@ -268,12 +268,18 @@ struct ImagePainter: Sendable {
         lock.unlock()
         let painter = Self.for(seed: seed)
         let pixels = malloc(w * h * 4)!.assumingMemoryBound(to: UInt8.self)
-        for y in 0..<h {
-            for x in 0..<w {
-                let c = painter.color(u: (Double(x) + 0.5) / Double(w), v: (Double(y) + 0.5) / Double(h))
-                let k = (y * w + x) * 4
-                (pixels[k], pixels[k + 1], pixels[k + 2], pixels[k + 3]) =
-                    (UInt8(c.red * 255 + 0.5), UInt8(c.green * 255 + 0.5), UInt8(c.blue * 255 + 0.5), 255)
+        // Bands of rows painted on every core at once (a zooming snapshot asks for a new size most frames,
+        // up to a few megapixels at a terminal's size); each pixel as before, so the same picture.
+        nonisolated(unsafe) let target = pixels
+        let bands = w * h >= 65_536 ? min(h, 4 * ProcessInfo.processInfo.activeProcessorCount) : 1
+        DispatchQueue.concurrentPerform(iterations: bands) { band in
+            for y in (h * band / bands)..<(h * (band + 1) / bands) {
+                for x in 0..<w {
+                    let c = painter.color(u: (Double(x) + 0.5) / Double(w), v: (Double(y) + 0.5) / Double(h))
+                    let k = (y * w + x) * 4
+                    (target[k], target[k + 1], target[k + 2], target[k + 3]) =
+                        (UInt8(c.red * 255 + 0.5), UInt8(c.green * 255 + 0.5), UInt8(c.blue * 255 + 0.5), 255)
+                }
             }
         }
         let picture = Picture(width: w, height: h, taking: pixels)
