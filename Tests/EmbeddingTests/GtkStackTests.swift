@@ -108,34 +108,9 @@ struct GtkStackTests {
         }
         let transition = try #require(made, "begin: \(status) \(String(cString: segueErrorMessage()!))")
         defer { segueTransitionFree(transition) }
-        var plan = segue_plan_info_t()
-        plan.struct_size = UInt32(MemoryLayout<segue_plan_info_t>.size)
-        _ = segueTransitionPlan(transition, &plan)
-        let layers = withUnsafeBytes(of: plan.layers) { Array($0.bindMemory(to: segue_layer_request_t.self).prefix(Int(plan.layer_count))) }
-        var meshes = layers.map { layer -> [segue_vec3_t] in
-            var l = layer
-            return [segue_vec3_t](repeating: segue_vec3_t(), count: Int(segue_layer_mesh_vertex_count(&l)))
-        }
-        var states = [segue_layer_state_t](repeating: segue_layer_state_t(), count: layers.count)
-        let deadline = Date().addingTimeInterval(10)
-        var sampled = SEGUE_LATE
-        while sampled == SEGUE_LATE && Date() < deadline {
-            sampled = states.withUnsafeMutableBufferPointer { buffer in
-                var pointers: [UnsafeMutablePointer<segue_layer_state_t>?] = []
-                for i in buffer.indices {
-                    buffer[i].struct_size = UInt32(MemoryLayout<segue_layer_state_t>.size)
-                    meshes[i].withUnsafeMutableBufferPointer { mesh in
-                        buffer[i].mesh = mesh.isEmpty ? nil : mesh.baseAddress
-                        buffer[i].mesh_vertex_count = UInt32(mesh.count)
-                    }
-                    pointers.append(buffer.baseAddress! + i)
-                }
-                return segueTransitionSample(transition, plan.duration * fraction, &pointers, UInt32(pointers.count))
-            }
-        }
-        try #require(sampled == SEGUE_OK, "sample: \(sampled.rawValue)")
-        #expect(String(cString: plan.animator) == animator, "\(animator) runs: \(String(cString: plan.reason))")
-        return (states, layers, meshes, sides.map { $0.map(\.frame) })
+        let sampled = try SampledLayers(transition, at: fraction)
+        #expect(sampled.animator == animator, "\(animator) runs: \(sampled.reason)")
+        return (sampled.states, sampled.layers, sampled.meshes, sides.map { $0.map(\.frame) })
     }
 
     /// What Segue's renderer draws of those layers over black: each page as GTK drew it then (its hidden
