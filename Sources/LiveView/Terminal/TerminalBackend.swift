@@ -242,7 +242,8 @@ public final class TerminalBackend: LiveBackend, @unchecked Sendable {
                 pixels = .sixel(PackedPixels(canvas, area: area))
             }
         case .kitty:
-            if cleared || writerKittyNeedsFrame(damage) {
+            // The kitty encoder's state is settled: no frame is in flight.
+            if cleared || kitty.needsFrame(damage) {
                 pixels = .kitty(PackedPixels(canvas, area: PixelRect(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)))
             }
         }
@@ -272,9 +273,6 @@ public final class TerminalBackend: LiveBackend, @unchecked Sendable {
         }
         return waited
     }
-
-    /// Whether kitty needs this frame (read once the writer is idle, so its state is settled).
-    private func writerKittyNeedsFrame(_ damage: PixelRect) -> Bool { kitty.needsFrame(damage) }
 
     private func write(_ text: String) {
         Array(text.utf8).withUnsafeBytes { try? SystemCall.write(output, $0) }
