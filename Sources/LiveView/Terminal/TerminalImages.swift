@@ -192,44 +192,42 @@ package struct SixelEncoder {
         var isUsed = [Bool](repeating: false, count: 256)
         var used: [Int] = []
         used.reserveCapacity(256)
-        do {
-            for band in stride(from: 0, to: h, by: 6) {
-                for colour in used {
-                    isUsed[colour] = false
-                    (masks + colour * w).update(repeating: 0, count: w)
-                }
-                used.removeAll(keepingCapacity: true)
-                for r in 0..<min(6, h - band) {
-                    let row = index + (band + r) * w, bit = UInt8(1) << r
-                    for x in 0..<w {
-                        let colour = Int(row[x])
-                        if !isUsed[colour] {
-                            isUsed[colour] = true
-                            used.append(colour)
-                        }
-                        masks[colour * w + x] |= bit
-                    }
-                }
-                used.sort()
-                for (n, colour) in used.enumerated() {
-                    if n > 0 { out.append(UInt8(ascii: "$")) }
-                    out.append(UInt8(ascii: "#"))
-                    appendDecimal(colour, to: &out)
-                    let line = masks + colour * w
-                    var run = 0, last: UInt8 = 0
-                    for x in 0..<w {
-                        let ch = 63 + line[x]
-                        if ch == last && run > 0 {
-                            run += 1
-                        } else {
-                            appendRun(run, of: last, to: &out)
-                            (last, run) = (ch, 1)
-                        }
-                    }
-                    appendRun(run, of: last, to: &out)
-                }
-                out.append(UInt8(ascii: "-"))
+        for band in stride(from: 0, to: h, by: 6) {
+            for colour in used {
+                isUsed[colour] = false
+                (masks + colour * w).update(repeating: 0, count: w)
             }
+            used.removeAll(keepingCapacity: true)
+            for r in 0..<min(6, h - band) {
+                let row = index + (band + r) * w, bit = UInt8(1) << r
+                for x in 0..<w {
+                    let colour = Int(row[x])
+                    if !isUsed[colour] {
+                        isUsed[colour] = true
+                        used.append(colour)
+                    }
+                    masks[colour * w + x] |= bit
+                }
+            }
+            used.sort()
+            for (n, colour) in used.enumerated() {
+                if n > 0 { out.append(UInt8(ascii: "$")) }
+                out.append(UInt8(ascii: "#"))
+                appendDecimal(colour, to: &out)
+                let line = masks + colour * w
+                var run = 0, last: UInt8 = 0
+                for x in 0..<w {
+                    let ch = 63 + line[x]
+                    if ch == last && run > 0 {
+                        run += 1
+                    } else {
+                        appendRun(run, of: last, to: &out)
+                        (last, run) = (ch, 1)
+                    }
+                }
+                appendRun(run, of: last, to: &out)
+            }
+            out.append(UInt8(ascii: "-"))
         }
         return out
     }
