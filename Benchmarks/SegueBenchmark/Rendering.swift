@@ -22,11 +22,9 @@ func frameTimes(registry: AnimatorRegistry, rounds: Int = 5, only: String? = nil
         let delegate = ConfigDrivenDelegate(config: config, registry: registry)
         var figures: [String] = []
         var count = 0
-        for scale in [1.0, 2.0] {
-            // SEGUE_BENCH_SCALE=S: that scale alone (for a profiler).
-            if let alone = ProcessInfo.processInfo.environment["SEGUE_BENCH_SCALE"].flatMap(Double.init), alone != scale {
-                figures.append("        -        -             -        -            -"); continue
-            }
+        // SEGUE_BENCH_SCALE=S: that scale alone, in the first column (for a profiler, or a terminal's 2.84).
+        let alone = ProcessInfo.processInfo.environment["SEGUE_BENCH_SCALE"].flatMap(Double.init)
+        for scale in alone.map({ [$0] }) ?? [1.0, 2.0] {
             let renderer = ViewRenderer(scale: scale)
             let preview = TransitionPreview(children: { Scene.viewControllers(for: SegueConfig.builtinScene.children) },
                                             size: Rect.phonePortrait, from: from, to: to, renderer: renderer)
@@ -69,8 +67,8 @@ func frameTimes(registry: AnimatorRegistry, rounds: Int = 5, only: String? = nil
             guard !times.isEmpty else { figures.append("        -        -             -        -            -"); continue }
             count = times.count
             if ProcessInfo.processInfo.environment["SEGUE_BENCH_EACH"] != nil {
-                print("    \(name) x\(Int(scale)) each frame (ms): " + times.map { String(format: "%.2f", $0 * 1000) }.joined(separator: " "))
-                if !theirs.isEmpty { print("    cairo x\(Int(scale)) each frame (ms): " + theirs.map { String(format: "%.2f", $0 * 1000) }.joined(separator: " ")) }
+                print("    \(name) x\(scale) each frame (ms): " + times.map { String(format: "%.2f", $0 * 1000) }.joined(separator: " "))
+                if !theirs.isEmpty { print("    cairo x\(scale) each frame (ms): " + theirs.map { String(format: "%.2f", $0 * 1000) }.joined(separator: " ")) }
             }
             let ours = medianAndP99(times)
             var figure = String(format: "   %6.3f / %6.3f  ", ours.median * 1000, ours.p99 * 1000)
@@ -83,7 +81,7 @@ func frameTimes(registry: AnimatorRegistry, rounds: Int = 5, only: String? = nil
             }
             figures.append(figure)
         }
-        print("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0))  \(String(format: "%6d", count)) |\(figures[0]) |\(figures[1])")
+        print("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0))  \(String(format: "%6d", count)) |" + figures.joined(separator: " |"))
     }
     if let cairoVersion, !differences.isEmpty {
         print("  (cairo \(cairoVersion), ARGB32, per-fill alpha, bilinear pictures made once, DejaVu Sans through its glyph cache;")
