@@ -84,7 +84,7 @@ public struct ViewRenderer: Sendable {
             let texture = textures.texture(for: mesh.texture) ?? {
                 var flat = Canvas(width: mesh.textureWidth, height: mesh.textureHeight)
                 draw(mesh.texture, into: &flat, within: flat.bounds)
-                return MeshTexture(flat)
+                return MeshTexture(flat, page: (mesh.pageWidth, mesh.pageHeight))
             }()
             kept.keep(texture, for: mesh.texture)
             layers[k] = MeshLayer(mesh, texture: texture, scratch: scratch)

@@ -380,7 +380,7 @@ struct DrawingTests {
         guard case .mesh(let mesh)? = items.last else { Issue.record("no mesh item: \(items)"); return }
         var flat = Canvas(width: mesh.textureWidth, height: mesh.textureHeight)
         renderer.draw(mesh.texture, into: &flat, within: flat.bounds)
-        let layer = MeshLayer(mesh, texture: MeshTexture(flat), scratch: DrawingScratch())
+        let layer = MeshLayer(mesh, texture: MeshTexture(flat, page: (mesh.pageWidth, mesh.pageHeight)), scratch: DrawingScratch())
         #expect(layer.cover == PixelRect(x0: 0, y0: 20, x1: 60, y1: 60), "\(layer.cover)")
         let canvas = renderer.render(root)
         for (x, y, expected) in [(30, 10, Color(red: 1, green: 0, blue: 0)), (30, 40, Color(red: 0, green: 0.5, blue: 1)),
@@ -390,6 +390,49 @@ struct DrawingTests {
             #expect(abs(found.red - expected.red) < 0.01 && abs(found.green - expected.green) < 0.01
                         && abs(found.blue - expected.blue) < 0.01, "(\(x), \(y)): \(found)")
         }
+    }
+
+    /// At a scale where the page's sides are not whole pixels (a terminal's
+    /// 2.84), a page lying at rest is still its texels as they are: inside its
+    /// outline the mesh draws exactly what the view draws without one (its
+    /// stripes' anti-aliased edges too, which any resampling would move), and
+    /// the pixels it covers whole hide what lies beneath.
+    @Test func aPageAtRestAtAFractionalScaleIsDrawnAsTheViewItself() {
+        let scale = 2.84
+        func scene(meshed: Bool) -> (View, View) {
+            let root = View(frame: Rect(x: 0, y: 0, width: 60, height: 80))
+            root.backgroundColor = Color(red: 0, green: 1, blue: 0)
+            // At 25 points from the top the page starts on a whole pixel (71); it is 170.4 x 113.6 pixels.
+            let page = View(frame: Rect(x: 0, y: 25, width: 60, height: 40))
+            page.backgroundColor = Color(red: 1, green: 0, blue: 0)
+            for k in stride(from: 0, to: 60, by: 2) {
+                let stripe = View(frame: Rect(x: Double(k) + 0.3, y: 0, width: 1, height: 40))
+                stripe.backgroundColor = Color(red: 0, green: 0, blue: 1)
+                page.addSubview(stripe)
+            }
+            if meshed { page.mesh = Mesh(columns: 6, rows: 4, covering: page.frame) }
+            root.addSubview(page)
+            return (root, page)
+        }
+        let renderer = ViewRenderer(scale: scale)
+        let (meshed, _) = scene(meshed: true)
+        let drawn = renderer.render(meshed), expected = renderer.render(scene(meshed: false).0)
+        var worst = (difference: 0, x: 0, y: 0)
+        // Inside the outline (x = 170.4, y = 71 and 184.6): the pixels it does not cross.
+        for y in 71..<184 {
+            for x in 0..<170 {
+                let (a, b) = (drawn.color(x: x, y: y), expected.color(x: x, y: y))
+                let difference = Int((max(abs(a.red - b.red), abs(a.green - b.green), abs(a.blue - b.blue)) * 255).rounded())
+                if difference > worst.difference { worst = (difference, x, y) }
+            }
+        }
+        #expect(worst.difference <= 1, "pixel (\(worst.x), \(worst.y)) differs by \(worst.difference)/255")
+        let items = renderer.items(meshed, canvas: PixelRect(x0: 0, y0: 0, x1: drawn.width, y1: drawn.height))
+        guard case .mesh(let mesh)? = items.last else { Issue.record("no mesh item: \(items)"); return }
+        var flat = Canvas(width: mesh.textureWidth, height: mesh.textureHeight)
+        renderer.draw(mesh.texture, into: &flat, within: flat.bounds)
+        let layer = MeshLayer(mesh, texture: MeshTexture(flat, page: (mesh.pageWidth, mesh.pageHeight)), scratch: DrawingScratch())
+        #expect(layer.cover == PixelRect(x0: 0, y0: 71, x1: 170, y1: 184), "\(layer.cover)")
     }
 
     /// A page moved by half a pixel: each pixel inside is one sample of its

@@ -124,6 +124,10 @@ struct MeshItem: Equatable, Sendable {
     /// The view and its subtree as drawn flat into the texture, and its size in pixels.
     let texture: [DrawItem]
     let textureWidth: Int, textureHeight: Int
+    /// The view's size in texels: the texture's but for the part of a texel
+    /// its last column and row hold where a side is not whole pixels (390
+    /// points at 2.84 pixels a point).
+    let pageWidth: Double, pageHeight: Double
     /// The centre of the root view, in points: meshes are seen in perspective from there.
     let centreX: Double, centreY: Double
     /// Pixels per point.
@@ -156,13 +160,14 @@ struct MeshItem: Equatable, Sendable {
         (project(Vec3(x: p.x, y: p.y + 0.25 * p.z, z: 0)), 0.45 * min(p.z / 40, 1))
     }
 
-    init(mesh: Mesh, alpha: Double, texture: [DrawItem], textureWidth: Int, textureHeight: Int,
+    init(mesh: Mesh, alpha: Double, texture: [DrawItem], textureWidth: Int, textureHeight: Int, page: (width: Double, height: Double),
          root: Rect, scale: Double, canvas: PixelRect) {
         (columns, rows) = (mesh.columns, mesh.rows)
         vertices = Array(mesh.vertices)
         self.alpha = alpha
         self.texture = texture
         (self.textureWidth, self.textureHeight) = (textureWidth, textureHeight)
+        (pageWidth, pageHeight) = (min(page.width, Double(textureWidth)), min(page.height, Double(textureHeight)))
         (centreX, centreY) = (root.width / 2, root.height / 2)
         self.scale = scale
         // Every projected vertex and, when lifted, the shadow with its blur.
@@ -258,7 +263,7 @@ struct DisplayListBuilder {
         flat.addQuad(view, matrix: flat.scaling, alpha: 1)
         flat.addSubviews(of: view, matrix: flat.scaling, alpha: 1)
         let item = MeshItem(mesh: mesh, alpha: alpha, texture: flat.items, textureWidth: textureWidth, textureHeight: textureHeight,
-                            root: root.bounds, scale: scale, canvas: canvas)
+                            page: (w * textureScale, h * textureScale), root: root.bounds, scale: scale, canvas: canvas)
         if !item.bounds.isEmpty { items.append(.mesh(item)) }
     }
 }

@@ -98,7 +98,8 @@ struct MeshLayer: @unchecked Sendable {
         self.texture = texture
         let cols = item.columns, rows = item.rows, vertices = item.vertices
         @inline(__always) func index(_ i: Int, _ j: Int) -> Int { j * (cols + 1) + i }
-        let (du, dv) = (Double(texture.width) / Double(cols), Double(texture.height) / Double(rows))
+        // The page's texels, not the texture's whole ones: a cell's texels lie as far apart as its pixels at rest.
+        let (du, dv) = (item.pageWidth / Double(cols), item.pageHeight / Double(rows))
         /// Vertex k's place on the texture, in texels.
         @inline(__always) func uv(_ k: Int) -> (Double, Double) { (Double(k % (cols + 1)) * du, Double(k / (cols + 1)) * dv) }
         // Vertex normals from the neighbours (one-sided at the edges), facing the eye where the page faces it.
@@ -246,7 +247,7 @@ struct MeshLayer: @unchecked Sendable {
                 while end <= rows, rowAtRest(end, shift) { end += 1 }
                 // Vertex rows j..<end are at rest: cells j..<end-1 and the pixels wholly inside them.
                 let y0 = Int((Double(j) * dv + shift.1).rounded(.up)), y1 = Int((Double(end - 1) * dv + shift.1).rounded(.down))
-                let rect = PixelRect(x0: Int(shift.0), y0: y0, x1: Int(shift.0) + texture.width, y1: y1).intersection(item.bounds)
+                let rect = PixelRect(x0: Int(shift.0), y0: y0, x1: Int(shift.0) + Int(item.pageWidth.rounded(.down)), y1: y1).intersection(item.bounds)
                 if rect.height > cover.height { cover = rect }
                 j = end
             }

@@ -16,10 +16,25 @@ final class MeshTexture: @unchecked Sendable {
 
     /// The texture of what `canvas` holds: its pixels taken over and made
     /// straight in place (an opaque texel is the same either way), not copied.
-    init(_ canvas: consuming Canvas) {
-        (width, height) = (canvas.width, canvas.height)
+    /// Where the page (`page`, in texels) covers the last column or row only
+    /// in part, those texels are copies of the ones inside them (clamped to
+    /// the edge, as GL samples one): an opaque page makes an opaque texture,
+    /// whose texels are final once drawn, and the page's outline is the
+    /// mesh's to draw, anti-aliased, wherever it falls.
+    init(_ canvas: consuming Canvas, page: (width: Double, height: Double)) {
+        let (width, height) = (canvas.width, canvas.height)
+        (self.width, self.height) = (width, height)
         var front = canvas.pixels
         canvas.pixels = []  // the texture's is then the only reference: changed in place
+        front.withUnsafeMutableBytes { bytes in
+            let texels = bytes.bindMemory(to: UInt32.self)
+            if width > 1, page.width < Double(width) {
+                for y in 0..<height { texels[y * width + width - 1] = texels[y * width + width - 2] }
+            }
+            if height > 1, page.height < Double(height) {
+                for x in 0..<width { texels[(height - 1) * width + x] = texels[(height - 2) * width + x] }
+            }
+        }
         opaque = front.withUnsafeMutableBufferPointer { texels in texels.baseAddress.map { Pixel.makeStraight($0, count: texels.count / 4) } ?? true }
         self.front = front
     }
