@@ -465,6 +465,34 @@ struct DrawingTests {
         expect(9, 1, 1, 1, "white outside")
     }
 
+    /// Opaque words blended over a row eight at a time at an opacity are the
+    /// same bytes as each scaled and put over its pixel alone.
+    @Test func opaqueWordsBlendedEightAtATimeAreBlendedAsOneAtATime() {
+        var seed: UInt64 = 0xB1E4D
+        func next() -> UInt32 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt32(truncatingIfNeeded: seed >> 32)
+        }
+        for round in 0..<2_000 {
+            let count = 1 + round % 37, opacity = next() % 255
+            let source = (0..<count).map { _ in next() | 0xFF00_0000 }
+            // Premultiplied words beneath: no channel above alpha.
+            let beneath = (0..<count).map { _ -> UInt32 in
+                let a = next() & 0xFF, w = next()
+                return (0..<3).reduce(a << 24) { $0 | (((w >> ($1 * 8)) & 0xFF) * a / 255) << ($1 * 8) }
+            }
+            var found = beneath
+            source.withUnsafeBufferPointer { s in
+                found.withUnsafeMutableBufferPointer { Pixel.blend(opaque: s.baseAddress!, count: count, opacity: opacity, over: $0.baseAddress!) }
+            }
+            let expected = zip(source, beneath).map { Pixel.over(Pixel.scaled($0, opacity), $1) }
+            guard found == expected else {
+                Issue.record("\(count) words at opacity \(opacity): \(found), not \(expected)")
+                return
+            }
+        }
+    }
+
     /// A mesh's texels mixed four channels at a time in 64-bit words are the
     /// same bytes as mixed a pair of channels at a time and then lit.
     @Test func fourTexelsMixedAtOnceAreMixedAsTwoChannelsAtATime() {

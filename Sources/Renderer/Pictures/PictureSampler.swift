@@ -69,6 +69,7 @@ struct PictureSampler {
         }
         let rowClipped = clips && (py < 0 || py >= Double(height))
         let opacity = UInt32(min(max(alpha, 0), 1) * 255 + 0.5)
+        guard opacity > 0 else { return }
         // One texel a pixel along a level row (a picture made at the size it is drawn): the same weights for
         // every pixel, and the texels' offsets a step apart; the row's inside, away from the picture's edges.
         if level, !rowClipped, abs(dpx - 1) < 1e-9 {
@@ -100,7 +101,13 @@ struct PictureSampler {
                         let mixed = scratch.baseAddress!, sampled = mixed + count + 1
                         Self.mix(rows: p + rows.0 + c, p + rows.1 + c, count: count + 1, by: fy, into: mixed)
                         Self.mix(rows: UnsafeRawPointer(mixed), UnsafeRawPointer(mixed + 1), count: count, by: fx, into: sampled)
-                        for k in 0..<count { put(Pixel.over(sampled[k], background)) }
+                        if self.level.opaque && opacity == 255 {
+                            out.update(from: sampled, count: count)
+                        } else if self.level.opaque {
+                            Pixel.blend(opaque: sampled, count: count, opacity: opacity, over: out)
+                        } else {
+                            for k in 0..<count { put(Pixel.over(sampled[k], background)) }
+                        }
                     }
                 }
                 return
@@ -112,7 +119,9 @@ struct PictureSampler {
             let position = Int(((px - 0.5) * 65_536).rounded(.down))
             let step = Int((dpx * 65_536).rounded())
             let wy = UInt32(ty * 256 + 0.5)
-            let replaces = opacity == 255 && background >> 24 == 255
+            // A pixel is replaced, not blended, where it is opaque: an opaque picture mixes to opaque texels,
+            // whatever the background beneath it.
+            let replaces = opacity == 255 && (background >> 24 == 255 || self.level.opaque)
             let last0 = (width - 1) << 16
             // The two texel rows mixed once, over the columns the row reads, then each pixel mixes two of those.
             let ends = (min(max(position, 0), last0) >> 16, min(max(position + step * (last - first), 0), last0) >> 16)
@@ -121,14 +130,16 @@ struct PictureSampler {
                 Self.mix(rows: p + rows.0 + low * 4, p + rows.1 + low * 4, count: high - low + 1, by: wy, into: mixed.baseAddress!)
                 let texels = mixed.baseAddress! - low
                 let count = last - first + 1
-                if let columns, replaces && self.level.opaque {
-                    // Opaque over opaque, the mix is the pixel: each column's two texels gathered (where they are is
-                    // worked out once for the quad), then mixed eight at a time in vector lanes, each by its weight.
+                if let columns, self.level.opaque {
+                    // An opaque picture mixes to opaque texels, whatever the background: each column's two texels
+                    // gathered (where they are is worked out once for the quad), then mixed eight at a time in vector
+                    // lanes, each by its weight, into the row at full opacity, else blended over it.
                     let (left, right, weights) = columns.of(start: position, step: step, count: count, width: width)
-                    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * count) { gathered in
-                        let (a, b) = (gathered.baseAddress!, gathered.baseAddress! + count)
+                    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 3 * count) { gathered in
+                        let (a, b, sampled) = (gathered.baseAddress!, gathered.baseAddress! + count, gathered.baseAddress! + 2 * count)
                         for k in 0..<count { (a[k], b[k]) = (texels[Int(left[k])], texels[Int(right[k])]) }
-                        Self.mix(rows: UnsafeRawPointer(a), UnsafeRawPointer(b), count: count, weights: weights, into: out)
+                        Self.mix(rows: UnsafeRawPointer(a), UnsafeRawPointer(b), count: count, weights: weights, into: opacity == 255 ? out : sampled)
+                        if opacity < 255 { Pixel.blend(opaque: sampled, count: count, opacity: opacity, over: out) }
                     }
                     return
                 }
