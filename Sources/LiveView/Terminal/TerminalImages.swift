@@ -23,8 +23,13 @@ struct PackedPixels: Sendable {
     init(_ canvas: Canvas, area: PixelRect) {
         self.area = area
         words = [UInt32](unsafeUninitializedCapacity: area.area) { out, count in
-            for y in area.y0..<area.y1 {
-                canvas.packRow(y, from: area.x0, to: area.x1, into: out.baseAddress! + (y - area.y0) * area.width)
+            // A terminal's frame is megapixels: bands of rows packed on every core.
+            nonisolated(unsafe) let base = out.baseAddress!
+            let bands = area.area >= 262_144 ? ProcessInfo.processInfo.activeProcessorCount : 1
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                for y in (area.y0 + area.height * band / bands)..<(area.y0 + area.height * (band + 1) / bands) {
+                    canvas.packRow(y, from: area.x0, to: area.x1, into: base + (y - area.y0) * area.width)
+                }
             }
             count = area.area
         }
