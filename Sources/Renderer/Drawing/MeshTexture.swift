@@ -1,3 +1,4 @@
+import Foundation
 import HostContainer
 
 /// A mesh's texture as its cells sample it: straight (not premultiplied)
@@ -46,10 +47,20 @@ final class MeshTexture: @unchecked Sendable {
         var back = front
         back.withUnsafeMutableBufferPointer { out in
             front.withUnsafeBufferPointer { texels in
-                let byte: Float = 1 / 255
-                for k in stride(from: 0, to: texels.count, by: 4) {
-                    let (r, g, b) = Self.backSide(Float(texels[k]) * byte, Float(texels[k + 1]) * byte, Float(texels[k + 2]) * byte)
-                    (out[k], out[k + 1], out[k + 2]) = (UInt8(r * 255 + 0.5), UInt8(g * 255 + 0.5), UInt8(b * 255 + 0.5))
+                // Bands of texels on every core; a page is mostly runs of one colour, worked out once a run.
+                nonisolated(unsafe) let (out, texels) = (out, texels)
+                let count = texels.count / 4, bands = count >= 65_536 ? ProcessInfo.processInfo.activeProcessorCount : 1
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    let byte: Float = 1 / 255
+                    var last: (UInt8, UInt8, UInt8)?, washed: (UInt8, UInt8, UInt8) = (0, 0, 0)
+                    for k in stride(from: count * band / bands * 4, to: count * (band + 1) / bands * 4, by: 4) {
+                        let texel = (texels[k], texels[k + 1], texels[k + 2])
+                        if last.map({ $0 != texel }) ?? true {
+                            let (r, g, b) = Self.backSide(Float(texel.0) * byte, Float(texel.1) * byte, Float(texel.2) * byte)
+                            (last, washed) = (texel, (UInt8(r * 255 + 0.5), UInt8(g * 255 + 0.5), UInt8(b * 255 + 0.5)))
+                        }
+                        (out[k], out[k + 1], out[k + 2]) = washed
+                    }
                 }
             }
         }
