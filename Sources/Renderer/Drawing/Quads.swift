@@ -42,8 +42,18 @@ extension QuadItem {
         // A picture without perspective: one sampler for the quad, which keeps, upright, the texels its columns read.
         var sampler = affine ? shader.pictureSampler : nil
         if upright { sampler?.columns = Columns() }
-        // Upright, the outline's span is the same on every row it crosses: found once.
+        // Upright, the outline's span is the same on every row it crosses: found once. So is the covered run
+        // of every row whose centre lies a pixel or more within the straight part of the sides (away from
+        // rounded corners and the top and bottom edges), found at the first such row.
         var uprightSpan: (first: Int, last: Int, top: Double, bottom: Double)?
+        var straightRun: (Int, Int)?
+        let straightRows: Range<Double> = {
+            let e = 0.5 * pixelSize, centre = max(radius, e)
+            guard upright, centre < height - centre else { return 0..<0 }
+            let (top, bottom) = (centre * h[4] + h[7], (height - centre) * h[4] + h[7])
+            let (low, high) = (min(top, bottom) + 1, max(top, bottom) - 1)
+            return low < high ? low..<high : 0..<0
+        }()
         if upright, let outer {
             let (xs, ys) = (outer.map(\.0), outer.map(\.1))
             uprightSpan = (max(area.x0, ceilInt(xs.min()! - 0.5) - 1), min(area.x1 - 1, floorInt(xs.max()! - 0.5) + 1), ys.min()!, ys.max()!)
@@ -61,7 +71,9 @@ extension QuadItem {
             }
             guard first <= last else { continue }
             var innerFirst = last + 1, innerLast = last
-            if upright {
+            if upright, let straight = straightRun, straightRows.contains(y) {
+                (innerFirst, innerLast) = straight
+            } else if upright {
                 // Without rotation the covered run of a row is exact, corners included.
                 if let (a, b) = coveredSpan(v: (y - h[7]) / h[4]) {
                     let (x0, x1) = (min(a * h[0], b * h[0]) + h[6], max(a * h[0], b * h[0]) + h[6])
@@ -69,6 +81,7 @@ extension QuadItem {
                     innerLast = min(last, floorInt(x1 - 0.5 - 1e-6))
                     if innerFirst > innerLast { (innerFirst, innerLast) = (last + 1, last) }
                 }
+                if straightRows.contains(y) { straightRun = (innerFirst, innerLast) }
             } else if let inner, let (a, b) = Self.span(inner, y, margin: 1e-3) {
                 innerFirst = max(first, pixel(a - 0.5 + 1e-3, .up))
                 innerLast = min(last, pixel(b - 0.5 - 1e-3, .down))
