@@ -465,6 +465,26 @@ struct DrawingTests {
         expect(9, 1, 1, 1, "white outside")
     }
 
+    /// A procedural picture painted row by row is each pixel's colour at its
+    /// centre, to the byte, at sizes whole and odd.
+    @Test func aPaintedPictureIsEachPixelsColourAtItsCentre() throws {
+        for (seed, width, height) in [(1, 64, 64), (3, 97, 41), (7, 5, 130)] {
+            let painter = ImagePainter(seed: seed)
+            let level = try #require(ImagePainter.bitmap(seed: seed, width: Double(width), height: Double(height)))
+            #expect(level.width == width && level.height == height)
+            var worst = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    let c = painter.color(u: (Double(x) + 0.5) / Double(width), v: (Double(y) + 0.5) / Double(height))
+                    let expected = [c.red, c.green, c.blue].map { Int(UInt8($0 * 255 + 0.5)) } + [255]
+                    let k = (y * width + x) * 4
+                    worst = max(worst, (0..<4).map { abs(Int(level.pixels[k + $0]) - expected[$0]) }.max()!)
+                }
+            }
+            #expect(worst == 0, "seed \(seed), \(width) x \(height): a byte off by \(worst)")
+        }
+    }
+
     /// Opaque words blended over a row eight at a time at an opacity are the
     /// same bytes as each scaled and put over its pixel alone.
     @Test func opaqueWordsBlendedEightAtATimeAreBlendedAsOneAtATime() {

@@ -247,6 +247,50 @@ struct ImagePainter: Sendable {
         return Content.mix(top, bottom, v / line)
     }
 
+    /// What ``color(u:v:)`` works out from u alone, for the pixel centres of
+    /// a painting `width` pixels wide: the ridge line, and the square of the
+    /// distance across to the sun's centre.
+    struct Columns {
+        let line: [Double], dx2: [Double]
+    }
+
+    func columns(_ width: Int) -> Columns {
+        var line = [Double](repeating: 0, count: width), dx2 = line
+        for x in 0..<width {
+            let u = (Double(x) + 0.5) / Double(width)
+            if u >= 0 && u < 1 {
+                let s = u * Double(Self.samples)
+                let i = Int(s), f = s - Double(i)
+                line[x] = ridge[i] + (ridge[i + 1] - ridge[i]) * f
+            } else {
+                line[x] = Content.ridge(seed: seed, u: u)
+            }
+            let dx = u - 0.7
+            dx2[x] = dx * dx
+        }
+        return Columns(line: line, dx2: dx2)
+    }
+
+    /// Paints a row at `v` of a painting as wide as `columns`, RGBA bytes from
+    /// `out`: each pixel ``color(u:v:)`` at its centre (the same arithmetic,
+    /// what depends on the row alone worked out once), rounded to bytes.
+    func paint(row out: UnsafeMutablePointer<UInt8>, v: Double, columns: Columns) {
+        @inline(__always) func bytes(_ c: Color) -> (UInt8, UInt8, UInt8) {
+            (UInt8(c.red * 255 + 0.5), UInt8(c.green * 255 + 0.5), UInt8(c.blue * 255 + 0.5))
+        }
+        let value = 0.32 + 0.1 * (1 - v)
+        let hill = bytes(Color(red: hills.red * value, green: hills.green * value, blue: hills.blue * value)), sun = bytes(sunHue)
+        let dy = v - 0.3, dy2 = dy * dy
+        columns.line.withUnsafeBufferPointer { line in
+            columns.dx2.withUnsafeBufferPointer { dx2 in
+                for x in 0..<line.count {
+                    let c = v > line[x] ? hill : dx2[x] + dy2 < 0.13 * 0.13 ? sun : bytes(Content.mix(top, bottom, v / line[x]))
+                    (out[4 * x], out[4 * x + 1], out[4 * x + 2], out[4 * x + 3]) = (c.0, c.1, c.2, 255)
+                }
+            }
+        }
+    }
+
     /// The picture of `seed` painted for a view drawn `width` × `height`
     /// pixels, each pixel its centre's colour: at that size when it is whole
     /// (a view at rest, or moving without scaling), else at the next size up
@@ -272,14 +316,10 @@ struct ImagePainter: Sendable {
         // up to a few megapixels at a terminal's size); each pixel as before, so the same picture.
         nonisolated(unsafe) let target = pixels
         let bands = w * h >= 65_536 ? min(h, 4 * ProcessInfo.processInfo.activeProcessorCount) : 1
+        let columns = painter.columns(w)
         DispatchQueue.concurrentPerform(iterations: bands) { band in
             for y in (h * band / bands)..<(h * (band + 1) / bands) {
-                for x in 0..<w {
-                    let c = painter.color(u: (Double(x) + 0.5) / Double(w), v: (Double(y) + 0.5) / Double(h))
-                    let k = (y * w + x) * 4
-                    (target[k], target[k + 1], target[k + 2], target[k + 3]) =
-                        (UInt8(c.red * 255 + 0.5), UInt8(c.green * 255 + 0.5), UInt8(c.blue * 255 + 0.5), 255)
-                }
+                painter.paint(row: target + y * w * 4, v: (Double(y) + 0.5) / Double(h), columns: columns)
             }
         }
         let picture = Picture(width: w, height: h, taking: pixels)
