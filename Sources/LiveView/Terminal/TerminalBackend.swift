@@ -21,10 +21,12 @@ public struct TerminalError: Error, CustomStringConvertible {
 /// on deinit: alternate screen left, cursor shown, mouse reporting off, the
 /// saved termios settings put back.
 ///
-/// Frames are coded and written on a thread of their own while the loop draws
-/// the next one (`@unchecked Sendable`: what that thread touches, the kitty
-/// encoder's state and the byte counts, the loop's thread touches only while
-/// no frame is in flight).
+/// Frames are coded on a thread of their own while the loop draws the next
+/// one, and written on another while the next is coded: at most one frame
+/// coded and one written at a time, so no more is queued than the terminal
+/// has taken and one frame more (`@unchecked Sendable`: what those threads
+/// touch, the kitty encoder's state and the byte counts, the loop's thread
+/// touches only while no frame is in flight).
 public final class TerminalBackend: LiveBackend, @unchecked Sendable {
     public private(set) var scale: Double
     public let pacesItself = false
@@ -46,9 +48,11 @@ public final class TerminalBackend: LiveBackend, @unchecked Sendable {
     private var halfBlocks = HalfBlockEncoder()
     /// Touched by the writer's frames, and by this thread only while none is in flight.
     private var kitty = KittyEncoder(medium: .direct)
-    /// Codes and writes frames, one at a time, off the loop's thread.
+    /// Codes frames, one at a time, off the loop's thread; writes them, one at a time, off the coder's.
+    private let coder = DispatchQueue(label: "org.segue.show.terminal-coder")
     private let writer = DispatchQueue(label: "org.segue.show.terminal-writer")
-    private let inFlight = DispatchGroup()
+    /// A frame handed over and not yet coded; a frame coded and not yet written.
+    private let inFlight = DispatchGroup(), writing = DispatchGroup()
     private var clearNext = true
     /// A frame's synchronized update was begun and its end not yet written (a write cut short).
     private var updating = false
@@ -92,6 +96,7 @@ public final class TerminalBackend: LiveBackend, @unchecked Sendable {
         guard !restored else { return }
         restored = true
         inFlight.wait()
+        writing.wait()
         if graphics == .kitty { write("\u{1B}_Ga=d,d=A,q=2\u{1B}\\") }
         // The end of an update only when one was cut short: kitty logs an end with none begun.
         write((updating ? "\u{1B}[?2026l" : "") + "\u{1B}[0m\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?25h\u{1B}[?1049l")
@@ -216,9 +221,10 @@ public final class TerminalBackend: LiveBackend, @unchecked Sendable {
         case none, sixel(PackedPixels), kitty(PackedPixels)
     }
 
-    /// Shows `canvas`: the part a terminal's encoder needs is copied out here, and the coding and the
-    /// writing happen on the writer's thread while the loop draws the next frame. At most one frame is
-    /// in flight: a frame waits for the terminal to have taken the one before (the time returned).
+    /// Shows `canvas`: the part a terminal's encoder needs is copied out here, and the coding happens on
+    /// the coder's thread while the loop draws the next frame, the writing on the writer's while the
+    /// next is coded. A frame waits for the one before to be coded (the time returned), and a coded
+    /// frame for the terminal to have taken the one before.
     public func present(_ canvas: Canvas, damage: PixelRect, status: String) -> Double {
         let started = MonotonicTime.now
         inFlight.wait()
@@ -256,7 +262,7 @@ public final class TerminalBackend: LiveBackend, @unchecked Sendable {
         tail += Array("\u{1B}[?2026l".utf8)
         let cell = self.cell
         inFlight.enter()
-        writer.async { [self, head, pixels, tail] in
+        coder.async { [self, head, pixels, tail] in
             var out = head
             switch pixels {
             case .none: break
@@ -266,10 +272,16 @@ public final class TerminalBackend: LiveBackend, @unchecked Sendable {
                 kitty.encode(packed, into: &out)
             }
             out += tail
-            bytesPerFrame.append(out.count)
-            updating = true
-            updating = out.withUnsafeBytes { (try? SystemCall.write(output, $0)) == nil }
+            // The terminal takes frames in turn: this one once it has the one before.
+            writing.wait()
+            writing.enter()
             inFlight.leave()
+            writer.async { [self, out] in
+                bytesPerFrame.append(out.count)
+                updating = true
+                updating = out.withUnsafeBytes { (try? SystemCall.write(output, $0)) == nil }
+                writing.leave()
+            }
         }
         return waited
     }
