@@ -17,13 +17,15 @@ public struct APNGEncoder {
     }
 
     /// Adds `canvas` (`width` × `height`), shown for `delay` seconds as a
-    /// fraction (numerator, denominator); `changed` is the rectangle that
-    /// differs from the frame before, when known (else it is found).
+    /// fraction (numerator, denominator); `changed`, when known, is the
+    /// rectangle outside which nothing differs from the frame before (a
+    /// renderer's damage): only it is compared.
     public mutating func add(_ canvas: Canvas, delay: (UInt16, UInt16), changed: PixelRect? = nil) {
         guard canvas.width == width, canvas.height == height else { return }
         var rect = canvas.bounds
         if let last {
-            rect = (changed ?? Self.difference(last, canvas)).intersection(canvas.bounds)
+            // Where the pixels really differ: a renderer's damage may hold pixels drawn again the same.
+            rect = Self.difference(last, canvas, within: (changed ?? canvas.bounds).intersection(canvas.bounds))
             if rect.isEmpty {
                 // Nothing changed: the frame before lasts longer.
                 let previous = frames[frames.count - 1].delay
@@ -63,19 +65,18 @@ public struct APNGEncoder {
         return file
     }
 
-    /// The smallest rectangle holding every pixel that differs between `a` and `b` (as 8-bit RGBA).
-    static func difference(_ a: Canvas, _ b: Canvas) -> PixelRect {
-        let before = a.rgba8, after = b.rgba8
+    /// The smallest rectangle within `area` that holds every pixel differing
+    /// between `a` and `b` (of one size); empty when none does.
+    static func difference(_ a: Canvas, _ b: Canvas, within area: PixelRect) -> PixelRect {
         var rect = PixelRect.empty
-        for y in 0..<b.height {
-            let row = y * b.width * 4
-            var x = 0
-            while x < b.width {
-                let k = row + x * 4
-                if before[k] != after[k] || before[k + 1] != after[k + 1] || before[k + 2] != after[k + 2] || before[k + 3] != after[k + 3] {
-                    rect = rect.union(PixelRect(x0: x, y0: y, x1: x + 1, y1: y + 1))
+        a.pixels.withUnsafeBytes { before in
+            b.pixels.withUnsafeBytes { after in
+                let (p, q, width) = (before.bindMemory(to: UInt32.self), after.bindMemory(to: UInt32.self), b.width)
+                for y in area.y0..<area.y1 {
+                    for x in area.x0..<area.x1 where p[y * width + x] != q[y * width + x] {
+                        rect = rect.union(PixelRect(x0: x, y0: y, x1: x + 1, y1: y + 1))
+                    }
                 }
-                x += 1
             }
         }
         return rect
