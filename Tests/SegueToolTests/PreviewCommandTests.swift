@@ -14,9 +14,10 @@ struct PreviewCommandTests {
         let result = try run(Paths.segue, ["preview", "CurlUp", "--out", "a.gif", "--scale", "0.2", "--fps", "20", "--json"], in: folder)
         #expect(result.status == 0, "\(result.err)")
         let gif = try decodeGIF(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/a.gif"))))
-        // 0.4 s at 20 fps: t = 0, 0.05, ..., 0.4; the page is gone by 0.35, so
-        // the last two are one picture, stored once and held 1 s.
-        #expect(gif.frames.count == 8 && gif.delays == [50] + Array(repeating: 5, count: 6) + [100] && gif.loops == 0)
+        // 0.4 s at 20 fps: t = 0, 0.05, ..., 0.4; by 0.05 the corner has not yet
+        // lifted by a visible amount, and the page is gone by 0.35, so the first
+        // two are one picture, held 0.55 s, and the last two one, held 1 s.
+        #expect(gif.frames.count == 7 && gif.delays == [55] + Array(repeating: 5, count: 5) + [100] && gif.loops == 0)
         #expect(gif.width == 78 && gif.height == 169)
         #expect(gif.comment == "segue preview CurlUp video -> file (with rules[1]'s parameters from <built-in scene>)")
         let written = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
@@ -173,7 +174,7 @@ struct PreviewCommandTests {
         let frames = try decodeGIF([UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/a.gif"))))
         // The same frames (a GIF's palette aside: within a few steps), the same holds.
         #expect(apng.frames.count == frames.frames.count, "\(apng.frames.count) and \(frames.frames.count)")
-        #expect(apng.frames.map(\.delay) == [0.5] + Array(repeating: 0.05, count: apng.frames.count - 2) + [1])
+        #expect(apng.frames.map(\.delay) == [0.55] + Array(repeating: 0.05, count: apng.frames.count - 2) + [1])
         for (k, frame) in zip(apng.frames, frames.frames).enumerated() {
             let worst = (0..<(78 * 169)).map { p in
                 let rgb = frame.1[p]
