@@ -230,14 +230,7 @@ struct ImagePainter: Sendable {
     /// The colour at (u, v) in [0, 1]².
     @inline(__always)
     func color(u: Double, v: Double) -> Color {
-        let line: Double
-        if u >= 0 && u < 1 {
-            let x = u * Double(Self.samples)
-            let i = Int(x), f = x - Double(i)
-            line = ridge[i] + (ridge[i + 1] - ridge[i]) * f
-        } else {
-            line = Content.ridge(seed: seed, u: u)
-        }
+        let line = ridgeLine(u)
         if v > line {
             let value = 0.32 + 0.1 * (1 - v)
             return Color(red: hills.red * value, green: hills.green * value, blue: hills.blue * value)
@@ -254,17 +247,20 @@ struct ImagePainter: Sendable {
         let line: [Double], dx2: [Double]
     }
 
+    /// The height of the hills' ridge at u, interpolated between samples across the picture.
+    @inline(__always)
+    private func ridgeLine(_ u: Double) -> Double {
+        guard u >= 0 && u < 1 else { return Content.ridge(seed: seed, u: u) }
+        let x = u * Double(Self.samples)
+        let i = Int(x), f = x - Double(i)
+        return ridge[i] + (ridge[i + 1] - ridge[i]) * f
+    }
+
     func columns(_ width: Int) -> Columns {
         var line = [Double](repeating: 0, count: width), dx2 = line
         for x in 0..<width {
             let u = (Double(x) + 0.5) / Double(width)
-            if u >= 0 && u < 1 {
-                let s = u * Double(Self.samples)
-                let i = Int(s), f = s - Double(i)
-                line[x] = ridge[i] + (ridge[i + 1] - ridge[i]) * f
-            } else {
-                line[x] = Content.ridge(seed: seed, u: u)
-            }
+            line[x] = ridgeLine(u)
             let dx = u - 0.7
             dx2[x] = dx * dx
         }
