@@ -1,0 +1,82 @@
+import Testing
+
+@testable import Renderer
+
+/// The renderer's pixel arithmetic done several pixels at a time, against the
+/// same done one at a time, and procedural pictures painted a row at a time
+/// against their colour at each pixel's centre.
+struct PixelArithmeticTests {
+    /// A procedural picture painted row by row is each pixel's colour at its
+    /// centre, to the byte, at sizes whole and odd.
+    @Test func aPaintedPictureIsEachPixelsColourAtItsCentre() throws {
+        for (seed, width, height) in [(1, 64, 64), (3, 97, 41), (7, 5, 130)] {
+            let painter = ImagePainter(seed: seed)
+            let level = try #require(ImagePainter.bitmap(seed: seed, width: Double(width), height: Double(height)))
+            #expect(level.width == width && level.height == height)
+            var worst = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    let c = painter.color(u: (Double(x) + 0.5) / Double(width), v: (Double(y) + 0.5) / Double(height))
+                    let expected = [c.red, c.green, c.blue].map { Int(UInt8($0 * 255 + 0.5)) } + [255]
+                    let k = (y * width + x) * 4
+                    worst = max(worst, (0..<4).map { abs(Int(level.pixels[k + $0]) - expected[$0]) }.max()!)
+                }
+            }
+            #expect(worst == 0, "seed \(seed), \(width) x \(height): a byte off by \(worst)")
+        }
+    }
+
+    /// Opaque words blended over a row eight at a time at an opacity are the
+    /// same bytes as each scaled and put over its pixel alone.
+    @Test func opaqueWordsBlendedEightAtATimeAreBlendedAsOneAtATime() {
+        var random = RandomWords(seed: 0xB1E4D)
+        for round in 0..<2_000 {
+            let count = 1 + round % 37, opacity = random.next() % 255
+            let source = (0..<count).map { _ in random.next() | 0xFF00_0000 }
+            let beneath = (0..<count).map { _ in random.premultiplied() }
+            var found = beneath
+            source.withUnsafeBufferPointer { s in
+                found.withUnsafeMutableBufferPointer { Pixel.blend(opaque: s.baseAddress!, count: count, opacity: opacity, over: $0.baseAddress!) }
+            }
+            let expected = zip(source, beneath).map { Pixel.over(Pixel.scaled($0, opacity), $1) }
+            guard found == expected else {
+                Issue.record("\(count) words at opacity \(opacity): \(found), not \(expected)")
+                return
+            }
+        }
+    }
+
+    /// A mesh's texels mixed four channels at a time in 64-bit words are the
+    /// same bytes as mixed a pair of channels at a time and then lit.
+    @Test func fourTexelsMixedAtOnceAreMixedAsTwoChannelsAtATime() {
+        var random = RandomWords(seed: 0x5EED)
+        for _ in 0..<20_000 {
+            let (t00, t01, t10, t11) = (random.premultiplied(), random.premultiplied(), random.premultiplied(), random.premultiplied())
+            let (f, g) = (random.next() % 256, random.next() % 256)
+            let light = random.next() % 2 == 0 ? 255 : random.next() % 256
+            var expected = Pixel.mix(Pixel.mix(t00, t01, f), Pixel.mix(t10, t11, f), g)
+            if light < 255 { expected = (Pixel.scaled(expected, light) & 0x00FF_FFFF) | (expected & 0xFF00_0000) }
+            let found = Pixel.bilinear(UInt64(t00) | UInt64(t01) << 32, UInt64(t10) | UInt64(t11) << 32, f, g, light: light)
+            guard found == expected else {
+                Issue.record("\(t00) \(t01) \(t10) \(t11) by \(f), \(g), light \(light): \(found), not \(expected)")
+                return
+            }
+        }
+    }
+}
+
+/// Words for the pixel arithmetic's tests, from a fixed seed (a linear congruential generator's high bits).
+struct RandomWords {
+    var seed: UInt64
+
+    mutating func next() -> UInt32 {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return UInt32(truncatingIfNeeded: seed >> 32)
+    }
+
+    /// A premultiplied word: no channel above its alpha.
+    mutating func premultiplied() -> UInt32 {
+        let a = next() & 0xFF, w = next()
+        return (0..<3).reduce(a << 24) { $0 | (((w >> ($1 * 8)) & 0xFF) * a / 255) << ($1 * 8) }
+    }
+}
