@@ -6,8 +6,8 @@ import Renderer
 /// its software path, loaded at run time (`libcairo.so.2`): every view as
 /// `segue` draws it, in the same order, into an ARGB32 image of the same size.
 /// A view's fill is a rounded rectangle in its colour at its opacity (per
-/// fill, as Segue's renderer composites: no group), a picture a bitmap made
-/// once at the drawn size and painted bilinear, a label cairo's own text in
+/// fill, as Segue's renderer composites: no group), a picture the bitmap
+/// Segue's renderer samples for it (made once) stretched over the view bilinear, a label cairo's own text in
 /// DejaVu Sans (its glyphs rasterised once and cached by cairo), at the size
 /// Segue sets it and centred the same way. Meshes are left out: cairo has none.
 final class CairoScene {
@@ -165,8 +165,9 @@ final class CairoScene {
                 paint(cr)
             }
             if let bitmap = bitmap(for: view) {
-                scaleBy(cr, 1 / scale, 1 / scale)
-                setSourceSurface(cr, bitmap, 0, 0)
+                // The painting stretched over the view, as Segue's renderer samples it.
+                scaleBy(cr, w / Double(bitmap.width), h / Double(bitmap.height))
+                setSourceSurface(cr, bitmap.surface, 0, 0)
                 setFilter(getSource(cr), 4)  // CAIRO_FILTER_BILINEAR
                 paintWithAlpha(cr, alpha)
             }
@@ -211,28 +212,27 @@ final class CairoScene {
         closePath(cr)
     }
 
-    /// The bitmap of `view`'s picture at the size it is drawn (its bounds at
-    /// this scale), painted by Segue once, as premultiplied ARGB32.
-    private func bitmap(for view: View) -> OpaquePointer? {
-        let (pw, ph) = (Int((view.bounds.width * scale).rounded(.up)), Int((view.bounds.height * scale).rounded(.up)))
-        let key = "\(view.content) \(pw)x\(ph)"
-        if let made = bitmaps[key] { return made.surface }
-        guard pw > 0, ph > 0 else { return nil }
-        let picture = View(frame: Rect(x: 0, y: 0, width: Double(pw), height: Double(ph)))
-        picture.content = view.content
-        let canvas = ViewRenderer(scale: 1, background: .clear).render(picture)
+    /// The bitmap of `view`'s picture: the painting Segue's renderer samples
+    /// for it at this size (at the drawn size when that is whole, else the
+    /// next size up in steps of 32 pixels), as premultiplied ARGB32, with its
+    /// size; made once.
+    private func bitmap(for view: View) -> (surface: OpaquePointer?, width: Int, height: Int)? {
+        guard case .image(let seed) = view.content,
+              let painting = ImagePainter.painting(seed: seed, width: view.bounds.width * scale, height: view.bounds.height * scale) else { return nil }
+        let (pw, ph) = (painting.width, painting.height)
+        let key = "\(seed) \(pw)x\(ph)"
+        if let made = bitmaps[key] { return (made.surface, pw, ph) }
         let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: pw * ph * 4)
         for y in 0..<ph {
             for x in 0..<pw {
-                let c = canvas.color(x: x, y: y), k = (y * pw + x) * 4
-                // ARGB32 in native (little-endian) order: B, G, R, A, premultiplied.
-                (bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]) =
-                    (UInt8(c.blue * c.alpha * 255 + 0.5), UInt8(c.green * c.alpha * 255 + 0.5), UInt8(c.red * c.alpha * 255 + 0.5), UInt8(c.alpha * 255 + 0.5))
+                let c = painting.pixel(x, y), k = (y * pw + x) * 4
+                // ARGB32 in native (little-endian) order: B, G, R, A, premultiplied (as the painting is).
+                (bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]) = (c.b, c.g, c.r, c.a)
             }
         }
         let made = forData(bytes, 0, Int32(pw), Int32(ph), Int32(pw * 4))
         bitmaps[key] = (made, bytes)
-        return made
+        return (made, pw, ph)
     }
 }
 

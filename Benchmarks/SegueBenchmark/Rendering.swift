@@ -84,7 +84,7 @@ func frameTimes(registry: AnimatorRegistry, rounds: Int = 5, only: String? = nil
         print("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0))  \(String(format: "%6d", count)) |" + figures.joined(separator: " |"))
     }
     if let cairoVersion, !differences.isEmpty {
-        print("  (cairo \(cairoVersion), ARGB32, per-fill alpha, bilinear pictures made once, DejaVu Sans through its glyph cache;")
+        print("  (cairo \(cairoVersion), ARGB32, per-fill alpha, pictures sampled bilinear from the paintings Segue samples, DejaVu Sans through its glyph cache;")
         print("   the frames differ at most by, per channel, and pixels more than 32 apart: \(differences.joined(separator: "; ")))")
     }
 }

@@ -209,7 +209,7 @@ extension Shader {
 /// ``Content/imageColor(seed:u:v:)`` with its per-seed work done once: the
 /// colours, and the ridge line sampled finely enough that interpolating it
 /// is exact to a millionth of the picture's height.
-struct ImagePainter: Sendable {
+package struct ImagePainter: Sendable {
     let seed: Int
     private let sunHue: Color, top: Color, bottom: Color
     /// The hills' colour at full value: the picture scales it by 0.32 + 0.1 (1 − v).
@@ -295,6 +295,12 @@ struct ImagePainter: Sendable {
     /// asked for and kept, a few dozen. Which painting serves a view depends
     /// on its size alone, so a frame drawn twice is the same frame.
     static func bitmap(seed: Int, width: Double, height: Double) -> Picture.Level? {
+        painting(seed: seed, width: width, height: height)?.level(forFootprint: 1)
+    }
+
+    /// The painting ``bitmap(seed:width:height:)`` samples, whole: what
+    /// another renderer is given to draw the same frame (the benchmark's cairo).
+    package static func painting(seed: Int, width: Double, height: Double) -> Picture? {
         let whole = abs(width - width.rounded()) < 1e-6 && abs(height - height.rounded()) < 1e-6
         let (w, h) = whole ? (pixel(width, .toNearestOrAwayFromZero), pixel(height, .toNearestOrAwayFromZero))
             : (pixel(width / 32, .up) * 32, pixel(height / 32, .up) * 32)
@@ -303,7 +309,7 @@ struct ImagePainter: Sendable {
         lock.lock()
         if let made = bitmaps[key] {
             lock.unlock()
-            return made.level(forFootprint: 1)
+            return made
         }
         lock.unlock()
         let painter = Self.for(seed: seed)
@@ -323,7 +329,7 @@ struct ImagePainter: Sendable {
         defer { lock.unlock() }
         if bitmaps.count >= 32 { bitmaps.removeAll() }
         bitmaps[key] = picture
-        return picture.level(forFootprint: 1)
+        return picture
     }
 
     private struct BitmapKey: Hashable { let seed: Int, width: Int, height: Int }
