@@ -132,11 +132,16 @@ extension QuadItem {
                     continue
                 }
                 let x = Double(px) + 0.5
-                let c = x * inv[2] + cRow
+                let c = affine ? 1 : x * inv[2] + cRow
                 if c > 0 {
-                    let u = (x * inv[0] + uRow) / c, v = (x * inv[1] + vRow) / c
+                    // An affine map keeps c at 1: no division.
+                    let u = affine ? x * inv[0] + uRow : (x * inv[0] + uRow) / c, v = affine ? x * inv[1] + vRow : (x * inv[1] + vRow) / c
                     let coverage = roundedRectCoverage(u, v)
-                    if coverage > 0 {
+                    if coverage > 0, let sampler {
+                        // A picture's edge: its premultiplied colour there, scaled by what is covered.
+                        let k = UInt32(min(coverage * alpha, 1) * 255 + 0.5)
+                        if k > 0 { target.row(py)[px] = Pixel.over(Pixel.scaled(sampler.word(u: u, v: v), k), target.row(py)[px]) }
+                    } else if coverage > 0 {
                         let color = shader.color(u: u, v: v, pixelSize: pixelSize)
                         let a = Float(color.alpha * coverage * alpha)
                         if a > 0 { target.blend(x: px, y: py, r: Float(color.red), g: Float(color.green), b: Float(color.blue), a: a) }
@@ -171,7 +176,8 @@ extension QuadItem {
     private func roundedRectCoverage(_ u: Double, _ v: Double) -> Double {
         let w = width, h = height, r = radius
         let qx = abs(u - w / 2) - (w / 2 - r), qy = abs(v - h / 2) - (h / 2 - r)
-        let outside = (max(qx, 0) * max(qx, 0) + max(qy, 0) * max(qy, 0)).squareRoot()
+        // Beside a side rather than a corner the distance outside is along one axis: no square root.
+        let outside = qx > 0 && qy > 0 ? (qx * qx + qy * qy).squareRoot() : max(qx, qy, 0)
         let distance = outside + min(max(qx, qy), 0) - r
         return min(max(0.5 - distance / pixelSize, 0), 1)
     }

@@ -57,7 +57,6 @@ struct PictureSampler {
         var px = u * ax + bx, py = v * ay + by
         let dpx = du * ax, dpy = dv * ay
         var out = target.row(y) + first
-        @inline(__always) func word(_ offset: Int) -> UInt32 { p.loadUnaligned(fromByteOffset: offset, as: UInt32.self) }
         // The row's rows of texels, when it runs level (no rotation): worked out once.
         let level = dpy == 0
         var rows = (0, 0), ty: Float = 0
@@ -158,29 +157,38 @@ struct PictureSampler {
             return
         }
         for _ in first...last {
-            var color: UInt32
-            if rowClipped || (clips && (px < 0 || px >= Double(width) || py < 0 || py >= Double(height))) {
-                color = background
-            } else {
-                if !level {
-                    let fy = Float(min(max(py - 0.5, 0), Double(height - 1)))
-                    let y0 = Int(fy)
-                    rows = (y0 * width * 4, (y0 + 1 < height ? y0 + 1 : y0) * width * 4)
-                    ty = fy - Float(y0)
-                }
-                let fx = min(max(px - 0.5, 0), Double(width - 1))
-                let x0 = Int(fx)
-                let c0 = x0 * 4, c1 = (x0 + 1 < width ? x0 + 1 : x0) * 4
-                let (wx, wy) = (UInt32((fx - Double(x0)) * 256 + 0.5), UInt32(ty * 256 + 0.5))
-                let top = Pixel.mix(word(rows.0 + c0), word(rows.0 + c1), wx), bottom = Pixel.mix(word(rows.1 + c0), word(rows.1 + c1), wx)
-                // The picture over the view's background (both premultiplied).
-                color = Pixel.over(Pixel.mix(top, bottom, wy), background)
-            }
+            let color = rowClipped ? background : texel(px, py)
             out.pointee = Pixel.over(opacity == 255 ? color : Pixel.scaled(color, opacity), out.pointee)
             out += 1
             px += dpx
             py += dpy
         }
+    }
+
+    /// The view's colour at (u, v) of its points, premultiplied: the picture
+    /// sampled there over the background (the background alone outside a
+    /// picture that does not fill the view). One pixel's worth of
+    /// ``blendRow(from:to:y:u:du:v:dv:alpha:into:)``, for an edge pixel.
+    @inline(__always)
+    func word(u: Double, v: Double) -> UInt32 { texel(u * ax + bx, v * ay + by) }
+
+    /// The level sampled bilinear at (px, py) of its pixels, over the background.
+    @inline(__always)
+    private func texel(_ px: Double, _ py: Double) -> UInt32 {
+        let width = level.width, height = level.height
+        if clips && (px < 0 || px >= Double(width) || py < 0 || py >= Double(height)) { return background }
+        let p = UnsafeRawPointer(level.pixels.baseAddress.unsafelyUnwrapped)
+        @inline(__always) func word(_ offset: Int) -> UInt32 { p.loadUnaligned(fromByteOffset: offset, as: UInt32.self) }
+        let fy = Float(min(max(py - 0.5, 0), Double(height - 1)))
+        let y0 = Int(fy)
+        let rows = (y0 * width * 4, (y0 + 1 < height ? y0 + 1 : y0) * width * 4)
+        let fx = min(max(px - 0.5, 0), Double(width - 1))
+        let x0 = Int(fx)
+        let c0 = x0 * 4, c1 = (x0 + 1 < width ? x0 + 1 : x0) * 4
+        let (wx, wy) = (UInt32((fx - Double(x0)) * 256 + 0.5), UInt32((fy - Float(y0)) * 256 + 0.5))
+        let top = Pixel.mix(word(rows.0 + c0), word(rows.0 + c1), wx), bottom = Pixel.mix(word(rows.1 + c0), word(rows.1 + c1), wx)
+        // The picture over the view's background (both premultiplied).
+        return Pixel.over(Pixel.mix(top, bottom, wy), background)
     }
 }
 
