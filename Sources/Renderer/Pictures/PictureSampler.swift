@@ -122,26 +122,24 @@ struct PictureSampler {
             // whatever the background beneath it.
             let replaces = opacity == 255 && (background >> 24 == 255 || self.level.opaque)
             let last0 = (width - 1) << 16
+            if let columns, self.level.opaque {
+                // An opaque picture mixes to opaque texels, whatever the background. Each texel row the quad reads
+                // is mixed across once, at its columns (where they are is worked out once for the quad), and kept
+                // for the next pixel row, which reads it again as often as not; a pixel row mixes two such rows
+                // down, eight pixels at a time in vector lanes, into the row at full opacity, else blended over it.
+                let y0 = rows.0 / (width * 4), y1 = rows.1 / (width * 4)
+                let (top, bottom) = columns.across(rows: y0, y1, of: p, width: width, start: position, step: step, count: last - first + 1)
+                let sampled = opacity == 255 ? out : columns.scratch(last - first + 1)
+                Self.mix(rows: UnsafeRawPointer(top), UnsafeRawPointer(bottom), count: last - first + 1, by: wy, into: sampled)
+                if opacity < 255 { Pixel.blend(opaque: sampled, count: last - first + 1, opacity: opacity, over: out) }
+                return
+            }
             // The two texel rows mixed once, over the columns the row reads, then each pixel mixes two of those.
             let ends = (min(max(position, 0), last0) >> 16, min(max(position + step * (last - first), 0), last0) >> 16)
             let low = min(ends.0, ends.1), high = min(max(ends.0, ends.1) + 1, width - 1)
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: high - low + 1) { mixed in
                 Self.mix(rows: p + rows.0 + low * 4, p + rows.1 + low * 4, count: high - low + 1, by: wy, into: mixed.baseAddress!)
                 let texels = mixed.baseAddress! - low
-                let count = last - first + 1
-                if let columns, self.level.opaque {
-                    // An opaque picture mixes to opaque texels, whatever the background: each column's two texels
-                    // gathered (where they are is worked out once for the quad), then mixed eight at a time in vector
-                    // lanes, each by its weight, into the row at full opacity, else blended over it.
-                    let (left, right, weights) = columns.of(start: position, step: step, count: count, width: width)
-                    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 3 * count) { gathered in
-                        let (a, b, sampled) = (gathered.baseAddress!, gathered.baseAddress! + count, gathered.baseAddress! + 2 * count)
-                        for k in 0..<count { (a[k], b[k]) = (texels[Int(left[k])], texels[Int(right[k])]) }
-                        Self.mix(rows: UnsafeRawPointer(a), UnsafeRawPointer(b), count: count, weights: weights, into: opacity == 255 ? out : sampled)
-                        if opacity < 255 { Pixel.blend(opaque: sampled, count: count, opacity: opacity, over: out) }
-                    }
-                    return
-                }
                 // Locals, not the captured variables: those would be read and written through memory each pixel.
                 var (at, to) = (position, out)
                 for _ in first...last {
@@ -202,10 +200,51 @@ final class Columns {
     private var left = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0), right = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
     private var weights = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
 
+    /// Texel rows mixed across at these columns, two kept (row index, words), and words to work in.
+    private var kept: [(row: Int, words: UnsafeMutableBufferPointer<UInt32>)] = [(-1, .init(start: nil, count: 0)), (-1, .init(start: nil, count: 0))]
+    private var work = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
+
     deinit {
         left.deallocate()
         right.deallocate()
         weights.deallocate()
+        kept.forEach { $0.words.deallocate() }
+        work.deallocate()
+    }
+
+    /// At least `count` words to work in, valid until the next call.
+    func scratch(_ count: Int) -> UnsafeMutablePointer<UInt32> {
+        if work.count < count {
+            work.deallocate()
+            work = .allocate(capacity: count)
+        }
+        return work.baseAddress!
+    }
+
+    /// Texel rows `y0` and `y1` of the `width`-texel picture at `pixels`, each
+    /// mixed across at the columns of ``of(start:step:count:width:)``: the
+    /// rows kept from the call before when they are the same (and the columns are).
+    func across(rows y0: Int, _ y1: Int, of pixels: UnsafeRawPointer, width: Int, start: Int, step: Int, count: Int)
+        -> (UnsafePointer<UInt32>, UnsafePointer<UInt32>) {
+        if key != (start, step, count) { kept[0].row = -1; kept[1].row = -1 }
+        let (left, right, weights) = of(start: start, step: step, count: count, width: width)
+        func row(_ y: Int, keeping other: Int) -> UnsafePointer<UInt32> {
+            if let k = kept.firstIndex(where: { $0.row == y }) { return UnsafePointer(kept[k].words.baseAddress!) }
+            let k = kept[0].row == other ? 1 : 0
+            if kept[k].words.count < count {
+                kept[k].words.deallocate()
+                kept[k].words = .allocate(capacity: count)
+            }
+            kept[k].row = y
+            let texels = (pixels + y * width * 4).assumingMemoryBound(to: UInt32.self), words = kept[k].words.baseAddress!
+            // Each column's two texels gathered, then mixed eight at a time by their weights.
+            let (a, b) = (scratch(2 * count), work.baseAddress! + count)
+            for i in 0..<count { (a[i], b[i]) = (texels[Int(left[i])], texels[Int(right[i])]) }
+            PictureSampler.mix(rows: UnsafeRawPointer(a), UnsafeRawPointer(b), count: count, weights: weights, into: words)
+            return UnsafePointer(words)
+        }
+        let top = row(y0, keeping: y1)
+        return (top, row(y1, keeping: y0))
     }
 
     /// The columns of `count` pixels whose first texel position is `start`, each next `step` on, in a picture
