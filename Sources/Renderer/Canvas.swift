@@ -159,34 +159,13 @@ enum Pixel {
         return rb | ag
     }
 
-    /// Eight words' channels times `k` / 255 (`k` in every 16-bit lane),
-    /// rounded: ``scaled(_:_:)`` of each, each channel in a 16-bit lane (a
-    /// 16-bit multiply is in every x86-64's vector unit; a 32-bit one is not).
-    @inline(__always)
-    static func scaled(_ x: SIMD8<UInt32>, _ k: SIMD16<UInt16>) -> SIMD8<UInt32> {
-        var rb = unsafeBitCast(x & 0x00FF_00FF, to: SIMD16<UInt16>.self) &* k &+ 0x80
-        rb = (rb &+ (rb &>> 8)) &>> 8
-        var ag = unsafeBitCast((x &>> 8) & 0x00FF_00FF, to: SIMD16<UInt16>.self) &* k &+ 0x80
-        ag = (ag &+ (ag &>> 8)) & 0xFF00
-        return unsafeBitCast(rb, to: SIMD8<UInt32>.self) | unsafeBitCast(ag, to: SIMD8<UInt32>.self)
-    }
-
     /// `count` opaque words from `source` at opacity `k` / 255 (below 255)
     /// over the words at `out`: `over(scaled(source[i], k), out[i])` each,
-    /// eight at a time.
+    /// in vector lanes (C: SSE2's high-half multiply scales eight channels
+    /// in one instruction, which Swift's SIMD types do not reach).
+    @inline(__always)
     static func blend(opaque source: UnsafePointer<UInt32>, count: Int, opacity k: UInt32, over out: UnsafeMutablePointer<UInt32>) {
-        let (s, o) = (UnsafeRawPointer(source), UnsafeMutableRawPointer(out))
-        let (k16, rest16) = (SIMD16<UInt16>(repeating: UInt16(k)), SIMD16<UInt16>(repeating: UInt16(255 - k)))
-        var i = 0
-        while i + 8 <= count {
-            let x = s.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self), y = o.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self)
-            o.storeBytes(of: scaled(x, k16) &+ scaled(y, rest16), toByteOffset: i * 4, as: SIMD8<UInt32>.self)
-            i += 8
-        }
-        while i < count {
-            out[i] = over(scaled(source[i], k), out[i])
-            i += 1
-        }
+        graphics_blend_opaque32(source, count, k, out)
     }
 
     /// `a` and `b` (premultiplied words) mixed by `f` / 256 towards `b`
@@ -327,20 +306,8 @@ struct DrawingTarget: @unchecked Sendable {
         if a == 255 {
             Self.fill(p, with: color, count: count)
         } else if a > 0 {
-            let k = 255 - a
-            // Eight pixels at a time.
-            let raw = UnsafeMutableRawPointer(p), lanes = SIMD8<UInt32>(repeating: color)
-            let k16 = SIMD16<UInt16>(repeating: UInt16(k))
-            var i = 0
-            while i + 8 <= count {
-                let x = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self)
-                raw.storeBytes(of: lanes &+ Pixel.scaled(x, k16), toByteOffset: i * 4, as: SIMD8<UInt32>.self)
-                i += 8
-            }
-            while i < count {
-                p[i] = color &+ Pixel.scaled(p[i], k)
-                i += 1
-            }
+            // In C: SSE2's high-half multiply scales eight channels in one instruction, which Swift's SIMD types do not reach.
+            graphics_over_color32(p, color, count)
         }
     }
 

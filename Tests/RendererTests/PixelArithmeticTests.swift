@@ -26,7 +26,7 @@ struct PixelArithmeticTests {
         }
     }
 
-    /// Opaque words blended over a row eight at a time at an opacity are the
+    /// Opaque words blended over a row in vector lanes at an opacity are the
     /// same bytes as each scaled and put over its pixel alone.
     @Test func opaqueWordsBlendedEightAtATimeAreBlendedAsOneAtATime() {
         var random = RandomWords(seed: 0xB1E4D)
@@ -41,6 +41,55 @@ struct PixelArithmeticTests {
             let expected = zip(source, beneath).map { Pixel.over(Pixel.scaled($0, opacity), $1) }
             guard found == expected else {
                 Issue.record("\(count) words at opacity \(opacity): \(found), not \(expected)")
+                return
+            }
+        }
+    }
+
+    /// A translucent colour blended over a row in vector lanes (eight words,
+    /// then four, then one at a time) is the same bytes as put over each word alone.
+    @Test func aColourBlendedOverARowIsPutOverEachWord() {
+        var random = RandomWords(seed: 0xC0105)
+        for round in 0..<2_000 {
+            let count = 1 + round % 37
+            var color = random.premultiplied()
+            if color >> 24 == 255 || color >> 24 == 0 { color = (color & 0x007F_7F7F) | 0x7F00_0000 }
+            let beneath = (0..<count).map { _ in random.premultiplied() }
+            var found = beneath
+            found.withUnsafeMutableBufferPointer { words in
+                DrawingTarget(pixels: words.baseAddress!, width: count, height: 1, clip: PixelRect(x0: 0, y0: 0, x1: count, y1: 1))
+                    .blend(color, y: 0, from: 0, to: count - 1)
+            }
+            let expected = beneath.map { Pixel.over(color, $0) }
+            guard found == expected else {
+                Issue.record("\(count) words under \(color): \(found), not \(expected)")
+                return
+            }
+        }
+    }
+
+    /// Two rows mixed in vector lanes, by one weight or by each word's own,
+    /// are the same bytes as each pair of words mixed alone.
+    @Test func rowsMixedInLanesAreMixedWordByWord() {
+        var random = RandomWords(seed: 0x1A7E5)
+        for round in 0..<2_000 {
+            let count = 1 + round % 37, f = random.next() % 257
+            let (a, b) = ((0..<count).map { _ in random.premultiplied() }, (0..<count).map { _ in random.premultiplied() })
+            let weights = (0..<count).map { _ in random.next() % 257 }
+            var (byOne, byEach) = ([UInt32](repeating: 0, count: count), [UInt32](repeating: 0, count: count))
+            a.withUnsafeBytes { a in
+                b.withUnsafeBytes { b in
+                    byOne.withUnsafeMutableBufferPointer { PictureSampler.mix(rows: a.baseAddress!, b.baseAddress!, count: count, by: f, into: $0.baseAddress!) }
+                    weights.withUnsafeBufferPointer { w in
+                        byEach.withUnsafeMutableBufferPointer {
+                            PictureSampler.mix(rows: a.baseAddress!, b.baseAddress!, count: count, weights: w.baseAddress!, into: $0.baseAddress!)
+                        }
+                    }
+                }
+            }
+            let (one, each) = ((0..<count).map { Pixel.mix(a[$0], b[$0], f) }, (0..<count).map { Pixel.mix(a[$0], b[$0], weights[$0]) })
+            guard byOne == one, byEach == each else {
+                Issue.record("\(count) words by \(f): \(byOne), not \(one); by each: \(byEach), not \(each)")
                 return
             }
         }

@@ -23,6 +23,22 @@ static inline void graphics_fill32(uint32_t *words, uint32_t value, size_t count
     wmemset((wchar_t *)words, (wchar_t)value, count);
 }
 
+/** `color`, a premultiplied RGBA word, over each of the `count` words from
+ * `words` (premultiplied): color + word × (255 − alpha) / 255 per channel,
+ * rounded. In vector lanes where the processor has them, the same bytes. */
+void graphics_over_color32(uint32_t *words, uint32_t color, size_t count);
+
+/** Each of the `count` opaque words from `source` at opacity k / 255 (k
+ * below 255) over the word at `out` beside it: source × k / 255 + out ×
+ * (255 − k) / 255 per channel, each rounded. */
+void graphics_blend_opaque32(const uint32_t *source, size_t count, uint32_t k, uint32_t *out);
+
+/** Each of `count` words of `a` mixed with the word of `b` beside it into
+ * `out`, by f / 256 towards `b` (f from 0 to 256) or, when `weights` is
+ * not NULL, by each word's own weight there: a × (256 − f) + b × f, plus
+ * 128, over 256, per channel. `out` may be `a` or `b`. */
+void graphics_mix_rows32(const void *a, const void *b, size_t count, uint32_t f, const uint32_t *weights, uint32_t *out);
+
 /** What a decode returns. */
 enum {
     GRAPHICS_OK = 0,

@@ -39,9 +39,8 @@ extension QuadItem {
         // alone): the first such row's edge pixels are kept, as words, for the others.
         var edges: (first: Int, innerFirst: Int, innerLast: Int, last: Int, words: [UInt32])?
         let straight = max(radius, 0) + 0.5 * pixelSize
-        // A picture without perspective: one sampler for the quad, which keeps, upright, the texels its columns read.
-        var sampler = affine ? shader.pictureSampler : nil
-        if upright { sampler?.columns = Columns() }
+        // A picture without perspective: one sampler for the quad, which keeps the texels its columns read.
+        let sampler = affine ? shader.pictureSampler : nil
         // Upright, the outline's span is the same on every row it crosses: found once. So is the covered run
         // of every row whose centre lies a pixel or more within the straight part of the sides (away from
         // rounded corners and the top and bottom edges), found at the first such row.

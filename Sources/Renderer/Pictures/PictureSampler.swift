@@ -1,3 +1,4 @@
+import GraphicsShims
 import HostContainer
 
 /// A picture content's fast path: where a quad covers its pixels wholly and
@@ -11,41 +12,16 @@ struct PictureSampler {
     let clips: Bool
     /// The view's background, a premultiplied word.
     let background: UInt32
-    /// Where a quad's pixel columns read the picture, kept from row to row of one draw (nil: worked out per pixel).
-    var columns: Columns? = nil
-
-    /// Eight words of `x` mixed with eight of `y`, each pair by its weight in
-    /// 256ths given in both 16-bit lanes of its word in `f16`.
-    @inline(__always)
-    private static func mix8(_ x: SIMD8<UInt32>, _ y: SIMD8<UInt32>, _ f16: SIMD16<UInt16>) -> SIMD8<UInt32> {
-        let g16 = SIMD16<UInt16>(repeating: 256) &- f16
-        @inline(__always) func lanes(_ v: SIMD8<UInt32>) -> SIMD16<UInt16> { unsafeBitCast(v & 0x00FF_00FF, to: SIMD16<UInt16>.self) }
-        let rb = (lanes(x) &* g16 &+ lanes(y) &* f16 &+ 0x80) &>> 8
-        let ag = (lanes(x &>> 8) &* g16 &+ lanes(y &>> 8) &* f16 &+ 0x80) & 0xFF00
-        return unsafeBitCast(rb, to: SIMD8<UInt32>.self) | unsafeBitCast(ag, to: SIMD8<UInt32>.self)
-    }
+    /// Where a quad's pixel columns read the picture, and rows to work in, kept from row to row of one draw.
+    let columns = Columns()
 
     /// `count` words of row `a` mixed with row `b` into `out`, by `f` / 256
-    /// throughout or, given `weights`, each by its own: eight at a time in
-    /// 16-bit vector lanes, as ``Pixel/mix(_:_:_:)`` mixes one.
+    /// throughout or, given `weights`, each by its own: in vector lanes (C,
+    /// for SSE2's byte unpacking), as ``Pixel/mix(_:_:_:)`` mixes one.
+    @inline(__always)
     static func mix(rows a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int, by f: UInt32 = 0, weights: UnsafePointer<UInt32>? = nil,
                     into out: UnsafeMutablePointer<UInt32>) {
-        let o = UnsafeMutableRawPointer(out), same = SIMD16<UInt16>(repeating: UInt16(f))
-        var i = 0
-        while i + 8 <= count {
-            var f16 = same
-            if let weights {
-                let w = UnsafeRawPointer(weights).loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self)
-                f16 = unsafeBitCast(w | (w &<< 16), to: SIMD16<UInt16>.self)
-            }
-            let mixed = mix8(a.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self), b.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self), f16)
-            o.storeBytes(of: mixed, toByteOffset: i * 4, as: SIMD8<UInt32>.self)
-            i += 8
-        }
-        while i < count {
-            out[i] = Pixel.mix(a.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self), b.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self), weights?[i] ?? f)
-            i += 1
-        }
+        graphics_mix_rows32(a, b, count, f, weights, out)
     }
 
     /// Blends pixels `first` to `last` of row `y`, whose first pixel centre maps to (u, v) of
@@ -78,9 +54,9 @@ struct PictureSampler {
             let count = last - first + 1
             if x0 >= 0, x0 + count < width {
                 let c = x0 * 4
-                @inline(__always) func put(_ color: UInt32) {
-                    out.pointee = opacity == 255 ? Pixel.over(color, out.pointee) : Pixel.over(Pixel.scaled(color, opacity), out.pointee)
-                    out += 1
+                // A word over the pixel at `out + k`, at the quad's opacity.
+                @inline(__always) func put(_ color: UInt32, _ k: Int) {
+                    out[k] = Pixel.over(opacity == 255 ? color : Pixel.scaled(color, opacity), out[k])
                 }
                 if tx == 0 && ty == 0 {
                     // On the texel grid (a view at rest): each pixel is one texel, over the background.
@@ -91,22 +67,20 @@ struct PictureSampler {
                     } else if opacity == 255 && background >> 24 == 255 {
                         for k in 0..<count { out[k] = Pixel.over(texels[k], background) }
                     } else {
-                        for k in 0..<count { put(Pixel.over(texels[k], background)) }
+                        for k in 0..<count { put(Pixel.over(texels[k], background), k) }
                     }
                 } else {
                     // The two rows mixed, then each texel with the next: both in vector lanes, the weights the same throughout.
                     let (fx, fy) = (UInt32(tx * 256 + 0.5), UInt32(ty * 256 + 0.5))
-                    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * (count + 1)) { scratch in
-                        let mixed = scratch.baseAddress!, sampled = mixed + count + 1
-                        Self.mix(rows: p + rows.0 + c, p + rows.1 + c, count: count + 1, by: fy, into: mixed)
-                        Self.mix(rows: UnsafeRawPointer(mixed), UnsafeRawPointer(mixed + 1), count: count, by: fx, into: sampled)
-                        if self.level.opaque && opacity == 255 {
-                            out.update(from: sampled, count: count)
-                        } else if self.level.opaque {
-                            Pixel.blend(opaque: sampled, count: count, opacity: opacity, over: out)
-                        } else {
-                            for k in 0..<count { put(Pixel.over(sampled[k], background)) }
-                        }
+                    let mixed = columns.scratch(2 * (count + 1)), sampled = mixed + count + 1
+                    Self.mix(rows: p + rows.0 + c, p + rows.1 + c, count: count + 1, by: fy, into: mixed)
+                    Self.mix(rows: UnsafeRawPointer(mixed), UnsafeRawPointer(mixed + 1), count: count, by: fx, into: sampled)
+                    if self.level.opaque && opacity == 255 {
+                        out.update(from: sampled, count: count)
+                    } else if self.level.opaque {
+                        Pixel.blend(opaque: sampled, count: count, opacity: opacity, over: out)
+                    } else {
+                        for k in 0..<count { put(Pixel.over(sampled[k], background), k) }
                     }
                 }
                 return
@@ -122,7 +96,7 @@ struct PictureSampler {
             // whatever the background beneath it.
             let replaces = opacity == 255 && (background >> 24 == 255 || self.level.opaque)
             let last0 = (width - 1) << 16
-            if let columns, self.level.opaque {
+            if self.level.opaque {
                 // An opaque picture mixes to opaque texels, whatever the background. Each texel row the quad reads
                 // is mixed across once, at its columns (where they are is worked out once for the quad), and kept
                 // for the next pixel row, which reads it again as often as not; a pixel row mixes two such rows
@@ -137,9 +111,10 @@ struct PictureSampler {
             // The two texel rows mixed once, over the columns the row reads, then each pixel mixes two of those.
             let ends = (min(max(position, 0), last0) >> 16, min(max(position + step * (last - first), 0), last0) >> 16)
             let low = min(ends.0, ends.1), high = min(max(ends.0, ends.1) + 1, width - 1)
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: high - low + 1) { mixed in
-                Self.mix(rows: p + rows.0 + low * 4, p + rows.1 + low * 4, count: high - low + 1, by: wy, into: mixed.baseAddress!)
-                let texels = mixed.baseAddress! - low
+            do {
+                let mixed = columns.scratch(high - low + 1)
+                Self.mix(rows: p + rows.0 + low * 4, p + rows.1 + low * 4, count: high - low + 1, by: wy, into: mixed)
+                let texels = mixed - low
                 // Locals, not the captured variables: those would be read and written through memory each pixel.
                 var (at, to) = (position, out)
                 for _ in first...last {
@@ -193,8 +168,9 @@ struct PictureSampler {
 /// Where each pixel column of an upright quad reads a picture: its two
 /// texels (the texel position in 16.16 fixed point, held to the picture's
 /// edges, the right one held too) and the right one's weight in 256ths. The
-/// same on every row of the quad, so worked out once per quad drawn. One
-/// per quad and band: not thread-safe.
+/// same on every row of the quad, so worked out once per quad drawn; and
+/// the rows a draw works in, kept so that no row allocates. One per quad
+/// and band: not thread-safe.
 final class Columns {
     private var key: (start: Int, step: Int, count: Int) = (0, 0, -1)
     private var left = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0), right = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
