@@ -29,9 +29,8 @@ struct PixelArithmeticTests {
     /// Opaque words blended over a row in vector lanes at an opacity are the
     /// same bytes as each scaled and put over its pixel alone.
     @Test func opaqueWordsBlendedEightAtATimeAreBlendedAsOneAtATime() {
-        var random = RandomWords(seed: 0xB1E4D)
-        for round in 0..<2_000 {
-            let count = 1 + round % 37, opacity = random.next() % 255
+        Self.rows(seed: 0xB1E4D) { random, count in
+            let opacity = random.next() % 255
             let source = (0..<count).map { _ in random.next() | 0xFF00_0000 }
             let beneath = (0..<count).map { _ in random.premultiplied() }
             var found = beneath
@@ -39,19 +38,14 @@ struct PixelArithmeticTests {
                 found.withUnsafeMutableBufferPointer { Pixel.blend(opaque: s.baseAddress!, count: count, opacity: opacity, over: $0.baseAddress!) }
             }
             let expected = zip(source, beneath).map { Pixel.over(Pixel.scaled($0, opacity), $1) }
-            guard found == expected else {
-                Issue.record("\(count) words at opacity \(opacity): \(found), not \(expected)")
-                return
-            }
+            return found == expected ? nil : "\(count) words at opacity \(opacity): \(found), not \(expected)"
         }
     }
 
     /// A translucent colour blended over a row in vector lanes (eight words,
     /// then four, then one at a time) is the same bytes as put over each word alone.
     @Test func aColourBlendedOverARowIsPutOverEachWord() {
-        var random = RandomWords(seed: 0xC0105)
-        for round in 0..<2_000 {
-            let count = 1 + round % 37
+        Self.rows(seed: 0xC0105) { random, count in
             var color = random.premultiplied()
             if color >> 24 == 255 || color >> 24 == 0 { color = (color & 0x007F_7F7F) | 0x7F00_0000 }
             let beneath = (0..<count).map { _ in random.premultiplied() }
@@ -61,19 +55,15 @@ struct PixelArithmeticTests {
                     .blend(color, y: 0, from: 0, to: count - 1)
             }
             let expected = beneath.map { Pixel.over(color, $0) }
-            guard found == expected else {
-                Issue.record("\(count) words under \(color): \(found), not \(expected)")
-                return
-            }
+            return found == expected ? nil : "\(count) words under \(color): \(found), not \(expected)"
         }
     }
 
     /// Two rows mixed in vector lanes, by one weight or by each word's own,
     /// are the same bytes as each pair of words mixed alone.
     @Test func rowsMixedInLanesAreMixedWordByWord() {
-        var random = RandomWords(seed: 0x1A7E5)
-        for round in 0..<2_000 {
-            let count = 1 + round % 37, f = random.next() % 257
+        Self.rows(seed: 0x1A7E5) { random, count in
+            let f = random.next() % 257
             let (a, b) = ((0..<count).map { _ in random.premultiplied() }, (0..<count).map { _ in random.premultiplied() })
             let weights = (0..<count).map { _ in random.next() % 257 }
             var (byOne, byEach) = ([UInt32](repeating: 0, count: count), [UInt32](repeating: 0, count: count))
@@ -88,8 +78,18 @@ struct PixelArithmeticTests {
                 }
             }
             let (one, each) = ((0..<count).map { Pixel.mix(a[$0], b[$0], f) }, (0..<count).map { Pixel.mix(a[$0], b[$0], weights[$0]) })
-            guard byOne == one, byEach == each else {
-                Issue.record("\(count) words by \(f): \(byOne), not \(one); by each: \(byEach), not \(each)")
+            return byOne == one && byEach == each ? nil : "\(count) words by \(f): \(byOne), not \(one); by each: \(byEach), not \(each)"
+        }
+    }
+
+    /// Runs `check` on 2,000 rows of 1 to 37 words, drawn from `seed` (every
+    /// count through the vector loops and their tails); records the first it
+    /// finds wrong, by what it says.
+    static func rows(seed: UInt64, _ check: (inout RandomWords, Int) -> String?) {
+        var random = RandomWords(seed: seed)
+        for round in 0..<2_000 {
+            if let wrong = check(&random, 1 + round % 37) {
+                Issue.record(Comment(rawValue: wrong))
                 return
             }
         }
