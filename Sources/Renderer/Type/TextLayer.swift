@@ -97,14 +97,14 @@ final class TextLayer: @unchecked Sendable, Equatable {
     @inline(__always)
     private static func moved(_ pixel: UInt32, towards ink: UInt32, from box: UInt32, by alpha: UInt32) -> UInt32 {
         let coverage = Int(ink >> 24), a = Int(alpha)
-        var out = pixel & 0xFF00_0000
-        for shift in [0, 8, 16] as [UInt32] {
+        @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
             let p = Int((pixel >> shift) & 0xFF), i = Int((ink >> shift) & 0xFF), b = Int((box >> shift) & 0xFF)
             // (i - coverage b / 255) a / 255, in 255² units, rounded.
             let delta = (i * 255 - coverage * b) * a
             let moved = p + (delta >= 0 ? (delta + 32_512) / 65_025 : -((-delta + 32_512) / 65_025))
-            out |= UInt32(min(max(moved, 0), 255)) << shift
+            return UInt32(min(max(moved, 0), 255)) << shift
         }
-        return out
+        // The three colour channels written out, not looped over: this runs for every inked pixel of a fading label.
+        return (pixel & 0xFF00_0000) | channel(0) | channel(8) | channel(16)
     }
 }
