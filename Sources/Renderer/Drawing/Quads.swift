@@ -57,7 +57,9 @@ extension QuadItem {
             let (xs, ys) = (outer.map(\.0), outer.map(\.1))
             uprightSpan = (max(area.x0, ceilInt(xs.min()! - 0.5) - 1), min(area.x1 - 1, floorInt(xs.max()! - 0.5) + 1), ys.min()!, ys.max()!)
         }
-        for py in area.y0..<area.y1 {
+        var py = area.y0 - 1
+        while py + 1 < area.y1 {
+            py += 1
             let y = Double(py) + 0.5
             var first = area.x0, last = area.x1 - 1
             if let uprightSpan {
@@ -89,10 +91,24 @@ extension QuadItem {
             let uRow = y * inv[3] + inv[6], vRow = y * inv[4] + inv[7], cRow = y * inv[5] + inv[8]
             if upright, let constant, innerFirst <= innerLast, vRow >= straight, vRow <= height - straight {
                 if let kept = edges, kept.first == first, kept.innerFirst == innerFirst, kept.innerLast == innerLast, kept.last == last {
-                    let row = target.row(py)
-                    for x in first..<innerFirst { row[x] = Pixel.over(kept.words[x - first], row[x]) }
-                    target.blend(constant, y: py, from: innerFirst, to: innerLast)
-                    for x in (innerLast + 1)..<(last + 1) { row[x] = Pixel.over(kept.words[x - first], row[x]) }
+                    // A row in the straight part of the sides is every such row below it: those drawn in one go.
+                    var through = py
+                    if straightRows.contains(y) {
+                        while through + 1 < area.y1 {
+                            let next = Double(through + 1) + 0.5, v = next * inv[4] + inv[7]
+                            guard straightRows.contains(next), v >= straight, v <= height - straight else { break }
+                            through += 1
+                        }
+                    }
+                    kept.words.withUnsafeBufferPointer { words in
+                        for r in py...through {
+                            let row = target.row(r)
+                            for x in first..<innerFirst { row[x] = Pixel.over(words[x - first], row[x]) }
+                            target.blend(constant, y: r, from: innerFirst, to: innerLast)
+                            for x in (innerLast + 1)..<(last + 1) { row[x] = Pixel.over(words[x - first], row[x]) }
+                        }
+                    }
+                    py = through
                     continue
                 }
                 var words = [UInt32](repeating: 0, count: last - first + 1)
