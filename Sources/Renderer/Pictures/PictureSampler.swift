@@ -16,8 +16,8 @@ struct PictureSampler {
     let columns = Columns()
 
     /// `count` words of row `a` mixed with row `b` into `out`, by `f` / 256
-    /// throughout or, given `weights`, each by its own: in vector lanes (C,
-    /// for SSE2's byte unpacking), as ``Pixel/mix(_:_:_:)`` mixes one.
+    /// throughout or, given `weights`, each by its own: in vector lanes (C:
+    /// AVX2 where the processor has it, else SSE2), as ``Pixel/mix(_:_:_:)`` mixes one.
     @inline(__always)
     static func mix(rows a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int, by f: UInt32 = 0, weights: UnsafePointer<UInt32>? = nil,
                     into out: UnsafeMutablePointer<UInt32>) {
@@ -100,7 +100,7 @@ struct PictureSampler {
                 // An opaque picture mixes to opaque texels, whatever the background. Each texel row the quad reads
                 // is mixed across once, at its columns (where they are is worked out once for the quad), and kept
                 // for the next pixel row, which reads it again as often as not; a pixel row mixes two such rows
-                // down, eight pixels at a time in vector lanes, into the row at full opacity, else blended over it.
+                // down in vector lanes, into the row at full opacity, else blended over it.
                 let y0 = rows.0 / (width * 4), y1 = rows.1 / (width * 4)
                 let (top, bottom) = columns.across(rows: y0, y1, of: p, width: width, start: position, step: step, count: last - first + 1)
                 let sampled = opacity == 255 ? out : columns.scratch(last - first + 1)
@@ -213,7 +213,7 @@ final class Columns {
             }
             kept[k].row = y
             let texels = (pixels + y * width * 4).assumingMemoryBound(to: UInt32.self), words = kept[k].words.baseAddress!
-            // Each column's two texels gathered, then mixed eight at a time by their weights.
+            // Each column's two texels gathered, then mixed in vector lanes by their weights.
             let (a, b) = (scratch(2 * count), work.baseAddress! + count)
             for i in 0..<count { (a[i], b[i]) = (texels[Int(left[i])], texels[Int(right[i])]) }
             PictureSampler.mix(rows: UnsafeRawPointer(a), UnsafeRawPointer(b), count: count, weights: weights, into: words)
