@@ -10,7 +10,7 @@ import Renderer
 /// rounds is its time; the canvas is 8-bit premultiplied RGBA, ready for a
 /// window or an encoder, so no conversion follows); the median and 99th
 /// percentile over the frames. Beside it the same frames drawn with cairo
-/// (``CairoScene``), frame by frame in turn with Segue's, and the ratio of
+/// (``CairoScene``), round by round in turn with Segue's, and the ratio of
 /// the medians; CurlUp's meshes cairo cannot draw.
 func frameTimes(registry: AnimatorRegistry, rounds: Int = 5, only: String? = nil) {
     print("\nDrawing one frame at 390x844 (every frame of the transition at 60 fps; ms; Segue beside cairo drawing the same views):")
@@ -44,24 +44,30 @@ func frameTimes(registry: AnimatorRegistry, rounds: Int = 5, only: String? = nil
                     if index == only { times.append(median(runs: runs) { frames.render(view, everything: true) }) }
                     return
                 }
-                times.append(median(runs: rounds) { frames.render(view, everything: true) })
-                if let cairo {
-                    cairo.prepare(view)
-                    theirs.append(median(runs: rounds) { cairo.draw(view, background: renderer.background) })
-                    // That both drew the same frame: the mean difference per channel, and the share of pixels far apart.
-                    if let drawn = cairo.rgba8() {
-                        let ours = frames.canvas.rgba8
-                        var total = 0, far = 0
-                        for k in stride(from: 0, to: ours.count, by: 4) {
-                            let (r, g, b) = (abs(Int(ours[k]) - Int(drawn[k])), abs(Int(ours[k + 1]) - Int(drawn[k + 1])), abs(Int(ours[k + 2]) - Int(drawn[k + 2])))
-                            total += r + g + b
-                            if max(r, g, b) > 32 { far += 1 }
-                        }
-                        difference.mean = max(difference.mean, Double(total) / Double(ours.count / 4 * 3))
-                        difference.far = max(difference.far, Double(far) / Double(ours.count / 4))
-                    } else {
-                        missing = "cairo failed to draw"
+                guard let cairo else {
+                    times.append(median(runs: rounds) { frames.render(view, everything: true) })
+                    return
+                }
+                cairo.prepare(view)
+                // Round by round in turn, Segue first every other frame: the comparison below passes over
+                // both frames and three copies, and whichever drew first after it would find the caches cold.
+                let pair = medians(runs: rounds, bFirst: index % 2 == 1,
+                                   { frames.render(view, everything: true) }, { cairo.draw(view, background: renderer.background) })
+                times.append(pair.a)
+                theirs.append(pair.b)
+                // That both drew the same frame: the mean difference per channel, and the share of pixels far apart.
+                if let drawn = cairo.rgba8() {
+                    let ours = frames.canvas.rgba8
+                    var total = 0, far = 0
+                    for k in stride(from: 0, to: ours.count, by: 4) {
+                        let (r, g, b) = (abs(Int(ours[k]) - Int(drawn[k])), abs(Int(ours[k + 1]) - Int(drawn[k + 1])), abs(Int(ours[k + 2]) - Int(drawn[k + 2])))
+                        total += r + g + b
+                        if max(r, g, b) > 32 { far += 1 }
                     }
+                    difference.mean = max(difference.mean, Double(total) / Double(ours.count / 4 * 3))
+                    difference.far = max(difference.far, Double(far) / Double(ours.count / 4))
+                } else {
+                    missing = "cairo failed to draw"
                 }
             }
             guard !times.isEmpty else { figures.append("        -        -             -        -            -"); continue }

@@ -124,6 +124,22 @@ func median(runs: Int = 9, _ body: () -> Void) -> Double {
     return times.sorted()[runs / 2]
 }
 
+/// Median seconds of `runs` runs each of `a` and `b`, run in turn (`a`
+/// first in each round, or `b` when `bFirst`): each runs after the other
+/// has, so that neither is the one to find the caches emptied by what came
+/// before the rounds.
+func medians(runs: Int, bFirst: Bool = false, _ a: () -> Void, _ b: () -> Void) -> (a: Double, b: Double) {
+    var times: (a: [Double], b: [Double]) = ([], [])
+    for _ in 0..<runs {
+        for first in bFirst ? [false, true] : [true, false] {
+            let start = now()
+            if first { a() } else { b() }
+            if first { times.a.append(now() - start) } else { times.b.append(now() - start) }
+        }
+    }
+    return (times.a.sorted()[runs / 2], times.b.sorted()[runs / 2])
+}
+
 /// A from and a to child sharing an `image` element, in a 390x844 container.
 func makeContext() -> TransitionContext {
     let bounds = Rect(x: 0, y: 0, width: 390, height: 844)
