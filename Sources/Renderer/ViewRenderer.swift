@@ -106,25 +106,28 @@ public struct ViewRenderer: Sendable {
             let draw = { @Sendable (band: Int) in
                 let rows = (area.height + bands - 1) / bands
                 let clip = PixelRect(x0: area.x0, y0: area.y0 + band * rows, x1: area.x1, y1: min(area.y0 + (band + 1) * rows, area.y1))
-                if let clearing {
-                    // The background, where no opaque item will cover it.
-                    var bare = [clip]
-                    for cover in covers { bare = bare.flatMap { $0.subtracting(cover.rect) } }
-                    for piece in bare {
-                        for y in piece.y0..<piece.y1 { DrawingTarget.fill(target.row(y) + piece.x0, with: clearing, count: piece.width) }
-                    }
-                }
+                // The background, where no opaque item will cover it, and plain quads over it: runs of one
+                // colour, stored where something else is drawn over them, the rest at the end.
+                var bare = clearing == nil ? [] : [clip]
+                for cover in covers { bare = bare.flatMap { $0.subtracting(cover.rect) } }
+                var runs = PendingRuns(bare, word: clearing, in: target)
                 for (k, item) in items.enumerated() {
                     var visible = [clip]
                     for cover in covers where cover.index > k { visible = visible.flatMap { $0.subtracting(cover.rect) } }
                     for piece in visible {
-                        let part = target.clipped(to: piece)
-                        switch item {
-                        case .quad(let quad): quad.draw(into: part)
-                        case .mesh: meshes[k]?.composite(into: part)
+                        let parts = if case .quad(let quad) = item, let solid = quad.solid { runs.draw(solid, within: piece) } else { [piece] }
+                        for part in parts {
+                            let part = part.intersection(item.bounds)
+                            guard !part.isEmpty else { continue }
+                            runs.store(within: part)
+                            switch item {
+                            case .quad(let quad): quad.draw(into: target.clipped(to: part))
+                            case .mesh: meshes[k]?.composite(into: target.clipped(to: part))
+                            }
                         }
                     }
                 }
+                runs.storeAll()
             }
             if bands > 1 {
                 DispatchQueue.concurrentPerform(iterations: bands, execute: draw)

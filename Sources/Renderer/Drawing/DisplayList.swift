@@ -44,6 +44,11 @@ struct QuadItem: Equatable, Sendable {
     /// are known to): an opaque plain or labelled quad mapped without
     /// rotation or perspective, its anti-aliased edge and corners left out.
     let cover: PixelRect
+    /// Pixels it paints with one colour over whatever lies beneath, opaque
+    /// or not, and that colour (nil when none are known to): a quad with a
+    /// background and no content, mapped without rotation or perspective,
+    /// its anti-aliased edge and corners left out.
+    let solid: SolidRun?
 
     /// The item for a `width` × `height` rectangle mapped by `matrix`, or nil
     /// when nothing of it would show on a canvas of `canvas` pixels.
@@ -93,17 +98,24 @@ struct QuadItem: Equatable, Sendable {
         case .picture(_, let fit): alpha >= 1 && picture?.isOpaque == true && (fit != .contain || background.alpha >= 1)
         }
         // Pixels whose centres lie half a pixel inside the rectangle shrunk by its corners
-        // are drawn wholly covered (see `draw(into:)`), so they hide what is beneath.
-        if opaque, H[1] == 0, H[3] == 0, H[2] == 0, H[5] == 0, H[8] == 1, H[0] > 0, H[4] > 0 {
+        // are drawn wholly covered (see `draw(into:)`): opaque, they hide what is beneath.
+        var inside = PixelRect.empty
+        if H[1] == 0, H[3] == 0, H[2] == 0, H[5] == 0, H[8] == 1, H[0] > 0, H[4] > 0 {
             let inset = self.radius + 0.5 * pixelSize
             let (left, top) = (H[6] + inset * H[0], H[7] + inset * H[4])
             let (right, bottom) = (H[6] + (w - inset) * H[0], H[7] + (h - inset) * H[4])
             let rect = PixelRect(x0: pixel(left - 0.5 + 1e-3, .up), y0: pixel(top - 0.5 + 1e-3, .up),
                                  x1: pixel(right - 0.5 - 1e-3, .down) + 1, y1: pixel(bottom - 0.5 - 1e-3, .down) + 1)
-            cover = rect.intersection(bounds)
-        } else {
-            cover = .empty
+            inside = rect.intersection(bounds)
         }
+        cover = opaque ? inside : .empty
+        solid = content == .none && background.alpha > 0 && !inside.isEmpty
+            ? SolidRun(rect: inside, word: Self.word(background, alpha: alpha)) : nil
+    }
+
+    /// A plain quad's colour, premultiplied at its opacity: the word its covered pixels are blended with.
+    static func word(_ background: Color, alpha: Double) -> UInt32 {
+        Pixel.premultiplied(r: Float(background.red), g: Float(background.green), b: Float(background.blue), a: Float(background.alpha * alpha))
     }
 
     /// Where the point (u, v) of the view lands, or nil behind the eye.

@@ -29,9 +29,7 @@ extension QuadItem {
         let inset = radius + e
         let inner = width > 2 * inset && height > 2 * inset ? polygon(inset, inset, width - inset, height - inset) : nil
         // A plain quad's colour, premultiplied: its covered runs are blended as words (stored when opaque).
-        let constant: UInt32? = shader.isPlain && background.alpha > 0
-            ? Pixel.premultiplied(r: Float(background.red), g: Float(background.green), b: Float(background.blue),
-                                  a: Float(background.alpha * alpha)) : nil
+        let constant: UInt32? = shader.isPlain && background.alpha > 0 ? Self.word(background, alpha: alpha) : nil
         let inv = inverse
         let affine = inv[2] == 0 && inv[5] == 0 && inv[8] == 1
         let upright = h[1] == 0 && h[3] == 0 && h[2] == 0 && h[5] == 0 && h[8] == 1 && h[0] != 0 && h[4] != 0
