@@ -87,7 +87,7 @@ extension QuadItem {
                 if innerFirst > innerLast { (innerFirst, innerLast) = (last + 1, last) }
             }
             let uRow = y * inv[3] + inv[6], vRow = y * inv[4] + inv[7], cRow = y * inv[5] + inv[8]
-            if upright, let constant, innerFirst <= innerLast, vRow >= straight, vRow <= height - straight {
+            if upright, let constant, vRow >= straight, vRow <= height - straight {
                 if let kept = edges, kept.first == first, kept.innerFirst == innerFirst, kept.innerLast == innerLast, kept.last == last {
                     // A row in the straight part of the sides is every such row below it: those drawn in one go.
                     var through = py
