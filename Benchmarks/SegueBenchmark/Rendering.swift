@@ -12,7 +12,7 @@ import Renderer
 /// percentile over the frames. Beside it the same frames drawn with cairo
 /// (``CairoScene``), round by round in turn with Segue's, and the ratio of
 /// the medians; CurlUp's meshes cairo cannot draw.
-func frameTimes(registry: AnimatorRegistry, rounds: Int = 5, only: String? = nil) {
+func frameTimes(registry: AnimatorRegistry, rounds: Int = 9, only: String? = nil) {
     print("\nDrawing one frame at 390x844 (every frame of the transition at 60 fps; ms; Segue beside cairo drawing the same views):")
     print("  animator      frames | scale 1: Segue median / p99   cairo median / p99   Segue/cairo | scale 2: Segue median / p99   cairo median / p99   Segue/cairo")
     var cairoVersion: String?, differences: [String] = []
