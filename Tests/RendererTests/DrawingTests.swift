@@ -241,14 +241,15 @@ struct DrawingTests {
             (picture.content, picture.backgroundColor, picture.alpha) = (content, background, alpha)
             let covered = try #require(cover())
             #expect(covered.isEmpty != hides, "\(content) over \(background) at \(alpha): \(covered)")
-            if hides { #expect(covered == PixelRect(x0: 21, y0: 21, x1: 219, y1: 219), "\(covered)") }
+            // Its sides on pixel boundaries: every pixel it lies on is wholly covered.
+            if hides { #expect(covered == PixelRect(x0: 20, y0: 20, x1: 220, y1: 220), "\(covered)") }
             guard hides else { continue }
             // With what it hides left out, the picture's pixels are its own, as drawn with nothing beneath.
             let drawn = renderer.render(root)
             beneath.isHidden = true
             let alone = renderer.render(root)
             beneath.isHidden = false
-            for (x, y) in [(21, 21), (120, 120), (218, 218), (150, 40)] { #expect(drawn.color(x: x, y: y) == alone.color(x: x, y: y), "(\(x), \(y))") }
+            for (x, y) in [(20, 20), (21, 21), (120, 120), (219, 219), (150, 40)] { #expect(drawn.color(x: x, y: y) == alone.color(x: x, y: y), "(\(x), \(y))") }
         }
     }
 

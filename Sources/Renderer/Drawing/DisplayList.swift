@@ -104,8 +104,8 @@ struct QuadItem: Equatable, Sendable {
             let inset = self.radius + 0.5 * pixelSize
             let (left, top) = (H[6] + inset * H[0], H[7] + inset * H[4])
             let (right, bottom) = (H[6] + (w - inset) * H[0], H[7] + (h - inset) * H[4])
-            let rect = PixelRect(x0: pixel(left - 0.5 + 1e-3, .up), y0: pixel(top - 0.5 + 1e-3, .up),
-                                 x1: pixel(right - 0.5 - 1e-3, .down) + 1, y1: pixel(bottom - 0.5 - 1e-3, .down) + 1)
+            let rect = PixelRect(x0: pixel(left - 0.5 - 1e-9, .up), y0: pixel(top - 0.5 - 1e-9, .up),
+                                 x1: pixel(right - 0.5 + 1e-9, .down) + 1, y1: pixel(bottom - 0.5 + 1e-9, .down) + 1)
             inside = rect.intersection(bounds)
         }
         cover = opaque ? inside : .empty

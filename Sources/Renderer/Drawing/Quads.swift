@@ -76,8 +76,8 @@ extension QuadItem {
                 // Without rotation the covered run of a row is exact, corners included.
                 if let (a, b) = coveredSpan(v: (y - h[7]) / h[4]) {
                     let (x0, x1) = (min(a * h[0], b * h[0]) + h[6], max(a * h[0], b * h[0]) + h[6])
-                    innerFirst = max(first, ceilInt(x0 - 0.5 + 1e-6))
-                    innerLast = min(last, floorInt(x1 - 0.5 - 1e-6))
+                    innerFirst = max(first, ceilInt(x0 - 0.5 - 1e-9))
+                    innerLast = min(last, floorInt(x1 - 0.5 + 1e-9))
                     if innerFirst > innerLast { (innerFirst, innerLast) = (last + 1, last) }
                 }
                 if straightRows.contains(y) { straightRun = (innerFirst, innerLast) }
