@@ -52,7 +52,8 @@ struct PictureSampler {
             let x0 = Int(start.rounded(.down))
             let tx = Float(start - Double(x0))
             let count = last - first + 1
-            if x0 >= 0, x0 + count < width {
+            // On the texel grid a pixel reads its own texel alone; off it, the next one too.
+            if x0 >= 0, x0 + count + (tx == 0 && ty == 0 ? 0 : 1) <= width {
                 let c = x0 * 4
                 // A word over the pixel at `out + k`, at the quad's opacity.
                 @inline(__always) func put(_ color: UInt32, _ k: Int) {
