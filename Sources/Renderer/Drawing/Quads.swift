@@ -15,9 +15,11 @@ extension QuadItem {
                             fontSize: fontSize, width: width, height: height, pixelSize: pixelSize)
         defer {
             if let textLayer {
-                textLayer.draw(left: pixel(h[6], .toNearestOrAwayFromZero) + textLayer.x, top: pixel(h[7], .toNearestOrAwayFromZero) + textLayer.y,
-                               alpha: UInt32(min(max(alpha, 0), 1) * 255 + 0.5),
-                               box: background.alpha >= 1 ? Pixel.premultiplied(background) : nil, into: target, clip: area)
+                let (left, top) = (pixel(h[6], .toNearestOrAwayFromZero) + textLayer.x, pixel(h[7], .toNearestOrAwayFromZero) + textLayer.y)
+                let layer = PixelRect(x0: left, y0: top, x1: left + textLayer.width, y1: top + textLayer.height)
+                textLayer.draw(left: left, top: top, alpha: UInt32(min(max(alpha, 0), 1) * 255 + 0.5),
+                               box: background.alpha >= 1 ? Pixel.premultiplied(background) : nil, covers: layer.intersection(cover) == layer,
+                               into: target, clip: area)
             }
         }
         // Nothing of the box itself to draw (a label over nothing): only its text.

@@ -16,13 +16,18 @@ final class TextLayer: @unchecked Sendable, Equatable {
     let x: Int, y: Int
     /// Premultiplied RGBA words, row by row.
     let words: [UInt32]
+    /// The words over the label's box where it is opaque (premultiplied,
+    /// `box`): what the layer's pixels become at full opacity, copied.
+    let boxed: (box: UInt32, words: [UInt32])?
 
-    private init(width: Int, height: Int, x: Int, y: Int, words: [UInt32]) {
+    private init(width: Int, height: Int, x: Int, y: Int, words: [UInt32], box: UInt32?) {
         (self.width, self.height, self.x, self.y, self.words) = (width, height, x, y, words)
+        boxed = box.map { box in (box, words.map { Pixel.over($0, box) }) }
     }
 
     private struct Key: Hashable {
         let text: String, typeface: ObjectIdentifier, fontSize: Double?, width: Double, height: Double, scale: Double, ink: Color
+        let box: UInt32?
     }
     private static let lock = NSLock()
     nonisolated(unsafe) private static var made: [Key: TextLayer] = [:]
@@ -34,10 +39,11 @@ final class TextLayer: @unchecked Sendable, Equatable {
     /// when the label has no text to draw or the typeface fails.
     static func layer(_ text: String, typeface: Typeface, fontSize: Double?, width: Double, height: Double, scale: Double,
                       background: Color) -> TextLayer? {
-        let ink = Content.textColor(on: background)
-        let key = Key(text: text, typeface: ObjectIdentifier(typeface), fontSize: fontSize, width: width, height: height, scale: scale, ink: ink)
+        let ink = Content.textColor(on: background), box = background.alpha >= 1 ? Pixel.premultiplied(background) : nil
+        let key = Key(text: text, typeface: ObjectIdentifier(typeface), fontSize: fontSize, width: width, height: height, scale: scale, ink: ink, box: box)
         if let layer = lock.withLock({ made[key] }) { return layer }
-        guard let layer = make(text, typeface: typeface, fontSize: fontSize, width: width, height: height, scale: scale, ink: ink) else { return nil }
+        guard let layer = make(text, typeface: typeface, fontSize: fontSize, width: width, height: height, scale: scale, ink: ink, box: box)
+        else { return nil }
         lock.withLock {
             if made.count >= kept { made.removeAll() }
             made[key] = layer
@@ -47,7 +53,7 @@ final class TextLayer: @unchecked Sendable, Equatable {
 
     /// Shades the text's box, pixel by pixel, with the label's own shader over nothing.
     private static func make(_ text: String, typeface: Typeface, fontSize: Double?, width: Double, height: Double, scale: Double,
-                             ink: Color) -> TextLayer? {
+                             ink: Color, box opaque: UInt32?) -> TextLayer? {
         let pixelSize = 1 / scale
         guard let box = Shader.textBox(text, in: typeface, size: fontSize, width: width, height: height, pixelSize: pixelSize) else { return nil }
         // The ink over a clear background: a pixel's colour is the ink, its alpha the glyphs' coverage.
@@ -63,7 +69,7 @@ final class TextLayer: @unchecked Sendable, Equatable {
                 words[(py - y0) * (x1 - x0) + px - x0] = Pixel.premultiplied(r: Float(c.red), g: Float(c.green), b: Float(c.blue), a: Float(c.alpha))
             }
         }
-        return TextLayer(width: x1 - x0, height: y1 - y0, x: x0, y: y0, words: words)
+        return TextLayer(width: x1 - x0, height: y1 - y0, x: x0, y: y0, words: words, box: opaque)
     }
 
     /// Draws the layer with its top-left at pixel (left, top), within
@@ -72,10 +78,20 @@ final class TextLayer: @unchecked Sendable, Equatable {
     /// there; over an opaque box of colour `box` (premultiplied), each
     /// pixel gets what mixing the box's colour with the ink by the glyphs'
     /// coverage, then blending that at `alpha`, would have given, which is
-    /// the box's pixel moved towards the ink by coverage × alpha.
-    func draw(left: Int, top: Int, alpha: UInt32, box: UInt32?, into target: DrawingTarget, clip: PixelRect) {
-        let area = PixelRect(x0: left, y0: top, x1: left + width, y1: top + height).intersection(clip)
+    /// the box's pixel moved towards the ink by coverage × alpha. Where
+    /// the box covers every pixel of the layer wholly (`covers`), at full
+    /// opacity, the ink over the box is copied.
+    func draw(left: Int, top: Int, alpha: UInt32, box: UInt32?, covers: Bool, into target: DrawingTarget, clip: PixelRect) {
+        let whole = PixelRect(x0: left, y0: top, x1: left + width, y1: top + height), area = whole.intersection(clip)
         guard !area.isEmpty else { return }
+        if covers, alpha == 255, let box, let boxed, boxed.box == box {
+            boxed.words.withUnsafeBufferPointer { words in
+                for y in area.y0..<area.y1 {
+                    (target.row(y) + area.x0).update(from: words.baseAddress! + (y - top) * width + area.x0 - left, count: area.width)
+                }
+            }
+            return
+        }
         words.withUnsafeBufferPointer { words in
             for y in area.y0..<area.y1 {
                 let from = words.baseAddress! + (y - top) * width - left, to = target.row(y)
