@@ -26,12 +26,14 @@ public struct ViewRenderer: Sendable {
     /// The cores there are to draw bands on, asked once: asking the system
     /// (which reads the process's affinity) costs as much as a small frame.
     static let cores = ProcessInfo.processInfo.activeProcessorCount
-    /// Frames (or damaged rectangles) of at least this many pixels are drawn
-    /// in bands of rows on all cores (a mesh's pixels counting five times, and
-    /// then eight bands a core, taken in turn); 400,000 by default (a HiDPI
-    /// frame, or one with a page curling over a good part of it: a frame of
-    /// quads at scale 1 is drawn on one core). A live view, which has a frame
-    /// to present at every refresh, draws smaller ones in bands too.
+    /// Frames (or damaged rectangles) with at least this many pixels to work
+    /// out are drawn in bands of rows on all cores: the pixels of pictures,
+    /// labels and turned views, a mesh's counting five times (and then eight
+    /// bands a core, taken in turn); plain views, which are filled, count
+    /// none. 400,000 by default (a HiDPI frame of pictures, or one with a
+    /// page curling over a good part of it: a frame of plain views and labels
+    /// is drawn on one core). A live view, which has a frame to present at
+    /// every refresh, draws smaller ones in bands too.
     public var bandsFrom = 400_000
     /// What labels are drawn in: the standard typeface (DejaVu Sans, through
     /// FreeType) unless told; nil draws them in the built-in 5 x 7 font.
@@ -97,10 +99,16 @@ public struct ViewRenderer: Sendable {
             return (k, quad.cover)
         }
         let covers = layers.map { (index: $0.key, rect: $0.value.cover) }.filter { !$0.rect.isEmpty } + quadCovers
-        // A mesh's pixels cost several times a quad's (each read bilinearly from its texture and lit): counted as such.
+        // The pixels to work out rather than fill: those of pictures, labels and turned views, and a mesh's five
+        // times over (each read bilinearly from its texture and lit). Plain views are runs of one colour, and
+        // filling is bound by memory more than by a core: a second band would add only its thread's waking.
         let meshPixels = layers.values.reduce(0) { $0 + $1.item.bounds.intersection(area).area }
+        let work = items.reduce(5 * meshPixels) { total, item in
+            guard case .quad(let quad) = item, quad.solid == nil else { return total }
+            return total + quad.bounds.intersection(area).area
+        }
         // Where a page curls its cost gathers in a few rows: many more bands than cores, taken in turn, share it out.
-        let bands = area.area + 4 * meshPixels >= bandsFrom ? min(Self.cores * (meshPixels > 0 ? 8 : 1), 32) : 1
+        let bands = work >= bandsFrom ? min(Self.cores * (meshPixels > 0 ? 8 : 1), 32) : 1
         let clearing = background.map(Pixel.premultiplied)
         canvas.withTarget(clip: area) { target in
             let draw = { @Sendable (band: Int) in
