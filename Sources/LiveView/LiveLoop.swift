@@ -79,7 +79,7 @@ public final class LiveLoop {
         frames = FrameRenderer(renderer: Self.renderer(scale: backend.scale, typeface: typeface))
     }
 
-    /// The live view's renderer: over black, on every core from a quarter of a 390x844 frame up.
+    /// The live view's renderer: over black, on every core from 80,000 pixels to work out up (a quarter of a 390x844 frame).
     static func renderer(scale: Double, typeface: Typeface?) -> ViewRenderer {
         var renderer = ViewRenderer(scale: scale, background: Color(red: 0, green: 0, blue: 0), typeface: typeface)
         renderer.bandsFrom = 80_000

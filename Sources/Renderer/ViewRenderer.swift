@@ -10,7 +10,9 @@ import HostContainer
 ///
 /// A frame is drawn in two steps: the tree is flattened into draw items
 /// (each view's quad, each mesh), then the items are scan-converted into the
-/// canvas; a large frame is split into bands of rows drawn on all cores.
+/// canvas, plain views over runs of one colour changing the runs' colour
+/// rather than pixels; a frame with much to work out is split into bands of
+/// rows drawn on all cores.
 /// ``FrameRenderer`` keeps the last frame's items to draw only what changed.
 ///
 /// Kept apart from the container: the host runs without it. A renderer value
