@@ -112,21 +112,18 @@ struct PictureSampler {
             // The two texel rows mixed once, over the columns the row reads, then each pixel mixes two of those.
             let ends = (min(max(position, 0), last0) >> 16, min(max(position + step * (last - first), 0), last0) >> 16)
             let low = min(ends.0, ends.1), high = min(max(ends.0, ends.1) + 1, width - 1)
-            do {
-                let mixed = columns.scratch(high - low + 1)
-                Self.mix(rows: p + rows.0 + low * 4, p + rows.1 + low * 4, count: high - low + 1, by: wy, into: mixed)
-                let texels = mixed - low
-                // Locals, not the captured variables: those would be read and written through memory each pixel.
-                var (at, to) = (position, out)
-                for _ in first...last {
-                    let held = min(max(at, 0), last0)
-                    let x0 = held >> 16
-                    let wx = UInt32(((held & 0xFFFF) + 128) >> 8)
-                    let color = Pixel.over(Pixel.mix(texels[x0], texels[x0 + 1 < width ? x0 + 1 : x0], wx), background)
-                    to.pointee = replaces ? color : Pixel.over(opacity == 255 ? color : Pixel.scaled(color, opacity), to.pointee)
-                    to += 1
-                    at += step
-                }
+            let mixed = columns.scratch(high - low + 1)
+            Self.mix(rows: p + rows.0 + low * 4, p + rows.1 + low * 4, count: high - low + 1, by: wy, into: mixed)
+            let texels = mixed - low
+            var at = position
+            for _ in first...last {
+                let held = min(max(at, 0), last0)
+                let x0 = held >> 16
+                let wx = UInt32(((held & 0xFFFF) + 128) >> 8)
+                let color = Pixel.over(Pixel.mix(texels[x0], texels[x0 + 1 < width ? x0 + 1 : x0], wx), background)
+                out.pointee = replaces ? color : Pixel.over(opacity == 255 ? color : Pixel.scaled(color, opacity), out.pointee)
+                out += 1
+                at += step
             }
             return
         }
