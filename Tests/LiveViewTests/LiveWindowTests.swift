@@ -43,8 +43,8 @@ struct LiveWindowTests {
         #expect(video.shows(SceneColor.video, at: 200, 200))
         // At a tenth of the speed a transition lasts seconds: a frame in the middle differs from both ends.
         try display.tool("xdotool", ["key", "s", "s", "Right"])
-        usleep(2_000_000)  // CurlUp waits a little before the page lifts
-        let middle = try #require(try display.capture(window))
+        // Photographed once the page is well lifted (CurlUp waits a little before it lifts), not after a set time.
+        let middle = try #require(try display.waitForCapture(window) { $0.differingPixels(from: video) > 20_000 })
         // SEGUE_SCREENSHOT=docs/segue-show.png: keep this photograph (the README's picture).
         if let path = ProcessInfo.processInfo.environment["SEGUE_SCREENSHOT"] {
             try Data(PNG.encode(middle.canvas(), comment: "segue show, photographed under Xvfb with xwd")).write(to: URL(fileURLWithPath: path))
