@@ -158,6 +158,25 @@ struct LibsegueTests {
         #expect(lines["done"] != nil)
     }
 
+    /// A plugin file with several animators: libsegue plays each in the
+    /// file's worker, with the sandbox strict (the default) and off.
+    @Test(arguments: ["strict", "off"])
+    func eachAnimatorOfAFilePlaysInItsWorker(sandbox: String) throws {
+        let program = try InstalledLibsegue.program("every_animator")
+        let (folder, file) = try CPlugin.fixture("two-animators", "FIXTURE_TWO_ANIMATORS")
+        let tag = "SEGUE_TEST_TAG=libsegue-two-\(sandbox)-\(getpid())"
+        let ran = try run(program, [folder], environment: tagged(tag).merging(["SEGUE_SANDBOX": sandbox]) { $1 }, timeout: 60)
+        #expect(ran.status == 0, "\(ran.out)\n\(ran.err)")
+        let played = ran.out.split(separator: "\n").filter { $0.hasPrefix("played|") }
+            .map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        #expect(played.map { $0[1] } == ["TestFade", "SecondFade"], "\(ran.out)")
+        for line in played {
+            #expect(line[2] == file && line[3] == line[1] && line[4] == "0", "played by its plugin, not the default: \(line)")
+        }
+        #expect(ran.out.hasSuffix("done\n"))
+        #expect(processesTagged(tag).isEmpty, "no worker outlives the player")
+    }
+
     /// A render thread samples while the plugin hangs, crashes or tries to
     /// leave its sandbox mid-transition: samples are held (SEGUE_LATE) instead
     /// of waiting, the default takes over, the reason arrives through the

@@ -722,7 +722,26 @@ static const segue_animator_t fade = {
 #endif
 };
 
+#ifdef FIXTURE_TWO_ANIMATORS
+/* A second animator in the same file, as a plugin with several ships them:
+ * the same fade under its own id and name. */
+static const segue_animator_t second = {
+    .abi_version = SEGUE_ABI_VERSION_INIT,
+    .struct_size = sizeof(segue_animator_t),
+    .id = "org.segue.test.second-fade/1",
+    .name = "SecondFade",
+    .version = "1.0.0",
+    .description = "The test crossfade again, the file's second animator.",
+    .params = params,
+    .param_count = sizeof params / sizeof params[0],
+    .setup = setup,
+    .evaluate = evaluate,
+    .end = end,
+};
+static const segue_animator_t *const animators[] = { &fade, &second };
+#else
 static const segue_animator_t *const animators[] = { &fade };
+#endif
 
 FIXTURE_UNUSED static const segue_plugin_t plugin = {
 #ifdef FAULT_ABI_MAJOR
@@ -741,7 +760,7 @@ FIXTURE_UNUSED static const segue_plugin_t plugin = {
 #ifdef FAULT_NO_ANIMATORS
     .animator_count = 0,
 #else
-    .animator_count = 1,
+    .animator_count = sizeof animators / sizeof animators[0],
 #endif
 };
 

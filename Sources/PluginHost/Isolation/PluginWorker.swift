@@ -288,11 +288,11 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         switch receive(.load, name, nil, settings.deadlines.load) {
         case .failure(let why): return why.message
         case .success(let r):
-            let text = PluginBoundary.text(in: idle.memory, at: WorkerLayout.text, length: r.length, capacity: 1 << 20)
             guard r.status == WorkerReply.ok else {
+                let text = PluginBoundary.text(in: idle.memory, at: WorkerLayout.text, length: r.length, capacity: 1 << 20)
                 return fail(.load, animator: name, t: nil, what: "could not load it: \(text)", kill: true)
             }
-            animatorIDs = Set(text.split(separator: "\n").map(String.init))
+            animatorIDs = Set(PluginBoundary.lines(in: idle.memory, at: WorkerLayout.text, length: r.length, capacity: 1 << 20))
             return nil
         }
     }

@@ -14,7 +14,8 @@ import Glibc
 ///   shared memory) and ``evaluateInPlace(_:count:_:)`` (written in place by
 ///   a plugin in this process);
 /// - text: ``text(cString:limit:)`` (a log message) and
-///   ``text(in:at:length:capacity:)`` (a worker's answer);
+///   ``text(in:at:length:capacity:)`` (a worker's answer) and
+///   ``lines(in:at:length:capacity:)`` (a worker's list);
 /// - answers in a scanner's shared memory:
 ///   ``scanAnswer(in:slot:)``;
 /// - what a worker's sandbox recorded: ``SandboxRecord``.
@@ -45,6 +46,16 @@ package enum PluginBoundary {
     /// `capacity` bytes, whatever `length` (the worker's claim) says; escaped.
     package static func text(in memory: SharedMemory, at offset: Int, length: UInt32, capacity: Int) -> String {
         PluginText.escaped(memory.copy(at: offset, count: Int(length), capacity: capacity))
+    }
+
+    /// A private copy of the lines a worker wrote in `memory` at `offset`
+    /// (at most `capacity` bytes, whatever `length` claims), split at each
+    /// newline before each line is escaped: a list such as a worker's
+    /// animator ids, which escaping the whole text would fuse into one line.
+    package static func lines(in memory: SharedMemory, at offset: Int, length: UInt32, capacity: Int) -> [String] {
+        memory.copy(at: offset, count: Int(length), capacity: capacity)
+            .split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+            .map { PluginText.escaped($0) }
     }
 
     /// The scanner's answer in `slot`: a UInt32 length and that many bytes of
