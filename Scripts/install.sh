@@ -66,14 +66,20 @@ if [ "$action" = uninstall ]; then
 fi
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# One list: what is built is what is copied. The bundled animators, then the
+# products that are not plugins (the file each product builds: built_file).
+plugins="SpringSlide CurlUp ImageZoom Pop"
+products="segue segue-worker $plugins SegueEmbedding"
+built_file() { case "$1" in segue|segue-worker) echo "$1" ;; *) echo "lib$1.so" ;; esac; }
 if [ -z "$from" ]; then
     cd "$root"
-    for product in segue segue-worker SpringSlide CurlUp ImageZoom SegueEmbedding; do
+    for product in $products; do
         swift build -c release --product "$product"
     done
     from=$(swift build -c release --show-bin-path)
 fi
-for built in segue segue-worker libSpringSlide.so libCurlUp.so libImageZoom.so libPop.so libSegueEmbedding.so; do
+for product in $products; do
+    built=$(built_file "$product")
     [ -f "$from/$built" ] || { echo "install: $from/$built is missing: build it first, or leave out --from" >&2; exit 1; }
 done
 
@@ -91,7 +97,7 @@ put() {
 
 put "$from/segue" bin/segue 755
 put "$from/segue-worker" libexec/segue/segue-worker 755
-for plugin in SpringSlide CurlUp ImageZoom Pop; do
+for plugin in $plugins; do
     put "$from/lib$plugin.so" "lib/segue/plugins/lib$plugin.so" 755
 done
 put "$root/docs/segue.1" share/man/man1/segue.1 644

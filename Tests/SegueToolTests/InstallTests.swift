@@ -58,6 +58,37 @@ struct InstallTests {
         #expect(left == [], "uninstall removes every file it installed")
     }
 
+    /// The README's install has no `--from`: the script builds its products
+    /// in release, then copies them. A `swift` on the PATH that "builds" a
+    /// product by copying the test build's file shows that every file the
+    /// script copies is one it asked to build (Pop once was not, so the
+    /// install failed on every fresh clone), and that it asked for release.
+    @Test func withoutFromTheInstallBuildsEveryFileItCopies() throws {
+        let tools = makeTemporaryFolder("fake-swift"), bin = makeTemporaryFolder("fake-release")
+        try """
+        #!/bin/sh
+        # build -c release --product NAME, or build -c release --show-bin-path
+        [ "$1 $2 $3" = "build -c release" ] || { echo "fake swift: not a release build: $*" >&2; exit 1; }
+        case "$4" in
+            --show-bin-path) echo "\(bin)" ;;
+            --product) case "$5" in segue|segue-worker) file=$5 ;; *) file=lib$5.so ;; esac
+                       echo "$5" >> "\(tools)/built"; cp "\(Paths.binFolder)/$file" "\(bin)/$file" ;;
+            *) echo "fake swift: unexpected $*" >&2; exit 1 ;;
+        esac
+        """.write(toFile: tools + "/swift", atomically: false, encoding: .utf8)
+        chmod(tools + "/swift", 0o755)
+        let prefix = makeTemporaryFolder("segue-prefix")
+        let installed = try run("/bin/sh", [Self.install, "--prefix", prefix], in: makeTemporaryFolder(),
+                                environment: ["PATH": tools + ":/usr/bin:/bin"])
+        #expect(installed.status == 0, "\(installed.out)\(installed.err)")
+        let built = (try? String(contentsOfFile: tools + "/built", encoding: .utf8)) ?? ""
+        #expect(Set(built.split(separator: "\n")) == ["segue", "segue-worker", "SpringSlide", "CurlUp", "ImageZoom", "Pop", "SegueEmbedding"],
+                "\(built)")
+        for file in ["bin/segue", "libexec/segue/segue-worker", "lib/segue/plugins/libPop.so", "lib/libsegue.so.1"] {
+            #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) is installed")
+        }
+    }
+
     /// `segue new`, run by an installed segue outside the checkout, copies the
     /// installed starter, whose Makefile builds and installs by the installed
     /// SDK's segue-plugin.mk (the one pkg-config names).
