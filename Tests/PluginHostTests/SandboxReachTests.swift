@@ -134,15 +134,20 @@ struct SandboxReachTests {
         let config = folder + "/segue.json"
         try #"{"plugins": ["plugins"], "rules": [{"to": "video", "animator": "TestFade"}], "script": ["video", "file"]}"#
             .write(toFile: config, atomically: false, encoding: .utf8)
+        // The programs too: the clone may lie in a folder only root may enter (as `mktemp -d` makes one).
+        try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: false)
+        for program in ["segue", "segue-worker"] {
+            try FileManager.default.copyItem(atPath: Paths.binFolder + "/" + program, toPath: folder + "/bin/" + program)
+        }
         let tag = "ordinary-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let worker = folder + "/segue-worker-\(tag)"  // tags the workers, whose environment is built from nothing
-        _ = symlink(Paths.binFolder + "/segue-worker", worker)
-        for path in [folder, folder + "/plugins"] { chmod(path, 0o755) }
+        _ = symlink(folder + "/bin/segue-worker", worker)
+        for path in [folder, folder + "/plugins", folder + "/bin"] { chmod(path, 0o755) }
         for path in [folder + "/secret", config] { chmod(path, 0o644) }
         let environment = ["SEGUE_TEST_TAG": tag, "SEGUE_WORKER": worker, "SEGUE_REGISTRY_CACHE": "off", "HOME": folder,
                            "SEGUE_PLUGIN_SYSTEM_PATH": ""]
         func play(_ extra: [String]) throws -> (status: Int32, out: String, err: String) {
-            try run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Paths.segue, "run", "--json",
+            try run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", folder + "/bin/segue", "run", "--json",
                                          "--config", config] + extra, environment: environment, timeout: 60)
         }
         let strict = try play([])
