@@ -58,6 +58,13 @@ extension PluginValidator {
         return onlyContext.map { only in result.filter { $0.index == only } } ?? result
     }
 
+    /// How many contexts the whole matrix has for `d`, whatever `onlyContext` says.
+    func matrixSize(for d: AnimatorDescriptor) -> Int {
+        var whole = self
+        whole.onlyContext = nil
+        return whole.situations(for: d).count
+    }
+
     /// A from and a to child in a container view, the to child not yet added;
     /// for an appearance or a disappearance, a window (its own frame, inside
     /// the container) arriving over the other or leaving it, both in the container.
@@ -121,6 +128,14 @@ extension PluginValidator {
         t.animator.animationEnded(false)
     }
 
+    /// Where in the matrix `s` is, and the command that runs it alone, as
+    /// a crash's report says it: "context 5 of the matrix (ordinary 390x844,
+    /// ...); to run that context alone: segue validate ... --context 5".
+    func place(_ s: Situation) -> String {
+        let again = ["segue", "validate", path, "--strictness", "\(strictness)", "--seed", "\(seed)", "--context", "\(s.index)", "--in-process"]
+        return "in context \(s.index) of the matrix (\(s.label)); to run that context alone: \(again.joined(separator: " "))"
+    }
+
     /// Runs `body` on every transition the matrix animates; the first problem ends the check.
     func overMatrix(_ d: AnimatorDescriptor, problem status: ValidationCheck.Status = .fail,
                     _ body: (ActiveTransition, Stage, Situation) -> String?) -> (ValidationCheck.Status, String) {
@@ -129,7 +144,10 @@ extension PluginValidator {
             guard case .running(let t, let stage) = begin(d, s) else { continue }
             defer { end(t) }
             animated += 1
-            if let problem = body(t, stage, s) { return (status, "\(problem) (\(s.label))") }
+            if let problem = body(t, stage, s) { return (status, "\(problem), \(place(s))") }
+        }
+        if animated == 0, let only = onlyContext, situations(for: d).isEmpty {
+            return (.warn, "not checked: --context \(only) is not in the matrix")
         }
         return animated == 0 ? (.warn, "not checked: the animator declined every context") : (.pass, "\(animated) context(s)")
     }

@@ -51,6 +51,9 @@ public struct PluginValidator {
     public static let evaluationBudget = 0.001
     /// How much the heap may grow across the memory check's evaluations: 4 KiB.
     public static let allowedGrowth = 4_096
+    /// How long the memory and time checks evaluate at most, whatever the
+    /// strictness asks: 3 s, so that a slow animator is timed, not waited for.
+    public static let checkTime = 3.0
 
     /// When set, the matrix is only this context (its number in the whole matrix).
     public var onlyContext: Int?
@@ -134,6 +137,10 @@ public struct PluginValidator {
     // MARK: - The checks
 
     func setupCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
+        if let only = onlyContext, situations(for: d).isEmpty {
+            let size = matrixSize(for: d)
+            return (.fail, "--context \(only) is not in \(d.name)'s matrix: at strictness \(strictness) it has \(size) contexts, 0 to \(size - 1)")
+        }
         var animated = 0, declined = 0
         for s in situations(for: d) {
             switch begin(d, s) {
@@ -142,11 +149,11 @@ public struct PluginValidator {
                 end(t)
             case .declined(let reason):
                 if reason.trimmingCharacters(in: .whitespaces).isEmpty {
-                    return (.fail, "a decline without a reason (\(s.label)); expected plan->decline_reason to say why")
+                    return (.fail, "a decline without a reason, \(place(s)); expected plan->decline_reason to say why")
                 }
                 declined += 1
             case .unusable(let why):
-                return (.fail, "\(why) (\(s.label))")
+                return (.fail, "\(why), \(place(s))")
             }
         }
         if animated == 0 { return (.warn, "declined all \(declined) contexts, each with a reason; expected it to animate some") }
@@ -246,9 +253,13 @@ public struct PluginValidator {
             }
             let from = stage.from.view
             if stage.context.kind == .disappear {
-                let size = from.projectedCorners.map { c in abs((c[2].0 - c[0].0) * (c[2].1 - c[0].1)) } ?? 0
-                return from.isHidden || from.alpha <= 0.001 || size < 1 ? nil
-                    : "expected the closing window hidden, transparent or shrunk to nothing at t = duration; found \(from.frame) at alpha \(from.alpha)"
+                let corners = from.projectedCorners ?? []
+                let size = corners.count == 4 ? abs((corners[2].0 - corners[0].0) * (corners[2].1 - corners[0].1)) : 0
+                let bounds = stage.container.frame
+                let away = corners.allSatisfy { $0.0 >= bounds.width } || corners.allSatisfy { $0.0 <= 0 }
+                    || corners.allSatisfy { $0.1 >= bounds.height } || corners.allSatisfy { $0.1 <= 0 }
+                return from.isHidden || from.alpha <= 0.001 || size < 1 || away ? nil
+                    : "expected the closing window hidden, transparent, shrunk to nothing or moved out of the container at t = duration; found \(from.frame) at alpha \(LayerState.rounded(from.alpha))"
             }
             let gone = from.superview !== stage.container || from.isHidden || from.alpha <= 0.001
                 || close(from.frame, stage.context.finalFrame(for: stage.from))
@@ -329,12 +340,17 @@ public struct PluginValidator {
         defer { end(t) }
         for k in 0..<20 { t.apply(at: t.duration * Double(k) / 20) }
         let before = heap_probe_bytes_in_use()
-        for k in 0..<evaluations { t.apply(at: t.duration * Double(k % 100) / 100) }
+        let clock = MonotonicClock(), start = clock.now
+        var done = 0
+        while done < evaluations && clock.now - start < Self.checkTime {
+            t.apply(at: t.duration * Double(done % 100) / 100)
+            done += 1
+        }
         let growth = Int(heap_probe_bytes_in_use()) - Int(before)
         if growth > Self.allowedGrowth {
-            return (.fail, "expected no heap growth across \(evaluations) evaluations; found \(growth) bytes more in use (\(s.label))")
+            return (.fail, "expected no heap growth across \(done) evaluations; found \(growth) bytes more in use, \(place(s))")
         }
-        return (.pass, "heap in use changed by \(growth) bytes across \(evaluations) evaluations")
+        return (.pass, "heap in use changed by \(growth) bytes across \(done) evaluations")
     }
 
     func timeCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
@@ -342,17 +358,17 @@ public struct PluginValidator {
         guard case .running(let t, _) = begin(d, s) else { return (.warn, "not checked: the animator declined \(s.label)") }
         defer { end(t) }
         var samples: [Double] = []
-        let clock = MonotonicClock()
-        for k in 0..<evaluations {
+        let clock = MonotonicClock(), begun = clock.now
+        while samples.count < evaluations && clock.now - begun < Self.checkTime {
             let start = clock.now
-            t.apply(at: t.duration * Double(k % 100) / 100)
+            t.apply(at: t.duration * Double(samples.count % 100) / 100)
             samples.append(clock.now - start)
         }
         samples.sort()
         let median = samples[samples.count / 2]
         let micros = String(format: "%.1f", median * 1e6)
         if median > Self.evaluationBudget {
-            return (.fail, "expected at most \(Int(Self.evaluationBudget * 1e6)) µs per evaluation of all layers; found a median of \(micros) µs (\(s.label))")
+            return (.fail, "expected at most \(Int(Self.evaluationBudget * 1e6)) µs per evaluation of all layers; found a median of \(micros) µs, \(place(s))")
         }
         return (.pass, "median \(micros) µs per evaluation of all layers (budget \(Int(Self.evaluationBudget * 1e6)) µs)")
     }

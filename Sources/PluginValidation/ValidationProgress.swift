@@ -1,6 +1,7 @@
 import Glibc
 import HostContainer
 import PluginRuntime
+import Timing
 
 /// Where a validation is: the context of the matrix and the plugin call under
 /// way, kept in shared memory by the child that runs the checks, so that the
@@ -43,6 +44,15 @@ package final class ValidationProgress: @unchecked Sendable {
     func calling(_ call: Call, t: Double?) {
         memory.base.storeBytes(of: t ?? .nan, toByteOffset: 8, as: Double.self)
         memory.base.storeBytes(of: call.rawValue, toByteOffset: 0, as: UInt32.self)
+        calls &+= 1
+        memory.base.storeBytes(of: calls, toByteOffset: 24, as: UInt32.self)
+    }
+    private var calls: UInt32 = 0
+
+    /// How many plugin calls the child has begun (it wraps): the parent's
+    /// deadline is for one call, so a slow plugin is timed, not taken for a hang.
+    package static func calls(_ memory: SharedMemory) -> UInt32 {
+        memory.base.load(fromByteOffset: 24, as: UInt32.self)
     }
 
     /// What a child wrote, read after it died; nil when it never reached a plugin call.
@@ -63,6 +73,10 @@ final class TracedAnimator: TransitionAnimator {
     let progress: ValidationProgress
     var name: String { inner.name }
     var source: AnimatorSource { inner.source }
+    /// The kinds the animator declares: without them the container would
+    /// play each window's context as a switch to a stand-in, and the checks
+    /// run out of process would see another transition than `--in-process`.
+    var kinds: TransitionKinds { inner.kinds }
     var failure: String? { inner.failure }
 
     init(_ inner: any TransitionAnimator, progress: ValidationProgress) {

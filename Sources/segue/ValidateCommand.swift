@@ -12,8 +12,8 @@ enum ValidateCommand {
     static let about = """
     Runs the checks below in a child process, one after another. Each prints
     PASS, WARN or FAIL with what was expected and what was found. A crash, an
-    exit or a hang (no answer within --timeout, 10 s by default, loading
-    included) fails the check that was running, naming the call (setup,
+    exit or a hang (a call to the plugin, or its loading, unanswered within
+    --timeout, 10 s by default) fails the check that was running, naming the call (setup,
     evaluate or end), the context of the matrix and t; the animator's later
     checks are then not run (WARN), and the others go on in a fresh child. The
     child never outlives segue validate. Exits 1 when any check failed.
@@ -138,8 +138,9 @@ enum ValidateCommand {
                                        message: "the validator could not start its child process: \(error)"))
                 return results
             }
-            // The deadline runs from the start: loading the plugin counts.
+            // The deadline is for one plugin call, and runs from the start: loading the plugin counts.
             var running = (index: results.count, since: now())
+            var calls = child.calls
             var outcome: String?
             var finished = false
             while outcome == nil && !finished {
@@ -153,6 +154,7 @@ enum ValidateCommand {
                         running = (results.count, now())
                     }
                 }
+                if child.calls != calls { (calls, running.since) = (child.calls, now()) }
                 if let ended {
                     finished = names != nil && results.count >= names!.count
                     if !finished { outcome = ended.description }
@@ -232,6 +234,9 @@ final class ValidationChild {
         }
         return result
     }
+
+    /// How many plugin calls the child has begun.
+    var calls: UInt32 { ValidationProgress.calls(memory) }
 
     /// Where the plugin was when the child died, and how to run that context again.
     func place(path: String, arguments: [String]) -> String {

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Some faults leave a function or the plugin unused. */
@@ -598,7 +599,11 @@ FIXTURE_UNUSED static void evaluate(const segue_animator_t *self, const segue_co
     states[0]->alpha = 1 - f;
     states[1]->alpha = f * (f <= 0.5 ? 2 * ctx->params[0] : 1);
 #ifdef FAULT_ALPHA_OVER
+#ifdef FAULT_ALPHA_ODD
+    if (f > 0.5) states[1]->alpha = 1.054795098758946; /* a value with many digits, printed rounded */
+#else
     if (f > 0.5) states[1]->alpha = 1.25; /* clamped by the host, reported by the validator */
+#endif
 #endif
 #ifdef FAULT_PERSPECTIVE_ONLY
     states[1]->transform.m[11] = -1.0 / 500; /* m34 alone: a flat layer looks the same */
@@ -610,6 +615,20 @@ FIXTURE_UNUSED static void evaluate(const segue_animator_t *self, const segue_co
     /* Places the layers where the context says the views start and end, as CurlUp reads its page. */
     states[0]->frame = ctx->from_initial_frame;
     states[1]->frame = ctx->to_final_frame;
+#endif
+#ifdef FAULT_IN_WINDOWS
+    /* Faults only a window's transitions show: a NaN while it opens (not at
+     * its end), and while it closes an alpha of 1.25 and the window still
+     * fully shown at the end. */
+    if (ctx->kind == SEGUE_TRANSITION_APPEAR && f > 0.5 && f < 1) states[1]->alpha = NAN;
+    if (ctx->kind == SEGUE_TRANSITION_DISAPPEAR) {
+        states[0]->alpha = 1;
+        if (f > 0.5) states[1]->alpha = 1.25;
+    }
+#endif
+#ifdef FAULT_SLOW_EVALUATE
+    struct timespec slow = { 0, 50000000 }; /* 50 ms an evaluation: slow, not hung */
+    nanosleep(&slow, NULL);
 #endif
 #ifdef FIXTURE_KINDS
     /* Written for every kind: says which one it was given, in both layers' z. */

@@ -46,6 +46,55 @@ struct ValidateTests {
         }
     }
 
+    /// Faults only a window's opening or closing shows, in an animator
+    /// written for every kind: out of process (the default) and in process,
+    /// the checks play each context as its kind and name all three faults
+    /// alike, with the context and the command that reruns it.
+    @Test(arguments: [[], ["--in-process"]])
+    func faultsInAWindowsTransitionsAreNamedInEitherMode(_ mode: [String]) throws {
+        let (_, file) = try CPlugin.fixture("validate-windows", "FIXTURE_KINDS", "FAULT_IN_WINDOWS")
+        let outcome = try validate(file, ["--strictness", "2"] + mode)
+        #expect(outcome.status == 1)
+        let finite = try #require(outcome.checks["TestFade: finite states"])
+        #expect(finite.status == "fail" && finite.message.contains("a non-finite alpha for layer 1")
+                && finite.message.contains("in context 12 of the matrix (a window's appearance, tiny 24x48"), "\(finite)")
+        #expect(finite.message.contains("to run that context alone: segue validate \(file) --strictness 2 --seed 1 --context 12 --in-process"),
+                "\(finite)")
+        let range = try #require(outcome.checks["TestFade: states in range"])
+        #expect(range.status == "warn" && range.message.contains("found alpha 1.25 (expected 0 to 1; the host clamps it) for layer 1")
+                && range.message.contains("a window's disappearance"), "\(range)")
+        let final = try #require(outcome.checks["TestFade: final state"])
+        #expect(final.status == "fail" && final.message.contains("expected the closing window hidden, transparent, shrunk to nothing or moved out of the container")
+                && final.message.contains("found (3.6, 9.6, 16.8, 24.0) at alpha 1.0, in context 24 of the matrix (a window's disappearance"), "\(final)")
+    }
+
+    /// Values are rounded where a report prints them.
+    @Test func anAlphaOutOfRangeIsPrintedRounded() throws {
+        let (_, file) = try CPlugin.fixture("validate-rounded", "FAULT_ALPHA_OVER", "FAULT_ALPHA_ODD")
+        let range = try #require(try validate(file, ["--strictness", "1"]).checks["TestFade: states in range"])
+        #expect(range.message.contains("found alpha 1.0548 (expected"), "\(range)")
+    }
+
+    /// A slow animator (50 ms an evaluation) is timed, not taken for a hang:
+    /// the deadline is for one call, and the time check reports the median.
+    @Test func aSlowAnimatorIsTimedNotKilled() throws {
+        let (_, file) = try CPlugin.fixture("validate-slow", "FAULT_SLOW_EVALUATE")
+        let outcome = try validate(file, ["--strictness", "4", "--context", "12", "--timeout", "1"])
+        let time = try #require(outcome.checks["TestFade: time per evaluation"], "\(outcome.names)")
+        #expect(time.status == "fail" && time.message.contains("expected at most 1000 µs per evaluation of all layers; found a median of 5"),
+                "\(time)")
+        #expect(!outcome.checks.values.contains { $0.message.contains("did not finish") }, "\(outcome.checks)")
+    }
+
+    /// A context past the matrix's end is a mistake, not a pass.
+    @Test func aContextOutsideTheMatrixFails() throws {
+        let outcome = try validate(Paths.plugin("CurlUp"), ["--strictness", "2", "--context", "200"])
+        #expect(outcome.status == 1)
+        let setup = try #require(outcome.checks["CurlUp: setup over the context matrix"])
+        #expect(setup.status == "fail" && setup.message == "--context 200 is not in CurlUp's matrix: at strictness 2 it has 12 contexts, 0 to 11",
+                "\(setup)")
+    }
+
     @Test func theCExamplePasses() throws {
         let folder = makeTemporaryFolder("validate-c")
         let file = try CPlugin.build(Paths.packageRoot + "/Examples/c-animator/curve_slide.c", name: "CurveSlide", into: folder)

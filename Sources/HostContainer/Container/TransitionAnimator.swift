@@ -210,9 +210,9 @@ public struct LayerState {
     /// (expected 0 to 1)", or nil when all are in range. The host clamps alpha
     /// and draws nothing for a negative size; a validator reports them.
     public var firstOutOfRangeMember: String? {
-        if !(0...1).contains(alpha) { return "alpha \(alpha) (expected 0 to 1; the host clamps it)" }
+        if !(0...1).contains(alpha) { return "alpha \(Self.rounded(alpha)) (expected 0 to 1; the host clamps it)" }
         if frame.width < 0 || frame.height < 0 {
-            return "frame size \(frame.width) x \(frame.height) (expected a width and height of 0 or more)"
+            return "frame size \(Self.rounded(frame.width)) x \(Self.rounded(frame.height)) (expected a width and height of 0 or more)"
         }
         return nil
     }
@@ -225,6 +225,10 @@ public struct LayerState {
 
     /// `t` as reports say it: to the millisecond ("0.251"), as a frame's time is worth reading.
     package static func seconds(_ t: Double) -> String { "\((t * 1000).rounded() / 1000)" }
+
+    /// A value as reports say it: to four decimals ("1.0548"), enough to see
+    /// how far it is off, without the noise of its last binary digits.
+    package static func rounded(_ value: Double) -> String { "\((value * 10_000).rounded() / 10_000)" }
 
     /// The name of the first member that is not finite, or nil when all are.
     public var firstNonFiniteMember: String? {

@@ -39,7 +39,12 @@ public struct Rect: Equatable, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `(x, y, width, height)`.
-    public var description: String { "(\(x), \(y), \(width), \(height))" }
+    /// "(x, y, width, height)", each to four decimals at most, as reports
+    /// print it ("(3.6, 9.6, 16.8, 24.0)", not "3.5999999999999996").
+    public var description: String {
+        func r(_ v: Double) -> Double { (v * 10_000).rounded() / 10_000 }
+        return "(\(r(x)), \(r(y)), \(r(width)), \(r(height)))"
+    }
 }
 
 extension Rect {
