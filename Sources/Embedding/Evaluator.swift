@@ -48,7 +48,7 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
     private var stopping = false
     /// How many samples wait for an answer now.
     private var waiters = 0
-    /// The newest answer (resting states before the first).
+    /// The newest answer (before the first, resting states with the arriving layers hidden).
     private let newest: LayerBuffer
 
     /// What the plugin writes into: whoever is asking has it.
@@ -56,12 +56,16 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
     private let failed: @Sendable (String, Double) -> Void
 
     /// An evaluator of `animator` (set up, with `layers` planned); `failed`
-    /// hears, once, how it failed and at which t.
-    init?(animator: any TransitionAnimator, layers: LayerBuffer.Layout, failed: @escaping @Sendable (String, Double) -> Void) {
+    /// hears, once, how it failed and at which t. Until the animator first
+    /// answers, samples hold the resting states with the layers at
+    /// `hiddenAtFirst` hidden: the transition's start.
+    init?(animator: any TransitionAnimator, layers: LayerBuffer.Layout, hiddenAtFirst: [Int],
+          failed: @escaping @Sendable (String, Double) -> Void) {
         self.animator = animator
         bounded = animator as? any BoundedEvaluation
         self.failed = failed
         newest = LayerBuffer(layers)
+        newest.conceal(hiddenAtFirst)
         scratch = LayerBuffer(layers)
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()

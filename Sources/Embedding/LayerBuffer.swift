@@ -57,6 +57,11 @@ final class LayerBuffer {
         }
     }
 
+    /// The layers at `indices` hidden (alpha 0), the others as they are.
+    func conceal(_ indices: [Int]) {
+        for i in indices where i < count { base[i].alpha = 0 }
+    }
+
     /// Takes `other`'s states (of the same layout), mesh vertices included.
     func copy(from other: LayerBuffer) {
         for i in 0..<count {

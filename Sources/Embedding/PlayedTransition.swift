@@ -56,6 +56,13 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         let file: CString?
         /// Mesh vertices per layer (0 without a mesh), for checking a caller's buffers.
         let meshVertices: [Int]
+        /// The layers that show the view arriving (a switch's to view, an
+        /// opening window): hidden until the animator first answers, so a
+        /// late plugin shows the transition's start, not its end.
+        var arriving: [Int] {
+            guard playback.request.kind != .disappear else { return [] }
+            return layers.indices.filter { layers[$0].kind == .view(.to) }
+        }
 
         init(animator: any TransitionAnimator, playback: KindPlayback, plan: TransitionPlan, name: CString, file: CString?) {
             (self.animator, self.playback, self.plan, self.name, self.file) = (animator, playback, plan, name, file)
@@ -163,7 +170,9 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
             return
         }
         let failedHere = WeakReference<PlayedTransition>()
-        evaluator = Evaluator(animator: chosen.animator, layers: chosen.layout) { why, _ in failedHere.value?.takeOver(why) }
+        evaluator = Evaluator(animator: chosen.animator, layers: chosen.layout, hiddenAtFirst: chosen.arriving) { why, _ in
+            failedHere.value?.takeOver(why)
+        }
         failedHere.value = self
         if evaluator == nil { takeOver("could not be given a thread to run on") }
     }

@@ -11,12 +11,14 @@ import SystemCalls
 enum ValidateCommand {
     static let about = """
     Runs the checks below in a child process, one after another. Each prints
-    PASS, WARN or FAIL with what was expected and what was found. A crash, an
-    exit or a hang (a call to the plugin, or its loading, unanswered within
-    --timeout, 10 s by default) fails the check that was running, naming the call (setup,
-    evaluate or end), the context of the matrix and t; the animator's later
-    checks are then not run (WARN), and the others go on in a fresh child. The
-    child never outlives segue validate. Exits 1 when any check failed.
+    PASS, WARN or FAIL with what was expected and what was found, and a
+    failure names the context of the matrix and the command that reruns it.
+    A crash, an exit or a hang (a call to the plugin, or its loading,
+    unanswered within --timeout, 10 s by default) fails the check that was
+    running, naming the call (setup, evaluate or end), the context and t;
+    the animator's later checks are then not run (WARN), and the others go
+    on in a fresh child. The child never outlives segue validate. Exits 1
+    when any check failed.
 
     Checks, rising with strictness (default 5):
       1+  entry point and ABI version; descriptor (ids, names, versions,

@@ -109,6 +109,30 @@ import AnimatorABI
         }
     }
 
+    /// A plugin whose first answer comes late (50 ms an evaluation, past
+    /// the sample bound): the samples before it hold the kind's start, the
+    /// opening window hidden, not the window at rest; a closing window is
+    /// shown as it was.
+    @Test func beforeALatePluginsFirstAnswerAWindowIsAtItsStart() throws {
+        let (folder, _) = try CPlugin.fixture("late", "FIXTURE_KINDS", "FAULT_SLOW_EVALUATE")
+        let player = try LibseguePromiseTests.player(folder)
+        defer { seguePlayerFree(player) }
+        for (kind, window) in [(SEGUE_TRANSITION_APPEAR, 1), (SEGUE_TRANSITION_DISAPPEAR, 0)] {
+            let transition = try Self.begin(player, kind, animator: "TestFade")
+            defer { segueTransitionFree(transition) }
+            var states = [segue_layer_state_t](repeating: segue_layer_state_t(), count: 2)
+            for i in states.indices { states[i].struct_size = UInt32(MemoryLayout<segue_layer_state_t>.size) }
+            let status = states.withUnsafeMutableBufferPointer { buffer in
+                var pointers: [UnsafeMutablePointer<segue_layer_state_t>?] = [buffer.baseAddress!, buffer.baseAddress! + 1]
+                return segueTransitionSample(transition, 0.1, &pointers, 2)
+            }
+            #expect(status == SEGUE_LATE, "the first answer takes 50 ms, past the bound")
+            let expected = kind == SEGUE_TRANSITION_APPEAR ? 0.0 : 1.0
+            #expect(states[window].alpha == expected, "\(kind): the window's alpha before any answer: \(states[window].alpha)")
+            _ = segueTransitionFinish(transition, true, nil)
+        }
+    }
+
     @Test func aKindThisLibraryDoesNotKnowIsRefused() throws {
         let player = try LibseguePromiseTests.player(makeTemporaryFolder("no-plugins"))
         defer { seguePlayerFree(player) }

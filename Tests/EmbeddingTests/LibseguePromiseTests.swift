@@ -118,7 +118,7 @@ struct LibseguePromiseTests {
         container.addSubview(to.view)
         let context = TransitionContext(from: from, to: to, containerView: container, goingRight: true, isInteractive: false) { _ in }
         let layout = LayerBuffer.Layout(plan: TransitionPlan(duration: 1, layers: [LayerRequest(.view(.from))]), context: context)
-        return try #require(Evaluator(animator: animator, layers: layout) { _, _ in })
+        return try #require(Evaluator(animator: animator, layers: layout, hiddenAtFirst: []) { _, _ in })
     }
 
     /// Two threads sample one transition at different times: the second,

@@ -106,6 +106,35 @@ import TestSupport
         #expect(h.reports.last?.reason.hasSuffix("played as a disappearance run backwards") == true)
     }
 
+    /// The built-in default opens a window as a desktop's Scale does: shown
+    /// from the first frames, growing to its size on the spring; it closes
+    /// shrinking and fading out. Both as written, not a switch run backwards.
+    @Test func theDefaultOpensAWindowVisiblyAndClosesItAway() throws {
+        let h = Harness(size: Rect(x: 0, y: 0, width: 640, height: 360))
+        let presented = RecordingViewController(name: "window", view: View(frame: window.bounds))
+        try h.container.present(presented, frame: window)
+        h.clock.advance(by: 0.1)
+        h.container.tick()
+        let early = presented.view
+        #expect(early.alpha > 0.3, "shown a tenth into its second: alpha \(early.alpha)")
+        #expect(early.transform.values[0] < 1 && early.transform.values[0] >= 0.85 && early.transform.values[0] == early.transform.values[5],
+                "growing from 85% about its centre: \(early.transform.values)")
+        #expect(early.frame == window, "in its own place")
+        h.container.runUntilIdle(advancing: h.clock)
+        #expect(presented.view.isAtRest && presented.view.frame == window)
+        #expect(h.reports.last.map { $0.animator == DefaultAnimator.name && !$0.reason.contains("played") } == true,
+                "\(h.reports.last?.reason ?? "")")
+
+        try h.container.dismissPresented()
+        h.clock.advance(by: 0.1)
+        h.container.tick()
+        #expect(presented.view.alpha < 0.9 && presented.view.transform.values[0] < 1, "closing at once: alpha \(presented.view.alpha)")
+        h.container.runUntilIdle(advancing: h.clock)
+        #expect(presented.view.superview == nil && h.reports.map(\.kind) == [.appear, .disappear])
+        #expect(h.reports.allSatisfy { $0.completed && !$0.fellBack })
+        h.expectConsistent()
+    }
+
     @Test func anAnimatorWithoutSwitchesLeavesSwitchesToTheDefault() throws {
         let pop = StandInAnimator("Pop", kinds: [.appearances, .disappearances])
         let (h, _, _) = harness(pop)

@@ -289,7 +289,7 @@ extension ToolTests {
         let help = try run(Paths.segue, ["validate", "--help"])
         let text = help.out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(text.contains("--strictness N How thorough: how many contexts, samples and evaluations. A whole number from 1 to 10; default 5."), "\(help.out)")
-        #expect(text.contains("--timeout SECONDS Seconds one check may take, loading included. A number from 0.1 to 3600; default 10."))
+        #expect(text.contains("--timeout SECONDS Seconds one call to the plugin (setup, evaluate, end), or its loading, may take before it counts as a hang; a slow plugin is timed, not killed. A number from 0.1 to 3600; default 10."))
         let preview = try run(Paths.segue, ["preview", "--help"]).out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(preview.contains("Frames per second of a GIF (.gif only). A number from 1 to 120; default 60."), "\(preview)")
     }

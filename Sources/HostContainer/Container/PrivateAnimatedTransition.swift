@@ -12,13 +12,16 @@ public enum DefaultAnimator {
     /// The version of its behaviour.
     public static let version = "1.0.0"
     /// What it does, for people.
-    public static let summary = "The container's private default animator: the to view slides in from one side and fades in while the from view slides out the other side and fades out, on a spring. Its parameters default to the values of the original article; a rule naming \"default\" may set them."
+    public static let summary = "The container's private default animator: the to view slides in from one side and fades in while the from view slides out the other side and fades out, on a spring; a window opens growing from 85% and fading in, and closes shrinking and fading out, on the same spring. Its parameters default to the values of the original article; a rule naming \"default\" may set them."
     /// Its parameters (duration, damping, velocity, padding, curve), in the order values are passed.
     public static var parameters: [ParameterDescriptor] { PrivateAnimatedTransition.parameters }
-    /// The kinds it was written for: switches. It plays appearances and
-    /// disappearances as every such animator does (``KindPlayback``): a
-    /// closing view slides out and fades, an opening one slides in and fades in.
-    public static let kinds = TransitionKinds.switches
+    /// The kinds it was written for: all three. A window opens as a desktop's
+    /// own Scale effect opens one, visible from the first frames: it grows
+    /// from 85% of its size to its own about its centre while it fades in,
+    /// twice as fast as it grows; it closes shrinking to 85% as it fades out.
+    /// Both follow the spring's forward motion (never run backwards), so the
+    /// change is quickest at the start.
+    public static let kinds: TransitionKinds = [.switches, .appearances, .disappearances]
 
     /// A new default animator for one transition, with `values` in
     /// ``parameters`` order, checked against them (a spring that cannot be
@@ -60,6 +63,10 @@ final class PrivateAnimatedTransition: TransitionAnimator {
 
     let name = DefaultAnimator.name
     let source = AnimatorSource.builtin
+    var kinds: TransitionKinds { DefaultAnimator.kinds }
+
+    /// The size a window opens from and closes to, as a fraction of its own.
+    static let windowScale = 0.85
 
     private let duration: Double
     private let padding: Double
@@ -68,6 +75,8 @@ final class PrivateAnimatedTransition: TransitionAnimator {
     private let curve: TimingCurve?
     /// The from view's x translation at the end; the to view starts at its inverse.
     private var travel = 0.0
+    /// What it plays: a switch (two layers), or a window opening or closing (one).
+    private var kind = TransitionKind.switch
 
     /// The default with the article's values, or with `values` in ``parameters``
     /// order (validated already; a spring that cannot be solved keeps the article's).
@@ -89,6 +98,12 @@ final class PrivateAnimatedTransition: TransitionAnimator {
     }
 
     func setup(_ context: TransitionContext) -> AnimatorSetup {
+        kind = context.kind
+        switch kind {
+        case .appear: return .animate(TransitionPlan(duration: duration, layers: [LayerRequest(.view(.to))]))
+        case .disappear: return .animate(TransitionPlan(duration: duration, layers: [LayerRequest(.view(.from))]))
+        case .switch: break
+        }
         let to = context.toViewController
         let goingRight = context.initialFrame(for: to).x < context.finalFrame(for: to).x
         let travelDistance = context.containerView.bounds.width + padding
@@ -99,6 +114,17 @@ final class PrivateAnimatedTransition: TransitionAnimator {
 
     func evaluate(at t: Double, layers: LayerStates) {
         let p = curve.map { $0.value(at: t / duration) } ?? spring.value(at: t)
+        if kind != .switch {
+            // How far the window is from shown: 1 to 0 as it opens, 0 to 1 as it closes.
+            let away = kind == .appear ? 1 - p : p
+            let size = 1 - (1 - Self.windowScale) * away
+            layers[0].transform = .scale(size, size)
+            // Opening, the fade runs twice as fast as the motion (all of it in the
+            // spring's first half), so the window shows at once; closing, with it.
+            let shown = kind == .appear ? 2 * p : 1 - p
+            layers[0].alpha = min(max(shown, 0), 1)
+            return
+        }
         layers[0].transform = .translation(travel * p, 0)
         // The slide overshoots with the spring; opacity cannot, so it stops at 0 and 1 (as Core Animation's does).
         let opacity = min(max(p, 0), 1)

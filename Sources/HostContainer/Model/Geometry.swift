@@ -101,6 +101,11 @@ public struct Transform3D: Equatable, Hashable, Sendable {
         Transform3D([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, tx, ty, tz, 1])
     }
 
+    /// A scale by `sx` and `sy` (about the layer's centre, where a layer's transform applies).
+    public static func scale(_ sx: Double, _ sy: Double) -> Transform3D {
+        Transform3D([sx, 0, 0, 0, 0, sy, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+    }
+
     /// The values row by row, m11 first.
     public var values: [Double] {
         withUnsafeBytes(of: m) { Array($0.bindMemory(to: Double.self)) }
