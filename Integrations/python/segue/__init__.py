@@ -21,6 +21,7 @@ import ctypes as C
 import ctypes.util
 import json
 import os
+import weakref
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -31,6 +32,7 @@ __all__ = ["SegueError", "View", "Parameter", "Animator", "Plan", "Layer", "Laye
 
 # segue_status_t.
 OK, LATE, DEFAULT_TOOK_OVER, CLAMPED = 0, 1, 2, 3
+_E_ENDED = -5
 # segue_player_options_t.flags.
 _ONLY_GIVEN_FOLDERS = 1
 _NO_SPIN = 8
@@ -199,6 +201,8 @@ class Player:
         handle = C.c_void_p()
         _check("segue_player_new", lib.segue_player_new(C.byref(options), C.byref(handle)))
         self._handle: Optional[C.c_void_p] = handle
+        # Transitions begun and not closed: segue_player_free frees them with the player.
+        self._transitions: "weakref.WeakSet[Transition]" = weakref.WeakSet()
 
     def __enter__(self) -> "Player":
         return self
@@ -207,10 +211,15 @@ class Player:
         self.close()
 
     def close(self) -> None:
-        """Finishes every transition not yet closed and ends the player's workers."""
+        """Finishes every transition not yet closed and ends the player's workers. libsegue frees
+        those transitions with the player: from then on they raise SegueError, and their `close()`
+        does nothing."""
         if self._handle is not None:
             library().segue_player_free(self._handle)
             self._handle = None
+            for transition in list(self._transitions):
+                transition._freed_with_player()
+            self._transitions.clear()
 
     def _live(self) -> C.c_void_p:
         if self._handle is None:
@@ -282,24 +291,42 @@ class Player:
             desc.parameters_json = json.dumps(parameters).encode()
         handle = C.c_void_p()
         _check("segue_transition_begin", library().segue_transition_begin(self._live(), C.byref(desc), C.byref(handle)))
-        return Transition(self, handle)
+        transition = Transition(self, handle)
+        self._transitions.add(transition)
+        return transition
 
 
 class Transition:
     """A transition being played: its plan, and its layers' states at any time t in [0, duration],
-    from any thread. Finish it, then close it (or use `with`: it finishes, completed, and closes)."""
+    from any thread. Finish it, then close it (or use `with`: it finishes, completed, and closes).
+    Closing its player finishes and frees it too (as segue_player_free does): it then raises
+    SegueError, and closing it does nothing."""
 
     def __init__(self, player: Player, handle: C.c_void_p):
-        self._player, self._handle = player, handle
+        self._player: Optional[Player] = player
+        self._handle: Optional[C.c_void_p] = handle
         self._finished = False
+        # Why the handle is gone, once it is: closed here, or freed with the player.
+        self._gone = "the transition is closed"
         self.status = OK
         self._info = _abi.PlanInfo(struct_size=C.sizeof(_abi.PlanInfo))
         self._read_plan()
 
+    def _live(self, call: str) -> C.c_void_p:
+        """The handle; SegueError (SEGUE_E_ENDED) naming `call` once it is freed."""
+        if self._handle is None:
+            raise SegueError(call, _E_ENDED, f"{call}: {self._gone}")
+        return self._handle
+
+    def _freed_with_player(self) -> None:
+        """Forgets the handle segue_player_free has just freed (its plan's strings with it)."""
+        self._handle, self._player = None, None
+        self._gone = "the transition's player was closed, which finished and freed it"
+
     def _read_plan(self) -> None:
         """Reads the plan, and makes the states and meshes samples are written into, once per plan."""
         lib = library()
-        _check("segue_transition_plan", lib.segue_transition_plan(self._handle, C.byref(self._info)))
+        _check("segue_transition_plan", lib.segue_transition_plan(self._live("segue_transition_plan"), C.byref(self._info)))
         count = self._info.layer_count
         self._states = [_abi.LayerState(struct_size=C.sizeof(_abi.LayerState)) for _ in range(count)]
         self._meshes = []
@@ -322,6 +349,7 @@ class Transition:
     @property
     def plan(self) -> Plan:
         """What plays (read again after a sample answers DEFAULT_TOOK_OVER: the default's plan)."""
+        self._live("segue_transition_plan")  # its strings are the transition's
         info = self._info
         return Plan(_text(info.animator), _text(info.file), info.duration, bool(info.fell_back), _text(info.reason) or "",
                     tuple(Layer(_LAYER_KINDS.get(l.kind, "snapshot"), l.element, l.mesh_columns, l.mesh_rows)
@@ -331,15 +359,13 @@ class Transition:
     def sample(self, t: float) -> List[LayerState]:
         """The layers at time `t` (clamped to [0, duration]); `status` says how fresh they are
         (OK, LATE: held from before, DEFAULT_TOOK_OVER, CLAMPED)."""
-        if self._handle is None:
-            raise SegueError("segue_transition_sample", -5, "the transition is closed")
-        lib = library()
+        handle, lib = self._live("segue_transition_sample"), library()
         self.status = _check("segue_transition_sample",
-                             lib.segue_transition_sample(self._handle, t, self._pointers, self._info.layer_count))
+                             lib.segue_transition_sample(handle, t, self._pointers, self._info.layer_count))
         if self.status == DEFAULT_TOOK_OVER:
             # The default's plan from now on: its layers, sampled again at t.
             self._read_plan()
-            _check("segue_transition_sample", lib.segue_transition_sample(self._handle, t, self._pointers, self._info.layer_count))
+            _check("segue_transition_sample", lib.segue_transition_sample(handle, t, self._pointers, self._info.layer_count))
         count = self._info.layer_count
         return [LayerState((s.frame.x, s.frame.y, s.frame.width, s.frame.height), tuple(s.transform), s.alpha, s.z_position,
                            bool(s.hidden), tuple((s.mesh[k].x, s.mesh[k].y, s.mesh[k].z) for k in range(s.mesh_vertex_count)))
@@ -348,17 +374,19 @@ class Transition:
     def prefetch(self, t: float) -> None:
         """Asks the plugin for the layers at `t` now, on libsegue's thread, and returns at once: a later
         `sample(t)` takes that answer instead of waiting for the plugin (libsegue 1.3)."""
-        if self._handle is None:
-            raise SegueError("segue_transition_prefetch", -5, "the transition is closed")
-        _check("segue_transition_prefetch", library().segue_transition_prefetch(self._handle, t))
+        _check("segue_transition_prefetch", library().segue_transition_prefetch(self._live("segue_transition_prefetch"), t))
 
     def finish(self, completed: bool = True) -> None:
         """Ends the transition, once: completed, or cancelled (the from view stays)."""
-        _check("segue_transition_finish", library().segue_transition_finish(self._handle, completed, None))
+        _check("segue_transition_finish", library().segue_transition_finish(self._live("segue_transition_finish"), completed, None))
         self._finished = True
 
     def close(self) -> None:
-        """Frees the transition (finishing it, not completed, if it was not)."""
+        """Frees the transition (finishing it, not completed, if it was not). Nothing happens when it
+        is closed already, or when its player was closed (which freed it)."""
         if self._handle is not None:
             library().segue_transition_free(self._handle)
             self._handle = None
+            if self._player is not None:
+                self._player._transitions.discard(self)
+                self._player = None
