@@ -14,6 +14,36 @@ struct PythonPackageTests {
     static let hasPython = FileManager.default.isExecutableFile(atPath: python)
     /// pip and setuptools, to install the package as its users do.
     static let hasPip = hasPython && (try? run(python, ["-c", "import setuptools, pip"]))?.status == 0
+    /// venv with ensurepip (Debian's python3-venv), for a virtual environment as users make one.
+    static let hasVenv = hasPip && (try? run(python, ["-c", "import ensurepip, venv"]))?.status == 0
+
+    /// A virtual environment with the package pip-installed from a copy of the checkout; its folder.
+    /// It sees the system's packages for setuptools, the build backend, as pip would otherwise fetch it.
+    static let venv: Result<String, InstalledLibsegue.SetupFailure> = {
+        let scratch = makeTemporaryFolder("python-venv")
+        do {
+            try FileManager.default.copyItem(atPath: package, toPath: scratch + "/python")
+            let made = try run(python, ["-m", "venv", "--system-site-packages", scratch + "/venv"], environment: ["PATH": "/usr/bin:/bin"])
+            guard made.status == 0 else { return .failure(.init(message: "python3 -m venv: \(made.err)")) }
+            let installed = try run(scratch + "/venv/bin/python", ["-m", "pip", "install", "--quiet", "--no-index", "--no-build-isolation",
+                                                                   "--no-deps", scratch + "/python"],
+                                    environment: ["PATH": "/usr/bin:/bin", "PIP_NO_INPUT": "1"])
+            guard installed.status == 0 else { return .failure(.init(message: "pip install: \(installed.err)")) }
+        } catch {
+            return .failure(.init(message: "\(error)"))
+        }
+        return .success(scratch + "/venv")
+    }()
+
+    /// Runs `script` with the virtual environment's python, `home` as HOME, and neither
+    /// SEGUE_LIBRARY (unless given) nor a library path: libsegue as the package finds it alone.
+    static func inVenv(_ script: String, home: String, segueLibrary: String? = nil) throws -> (status: Int32, out: String, err: String) {
+        let venv = try venv.get()
+        var environment = ["HOME": home, "PATH": "/usr/bin:/bin"]
+        environment["SEGUE_LIBRARY"] = segueLibrary
+        return try run(venv + "/bin/python", ["-c", script], environment: environment,
+                       unsetting: ["LD_LIBRARY_PATH", "PYTHONPATH"] + (segueLibrary == nil ? ["SEGUE_LIBRARY"] : []))
+    }
 
     /// Runs `script` with the package importable and libsegue installed; its standard output.
     static func python(_ script: String, path: String = package) throws -> String {
@@ -150,7 +180,62 @@ struct PythonPackageTests {
         let prefix = try InstalledLibsegue.prefix.get()
         let ran = try run(Self.python, ["-c", "import segue; print(segue.api_version(), segue.library()._name)"],
                           environment: ["PYTHONPATH": prefix + "/lib/segue/python", "PATH": "/usr/bin:/bin"], unsetting: ["SEGUE_LIBRARY"])
-        #expect(ran.status == 0 && ran.out.contains("(1, 3)") && ran.out.contains(prefix + "/lib/segue/python/segue/"), "\(ran.out)\(ran.err)")
+        #expect(ran.status == 0 && ran.out.contains("(1, 3)") && ran.out.hasSuffix(" " + prefix + "/lib/libsegue.so.1\n"), "\(ran.out)\(ran.err)")
+    }
+
+    /// A package pip installed in a virtual environment, or on PYTHONPATH, finds the libsegue
+    /// Scripts/install.sh put in its default prefix, ~/.local, after the system's loader found none.
+    @Test(.enabled(if: hasVenv, "skipped: needs python3-venv (apt-get install python3-venv; .ci/run does)"))
+    func fromAVirtualEnvironmentItFindsLibsegueInTheStandardPrefix() throws {
+        let venv = try Self.venv.get()
+        let home = makeTemporaryFolder("python-home")
+        try FileManager.default.createSymbolicLink(atPath: home + "/.local", withDestinationPath: try InstalledLibsegue.prefix.get())
+        let script = """
+            import segue
+            print("package", segue.__file__)
+            print("library", segue.library()._name)
+            with segue.Player(only_given_folders=True) as player:
+                with player.begin(segue.View("a"), segue.View("b"), (390, 844)) as t:
+                    print("played", t.plan.animator, len(t.sample(0.5)))
+            """
+        let ran = try Self.inVenv(script, home: home)
+        #expect(ran.status == 0, "\(ran.err)")
+        #expect(ran.out.contains("package \(venv)/lib/"), "the package pip installed: \(ran.out)")
+        #expect(ran.out.contains("library \(home)/.local/lib/libsegue.so.1\n") && ran.out.contains("played default 2\n"), "\(ran.out)")
+        let fromPath = try run(Self.python, ["-c", script], environment: ["HOME": home, "PYTHONPATH": Self.package, "PATH": "/usr/bin:/bin"],
+                               unsetting: ["SEGUE_LIBRARY", "LD_LIBRARY_PATH"])
+        #expect(fromPath.status == 0 && fromPath.out.contains("library \(home)/.local/lib/libsegue.so.1\n"), "\(fromPath.out)\(fromPath.err)")
+    }
+
+    /// Where no libsegue is, the package raises LibraryError (a SegueError) listing where it
+    /// looked, in order, and naming SEGUE_LIBRARY; a SEGUE_LIBRARY that does not load is
+    /// reported as such, not passed over for another libsegue.
+    @Test(.enabled(if: hasVenv, "skipped: needs python3-venv (apt-get install python3-venv; .ci/run does)"))
+    func withoutLibsegueItSaysWhereItLookedAndHowToNameIt() throws {
+        let script = """
+            import segue
+            try:
+                segue.Player()
+            except segue.LibraryError as e:
+                print("raised", isinstance(e, segue.SegueError), e.call, e.status)
+                print(e.message)
+            """
+        let home = makeTemporaryFolder("python-bare-home")
+        let ran = try Self.inVenv(script, home: home)
+        #expect(ran.status == 0, "importing the package needs no libsegue: \(ran.err)")
+        #expect(ran.out.hasPrefix("raised True dlopen -2\nlibsegue.so.1 could not be loaded. Looked, in order, at:\n"), "\(ran.out)")
+        let places = ["  SEGUE_LIBRARY: not set\n", "/libsegue.so.1 (beside the package, as Scripts/install.sh lays it out): no such file\n",
+                      "  libsegue.so.1 (the system's loader: LD_LIBRARY_PATH, ldconfig's cache, /lib, /usr/lib): ",
+                      "  \(home)/.local/lib/libsegue.so.1: no such file\n", "  /usr/local/lib/libsegue.so.1: "]
+        let found = places.map { ran.out.range(of: $0)?.lowerBound }
+        #expect(found.allSatisfy { $0 != nil } && found.map { $0! } == found.map { $0! }.sorted(), "each place, in order: \(ran.out)")
+        #expect(ran.out.hasSuffix("Install it with Scripts/install.sh, or set SEGUE_LIBRARY=/path/to/libsegue.so.1.\n"), "\(ran.out)")
+
+        let withLibsegue = makeTemporaryFolder("python-home")
+        try FileManager.default.createSymbolicLink(atPath: withLibsegue + "/.local", withDestinationPath: try InstalledLibsegue.prefix.get())
+        let named = try Self.inVenv(script, home: withLibsegue, segueLibrary: withLibsegue + "/libsegue.so.1")
+        #expect(named.out.contains("raised True dlopen -2\n") && named.out.contains("  SEGUE_LIBRARY=\(withLibsegue)/libsegue.so.1: ")
+                && !named.out.contains(".local"), "the library SEGUE_LIBRARY names, and no other: \(named.out)\(named.err)")
     }
 
     @Test(.enabled(if: hasPip, "skipped: needs pip and setuptools for python3 (apt-get install python3-pip python3-setuptools; .ci/run does)"))

@@ -23,16 +23,16 @@ import json
 import os
 import weakref
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from . import _abi
 
-__all__ = ["SegueError", "View", "Parameter", "Animator", "Plan", "Layer", "LayerState", "Event", "Player", "Transition",
+__all__ = ["SegueError", "LibraryError", "View", "Parameter", "Animator", "Plan", "Layer", "LayerState", "Event", "Player", "Transition",
            "library", "api_version"]
 
 # segue_status_t.
 OK, LATE, DEFAULT_TOOK_OVER, CLAMPED = 0, 1, 2, 3
-_E_ENDED = -5
+_E_NOT_FOUND, _E_ENDED = -2, -5
 # segue_player_options_t.flags.
 _ONLY_GIVEN_FOLDERS = 1
 _NO_SPIN = 8
@@ -55,20 +55,77 @@ class SegueError(Exception):
         self.call, self.status, self.message = call, status, message
 
 
+#: libsegue by its SONAME: the API major this package speaks.
+_SONAME = "libsegue.so.1"
 _library: Optional[C.CDLL] = None
 
 
+class LibraryError(SegueError):
+    """libsegue could not be loaded (`call` is "dlopen", `status` SEGUE_E_NOT_FOUND). `tried` holds
+    each place looked at, in order, with what was found there; the message lists them and says to
+    set SEGUE_LIBRARY."""
+
+    def __init__(self, tried: Sequence[Tuple[str, str]]):
+        places = "".join(f"\n  {place}: {found}" for place, found in tried)
+        super().__init__("dlopen", _E_NOT_FOUND,
+                         f"{_SONAME} could not be loaded. Looked, in order, at:{places}\n"
+                         f"Install it with Scripts/install.sh, or set SEGUE_LIBRARY=/path/to/{_SONAME}.")
+        self.tried = tuple(tried)
+
+
+def _open(name: str) -> C.CDLL:
+    """libsegue at `name` (a path, or a name for the system's loader), bound; OSError saying why not."""
+    lib = C.CDLL(name)
+    if not hasattr(lib, "segue_api_version"):
+        raise OSError(f"{name} has no segue_api_version: it is not libsegue")
+    major = _abi.bind(lib).segue_api_version() >> 16
+    if major != 1:
+        raise OSError(f"{name} is libsegue {major}.x; this package speaks libsegue 1")
+    return lib
+
+
+def _places() -> Iterator[Tuple[str, str]]:
+    """Where libsegue is looked for when nothing names it, in order: a name to load, and the place in words."""
+    beside = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", _SONAME))
+    yield beside, f"{beside} (beside the package, as Scripts/install.sh lays it out)"
+    yield _SONAME, f"{_SONAME} (the system's loader: LD_LIBRARY_PATH, ldconfig's cache, /lib, /usr/lib)"
+    found = ctypes.util.find_library("segue")  # runs ldconfig and the linker: asked only when needed
+    if found and found != _SONAME:
+        yield found, f"{found} (ctypes.util.find_library)"
+    for prefix in (os.path.expanduser("~/.local"), "/usr/local"):
+        path = os.path.join(prefix, "lib", _SONAME)
+        yield path, path
+
+
 def library(path: Optional[str] = None) -> C.CDLL:
-    """libsegue, loaded once: `path`, else $SEGUE_LIBRARY, else the one installed beside this package
-    (Scripts/install.sh puts the package in PREFIX/lib/segue/python and libsegue in PREFIX/lib), else
-    the system's libsegue.so.1."""
+    """libsegue, loaded once. `path` when given, else $SEGUE_LIBRARY when set (either is the only
+    place looked at); else, in order: the one installed beside this package (Scripts/install.sh puts
+    the package in PREFIX/lib/segue/python and libsegue in PREFIX/lib), the system's loader's
+    libsegue.so.1 (LD_LIBRARY_PATH, ldconfig's cache, /lib, /usr/lib; then ctypes.util.find_library),
+    and the standard prefixes' ~/.local/lib and /usr/local/lib.
+
+    Raises LibraryError (a SegueError) listing where it looked, with what it found there."""
     global _library
-    if _library is None or path is not None:
-        beside = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "libsegue.so.1")
-        name = (path or os.environ.get("SEGUE_LIBRARY") or (beside if os.path.exists(beside) else None)
-                or ctypes.util.find_library("segue") or "libsegue.so.1")
-        _library = _abi.bind(C.CDLL(name))
-    return _library
+    if _library is not None and path is None:
+        return _library
+    named = path or os.environ.get("SEGUE_LIBRARY")
+    if named:
+        try:
+            _library = _open(named)
+        except OSError as e:
+            raise LibraryError([(named if path else f"SEGUE_LIBRARY={named}", str(e))]) from None
+        return _library
+    tried = [("SEGUE_LIBRARY", "not set")]
+    for name, place in _places():
+        if os.path.isabs(name) and not os.path.exists(name):
+            tried.append((place, "no such file"))
+            continue
+        try:
+            _library = _open(name)
+            return _library
+        except OSError as e:
+            tried.append((place, str(e)))
+    raise LibraryError(tried)
 
 
 def api_version() -> Tuple[int, int]:
