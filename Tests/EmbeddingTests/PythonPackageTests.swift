@@ -95,7 +95,7 @@ struct PythonPackageTests {
                 print("config", e.status, e.message)
             with segue.Player(["\(folder)"], only_given_folders=True, spin=False) as player:
                 print("animators", [a.name for a in player.animators], player.animators[0].file)
-                print("parameters", [(p.name, p.type, p.minimum, p.maximum) for p in player.animators[0].parameters])
+                print("parameters", [(p.name, p.type, p.min, p.max) for p in player.animators[0].parameters])
                 view = segue.View("a", (0, 0, 390, 844))
                 try:
                     player.begin(view, segue.View("b", (0, 0, 390, 844)), (0, 0))
@@ -134,6 +134,58 @@ struct PythonPackageTests {
         // own frame, the stand-in's layer is hidden, the reason says how it was played.
         #expect(out.contains("window ('switch',) ['from', 'to'] (100.0, 80.0, 700.0, 475.0) True True"), "\(out)")
         #expect(out.contains("kind kind 'close': expected one of switch, appear, disappear"), "\(out)")
+    }
+
+    /// An animator's parameters read as `segue list --json` and `segue inspect --json` write
+    /// them: `default` as a config writes it (a curve's and a choice's by name), `min` and `max`
+    /// for numbers only; a curve's choices are the named curves (with the built-in default's
+    /// own "spring" first). The old `minimum` and `maximum` still answer, with a warning.
+    @Test(.enabled(if: hasPython, "skipped: needs python3 (apt-get install python3; .ci/run does)"))
+    func parametersReadAsTheToolsJSONWritesThem() throws {
+        let examples = makeTemporaryFolder("python-examples")
+        _ = try CPlugin.build(Paths.packageRoot + "/Examples/c-animator/curve_slide.c", name: "CurveSlide", into: examples)
+        let out = try Self.python("""
+            import json, warnings, segue
+            with segue.Player(["\(Paths.binFolder)", "\(examples)"], only_given_folders=True) as player:
+                animators = player.animators
+            print(json.dumps({a.name: [{"name": p.name, "type": p.type, "default": p.default, "min": p.min, "max": p.max,
+                                        "choices": list(p.choices)} for p in a.parameters] for a in animators}))
+            duration = animators[0].parameters[0]
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                print("aliases", duration.minimum == duration.min, duration.maximum == duration.max,
+                      [(w.category.__name__, str(w.message)) for w in caught])
+            """)
+        let lines = out.split(separator: "\n").map(String.init)
+        let python = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: [[String: Any]]], "\(out)")
+        let listed = try runSegue(["list", "--json", "--plugins", Paths.binFolder, "--plugins", examples])
+        let inspected = try runSegue(["inspect", "default", "--json"])
+        let tool = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [String: Any])
+        let builtin = try #require(try JSONSerialization.jsonObject(with: Data(inspected.out.utf8)) as? [String: Any])
+        let animators = try #require(tool["animators"] as? [[String: Any]]) + [try #require(builtin["animator"] as? [String: Any])]
+        #expect(Set(python.keys) == Set(animators.compactMap { $0["name"] as? String }) && python.keys.contains("CurveSlide"), "\(python.keys)")
+        let curves = ["linear", "easeIn", "easeOut", "easeInOut", "default"]
+        var sawCurve = false, sawChoice = false
+        for animator in animators {
+            let name = animator["name"] as? String ?? ""
+            for (theirs, ours) in zip(animator["parameters"] as? [[String: Any]] ?? [], python[name] ?? []) {
+                var expected = theirs
+                expected["explanation"] = nil
+                expected["min"] = theirs["min"] ?? NSNull()
+                expected["max"] = theirs["max"] ?? NSNull()
+                switch theirs["type"] as? String {
+                case "curve": expected["choices"] = (theirs["default"] as? String == "spring" ? ["spring"] : []) + curves; sawCurve = true
+                case "choice": sawChoice = true
+                default: expected["choices"] = [String]()
+                }
+                #expect(NSDictionary(dictionary: ours).isEqual(to: expected), "\(name): Python \(ours), the tool \(expected)")
+            }
+            #expect((animator["parameters"] as? [Any])?.count == python[name]?.count, "\(name)'s parameters")
+        }
+        #expect(sawCurve && sawChoice, "curves and choices were compared")
+        #expect(python["default"]?.last?["default"] as? String == "spring", "the built-in default follows its spring: \(python["default"] ?? [])")
+        #expect(out.contains("aliases True True [('DeprecationWarning', 'Parameter.minimum is deprecated: use Parameter.min (the name segue list --json uses)'), ('DeprecationWarning', 'Parameter.maximum is deprecated: use Parameter.max (the name segue list --json uses)')]"),
+                "\(out)")
     }
 
     /// segue_player_free finishes and frees every transition the player

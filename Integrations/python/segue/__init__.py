@@ -21,9 +21,10 @@ import ctypes as C
 import ctypes.util
 import json
 import os
+import warnings
 import weakref
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import _abi
 
@@ -39,6 +40,10 @@ _NO_SPIN = 8
 _ISOLATION = {"process": 0, "none": 1, None: 2}
 _SANDBOX = {None: 0, "strict": 1, "off": 2}
 _PARAMETER_TYPES = {0: "number", 1: "integer", 2: "boolean", 3: "choice", 4: "curve"}
+#: The named curves, by their segue_curve_t (segue/host.h).
+_CURVES = ("linear", "easeIn", "easeOut", "easeInOut", "default")
+#: The built-in default's own curve value, below the named curves: it follows its spring.
+_SPRING = -1.0
 _EVENT_KINDS = {0: "log", 1: "reloaded", 2: "config-error", 3: "fell-back"}
 #: Kinds of transition (segue_transition_kind_t), by their names in configs.
 _TRANSITION_KINDS = {"switch": 0, "appear": 1, "disappear": 2}
@@ -156,15 +161,52 @@ class View:
 
 @dataclass(frozen=True)
 class Parameter:
-    """One parameter of an animator: its type ("number", "integer", "boolean", "choice" or "curve"),
-    default and range, and a choice's names."""
+    """One parameter of an animator, as `segue list --json` writes it: its type ("number",
+    "integer", "boolean", "choice" or "curve"); its default as a config (and `begin`'s
+    `parameters`) writes it: a number, True or False, or a choice's or a curve's name; `min` and
+    `max` for a number or an integer (None otherwise); the names a choice or a curve takes (a
+    curve's: the named curves, after "spring" for the built-in default's; a config may name more)."""
     name: str
     explanation: str
     type: str
-    default: float
-    minimum: float
-    maximum: float
+    default: Union[float, bool, str]
+    min: Optional[float] = None
+    max: Optional[float] = None
     choices: Tuple[str, ...] = ()
+
+    @property
+    def minimum(self) -> Optional[float]:
+        """Deprecated: `min`."""
+        warnings.warn("Parameter.minimum is deprecated: use Parameter.min (the name segue list --json uses)",
+                      DeprecationWarning, stacklevel=2)
+        return self.min
+
+    @property
+    def maximum(self) -> Optional[float]:
+        """Deprecated: `max`."""
+        warnings.warn("Parameter.maximum is deprecated: use Parameter.max (the name segue list --json uses)",
+                      DeprecationWarning, stacklevel=2)
+        return self.max
+
+
+def _parameter(p: _abi.Param) -> Parameter:
+    """A parameter as libsegue lists it (segue_param_t, every value a number), in a config's terms,
+    as `segue list --json` writes it."""
+    kind = _PARAMETER_TYPES.get(p.type, str(p.type))
+    names = tuple(_text(p.choices[k]) or "" for k in range(p.choice_count))
+    first = 0  # the value of names[0]
+    if kind == "curve":
+        spring = p.default_value == _SPRING  # as the tool takes "spring": where it is the default
+        names, first = (("spring",) + _CURVES, -1) if spring else (_CURVES, 0)
+    value: float = p.default_value
+    default: Union[float, bool, str] = value
+    if kind == "boolean":
+        default = value != 0
+    elif kind in ("choice", "curve") and value.is_integer() and 0 <= int(value) - first < len(names):
+        default = names[int(value) - first]
+    ranged = kind in ("number", "integer")
+    return Parameter(_text(p.name) or "", _text(p.explanation) or "", kind, default,
+                     p.min_value if ranged else None, p.max_value if ranged else None, names)
 
 
 @dataclass(frozen=True)
@@ -309,9 +351,7 @@ class Player:
             for j in range(info.param_count):
                 p = _abi.Param(struct_size=C.sizeof(_abi.Param))
                 _check("segue_player_animator_param", lib.segue_player_animator_param(handle, i, j, C.byref(p)))
-                parameters.append(Parameter(_text(p.name), _text(p.explanation) or "", _PARAMETER_TYPES.get(p.type, str(p.type)),
-                                            p.default_value, p.min_value, p.max_value,
-                                            tuple(_text(p.choices[k]) for k in range(p.choice_count))))
+                parameters.append(_parameter(p))
             found.append(Animator(_text(info.name), _text(info.id), _text(info.version) or "", _text(info.description) or "",
                                   _text(info.file), tuple(parameters),
                                   tuple(k for k, v in _TRANSITION_KINDS.items() if info.kinds & (1 << v))))

@@ -21,6 +21,17 @@ KINDS = {"from": 0, "to": 1, "from-snapshot": 2, "to-snapshot": 3}
 TYPES = {"number": 0, "integer": 1, "boolean": 2, "choice": 3, "curve": 4}
 
 
+def as_listed(p):
+    """A parameter's default and range as libsegue lists them, all numbers, from the package's
+    terms (a config's): a choice or a curve by its index, the built-in default's "spring" as -1."""
+    if p.type in ("number", "integer"):
+        return {"default": p.default, "min": p.min, "max": p.max}
+    if p.type == "boolean":
+        return {"default": float(p.default), "min": 0, "max": 1}
+    first = -1 if p.type == "curve" and p.choices[0] == "spring" else 0
+    return {"default": p.choices.index(p.default) + first, "min": first, "max": len(p.choices) - 1 + first}
+
+
 def main():
     request = json.load(sys.stdin)
     sys.path.insert(0, request["package"])
@@ -38,8 +49,7 @@ def main():
         player.dispatch()
         for animator in player.animators:
             out["animators"].append({"name": animator.name, "id": animator.id, "file": animator.file, "parameters": [
-                {"name": p.name, "type": TYPES[p.type], "default": p.default, "min": p.minimum, "max": p.maximum,
-                 "choices": list(p.choices)} for p in animator.parameters]})
+                dict(name=p.name, type=TYPES[p.type], choices=list(p.choices), **as_listed(p)) for p in animator.parameters]})
         for spec in request["transitions"]:
             def view(side):
                 return segue.View(side["name"], tuple(side["frame"]), {e[0]: tuple(e[1]) for e in side.get("elements", [])})
