@@ -24,7 +24,7 @@ import os
 import warnings
 import weakref
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import _abi
 
@@ -283,7 +283,7 @@ class Player:
         self._events: List[Event] = []
         self._on_event = on_event
 
-        def deliver(_user, event):
+        def deliver(_user: Optional[int], event: "C._Pointer[_abi.Event]") -> None:
             e = event.contents
             self._events.append(Event(_EVENT_KINDS.get(e.kind, "log"), e.level, _text(e.message) or ""))
         self._callback = _abi.EVENT_FN(deliver)  # kept: libsegue calls it until the player is freed
@@ -306,7 +306,7 @@ class Player:
     def __enter__(self) -> "Player":
         return self
 
-    def __exit__(self, *_) -> None:
+    def __exit__(self, *_: object) -> None:
         self.close()
 
     def close(self) -> None:
@@ -327,7 +327,7 @@ class Player:
 
     def fileno(self) -> int:
         """A descriptor that becomes readable when `dispatch` has something to do (for select or an event loop)."""
-        return library().segue_player_fd(self._live())
+        return int(library().segue_player_fd(self._live()))
 
     def dispatch(self) -> List[Event]:
         """Applies reloads and delivers what happened: to `on_event` when given, and returned."""
@@ -352,20 +352,20 @@ class Player:
                 p = _abi.Param(struct_size=C.sizeof(_abi.Param))
                 _check("segue_player_animator_param", lib.segue_player_animator_param(handle, i, j, C.byref(p)))
                 parameters.append(_parameter(p))
-            found.append(Animator(_text(info.name), _text(info.id), _text(info.version) or "", _text(info.description) or "",
+            found.append(Animator(_text(info.name) or "", _text(info.id) or "", _text(info.version) or "", _text(info.description) or "",
                                   _text(info.file), tuple(parameters),
                                   tuple(k for k, v in _TRANSITION_KINDS.items() if info.kinds & (1 << v))))
         return found
 
     def begin(self, from_view: Optional[View], to_view: Optional[View], bounds: Tuple[float, float], *,
-              animator: Optional[str] = None, parameters: Optional[dict] = None, going_right: bool = True,
+              animator: Optional[str] = None, parameters: Optional[Dict[str, Any]] = None, going_right: bool = True,
               interactive: bool = False, kind: str = "switch") -> "Transition":
         """Begins a transition from `from_view` to `to_view` in a container of `bounds` (width, height),
         played by `animator` (else the config's rules, else the default) with `parameters` (names to
         values, as a config writes them). `kind` is "switch", "appear" (`to_view` opens over
         `from_view`) or "disappear" (`from_view` closes, revealing `to_view`); the view beneath may be
         None. Raises SegueError for a description libsegue refuses."""
-        keep: list = []
+        keep: List[object] = []
         if kind not in _TRANSITION_KINDS:
             raise ValueError(f"kind {kind!r}: expected one of {', '.join(_TRANSITION_KINDS)}")
 
@@ -438,7 +438,7 @@ class Transition:
     def __enter__(self) -> "Transition":
         return self
 
-    def __exit__(self, *_) -> None:
+    def __exit__(self, *_: object) -> None:
         if self._handle is not None and not self._finished:
             self.finish(True)
         self.close()
@@ -448,7 +448,7 @@ class Transition:
         """What plays (read again after a sample answers DEFAULT_TOOK_OVER: the default's plan)."""
         self._live("segue_transition_plan")  # its strings are the transition's
         info = self._info
-        return Plan(_text(info.animator), _text(info.file), info.duration, bool(info.fell_back), _text(info.reason) or "",
+        return Plan(_text(info.animator) or "", _text(info.file), info.duration, bool(info.fell_back), _text(info.reason) or "",
                     tuple(Layer(_LAYER_KINDS.get(l.kind, "snapshot"), l.element, l.mesh_columns, l.mesh_rows)
                           for l in info.layers[:info.layer_count]),
                     tuple((_SIDES.get(h.side, "from"), h.element) for h in info.hidden[:info.hidden_count]))

@@ -2,6 +2,7 @@
 member for member. The package's tests compare each size and offset with the
 C compiler's. Private: the package's own classes are the API."""
 import ctypes as C
+from typing import Dict, Union
 
 
 class Rect(C.Structure):
@@ -83,14 +84,14 @@ STRUCTS = {"segue_rect_t": Rect, "segue_vec3_t": Vec3, "segue_element_t": Elemen
            "segue_element_ref_t": ElementRef, "segue_plan_info_t": PlanInfo, "segue_layer_state_t": LayerState}
 
 
-def layouts():
+def layouts() -> Dict[str, Dict[str, Union[int, Dict[str, int]]]]:
     """Each struct's size and its members' offsets, as ctypes lays them out ("from_" is C's "from")."""
     return {name: {"size": C.sizeof(struct),
-                   "offsets": {field.rstrip("_"): getattr(struct, field).offset for field, _ in struct._fields_}}
+                   "offsets": {f[0].rstrip("_"): getattr(struct, f[0]).offset for f in struct._fields_}}
             for name, struct in STRUCTS.items()}
 
 
-def bind(lib):
+def bind(lib: C.CDLL) -> C.CDLL:
     """Declares the argument and result types of libsegue's functions on `lib`."""
     lib.segue_api_version.restype = C.c_uint32
     lib.segue_error_message.restype = C.c_char_p
