@@ -14,6 +14,8 @@ struct PlayerSettings {
     var folders: [String] = []
     var onlyGivenFolders = false
     var configPath: String?
+    /// With no configPath: follow the standard config (SEGUE_PLAYER_STANDARD_CONFIG).
+    var followsStandardConfig = false
     /// Nil: as the config says.
     var isolation: PluginIsolation?
     /// Nil: as the config (or SEGUE_SANDBOX) says.
@@ -63,11 +65,30 @@ final class Player {
         self.settings = settings
         self.events = events
         Self.routePluginOutput(to: events)
+        // The standard config is followed whatever state it is in: absent or
+        // broken, no rules apply (the built-in default plays) until it is good.
+        let standard = settings.configPath == nil && settings.followsStandardConfig ? PluginHosting.standardConfigPath() : nil
+        let configPath = settings.configPath ?? standard
+        var missing = false
         let config: SegueConfig
         do {
-            config = try settings.configPath.map { p throws(ConfigError) in try SegueConfig.load(path: p, forViewsOfAProgram: true) } ?? SegueConfig(file: "<no config>")
+            if let standard, access(standard, F_OK) != 0, errno == ENOENT {
+                missing = true
+                config = SegueConfig(file: standard)
+            } else {
+                config = try configPath.map { p throws(ConfigError) in try SegueConfig.load(path: p, forViewsOfAProgram: true) }
+                    ?? SegueConfig(file: "<no config>")
+            }
         } catch {
-            throw .config("\(error)")
+            guard let standard else { throw .config("\(error)") }
+            config = SegueConfig(file: standard)
+            events.post(.init(kind: SEGUE_EVENT_CONFIG_ERROR.rawValue, level: SEGUE_LOG_ERROR.rawValue,
+                              message: PluginText.escaped("\(error); no rules apply (the built-in default plays every transition) until \(standard) is fixed")))
+        }
+        if missing, let standard {
+            let followed = settings.watches ? "; it is read when it appears" : ""
+            events.post(.init(kind: SEGUE_EVENT_LOG.rawValue, level: SEGUE_LOG_INFO.rawValue,
+                              message: PluginText.escaped("segue: no config at \(standard): the built-in default plays every transition\(followed)")))
         }
         var hosting = PluginHosting(folders: settings.folders)
         hosting.onlyGivenFolders = settings.onlyGivenFolders
@@ -90,7 +111,8 @@ final class Player {
         } catch {
             throw .invalid(error.message)
         }
-        reloader = hosting.reloader(config: config, configPath: settings.configPath, registry: registry, forViewsOfAProgram: true)
+        reloader = hosting.reloader(config: config, configPath: configPath, registry: registry, forViewsOfAProgram: true,
+                                    optional: standard != nil, missing: missing)
         catalog = Catalog(registry)
         Self.hear(registry, on: events)
         for warning in registry.warnings { log(SEGUE_LOG_WARNING, warning) }

@@ -79,6 +79,7 @@ public func seguePlayerNew(_ options: UnsafePointer<segue_player_options_t>?,
         default: throw .init("options.sandbox is \(given.sandbox): expected SEGUE_SANDBOX_FROM_CONFIG (0), _STRICT (1) or _OFF (2)")
         }
         let known = SEGUE_PLAYER_ONLY_GIVEN_FOLDERS | SEGUE_PLAYER_WATCH | SEGUE_PLAYER_ALLOW_INSECURE_PLUGINS | SEGUE_PLAYER_NO_SPIN
+            | SEGUE_PLAYER_STANDARD_CONFIG
         guard given.flags & ~known == 0 else {
             throw .init("options.flags has unknown bits 0x\(String(given.flags & ~known, radix: 16)): expected SEGUE_PLAYER_* flags only")
         }
@@ -86,6 +87,7 @@ public func seguePlayerNew(_ options: UnsafePointer<segue_player_options_t>?,
         settings.watches = given.flags & SEGUE_PLAYER_WATCH != 0
         settings.allowsInsecurePlugins = given.flags & SEGUE_PLAYER_ALLOW_INSECURE_PLUGINS != 0
         settings.spinsForWorkers = given.flags & SEGUE_PLAYER_NO_SPIN == 0
+        settings.followsStandardConfig = given.flags & SEGUE_PLAYER_STANDARD_CONFIG != 0
         guard given.sample_bound_us <= 100_000 else {
             throw .init("options.sample_bound_us is \(given.sample_bound_us): expected at most 100000 (0 for the standard 4000)")
         }

@@ -27,6 +27,11 @@ public final class ConfigReloader {
         public var configErrors = 0
         /// The config file was broken and is good again.
         public var configRecovered = false
+        /// A config that may be absent (``ConfigReloader/isOptional``) was
+        /// removed: no rules apply until it is back.
+        public var configVanished = false
+        /// A config that may be absent came (back) and is followed.
+        public var configAppeared = false
         /// Picture files the config names that changed on disk (and passed the content check).
         public var picturesChanged: [String] = []
 
@@ -35,6 +40,8 @@ public final class ConfigReloader {
         /// segue.json is fixed", "segue.json is good again"; nil when neither.
         public func configState(naming file: String) -> String? {
             if configErrors > 0 { return "keeping the last good config until \(file) is fixed" }
+            if configVanished { return "\(file) is gone: no rules apply (the built-in default plays every transition) until it is back" }
+            if configAppeared { return "\(file) appeared and is followed" }
             return configRecovered ? "\(file) is good again" : nil
         }
 
@@ -53,6 +60,13 @@ public final class ConfigReloader {
     public private(set) var registry: AnimatorRegistry
     /// Whether the config file as saved now is broken (and the last good one in force).
     public private(set) var configIsBroken = false
+    /// Whether the config file may be absent (a host following the standard
+    /// config): absent, the empty config is in force, with no rules, and the
+    /// file's appearance is a change like any other; a file that cannot be
+    /// read for another reason is broken as always.
+    public let isOptional: Bool
+    /// Whether the optional config file is absent now.
+    public private(set) var configIsMissing = false
 
     /// Whether a config `segue check` finds an error in is held back, as a broken one.
     public var isStrict: Bool { strict }
@@ -72,10 +86,13 @@ public final class ConfigReloader {
     ///   - adjusting: what the host adds to every config it reads (the
     ///     pictures given on `segue show`'s command line); `config` is already adjusted.
     ///   - searchPath: the plugin folders for a config (its `plugins` may change).
+    ///   - optional: the config file may be absent (``isOptional``); `missing`: it is now.
     public init(config: SegueConfig, configPath: String?, registry: AnimatorRegistry, strict: Bool = false,
-                forViewsOfAProgram: Bool = false, contentCheck: ((SegueConfig) -> [ConfigError])? = nil,
+                forViewsOfAProgram: Bool = false, optional: Bool = false, missing: Bool = false,
+                contentCheck: ((SegueConfig) -> [ConfigError])? = nil,
                 adjusting: @escaping (SegueConfig) -> SegueConfig = { $0 }, searchPath: @escaping (SegueConfig) -> [PluginFolder]) {
         (self.config, self.configPath, self.registry) = (config, configPath, registry)
+        (isOptional, configIsMissing) = (optional, optional && missing)
         (self.strict, self.forViewsOfAProgram, self.searchPath) = (strict, forViewsOfAProgram, searchPath)
         (self.contentCheck, self.adjust) = (contentCheck, adjusting)
     }
@@ -89,7 +106,15 @@ public final class ConfigReloader {
     /// among them, then the plugin folders (only changed files are examined).
     public func reload(changed: Set<String>) -> Outcome {
         var outcome = Outcome(config: config, registry: registry)
-        if let configPath, changed.contains(configPath) {
+        if let configPath, changed.contains(configPath), isOptional, access(configPath, F_OK) != 0, errno == ENOENT {
+            // Gone: the empty config, whatever was in force or broken.
+            outcome.configVanished = !configIsMissing
+            (configIsMissing, configIsBroken) = (true, false)
+            outcome.configChanged = config != SegueConfig(file: configPath)
+            config = adjust(SegueConfig(file: configPath))
+        } else if let configPath, changed.contains(configPath) {
+            outcome.configAppeared = configIsMissing
+            configIsMissing = false
             let (fresh, problems, errors) = load(configPath)
             (outcome.configProblems, outcome.configErrors) = (problems, errors)
             if let fresh {

@@ -88,9 +88,18 @@ public struct PluginHosting: Sendable {
     /// The reloader of `config` (read from `configPath`) and `registry`,
     /// searching as this hosting does (see ``ConfigReloader``).
     public func reloader(config: SegueConfig, configPath: String?, registry: AnimatorRegistry, strict: Bool = false,
-                         forViewsOfAProgram: Bool = false, contentCheck: ((SegueConfig) -> [ConfigError])? = nil,
+                         forViewsOfAProgram: Bool = false, optional: Bool = false, missing: Bool = false,
+                         contentCheck: ((SegueConfig) -> [ConfigError])? = nil,
                          adjusting: @escaping (SegueConfig) -> SegueConfig = { $0 }) -> ConfigReloader {
         ConfigReloader(config: config, configPath: configPath, registry: registry, strict: strict, forViewsOfAProgram: forViewsOfAProgram,
-                       contentCheck: contentCheck, adjusting: adjusting) { [self] in searchPath(for: $0) }
+                       optional: optional, missing: missing, contentCheck: contentCheck, adjusting: adjusting) { [self] in searchPath(for: $0) }
+    }
+
+    /// The standard config a desktop's hosts follow: `$XDG_CONFIG_HOME/segue/segue.json`,
+    /// else `~/.config/segue/segue.json`; nil with neither variable set.
+    public static func standardConfigPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let dir = environment["XDG_CONFIG_HOME"], dir.hasPrefix("/") { return dir + "/segue/segue.json" }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return home + "/.config/segue/segue.json"
     }
 }

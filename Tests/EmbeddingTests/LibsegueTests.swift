@@ -177,6 +177,46 @@ struct LibsegueTests {
         #expect(processesTagged(tag).isEmpty, "no worker outlives the player")
     }
 
+    /// The standard config as a desktop host follows it: absent at start
+    /// (the default plays, said once), written, broken (the last good kept),
+    /// removed (no rules again) and written again, each said by an event.
+    @Test func theStandardConfigIsFollowedAsItAppearsBreaksAndVanishes() throws {
+        let program = try InstalledLibsegue.program("follow_config")
+        let (folder, _) = try CPlugin.fixture("follow", "FIXTURE_KINDS")
+        let home = makeTemporaryFolder("config-home")
+        let tag = "SEGUE_TEST_TAG=libsegue-follow-\(getpid())"
+        let ran = try run(program, [folder], environment: tagged(tag).merging(["XDG_CONFIG_HOME": home]) { $1 }, timeout: 90)
+        #expect(ran.status == 0, "\(ran.out)\n\(ran.err)")
+        let lines = ran.out.split(separator: "\n").map(String.init)
+        let stages = lines.filter { $0.hasPrefix("stage|") }
+        #expect(stages == ["stage|absent|default", "stage|written|TestFade", "stage|broken|TestFade", "stage|removed|default", "stage|back|TestFade"],
+                "\(ran.out)")
+        let config = home + "/segue/segue.json"
+        #expect(lines.first == "event|0|segue: no config at \(config): the built-in default plays every transition; it is read when it appears",
+                "said once, at the start: \(ran.out)")
+        #expect(lines.contains { $0.hasPrefix("event|2|") && $0.contains(config) && $0.contains("keeping the last good config until \(config) is fixed") },
+                "\(ran.out)")
+        #expect(lines.contains("event|1|\(config) is gone: no rules apply (the built-in default plays every transition) until it is back"), "\(ran.out)")
+        #expect(lines.contains("event|1|\(config) appeared and is followed"), "\(ran.out)")
+        #expect(processesTagged(tag).isEmpty, "no worker outlives the player")
+    }
+
+    /// A broken standard config at start: the player starts all the same,
+    /// no rules apply, and one config-error event names the file's mistake.
+    @Test func aBrokenStandardConfigAtStartPlaysTheDefaultAndSaysWhy() throws {
+        let program = try InstalledLibsegue.program("follow_config")
+        let (folder, _) = try CPlugin.fixture("follow-broken", "FIXTURE_KINDS")
+        let home = makeTemporaryFolder("config-home")
+        try FileManager.default.createDirectory(atPath: home + "/segue", withIntermediateDirectories: true)
+        try #"{"rules": [}"#.write(toFile: home + "/segue/segue.json", atomically: false, encoding: .utf8)
+        let ran = try run(program, [folder], environment: ["XDG_CONFIG_HOME": home], timeout: 90)
+        let lines = ran.out.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("event|2|\(home)/segue/segue.json:1:") == true
+                && lines.first?.hasSuffix("no rules apply (the built-in default plays every transition) until \(home)/segue/segue.json is fixed") == true,
+                "\(ran.out)")
+        #expect(lines.contains("stage|absent|default") && lines.contains("stage|written|TestFade"), "\(ran.out)")
+    }
+
     /// A render thread samples while the plugin hangs, crashes or tries to
     /// leave its sandbox mid-transition: samples are held (SEGUE_LATE) instead
     /// of waiting, the default takes over, the reason arrives through the
@@ -285,7 +325,7 @@ struct LibseguePythonTests {
         #expect(ran.status == 0, "\(ran.err)")
         let played = try JSONDecoder().decode(Played.self, from: Data(ran.out.utf8))
 
-        #expect(played.version == 0x10003, "API 1.3")
+        #expect(played.version == 0x10004, "API 1.4")
         #expect(played.sizes == ["options": 72, "desc": 184, "plan": 248, "info": 56, "state": 208], "ctypes lays the structs out as C does")
         #expect(played.animators.map(\.name) == ["CurlUp", "ImageZoom", "Pop", "SpringSlide", "default"])
         let curl = try #require(played.animators.first { $0.name == "CurlUp" })

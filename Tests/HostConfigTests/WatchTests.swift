@@ -63,9 +63,28 @@ struct WatchTests {
         let plugin = try Self.build("fade")
         let watcher = try FileWatcher(folders: [folder])
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        #expect(watcher.next(settle: 0.2) == .changed([base + "/not"]))
+        // The folder that appeared, and the watched one below it, which may have come with it.
+        #expect(watcher.next(settle: 0.2) == .changed([base + "/not", folder]))
         try Self.copy(plugin, to: folder + "/libfade.so")
         #expect(watcher.next(settle: 0.2) == .changed([folder + "/libfade.so"]))
+    }
+
+    /// A watched file whose folder does not exist yet, written right after
+    /// the folder is made (`mkdir -p` then save, as a user writes a first
+    /// config): seen, though it may have come before the folder's watch.
+    @Test func aFileWrittenAsItsFolderAppearsIsSeen() throws {
+        let base = makeTemporaryFolder()
+        let config = base + "/segue/segue.json"
+        let watcher = try FileWatcher(folders: [], files: [config])
+        try FileManager.default.createDirectory(atPath: base + "/segue", withIntermediateDirectories: true)
+        try "{}".write(toFile: config, atomically: false, encoding: .utf8)
+        // One burst: the write comes within the settling time of the folder's appearance.
+        let event = watcher.next(settle: 0.2)
+        guard case .changed(let seen) = event else {
+            Issue.record("no change: \(event)")
+            return
+        }
+        #expect(seen.contains(config), "\(seen)")
     }
 
     @Test func aWatchedFileSavedByRenameIsSeen() throws {

@@ -50,6 +50,8 @@ struct _SegueGtkStack {
     gboolean edge_swipe;
     segue_player_t *player;
     guint player_source;
+    /* The player could not start (said once); tried again when config-file changes. */
+    gboolean player_failed;
     Playing *playing;
     guint tick;
     SegueGtkMesh *mesh;

@@ -76,26 +76,25 @@ static void drop_player(SegueGtkStack *self) {
     self->player = NULL;
 }
 
-/* The player, made at the first switch: the config file given, else the standard one if it exists. */
+/* The player, made at the first switch: the config file given, else the standard one, followed by
+ * libsegue as it appears, changes and vanishes (the built-in default plays while there is none). */
 static segue_player_t *player(SegueGtkStack *self) {
-    if (self->player) return self->player;
-    char *standard = g_build_filename(g_get_user_config_dir(), "segue", "segue.json", NULL);
-    const char *config = self->config_file ? self->config_file : g_file_test(standard, G_FILE_TEST_EXISTS) ? standard : NULL;
+    if (self->player || self->player_failed) return self->player;
     segue_player_options_t options;
     memset(&options, 0, sizeof options);
     options.struct_size = sizeof options;
-    options.config_path = config;
-    options.flags = SEGUE_PLAYER_WATCH;
+    options.config_path = self->config_file;
+    options.flags = SEGUE_PLAYER_WATCH | SEGUE_PLAYER_STANDARD_CONFIG;
     options.on_event = on_player_event;
     options.user_data = self;
     if (segue_player_new(&options, &self->player) != SEGUE_OK) {
         g_warning("Segue's player could not start (%s); pages switch without transitions", segue_error_message());
         self->player = NULL;
+        self->player_failed = TRUE;
     } else {
         segue_player_dispatch(self->player);
         self->player_source = g_unix_fd_add(segue_player_fd(self->player), G_IO_IN, on_player_readable, self);
     }
-    g_free(standard);
     return self->player;
 }
 
@@ -555,6 +554,7 @@ void segue_gtk_stack_set_config_file(SegueGtkStack *self, const char *path) {
     if (g_strcmp0(self->config_file, path) == 0) return;
     g_free(self->config_file);
     self->config_file = g_strdup(path);
+    self->player_failed = FALSE;
     drop_player(self);
     g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_CONFIG_FILE]);
 }

@@ -48,7 +48,7 @@ SegueEffect::SegueEffect()
             qCInfo(SEGUE_EFFECT).noquote() << text;
         }
     };
-    m_transitions = std::make_unique<segue::WindowTransitions>(segue::WindowTransitions::standardConfigPath(), log);
+    m_transitions = std::make_unique<segue::WindowTransitions>(log);
     if (!m_transitions->ready()) {
         qCWarning(SEGUE_EFFECT).noquote() << "segue: cannot play animators:" << QString::fromStdString(m_transitions->error());
         return;

@@ -1,8 +1,6 @@
 #include "windowtransitions.h"
 
 #include <cmath>
-#include <cstdlib>
-#include <sys/stat.h>
 
 namespace segue
 {
@@ -166,29 +164,17 @@ std::string WindowTransition::finish(bool completed)
     return m_reason;
 }
 
-WindowTransitions::WindowTransitions(const std::string &configPath, Log log)
+WindowTransitions::WindowTransitions(Log log)
     : m_log(std::move(log))
 {
     segue_player_options_t options{};
     options.struct_size = sizeof options;
-    struct stat info;
-    const bool hasConfig = !configPath.empty() && stat(configPath.c_str(), &info) == 0;
-    options.config_path = hasConfig ? configPath.c_str() : nullptr;
     // A compositor's thread has a frame to draw: it waits for a plugin asleep, never spinning.
-    options.flags = SEGUE_PLAYER_WATCH | SEGUE_PLAYER_NO_SPIN;
+    options.flags = SEGUE_PLAYER_STANDARD_CONFIG | SEGUE_PLAYER_WATCH | SEGUE_PLAYER_NO_SPIN;
     options.on_event = &WindowTransitions::onEvent;
     options.user_data = this;
     if (segue_player_new(&options, &m_player) != SEGUE_OK) {
         m_error = text(segue_error_message());
-        if (hasConfig) {
-            // A config with a mistake: play with no rules (the built-in default), and say why.
-            options.config_path = nullptr;
-            m_log(SEGUE_LOG_WARNING, m_error + "; playing the built-in default until it is fixed");
-            if (segue_player_new(&options, &m_player) == SEGUE_OK) {
-                return;
-            }
-            m_error = text(segue_error_message());
-        }
         m_player = nullptr;
     }
 }
@@ -235,15 +221,6 @@ std::unique_ptr<WindowTransition> WindowTransitions::begin(segue_transition_kind
         return nullptr;
     }
     return std::make_unique<WindowTransition>(transition, kind, frame, Rect{0, 0, desc.bounds.width, desc.bounds.height});
-}
-
-std::string WindowTransitions::standardConfigPath()
-{
-    if (const char *dir = std::getenv("XDG_CONFIG_HOME"); dir && *dir) {
-        return std::string(dir) + "/segue/segue.json";
-    }
-    const char *home = std::getenv("HOME");
-    return home ? std::string(home) + "/.config/segue/segue.json" : std::string();
 }
 
 } // namespace segue

@@ -98,10 +98,12 @@ public:
     /// Receives each thing libsegue says (reloads, config errors, fallbacks), and the effect's own lines.
     using Log = std::function<void(int level, const std::string &message)>;
 
-    /// A player reading `configPath` (empty for none), watching it and the
-    /// plugin folders. On failure, `error()` says why and nothing plays but the
-    /// compositor's own animations.
-    WindowTransitions(const std::string &configPath, Log log);
+    /// A player following the standard config (libsegue's
+    /// SEGUE_PLAYER_STANDARD_CONFIG: read as it appears, changes, breaks and
+    /// vanishes, the built-in default playing while there is none) and the
+    /// plugin folders. On failure, `error()` says why and nothing plays but
+    /// the compositor's own animations.
+    explicit WindowTransitions(Log log);
     ~WindowTransitions();
 
     bool ready() const { return m_player != nullptr; }
@@ -116,9 +118,6 @@ public:
     /// application id, else its class) at `frame` on `output`. Never fails but
     /// for bad input: what cannot run plays the built-in default.
     std::unique_ptr<WindowTransition> begin(segue_transition_kind_t kind, const std::string &name, Rect frame, Rect output);
-
-    /// `$XDG_CONFIG_HOME/segue/segue.json` (else `~/.config/...`), as the other Segue hosts read it.
-    static std::string standardConfigPath();
 
 private:
     static void onEvent(void *self, const segue_event_t *event);

@@ -127,6 +127,8 @@ public final class FileWatcher {
     private func drain(into changed: inout Set<String>) -> Bool {
         var mattered = false
         var needsRebuild = false
+        /// Folders that appeared on the way to a watched path.
+        var appeared: [String] = []
         let size = 64 * 1024
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
         defer { buffer.deallocate() }
@@ -153,7 +155,10 @@ public final class FileWatcher {
                 }
                 guard !name.isEmpty, (watched.plugins && name.hasSuffix(".so")) || watched.names.contains(name) else { continue }
                 let path = watched.directory == "/" ? "/" + name : watched.directory + "/" + name
-                if watched.missingComponents.contains(name) { needsRebuild = true }
+                if watched.missingComponents.contains(name) {
+                    needsRebuild = true
+                    appeared.append(path)
+                }
                 if event.mask & UInt32(IN_MODIFY) != 0 {
                     pendingWrites.insert(path)
                 } else if event.mask & UInt32(IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM) != 0 {
@@ -164,6 +169,11 @@ public final class FileWatcher {
             }
         }
         if needsRebuild { try? rebuild() }
+        // What lies below a folder that just appeared may have come with it,
+        // before its watch: a config written right after `mkdir -p`.
+        for folder in appeared {
+            changed.formUnion((files + folders).filter { $0.hasPrefix(folder + "/") })
+        }
         return mattered
     }
 

@@ -144,9 +144,10 @@ extern "C" {
  * The API minor version: bumped when functions are added or structs grow
  * (1.1 added segue_spring_init_physical; 1.2 added segue_transition_desc_t.kind
  * and segue_animator_info_t.kinds, with the animator ABI 1.3; 1.3 added
- * SEGUE_PLAYER_NO_SPIN and segue_transition_prefetch).
+ * SEGUE_PLAYER_NO_SPIN and segue_transition_prefetch; 1.4 added
+ * SEGUE_PLAYER_STANDARD_CONFIG).
  */
-#define SEGUE_API_VERSION_MINOR 3
+#define SEGUE_API_VERSION_MINOR 4
 /** The version this header describes. */
 #define SEGUE_API_VERSION SEGUE_MAKE_VERSION(SEGUE_API_VERSION_MAJOR, SEGUE_API_VERSION_MINOR)
 /** True when this header is at least MAJOR.MINOR (and of the same major), for #if. */
@@ -299,6 +300,19 @@ typedef struct segue_player_options {
  * compositors and programs on batteries, whose thread has other work or none.
  */
 #define SEGUE_PLAYER_NO_SPIN 0x8u
+/**
+ * Since 1.4: with config_path NULL, follow the standard config, as a
+ * desktop's hosts do: $XDG_CONFIG_HOME/segue/segue.json, else
+ * ~/.config/segue/segue.json. Whatever state it is in, the player starts:
+ * absent, no rules apply (the built-in default plays every transition) and
+ * one SEGUE_EVENT_LOG says so; broken, likewise, with one
+ * SEGUE_EVENT_CONFIG_ERROR naming the file, line:column and key. With
+ * SEGUE_PLAYER_WATCH it is followed as it appears, changes, breaks (the last
+ * good config is kept) and vanishes (no rules again), each said once by an
+ * event. Ignored when config_path is set: a config the program names is the
+ * program's, and one that cannot be read fails segue_player_new.
+ */
+#define SEGUE_PLAYER_STANDARD_CONFIG 0x10u
 
 /**
  * Makes a player: reads the config (if any), finds the plugins (a scanner
