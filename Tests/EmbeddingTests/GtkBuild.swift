@@ -4,8 +4,8 @@ import TestSupport
 import HostTestSupport
 
 /// Integrations/gtk built as a GTK developer builds it (Meson, against the
-/// installed libsegue through pkg-config), once per test run, and the
-/// environment its programs run in.
+/// installed libsegue through pkg-config), once per test run, installed
+/// beside that libsegue, and the environments its programs run in.
 enum GtkBuild {
     /// What is missing to build and run the widget, or nil.
     static let problem: String? = {
@@ -18,25 +18,38 @@ enum GtkBuild {
         return missing.isEmpty ? nil : "skipped: the GTK container needs \(missing.joined(separator: ", ")) (apt-get install them; .ci/run does)"
     }()
 
-    /// The build folder: libsegue-gtk4.so, SegueGtk-1.typelib, segue-gtk-demo.
+    /// The prefix the widget is built for and installed into, as docs/gtk.md says: libsegue installed
+    /// there by Scripts/install.sh, the widget beside it by `meson install`. Only the installed-layout
+    /// tests run programs from it, so that a process of theirs left behind is told by its path.
+    static let prefix: Result<String, InstalledLibsegue.SetupFailure> = {
+        let prefix = makeTemporaryFolder("gtk-prefix")
+        do {
+            let installed = try run("/bin/sh", [Paths.packageRoot + "/Scripts/install.sh", "--from", Paths.binFolder, "--prefix", prefix])
+            guard installed.status == 0 else { return .failure(.init(message: "install.sh: " + installed.err)) }
+        } catch {
+            return .failure(.init(message: "install.sh: \(error)"))
+        }
+        return .success(prefix)
+    }()
+
+    /// Runs `command` in a developer's clean environment (the system's tools, the prefix's pkg-config
+    /// files), its output into `log` (a tool's pipe filling up must not stall it); the log on failure.
+    private static func developer(_ command: [String], log: String, timeout: Double) throws {
+        let env = ["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=\((log as NSString).deletingLastPathComponent)",
+                   "PKG_CONFIG_PATH=\(try prefix.get())/lib/pkgconfig"]
+        let ran = try run("/bin/sh", ["-c", "\"$@\" > \(log) 2>&1", "sh"] + env + command, timeout: timeout)
+        guard ran.status == 0 else {
+            throw InstalledLibsegue.SetupFailure(message: "\(command.joined(separator: " ")): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        }
+    }
+
+    /// The build folder: libsegue-gtk4.so, SegueGtk-1.typelib, segue-gtk-demo; set up as docs/gtk.md says.
     static let built: Result<String, InstalledLibsegue.SetupFailure> = {
         do {
-            let prefix = try InstalledLibsegue.prefix.get()
             let build = makeTemporaryFolder("gtk-build")
-            // A clean environment, as a developer's shell has, and the output into files (a tool's pipe
-            // filling up must not stall the build).
-            let env = ["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=\(build)", "PKG_CONFIG_PATH=\(prefix)/lib/pkgconfig"]
-            let setup = try run("/bin/sh", ["-c", "\"$@\" > \(build)/setup.log 2>&1", "sh"] + env
-                                + ["/usr/bin/meson", "setup", build + "/out", Paths.packageRoot + "/Integrations/gtk", "--prefix", prefix,
-                                   "-Dwerror=true"], timeout: 120)
-            guard setup.status == 0 else {
-                return .failure(.init(message: "meson setup: \((try? String(contentsOfFile: build + "/setup.log", encoding: .utf8)) ?? "")"))
-            }
-            let compiled = try run("/bin/sh", ["-c", "\"$@\" > \(build)/build.log 2>&1", "sh"] + env
-                                   + ["/usr/bin/ninja", "-C", build + "/out"], timeout: 600)
-            guard compiled.status == 0 else {
-                return .failure(.init(message: "ninja: \((try? String(contentsOfFile: build + "/build.log", encoding: .utf8)) ?? "")"))
-            }
+            try developer(["/usr/bin/meson", "setup", build + "/out", Paths.packageRoot + "/Integrations/gtk", "--prefix", try prefix.get(),
+                           "-Dwerror=true"], log: build + "/setup.log", timeout: 120)
+            try developer(["/usr/bin/ninja", "-C", build + "/out"], log: build + "/build.log", timeout: 600)
             return .success(build + "/out")
         } catch let failure as InstalledLibsegue.SetupFailure {
             return .failure(failure)
@@ -45,8 +58,30 @@ enum GtkBuild {
         }
     }()
 
+    /// The prefix once `meson install` has put the widget there.
+    static let installed: Result<String, InstalledLibsegue.SetupFailure> = {
+        do {
+            let build = try built.get()
+            try developer(["/usr/bin/meson", "install", "-C", build], log: build + "/../install.log", timeout: 120)
+            return .success(try prefix.get())
+        } catch let failure as InstalledLibsegue.SetupFailure {
+            return .failure(failure)
+        } catch {
+            return .failure(.init(message: "\(error)"))
+        }
+    }()
+
+    /// `/usr/bin/env` and its arguments that run `program` with nothing of the test's environment:
+    /// a user's session on `display` (no accessibility bus, an empty home) and `variables`.
+    static func alone(_ program: String, _ arguments: [String], display: String, _ variables: [String: String] = [:]) -> [String] {
+        let home = makeTemporaryFolder("gtk-home")
+        return ["-i", "PATH=/usr/bin:/bin", "HOME=\(home)", "DISPLAY=\(display)", "GDK_BACKEND=x11",
+                "GTK_A11Y=none", "NO_AT_BRIDGE=1"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [program] + arguments
+    }
+
     /// A GTK program's environment on `display`: GTK's `renderer` (GSK_RENDERER), no user config
-    /// (an empty XDG_CONFIG_HOME), the test's plugins and the built widget and typelib found first.
+    /// (an empty XDG_CONFIG_HOME), the test's plugins and the built widget and typelib found first;
+    /// libsegue and its worker from the installation the other tests share, not from `prefix`.
     static func environment(display: String, renderer: String = "gl", plugins extra: [String] = [], tag: String? = nil) throws -> [String: String] {
         let prefix = try InstalledLibsegue.prefix.get()
         let build = try built.get()

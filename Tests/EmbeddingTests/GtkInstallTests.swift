@@ -1,0 +1,72 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+import HostTestSupport
+
+/// The GTK container as installed, not as built: `meson install` beside
+/// libsegue in a prefix the loader does not search, then a C program built
+/// against the installed `segue-gtk4.pc`, the installed `segue-gtk-demo`,
+/// and Python and GJS with only the variables docs/gtk.md gives.
+@Suite(.serialized, .enabled(if: GtkBuild.problem == nil, "\(GtkBuild.problem ?? "")"))
+struct GtkInstallTests {
+    /// The variables docs/gtk.md exports for Python and GJS (`export NAME=$HOME/.local/...`), for `prefix`.
+    static func documentedVariables(_ prefix: String) throws -> [String: String] {
+        let guide = try String(contentsOfFile: Paths.packageRoot + "/docs/gtk.md", encoding: .utf8)
+        var variables = [String: String]()
+        for line in guide.split(separator: "\n") where line.hasPrefix("export ") {
+            let assignment = line.dropFirst("export ".count).split(separator: "=", maxSplits: 1).map(String.init)
+            guard assignment.count == 2 else { continue }
+            variables[assignment[0]] = assignment[1].replacingOccurrences(of: "$HOME/.local", with: prefix)
+        }
+        return variables
+    }
+
+    @Test func aCProgramBuiltAgainstTheInstalledPkgConfigFileRunsWithNoLibraryPath() throws {
+        let prefix = try GtkBuild.installed.get()
+        let program = makeTemporaryFolder("gtk-c") + "/stack"
+        let built = try run("/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", "PKG_CONFIG_PATH=\(prefix)/lib/pkgconfig", "/bin/sh", "-c",
+                                             "cc -std=c11 -Wall -Wextra -Werror \"$0\" $(pkg-config --cflags --libs segue-gtk4) -o \"$1\"",
+                                             GtkAppTests.fixtures + "/stack.c", program])
+        #expect(built.status == 0, "cc stack.c against \(prefix)/lib/pkgconfig/segue-gtk4.pc: \(built.err)")
+        guard built.status == 0 else { return }
+        let display = try VirtualDisplay()
+        let ran = try run("/usr/bin/env", GtkBuild.alone(program, [], display: display.name), timeout: 90)
+        #expect(ran.status == 0, "\(ran.err)")
+        let lines = GtkAppTests.finishedLines(ran.out)
+        #expect(lines.first.map { Array($0[1...5]) } == ["a", "b", "SpringSlide", "1", "0"], "\(ran.out)\(ran.err)")
+        #expect(processesTagged(prefix).isEmpty, "no worker left")
+    }
+
+    @Test func theInstalledDemoRunsWithNoVariablesOfOurs() throws {
+        let prefix = try GtkBuild.installed.get()
+        let display = try VirtualDisplay()
+        let frames = makeTemporaryFolder("gtk-installed-frames")
+        let ran = try run("/usr/bin/env", GtkBuild.alone(prefix + "/bin/segue-gtk-demo",
+                                                         ["--frames", frames, "--animator", "SpringSlide", "--fractions", "0.5"],
+                                                         display: display.name), timeout: 90)
+        #expect(ran.status == 0, "\(ran.err)")
+        #expect(ran.out.contains("finished|list|form|SpringSlide|1|0|"), "a transition played: \(ran.out)\(ran.err)")
+        #expect(FileManager.default.fileExists(atPath: frames + "/frame-0.5.png"), "it drew the switch held at 0.5")
+        #expect(processesTagged(prefix).isEmpty, "no worker left")
+    }
+
+    @Test func pythonAndJavaScriptUseTheInstalledTypelibWithTheDocumentedVariables() throws {
+        let prefix = try GtkBuild.installed.get()
+        let variables = try Self.documentedVariables(prefix)
+        #expect(variables.keys.contains("GI_TYPELIB_PATH"), "docs/gtk.md says where the typelib is: \(variables)")
+        let display = try VirtualDisplay()
+        let config = makeTemporaryFolder("gtk-installed-python") + "/segue.json"
+        try #"{"rules": [{"to": "c", "animator": "CurlUp"}]}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let python = try run("/usr/bin/env", GtkBuild.alone("/usr/bin/python3", [GtkAppTests.fixtures + "/stack.py", config],
+                                                            display: display.name, variables), timeout: 90)
+        #expect(python.status == 0, "\(python.err)")
+        #expect(GtkAppTests.finishedLines(python.out).map { Array($0[1...3]) } == [["a", "b", "SpringSlide"], ["b", "c", "CurlUp"]],
+                "Python: \(python.out)\(python.err)")
+        let gjs = try run("/usr/bin/env", GtkBuild.alone("/usr/bin/gjs", [GtkAppTests.fixtures + "/stack.js"], display: display.name, variables),
+                          timeout: 90)
+        #expect(gjs.status == 0, "\(gjs.err)")
+        #expect(GtkAppTests.finishedLines(gjs.out).first.map { Array($0[1...3]) } == ["a", "b", "CurlUp"], "GJS: \(gjs.out)\(gjs.err)")
+        #expect(processesTagged(prefix).isEmpty, "no worker left")
+    }
+}
