@@ -7,7 +7,8 @@ import HostTestSupport
 /// The GTK container as installed, not as built: `meson install` beside
 /// libsegue in a prefix the loader does not search, then a C program built
 /// against the installed `segue-gtk4.pc`, the installed `segue-gtk-demo`,
-/// and Python and GJS with only the variables docs/gtk.md gives.
+/// and Python and GJS with only the variables docs/gtk.md gives; and the
+/// build folder the docs make in the checkout is one git ignores.
 @Suite(.serialized, .enabled(if: GtkBuild.problem == nil, "\(GtkBuild.problem ?? "")"))
 struct GtkInstallTests {
     /// The variables docs/gtk.md exports for Python and GJS (`export NAME=$HOME/.local/...`), for `prefix`.
@@ -68,5 +69,15 @@ struct GtkInstallTests {
         #expect(gjs.status == 0, "\(gjs.err)")
         #expect(GtkAppTests.finishedLines(gjs.out).first.map { Array($0[1...3]) } == ["a", "b", "CurlUp"], "GJS: \(gjs.out)\(gjs.err)")
         #expect(processesTagged(prefix).isEmpty, "no worker left")
+    }
+
+    @Test func theBuildFolderTheDocsMakeInTheCheckoutIsIgnoredByGit() throws {
+        let guide = try String(contentsOfFile: Paths.packageRoot + "/docs/gtk.md", encoding: .utf8)
+        let setup = try #require(guide.split(separator: "\n").first { $0.contains("meson setup ") }, "docs/gtk.md says how to set up")
+        let words = setup.split(separator: " ")
+        let folder = try #require(words.firstIndex(of: "setup").flatMap { $0 + 1 < words.count ? String(words[$0 + 1]) : nil }, "\(setup)")
+        let made = filesUnder(try GtkBuild.built.get())
+        #expect(made.contains("build.ninja"), "the build: \(made)")
+        #expect(try notIgnoredByGit(made.map { "Integrations/gtk/\(folder)/" + $0 }) == [], "git status would show them")
     }
 }

@@ -69,3 +69,29 @@ public func makeTemporaryFolder(_ label: String = "segue-test") -> String {
     let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     return String(cString: path!)
 }
+
+/// Of `paths` (relative to the package root, as if made there), those the checkout's ignore
+/// files do not ignore: what a build in the checkout would leave for `git status` to show.
+public func notIgnoredByGit(_ paths: [String]) throws -> [String] {
+    guard !paths.isEmpty else { return [] }
+    let checked = try run("/usr/bin/git", ["-C", Paths.packageRoot, "check-ignore", "--verbose", "--non-matching", "--"] + paths)
+    // Each path: "SOURCE:LINE:PATTERN<tab>PATH", or "::<tab>PATH" when nothing matched; a "!" pattern keeps it.
+    let lines = checked.out.split(separator: "\n").map { $0.split(separator: "\t", maxSplits: 1).map(String.init) }
+    guard checked.status <= 1, lines.count == paths.count, lines.allSatisfy({ $0.count == 2 }) else {
+        throw GitFailure(description: "git check-ignore: status \(checked.status): \(checked.out)\(checked.err)")
+    }
+    return lines.filter { $0[0].hasSuffix("::") || $0[0].split(separator: ":", maxSplits: 2).last?.hasPrefix("!") == true }.map { $0[1] }
+}
+
+/// A git command that did not answer as expected, and what it printed.
+public struct GitFailure: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// Every file under `folder`, relative to it.
+public func filesUnder(_ folder: String) -> [String] {
+    (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: folder + "/" + $0, isDirectory: &isFolder) && !isFolder.boolValue
+    }.sorted()
+}
