@@ -7,7 +7,8 @@ import HostTestSupport
 /// The GTK container as installed, not as built: `meson install` beside
 /// libsegue in a prefix the loader does not search, then a C program built
 /// against the installed `segue-gtk4.pc`, the installed `segue-gtk-demo`,
-/// and Python and GJS with only the variables docs/gtk.md gives; and the
+/// and Python and GJS with only the variables docs/gtk.md gives; a
+/// GtkBuilder file's pages in a C program; and the
 /// build folder the docs make in the checkout is one git ignores.
 @Suite(.serialized, .enabled(if: GtkBuild.problem == nil, "\(GtkBuild.problem ?? "")"))
 struct GtkInstallTests {
@@ -25,12 +26,7 @@ struct GtkInstallTests {
 
     @Test func aCProgramBuiltAgainstTheInstalledPkgConfigFileRunsWithNoLibraryPath() throws {
         let prefix = try GtkBuild.installed.get()
-        let program = makeTemporaryFolder("gtk-c") + "/stack"
-        let built = try run("/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", "PKG_CONFIG_PATH=\(prefix)/lib/pkgconfig", "/bin/sh", "-c",
-                                             "cc -std=c11 -Wall -Wextra -Werror \"$0\" $(pkg-config --cflags --libs segue-gtk4) -o \"$1\"",
-                                             GtkAppTests.fixtures + "/stack.c", program])
-        #expect(built.status == 0, "cc stack.c against \(prefix)/lib/pkgconfig/segue-gtk4.pc: \(built.err)")
-        guard built.status == 0 else { return }
+        let program = try GtkBuild.program("stack")
         let display = try VirtualDisplay()
         let ran = try run("/usr/bin/env", GtkBuild.alone(program, [], display: display.name), timeout: 90)
         #expect(ran.status == 0, "\(ran.err)")
@@ -68,6 +64,31 @@ struct GtkInstallTests {
                           timeout: 90)
         #expect(gjs.status == 0, "\(gjs.err)")
         #expect(GtkAppTests.finishedLines(gjs.out).first.map { Array($0[1...3]) } == ["a", "b", "CurlUp"], "GJS: \(gjs.out)\(gjs.err)")
+        #expect(processesTagged(prefix).isEmpty, "no worker left")
+    }
+
+    /// Standard error's GLib messages worse than a debug one (GTK's, GLib's, the widget's).
+    static func complaints(_ err: String) -> [String] {
+        err.split(separator: "\n").map(String.init).filter { $0.contains("-CRITICAL **") || $0.contains("-WARNING **") || $0.contains("-ERROR **") }
+    }
+
+    @Test func aGtkBuilderFilesChildrenBecomeNamedPagesThatSwitchAndGoCleanly() throws {
+        let prefix = try GtkBuild.installed.get()
+        let program = try GtkBuild.program("builder")
+        let display = try VirtualDisplay()
+        let ran = try run("/usr/bin/env", GtkBuild.alone(program, [GtkAppTests.fixtures + "/pages.ui"], display: display.name), timeout: 90)
+        #expect(ran.status == 0, "\(ran.err)")
+        let lines = ran.out.split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        // Both of GtkStack's forms: a page object with its name, a widget named by its id.
+        #expect(lines.filter { $0.first == "page" } == [["page", "inbox", "GtkLabel"], ["page", "message", "GtkLabel"],
+                                                        ["page", "settings", "GtkLabel"]], "\(ran.out)")
+        // visible-child-name, given after the children in the file, applies to them.
+        #expect(lines.contains(["visible", "message", "GtkLabel"]), "\(ran.out)")
+        let finished = GtkAppTests.finishedLines(ran.out)
+        #expect(finished.map { Array($0[1...5]) } == [["message", "settings", "SpringSlide", "1", "0"]], "the switch played: \(ran.out)")
+        #expect(lines.contains(["removed", "message", "2"]), "the page left is removed: \(ran.out)")
+        // No CRITICAL from the removal, no "still has children left" when the stack is finalized.
+        #expect(Self.complaints(ran.err) == [], "\(ran.err)")
         #expect(processesTagged(prefix).isEmpty, "no worker left")
     }
 

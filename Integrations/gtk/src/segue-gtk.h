@@ -24,6 +24,11 @@
  * drawn with the flat (affine) map of its corners, and a mesh flat at its
  * frame.
  *
+ * GtkBuilder: a `<child>` of a SegueGtkStack in a .ui file becomes a page,
+ * as in GtkStack: a SegueGtkStackPage with its "name" and "child", or a
+ * widget, named by its object id. Properties given after the children
+ * ("visible-child-name") apply once they are pages.
+ *
  * Build: pkg-config --cflags --libs segue-gtk4
  * Introspection: the SegueGtk-1 namespace (gi.require_version("SegueGtk", "1")).
  */
@@ -35,6 +40,36 @@ G_BEGIN_DECLS
 
 #define SEGUE_GTK_TYPE_STACK (segue_gtk_stack_get_type())
 G_DECLARE_FINAL_TYPE(SegueGtkStack, segue_gtk_stack, SEGUE_GTK, STACK, GtkWidget)
+
+/**
+ * SegueGtkStackPage:
+ *
+ * A page of a stack: its child and its name, as GtkStackPage. The stack
+ * makes one for each page it adds; a GtkBuilder file makes one to add a
+ * named page (`<child><object class="SegueGtkStackPage"><property
+ * name="name">inbox</property><property name="child">...`). Both
+ * properties are set when the page is made and never change.
+ */
+#define SEGUE_GTK_TYPE_STACK_PAGE (segue_gtk_stack_page_get_type())
+G_DECLARE_FINAL_TYPE(SegueGtkStackPage, segue_gtk_stack_page, SEGUE_GTK, STACK_PAGE, GObject)
+
+/**
+ * segue_gtk_stack_page_get_child:
+ * @page: a page
+ *
+ * Returns: (transfer none): the page's widget; the page holds a reference
+ *   for its own life.
+ */
+GtkWidget *segue_gtk_stack_page_get_child(SegueGtkStackPage *page);
+
+/**
+ * segue_gtk_stack_page_get_name:
+ * @page: a page
+ *
+ * Returns: (transfer none) (nullable): the page's name, owned by the page
+ *   for its own life; %NULL when the page was made without one.
+ */
+const char *segue_gtk_stack_page_get_name(SegueGtkStackPage *page);
 
 /**
  * segue_gtk_stack_new:
@@ -59,12 +94,24 @@ GtkWidget *segue_gtk_stack_new(void);
 void segue_gtk_stack_add_named(SegueGtkStack *stack, GtkWidget *child, const char *name);
 
 /**
+ * segue_gtk_stack_get_page:
+ * @stack: a stack
+ * @child: one of its pages' widgets
+ *
+ * Returns: (transfer none) (nullable): the page of @child, owned by the
+ *   stack and valid until @child is removed (take a reference to keep it
+ *   longer), or %NULL when @child is not a page of @stack.
+ */
+SegueGtkStackPage *segue_gtk_stack_get_page(SegueGtkStack *stack, GtkWidget *child);
+
+/**
  * segue_gtk_stack_remove:
  * @stack: a stack
  * @child: one of its pages
  *
- * Removes a page. A transition involving it ends first (completed); if it
- * was the visible page, the first remaining page becomes visible.
+ * Removes a page: the stack drops its references to @child and to its
+ * page. A transition involving it ends first (completed); if it was the
+ * visible page, the first remaining page becomes visible.
  */
 void segue_gtk_stack_remove(SegueGtkStack *stack, GtkWidget *child);
 

@@ -9,11 +9,13 @@
 /* The elements a page may name, and the vertices of the largest mesh. */
 enum { MAX_ELEMENTS = 16, MOST_VERTICES = (SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1) };
 
-/* A page: its widget and the name it was added with. */
-typedef struct {
+/* A page: its widget and the name it was added with (seguegtkstackpage.c). */
+struct _SegueGtkStackPage {
+    GObject parent_instance;
     GtkWidget *widget;
     char *name;
-} Page;
+};
+typedef SegueGtkStackPage Page;
 
 /* A transition that plays: libsegue's handle and plan, the states of its layers, and its pace. */
 typedef struct {

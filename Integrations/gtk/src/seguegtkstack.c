@@ -22,7 +22,10 @@ static GParamSpec *properties[N_PROPS];
 enum { TRANSITION_FINISHED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
-G_DEFINE_FINAL_TYPE(SegueGtkStack, segue_gtk_stack, GTK_TYPE_WIDGET)
+static void segue_gtk_stack_buildable_init(GtkBuildableIface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE(SegueGtkStack, segue_gtk_stack, GTK_TYPE_WIDGET,
+                              G_IMPLEMENT_INTERFACE(GTK_TYPE_BUILDABLE, segue_gtk_stack_buildable_init))
 
 static void end_transition(SegueGtkStack *self, gboolean completed);
 
@@ -136,24 +139,35 @@ static void notify_visible(SegueGtkStack *self) {
     g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_VISIBLE_CHILD_NAME]);
 }
 
-void segue_gtk_stack_add_named(SegueGtkStack *self, GtkWidget *child, const char *name) {
-    g_return_if_fail(SEGUE_GTK_IS_STACK(self));
-    g_return_if_fail(GTK_IS_WIDGET(child) && gtk_widget_get_parent(child) == NULL);
-    g_return_if_fail(name != NULL);
-    if (page_named(self, name)) {
-        g_critical("segue_gtk_stack_add_named: a page called \"%s\" is already in the stack", name);
+/* Adds @page (the stack takes a reference) after checking what add_named promises. */
+static void add_page(SegueGtkStack *self, Page *page) {
+    g_return_if_fail(GTK_IS_WIDGET(page->widget) && gtk_widget_get_parent(page->widget) == NULL);
+    g_return_if_fail(page->name != NULL);
+    if (page_named(self, page->name)) {
+        g_critical("a page called \"%s\" is already in the stack: its %s is not added", page->name, G_OBJECT_TYPE_NAME(page->widget));
         return;
     }
-    Page *page = g_new0(Page, 1);
-    page->widget = child;
-    page->name = g_strdup(name);
-    g_ptr_array_add(self->pages, page);
-    gtk_widget_set_parent(child, GTK_WIDGET(self));
+    g_ptr_array_add(self->pages, g_object_ref(page));
+    gtk_widget_set_parent(page->widget, GTK_WIDGET(self));
     if (!self->visible) {
         self->visible = page;
         notify_visible(self);
     }
     update_child_visibility(self);
+}
+
+void segue_gtk_stack_add_named(SegueGtkStack *self, GtkWidget *child, const char *name) {
+    g_return_if_fail(SEGUE_GTK_IS_STACK(self));
+    g_return_if_fail(GTK_IS_WIDGET(child) && gtk_widget_get_parent(child) == NULL);
+    g_return_if_fail(name != NULL);
+    /* Refused before a page takes a reference, so that @child stays the caller's. */
+    if (page_named(self, name)) {
+        g_critical("segue_gtk_stack_add_named: a page called \"%s\" is already in the stack", name);
+        return;
+    }
+    Page *page = g_object_new(SEGUE_GTK_TYPE_STACK_PAGE, "child", child, "name", name, NULL);
+    add_page(self, page);
+    g_object_unref(page);
 }
 
 void segue_gtk_stack_remove(SegueGtkStack *self, GtkWidget *child) {
@@ -167,9 +181,13 @@ void segue_gtk_stack_remove(SegueGtkStack *self, GtkWidget *child) {
         self->visible = self->pages->len ? g_ptr_array_index(self->pages, 0) : NULL;
         notify_visible(self);
     }
-    g_free(page->name);
-    g_free(page);
+    g_object_unref(page);
     update_child_visibility(self);
+}
+
+SegueGtkStackPage *segue_gtk_stack_get_page(SegueGtkStack *self, GtkWidget *child) {
+    g_return_val_if_fail(SEGUE_GTK_IS_STACK(self), NULL);
+    return page_of(self, child);
 }
 
 GtkWidget *segue_gtk_stack_get_child_by_name(SegueGtkStack *self, const char *name) {
@@ -534,6 +552,33 @@ static void segue_gtk_stack_size_allocate(GtkWidget *widget, int width, int heig
     }
 }
 
+/* ---- GtkBuildable ---------------------------------------------------------- */
+
+static GtkBuildableIface *parent_buildable_iface;
+
+/* A .ui file's <child>, as GtkStack takes it: a SegueGtkStackPage is added with its name, a widget
+ * is named by its object id; anything else (an event controller) is the widget's to take. */
+static void segue_gtk_stack_buildable_add_child(GtkBuildable *buildable, GtkBuilder *builder, GObject *child, const char *type) {
+    SegueGtkStack *self = SEGUE_GTK_STACK(buildable);
+    if (SEGUE_GTK_IS_STACK_PAGE(child)) {
+        add_page(self, SEGUE_GTK_STACK_PAGE(child));
+    } else if (GTK_IS_WIDGET(child)) {
+        const char *id = gtk_buildable_get_buildable_id(GTK_BUILDABLE(child));
+        /* GtkBuilder calls an object given no id "___object_N___": a page still, under a name no rule means. */
+        if (id && g_str_has_prefix(id, "___object_"))
+            g_warning("a <child> %s of a SegueGtkStack has no name, so is called \"%s\": give its object an id, or put it "
+                      "in a <object class=\"SegueGtkStackPage\"> with a \"name\" property", G_OBJECT_TYPE_NAME(child), id);
+        segue_gtk_stack_add_named(self, GTK_WIDGET(child), id);
+    } else {
+        parent_buildable_iface->add_child(buildable, builder, child, type);
+    }
+}
+
+static void segue_gtk_stack_buildable_init(GtkBuildableIface *iface) {
+    parent_buildable_iface = g_type_interface_peek_parent(iface);
+    iface->add_child = segue_gtk_stack_buildable_add_child;
+}
+
 /* ---- GObject ------------------------------------------------------------- */
 
 void segue_gtk_stack_set_animator(SegueGtkStack *self, const char *animator) {
@@ -706,6 +751,8 @@ static void segue_gtk_stack_class_init(SegueGtkStackClass *klass) {
                                                 NULL, G_TYPE_NONE, 6, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING,
                                                 G_TYPE_BOOLEAN, G_TYPE_BOOLEAN, G_TYPE_STRING);
     gtk_widget_class_set_css_name(widget_class, "seguestack");
+    /* A .ui file names the page type once the stack's is known (Python, GJS: GObject.type_ensure). */
+    g_type_ensure(SEGUE_GTK_TYPE_STACK_PAGE);
 }
 
 static void segue_gtk_stack_init(SegueGtkStack *self) {
