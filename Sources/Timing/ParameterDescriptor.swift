@@ -187,8 +187,9 @@ public struct ParameterDescriptor: Equatable, Sendable {
         }
     }
 
-    /// The value of the built-in default's `curve` when it follows its spring.
-    package static let springCurve = -1.0
+    /// The value of the built-in default's `curve` when it follows its spring
+    /// (the header's SEGUE_CURVE_SPRING).
+    package static let springCurve = Double(SEGUE_CURVE_SPRING.rawValue)
 
     /// The value's ABI form (a double), or what was expected and found.
     package func validate(_ value: ParameterValue, curves: CurveBook = .standard) -> Result<Double, ParameterError> {

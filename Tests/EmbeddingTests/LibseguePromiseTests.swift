@@ -296,7 +296,9 @@ struct LibseguePromiseTests {
             return param
         }.first { String(cString: $0.name) == "curve" })
         #expect(curve.type == SEGUE_PARAM_CURVE.rawValue)
-        #expect(curve.default_value == -1 && curve.min_value == -1 && curve.max_value == Double(SEGUE_CURVE_DEFAULT.rawValue),
+        // "spring", the header's SEGUE_CURVE_SPRING, is its default and the range's start.
+        let spring = Double(SEGUE_CURVE_SPRING.rawValue)
+        #expect(spring == -1 && curve.default_value == spring && curve.min_value == spring && curve.max_value == Double(SEGUE_CURVE_DEFAULT.rawValue),
                 "default \(curve.default_value), min \(curve.min_value), max \(curve.max_value)")
     }
 }

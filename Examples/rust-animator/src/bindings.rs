@@ -276,12 +276,13 @@ pub const segue_log_level_SEGUE_LOG_WARNING: segue_log_level = 2;
 pub const segue_log_level_SEGUE_LOG_ERROR: segue_log_level = 3;
 pub type segue_log_level = ::std::os::raw::c_uint;
 pub use self::segue_log_level as segue_log_level_t;
+pub const segue_curve_SEGUE_CURVE_SPRING: segue_curve = -1;
 pub const segue_curve_SEGUE_CURVE_LINEAR: segue_curve = 0;
 pub const segue_curve_SEGUE_CURVE_EASE_IN: segue_curve = 1;
 pub const segue_curve_SEGUE_CURVE_EASE_OUT: segue_curve = 2;
 pub const segue_curve_SEGUE_CURVE_EASE_IN_OUT: segue_curve = 3;
 pub const segue_curve_SEGUE_CURVE_DEFAULT: segue_curve = 4;
-pub type segue_curve = ::std::os::raw::c_uint;
+pub type segue_curve = ::std::os::raw::c_int;
 pub use self::segue_curve as segue_curve_t;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]

@@ -51,8 +51,9 @@ typedef enum segue_param_type {
      * curve, or 5 or more for one the config defines. default_value is a
      * segue_curve_t; min 0, max 4. A 1.0 host refuses a plugin that declares
      * one (it names the unknown type), so such a plugin always gets curves.
-     * (The built-in default's own "curve", as libsegue lists it, has min -1:
-     * its default value, "spring", which follows its spring instead.)
+     * (The built-in default's own "curve", as libsegue lists it, has min
+     * SEGUE_CURVE_SPRING: its default value, "spring", which follows its
+     * spring instead.)
      */
     SEGUE_PARAM_CURVE = 4,
 } segue_param_type_t;

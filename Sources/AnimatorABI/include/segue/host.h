@@ -31,6 +31,13 @@ typedef enum segue_log_level {
  * with these control points. Unknown values are treated as SEGUE_CURVE_LINEAR.
  */
 typedef enum segue_curve {
+    /**
+     * Not a curve: "spring", the value of the built-in default's own `curve`
+     * parameter (its default and minimum, as libsegue lists it) when it
+     * follows its spring. A plugin's curve parameter never receives it;
+     * curve_value treats it as unknown.
+     */
+    SEGUE_CURVE_SPRING = -1,
     SEGUE_CURVE_LINEAR = 0,      /**< (0,0) (1,1) */
     SEGUE_CURVE_EASE_IN = 1,     /**< (0.42,0) (1,1) */
     SEGUE_CURVE_EASE_OUT = 2,    /**< (0,0) (0.58,1) */
