@@ -1,8 +1,10 @@
 import Timing
 
 /// How an animator plays a transition of a kind it may not have been written
-/// for (ABI 1.3's kinds): the one place that decides it, for the container
-/// and every host that plays transitions (libsegue).
+/// for (ABI 1.3's kinds): the one place that decides it (``way(kinds:playing:)``),
+/// for the container, every host that plays transitions (libsegue), the
+/// config's delegate, `segue list` and `segue explain`, and the table in
+/// docs/abi.md, which a test renders from it.
 ///
 /// - A kind the animator declares plays as asked.
 /// - An appearance, by an animator that declares disappearances, plays as
@@ -28,46 +30,92 @@ package struct KindPlayback {
     /// The transparent view standing in for the absent side, in the
     /// container view from setup on; the driver removes it at the end.
     package let standIn: ViewController?
-    /// How it plays, for reports ("as a disappearance run backwards"); nil when as asked.
-    package let how: String?
+    /// How it plays the kind asked for: ``Way/asWritten`` when as asked.
+    package let way: Way
     /// The transition asked for.
     package let request: TransitionContext
 
+    /// How an animator plays a transition of one kind, by the kinds it
+    /// declares: a cell of the one table (``way(kinds:playing:)``) that
+    /// containers, libsegue, `segue list`, `segue explain` and docs/abi.md
+    /// all read.
+    package enum Way: Hashable, Sendable, CustomStringConvertible {
+        /// As the animator wrote it: it declares the kind.
+        case asWritten
+        /// As the other window kind, `kind`, run backwards, the two views
+        /// exchanged: an appearance as the disappearance of the arriving view.
+        case backwards(TransitionKind)
+        /// As a switch from the moving view to a transparent stand-in of its
+        /// frame; for an appearance, that switch `runBackwards`.
+        case switchToStandIn(runBackwards: Bool)
+        /// Not at all: a switch by an animator that declares no switches. The
+        /// built-in default plays it.
+        case notPlayed
+
+        /// How reports, `segue list` and the docs say it: "as written", "as a
+        /// switch to a transparent stand-in run backwards".
+        package var description: String {
+            switch self {
+            case .asWritten: "as written"
+            case .backwards(let kind): "as \(kind == .appear ? "an" : "a") \(kind) run backwards"
+            case .switchToStandIn(let runBackwards): "as a switch to a transparent stand-in\(runBackwards ? " run backwards" : "")"
+            case .notPlayed: "not at all (the built-in default plays it)"
+            }
+        }
+    }
+
+    /// How an animator that declares `kinds` plays a transition of `kind`: the
+    /// one table of it. Pure: the same answer for the same kinds, wherever asked.
+    package static func way(kinds: TransitionKinds, playing kind: TransitionKind) -> Way {
+        if kinds.contains(kind) { return .asWritten }
+        switch kind {
+        case .switch: return .notPlayed
+        case .appear where kinds.contains(.disappear): return .backwards(.disappear)
+        case .disappear where kinds.contains(.appear): return .backwards(.appear)
+        case .appear, .disappear: return .switchToStandIn(runBackwards: kind == .appear)
+        }
+    }
+
+    /// Why an animator that declares `kinds` cannot play `kind` ("plays only
+    /// appearances and disappearances, not a switch"), after its name; nil
+    /// when it can. Every host that refuses one says it in these words.
+    package static func refusal(of kind: TransitionKind, kinds: TransitionKinds) -> String? {
+        way(kinds: kinds, playing: kind) == .notPlayed ? onlyPlays(kinds, not: kind) : nil
+    }
+
+    /// "plays only appearances and disappearances, not a switch".
+    private static func onlyPlays(_ kinds: TransitionKinds, not kind: TransitionKind) -> String {
+        "plays only \(kinds.kinds.map { "\($0)s" }.joined(separator: " and ")), not a \(kind)"
+    }
+
     /// How `animator` plays `request`, or why it cannot.
     package static func play(_ animator: any TransitionAnimator, _ request: TransitionContext) -> Result<KindPlayback, PlanError> {
-        let kinds = animator.kinds, kind = request.kind
-        if kinds.contains(kind) {
-            return .success(KindPlayback(context: request, backwards: false, standIn: nil, how: nil, request: request))
-        }
+        let way = way(kinds: animator.kinds, playing: request.kind)
         let from = request.fromViewController, to = request.toViewController
         func own(_ vc: ViewController) -> Rect { request.initialFrame(for: vc) }
         func context(_ kind: TransitionKind, from: ViewController, to: ViewController, goingRight: Bool) -> TransitionContext {
             TransitionContext(kind: kind, from: from, to: to, containerView: request.containerView, goingRight: goingRight,
                               isInteractive: request.isInteractive, frames: (own(from), own(to))) { request.completeTransition($0) }
         }
-        switch kind {
-        case .switch:
-            return .failure(PlanError("\(animator.name) plays only \(kinds.kinds.map { "\($0)s" }.joined(separator: " and ")), not a switch"))
-        case .appear where kinds.contains(.disappear):
-            return .success(KindPlayback(context: context(.disappear, from: to, to: from, goingRight: request.goingRight),
-                                         backwards: true, standIn: nil, how: "as a disappearance run backwards", request: request))
-        case .disappear where kinds.contains(.appear):
-            return .success(KindPlayback(context: context(.appear, from: to, to: from, goingRight: request.goingRight),
-                                         backwards: true, standIn: nil, how: "as an appearance run backwards", request: request))
-        case .appear, .disappear:
-            let moving = kind == .appear ? to : from
+        switch way {
+        case .asWritten:
+            return .success(KindPlayback(context: request, backwards: false, standIn: nil, way: way, request: request))
+        case .notPlayed:
+            return .failure(PlanError("\(animator.name) \(onlyPlays(animator.kinds, not: request.kind))"))
+        case .backwards(let played):
+            return .success(KindPlayback(context: context(played, from: to, to: from, goingRight: request.goingRight),
+                                         backwards: true, standIn: nil, way: way, request: request))
+        case .switchToStandIn(let runBackwards):
+            let moving = runBackwards ? to : from
             let standIn = ViewController(name: "", view: View(frame: own(moving)))
             request.containerView.addSubview(standIn.view)
-            let played = context(.switch, from: moving, to: standIn,
-                                 goingRight: kind == .appear ? !request.goingRight : request.goingRight)
-            return .success(KindPlayback(context: played, backwards: kind == .appear, standIn: standIn,
-                                         how: kind == .appear ? "as a switch to a transparent stand-in run backwards"
-                                                              : "as a switch to a transparent stand-in", request: request))
+            let played = context(.switch, from: moving, to: standIn, goingRight: runBackwards ? !request.goingRight : request.goingRight)
+            return .success(KindPlayback(context: played, backwards: runBackwards, standIn: standIn, way: way, request: request))
         }
     }
 
     /// `reason` (why the animator runs) with how it plays the kind, when not as asked: one wording for every host.
-    package func said(in reason: String) -> String { how.map { "\(reason); played \($0)" } ?? reason }
+    package func said(in reason: String) -> String { way == .asWritten ? reason : "\(reason); played \(way)" }
 
     /// The animator's t for the transition's `t`.
     package func localTime(_ t: Double, duration: Double) -> Double { backwards ? max(duration - t, 0) : t }
