@@ -142,7 +142,7 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         case .disappear: .presenting(.disappear, view: request.from.name)
         }
         let resolution = request.animator.map {
-            delegate.resolve(animator: $0, parameters: request.parameters, why: "the program's choice")
+            delegate.resolve(animator: $0, for: request.kind, parameters: request.parameters, why: "the program's choice")
         } ?? delegate.resolve(subject)
         var why = resolution.reason, fellBack = resolution.fellBack
         var picked: Part?

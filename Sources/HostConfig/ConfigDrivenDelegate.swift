@@ -8,8 +8,10 @@ import Timing
 /// For a switch from A to B it takes the most specific matching rule (from and
 /// to, then to only, then from only; the first in the file among equals), else
 /// `defaultAnimator`, else the built-in default. When the named animator is not
-/// loaded, or a parameter does not fit, it falls back to the built-in default
-/// and the reason says so. Never throws, never traps.
+/// loaded, cannot play the transition's kind (``KindPlayback/way(kinds:playing:)``:
+/// a switch, by one that declares only appearances and disappearances), or a
+/// parameter does not fit, it falls back to the built-in default and the
+/// reason says so. Never throws, never traps.
 public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
     /// The rules and default animator it follows.
     public let config: SegueConfig
@@ -28,6 +30,14 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         case switching(from: String, to: String)
         /// The appearance (or disappearance) of the view called `view`.
         case presenting(TransitionKind, view: String)
+
+        /// What the transition does: a switch, an appearance or a disappearance.
+        public var kind: TransitionKind {
+            switch self {
+            case .switching: .switch
+            case .presenting(let kind, _): kind
+            }
+        }
 
         /// "a -> b", "the appearance of org.gnome.Calculator".
         public var description: String {
@@ -94,11 +104,12 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
     }
 
     /// The animator called `name` with `parameters`, chosen by the program
-    /// rather than by a rule, with the config's curves: the built-in default
-    /// when no loaded plugin provides it or a parameter does not fit, the
-    /// reason saying so. `why` says who chose it, for the reason.
-    public func resolve(animator name: String, parameters: [String: ParameterValue], why: String) -> AnimatorResolution {
-        resolution(decide(animator: name, parameters: parameters, why: why))
+    /// rather than by a rule, for a transition of `kind`, with the config's
+    /// curves: the built-in default when no loaded plugin provides it, it
+    /// cannot play `kind`, or a parameter does not fit, the reason saying so.
+    /// `why` says who chose it, for the reason.
+    public func resolve(animator name: String, for kind: TransitionKind, parameters: [String: ParameterValue], why: String) -> AnimatorResolution {
+        resolution(decide(animator: name, for: kind, parameters: parameters, why: why))
     }
 
     private func resolution(_ decision: Decision) -> AnimatorResolution {
@@ -137,16 +148,20 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         } else {
             return .builtin(reason: "no rule matches \(subject) and no defaultAnimator is set")
         }
-        return decide(animator: name, parameters: parameters, why: why)
+        return decide(animator: name, for: subject.kind, parameters: parameters, why: why)
     }
 
-    func decide(animator name: String, parameters: [String: ParameterValue], why: String) -> Decision {
+    func decide(animator name: String, for kind: TransitionKind, parameters: [String: ParameterValue], why: String) -> Decision {
         guard let descriptor = registry.animator(named: name) else {
             if let gone = registry.departure(of: name) {
                 return .fallBack(reason: "\(why) names the animator '\(name)', which is gone: \(gone); the built-in default ran instead")
             }
             let hint = NameSuggestion.hint(for: name, in: registry.names)
             return .fallBack(reason: "\(why) names the animator '\(name)', which no loaded plugin provides\(hint); the built-in default ran instead")
+        }
+        // Decided here, not when the transition starts, so that explain says what run does.
+        if let refusal = KindPlayback.refusal(of: kind, kinds: descriptor.kinds) {
+            return .fallBack(reason: "\(why) names \(descriptor.name), which \(refusal); the built-in default ran instead")
         }
         let isDefault = descriptor.source == .builtin
         switch descriptor.resolveParameters(parameters, curves: config.curves) {
@@ -198,7 +213,8 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         func values(_ parameters: [ParameterDescriptor], _ values: [Double]) -> [TransitionExplanation.Parameter] {
             named(parameters, values).map { TransitionExplanation.Parameter(name: $0.name, value: $0.value, fromRule: given[$0.name] != nil) }
         }
-        explanation.kind = { if case .presenting(let kind, _) = subject { kind } else { .switch } }()
+        explanation.kind = subject.kind
+        explanation.played = KindPlayback.way(kinds: DefaultAnimator.kinds, playing: subject.kind).description
         switch decide(subject) {
         case .builtin(let reason), .fallBack(let reason):
             explanation.reason = reason
@@ -207,6 +223,7 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
             explanation.reason = reason
             explanation.parameters = values(descriptor.parameters, chosen)
         case .chosen(let descriptor, let pluginValues, let reason):
+            explanation.played = KindPlayback.way(kinds: descriptor.kinds, playing: subject.kind).description
             (explanation.animator, explanation.file, explanation.reason) = (descriptor.name, descriptor.file, reason)
             explanation.parameters = values(descriptor.parameters, pluginValues)
             explanation.fallbacks = [
@@ -236,6 +253,11 @@ public struct TransitionExplanation: Sendable, Equatable {
     public var from, to: String
     /// What the transition does.
     public var kind: TransitionKind = .switch
+    /// How the animator plays that kind, by the kinds it declares: "as
+    /// written", or as it plays one it was not written for ("as a switch to
+    /// a transparent stand-in"; ``KindPlayback/Way``). The same words a
+    /// report's reason ends with ("...; played as ...").
+    public var played = KindPlayback.Way.asWritten.description
     /// The rule that wins, as reports name it; nil when none matches.
     public var rule: String?
     /// The other matching rules, each with why it lost.

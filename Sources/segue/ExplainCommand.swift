@@ -59,6 +59,7 @@ enum ExplainCommand {
         lines.append("  rule:       " + (e.rule ?? "none matches"))
         for b in e.beaten { lines.append("  beat:       \(b.label) (\(b.matches)) -> \(b.animator): \(b.why)") }
         if e.reason != e.rule { lines.append("  why:        \(e.reason)") }
+        if e.played != KindPlayback.Way.asWritten.description { lines.append("  played:     \(e.played)") }
         if !e.parameters.isEmpty {
             lines.append("  parameters: " + e.parameters.map { "\($0.name) = \($0.value) (\($0.fromRule ? "rule" : "default"))" }
                 .joined(separator: ", "))
@@ -75,6 +76,8 @@ enum ExplainCommand {
         }
         var version = 1
         let kind, from, to, animator, reason: String
+        /// How the animator plays the kind: "as written", or as docs/abi.md's table says.
+        let played: String
         let rule, file: String?
         let beaten: [Beaten]
         let parameters: [Parameter]
@@ -82,6 +85,7 @@ enum ExplainCommand {
 
         init(_ e: TransitionExplanation) {
             (kind, from, to, animator, reason, rule, file) = (e.kind.key, e.from, e.to, e.animator, e.reason, e.rule, e.file)
+            played = e.played
             beaten = e.beaten.map { Beaten(rule: $0.label, matches: $0.matches, animator: $0.animator, why: $0.why) }
             parameters = e.parameters.map { Parameter(name: $0.name, from: $0.fromRule ? "rule" : "default", value: JSONParameter($0.value)) }
             fallbacks = e.fallbacks

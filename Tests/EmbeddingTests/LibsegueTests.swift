@@ -394,7 +394,7 @@ final class ProgramChoice: ContainerViewControllerDelegate {
 
     func containerViewController(_ container: ContainerViewController, animationControllerForTransitionFrom from: ViewController,
                                  to: ViewController) -> AnimatorResolution {
-        animator.map { rules.resolve(animator: $0, parameters: parameters, why: "the program's choice") }
+        animator.map { rules.resolve(animator: $0, for: .switch, parameters: parameters, why: "the program's choice") }
             ?? rules.resolve(from: from.name, to: to.name)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import HostTestSupport
 import Timing
 @testable import HostConfig
 @testable import PluginHost
@@ -52,6 +53,34 @@ import Timing
         #expect(explained.beaten.map(\.label) == ["rules[0]", "rules[5]"])
         #expect(explained.beaten.map(\.why) == ["less specific", "as specific, but later in the file"])
         #expect(explained.kind == .appear && explained.to == "org.kde.kcalc")
+    }
+
+    /// Pop declares appearances and disappearances only: chosen for a switch,
+    /// by a rule or by the program, the delegate answers with the built-in
+    /// default at once, so that explain says what a run does; chosen for a
+    /// kind it plays, it runs, and explain says how when not as written.
+    @Test func anAnimatorThatCannotPlayTheKindFallsBackWhenChosen() throws {
+        let config = try SegueConfig.parse(Data(#"""
+            {"rules": [{"to": "video", "animator": "Pop"}, {"appear": "*", "animator": "Pop"}, {"disappear": "*", "animator": "CurlUp"}]}
+            """#.utf8), file: "/cfg/segue.json", baseDirectory: "/cfg")
+        let delegate = ConfigDrivenDelegate(config: config, registry: bundledRegistry)
+        let refused = #"rules[0] (to "video") names Pop, which plays only appearances and disappearances, not a switch; the built-in default ran instead"#
+
+        let switching = delegate.resolve(from: "photo", to: "video")
+        #expect(switching.animator == nil && switching.fellBack && switching.reason == refused, "\(switching.reason)")
+        let explained = delegate.explain(from: "photo", to: "video")
+        #expect((explained.animator, explained.file, explained.reason, explained.played) == ("default", nil, refused, "as written"))
+        #expect(explained.fallbacks.isEmpty, "nothing of Pop's can fail: it never runs")
+
+        let appearing = delegate.resolve(.presenting(.appear, view: "org.kde.kcalc"))
+        #expect(appearing.animator?.name == "Pop" && !appearing.fellBack, "\(appearing.reason)")
+        let closing = delegate.explain(.presenting(.disappear, view: "org.kde.kcalc"))
+        #expect((closing.animator, closing.played) == ("CurlUp", "as a switch to a transparent stand-in"))
+
+        let chosen = delegate.resolve(animator: "Pop", for: .switch, parameters: [:], why: "the program's choice")
+        #expect(chosen.animator == nil && chosen.fellBack)
+        #expect(chosen.reason == "the program's choice names Pop, which plays only appearances and disappearances, not a switch; the built-in default ran instead")
+        #expect(delegate.resolve(animator: "Pop", for: .disappear, parameters: [:], why: "the program's choice").animator?.name == "Pop")
     }
 
     @Test(arguments: [

@@ -58,8 +58,9 @@ public struct AnimatorResolution {
     /// For reports: the parameter values `animator` runs with, in its order,
     /// defaults filled in; empty for the built-in default.
     public var parameters: [NamedParameterValue] = []
-    /// True when the delegate chose an animator that cannot run (unknown, or
-    /// a parameter that does not fit) and answers with the default instead.
+    /// True when the delegate chose an animator that cannot run (unknown, one
+    /// that cannot play the transition's kind, or a parameter that does not
+    /// fit) and answers with the default instead.
     public var fellBack = false
 
     /// An answer with `animator` (nil: the default) and why.
