@@ -40,7 +40,14 @@ enum ListCommand {
         print("\nAnimators (\(registry.animators.count)):")
         for a in registry.animators {
             print("  \(a.name) \(a.version)  \(a.id)\n    \(a.summary)\n    file: \(a.file)")
-            if a.kinds != .switches { print("    written for: \(a.kinds) (it plays every kind)") }
+            // Switches only, as every animator before ABI 1.3, is the common case: said by saying nothing.
+            if a.kinds != .switches {
+                print("    written for: \(a.kinds)")
+                let ways = TransitionKind.allCases.map { ($0, KindPlayback.way(kinds: a.kinds, playing: $0)) }
+                if ways.contains(where: { $0.1 != .asWritten }) {
+                    print("    plays: " + ways.map { "\($0.0.key) \($0.1)" }.joined(separator: "; "))
+                }
+            }
             for p in a.parameters {
                 print("    - \(p.name): \(Listing.Parameter(p).type) = \(Listing.Parameter(p).defaultText), \(p.explanation)")
             }
@@ -55,6 +62,19 @@ enum ListCommand {
             let parameters: [Parameter]
             /// The kinds of transition it was written for: "switch", "appear", "disappear".
             let kinds: [String]
+            /// How it plays each kind, by the kinds it declares.
+            let plays: Plays
+        }
+        /// How an animator plays each kind of transition ("as written", "as a
+        /// disappearance run backwards", ...): docs/abi.md's table, by
+        /// ``KindPlayback/way(kinds:playing:)``.
+        struct Plays: Encodable {
+            let `switch`, appear, disappear: String
+
+            init(_ kinds: TransitionKinds) {
+                func way(_ kind: TransitionKind) -> String { KindPlayback.way(kinds: kinds, playing: kind).description }
+                (`switch`, appear, disappear) = (way(.switch), way(.appear), way(.disappear))
+            }
         }
         /// A parameter as configs write it: a choice's default by its name, a
         /// boolean's as true or false; a range only for numbers.
@@ -135,7 +155,7 @@ enum ListCommand {
         init(_ registry: AnimatorRegistry) {
             animators = registry.animators.map {
                 Animator(name: $0.name, id: $0.id, version: $0.version, description: $0.summary, file: $0.file,
-                         parameters: $0.parameters.map(Parameter.init), kinds: $0.kinds.kinds.map(\.key))
+                         parameters: $0.parameters.map(Parameter.init), kinds: $0.kinds.kinds.map(\.key), plays: Plays($0.kinds))
             }
             rejected = registry.rejections.map { Rejected(file: $0.file, reason: $0.reason) }
             folders = Folder.all(registry)

@@ -15,8 +15,10 @@ struct JSONOutputTests {
             let parts = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
             // "run --watch, each reload" is checked by the watch tests; the rest are "COMMAND [PATH] KEYS...".
             guard let command = parts.first, !line.contains("--watch") else { continue }
-            // A path is an array's items ("animators[]") or an object the command's own row lists ("animator", "sandbox.limits").
-            let nested = parts.count > 1 && table[command]?.contains(String(parts[1].prefix { $0 != "." })) == true
+            // A path is an array's items ("animators[]") or an object a row above lists: the command's own
+            // ("animator", "sandbox.limits") or an array's items' ("animators[].plays").
+            let head = parts.count > 1 ? String(parts[1].prefix { $0 != "." }) : ""
+            let nested = parts.count > 1 && (table[command]?.contains(head) == true || table["\(command) \(head)"] != nil)
             let path = parts.count > 1 && (parts[1].hasSuffix("[]") || nested) ? parts[1] : nil
             let keys = parts.dropFirst(path == nil ? 1 : 2)
             table[[command, path].compactMap { $0 }.joined(separator: " "), default: []].formUnion(keys)

@@ -71,6 +71,9 @@ import TestSupport
         let kinds = Dictionary(uniqueKeysWithValues: (animators ?? []).map { ($0["name"] as! String, $0["kinds"] as! [String]) })
         #expect(kinds == ["SpringSlide": ["switch", "appear", "disappear"], "ImageZoom": ["switch", "appear", "disappear"],
                           "CurlUp": ["switch"], "Pop": ["appear", "disappear"]])
+        let curlUp = animators?.first { $0["name"] as? String == "CurlUp" }
+        #expect(curlUp?["plays"] as? [String: String] == ["switch": "as written", "appear": "as a switch to a transparent stand-in run backwards",
+                                                          "disappear": "as a switch to a transparent stand-in"])
 
         for (launcher, animator) in [(true, "ImageZoom"), (false, "ImageZoom"), (false, "SpringSlide")] {
             let config = makeTemporaryFolder("launcher") + "/segue.json"
@@ -90,6 +93,51 @@ import TestSupport
                 #expect((reports[0]["reason"] as? String)?.contains("ImageZoom declined: the view beneath has no element named 'calc' for the window to zoom out of") == true)
             }
         }
+    }
+
+    /// Pop declares appearances and disappearances only. A rule naming it for
+    /// a switch: explain, run and preview all play the built-in default and
+    /// say why in the same words, and list says how Pop plays each kind.
+    @Test func explainRunPreviewAndListAgreeThatPopPlaysNoSwitch() throws {
+        let folder = try Self.popFolder()
+        let config = makeTemporaryFolder("pop-switch") + "/segue.json"
+        try """
+            {"plugins": ["\(folder)"], "children": ["photo", "video"],
+             "rules": [{"to": "video", "animator": "Pop"}], "script": ["video"]}
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let refusal = "names Pop, which plays only appearances and disappearances, not a switch; the built-in default ran instead"
+
+        let explained = try jsonLines(try runSegue(["explain", "photo", "video", "--json", "--config", config]).out)
+        #expect(explained.first?["animator"] as? String == "default", "\(explained)")
+        #expect(explained.first?["reason"] as? String == #"rules[0] (to "video") "# + refusal)
+        #expect(explained.first?["played"] as? String == "as written", "the default is written for switches")
+        let said = try runSegue(["explain", "photo", "video", "--config", config])
+        #expect(said.out.hasPrefix("photo -> video: default (built-in)\n  rule:       rules[0] (to \"video\")\n  why:        rules[0] (to \"video\") \(refusal)"),
+                "\(said.out)")
+
+        let reports = try jsonLines(try runSegue(["run", "--json", "--config", config]).out)
+        #expect(reports.map { $0["animator"] as? String } == ["default"], "\(reports)")
+        #expect(reports.first?["reason"] as? String == explained.first?["reason"] as? String, "run says what explain said")
+        #expect(reports.first?["fellBack"] as? Bool == true)
+
+        // A preview forces its own rule (from and to): the same refusal, and a warning.
+        let out = makeTemporaryFolder("pop-switch-preview") + "/switch.png"
+        let previewed = try runSegue(["preview", "Pop", "--from", "photo", "--to", "video", "--config", config, "--json",
+                                      "--out", out, "--frames", "2", "--scale", "0.1"])
+        let written = try jsonLines(previewed.out)
+        #expect(written.first?["animator"] as? String == "default", "\(previewed.out) \(previewed.err)")
+        #expect((written.first?["reason"] as? String)?.hasSuffix(refusal) == true, "\(written)")
+        #expect(previewed.err.contains(refusal), "\(previewed.err)")
+
+        let listed = try runSegue(["list", "--config", config])
+        #expect(listed.out.contains("""
+                written for: appear, disappear
+                plays: switch not at all (the built-in default plays it); appear as written; disappear as written
+            """), "\(listed.out)")
+        let listing = try jsonLines(try runSegue(["list", "--json", "--config", config]).out)
+        let pop = (listing.first?["animators"] as? [[String: Any]])?.first { $0["name"] as? String == "Pop" }
+        #expect(pop?["plays"] as? [String: String] == ["switch": "not at all (the built-in default plays it)",
+                                                        "appear": "as written", "disappear": "as written"], "\(listing)")
     }
 
     @Test(arguments: [
