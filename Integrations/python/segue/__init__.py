@@ -218,7 +218,9 @@ class Animator:
     description: str
     file: Optional[str]
     parameters: Tuple[Parameter, ...]
-    #: The kinds of transition it was written for ("switch", "appear", "disappear"); it plays them all.
+    #: The kinds of transition it was written for ("switch", "appear", "disappear"). It plays every
+    #: appearance and disappearance, but a switch only when "switch" is among them: the built-in
+    #: default plays the others (docs/abi.md, "Kinds of transition").
     kinds: Tuple[str, ...] = ("switch",)
 
 
