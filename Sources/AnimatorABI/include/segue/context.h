@@ -43,10 +43,12 @@ typedef struct segue_element {
 
 /**
  * Since 1.3: what a transition does, in segue_context_t.kind. A host plays
- * every kind with every animator: one that was not written for a kind (see
- * segue_animator_t.kinds) is handed one it was, as docs/abi.md says (a
- * disappearance as a switch to a transparent stand-in; an appearance as a
- * disappearance run backwards). Treat an unknown value as a switch.
+ * a window's appearance and disappearance with every animator: one that was
+ * not written for the kind (see segue_animator_t.kinds) is handed one it
+ * was, as docs/abi.md's table says (a disappearance as a switch to a
+ * transparent stand-in; an appearance as a disappearance run backwards). A
+ * switch goes only to an animator that declares switches. Treat an unknown
+ * value as a switch.
  */
 typedef enum segue_transition_kind {
     /** `from` leaves and `to` takes its place: two children of the container, the seeds' switch. */

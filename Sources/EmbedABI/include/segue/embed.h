@@ -376,7 +376,9 @@ typedef struct segue_animator_info {
      * Since 1.2: the kinds of transition it was written for, as
      * SEGUE_KIND_BIT(SEGUE_TRANSITION_...) bits (segue/context.h); never 0:
      * an animator that declares none was written for switches. Every
-     * animator plays every kind (see segue_transition_desc_t.kind).
+     * animator plays a window's appearance and disappearance; a switch only
+     * one that declares switches (else the built-in default plays it; see
+     * segue_transition_desc_t.kind and docs/abi.md's table).
      */
     uint32_t kinds;
 } segue_animator_info_t;
