@@ -19,3 +19,5 @@ _Static_assert(sizeof(segue_animator_info_t) == 56, "segue_animator_info_t as in
 _Static_assert(offsetof(segue_animator_info_t, kinds) == 52, "1.2 appended kinds after every 1.0 member");
 _Static_assert(sizeof(segue_transition_report_t) == 40, "segue_transition_report_t as in 1.0");
 _Static_assert(sizeof(segue_event_t) == 32, "segue_event_t as in 1.0");
+_Static_assert(offsetof(segue_drawn_layer_t, struct_size) == 0, "struct_size comes first");
+_Static_assert(sizeof(segue_drawn_layer_t) == 344, "segue_drawn_layer_t as in 1.4: CStruct.drawnLayer14");

@@ -1,3 +1,4 @@
+import EmbedABI
 import Glibc
 import PluginRuntime
 
@@ -11,6 +12,8 @@ enum CStruct {
     static let planInfo10 = 248
     static let animatorInfo10 = 56
     static let report10 = 40
+    /// Sizes of the structs API 1.4 added.
+    static let drawnLayer14 = 344
 
     /// Why an argument was refused, in words naming it.
     struct Refusal: Error {

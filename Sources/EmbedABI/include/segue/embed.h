@@ -145,7 +145,7 @@ extern "C" {
  * (1.1 added segue_spring_init_physical; 1.2 added segue_transition_desc_t.kind
  * and segue_animator_info_t.kinds, with the animator ABI 1.3; 1.3 added
  * SEGUE_PLAYER_NO_SPIN and segue_transition_prefetch; 1.4 added
- * SEGUE_PLAYER_STANDARD_CONFIG).
+ * SEGUE_PLAYER_STANDARD_CONFIG and the helpers for hosts: the sampler).
  */
 #define SEGUE_API_VERSION_MINOR 4
 /** The version this header describes. */
@@ -573,6 +573,87 @@ segue_status_t segue_transition_finish(segue_transition_t *transition, bool comp
  * NULL is ignored. [main]
  */
 void segue_transition_free(segue_transition_t *transition);
+
+/* ---- Helpers for hosts: sampling layers to draw (since 1.4) --------------- */
+
+/**
+ * One layer of a transition at one moment, as a host draws it: what it
+ * shows, where that content rests, and its state, with the map a flat layer
+ * is drawn through worked out. Filled by segue_sampler_layer up to the
+ * program's struct_size (the rest is left as it is).
+ */
+typedef struct segue_drawn_layer {
+    /** sizeof(segue_drawn_layer_t); set by the program. */
+    uint32_t struct_size;
+    /** Its index in the plan (segue_plan_info_t.layers), which may differ from its place back to front. */
+    uint32_t plan_index;
+    /** What it shows, on the description's sides (as segue_plan_info_t.layers says). */
+    segue_layer_request_t request;
+    /**
+     * Where its content rests, in container coordinates: the view's frame
+     * (a window's own, else the bounds) or the element's frame. Draw the
+     * content as it looks there, then move it by `map` (or the mesh).
+     */
+    segue_rect_t resting_frame;
+    /**
+     * Its state at the sampled time. `state.mesh`, for a layer with a mesh,
+     * points into the sampler's storage: valid until the sampler's next
+     * sample or its free.
+     */
+    segue_layer_state_t state;
+    /**
+     * Whether to draw it: not hidden, alpha above 0, and (flat) in front of
+     * the eye over all of it. False for a stand-in's layer.
+     */
+    bool visible;
+    /** Whether it has a mesh: draw `state.mesh` (see segue_layer_project), not `map`. */
+    bool has_mesh;
+    /**
+     * A flat layer's projective map from its content at rest to where it is
+     * seen, both in container coordinates, row-major: a point (x, y) of the
+     * content at `resting_frame` is seen at (X / W, Y / W), where
+     * X = map[0] x + map[1] y + map[2], Y = map[3] x + map[4] y + map[5] and
+     * W = map[6] x + map[7] y + map[8] (W > 0 wherever `visible`). The
+     * identity when it rests. As segue_layer_project sees the same layer.
+     * For a GL host it is the 4x4 matrix with this 3x3 in its x, y and w
+     * rows and columns (z passing through).
+     */
+    double map[9];
+} segue_drawn_layer_t;
+
+/** A sampler: a transition's layers, ready to draw. Opaque. */
+typedef struct segue_sampler segue_sampler_t;
+
+/**
+ * Makes a sampler of `transition`: it owns the layers' states and meshes,
+ * sized once for the largest plan, follows the plan when the built-in default
+ * takes over (it reads the new plan itself), and hands the layers back to
+ * front. It keeps the transition's state alive: free the sampler, then the
+ * transition (after the sampler, a sample answers SEGUE_E_ENDED). A
+ * sampler is used by one thread at a time, any thread, like sample.
+ * On success *out is a sampler you free with segue_sampler_free. [any]
+ */
+segue_status_t segue_sampler_new(segue_transition_t *transition, segue_sampler_t **out);
+
+/**
+ * Samples the transition at `t` (as segue_transition_sample, the same bound
+ * and statuses, except that a takeover is followed here: SEGUE_DEFAULT_TOOK_OVER
+ * is never returned; segue_transition_plan then says why). *layer_count
+ * receives the number of layers to draw, read with segue_sampler_layer
+ * from back (0) to front. On failure *layer_count is 0. [any; one thread
+ * at a time]
+ */
+segue_status_t segue_sampler_sample(segue_sampler_t *sampler, double t, uint32_t *layer_count);
+
+/**
+ * Fills *layer with layer `index` (0 the backmost, below the count the last
+ * sample gave) of the last sample: by z position, then plan order. [the
+ * sampler's thread]
+ */
+segue_status_t segue_sampler_layer(segue_sampler_t *sampler, uint32_t index, segue_drawn_layer_t *layer);
+
+/** Frees a sampler; NULL is ignored. [the sampler's thread] */
+void segue_sampler_free(segue_sampler_t *sampler);
 
 /* ---- Helpers for renderers without 3D ------------------------------------ */
 

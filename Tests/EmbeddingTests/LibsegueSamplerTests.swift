@@ -1,0 +1,148 @@
+import AnimatorABI
+import EmbedABI
+import Foundation
+import Testing
+import TestSupport
+@testable import Embedding
+
+/// The sampler, the host glue every host used to write again: layers back
+/// to front with their resting frames and the map a flat layer is drawn
+/// through (the same as segue_layer_project sees it), meshes in storage of
+/// its own, and a takeover followed without the program reading the plan.
+@Suite struct LibsegueSamplerTests {
+    /// A folder holding copies of the bundled `names`.
+    static func bundled(_ names: String...) throws -> String {
+        let folder = makeTemporaryFolder("sampler-plugins")
+        for name in names { try FileManager.default.copyItem(atPath: Paths.plugin(name), toPath: folder + "/lib\(name).so") }
+        return folder
+    }
+
+    /// Every layer of the sampler's last sample, back to front.
+    static func layers(_ sampler: OpaquePointer, count: UInt32) -> [segue_drawn_layer_t] {
+        (0..<count).map { index in
+            var layer = segue_drawn_layer_t()
+            layer.struct_size = UInt32(MemoryLayout<segue_drawn_layer_t>.size)
+            #expect(segueSamplerLayer(sampler, index, &layer) == SEGUE_OK)
+            return layer
+        }
+    }
+
+    /// Samples at `t` until the plugin has answered (10 s at most).
+    static func sample(_ sampler: OpaquePointer, at t: Double) -> (segue_status_t, UInt32) {
+        var count: UInt32 = 0
+        var status = SEGUE_LATE
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            status = segueSamplerSample(sampler, t, &count)
+        } while status == SEGUE_LATE && Date() < deadline
+        return (status, count)
+    }
+
+    @Test func flatLayersComeBackToFrontWithTheMapTheProjectionSees() throws {
+        let player = try LibseguePromiseTests.player(try Self.bundled("SpringSlide"))
+        defer { seguePlayerFree(player) }
+        let transition = try LibseguePromiseTests.begin(player, "SpringSlide")
+        defer { segueTransitionFree(transition) }
+        var made: OpaquePointer?
+        #expect(segueSamplerNew(transition, &made) == SEGUE_OK)
+        let sampler = try #require(made)
+        defer { segueSamplerFree(sampler) }
+
+        let (status, count) = Self.sample(sampler, at: 0.05)
+        #expect(status == SEGUE_OK && count == 2)
+        let layers = Self.layers(sampler, count: count)
+        #expect(layers.map(\.state.z_position) == layers.map(\.state.z_position).sorted(), "back to front")
+        #expect(Set(layers.map(\.request.kind)) == [SEGUE_LAYER_FROM_VIEW.rawValue, SEGUE_LAYER_TO_VIEW.rawValue])
+        var bounds = segue_rect_t(x: 0, y: 0, width: 390, height: 844)
+        for var layer in layers {
+            #expect(!layer.has_mesh && layer.visible == (layer.state.alpha > 0) && layer.visible, "both seen early on: \(layer.state.alpha)")
+            #expect(layer.resting_frame.width == 390 && layer.resting_frame.height == 844, "a view rests at its frame")
+            // The map takes the content's corners at rest where the projection puts the layer's corners.
+            var xy = [Float](repeating: 0, count: 8), uv = [Float](repeating: 0, count: 8)
+            var request = layer.request
+            #expect(segueLayerProject(&layer.state, &request, &bounds, 1, &xy, &uv, 4, nil, nil) == 4)
+            let m = withUnsafeBytes(of: layer.map) { Array($0.bindMemory(to: Double.self)) }
+            let r = layer.resting_frame
+            for (i, (x, y)) in [(r.x, r.y), (r.x + r.width, r.y), (r.x, r.y + r.height), (r.x + r.width, r.y + r.height)].enumerated() {
+                let w = m[6] * x + m[7] * y + m[8]
+                let seen = ((m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w)
+                #expect(abs(seen.0 - Double(xy[2 * i])) < 0.01 && abs(seen.1 - Double(xy[2 * i + 1])) < 0.01,
+                        "corner \(i): \(seen) against \(xy[2 * i]), \(xy[2 * i + 1])")
+            }
+        }
+        // At rest at the end: the to view's map is the identity.
+        let (_, endCount) = Self.sample(sampler, at: 1)
+        let to = try #require(Self.layers(sampler, count: endCount).first { $0.request.kind == SEGUE_LAYER_TO_VIEW.rawValue })
+        let identity: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
+        #expect(zip(withUnsafeBytes(of: to.map) { Array($0.bindMemory(to: Double.self)) }, identity).allSatisfy { abs($0 - $1) < 1e-6 })
+        _ = segueTransitionFinish(transition, true, nil)
+    }
+
+    @Test func aMeshLayerComesWithItsVerticesInTheSamplersStorage() throws {
+        let player = try LibseguePromiseTests.player(try Self.bundled("CurlUp"))
+        defer { seguePlayerFree(player) }
+        let transition = try LibseguePromiseTests.begin(player, "CurlUp")
+        defer { segueTransitionFree(transition) }
+        var made: OpaquePointer?
+        #expect(segueSamplerNew(transition, &made) == SEGUE_OK)
+        let sampler = try #require(made)
+        defer { segueSamplerFree(sampler) }
+        let (status, count) = Self.sample(sampler, at: 0.2)
+        #expect(status == SEGUE_OK)
+        let page = try #require(Self.layers(sampler, count: count).first { $0.has_mesh }, "CurlUp's page has a mesh")
+        let needed = (page.request.mesh_columns + 1) * (page.request.mesh_rows + 1)
+        #expect(page.state.mesh != nil && page.state.mesh_vertex_count >= needed)
+        let lifted = (0..<Int(needed)).contains { page.state.mesh![$0].z > 0.5 }
+        #expect(lifted, "the page is curling a fifth of a second in")
+        _ = segueTransitionFinish(transition, true, nil)
+    }
+
+    /// A plugin that crashes mid-switch: the sampler reads the default's
+    /// plan itself, and the program never sees SEGUE_DEFAULT_TOOK_OVER.
+    @Test func aTakeoverIsFollowedWithoutTheProgram() throws {
+        let (folder, _) = try CPlugin.fixture("sampler-crash", "FAULT_CRASH_EVALUATE")
+        let player = try LibseguePromiseTests.player(folder)
+        defer { seguePlayerFree(player) }
+        let transition = try LibseguePromiseTests.begin(player, "TestFade")
+        defer { segueTransitionFree(transition) }
+        var made: OpaquePointer?
+        #expect(segueSamplerNew(transition, &made) == SEGUE_OK)
+        let sampler = try #require(made)
+        defer { segueSamplerFree(sampler) }
+        var statuses: Set<Int32> = []
+        var t = 0.0
+        while t <= 0.5 {
+            statuses.insert(Self.sample(sampler, at: t).0.rawValue)
+            t += 1.0 / 60
+        }
+        #expect(!statuses.contains(SEGUE_DEFAULT_TOOK_OVER.rawValue) && statuses.allSatisfy { $0 >= 0 }, "\(statuses)")
+        #expect(LibseguePromiseTests.plan(transition).animator == "default", "the default finished it")
+        let (_, count) = Self.sample(sampler, at: 0.4)
+        let layers = Self.layers(sampler, count: count)
+        #expect(count == 2 && layers.allSatisfy { !$0.has_mesh }, "the default's own two layers: \(layers.map(\.request.kind))")
+        _ = segueTransitionFinish(transition, true, nil)
+    }
+
+    @Test func badArgumentsGetAStatusAndAMessage() throws {
+        var made: OpaquePointer?
+        #expect(segueSamplerNew(nil, &made) == SEGUE_E_INVALID_ARGUMENT && made == nil)
+        #expect(String(cString: segueErrorMessage()!) == "segue_sampler_new: transition is NULL")
+        var count: UInt32 = 7
+        #expect(segueSamplerSample(nil, 0, &count) == SEGUE_E_INVALID_ARGUMENT && count == 0)
+        var layer = segue_drawn_layer_t()
+        layer.struct_size = 8
+        let player = try LibseguePromiseTests.player(try Self.bundled("SpringSlide"))
+        defer { seguePlayerFree(player) }
+        let transition = try LibseguePromiseTests.begin(player, "SpringSlide")
+        defer { segueTransitionFree(transition) }
+        #expect(segueSamplerNew(transition, &made) == SEGUE_OK)
+        let sampler = try #require(made)
+        defer { segueSamplerFree(sampler) }
+        #expect(segueSamplerLayer(sampler, 0, &layer) == SEGUE_E_INVALID_ARGUMENT)
+        #expect(String(cString: segueErrorMessage()!).hasPrefix("segue_sampler_layer: layer.struct_size is 8"))
+        layer.struct_size = UInt32(MemoryLayout<segue_drawn_layer_t>.size)
+        #expect(segueSamplerLayer(sampler, 0, &layer) == SEGUE_E_NOT_FOUND, "nothing sampled yet")
+        _ = segueTransitionFinish(transition, true, nil)
+        #expect(segueSamplerSample(sampler, 0.1, &count) == SEGUE_E_ENDED && count == 0)
+    }
+}
