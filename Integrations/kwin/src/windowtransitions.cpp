@@ -1,5 +1,6 @@
 #include "windowtransitions.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace segue
@@ -15,18 +16,21 @@ std::string text(const char *s) { return s ? std::string(s) : std::string(); }
 segue_rect_t rect(Rect r) { return segue_rect_t{r.x, r.y, r.width, r.height}; }
 } // namespace
 
-WindowTransition::WindowTransition(segue_transition_t *transition, segue_transition_kind_t kind, Rect frame, Rect output)
+WindowTransition::WindowTransition(segue_transition_t *transition, segue_transition_kind_t kind, Rect output)
     : m_transition(transition)
     , m_kind(kind)
-    , m_frame(frame)
     , m_output(output)
 {
+    if (segue_sampler_new(m_transition, &m_sampler) != SEGUE_OK) {
+        m_sampler = nullptr;
+    }
     readPlan();
 }
 
 WindowTransition::~WindowTransition()
 {
     finish(false);
+    segue_sampler_free(m_sampler);
     segue_transition_free(m_transition);
 }
 
@@ -40,52 +44,32 @@ void WindowTransition::readPlan()
     m_duration = plan.duration;
     m_animator = text(plan.animator);
     m_reason = text(plan.reason);
-    m_layers.assign(plan.layers, plan.layers + plan.layer_count);
-    m_states.assign(plan.layer_count, segue_layer_state_t{});
-    m_meshes.assign(plan.layer_count, {});
-    // The window is the description's `to` when opening, its `from` when closing; the plan names those sides.
-    const uint32_t window = m_kind == SEGUE_TRANSITION_APPEAR ? SEGUE_LAYER_TO_VIEW : SEGUE_LAYER_FROM_VIEW;
-    m_windowLayer = -1;
-    for (uint32_t i = 0; i < plan.layer_count; ++i) {
-        m_states[i].struct_size = sizeof(segue_layer_state_t);
-        const uint32_t vertices = segue_layer_mesh_vertex_count(&m_layers[i]);
-        if (vertices) {
-            m_meshes[i].resize(vertices);
-            m_states[i].mesh = m_meshes[i].data();
-            m_states[i].mesh_vertex_count = vertices;
-        }
-        if (m_layers[i].kind == window) {
-            m_windowLayer = int(i);
-        }
-    }
-    m_pointers.clear();
-    for (auto &state : m_states) {
-        m_pointers.push_back(&state);
-    }
 }
 
 const WindowPose &WindowTransition::sample(double t)
 {
-    if (m_finished || m_states.empty()) {
+    uint32_t count = 0;
+    if (m_finished || !m_sampler || segue_sampler_sample(m_sampler, t, &count) < 0) {
         return m_pose;
     }
-    segue_status_t status = segue_transition_sample(m_transition, t, m_pointers.data(), uint32_t(m_pointers.size()));
-    if (status == SEGUE_DEFAULT_TOOK_OVER) {
-        // The plugin failed: the default's plan, from the same fraction. Its layers may differ.
-        readPlan();
-        status = segue_transition_sample(m_transition, t, m_pointers.data(), uint32_t(m_pointers.size()));
+    // The window is the description's `to` when opening, its `from` when closing; the plan names those sides.
+    const uint32_t window = m_kind == SEGUE_TRANSITION_APPEAR ? SEGUE_LAYER_TO_VIEW : SEGUE_LAYER_FROM_VIEW;
+    segue_drawn_layer_t layer{};
+    layer.struct_size = sizeof layer;
+    bool found = false;
+    for (uint32_t i = 0; i < count && !found; ++i) {
+        found = segue_sampler_layer(m_sampler, i, &layer) == SEGUE_OK && layer.request.kind == window;
     }
-    if (status < 0 || m_windowLayer < 0) {
+    if (!found) {
         return m_pose;
     }
-    const segue_layer_state_t &state = m_states[size_t(m_windowLayer)];
     WindowPose &pose = m_pose;
-    pose.visible = !state.hidden;
-    pose.alpha = state.alpha;
-    pose.flat = m_layers[size_t(m_windowLayer)].mesh_columns == 0;
+    pose.visible = layer.visible;
+    pose.alpha = layer.state.alpha;
+    pose.flat = !layer.has_mesh;
     if (pose.flat) {
         pose.columns = pose.rows = 0;
-        pose.visible = pose.visible && flatMap(state, pose.matrix);
+        std::copy(layer.map, layer.map + 9, pose.matrix);
         return pose;
     }
     // Sized for the most vertices once, and kept at that size: later frames write over the same storage.
@@ -94,9 +78,9 @@ const WindowPose &WindowTransition::sample(double t)
         pose.uv.resize(2 * kMaxVertices);
     }
     const segue_rect_t bounds = rect(m_output);
-    const uint32_t count = segue_layer_project(&state, &m_layers[size_t(m_windowLayer)], &bounds, 1 /* unused: the mesh's grid */,
-                                               pose.xy.data(), pose.uv.data(), kMaxVertices, &pose.columns, &pose.rows);
-    if (count == 0) {
+    const uint32_t vertices = segue_layer_project(&layer.state, &layer.request, &bounds, 1 /* unused: the mesh's grid */,
+                                                  pose.xy.data(), pose.uv.data(), kMaxVertices, &pose.columns, &pose.rows);
+    if (vertices == 0) {
         pose.visible = false; // behind the eye, or nothing to draw
         pose.columns = pose.rows = 0;
     }
@@ -110,52 +94,13 @@ void WindowTransition::prefetch(double t)
     }
 }
 
-bool WindowTransition::flatMap(const segue_layer_state_t &state, double matrix[9]) const
-{
-    // As segue_layer_project sees a flat layer: a point (u, v) of its frame F, from the frame's centre,
-    // as the row vector [u v 0 1] times the transform, perspective divided, moved back to F's centre.
-    // The window at rest R is first scaled onto F.
-    const segue_rect_t f = state.frame;
-    const double *m = state.transform.m;
-    if (m_frame.width <= 0 || m_frame.height <= 0) {
-        return false;
-    }
-    const double sx = f.width / m_frame.width, sy = f.height / m_frame.height;
-    const double tx = -m_frame.x * sx - f.width / 2, ty = -m_frame.y * sy - f.height / 2;
-    const double cx = f.x + f.width / 2, cy = f.y + f.height / 2;
-    // (X, Y, W) from (u, v, 1), the centre added back in homogeneous coordinates.
-    const double a[9] = {m[0] + cx * m[3], m[4] + cx * m[7], m[12] + cx * m[15],
-                         m[1] + cy * m[3], m[5] + cy * m[7], m[13] + cy * m[15],
-                         m[3], m[7], m[15]};
-    // Then (u, v) = (sx x + tx, sy y + ty) from the point (x, y) of the window at rest.
-    for (int row = 0; row < 3; ++row) {
-        matrix[3 * row + 0] = a[3 * row + 0] * sx;
-        matrix[3 * row + 1] = a[3 * row + 1] * sy;
-        matrix[3 * row + 2] = a[3 * row + 0] * tx + a[3 * row + 1] * ty + a[3 * row + 2];
-    }
-    // Visible only in front of the eye everywhere over the window, as segue_layer_project refuses a vertex behind it.
-    for (double x : {m_frame.x, m_frame.x + m_frame.width}) {
-        for (double y : {m_frame.y, m_frame.y + m_frame.height}) {
-            const double w = matrix[6] * x + matrix[7] * y + matrix[8];
-            if (!(w > 1e-9)) {
-                return false;
-            }
-        }
-    }
-    for (int i = 0; i < 9; ++i) {
-        if (!std::isfinite(matrix[i])) {
-            return false;
-        }
-    }
-    return true;
-}
-
 std::string WindowTransition::finish(bool completed)
 {
     if (m_finished) {
         return m_reason;
     }
     m_finished = true;
+    readPlan(); // the animator that ran last: the default's after a takeover
     segue_transition_report_t report{};
     report.struct_size = sizeof report;
     if (segue_transition_finish(m_transition, completed, &report) == SEGUE_OK && report.reason) {
@@ -220,7 +165,7 @@ std::unique_ptr<WindowTransition> WindowTransitions::begin(segue_transition_kind
         m_log(SEGUE_LOG_WARNING, "segue: " + name + ": " + text(segue_error_message()));
         return nullptr;
     }
-    return std::make_unique<WindowTransition>(transition, kind, frame, Rect{0, 0, desc.bounds.width, desc.bounds.height});
+    return std::make_unique<WindowTransition>(transition, kind, Rect{0, 0, desc.bounds.width, desc.bounds.height});
 }
 
 } // namespace segue

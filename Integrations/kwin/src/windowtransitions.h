@@ -46,7 +46,7 @@ struct WindowPose {
 class WindowTransition
 {
 public:
-    WindowTransition(segue_transition_t *transition, segue_transition_kind_t kind, Rect frame, Rect output);
+    WindowTransition(segue_transition_t *transition, segue_transition_kind_t kind, Rect output);
     ~WindowTransition();
     WindowTransition(const WindowTransition &) = delete;
     WindowTransition &operator=(const WindowTransition &) = delete;
@@ -73,20 +73,14 @@ public:
 
 private:
     void readPlan();
-    /// The pose's matrix for a flat layer's state; false when some of the window would lie behind the eye.
-    bool flatMap(const segue_layer_state_t &state, double matrix[9]) const;
 
     segue_transition_t *m_transition;
+    /// libsegue's sampler: the layers' storage, the plan followed through a takeover, flat maps.
+    segue_sampler_t *m_sampler = nullptr;
     segue_transition_kind_t m_kind;
-    Rect m_frame, m_output;
+    Rect m_output;
     double m_duration = 0;
     std::string m_animator, m_reason;
-    /// The window's layer in the plan (the arriving view when opening, the leaving one when closing).
-    int m_windowLayer = -1;
-    std::vector<segue_layer_request_t> m_layers;
-    std::vector<segue_layer_state_t> m_states;
-    std::vector<std::vector<segue_vec3_t>> m_meshes;
-    std::vector<segue_layer_state_t *> m_pointers;
     WindowPose m_pose;
     bool m_finished = false;
 };
