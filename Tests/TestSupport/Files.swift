@@ -28,6 +28,9 @@ public enum Paths {
 
     /// An `XDG_DATA_HOME` with no plugins in it.
     public static let emptyDataHome = makeTemporaryFolder("segue-data")
+
+    /// An `XDG_CONFIG_HOME` with no standard config (segue/segue.json) in it.
+    public static let emptyConfigHome = makeTemporaryFolder("segue-config")
 }
 
 /// A system shared library that is not a plugin (resolved, so that copying it copies the file).

@@ -14,6 +14,7 @@ public final class LiveProcess: @unchecked Sendable {
         var env = ProcessInfo.processInfo.environment
         env["SEGUE_REGISTRY_CACHE"] = Paths.testCache
         env["XDG_DATA_HOME"] = Paths.emptyDataHome
+        env["XDG_CONFIG_HOME"] = Paths.emptyConfigHome
         env["SEGUE_PLUGIN_PATH"] = nil
         env["SEGUE_PLUGIN_SYSTEM_PATH"] = nil
         for (key, value) in environment { env[key] = value }

@@ -15,6 +15,7 @@ public func run(_ program: String, _ arguments: [String], in folder: String? = n
     var env = ProcessInfo.processInfo.environment
     env["SEGUE_REGISTRY_CACHE"] = Paths.testCache
     env["XDG_DATA_HOME"] = Paths.emptyDataHome  // the user's own plugins never reach a test
+    env["XDG_CONFIG_HOME"] = Paths.emptyConfigHome  // nor their desktop's config
     env["SEGUE_PLUGIN_PATH"] = nil
     env["SEGUE_PLUGIN_SYSTEM_PATH"] = nil
     for (key, value) in environment { env[key] = value }
