@@ -48,13 +48,16 @@ extension ConfigProblem {
 public enum ConfigCheck {
     /// Checks the config at `path` (nil: the built-in scene) with the
     /// animators of the registry `makeRegistry` builds for it.
+    /// - Parameter forViewsOfAProgram: the config is read as a player reads
+    ///   it (see ``SegueConfig/load(path:forViewsOfAProgram:)``): the
+    ///   standard config's rules name a program's views, not children.
     /// - Returns: the config (nil when it cannot be read at all) and every
     ///   problem, errors and warnings, in file order where they have one.
-    public static func check(path: String?, makeRegistry: (SegueConfig) -> AnimatorRegistry)
+    public static func check(path: String?, forViewsOfAProgram: Bool = false, makeRegistry: (SegueConfig) -> AnimatorRegistry)
         -> (config: SegueConfig?, problems: [ConfigProblem]) {
         let read: SegueConfig.Checked
         do {
-            read = try path.map { p throws(ConfigError) in try SegueConfig.loadForCheck(path: p) }
+            read = try path.map { p throws(ConfigError) in try SegueConfig.loadForCheck(path: p, checksNames: !forViewsOfAProgram) }
                 ?? SegueConfig.Checked(config: SegueConfig.builtinScene, text: Array(SegueConfig.builtinSceneJSON.utf8), childProblems: [])
         } catch {
             return (nil, [problem(error)])

@@ -226,9 +226,9 @@ public struct SegueConfig: Equatable, Sendable {
         }
     }
 
-    static func loadForCheck(path: String) throws(ConfigError) -> Checked {
+    static func loadForCheck(path: String, checksNames: Bool = true) throws(ConfigError) -> Checked {
         let (bytes, file, base) = try read(path: path)
-        let (config, problems) = try parse(bytes, file: file, baseDirectory: base, collecting: true)
+        let (config, problems) = try parse(bytes, file: file, baseDirectory: base, collecting: true, checksNames: checksNames)
         return Checked(config: config, text: bytes, childProblems: problems)
     }
 

@@ -90,14 +90,25 @@ struct Arguments {
         }
     }
 
-    /// The config `--config` names, or the built-in scene when none is given,
-    /// with what the command line adds (`adjusting`); nil after printing why
-    /// it cannot be used (the command then exits 1). A command that draws
-    /// (`drawing`) decodes the pictures it names first.
-    func config(drawing: Bool = false, adjusting: (SegueConfig) -> SegueConfig = { $0 }) throws(UsageError) -> SegueConfig? {
+    /// Which config the command reads (see ``ConfigSource``): the one
+    /// `--config` names, else the standard config when `followingStandard`
+    /// and it exists, else the built-in scene.
+    func configSource(followingStandard: Bool = false) -> ConfigSource {
+        ConfigSource(given: single("--config"), followingStandard: followingStandard)
+    }
+
+    /// The config `source` names (by default `--config`'s, or the built-in
+    /// scene when none is given), with what the command line adds
+    /// (`adjusting`); nil after printing why it cannot be used (the command
+    /// then exits 1). A command that draws (`drawing`) decodes the pictures it
+    /// names first.
+    func config(from source: ConfigSource? = nil, drawing: Bool = false,
+                adjusting: (SegueConfig) -> SegueConfig = { $0 }) throws(UsageError) -> SegueConfig? {
+        let source = source ?? configSource()
         do {
-            let config = adjusting(try single("--config").map { path throws(ConfigError) in try SegueConfig.load(path: path) }
-                ?? SegueConfig.builtinScene)
+            let config = adjusting(try source.path.map { path throws(ConfigError) in
+                try SegueConfig.load(path: path, forViewsOfAProgram: source.isForViewsOfAProgram)
+            } ?? SegueConfig.builtinScene)
             // A command that draws decodes the pictures first: a broken one is named with its key path, before anything is drawn.
             let problems = drawing ? PictureFiles.problems(in: config) : []
             for problem in problems { printError("segue: \(problem)") }

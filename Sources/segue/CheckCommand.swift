@@ -7,9 +7,11 @@ import PluginHost
 /// anything plays, for people and for CI.
 enum CheckCommand {
     static let about = """
-    Reads the config (or the built-in scene) and the plugins it would use, and
-    reports every problem a run could meet, each with its file, line, column
-    and key path:
+    Reads the config and the plugins it would use, and reports every problem a
+    run could meet, each with its file, line, column and key path. Without
+    --config it checks the standard config the desktop's hosts read (the KWin
+    effect, the GTK widget) when there is one, as they read it, else the
+    built-in scene, and says which first:
       errors    the config cannot be read (with where), a child name that does
                 not exist, an unknown animator (with "did you mean"), a
                 parameter that is unknown (with "did you mean"), of the wrong
@@ -22,14 +24,16 @@ enum CheckCommand {
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
         guard let args = try Arguments.unlessHelp(arguments, command: Commands.check) else { return .success }
-        let result = try check(args)
+        let source = args.configSource(followingStandard: true)
+        let result = try check(args, source: source)
         let errors = result.problems.filter { $0.severity == .error }.count
         let warnings = result.problems.count - errors
-        let given = args.single("--config")
-        let file = result.config?.file ?? given ?? SegueConfig.builtinSceneLabel
+        let file = result.config?.file ?? source.file
         if args.has("--json") {
             printNow(jsonLine(Report(config: file, errors: errors, warnings: warnings, problems: result.problems.map(Problem.init))))
         } else {
+            // Named up front when --config did not name it: the desktop's file, or why the built-in scene.
+            if args.single("--config") == nil { printNow("config: \(source)") }
             for problem in result.problems {
                 let severity = problem.severity.rawValue
                 let styled = problem.severity == .error ? Style.fail(severity) : Style.warn(severity)
@@ -41,11 +45,14 @@ enum CheckCommand {
         return errors > 0 ? .failure : .success
     }
 
-    /// The checks for a command's `--config` and plugin options, and the registry they built.
-    static func check(_ args: Arguments) throws(UsageError) -> (config: SegueConfig?, problems: [ConfigProblem], registry: AnimatorRegistry?) {
+    /// The checks for the config `source` names (by default `--config`'s) and
+    /// a command's plugin options, and the registry they built.
+    static func check(_ args: Arguments, source: ConfigSource? = nil)
+        throws(UsageError) -> (config: SegueConfig?, problems: [ConfigProblem], registry: AnimatorRegistry?) {
+        let source = source ?? args.configSource()
         var registry: AnimatorRegistry?
         var usage: UsageError?
-        let (config, problems) = ConfigCheck.check(path: args.single("--config")) { config in
+        let (config, problems) = ConfigCheck.check(path: source.path, forViewsOfAProgram: source.isForViewsOfAProgram) { config in
             do throws(UsageError) {
                 registry = try PluginFolders.registry(args, config: config)
             } catch {

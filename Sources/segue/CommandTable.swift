@@ -191,7 +191,10 @@ enum Commands {
     static let json = CommandSpec.Option("--json", summary: "Print JSON for scripts")
     static let config = CommandSpec.Option(
         "--config", .file("json"), summary: "The config file (- for standard input)",
-        detail: "The config file (JSON; - for standard input): its children, rules and plugin folders. Default: the built-in scene.")
+        detail: "The config file (JSON; - for standard input): its children, rules and plugin folders. Default: the built-in scene, a demo, even when the desktop has a standard config (check, explain and list read that one).")
+    /// The commands that answer about the desktop (check, explain, list, inspect) read what its hosts read.
+    static let desktopConfig = config.detailed(
+        "The config file (JSON; - for standard input): its children, rules and plugin folders. Default: the standard config the desktop's hosts read (the KWin effect, the GTK widget), $XDG_CONFIG_HOME/segue/segue.json, else ~/.config/segue/segue.json, when it exists; else the built-in scene. The output says which.")
     /// How a watching view (show, preview --watch) treats a config saved with an error `segue check` finds.
     static let strict = CommandSpec.Option(
         "--strict", summary: "Apply a reloaded config only when segue check finds no error",
@@ -239,15 +242,15 @@ enum Commands {
 
     static let check = CommandSpec(
         name: "check", summary: "Report every problem a run of a config could meet", operand: nil,
-        options: [config] + plugins + [
-            json.detailed(#"One JSON object: {"version": 1, "config", "errors", "warnings", "problems": [{"severity", "file", "line", "column", "keyPath", "message"}]}."#),
+        options: [desktopConfig] + plugins + [
+            json.detailed(#"One JSON object: {"version": 1, "config" (the file read, or "<built-in scene>"), "errors", "warnings", "problems": [{"severity", "file", "line", "column", "keyPath", "message"}]}."#),
             help,
         ],
         about: CheckCommand.about, main: CheckCommand.main)
 
     static let inspect = CommandSpec(
         name: "inspect", summary: "Show everything about one animator", operand: .animator, operandName: "ANIMATOR",
-        options: [config] + plugins + [
+        options: [desktopConfig] + plugins + [
             json.detailed(#"One JSON object: {"version": 1, "animator": {"name", "id", "version", "description", "file", "source", "parameters": [{"name", "type", "default", "min", "max", "choices", "explanation"}]}}."#),
             .init("--exists", summary: "Print nothing; exit 0 if the animator exists, 1 if not",
                   detail: "Print nothing; exit 0 when the animator exists, 1 when not (for scripts)."),
@@ -260,17 +263,17 @@ enum Commands {
         options: [
             .init("--kind", .choice(["switch", "appear", "disappear"]), summary: "A switch FROM TO, or VIEW opening or closing",
                   detail: "switch (the default): a switch between the children FROM and TO; appear or disappear: the window VIEW (any name, as a desktop names windows by application id) opening or closing, matched against the rules' 'appear' and 'disappear' patterns."),
-            config,
+            desktopConfig,
         ] + plugins + [
-            json.detailed(#"One JSON object: {"version": 1, "kind", "from", "to", "rule", "beaten": [{"rule", "matches", "animator", "why"}], "animator", "file", "reason", "parameters": [{"name", "value", "from"}], "fallbacks": [...]}."#),
+            json.detailed(#"One JSON object: {"version": 1, "config" (the file read, or "<built-in scene>"), "kind", "from", "to", "rule", "beaten": [{"rule", "matches", "animator", "why"}], "animator", "file", "reason", "parameters": [{"name", "value", "from"}], "fallbacks": [...]}."#),
             help,
         ],
         about: ExplainCommand.about, main: ExplainCommand.main)
 
     static let list = CommandSpec(
         name: "list", summary: "List the animators in the plugin folders, and the files rejected", operand: nil,
-        options: [config] + plugins + [
-            json.detailed(#"One JSON document: {"animators": [...], "rejected": [{"file", "reason"}], "folders": [{"path", "origin", "state", "files"}], "warnings": [...], "scanned": N (files examined, not taken from the cache), "sandbox": {"isolation", "mode", "landlock", "seccomp", "limits": {"memory", "descriptors", "core"}}}."#),
+        options: [desktopConfig] + plugins + [
+            json.detailed(#"One JSON document: {"config" (the config whose "plugins" were searched, or "<built-in scene>"), "animators": [...], "rejected": [{"file", "reason"}], "folders": [{"path", "origin", "state", "files"}], "warnings": [...], "scanned": N (files examined, not taken from the cache), "sandbox": {"isolation", "mode", "landlock", "seccomp", "limits": {"memory", "descriptors", "core"}}}."#),
             .init("--names", summary: "Print only the animators' names, one per line",
                   detail: "Print only the animators' names, one per line (for scripts and shell completions)."),
             help,

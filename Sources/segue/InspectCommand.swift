@@ -18,7 +18,8 @@ enum InspectCommand {
         guard let args = try Arguments.unlessHelp(arguments, command: Commands.inspect) else { return .success }
         try args.refuse("--exists", with: ["--json"])
         let name = args.operand
-        guard let config = try args.config() else { return .failure }
+        // Found where `segue list` finds animators: in the standard config's "plugins" too.
+        guard let config = try args.config(from: args.configSource(followingStandard: true)) else { return .failure }
         let registry = try PluginFolders.registry(args, config: config)
         guard let animator = registry.animator(named: name) else {
             if !args.has("--exists") {

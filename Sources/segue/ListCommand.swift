@@ -11,30 +11,35 @@ enum ListCommand {
     Files are examined in a scanner process (with --isolation none, in this
     one), and what was learned is cached (see SEGUE_REGISTRY_CACHE in
     docs/isolation.md), so a file is examined again only when it changed.
-    Exits 0 when the folders could be examined, whatever they held.
+    Exits 0 when the folders could be examined, whatever they held. Without
+    --config, the folders are those the desktop's hosts search: the standard
+    config's "plugins" are among them when there is one.
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
         guard let args = try Arguments.unlessHelp(arguments, command: Commands.list) else { return .success }
         try args.refuse("--names", with: ["--json"])
-        guard let config = try args.config() else { return .failure }
+        // The standard config's "plugins" are searched as the desktop's hosts search them.
+        let source = args.configSource(followingStandard: true)
+        guard let config = try args.config(from: source) else { return .failure }
         let registry = try PluginFolders.registry(args, config: config)
         if args.has("--names") {
             for animator in registry.animators { printNow(animator.name) }
         } else if args.has("--json") {
-            print(jsonLine(Listing(registry)))
+            print(jsonLine(Listing(registry, config: source.file)))
         } else {
-            printHuman(registry)
+            printHuman(registry, config: source)
         }
         return .success
     }
 
-    private static func printHuman(_ registry: AnimatorRegistry) {
+    private static func printHuman(_ registry: AnimatorRegistry, config: ConfigSource) {
         print("Searched, in order:")
         for folder in Listing.Folder.all(registry) {
             let state = folder.state == "searched" ? "\(folder.files) .so file\(folder.files == 1 ? "" : "s")" : folder.state
             print("  \(folder.path) (\(folder.origin)): \(state)")
         }
+        print("Config: \(config)")
         print("Sandbox: \(registry.confinement.summary)")
         for warning in registry.warnings { print("warning: \(warning)") }
         print("\nAnimators (\(registry.animators.count)):")
@@ -119,6 +124,8 @@ enum ListCommand {
         }
 
         var version = 1
+        /// The config whose "plugins" were searched: a file, or the built-in scene's label.
+        let config: String
         let animators: [Animator]
         let rejected: [Rejected]
         let folders: [Folder]
@@ -152,7 +159,8 @@ enum ListCommand {
             }
         }
 
-        init(_ registry: AnimatorRegistry) {
+        init(_ registry: AnimatorRegistry, config: String) {
+            self.config = config
             animators = registry.animators.map {
                 Animator(name: $0.name, id: $0.id, version: $0.version, description: $0.summary, file: $0.file,
                          parameters: $0.parameters.map(Parameter.init), kinds: $0.kinds.kinds.map(\.key), plays: Plays($0.kinds))

@@ -110,7 +110,7 @@ import Timing
         #expect(checked.out.contains(#"$.rules[1].disappear: this rule can never win for the disappearance of "org.*": rules[0] has the same pattern and comes first"#),
                 "\(checked.out)")
         let explained = try run(Paths.segue, ["explain", "--kind", "disappear", "org.kde.kcalc", "--config", "segue.json"], in: folder)
-        #expect(explained.out.hasPrefix("org.kde.kcalc disappearing: default (built-in)\n  rule:       rules[0] (disappear \"org.*\")"),
+        #expect(explained.out.hasPrefix("org.kde.kcalc disappearing: default (built-in)\n  config:     segue.json\n  rule:       rules[0] (disappear \"org.*\")"),
                 "\(explained.out) \(explained.err)")
         let usage = try run(Paths.segue, ["explain", "--kind", "appear", "a", "b"], in: folder)
         #expect(usage.status == 2 && usage.err.contains("--kind appear takes one VIEW"))

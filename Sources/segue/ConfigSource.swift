@@ -1,0 +1,53 @@
+import Glibc
+import HostConfig
+
+/// Which config a command reads: the file `--config` names; else, for the
+/// commands that answer about the desktop (check, explain, list, inspect),
+/// the standard config the desktop's hosts read (the KWin effect, the GTK
+/// widget: ``PluginHosting/standardConfigPath(environment:)``) when it
+/// exists; else the built-in scene. The demos (run, show, preview) play the
+/// built-in scene without `--config`.
+enum ConfigSource: Equatable, CustomStringConvertible {
+    case given(String)
+    case standard(String)
+    /// The built-in scene; `standard` is where the standard config was looked for.
+    case builtin(standard: String?)
+
+    /// The source for a command given `--config path` (or not), following
+    /// the standard config when `followingStandard`.
+    init(given path: String?, followingStandard: Bool) {
+        if let path {
+            self = .given(path)
+        } else if followingStandard, let standard = PluginHosting.standardConfigPath() {
+            // As libsegue decides: a file that is not there is no config; any other failure is the config's error.
+            self = access(standard, F_OK) != 0 && errno == ENOENT ? .builtin(standard: standard) : .standard(standard)
+        } else {
+            self = .builtin(standard: nil)
+        }
+    }
+
+    /// The file to read; nil for the built-in scene.
+    var path: String? {
+        switch self {
+        case .given(let path), .standard(let path): path
+        case .builtin: nil
+        }
+    }
+
+    /// Whether its rules name a program's views, as libsegue reads the standard
+    /// config: names are not checked against children.
+    var isForViewsOfAProgram: Bool { if case .standard = self { true } else { false } }
+
+    /// What a command says it read: the file, and why when `--config` did not name it.
+    var description: String {
+        switch self {
+        case .given(let path): path
+        case .standard(let path): "\(path) (the standard config, which the KWin effect and the GTK widget read)"
+        case .builtin(let standard?): "\(SegueConfig.builtinSceneLabel) (no --config, and no standard config at \(standard))"
+        case .builtin(nil): SegueConfig.builtinSceneLabel
+        }
+    }
+
+    /// The file as JSON output names it: the path, or the built-in scene's label.
+    var file: String { path ?? SegueConfig.builtinSceneLabel }
+}
