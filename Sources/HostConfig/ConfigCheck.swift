@@ -131,13 +131,13 @@ public enum ConfigCheck {
             seen[key] = seen[key] ?? rule.label
         }
 
-        // Appearance and disappearance rules whose pattern an earlier rule has:
+        // Appearance and disappearance rules whose pattern an earlier rule has (in any case):
         // views are the program's, so no other can be known never to win.
         var patterns: [String: String] = [:]
         for (i, rule) in config.rules.enumerated() {
             for (kind, pattern) in [(TransitionKind.appear, rule.appear), (.disappear, rule.disappear)] {
                 guard let pattern else { continue }
-                let key = "\(kind.key)\u{0}\(pattern)"
+                let key = "\(kind.key)\u{0}\(SegueConfig.NamePattern(pattern).folded)"
                 if let earlier = patterns[key] {
                     add("$.rules[\(i)].\(kind.key)", "this rule can never win for the \(kind) of \"\(pattern)\": \(earlier) has the same pattern and comes first", .warning)
                 }

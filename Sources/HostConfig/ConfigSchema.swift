@@ -124,7 +124,7 @@ extension SegueConfig {
       "properties": {
         "from": {"description": "The child being left.", "$ref": "#/$defs/name"},
         "to": {"description": "The child being shown.", "$ref": "#/$defs/name"},
-        "appear": {"description": "The views whose appearance (a window opening) the rule matches: a name, or a pattern where * is any characters and ? one (\"org.gnome.*\").", "$ref": "#/$defs/name"},
+        "appear": {"description": "The views whose appearance (a window opening) the rule matches: a name, or a pattern where * is any characters and ? one (\"org.gnome.*\"), matched in any case (KWin lower-cases an X11 window's class: XTerm matches xterm).", "$ref": "#/$defs/name"},
         "disappear": {"description": "The views whose disappearance (a window closing) the rule matches, as 'appear'.", "$ref": "#/$defs/name"},
         "animator": {"description": "A plugin animator's short name, or \"default\" for the built-in one.", "$ref": "#/$defs/name"},
         "parameters": {

@@ -55,11 +55,17 @@ public struct SegueConfig: Equatable, Sendable {
     }
 
     /// A rule's pattern for a view's name: `*` matches any characters, `?`
-    /// one; every other character itself.
+    /// one; every other character itself, in either case. Names are matched
+    /// case-insensitively because a desktop's names for one program differ in
+    /// case: KWin lower-cases an X11 window's class (xprop's `XTerm` is
+    /// `xterm`), a Wayland app id keeps the desktop file's (`org.gnome.Calculator`).
     public struct NamePattern: Sendable {
         public let text: String
 
         public init(_ text: String) { self.text = text }
+
+        /// The text as matched: two patterns with the same `folded` match the same names.
+        public var folded: String { text.lowercased() }
 
         /// Whether it has a wildcard.
         public var isPattern: Bool { text.contains { $0 == "*" || $0 == "?" } }
@@ -68,9 +74,9 @@ public struct SegueConfig: Equatable, Sendable {
         /// more characters that are not wildcards beats one with fewer.
         public var specificity: Int { isPattern ? 1 + text.filter { $0 != "*" && $0 != "?" }.count : Int(Int32.max) }
 
-        /// Whether `name` matches, as a shell's glob matches a file name.
+        /// Whether `name` matches, as a shell's glob matches a file name, ignoring case.
         public func matches(_ name: String) -> Bool {
-            let p = Array(text.unicodeScalars), s = Array(name.unicodeScalars)
+            let p = Array(folded.unicodeScalars), s = Array(name.lowercased().unicodeScalars)
             var (i, j, star, mark) = (0, 0, -1, 0)
             while j < s.count {
                 if i < p.count && (p[i] == "?" || p[i] == s[j]) {

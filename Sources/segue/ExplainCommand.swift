@@ -14,12 +14,12 @@ enum ExplainCommand {
     would apply. With --kind appear or disappear, says the same of the window
     VIEW opening or closing: which 'appear' or 'disappear' pattern wins (an
     exact name over a pattern, more characters that are not wildcards over
-    fewer, the first in the file among equals) and which it beat.
-    Without --config it reads the standard config the desktop's hosts read
-    (the KWin effect, the GTK widget) when there is one, else the built-in
-    scene, and says which. Exits 1 when FROM or TO is not a child of the
-    config (or of the built-in scene); in the standard config they may be any
-    program's views.
+    fewer, the first in the file among equals; names match in any case) and
+    which it beat. Without --config it reads the standard config the
+    desktop's hosts read (the KWin effect, the GTK widget) when there is one,
+    else the built-in scene, and says which. Exits 1 when FROM or TO is not a
+    child of the config (or of the built-in scene); in the standard config
+    they may be any program's views.
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {

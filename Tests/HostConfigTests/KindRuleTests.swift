@@ -25,6 +25,24 @@ import Timing
         #expect(SegueConfig.NamePattern(pattern).matches(name) == matches)
     }
 
+    /// KWin lower-cases an X11 window's class (xprop's XTerm is xterm): a rule written either way matches it.
+    @Test(arguments: [
+        ("XTerm", "xterm", true), ("xterm", "XTerm", true), ("org.gnome.Calculator", "org.gnome.calculator", true),
+        ("ORG.KDE.*", "org.kde.kcalc", true), ("Org.?de.*", "org.KDE.kcalc", true), ("XTerm", "xterm2", false), ("Ä*", "äb", true),
+    ])
+    func aPatternMatchesNamesInAnyCase(pattern: String, name: String, matches: Bool) {
+        #expect(SegueConfig.NamePattern(pattern).matches(name) == matches)
+    }
+
+    @Test func aWindowRuleWrittenAsXpropSaysItMatchesTheNameKWinGives() throws {
+        let delegate = try Self.delegate(#"{"rules": [{"disappear": "*", "animator": "A"}, {"disappear": "XTerm", "animator": "B"}, {"disappear": "xterm", "animator": "C"}]}"#)
+        #expect(delegate.rule(for: .presenting(.disappear, view: "xterm"))?.animator == "B", "an exact name in any case, the first in the file among equals")
+        #expect(delegate.explain(.presenting(.disappear, view: "xterm")).beaten.map(\.label) == ["rules[0]", "rules[2]"])
+        // Switches name a config's own children, exactly.
+        let switches = try Self.delegate(#"{"children": ["a", "b"], "rules": [{"to": "b", "animator": "A"}]}"#)
+        #expect(switches.rule(from: "a", to: "B") == nil)
+    }
+
     @Test func theMostSpecificRuleWinsAndTiesGoToTheFirstInTheFile() throws {
         let delegate = try Self.delegate("""
             {"rules": [
@@ -112,6 +130,12 @@ import Timing
         let explained = try run(Paths.segue, ["explain", "--kind", "disappear", "org.kde.kcalc", "--config", "segue.json"], in: folder)
         #expect(explained.out.hasPrefix("org.kde.kcalc disappearing: default (built-in)\n  config:     segue.json\n  rule:       rules[0] (disappear \"org.*\")"),
                 "\(explained.out) \(explained.err)")
+        // A pattern that differs only in case is the same pattern.
+        try #"{"rules": [{"appear": "XTerm", "animator": "default"}, {"appear": "xterm", "animator": "default"}]}"#
+            .write(toFile: folder + "/cased.json", atomically: true, encoding: .utf8)
+        let cased = try run(Paths.segue, ["check", "--config", "cased.json"], in: folder)
+        #expect(cased.out.contains(#"$.rules[1].appear: this rule can never win for the appearance of "xterm": rules[0] has the same pattern and comes first"#),
+                "\(cased.out)")
         let usage = try run(Paths.segue, ["explain", "--kind", "appear", "a", "b"], in: folder)
         #expect(usage.status == 2 && usage.err.contains("--kind appear takes one VIEW"))
     }
