@@ -289,6 +289,27 @@ struct KWinEffectTests {
         #expect(processesTagged(session.tag).isEmpty)
     }
 
+    /// The log says, once per name a session, the name rules match a window
+    /// by, where it comes from and what it played: a rule written in another
+    /// case (as xprop shows an X11 class) matches it.
+    @Test func theLogNamesEachWindowOnceAsRulesMatchIt() throws {
+        let session = try KWinSession(config: #"{"rules": [{"appear": "\#(Self.appID.uppercased())", "animator": "Pop"}]}"#, plugins: [])
+        for k in 1...2 {
+            let client = try session.open(Self.picture)
+            session.wait(for: "\(Self.appID) opened: completed", count: k)
+            _ = client.stop(with: SIGTERM)
+            session.wait(for: "\(Self.appID) closed: completed", count: k)
+        }
+        let named = session.log.split(separator: "\n").filter { $0.contains("segue: window '") }
+        #expect(named.count == 1, "once, not per window or transition: \(session.log)")
+        #expect(named.first?.contains("segue: window '\(Self.appID)' (Wayland app id; rules match this name) opens with Pop: rules[0]") == true,
+                "\(session.log)")
+        #expect(session.log.split(separator: "\n").filter { $0.contains(" opens at ") && $0.contains(": Pop for ") }.count == 2,
+                "both openings played the rule's Pop: \(session.log)")
+        #expect(session.stop() != nil)
+        #expect(processesTagged(session.tag).isEmpty)
+    }
+
     @Test func aBrokenConfigKeepsTheLastGoodOneAndSaysWhy() throws {
         let session = try KWinSession(config: Self.rules("Pop"), plugins: [])
         let reloads = session.log.components(separatedBy: "segue.json").count

@@ -87,6 +87,14 @@ std::string SegueEffect::name(EffectWindow *w)
     return w->windowClass().section(QLatin1Char(' '), -1).toStdString();
 }
 
+QString SegueEffect::nameOrigin(EffectWindow *w)
+{
+    if (w->isX11Client()) {
+        return QStringLiteral("X11 class, lower-cased by KWin");
+    }
+    return w->isWaylandClient() ? QStringLiteral("Wayland app id") : QStringLiteral("KWin's own window");
+}
+
 void SegueEffect::windowAdded(EffectWindow *w)
 {
     if (animates(w)) {
@@ -198,6 +206,13 @@ void SegueEffect::begin(EffectWindow *w, Change change)
                                           .arg(QString::fromStdString(transition->animator()))
                                           .arg(transition->duration())
                                           .arg(QString::fromStdString(transition->reason()));
+    // Once per name a session: the name rules see, which may differ from what the user wrote (see nameOrigin).
+    if (m_named.insert(name(w)).second) {
+        qCInfo(SEGUE_EFFECT).noquote() << QStringLiteral("segue: window '%1' (%2; rules match this name) %3 with %4: %5")
+                                              .arg(QString::fromStdString(name(w)), nameOrigin(w), beginning(change),
+                                                   QString::fromStdString(transition->animator()),
+                                                   QString::fromStdString(transition->reason()));
+    }
     Running &running = m_running[w];
     running.transition = std::move(transition);
     running.change = change;

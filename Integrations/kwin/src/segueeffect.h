@@ -15,6 +15,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <set>
 
 namespace KWin
 {
@@ -78,10 +79,15 @@ private:
     GLShader *pageShader();
     /// What rules match a window by: its application id (Wayland) or class (X11).
     static std::string name(EffectWindow *w);
+    /// Where that name comes from, for the log: people write rules from xprop's
+    /// WM_CLASS (XTerm), and KWin lower-cases it (xterm).
+    static QString nameOrigin(EffectWindow *w);
 
     std::unique_ptr<segue::WindowTransitions> m_transitions;
     std::unique_ptr<QSocketNotifier> m_notifier;
     std::map<EffectWindow *, Running> m_running;
+    /// The names the log has introduced this session: each once, not once per window or transition.
+    std::set<std::string> m_named;
     /// Draws a mesh's texture, its back faces washed out as Segue's renderer shades a page's back (null: KWin's own).
     std::unique_ptr<GLShader> m_pageShader;
     bool m_pageShaderTried = false;
