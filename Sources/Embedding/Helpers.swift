@@ -104,3 +104,38 @@ public func segueLayerProject(_ state: UnsafePointer<segue_layer_state_t>?, _ la
     return UInt32(count)
 }
 
+
+// A page's shading, as Segue's renderer shades a mesh (PageShading): the one
+// definition a host's drawing and shaders take it from.
+
+@c(segue_page_back)
+public func seguePageBack(_ rgba: UnsafePointer<Float>?, _ out: UnsafeMutablePointer<Float>?) {
+    guard let rgba, let out else { return }
+    let (r, g, b, a) = (Double(rgba[0]), Double(rgba[1]), Double(rgba[2]), rgba[3])
+    let back = PageShading.back(r, g, b)
+    (out[0], out[1], out[2], out[3]) = (Float(back.0), Float(back.1), Float(back.2), a)
+}
+
+@c(segue_mesh_light)
+public func segueMeshLight(_ state: UnsafePointer<segue_layer_state_t>?, _ layer: UnsafePointer<segue_layer_request_t>?, _ back: Bool,
+                           _ shades: UnsafeMutablePointer<Float>?, _ capacity: UInt32) -> UInt32 {
+    guard let state, let layer, let shades else { return 0 }
+    let columns = Int(layer.pointee.mesh_columns), rows = Int(layer.pointee.mesh_rows)
+    let count = (columns + 1) * (rows + 1)
+    guard columns > 0, rows > 0, columns <= Int(SEGUE_MAX_MESH_DIVISIONS), rows <= Int(SEGUE_MAX_MESH_DIVISIONS),
+          let mesh = state.pointee.mesh, Int(state.pointee.mesh_vertex_count) >= count, count <= Int(capacity) else { return 0 }
+    let vertices = UnsafeBufferPointer(start: UnsafeRawPointer(mesh).assumingMemoryBound(to: Vec3.self), count: count)
+    return withUnsafeTemporaryAllocation(of: Vec3.self, capacity: count) { normals in
+        PageShading.normals(vertices, columns: columns, rows: rows, into: normals)
+        for k in 0..<count { shades[k] = Float(PageShading.shade(normals[k], back: back)) }
+        return UInt32(count)
+    }
+}
+
+/// PageShading's GLSL, as C text for the life of the process.
+nonisolated(unsafe) private let shadingSource = CString(PageShading.glsl)  // read-only
+
+@c(segue_page_shading_glsl)
+public func seguePageShadingGLSL() -> UnsafePointer<CChar> {
+    shadingSource.pointer
+}

@@ -23,9 +23,8 @@ public enum Content {
 
     /// The colour of a page's back side: the front greyed and lightened.
     public static func backSide(of c: Color) -> Color {
-        let grey = 0.72 + 0.25 * (0.3 * c.red + 0.59 * c.green + 0.11 * c.blue)
-        return Color(red: 0.35 * c.red + 0.65 * grey, green: 0.35 * c.green + 0.65 * grey,
-                     blue: 0.35 * c.blue + 0.65 * grey, alpha: c.alpha)
+        let (r, g, b) = PageShading.back(c.red, c.green, c.blue)
+        return Color(red: r, green: g, blue: b, alpha: c.alpha)
     }
 
     /// The colour of a label's text over `background`: dark on light, light on dark.

@@ -146,3 +146,46 @@ import TestSupport
         #expect(segueSamplerSample(sampler, 0.1, &count) == SEGUE_E_ENDED && count == 0)
     }
 }
+
+/// A page's shading from libsegue, the renderer's own: the back's colour,
+/// each vertex's light, and the GLSL of both.
+@Suite struct LibseguePageShadingTests {
+    @Test func theBackIsTheRenderersBack() {
+        for (r, g, b) in [(1.0, 0.0, 0.0), (0.2, 0.6, 0.9), (1.0, 1.0, 1.0), (0.0, 0.0, 0.0)] {
+            var rgba: [Float] = [Float(r), Float(g), Float(b), 0.5], out = [Float](repeating: 0, count: 4)
+            seguePageBack(&rgba, &out)
+            let grey = 0.72 + 0.25 * (0.3 * r + 0.59 * g + 0.11 * b)
+            let expected = [0.35 * r + 0.65 * grey, 0.35 * g + 0.65 * grey, 0.35 * b + 0.65 * grey]
+            #expect(zip(out.prefix(3), expected).allSatisfy { abs(Double($0) - $1) < 1e-6 } && out[3] == 0.5, "\(out)")
+        }
+    }
+
+    @Test func aFlatPageIsLitFullyAndACurlDarkens() throws {
+        let player = try LibseguePromiseTests.player(try LibsegueSamplerTests.bundled("CurlUp"))
+        defer { seguePlayerFree(player) }
+        let transition = try LibseguePromiseTests.begin(player, "CurlUp")
+        defer { segueTransitionFree(transition) }
+        var made: OpaquePointer?
+        #expect(segueSamplerNew(transition, &made) == SEGUE_OK)
+        let sampler = try #require(made)
+        defer { segueSamplerFree(sampler) }
+        var shades = [Float](repeating: -1, count: 65 * 65)
+        for (t, curled) in [(0.0, false), (0.2, true)] {
+            let (_, count) = LibsegueSamplerTests.sample(sampler, at: t)
+            var page = try #require(LibsegueSamplerTests.layers(sampler, count: count).first { $0.has_mesh })
+            let written = Int(segueMeshLight(&page.state, &page.request, false, &shades, UInt32(shades.count)))
+            #expect(written == Int((page.request.mesh_columns + 1) * (page.request.mesh_rows + 1)))
+            let lit = shades.prefix(written)
+            #expect(lit.allSatisfy { $0 >= 0.3 && $0 <= 1 })
+            #expect(curled ? lit.contains { $0 < 0.9 } : lit.allSatisfy { $0 == 1 }, "t = \(t): \(lit.min() ?? -1)")
+            #expect(segueMeshLight(&page.state, &page.request, false, &shades, 4) == 0, "too small a buffer")
+        }
+        _ = segueTransitionFinish(transition, true, nil)
+    }
+
+    @Test func theGLSLDefinesBothFunctions() {
+        let source = String(cString: seguePageShadingGLSL())
+        #expect(source.contains("vec4 segue_page_back(vec4 c)") && source.contains("vec4 segue_page_lit(vec4 c, float shade)"))
+        #expect(source.contains("0.72 + 0.25 * dot(straight, vec3(0.3, 0.59, 0.11))") && !source.contains("#version"))
+    }
+}

@@ -1,18 +1,10 @@
 import HostContainer
 
-/// The direction towards the light for meshes: in front of the screen and
-/// a little above it, so a flat page is lit fully and a curl darkens as
-/// it turns away.
-let meshLight: Vec3 = {
-    let v = Vec3(x: 0, y: -0.35, z: 1), length = (v.x * v.x + v.y * v.y + v.z * v.z).squareRoot()
-    return Vec3(x: v.x / length, y: v.y / length, z: v.z / length)
-}()
-
 /// A mesh drawn over the canvas. What every band of the frame shares is
 /// worked out once, when the layer is made: the triangles in drawing order
 /// (lowest cells first, each shaded by the angle between its surface and the
 /// light; cells seen from behind show the texture washed out,
-/// ``Content/backSide(of:)``, which the geometry mirrors), the pixels an
+/// ``PageShading``, which the geometry mirrors), the pixels an
 /// outline or fold of the surface crosses (``EdgePixels``), and the soft
 /// shadow the lifted cells cast, offset downwards with their height, onto what
 /// lies beneath.
@@ -104,21 +96,8 @@ struct MeshLayer: @unchecked Sendable {
         @inline(__always) func uv(_ k: Int) -> (Double, Double) { (Double(k % (cols + 1)) * du, Double(k / (cols + 1)) * dv) }
         // Vertex normals from the neighbours (one-sided at the edges), facing the eye where the page faces it.
         var normals = [Vec3](repeating: Vec3(x: 0, y: 0, z: 1), count: vertices.count)
-        for j in 0...rows {
-            for i in 0...cols {
-                let a = vertices[index(min(i + 1, cols), j)], b = vertices[index(max(i - 1, 0), j)]
-                let c = vertices[index(i, min(j + 1, rows))], e = vertices[index(i, max(j - 1, 0))]
-                let du = Vec3(x: a.x - b.x, y: a.y - b.y, z: a.z - b.z), dv = Vec3(x: c.x - e.x, y: c.y - e.y, z: c.z - e.z)
-                let n = Vec3(x: du.y * dv.z - du.z * dv.y, y: du.z * dv.x - du.x * dv.z, z: du.x * dv.y - du.y * dv.x)
-                let length = (n.x * n.x + n.y * n.y + n.z * n.z).squareRoot()
-                if length > 1e-12 { normals[index(i, j)] = Vec3(x: n.x / length, y: n.y / length, z: n.z / length) }
-            }
-        }
-        /// Brightness from the surface's angle to the light: 1 when it faces the light as a flat page does.
-        func shade(_ n: Vec3, back: Bool) -> Double {
-            let s = back ? -1.0 : 1.0
-            let lambert = max(s * (n.x * meshLight.x + n.y * meshLight.y + n.z * meshLight.z), 0) / meshLight.z
-            return min(0.3 + 0.7 * lambert, 1)
+        vertices.withUnsafeBufferPointer { v in
+            normals.withUnsafeMutableBufferPointer { PageShading.normals(v, columns: cols, rows: rows, into: $0) }
         }
         // The mesh on the canvas.
         let screen = vertices.map(item.project)
@@ -161,7 +140,7 @@ struct MeshLayer: @unchecked Sendable {
                 facing[cell * 2 + half] = back ? -1 : 1
                 func corner(_ k: Int) -> Corner {
                     let t = uv(k)
-                    return Corner(x: screen[k].0, y: screen[k].1, u: t.0, v: t.1, light: shade(normals[k], back: back))
+                    return Corner(x: screen[k].0, y: screen[k].1, u: t.0, v: t.1, light: PageShading.shade(normals[k], back: back))
                 }
                 let (low, high) = ((min(a.0, b.0, c.0), min(a.1, b.1, c.1)), (max(a.0, b.0, c.0), max(a.1, b.1, c.1)))
                 let (top, left) = (pixel(low.1, .down), pixel(low.0, .down))

@@ -9,7 +9,7 @@ final class MeshTexture: @unchecked Sendable {
     /// Straight 8-bit RGBA per texel (clear where the view drew nothing): what
     /// the frame would show of it anyway, in a quarter of the memory of floats.
     let front: [UInt8]
-    /// The same seen from behind: ``backSide(_:_:_:)`` of each texel, alpha
+    /// The same seen from behind: ``PageShading/back(_:_:_:)`` of each texel, alpha
     /// kept; made by ``prepareBack()`` the first time a frame shows the back.
     private(set) var back: [UInt8] = []
     /// Whether every texel is opaque.
@@ -56,7 +56,7 @@ final class MeshTexture: @unchecked Sendable {
                     for k in stride(from: count * band / bands * 4, to: count * (band + 1) / bands * 4, by: 4) {
                         let texel = (texels[k], texels[k + 1], texels[k + 2])
                         if last.map({ $0 != texel }) ?? true {
-                            let (r, g, b) = Self.backSide(Float(texel.0) * byte, Float(texel.1) * byte, Float(texel.2) * byte)
+                            let (r, g, b) = PageShading.back(Float(texel.0) * byte, Float(texel.1) * byte, Float(texel.2) * byte)
                             (last, washed) = (texel, (UInt8(r * 255 + 0.5), UInt8(g * 255 + 0.5), UInt8(b * 255 + 0.5)))
                         }
                         (out[k], out[k + 1], out[k + 2]) = washed
@@ -66,14 +66,6 @@ final class MeshTexture: @unchecked Sendable {
         }
         self.back = back
     }
-
-    /// ``Content/backSide(of:)`` of a straight colour, in single precision.
-    @inline(__always)
-    static func backSide(_ r: Float, _ g: Float, _ b: Float) -> (Float, Float, Float) {
-        let grey: Float = 0.72 + 0.25 * (0.3 * r + 0.59 * g + 0.11 * b)
-        return (0.35 * r + 0.65 * grey, 0.35 * g + 0.65 * grey, 0.35 * b + 0.65 * grey)
-    }
-
 }
 
 /// Memory a frame's meshes work in (their shadows), kept from frame to frame

@@ -145,7 +145,8 @@ extern "C" {
  * (1.1 added segue_spring_init_physical; 1.2 added segue_transition_desc_t.kind
  * and segue_animator_info_t.kinds, with the animator ABI 1.3; 1.3 added
  * SEGUE_PLAYER_NO_SPIN and segue_transition_prefetch; 1.4 added
- * SEGUE_PLAYER_STANDARD_CONFIG and the helpers for hosts: the sampler).
+ * SEGUE_PLAYER_STANDARD_CONFIG and the helpers for hosts: the sampler and
+ * a page's shading).
  */
 #define SEGUE_API_VERSION_MINOR 4
 /** The version this header describes. */
@@ -654,6 +655,41 @@ segue_status_t segue_sampler_layer(segue_sampler_t *sampler, uint32_t index, seg
 
 /** Frees a sampler; NULL is ignored. [the sampler's thread] */
 void segue_sampler_free(segue_sampler_t *sampler);
+
+/* ---- Helpers for hosts: a page's shading (since 1.4) --------------------- */
+
+/**
+ * A page's back seen through it (a mesh's triangles that turn away from the
+ * viewer, as CurlUp's curl), as Segue's renderer shades it: 35% of the
+ * colour and 65% of a grey from 0.72 to 0.97 by its brightness. `rgba` is
+ * straight (not premultiplied), each in [0, 1]; `out` (which may be `rgba`)
+ * receives the back's colour, alpha unchanged. NULL does nothing. [any, pure]
+ */
+void segue_page_back(const float rgba[4], float out[4]);
+
+/**
+ * The light on each vertex of a layer's mesh, as Segue's renderer lights a
+ * curled page: by the angle of the surface (its normal from the vertex's
+ * neighbours) to a light in front of the screen and a little above it; 1
+ * where it faces the light as a flat page does, down to 0.3. With `back`,
+ * as seen from behind (the back's triangles). Writes
+ * (mesh_columns + 1) * (mesh_rows + 1) factors for the colour into
+ * `shades`, row-major as the mesh; returns that count, or 0 when `layer` has
+ * no mesh, `state` lacks its vertices, or `capacity` is too small. Interpolate
+ * them across each triangle. [any, pure, allocation-free up to 65 x 65]
+ */
+uint32_t segue_mesh_light(const segue_layer_state_t *state, const segue_layer_request_t *layer, bool back,
+                          float *shades, uint32_t capacity);
+
+/**
+ * The same shading in GLSL, for a GL host to put before its fragment
+ * shader's main (ES 2.0 and desktop 1.10 and later alike: no version line):
+ * `vec4 segue_page_back(vec4 c)`, the back of a premultiplied colour
+ * (premultiplied), and `vec4 segue_page_lit(vec4 c, float shade)`, a colour
+ * in the light segue_mesh_light gave its vertices (interpolated). Owned by
+ * libsegue, valid for the life of the process. [any]
+ */
+const char *segue_page_shading_glsl(void);
 
 /* ---- Helpers for renderers without 3D ------------------------------------ */
 
