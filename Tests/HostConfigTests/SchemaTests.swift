@@ -118,4 +118,26 @@ struct SchemaTests {
             }
         }
     }
+
+    /// docs/configuration.md's key table: a row for exactly the schema's
+    /// top-level keys, and the `script` row names every key of every kind of
+    /// step (a selection, an interactive one, a window presented or dismissed).
+    @Test func theConfigurationPagesKeyTableNamesEveryKeyAndStepOfTheSchema() throws {
+        let page = try String(contentsOfFile: Paths.packageRoot + "/docs/configuration.md", encoding: .utf8)
+        var rows: [String: String] = [:]
+        for line in page.split(separator: "\n") {
+            guard let match = line.wholeMatch(of: /\| `([A-Za-z]+)` \| (.*) \|/) else { continue }
+            rows[String(match.output.1)] = String(match.output.2)
+        }
+        let schema = try Self.schema()
+        let top = Set(try #require(schema["properties"] as? [String: Any]).keys)
+        #expect(Set(rows.keys) == top, "the table's keys \(rows.keys.sorted()); the schema's \(top.sorted())")
+        let defs = try #require(schema["$defs"] as? [String: [String: Any]])
+        let stepKeys = try ["step", "presentation"].flatMap { try #require(defs[$0]?["properties"] as? [String: Any]).keys }
+        #expect(stepKeys.contains("present") && stepKeys.contains("select"), "\(stepKeys)")
+        let script = try #require(rows["script"])
+        for key in stepKeys {
+            #expect(script.contains("`\(key)`") || script.contains("\"\(key)\""), "the script row names the step key '\(key)': \(script)")
+        }
+    }
 }
