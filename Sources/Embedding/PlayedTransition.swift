@@ -136,11 +136,9 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
     init(_ request: Request, player: Player) {
         context = Self.model(request)
         let delegate = ConfigDrivenDelegate(config: player.config, registry: player.registry)
-        let subject: ConfigDrivenDelegate.Subject = switch request.kind {
-        case .switch: .switching(from: request.from.name, to: request.to.name)
-        case .appear: .presenting(.appear, view: request.to.name)
-        case .disappear: .presenting(.disappear, view: request.from.name)
-        }
+        let subject: ConfigDrivenDelegate.Subject = request.kind == .switch
+            ? .switching(from: request.from.name, to: request.to.name)
+            : .presenting(request.kind, view: request.kind.presented(from: request.from.name, to: request.to.name))
         let resolution = request.animator.map {
             delegate.resolve(animator: $0, for: request.kind, parameters: request.parameters, why: "the program's choice")
         } ?? delegate.resolve(subject)

@@ -204,7 +204,7 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
         let (from, to): (String, String)
         switch subject {
         case .switching(let f, let t): (from, to) = (f, t)
-        case .presenting(let kind, let view): (from, to) = kind == .appear ? ("", view) : (view, "")
+        case .presenting(let kind, let view): (from, to) = kind.sides(presented: view, beneath: "")
         }
         var explanation = TransitionExplanation(from: from, to: to, rule: winner.map { "\($0.label) (\(Self.matching($0)))" },
                                                 beaten: beaten, animator: DefaultAnimator.name, file: nil,

@@ -40,6 +40,19 @@ public enum TransitionKind: Sendable, Hashable, CaseIterable, CustomStringConver
         self = kind
     }
 
+    /// The `from` and `to` of an appearance or a disappearance, as its
+    /// context, its report and every host's output name them: an appearance
+    /// goes from the view `beneath` to the `presented` one; a disappearance
+    /// from the `presented` view to the one beneath, which it reveals. (A
+    /// switch has no view presented: it reads as an appearance.)
+    public func sides<Side>(presented: Side, beneath: Side) -> (from: Side, to: Side) {
+        self == .disappear ? (presented, beneath) : (beneath, presented)
+    }
+
+    /// The presented view of an appearance or a disappearance going `from`
+    /// one view `to` another: the reverse of ``sides(presented:beneath:)``.
+    public func presented<Side>(from: Side, to: Side) -> Side { self == .disappear ? from : to }
+
     /// How reports say it: "switch", "appearance", "disappearance".
     public var description: String {
         switch self {

@@ -139,6 +139,8 @@ enum PreviewCommand {
                 return false
             }
             var (from, to, rule) = endpoints(for: name, config: config, children: names, from: from, to: to)
+            // The child shown first: the one a switch leaves, or the one beneath the window.
+            var shown = from
             let window = config.sceneWindows.first
             if kind != .switch {
                 guard let window else {
@@ -146,9 +148,11 @@ enum PreviewCommand {
                     return false
                 }
                 // The window opens over --from (else the first child), or closes revealing it.
-                (from, to, rule) = (self.from ?? names[0], window.name, nil)
+                shown = self.from ?? names[0]
+                (from, to) = kind.sides(presented: window.name, beneath: shown)
+                rule = nil
             }
-            for child in kind == .switch ? [from, to] : [from] where !names.contains(child) {
+            for child in kind == .switch ? [from, to] : [shown] where !names.contains(child) {
                 printError("segue: \(SelectionError.unknownChild(child, available: names))")
                 return false
             }
@@ -182,20 +186,20 @@ enum PreviewCommand {
             let label = rule?.label ?? "preview"
             let forcedRule: SegueConfig.Rule = switch kind {
             case .switch: SegueConfig.Rule(from: from, to: to, animator: name, parameters: parameters, label: label)
-            case .appear: SegueConfig.Rule(appear: to, animator: name, parameters: parameters, label: label)
-            case .disappear: SegueConfig.Rule(disappear: to, animator: name, parameters: parameters, label: label)
+            case .appear: SegueConfig.Rule(appear: window?.name, animator: name, parameters: parameters, label: label)
+            case .disappear: SegueConfig.Rule(disappear: window?.name, animator: name, parameters: parameters, label: label)
             }
             forced.rules = [forcedRule]
             let delegate = ConfigDrivenDelegate(config: forced, registry: registry)
             let renderer = ViewRenderer(scale: scale, typeface: typeface)
             var preview = TransitionPreview(children: { Scene.viewControllers(for: children, size: size) }, size: size,
-                                            from: from, to: to, renderer: renderer)
+                                            from: shown, to: kind == .switch ? to : window?.name ?? to, renderer: renderer)
             preview.kind = kind
             if let window { preview.window = { (Scene.viewControllers(for: [window], size: size)[0], window.frame) } }
             let what = switch kind {
             case .switch: "\(from) -> \(to)"
             case .appear: "\(to) appearing over \(from)"
-            case .disappear: "\(to) disappearing from over \(from)"
+            case .disappear: "\(from) disappearing from over \(to)"
             }
             let progress = Progress(enabled: !json, label: "\(name) \(what)")
             // Said in the file itself, so that a picture carries how it was made.
@@ -282,7 +286,7 @@ enum PreviewCommand {
             }
             let written = Written(
                 written: out, format: format, frames: frames, width: width, height: height, bytes: ffmpeg == nil ? bytes.count : ((try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0),
-                animator: report?.animator ?? name, from: from, to: to, duration: report?.duration ?? 0,
+                animator: report?.animator ?? name, kind: kind.key, from: from, to: to, duration: report?.duration ?? 0,
                 reason: report?.reason ?? "", rule: rule?.label,
                 parameters: Dictionary(uniqueKeysWithValues: (report?.parameters ?? []).map { ($0.name, JSONParameter($0.value)) }))
             printNow(json ? jsonLine(written) : "wrote \(out): \(frames) frames of \(width)x\(height), \(report?.animator ?? name) \(what)\(source)")
@@ -295,7 +299,9 @@ enum PreviewCommand {
         var version = 1
         let written, format: String
         let frames, width, height, bytes: Int
-        let animator, from, to: String
+        let animator: String
+        /// "switch", "appear" or "disappear"; `from` and `to` are named as `segue run --json` names them.
+        let kind, from, to: String
         let duration: Double
         let reason: String
         /// The config rule whose parameters were used, like "rules[2]"; nil when none.

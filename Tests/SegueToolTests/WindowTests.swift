@@ -175,4 +175,23 @@ import TestSupport
         }
         #expect(blue(inStill: 0) > 50 && blue(inStill: 2) == 0, "\(blue(inStill: 0)) \(blue(inStill: 2))")
     }
+
+    /// `preview --json` names a window's two sides as `run --json` does: an
+    /// appearance goes from the child beneath to the window, a disappearance
+    /// from the window to the child beneath.
+    @Test func previewNamesAWindowsSidesAsRunDoes() throws {
+        let folder = try Self.popFolder()
+        let played = try jsonLines(try runSegue(["run", "--json", "--plugins", folder]).out)
+        for kind in ["appear", "disappear"] {
+            let ran = try #require(played.first { $0["kind"] as? String == kind }, "the built-in scene plays a window's \(kind)")
+            let made = try runSegue(["preview", "Pop", "--kind", kind, "--json", "--scale", "0.1", "--frames", "2",
+                                     "--plugins", folder, "--out", makeTemporaryFolder("sides") + "/w.png"])
+            #expect(made.status == 0, "\(made.err)")
+            let previewed = try #require(try jsonLines(made.out).first)
+            #expect(previewed["kind"] as? String == kind)
+            #expect(previewed["from"] as? String == ran["from"] as? String && previewed["to"] as? String == ran["to"] as? String,
+                    "\(kind): preview \(previewed["from"] ?? "-") -> \(previewed["to"] ?? "-"), run \(ran["from"] ?? "-") -> \(ran["to"] ?? "-")")
+        }
+        #expect(played.last?["from"] as? String == "calculator" && played.last?["to"] as? String == "photo", "the window is from, what is beneath to")
+    }
 }

@@ -313,7 +313,7 @@ open class ContainerViewController: ViewController {
             presented.willMove(toParent: nil)
             emit(.willMoveToParent(child: presented.name, parent: nil))
         }
-        let (from, to) = kind == .appear ? (beneath, presented) : (presented, beneath)
+        let (from, to) = kind.sides(presented: presented, beneath: beneath)
         let context = TransitionContext(
             kind: kind, from: from, to: to, containerView: view, goingRight: true,
             frames: (from.view.frame, to.view.frame)
