@@ -65,10 +65,14 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
     }
 
     /// The rule for `subject`, if any: the most specific, the first in the file among equals.
-    public func rule(for subject: Subject) -> SegueConfig.Rule? {
+    public func rule(for subject: Subject) -> SegueConfig.Rule? { Self.rule(for: subject, among: config.rules) }
+
+    /// The rule of `rules` for `subject` (only those naming `animator`, when
+    /// given), if any: the most specific, the first among equals.
+    public static func rule(for subject: Subject, among rules: [SegueConfig.Rule], naming animator: String? = nil) -> SegueConfig.Rule? {
         var best: (rule: SegueConfig.Rule, score: Int)?
-        for rule in config.rules {
-            if let score = Self.specificity(of: rule, for: subject), score > best?.score ?? 0 { best = (rule, score) }
+        for rule in rules where animator.map({ rule.animator == $0 }) ?? true {
+            if let score = specificity(of: rule, for: subject), score > best?.score ?? 0 { best = (rule, score) }
         }
         return best?.rule
     }

@@ -288,7 +288,7 @@ enum Commands {
             .init("--to", .text, placeholder: "NAME", summary: "The child (or picture file) to switch to",
                   detail: "The child to switch to, or a PNG or JPEG file (a name ending in .png, .jpg or .jpeg) shown whole-frame as a child of its own. Without --from and --to, the first rule naming ANIMATOR in the config (or the built-in scene) decides; else the first two children. The rule that names ANIMATOR for that pair lends its parameters (--param overrides them); the output says which."),
             .init("--kind", .choice(["switch", "appear", "disappear"]), summary: "A switch, or a window opening or closing",
-                  detail: "switch (the default): --from to --to; appear: the config's first window (the built-in scene's calculator) opening over --from; disappear: it closing, revealing --from. ANIMATOR plays it as segue run would, even when it was not written for that kind; but a switch by an animator that declares no switches (Pop) is played by the built-in default, and a warning says why."),
+                  detail: "switch (the default): --from to --to; appear: the config's first window (the built-in scene's calculator) opening over --from; disappear: it closing, revealing --from. ANIMATOR plays it as segue run would, even when it was not written for that kind; but a switch by an animator that declares no switches (Pop) is played by the built-in default, and a warning says why. The rule that names ANIMATOR for that kind of the window's name lends its parameters (--param overrides them); the output says which."),
             config,
         ] + plugins + [
             size,

@@ -150,7 +150,7 @@ enum PreviewCommand {
                 // The window opens over --from (else the first child), or closes revealing it.
                 shown = self.from ?? names[0]
                 (from, to) = kind.sides(presented: window.name, beneath: shown)
-                rule = nil
+                rule = windowRule(for: name, kind: kind, window: window.name, config: config)
             }
             for child in kind == .switch ? [from, to] : [shown] where !names.contains(child) {
                 printError("segue: \(SelectionError.unknownChild(child, available: names))")
@@ -329,6 +329,15 @@ enum PreviewCommand {
             return i > 0 ? children[i - 1] : children[1]
         }()
         return (source, target, rule)
+    }
+
+    /// The rule that names `name` for the `kind` (an appearance or a
+    /// disappearance) of the window called `window`: the most specific of
+    /// the config's rules that do (else the built-in scene's), as a config
+    /// picks among its rules.
+    static func windowRule(for name: String, kind: TransitionKind, window: String, config: SegueConfig) -> SegueConfig.Rule? {
+        let scene = config.rules.isEmpty && config.children.isEmpty ? SegueConfig.builtinScene : config
+        return ConfigDrivenDelegate.rule(for: .presenting(kind, view: window), among: scene.rules, naming: name)
     }
 
     static func parseSize(_ text: String, _ args: Arguments) throws(UsageError) -> Rect {

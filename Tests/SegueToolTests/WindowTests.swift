@@ -176,6 +176,44 @@ import TestSupport
         #expect(blue(inStill: 0) > 50 && blue(inStill: 2) == 0, "\(blue(inStill: 0)) \(blue(inStill: 2))")
     }
 
+    /// `--kind appear|disappear` takes the parameters of the rule that names
+    /// the animator for that kind of the window's name, as a switch takes its
+    /// rule's, and says which rule; `--param` still wins over it.
+    @Test func aWindowPreviewUsesTheParametersOfTheRuleThatNamesTheAnimator() throws {
+        let folder = makeTemporaryFolder("preview-window-rule")
+        try """
+            {"plugins": ["\(try Self.popFolder())"], "children": ["desktop", "other"],
+             "windows": [{"name": "org.gnome.Calculator", "frame": [40, 100, 300, 400]}],
+             "rules": [{"appear": "*", "animator": "Pop", "parameters": {"duration": 0.9}},
+                       {"appear": "org.gnome.*", "animator": "Pop", "parameters": {"duration": 0.6, "scale": 0.5}},
+                       {"appear": "org.gnome.*", "animator": "SpringSlide"},
+                       {"disappear": "org.kde.*", "animator": "Pop", "parameters": {"duration": 2}},
+                       {"disappear": "org.gnome.Calculator", "animator": "Pop", "parameters": {"duration": 0.3}}]}
+            """.write(toFile: folder + "/segue.json", atomically: false, encoding: .utf8)
+        let cases: [(kind: String, extra: [String], rule: String, duration: Double, scale: Double)] = [
+            ("appear", [], "rules[1]", 0.6, 0.5),
+            ("appear", ["--param", "scale=0.9"], "rules[1]", 0.6, 0.9),
+            ("disappear", [], "rules[4]", 0.3, 0.8),
+        ]
+        for c in cases {
+            let made = try runSegue(["preview", "Pop", "--kind", c.kind, "--config", folder + "/segue.json", "--json",
+                                     "--scale", "0.1", "--frames", "2", "--out", folder + "/w.png"] + c.extra)
+            #expect(made.status == 0, "\(made.err)")
+            let written = try #require(try jsonLines(made.out).first)
+            let parameters = try #require(written["parameters"] as? [String: Any])
+            #expect(written["rule"] as? String == c.rule && written["duration"] as? Double == c.duration, "\(c): \(written)")
+            #expect(parameters["scale"] as? Double == c.scale, "\(c): \(parameters)")
+            let text = try runSegue(["preview", "Pop", "--kind", c.kind, "--config", folder + "/segue.json",
+                                     "--scale", "0.1", "--frames", "2", "--out", folder + "/w.png"] + c.extra)
+            #expect(text.out.contains("(with \(c.rule)'s parameters from \(folder)/segue.json)"), "\(text.out)")
+        }
+        // No rule names the built-in default for a disappearance: its own values, and no rule said.
+        let plain = try runSegue(["preview", "default", "--kind", "disappear", "--config", folder + "/segue.json", "--json",
+                                  "--scale", "0.1", "--frames", "2", "--out", folder + "/w.png"])
+        let written = try #require(try jsonLines(plain.out).first, "\(plain.err)")
+        #expect(written["rule"] == nil && written["duration"] as? Double == 1, "\(written)")
+    }
+
     /// `preview --json` names a window's two sides as `run --json` does: an
     /// appearance goes from the child beneath to the window, a disappearance
     /// from the window to the child beneath.
