@@ -161,7 +161,7 @@ public final class ConfigDrivenDelegate: ContainerViewControllerDelegate {
                 return .fallBack(reason: "\(why) names the animator '\(name)', which is gone: \(gone); the built-in default ran instead")
             }
             let hint = NameSuggestion.hint(for: name, in: registry.names)
-            return .fallBack(reason: "\(why) names the animator '\(name)', which no loaded plugin provides\(hint); the built-in default ran instead")
+            return .fallBack(reason: "\(why) names the animator '\(name)', which no loaded plugin provides\(hint)\(registry.refusedNote); the built-in default ran instead")
         }
         // Decided here, not when the transition starts, so that explain says what run does.
         if let refusal = KindPlayback.refusal(of: kind, kinds: descriptor.kinds) {

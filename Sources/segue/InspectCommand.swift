@@ -24,7 +24,7 @@ enum InspectCommand {
         guard let animator = registry.animator(named: name) else {
             if !args.has("--exists") {
                 let hint = NameSuggestion.hint(for: name, in: registry.names)
-                printError("segue: no animator named '\(PluginText.escaped(name))'\(hint); 'segue list' shows them all")
+                printError("segue: no animator named '\(PluginText.escaped(name))'\(hint)\(registry.refusedNote); 'segue list' shows them all")
             }
             return .failure
         }

@@ -166,7 +166,7 @@ enum PreviewCommand {
             guard let descriptor = registry.animator(named: name) else {
                 let hint = NameSuggestion.hint(for: name, in: registry.names)
                 let known = registry.animators.map(\.name).joined(separator: ", ")
-                printError("segue: no animator named '\(name)'\(hint); found: \(known.isEmpty ? "none" : known), and '\(DefaultAnimator.name)'")
+                printError("segue: no animator named '\(name)'\(hint); found: \(known.isEmpty ? "none" : known), and '\(DefaultAnimator.name)'\(registry.refusedNote)")
                 return false
             }
             let resolve = { descriptor.resolveParameters($0, curves: config.curves) }

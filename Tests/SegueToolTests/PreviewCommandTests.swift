@@ -214,4 +214,32 @@ struct PreviewCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }
 
+
+    /// An animator that is missing because the loader refused its file says
+    /// so wherever it is named: preview's and inspect's "no animator named",
+    /// and the reason run and explain give for the fallback name each refused
+    /// file and why, as `segue list` does.
+    @Test func aMissingAnimatorsMessageNamesEveryRefusedFileAndWhy() throws {
+        let folder = makeTemporaryFolder("refused")
+        try "not a library".write(toFile: folder + "/libBroken.so", atomically: false, encoding: .utf8)
+        let listed = try runSegue(["list", "--json", "--plugins", folder])
+        let rejected = try #require((try jsonLines(listed.out).first?["rejected"] as? [[String: Any]])?.first, "\(listed.out)")
+        let file = try #require(rejected["file"] as? String), reason = try #require(rejected["reason"] as? String)
+        #expect(file == folder + "/libBroken.so" && !reason.isEmpty)
+        let refused = "refused: \(file): \(reason)"
+
+        let previewed = try runSegue(["preview", "Broken", "--plugins", folder, "--out", folder + "/b.png"])
+        #expect(previewed.status == 1 && previewed.err.contains("no animator named 'Broken'") && previewed.err.contains(refused),
+                "\(previewed.err)")
+        let inspected = try runSegue(["inspect", "Broken", "--plugins", folder])
+        #expect(inspected.status == 1 && inspected.err.contains(refused), "\(inspected.err)")
+
+        try #"{"plugins": ["\#(folder)"], "children": ["a", "b"], "rules": [{"to": "b", "animator": "Broken"}], "script": ["b"]}"#
+            .write(toFile: folder + "/segue.json", atomically: false, encoding: .utf8)
+        let played = try jsonLines(try runSegue(["run", "--json", "--config", folder + "/segue.json"]).out)
+        let why = try #require(played.first?["reason"] as? String)
+        #expect(why.contains("names the animator 'Broken', which no loaded plugin provides") && why.contains(refused), "\(why)")
+        let explained = try runSegue(["explain", "a", "b", "--config", folder + "/segue.json"])
+        #expect(explained.out.contains(refused), "\(explained.out)")
+    }
 }

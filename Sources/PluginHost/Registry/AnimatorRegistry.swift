@@ -233,6 +233,15 @@ public final class AnimatorRegistry: @unchecked Sendable {
     /// Every name ``animator(named:)`` answers: the plugins' in precedence order, then "default".
     public var names: [String] { animators.map(\.name) + [DefaultAnimator.name] }
 
+    /// `"; refused: /p/libx.so: why; /p/liby.so: why"`: every file this
+    /// registry refused and why, as `segue list` names them, for a message
+    /// that no animator has some name (the one meant may be in one of them);
+    /// empty when it refused none.
+    /// - Complexity: O(n): it serves error messages only.
+    public var refusedNote: String {
+        rejections.isEmpty ? "" : "; refused: " + rejections.map { "\($0.file): \($0.reason)" }.joined(separator: "; ")
+    }
+
     /// The name `name` was probably meant to be, for "did you mean" (see ``NameSuggestion``).
     /// - Complexity: O(n): it serves error messages only.
     public func suggestion(for name: String) -> String? {
