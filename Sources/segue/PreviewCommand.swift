@@ -284,6 +284,7 @@ enum PreviewCommand {
             if let report, report.animator != name {
                 printError("segue: warning: \(report.reason)")
             }
+            if let slow = report.flatMap(SlowEvaluation.warning) { printError("segue: warning: \(slow)") }
             let written = Written(
                 written: out, format: format, frames: frames, width: width, height: height, bytes: ffmpeg == nil ? bytes.count : ((try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0),
                 animator: report?.animator ?? name, kind: kind.key, from: from, to: to, duration: report?.duration ?? 0,

@@ -93,6 +93,7 @@ enum RunCommand {
                 var line = ReportLine(report)
                 line.preview = recorder?.write(report)
                 printNow(json ? jsonLine(line) : describe(report) + (line.preview.map { "\n    preview: \($0)" } ?? ""))
+                if let slow = SlowEvaluation.warning(report) { printError("segue: warning: \(slow)") }
             }
         } catch {
             printError("segue: \(config.file): $.script: \(error)")
@@ -133,6 +134,8 @@ enum RunCommand {
         let fellBack: Bool
         let parameters: [String: JSONParameter]
         var preview: String?
+        /// How long the animator's evaluations took (run warns when too long).
+        let evaluation: SlowEvaluation.JSON?
         var version = 1
 
         init(_ r: TransitionReport) {
@@ -141,6 +144,7 @@ enum RunCommand {
             (duration, frames, completed, shown, interactive) = (r.duration, r.frames, r.completed, r.shown, r.interactive)
             fellBack = r.fellBack
             parameters = Dictionary(r.parameters.map { ($0.name, JSONParameter($0.value)) }, uniquingKeysWith: { first, _ in first })
+            evaluation = r.evaluation.map(SlowEvaluation.JSON.init)
         }
     }
 }

@@ -242,4 +242,26 @@ struct PreviewCommandTests {
         let explained = try runSegue(["explain", "a", "b", "--config", folder + "/segue.json"])
         #expect(explained.out.contains(refused), "\(explained.out)")
     }
+
+    /// An animator that takes 50 ms an evaluation plays, and then `run` and
+    /// `preview` say it will stutter, naming it and the figure; `run --json`
+    /// carries the timing.
+    @Test func aSlowAnimatorIsWarnedAboutAfterItsTransition() throws {
+        let (folder, _) = try CPlugin.fixture("slow-evaluate", "FAULT_SLOW_EVALUATE")
+        try #"{"plugins": ["\#(folder)"], "children": ["a", "b"], "rules": [{"to": "b", "animator": "TestFade"}], "script": ["b"]}"#
+            .write(toFile: folder + "/segue.json", atomically: false, encoding: .utf8)
+        let warning = /segue: warning: TestFade took a median (\d+\.\d) ms per evaluation, (?:at most|up to) \d+\.\d ms \(budget 1 ms; a frame at 60 Hz is 16\.7 ms\): it will stutter\n/
+        let played = try runSegue(["run", "--json", "--config", folder + "/segue.json"])
+        #expect(played.status == 0, "\(played.err)")
+        let median = try #require(played.err.firstMatch(of: warning)?.output.1, "\(played.err)")
+        #expect(Double(median)! >= 50, "a nap of 50 ms takes at least 50 ms: \(played.err)")
+        let report = try #require(try jsonLines(played.out).first)
+        #expect(report["animator"] as? String == "TestFade", "\(report)")
+        let evaluation = try #require(report["evaluation"] as? [String: Any], "\(report)")
+        #expect(evaluation["slow"] as? Bool == true && (evaluation["median"] as? Double ?? 0) >= 0.05, "\(evaluation)")
+        #expect(evaluation["count"] as? Int == report["frames"] as? Int, "\(evaluation)")
+
+        let previewed = try runSegue(["preview", "TestFade", "--plugins", folder, "--frames", "2", "--scale", "0.1", "--out", folder + "/s.png"])
+        #expect(previewed.status == 0 && previewed.err.contains(warning), "\(previewed.err)")
+    }
 }

@@ -45,6 +45,15 @@ package final class ActiveTransition {
     /// One state per layer, reused every frame.
     private let states: UnsafeMutablePointer<LayerState>
 
+    /// How many evaluations' durations are kept for the median: the last ones.
+    package static let timedEvaluations = 1_024
+    /// The durations of the last evaluations, in seconds: a ring, allocated
+    /// with the transition so that a frame allocates nothing.
+    private let evaluationSeconds: UnsafeMutablePointer<Double>
+    private var evaluationsTimed = 0, evaluationsOverAFrame = 0
+    private var slowestEvaluation = 0.0
+    private let stopwatch = MonotonicClock()
+
     package var duration: Double { plan.duration }
 
     /// What a transition changes on a layer, to put back at its end.
@@ -68,9 +77,19 @@ package final class ActiveTransition {
         self.hiddenElements = hiddenElements
         self.meshes = meshes
         self.states = .allocate(capacity: max(layers.count, 1))
+        self.evaluationSeconds = .allocate(capacity: Self.timedEvaluations)
     }
 
-    deinit { states.deallocate() }
+    deinit {
+        states.deallocate()
+        evaluationSeconds.deallocate()
+    }
+
+    /// How long the animator's evaluations took so far; nil before the first.
+    package var evaluationTiming: EvaluationTiming? {
+        EvaluationTiming(UnsafeBufferPointer(start: evaluationSeconds, count: min(evaluationsTimed, Self.timedEvaluations)),
+                         count: evaluationsTimed, slowest: slowestEvaluation, overAFrame: evaluationsOverAFrame)
+    }
 
     /// Asks `animator` for a plan of the transition `request` asks for (or of
     /// the kind it plays instead: ``KindPlayback``), checks it, and sets its
@@ -192,7 +211,13 @@ package final class ActiveTransition {
                 frame: restingPoses[index].frame, zPosition: Double(index),
                 mesh: meshes[index]?.vertices ?? .init(start: nil, count: 0)))
         }
+        let started = stopwatch.now
         animator.evaluate(at: playback.localTime(t, duration: plan.duration), layers: LayerStates(base: states, count: layers.count))
+        let took = stopwatch.now - started
+        evaluationSeconds[evaluationsTimed % Self.timedEvaluations] = took
+        evaluationsTimed += 1
+        slowestEvaluation = max(slowestEvaluation, took)
+        if took > EvaluationTiming.frameAt60Hz { evaluationsOverAFrame += 1 }
         for index in concealed { states[index].isHidden = true }
         if let why = animator.failure {
             failure = why

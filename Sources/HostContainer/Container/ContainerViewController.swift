@@ -416,7 +416,8 @@ open class ContainerViewController: ViewController {
             from: from.name, to: to.name, animator: transition.animator.name, source: transition.animator.source,
             reason: transition.reason, fellBack: transition.fellBack, duration: transition.duration,
             frames: transition.frames, completed: completed, shown: (completed ? to : from).name,
-            interactive: context.isInteractive, parameters: transition.parameters, kind: context.kind))
+            interactive: context.isInteractive, parameters: transition.parameters, kind: context.kind,
+            evaluation: transition.evaluationTiming))
         isSwitching = false
 
         if !pendingPresentations.isEmpty {

@@ -33,6 +33,9 @@ public struct TransitionReport: Equatable, Sendable {
     /// (`from` the shown child, `to` the presented one) or disappearance
     /// (`from` the presented child, `to` the shown one).
     public var kind: TransitionKind = .switch
+    /// How long the evaluations of the animator that finished the transition
+    /// took on the monotonic clock; nil when it evaluated none.
+    public var evaluation: EvaluationTiming?
 }
 
 /// The containment steps of a switch, in the order the container performs them.
