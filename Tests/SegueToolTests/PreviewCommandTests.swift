@@ -250,7 +250,7 @@ struct PreviewCommandTests {
         let (folder, _) = try CPlugin.fixture("slow-evaluate", "FAULT_SLOW_EVALUATE")
         try #"{"plugins": ["\#(folder)"], "children": ["a", "b"], "rules": [{"to": "b", "animator": "TestFade"}], "script": ["b"]}"#
             .write(toFile: folder + "/segue.json", atomically: false, encoding: .utf8)
-        let warning = /segue: warning: TestFade took a median (\d+\.\d) ms per evaluation, (?:at most|up to) \d+\.\d ms \(budget 1 ms; a frame at 60 Hz is 16\.7 ms\): it will stutter\n/
+        let warning = /segue: warning: TestFade took a median (\d+\.\d) ms per evaluation, (?:at most|up to) \d+\.\d ms \(budget 4 ms; a frame at 60 Hz is 16\.7 ms\): it will stutter\n/
         let played = try runSegue(["run", "--json", "--config", folder + "/segue.json"])
         #expect(played.status == 0, "\(played.err)")
         let median = try #require(played.err.firstMatch(of: warning)?.output.1, "\(played.err)")
