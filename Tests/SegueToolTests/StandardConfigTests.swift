@@ -26,7 +26,7 @@ struct StandardConfigTests {
     }
 
     @Test func explainNamesTheStandardConfigsRuleForAWindow() throws {
-        let (environment, file) = try home(#"{"rules": [{"disappear": "org.kde.kcalc", "animator": "CurlUp"}, {"from": "page1", "to": "page2", "animator": "Pop"}]}"#)
+        let (environment, file) = try home(#"{"rules": [{"disappear": "org.kde.kcalc", "animator": "CurlUp"}, {"from": "page1", "to": "page2", "animator": "SpringSlide"}]}"#)
         let text = try run(Paths.segue, ["explain", "--kind", "disappear", "org.kde.kcalc"], in: elsewhere, environment: environment)
         #expect(text.status == 0, "\(text.err)")
         #expect(text.out.hasPrefix("org.kde.kcalc disappearing: CurlUp (plugin \(Paths.plugin("CurlUp")))\n"
@@ -37,7 +37,7 @@ struct StandardConfigTests {
         #expect(object["rule"] as? String == #"rules[0] (disappear "org.kde.kcalc")"#)
         // Its switches are between a program's views (a GTK stack's pages), not the built-in scene's children.
         let pages = try run(Paths.segue, ["explain", "page1", "page2"], in: elsewhere, environment: environment)
-        #expect(pages.status == 0 && pages.out.hasPrefix("page1 -> page2: Pop "), "\(pages.out)\(pages.err)")
+        #expect(pages.status == 0 && pages.out.hasPrefix("page1 -> page2: SpringSlide "), "\(pages.out)\(pages.err)")
         // --config still wins.
         let other = makeTemporaryFolder() + "/other.json"
         try "{}".write(toFile: other, atomically: false, encoding: .utf8)
@@ -96,6 +96,15 @@ struct StandardConfigTests {
     }
 
     /// run is a demo: the built-in scene's rules play, not the desktop's.
+    /// A broken standard config stops no host, so it stops neither the
+    /// listing nor the shell completions that read `list --names`.
+    @Test func listGoesOnWithoutABrokenStandardConfigAndSaysSo() throws {
+        let (environment, file) = try home(#"{"rules": ["#)
+        let names = try run(Paths.segue, ["list", "--names"], in: elsewhere, environment: environment)
+        #expect(names.status == 0 && names.out.split(separator: "\n").contains("CurlUp"), "\(names.out)\(names.err)")
+        #expect(names.err.contains("segue: warning: \(file) cannot be read (segue check says why)"), "\(names.err)")
+    }
+
     @Test func runStillPlaysTheBuiltinScene() throws {
         let (environment, _) = try home(#"{"rules": [{"to": "video", "animator": "Pop"}]}"#)
         let played = try run(Paths.segue, ["run", "--json"], in: elsewhere, environment: environment)
