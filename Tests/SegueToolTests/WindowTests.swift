@@ -112,7 +112,7 @@ import TestSupport
         #expect(explained.first?["reason"] as? String == #"rules[0] (to "video") "# + refusal)
         #expect(explained.first?["played"] as? String == "as written", "the default is written for switches")
         let said = try runSegue(["explain", "photo", "video", "--config", config])
-        #expect(said.out.hasPrefix("photo -> video: default (built-in)\n  rule:       rules[0] (to \"video\")\n  why:        rules[0] (to \"video\") \(refusal)"),
+        #expect(said.out.hasPrefix("photo -> video: default (built-in)\n  config:     \(config)\n  rule:       rules[0] (to \"video\")\n  why:        rules[0] (to \"video\") \(refusal)"),
                 "\(said.out)")
 
         let reports = try jsonLines(try runSegue(["run", "--json", "--config", config]).out)
