@@ -13,18 +13,16 @@ final class Sampler {
     private let transition: PlayedTransition
     /// The part the storage is laid out for; laid out again when the default takes over.
     private var part: PlayedTransition.Part?
-    /// One state per plan layer, each with its mesh storage (65 x 65 vertices), allocated once.
+    /// One state per plan layer.
     private let states = UnsafeMutablePointer<segue_layer_state_t>.allocate(capacity: Int(SEGUE_MAX_LAYERS))
     private let pointers = UnsafeMutablePointer<UnsafeMutablePointer<segue_layer_state_t>?>.allocate(capacity: Int(SEGUE_MAX_LAYERS))
-    private let meshes: [UnsafeMutablePointer<segue_vec3_t>]
+    /// Each layer's mesh storage, as large as its plans have needed (kept through a takeover).
+    private var meshes = [UnsafeMutableBufferPointer<segue_vec3_t>](repeating: .init(start: nil, count: 0), count: Int(SEGUE_MAX_LAYERS))
     /// The last sample's layers, back to front.
     private(set) var drawn: [segue_drawn_layer_t] = []
 
-    static let meshCapacity = Int(SEGUE_MAX_MESH_DIVISIONS + 1) * Int(SEGUE_MAX_MESH_DIVISIONS + 1)
-
     init(_ transition: PlayedTransition) {
         self.transition = transition
-        meshes = (0..<Int(SEGUE_MAX_LAYERS)).map { _ in .allocate(capacity: Self.meshCapacity) }
         drawn.reserveCapacity(Int(SEGUE_MAX_LAYERS))
         for i in 0..<Int(SEGUE_MAX_LAYERS) { (pointers + i).initialize(to: states + i) }
     }
@@ -35,15 +33,19 @@ final class Sampler {
         for mesh in meshes { mesh.deallocate() }
     }
 
-    /// Lays the states out for `part`'s plan.
+    /// Lays the states out for `part`'s plan, growing a layer's mesh storage where it needs more.
     private func layOut(_ part: PlayedTransition.Part) {
         self.part = part
         for (i, vertices) in part.meshVertices.enumerated() {
             var state = segue_layer_state_t()
             state.struct_size = UInt32(MemoryLayout<segue_layer_state_t>.size)
             if vertices > 0 {
-                state.mesh = meshes[i]
-                state.mesh_vertex_count = UInt32(Self.meshCapacity)
+                if meshes[i].count < vertices {
+                    meshes[i].deallocate()
+                    meshes[i] = .allocate(capacity: vertices)
+                }
+                state.mesh = meshes[i].baseAddress
+                state.mesh_vertex_count = UInt32(meshes[i].count)
             }
             states[i] = state
         }
