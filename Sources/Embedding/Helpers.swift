@@ -139,3 +139,9 @@ nonisolated(unsafe) private let shadingSource = CString(PageShading.glsl)  // re
 public func seguePageShadingGLSL() -> UnsafePointer<CChar> {
     shadingSource.pointer
 }
+
+@c(segue_edge_pan_finishes)
+public func segueEdgePanFinishes(_ translation: Double, _ velocity: Double, _ width: Double) -> Bool {
+    guard width > 0, !translation.isNaN else { return false }
+    return EdgePanGesture(width: width).finishes(translation: translation, velocity: velocity)
+}

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import Embedding
+import HostContainer
 
 /// The sampler, the host glue every host used to write again: layers back
 /// to front with their resting frames and the map a flat layer is drawn
@@ -187,5 +188,21 @@ import TestSupport
         let source = String(cString: seguePageShadingGLSL())
         #expect(source.contains("vec4 segue_page_back(vec4 c)") && source.contains("vec4 segue_page_lit(vec4 c, float shade)"))
         #expect(source.contains("0.72 + 0.25 * dot(straight, vec3(0.3, 0.59, 0.11))") && !source.contains("#version"))
+    }
+}
+
+/// The edge pan's release rule from libsegue is the container's.
+@Suite struct LibsegueEdgePanTests {
+    @Test(arguments: [(100.0, 0.0), (200.0, 0.0), (250.0, 0.0), (50.0, 500.0), (350.0, -500.0), (195.0, 389.0), (10.0, 391.0), (-5.0, 0.0)])
+    func aReleaseFinishesAsTheContainersGestureSays(_ translation: Double, _ velocity: Double) {
+        let rule = EdgePanGesture(width: 390)
+        #expect(segueEdgePanFinishes(translation, velocity, 390) == rule.finishes(translation: translation, velocity: velocity))
+    }
+
+    @Test func theRuleIsFlickThenHalfWay() {
+        #expect(segueEdgePanFinishes(50, 400, 390), "a flick forward finishes early")
+        #expect(!segueEdgePanFinishes(350, -400, 390), "a flick back cancels late")
+        #expect(segueEdgePanFinishes(200, 0, 390) && !segueEdgePanFinishes(190, 0, 390), "else past half way")
+        #expect(!segueEdgePanFinishes(.nan, 0, 390) && !segueEdgePanFinishes(300, 0, 0))
     }
 }

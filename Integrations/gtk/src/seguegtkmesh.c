@@ -23,7 +23,7 @@ struct SegueGtkMesh {
     GLuint pictures[SLOTS];
     GPtrArray *targets; /* Target *, freed with the painter */
     float vertices[6 * MOST];
-    float xy[2 * MOST], uv[2 * MOST];
+    float xy[2 * MOST], uv[2 * MOST], front[MOST], back[MOST];
     int32_t grid[6 * SEGUE_MAX_MESH_DIVISIONS * SEGUE_MAX_MESH_DIVISIONS];
 };
 
@@ -43,8 +43,8 @@ static const char vertex_source[] =
     "    gl_Position = vec4(position.x * 2.0 / size.x - 1.0, position.y * 2.0 / size.y - 1.0, 0.0, 1.0);\n"
     "}\n";
 
-/* The picture is premultiplied; the back is 35% of the colour and 65% of a grey from 0.72 to 0.97 by
- * its brightness, as Segue's renderer shades a page's back (Content.backSide). */
+/* The picture is premultiplied; a page's back and its light are Segue's (libsegue's
+ * segue_page_shading_glsl, put before this main). */
 static const char fragment_source[] =
     "in vec2 uv;\n"
     "in vec2 light;\n"
@@ -53,20 +53,14 @@ static const char fragment_source[] =
     "out vec4 color;\n"
     "void main() {\n"
     "    vec4 c = texture(picture, uv);\n"
-    "    if (gl_FrontFacing) {\n"
-    "        vec3 straight = c.a > 0.0 ? c.rgb / c.a : vec3(0.0);\n"
-    "        float grey = 0.72 + 0.25 * dot(straight, vec3(0.3, 0.59, 0.11));\n"
-    "        c = vec4((0.35 * straight + 0.65 * vec3(grey)) * light.y * c.a, c.a);\n"
-    "    } else {\n"
-    "        c = vec4(c.rgb * light.x, c.a);\n"
-    "    }\n"
+    "    c = gl_FrontFacing ? segue_page_lit(segue_page_back(c), light.y) : segue_page_lit(c, light.x);\n"
     "    color = c * alpha;\n"
     "}\n";
 
-static GLuint compile(GLenum kind, const char *header, const char *source, GError **error) {
+static GLuint compile(GLenum kind, const char *header, const char *shading, const char *source, GError **error) {
     GLuint shader = glCreateShader(kind);
-    const char *parts[2] = { header, source };
-    glShaderSource(shader, 2, parts, NULL);
+    const char *parts[3] = { header, shading, source };
+    glShaderSource(shader, 3, parts, NULL);
     glCompileShader(shader);
     GLint ok = 0;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
@@ -89,8 +83,8 @@ SegueGtkMesh *segue_gtk_mesh_new(GdkDisplay *display, GError **error) {
     }
     gdk_gl_context_make_current(context);
     const char *header = gdk_gl_context_get_use_es(context) ? "#version 300 es\nprecision highp float;\n" : "#version 150\n";
-    GLuint vertex = compile(GL_VERTEX_SHADER, header, vertex_source, error);
-    GLuint fragment = vertex ? compile(GL_FRAGMENT_SHADER, header, fragment_source, error) : 0;
+    GLuint vertex = compile(GL_VERTEX_SHADER, header, "", vertex_source, error);
+    GLuint fragment = vertex ? compile(GL_FRAGMENT_SHADER, header, segue_page_shading_glsl(), fragment_source, error) : 0;
     if (!fragment) {
         if (vertex) glDeleteShader(vertex);
         gdk_gl_context_clear_current();
@@ -217,24 +211,6 @@ static Target *target_for(SegueGtkMesh *mesh, int width, int height) {
     return target;
 }
 
-/* How bright a vertex is, front and back: by the angle of the surface to the light from
- * (0, -0.35, 1), from the mesh's own neighbours, as Segue's renderer lights a page. */
-static void shade(const segue_vec3_t *m, uint32_t columns, uint32_t rows, uint32_t j, uint32_t c, float out[2]) {
-    const segue_vec3_t *a = &m[j * (columns + 1) + (c < columns ? c + 1 : c)], *b = &m[j * (columns + 1) + (c > 0 ? c - 1 : c)];
-    const segue_vec3_t *d = &m[(j < rows ? j + 1 : j) * (columns + 1) + c], *e = &m[(j > 0 ? j - 1 : j) * (columns + 1) + c];
-    double du[3] = { a->x - b->x, a->y - b->y, a->z - b->z }, dv[3] = { d->x - e->x, d->y - e->y, d->z - e->z };
-    double nx = du[1] * dv[2] - du[2] * dv[1], ny = du[2] * dv[0] - du[0] * dv[2], nz = du[0] * dv[1] - du[1] * dv[0];
-    double length = sqrt(nx * nx + ny * ny + nz * nz), l = sqrt(0.35 * 0.35 + 1);
-    for (int side = 0; side < 2; side++) {
-        double value = 1;
-        if (length > 1e-12) {
-            double dot = (side ? -1 : 1) * (-0.35 * ny + nz) / (length * l);
-            value = fmin(0.3 + 0.7 * fmax(dot, 0) * l, 1);
-        }
-        out[side] = (float)value;
-    }
-}
-
 GdkTexture *segue_gtk_mesh_draw(SegueGtkMesh *mesh, guint slot, const segue_layer_state_t *state, uint32_t columns,
                                 uint32_t rows, int width, int height, int scale) {
     if (slot >= SLOTS || !mesh->pictures[slot] || !state->mesh || width <= 0 || height <= 0) return NULL;
@@ -244,16 +220,17 @@ GdkTexture *segue_gtk_mesh_draw(SegueGtkMesh *mesh, guint slot, const segue_laye
     uint32_t count = segue_layer_project(state, &layer, &bounds, 1, mesh->xy, mesh->uv, MOST, &c, &r);
     if (count == 0 || c != columns || r != rows) return NULL; /* behind the eye */
     uint32_t n = segue_grid_indices(columns, rows, mesh->grid, G_N_ELEMENTS(mesh->grid));
-    for (uint32_t j = 0; j <= rows; j++) {
-        for (uint32_t i = 0; i <= columns; i++) {
-            uint32_t k = j * (columns + 1) + i;
-            float *v = &mesh->vertices[6 * k];
-            v[0] = mesh->xy[2 * k];
-            v[1] = mesh->xy[2 * k + 1];
-            v[2] = mesh->uv[2 * k];
-            v[3] = mesh->uv[2 * k + 1];
-            shade(state->mesh, columns, rows, j, i, &v[4]);
-        }
+    /* Each vertex's light, front and back, as Segue's renderer lights a page. */
+    if (segue_mesh_light(state, &layer, false, mesh->front, MOST) != count || segue_mesh_light(state, &layer, true, mesh->back, MOST) != count)
+        return NULL;
+    for (uint32_t k = 0; k < count; k++) {
+        float *v = &mesh->vertices[6 * k];
+        v[0] = mesh->xy[2 * k];
+        v[1] = mesh->xy[2 * k + 1];
+        v[2] = mesh->uv[2 * k];
+        v[3] = mesh->uv[2 * k + 1];
+        v[4] = mesh->front[k];
+        v[5] = mesh->back[k];
     }
     gdk_gl_context_make_current(mesh->context);
     Target *target = target_for(mesh, width * scale, height * scale);

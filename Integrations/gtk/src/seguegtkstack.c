@@ -6,11 +6,9 @@
 #include <math.h>
 #include <string.h>
 
-/* The edge a swipe back starts from, in pixels; the flick speed (container widths a second) and the
- * progress beyond which a release finishes: the container's EdgePanGesture. */
+/* The edge a swipe back starts from, in pixels. Whether a release finishes is libsegue's rule
+ * (segue_edge_pan_finishes, the container's EdgePanGesture). */
 #define EDGE_WIDTH 24.0
-#define FLICK_VELOCITY 1.0
-#define FINISH_THRESHOLD 0.5
 /* How far a press at the edge moves sideways, in pixels, before it is a swipe. */
 #define DRAG_THRESHOLD 8.0
 /* How long a drag may rest before its release, in seconds, and still fling. */
@@ -506,7 +504,7 @@ static void on_drag_end(GtkGestureDrag *gesture, double dx, double dy, SegueGtkS
     double now = gtk_event_controller_get_current_event_time(GTK_EVENT_CONTROLLER(gesture)) / 1e3;
     if (now - self->last_time > REST_SECONDS) self->speed = 0;
     double width = self->playing->width, flick = width > 0 && isfinite(self->speed) ? self->speed / width : 0;
-    gboolean finish = flick > FLICK_VELOCITY ? TRUE : flick < -FLICK_VELOCITY ? FALSE : dx / width > FINISH_THRESHOLD;
+    gboolean finish = segue_edge_pan_finishes(dx, self->speed, width);
     segue_gtk_stack_end_interactive(self, finish, finish ? fmax(flick, 0) : fmax(-flick, 0));
 }
 

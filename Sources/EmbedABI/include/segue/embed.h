@@ -145,8 +145,8 @@ extern "C" {
  * (1.1 added segue_spring_init_physical; 1.2 added segue_transition_desc_t.kind
  * and segue_animator_info_t.kinds, with the animator ABI 1.3; 1.3 added
  * SEGUE_PLAYER_NO_SPIN and segue_transition_prefetch; 1.4 added
- * SEGUE_PLAYER_STANDARD_CONFIG and the helpers for hosts: the sampler and
- * a page's shading).
+ * SEGUE_PLAYER_STANDARD_CONFIG and the helpers for hosts: the sampler, a
+ * page's shading and the edge pan's rule).
  */
 #define SEGUE_API_VERSION_MINOR 4
 /** The version this header describes. */
@@ -627,7 +627,7 @@ typedef struct segue_sampler segue_sampler_t;
 
 /**
  * Makes a sampler of `transition`: it owns the layers' states and meshes,
- * sized once for the largest plan, follows the plan when the built-in default
+ * sized for its plans, follows the plan when the built-in default
  * takes over (it reads the new plan itself), and hands the layers back to
  * front. It keeps the transition's state alive: free the sampler, then the
  * transition (after the sampler, a sample answers SEGUE_E_ENDED). A
@@ -690,6 +690,21 @@ uint32_t segue_mesh_light(const segue_layer_state_t *state, const segue_layer_re
  * libsegue, valid for the life of the process. [any]
  */
 const char *segue_page_shading_glsl(void);
+
+/* ---- Helpers for hosts: the edge pan (since 1.4) ------------------------- */
+
+/**
+ * Whether releasing an interactive transition driven by a pan from the
+ * container's edge finishes it (else it goes back), by Segue's one rule (the
+ * container's EdgePanGesture, iOS's): a flick faster than one container
+ * width a second decides by its direction; slower, the transition finishes
+ * past half way. `translation` is how far the pan has moved in the
+ * finishing direction and `velocity` its speed at release (positive
+ * towards finishing), both in the same unit as `width`, the container's
+ * width (per second for the speed). A width of 0 or less, or NaN, never
+ * finishes. [any, pure]
+ */
+bool segue_edge_pan_finishes(double translation, double velocity, double width);
 
 /* ---- Helpers for renderers without 3D ------------------------------------ */
 
