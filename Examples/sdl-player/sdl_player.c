@@ -20,7 +20,6 @@
 #include <SDL.h>
 #include <segue/embed.h>
 
-#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,8 +83,8 @@ static SDL_Surface *element_surface(const screen_t *screen, uint32_t element) {
     return surface(screen->elements[element].frame.w, screen->elements[element].frame.h, screen->elements[element].color);
 }
 
-/* A texture of `s`, which it frees; with `back`, each colour washed out towards a light grey first
-   (Segue's renderer's back side of a page: 35% of the colour, 65% of a grey from 0.72 to 0.97 by its brightness). */
+/* A texture of `s`, which it frees; with `back`, each colour washed out as Segue shades a page's back
+   (segue_page_back). */
 static SDL_Texture *texture(SDL_Surface *s, bool back) {
     if (back) {
         SDL_LockSurface(s);
@@ -94,10 +93,9 @@ static SDL_Texture *texture(SDL_Surface *s, bool back) {
             for (int x = 0; x < s->w; x++) {
                 Uint8 r, g, b, a;
                 SDL_GetRGBA(row[x], s->format, &r, &g, &b, &a);
-                double grey = 0.72 + 0.25 * (0.3 * r + 0.59 * g + 0.11 * b) / 255;
-                row[x] = SDL_MapRGBA(s->format, (Uint8)((0.35 * r / 255 + 0.65 * grey) * 255 + 0.5),
-                                     (Uint8)((0.35 * g / 255 + 0.65 * grey) * 255 + 0.5),
-                                     (Uint8)((0.35 * b / 255 + 0.65 * grey) * 255 + 0.5), a);
+                float c[4] = { r / 255.0f, g / 255.0f, b / 255.0f, a / 255.0f };
+                segue_page_back(c, c);
+                row[x] = SDL_MapRGBA(s->format, (Uint8)(c[0] * 255 + 0.5f), (Uint8)(c[1] * 255 + 0.5f), (Uint8)(c[2] * 255 + 0.5f), a);
             }
         }
         SDL_UnlockSurface(s);
@@ -110,16 +108,15 @@ static SDL_Texture *texture(SDL_Surface *s, bool back) {
 
 static SDL_Texture *screen_texture(const screen_t *screen, const bool *hidden) { return texture(screen_surface(screen, hidden), false); }
 
-/* A transition being played: libsegue's handle, its plan, a texture per layer, the states. */
+/* A transition being played: libsegue's handle and sampler (which owns the layers' states), its plan,
+   a texture per plan layer. */
 typedef struct {
     segue_transition_t *handle;
+    segue_sampler_t *sampler;
     segue_plan_info_t plan;
     SDL_Texture *textures[SEGUE_MAX_LAYERS];
     /* For a layer with a mesh: its content seen from behind, washed out as Segue's renderer shows a page's back. */
     SDL_Texture *backs[SEGUE_MAX_LAYERS];
-    segue_layer_state_t states[SEGUE_MAX_LAYERS];
-    segue_layer_state_t *pointers[SEGUE_MAX_LAYERS];
-    segue_vec3_t meshes[SEGUE_MAX_LAYERS][(SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1)];
     int from, to;
 } playing_t;
 
@@ -182,57 +179,42 @@ static void begin(playing_t *p, int from, int to) {
     }
     desc.going_right = to > from;
     if (segue_transition_begin(player, &desc, &p->handle) != SEGUE_OK) fail("segue_transition_begin", segue_error_message());
-    for (int i = 0; i < SEGUE_MAX_LAYERS; i++) {
-        p->states[i].struct_size = sizeof p->states[i];
-        p->states[i].mesh = p->meshes[i];
-        p->states[i].mesh_vertex_count = (SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1);
-        p->pointers[i] = &p->states[i];
-    }
-    prepare_textures(p);
+    if (segue_sampler_new(p->handle, &p->sampler) != SEGUE_OK) fail("segue_sampler_new", segue_error_message());
+    /* The plan for its duration; the textures are made at the first draw, which says the plan is new. */
+    p->plan.struct_size = sizeof p->plan;
+    segue_transition_plan(p->handle, &p->plan);
 }
 
-/* Samples at t and draws the layers, lowest z first. */
+/* Samples at t and draws the layers, back to front. */
 static void draw(playing_t *p, double t) {
-    int status = segue_transition_sample(p->handle, t, p->pointers, p->plan.layer_count);
-    if (status == SEGUE_DEFAULT_TOOK_OVER) {
-        prepare_textures(p);
-        status = segue_transition_sample(p->handle, t, p->pointers, p->plan.layer_count);
-    }
-    if (status < 0) fail("segue_transition_sample", segue_error_message());
-    uint32_t order[SEGUE_MAX_LAYERS];
-    for (uint32_t i = 0; i < p->plan.layer_count; i++) {
-        uint32_t j = i;
-        while (j > 0 && p->states[order[j - 1]].z_position > p->states[i].z_position) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = i;
-    }
+    uint32_t layer_count = 0;
+    bool changed = false;
+    if (segue_sampler_sample(p->sampler, t, &layer_count, &changed) < 0) fail("segue_sampler_sample", segue_error_message());
+    if (changed) prepare_textures(p);  /* the default took over: its plan's layers */
     SDL_SetRenderDrawColor(renderer, 255, 255, 255, 255);
     SDL_RenderClear(renderer);
     enum { MOST = (SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1) };
-    static float xy[2 * MOST], uv[2 * MOST];
+    static float xy[2 * MOST], uv[2 * MOST], shades[MOST];
     static SDL_Color colors[MOST];
     static int32_t indices[6 * SEGUE_MAX_MESH_DIVISIONS * SEGUE_MAX_MESH_DIVISIONS];
     static int32_t front[sizeof indices / sizeof indices[0]], back[sizeof indices / sizeof indices[0]];
     segue_rect_t bounds = { 0, 0, WIDTH, HEIGHT };
-    for (uint32_t k = 0; k < p->plan.layer_count; k++) {
-        uint32_t i = order[k];
-        const segue_layer_state_t *state = &p->states[i];
-        if (state->hidden || state->alpha <= 0) continue;
-        uint32_t columns, rows;
-        uint32_t count = segue_layer_project(state, &p->plan.layers[i], &bounds, DIVISIONS, xy, uv, MOST, &columns, &rows);
+    for (uint32_t k = 0; k < layer_count; k++) {
+        segue_drawn_layer_t layer = { .struct_size = sizeof layer };
+        if (segue_sampler_layer(p->sampler, k, &layer) != SEGUE_OK || !layer.visible) continue;
+        uint32_t i = layer.plan_index, columns, rows;
+        uint32_t count = segue_layer_project(&layer.state, &layer.request, &bounds, DIVISIONS, xy, uv, MOST, &columns, &rows);
         if (count == 0) continue;  /* behind the eye */
         uint32_t n = segue_grid_indices(columns, rows, indices, sizeof indices / sizeof indices[0]);
-        Uint8 alpha = (Uint8)(state->alpha * 255 + 0.5);
-        if (p->plan.layers[i].mesh_columns == 0) {
+        Uint8 alpha = (Uint8)(layer.state.alpha * 255 + 0.5);
+        if (!layer.has_mesh) {
             SDL_Color tint = { 255, 255, 255, alpha };
             SDL_RenderGeometryRaw(renderer, p->textures[i], xy, 2 * sizeof(float), &tint, 0, uv, 2 * sizeof(float), (int)count,
                                   indices, (int)n, sizeof(int32_t));
             continue;
         }
-        /* A mesh: each vertex lit by the angle of the surface to the light, as Segue's renderer lights a page;
-           triangles that turn their back to the viewer show the washed-out back. */
+        /* A mesh: each vertex lit as Segue's renderer lights a page (segue_mesh_light); triangles that turn
+           their back to the viewer show the washed-out back. */
         uint32_t fronts = 0, backs = 0;
         for (uint32_t t = 0; t < n; t += 3) {
             const float *a = &xy[2 * indices[t]], *b = &xy[2 * indices[t + 1]], *c = &xy[2 * indices[t + 2]];
@@ -242,22 +224,10 @@ static void draw(playing_t *p, double t) {
             if (area >= 0) backs += 3; else fronts += 3;
         }
         for (int side = 0; side < 2; side++) {
-            for (uint32_t j = 0; j <= rows; j++) {
-                for (uint32_t c = 0; c <= columns; c++) {
-                    const segue_vec3_t *m = state->mesh, *a = &m[j * (columns + 1) + (c < columns ? c + 1 : c)];
-                    const segue_vec3_t *b = &m[j * (columns + 1) + (c > 0 ? c - 1 : c)];
-                    const segue_vec3_t *d = &m[(j < rows ? j + 1 : j) * (columns + 1) + c], *e = &m[(j > 0 ? j - 1 : j) * (columns + 1) + c];
-                    double du[3] = { a->x - b->x, a->y - b->y, a->z - b->z }, dv[3] = { d->x - e->x, d->y - e->y, d->z - e->z };
-                    double nx = du[1] * dv[2] - du[2] * dv[1], ny = du[2] * dv[0] - du[0] * dv[2], nz = du[0] * dv[1] - du[1] * dv[0];
-                    double length = sqrt(nx * nx + ny * ny + nz * nz), shade = 1;
-                    if (length > 1e-12) {
-                        /* The light comes from (0, -0.35, 1), normalised. */
-                        double l = sqrt(0.35 * 0.35 + 1), dot = (side ? -1 : 1) * (-0.35 * ny + nz) / (length * l);
-                        shade = fmin(0.3 + 0.7 * fmax(dot, 0) / (1 / l), 1);
-                    }
-                    Uint8 v = (Uint8)(shade * 255 + 0.5);
-                    colors[j * (columns + 1) + c] = (SDL_Color){ v, v, v, alpha };
-                }
+            if (segue_mesh_light(&layer.state, &layer.request, side, shades, MOST) != count) break;
+            for (uint32_t v = 0; v < count; v++) {
+                Uint8 lit = (Uint8)(shades[v] * 255 + 0.5f);
+                colors[v] = (SDL_Color){ lit, lit, lit, alpha };
             }
             SDL_RenderGeometryRaw(renderer, side ? p->backs[i] : p->textures[i], xy, 2 * sizeof(float), colors, sizeof(SDL_Color),
                                   uv, 2 * sizeof(float), (int)count, side ? back : front, (int)(side ? backs : fronts), sizeof(int32_t));
@@ -273,6 +243,7 @@ static void draw_at_rest(int screen) {
 
 static void finish(playing_t *p, bool completed) {
     segue_transition_finish(p->handle, completed, NULL);
+    segue_sampler_free(p->sampler);
     segue_transition_free(p->handle);
     release_textures(p);
 }

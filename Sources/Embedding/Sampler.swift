@@ -52,12 +52,17 @@ final class Sampler {
     }
 
     /// Samples at `t`, following a takeover; the layers wait in ``drawn``.
-    func sample(at t: Double) -> segue_status_t {
+    /// `planChanged`: the first sample, or the plan is not the last sample's.
+    func sample(at t: Double, planChanged: inout Bool) -> segue_status_t {
         let handle = OpaquePointer(Unmanaged.passUnretained(transition).toOpaque())
         var status = SEGUE_E_ENDED
+        planChanged = false
         for _ in 0..<2 {
             let current = transition.current
-            if part !== current { layOut(current) }
+            if part !== current {
+                layOut(current)
+                planChanged = true
+            }
             status = segueTransitionSample(handle, t, pointers, UInt32(current.meshVertices.count))
             guard status == SEGUE_DEFAULT_TOOK_OVER else { break }
         }
@@ -137,12 +142,16 @@ private func sampler(_ handle: OpaquePointer?) -> Sampler? {
 }
 
 @c(segue_sampler_sample)
-public func segueSamplerSample(_ handle: OpaquePointer?, _ t: Double, _ count: UnsafeMutablePointer<UInt32>?) -> segue_status_t {
+public func segueSamplerSample(_ handle: OpaquePointer?, _ t: Double, _ count: UnsafeMutablePointer<UInt32>?,
+                               _ planChanged: UnsafeMutablePointer<Bool>?) -> segue_status_t {
     count?.pointee = 0
+    planChanged?.pointee = false
     guard let sampler = sampler(handle) else { return refuse(SEGUE_E_INVALID_ARGUMENT, "segue_sampler_sample: sampler is NULL") }
     guard let count else { return refuse(SEGUE_E_INVALID_ARGUMENT, "segue_sampler_sample: layer_count is NULL") }
-    let status = sampler.sample(at: t)
+    var changed = false
+    let status = sampler.sample(at: t, planChanged: &changed)
     count.pointee = UInt32(sampler.drawn.count)
+    planChanged?.pointee = changed
     return status
 }
 

@@ -30,13 +30,21 @@ import HostContainer
 
     /// Samples at `t` until the plugin has answered (10 s at most).
     static func sample(_ sampler: OpaquePointer, at t: Double) -> (segue_status_t, UInt32) {
+        let (status, count, _) = sampleSayingChange(sampler, at: t)
+        return (status, count)
+    }
+
+    /// ``sample(_:at:)``, and whether a sample said the plan changed.
+    static func sampleSayingChange(_ sampler: OpaquePointer, at t: Double) -> (segue_status_t, UInt32, Bool) {
         var count: UInt32 = 0
         var status = SEGUE_LATE
+        var changed = false, changedNow = false
         let deadline = Date().addingTimeInterval(10)
         repeat {
-            status = segueSamplerSample(sampler, t, &count)
+            status = segueSamplerSample(sampler, t, &count, &changedNow)
+            changed = changed || changedNow
         } while status == SEGUE_LATE && Date() < deadline
-        return (status, count)
+        return (status, count, changed)
     }
 
     @Test func flatLayersComeBackToFrontWithTheMapTheProjectionSees() throws {
@@ -111,12 +119,16 @@ import HostContainer
         let sampler = try #require(made)
         defer { segueSamplerFree(sampler) }
         var statuses: Set<Int32> = []
+        var changes: [Double] = []
         var t = 0.0
         while t <= 0.5 {
-            statuses.insert(Self.sample(sampler, at: t).0.rawValue)
+            let (status, _, changed) = Self.sampleSayingChange(sampler, at: t)
+            statuses.insert(status.rawValue)
+            if changed { changes.append(t) }
             t += 1.0 / 60
         }
         #expect(!statuses.contains(SEGUE_DEFAULT_TOOK_OVER.rawValue) && statuses.allSatisfy { $0 >= 0 }, "\(statuses)")
+        #expect(changes.count == 2 && changes.first == 0, "the first sample and the takeover say the plan changed: \(changes)")
         #expect(LibseguePromiseTests.plan(transition).animator == "default", "the default finished it")
         let (_, count) = Self.sample(sampler, at: 0.4)
         let layers = Self.layers(sampler, count: count)
@@ -129,7 +141,7 @@ import HostContainer
         #expect(segueSamplerNew(nil, &made) == SEGUE_E_INVALID_ARGUMENT && made == nil)
         #expect(String(cString: segueErrorMessage()!) == "segue_sampler_new: transition is NULL")
         var count: UInt32 = 7
-        #expect(segueSamplerSample(nil, 0, &count) == SEGUE_E_INVALID_ARGUMENT && count == 0)
+        #expect(segueSamplerSample(nil, 0, &count, nil) == SEGUE_E_INVALID_ARGUMENT && count == 0)
         var layer = segue_drawn_layer_t()
         layer.struct_size = 8
         let player = try LibseguePromiseTests.player(try Self.bundled("SpringSlide"))
@@ -144,7 +156,7 @@ import HostContainer
         layer.struct_size = UInt32(MemoryLayout<segue_drawn_layer_t>.size)
         #expect(segueSamplerLayer(sampler, 0, &layer) == SEGUE_E_NOT_FOUND, "nothing sampled yet")
         _ = segueTransitionFinish(transition, true, nil)
-        #expect(segueSamplerSample(sampler, 0.1, &count) == SEGUE_E_ENDED && count == 0)
+        #expect(segueSamplerSample(sampler, 0.1, &count, nil) == SEGUE_E_ENDED && count == 0)
     }
 }
 

@@ -49,7 +49,7 @@ void WindowTransition::readPlan()
 const WindowPose &WindowTransition::sample(double t)
 {
     uint32_t count = 0;
-    if (m_finished || !m_sampler || segue_sampler_sample(m_sampler, t, &count) < 0) {
+    if (m_finished || !m_sampler || segue_sampler_sample(m_sampler, t, &count, nullptr) < 0) {
         return m_pose;
     }
     // The window is the description's `to` when opening, its `from` when closing; the plan names those sides.

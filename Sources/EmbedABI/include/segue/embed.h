@@ -639,12 +639,15 @@ segue_status_t segue_sampler_new(segue_transition_t *transition, segue_sampler_t
 /**
  * Samples the transition at `t` (as segue_transition_sample, the same bound
  * and statuses, except that a takeover is followed here: SEGUE_DEFAULT_TOOK_OVER
- * is never returned; segue_transition_plan then says why). *layer_count
- * receives the number of layers to draw, read with segue_sampler_layer
- * from back (0) to front. On failure *layer_count is 0. [any; one thread
- * at a time]
+ * is never returned). *layer_count receives the number of layers to draw,
+ * read with segue_sampler_layer from back (0) to front. *plan_changed (may
+ * be NULL) is set true at the first sample and whenever the plan changed
+ * since the last one (the built-in default took over): read it again with
+ * segue_transition_plan (the elements to hide, the reason) and prepare the
+ * layers' content again; else false. On failure *layer_count is 0.
+ * [any; one thread at a time]
  */
-segue_status_t segue_sampler_sample(segue_sampler_t *sampler, double t, uint32_t *layer_count);
+segue_status_t segue_sampler_sample(segue_sampler_t *sampler, double t, uint32_t *layer_count, bool *plan_changed);
 
 /**
  * Fills *layer with layer `index` (0 the backmost, below the count the last
