@@ -75,12 +75,16 @@ public enum ConfigCheck {
 
         let registry = makeRegistry(config)
         let names = registry.animators.map(\.name)
-        func checkAnimator(_ name: String, _ parameters: [String: ParameterValue], at path: String) {
+        func checkAnimator(_ name: String, _ parameters: [String: ParameterValue], at path: String, switches: Bool) {
             guard let animator = registry.animator(named: name) else {
                 let hint = NameSuggestion.hint(for: name, in: registry.names)
                 let known = names.isEmpty ? "no plugin animator was found" : "the animators are \(names.joined(separator: ", ")) and '\(DefaultAnimator.name)'"
                 add("\(path).animator", "no animator named '\(name)'\(hint); \(known)")
                 return
+            }
+            // What a run decides up front (KindPlayback's table): a switch to an animator that declares none is the default's.
+            if switches, let refusal = KindPlayback.refusal(of: .switch, kinds: animator.kinds) {
+                add("\(path).animator", "\(name) \(refusal): the built-in default would play these switches; name an animator that plays switches, or make this a rule for windows (appear, disappear)")
             }
             let declared = animator.parameters
             for key in parameters.keys.sorted() {
@@ -101,8 +105,15 @@ public enum ConfigCheck {
                 }
             }
         }
-        if let fallback = config.defaultAnimator { checkAnimator(fallback, [:], at: "$.defaultAnimator") }
-        for (i, rule) in config.rules.enumerated() { checkAnimator(rule.animator, rule.parameters, at: "$.rules[\(i)]") }
+        if let fallback = config.defaultAnimator {
+            checkAnimator(fallback, [:], at: "$.defaultAnimator", switches: false)
+            if let animator = registry.animator(named: fallback), let refusal = KindPlayback.refusal(of: .switch, kinds: animator.kinds) {
+                add("$.defaultAnimator", "\(fallback) \(refusal): switches no rule names play the built-in default", .warning)
+            }
+        }
+        for (i, rule) in config.rules.enumerated() {
+            checkAnimator(rule.animator, rule.parameters, at: "$.rules[\(i)]", switches: rule.from != nil || rule.to != nil)
+        }
 
         // Rules that can never win: exactly, over every pair of children (a
         // config with very many children gets the duplicate check only).

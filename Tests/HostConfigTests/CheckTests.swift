@@ -36,6 +36,22 @@ struct CheckTests {
             """)
     }
 
+    /// What a run decides up front is a problem check names: a switch rule
+    /// naming an animator that plays no switches (Pop) would play the default.
+    @Test func aSwitchRuleNamingAnAnimatorWithoutSwitchesIsAnError() throws {
+        let (folder, _) = try write("""
+        {"rules": [{"to": "video", "animator": "Pop"}, {"appear": "calc*", "animator": "Pop"}], "defaultAnimator": "Pop"}
+        """)
+        let result = try run(Paths.segue, ["check", "--config", "segue.json"], in: folder)
+        #expect(result.status == 1)
+        #expect(result.out == """
+            segue.json:1:28: error: $.rules[0].animator: Pop plays only appearances and disappearances, not a switch: the built-in default would play these switches; name an animator that plays switches, or make this a rule for windows (appear, disappear)
+            segue.json:1:89: warning: $.defaultAnimator: Pop plays only appearances and disappearances, not a switch: switches no rule names play the built-in default
+            segue.json: 1 error, 1 warning
+
+            """, "\(result.out)")
+    }
+
     @Test func warningsAloneExit0AndEachKindIsNamed() throws {
         let (folder, _) = try write("""
         {"plugins": ["missing"],
