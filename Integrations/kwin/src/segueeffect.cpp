@@ -139,9 +139,9 @@ GLShader *SegueEffect::pageShader()
     if (GLPlatform::instance()->isGLES() || GLPlatform::instance()->glslVersion() < kVersionNumber(1, 40)) {
         return nullptr;
     }
-    // KWin's texture shader, with Segue's paper back (Content.backSide in the renderer): where a triangle of the
-    // mesh is seen from behind, the front's straight colour greyed and lightened. The texture is premultiplied.
-    static const QByteArray fragment = R"(#version 140
+    // KWin's texture shader, with Segue's paper back (libsegue's segue_page_shading_glsl, as Segue's renderer
+    // shades it): where a triangle of the mesh is seen from behind, the front washed out. The texture is premultiplied.
+    static const QByteArray fragment = QByteArray("#version 140\n") + segue_page_shading_glsl() + R"(
 uniform sampler2D sampler;
 uniform vec4 modulation;
 uniform float saturation;
@@ -150,10 +150,8 @@ out vec4 fragColor;
 void main()
 {
     vec4 c = texture(sampler, texcoord0);
-    if (!gl_FrontFacing && c.a > 0.0) {
-        vec3 straight = c.rgb / c.a;
-        float grey = 0.72 + 0.25 * dot(straight, vec3(0.3, 0.59, 0.11));
-        c.rgb = (0.35 * straight + 0.65 * vec3(grey)) * c.a;
+    if (!gl_FrontFacing) {
+        c = segue_page_back(c);
     }
     if (saturation != 1.0) {
         vec3 desaturated = c.rgb * vec3(0.30, 0.59, 0.11);
