@@ -97,6 +97,21 @@ struct Arguments {
         ConfigSource(given: single("--config"), followingStandard: followingStandard)
     }
 
+    /// The config a command answering about the desktop reads when it can go
+    /// on without one (list, inspect): ``configSource(followingStandard:)``'s,
+    /// but a standard config that cannot be read is warned of and gone on
+    /// without (``ConfigSource/unreadable(_:)``), as the desktop's hosts go on
+    /// without it; nil after printing why another config cannot be used.
+    func desktopConfig() throws(UsageError) -> (source: ConfigSource, config: SegueConfig)? {
+        let source = configSource(followingStandard: true)
+        if case .standard(let path) = source, (try? SegueConfig.load(path: path, forViewsOfAProgram: true)) == nil {
+            printError("segue: warning: \(path) cannot be read (segue check says why); going on without it")
+            return (.unreadable(path), SegueConfig.builtinScene)
+        }
+        guard let config = try config(from: source) else { return nil }
+        return (source, config)
+    }
+
     /// The config `source` names (by default `--config`'s, or the built-in
     /// scene when none is given), with what the command line adds
     /// (`adjusting`); nil after printing why it cannot be used (the command

@@ -10,6 +10,10 @@ import HostConfig
 enum ConfigSource: Equatable, CustomStringConvertible {
     case given(String)
     case standard(String)
+    /// The standard config at this path cannot be read: the commands that go
+    /// on without it (list, inspect), as the desktop's hosts do, read the
+    /// built-in scene's nothing in its place.
+    case unreadable(String)
     /// The built-in scene; `standard` is where the standard config was looked for.
     case builtin(standard: String?)
 
@@ -30,7 +34,7 @@ enum ConfigSource: Equatable, CustomStringConvertible {
     var path: String? {
         switch self {
         case .given(let path), .standard(let path): path
-        case .builtin: nil
+        case .builtin, .unreadable: nil
         }
     }
 
@@ -43,11 +47,15 @@ enum ConfigSource: Equatable, CustomStringConvertible {
         switch self {
         case .given(let path): path
         case .standard(let path): "\(path) (the standard config, which the KWin effect and the GTK widget read)"
+        case .unreadable(let path): "\(path) (the standard config, which cannot be read: segue check says why; gone on without it)"
         case .builtin(let standard?): "\(SegueConfig.builtinSceneLabel) (no --config, and no standard config at \(standard))"
         case .builtin(nil): SegueConfig.builtinSceneLabel
         }
     }
 
     /// The file as JSON output names it: the path, or the built-in scene's label.
-    var file: String { path ?? SegueConfig.builtinSceneLabel }
+    var file: String {
+        if case .unreadable(let path) = self { return path }
+        return path ?? SegueConfig.builtinSceneLabel
+    }
 }

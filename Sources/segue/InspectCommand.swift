@@ -19,7 +19,7 @@ enum InspectCommand {
         try args.refuse("--exists", with: ["--json"])
         let name = args.operand
         // Found where `segue list` finds animators: in the standard config's "plugins" too.
-        guard let config = try args.config(from: args.configSource(followingStandard: true)) else { return .failure }
+        guard let (_, config) = try args.desktopConfig() else { return .failure }
         let registry = try PluginFolders.registry(args, config: config)
         guard let animator = registry.animator(named: name) else {
             if !args.has("--exists") {

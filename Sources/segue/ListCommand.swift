@@ -1,5 +1,4 @@
 import Foundation
-import HostConfig
 import HostContainer
 import PluginHost
 import Timing
@@ -21,17 +20,8 @@ enum ListCommand {
         guard let args = try Arguments.unlessHelp(arguments, command: Commands.list) else { return .success }
         try args.refuse("--names", with: ["--json"])
         // The standard config's "plugins" are searched as the desktop's hosts search them.
-        var source = args.configSource(followingStandard: true)
-        var config = SegueConfig.builtinScene
-        if case .standard(let path) = source, (try? SegueConfig.load(path: path, forViewsOfAProgram: true)) == nil {
-            // A broken standard config does not stop the listing (nor the completions that read it), as it
-            // stops no host: they play without it. `segue check` says what is wrong.
-            printError("segue: warning: \(path) cannot be read (segue check says why); listing without its \"plugins\"")
-            source = .builtin(standard: path)
-        } else {
-            guard let read = try args.config(from: source) else { return .failure }
-            config = read
-        }
+        // A broken standard config stops neither the listing nor the completions that read it, as it stops no host.
+        guard let (source, config) = try args.desktopConfig() else { return .failure }
         let registry = try PluginFolders.registry(args, config: config)
         if args.has("--names") {
             for animator in registry.animators { printNow(animator.name) }

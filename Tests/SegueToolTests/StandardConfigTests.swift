@@ -97,12 +97,21 @@ struct StandardConfigTests {
 
     /// run is a demo: the built-in scene's rules play, not the desktop's.
     /// A broken standard config stops no host, so it stops neither the
-    /// listing nor the shell completions that read `list --names`.
+    /// listing (nor the shell completions that read `list --names`) nor
+    /// inspect; they say which file they could not read.
     @Test func listGoesOnWithoutABrokenStandardConfigAndSaysSo() throws {
         let (environment, file) = try home(#"{"rules": ["#)
         let names = try run(Paths.segue, ["list", "--names"], in: elsewhere, environment: environment)
         #expect(names.status == 0 && names.out.split(separator: "\n").contains("CurlUp"), "\(names.out)\(names.err)")
-        #expect(names.err.contains("segue: warning: \(file) cannot be read (segue check says why)"), "\(names.err)")
+        #expect(names.err.contains("segue: warning: \(file) cannot be read (segue check says why); going on without it"), "\(names.err)")
+        let text = try run(Paths.segue, ["list"], in: elsewhere, environment: environment)
+        #expect(text.out.contains("Config: \(file) (the standard config, which cannot be read: segue check says why; gone on without it)"),
+                "names the file it could not read: \(text.out)")
+        let object = try json(try run(Paths.segue, ["list", "--json"], in: elsewhere, environment: environment).out)
+        #expect(object["config"] as? String == file)
+        // inspect goes on too: a bundled animator is there whatever the desktop's config says.
+        let inspected = try run(Paths.segue, ["inspect", "Pop", "--exists"], in: elsewhere, environment: environment)
+        #expect(inspected.status == 0 && inspected.out.isEmpty, "\(inspected.out)\(inspected.err)")
     }
 
     @Test func runStillPlaysTheBuiltinScene() throws {
