@@ -166,9 +166,16 @@ public enum ConfigCheck {
             if step.interactive == nil || step.release != .cancel { shown = step.child }
         }
 
+        // The config's own plugin folders that are missing, at their place in the file (the registry says it without one).
+        var placed = Set<String>()
+        for (i, folder) in config.plugins.enumerated() where !FileManager.default.fileExists(atPath: folder) {
+            let warning = "plugin folder \(folder) does not exist"
+            add("$.plugins[\(i)]", warning, .warning)
+            placed.insert(warning)
+        }
         // In file order; problems without a place (plugins, folders) after.
         problems.sort { ($0.line ?? .max, $0.column ?? 0) < ($1.line ?? .max, $1.column ?? 0) }
-        for warning in registry.warnings {
+        for warning in registry.warnings where !placed.contains(warning) {
             problems.append(ConfigProblem(severity: .warning, file: config.file, message: warning))
         }
         for rejection in registry.rejections {

@@ -70,15 +70,16 @@ struct CheckTests {
         let problems = try #require(report["problems"] as? [[String: Any]])
         let messages = problems.map { "\($0["keyPath"] as? String ?? "-") \($0["message"]!)" }
         #expect(messages == [
+            "$.plugins[0] plugin folder \(folder)/missing does not exist",
             "$.rules[1] this rule can never win: rules[0] matches the same transitions and comes first",
             "$.rules[2] this rule can never win: a child never switches to itself",
             "$.rules[3] this rule can never win: more specific or earlier rules take every transition it matches",
             "$.script[1] this step does nothing: 'b' is already shown",
-            "- plugin folder \(folder)/missing does not exist",
             "- plugin rejected: not a shared library: it does not start with the ELF magic bytes 7f 45 4c 46 (found text \"not a pl\")",
         ], "\(messages)")
         #expect(problems.allSatisfy { $0["severity"] as? String == "warning" })
-        #expect(problems.first?["line"] as? Int == 3 && problems.first?["column"] as? Int == 47)
+        #expect(problems.first?["line"] as? Int == 1 && problems.first?["column"] as? Int == 14, "the folder at its place")
+        #expect(problems.dropFirst().first?["line"] as? Int == 3 && problems.dropFirst().first?["column"] as? Int == 47)
     }
 
     @Test func unknownParametersAndChoicesGetADidYouMean() throws {
