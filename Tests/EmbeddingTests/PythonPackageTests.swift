@@ -58,7 +58,7 @@ struct PythonPackageTests {
     func itsStructsAreLaidOutAsTheCCompilerLaysThemOut() throws {
         let out = try Self.python("import json, segue._abi as a; print(json.dumps(a.layouts()))")
         let layouts = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: [String: Any]])
-        #expect(layouts.count == 13, "every struct of the header the package declares: \(layouts.keys.sorted())")
+        #expect(layouts.count == 15, "every struct of the header the package declares: \(layouts.keys.sorted())")
         // The same figures from the C compiler, for every struct and member ctypes declares.
         var lines = ["#include <segue/embed.h>", "#include <stddef.h>", "#include <stdio.h>", "int main(void) {"]
         for (name, layout) in layouts.sorted(by: { $0.key < $1.key }) {
@@ -102,7 +102,7 @@ struct PythonPackageTests {
                 except segue.SegueError as e:
                     print("bounds", e.call, e.message)
                 with player.begin(view, segue.View("b"), (390, 844), animator="TestFade", parameters={"level": 0.25}) as t:
-                    print("plan", t.plan.animator, t.plan.duration, [l.kind for l in t.plan.layers])
+                    print("plan", t.plan.animator, t.plan.duration, [str(l.kind) for l in t.plan.layers])
                     t.prefetch(0.25)
                     layers = t.sample(0.25)
                     print("sample", t.status, [round(l.alpha, 3) for l in layers], layers[1].frame)
@@ -113,7 +113,7 @@ struct PythonPackageTests {
                 window = segue.View("org.kde.kcalc", (100, 80, 700, 475))
                 with player.begin(window, None, (1280, 720), animator="TestFade", kind="disappear") as t:
                     layers = t.sample(0.25)
-                    print("window", player.animators[0].kinds, [l.kind for l in t.plan.layers], layers[0].frame, layers[1].hidden,
+                    print("window", tuple(map(str, player.animators[0].kinds)), [str(l.kind) for l in t.plan.layers], layers[0].frame, layers[1].hidden,
                           t.plan.reason.endswith("played as a switch to a transparent stand-in"))
                 try:
                     player.begin(window, None, (1280, 720), kind="close")
@@ -134,6 +134,181 @@ struct PythonPackageTests {
         // own frame, the stand-in's layer is hidden, the reason says how it was played.
         #expect(out.contains("window ('switch',) ['from', 'to'] (100.0, 80.0, 700.0, 475.0) True True"), "\(out)")
         #expect(out.contains("kind kind 'close': expected one of switch, appear, disappear"), "\(out)")
+    }
+
+    /// Each kind of failure raises its own subclass of SegueError, by its
+    /// segue_status_t (InvalidArgument is also a ValueError, as the
+    /// package's own checks raised before); the statuses, kinds and levels
+    /// are enumerations with the C header's values, and the kinds still
+    /// equal, print and serialize as the strings the package returned.
+    @Test(.enabled(if: hasPython, "skipped: needs python3 (apt-get install python3; .ci/run does)"))
+    func eachFailureRaisesItsOwnClassAndTheEnumsAreTheHeaders() throws {
+        let (folder, _) = try CPlugin.fixture("python-classes")
+        let out = try Self.python("""
+            import json, segue
+            print("classes", [(s.name, segue._error("f", s, "m").__class__.__name__) for s in segue.Status if s < 0],
+                  all(issubclass(c, segue.SegueError) for c in segue._ERRORS.values()), type(segue._error("f", -9, "m")).__name__)
+            try:
+                segue.Player(config="/nonexistent/segue.json")
+            except segue.ConfigError as e:
+                print("config", e.status is segue.Status.E_CONFIG, e.call)
+            with segue.Player(["\(folder)"], only_given_folders=True, spin=False) as player:
+                a, b = segue.View("a"), segue.View("b")
+                for name, call in [("bounds", lambda: player.begin(a, b, (0, 0))), ("kind", lambda: player.begin(a, b, (9, 9), kind="close")),
+                                   ("isolation", lambda: segue.Player(isolation="thread"))]:
+                    try:
+                        call()
+                    except segue.InvalidArgument as e:
+                        print(name, isinstance(e, ValueError), e.status is segue.Status.E_INVALID_ARGUMENT, e.call)
+                kinds = player.animators[0].kinds
+                print("kinds", kinds == ("switch",), kinds[0] is segue.TransitionKind.SWITCH, "switch" in kinds)
+                t = player.begin(a, None, (390, 844), animator="TestFade", kind=segue.TransitionKind.DISAPPEAR)
+                layers = [l.kind for l in t.plan.layers]
+                print("layers", layers == ["from", "to"], layers[0] is segue.LayerKind.FROM, json.dumps(layers), f"{layers[1]}",
+                      {"to": 1}[layers[1]])
+                t.sample(9)
+                print("status", repr(t.status), t.status == 3, t.status is segue.CLAMPED)
+                t.finish()
+                try:
+                    t.sample(0.1)
+                except segue.Ended as e:
+                    print("ended", e.call, e.status is segue.Status.E_ENDED)
+                t.close()
+            try:
+                player.dispatch()
+            except segue.Ended as e:
+                print("closed", e.call, e.message)
+            values = {"SEGUE_" + s.name: int(s) for s in segue.Status}
+            values.update({"SEGUE_LOG_" + l.name: int(l) for l in segue.LogLevel})
+            values.update({"SEGUE_EVENT_" + k.name: v for v, k in segue._EVENT_KINDS.items()})
+            values.update({"SEGUE_TRANSITION_" + k.name: v for k, v in segue._TRANSITION_KINDS.items()})
+            values.update({"SEGUE_LAYER_" + k.name.replace("SNAPSHOT", "ELEMENT_SNAPSHOT") + ("" if "SNAPSHOT" in k.name else "_VIEW"): v
+                           for v, k in segue._LAYER_KINDS.items()})
+            print(json.dumps(values))
+            """)
+        #expect(out.contains("classes [('E_INVALID_ARGUMENT', 'InvalidArgument'), ('E_NOT_FOUND', 'NotFound'), ('E_CONFIG', 'ConfigError'), ('E_WRONG_THREAD', 'WrongThread'), ('E_ENDED', 'Ended'), ('E_BUFFER_TOO_SMALL', 'BufferTooSmall'), ('E_SYSTEM', 'SystemFailure')] True SegueError\n"),
+                "\(out)")
+        #expect(out.contains("config True segue_player_new\n"), "\(out)")
+        #expect(out.contains("bounds True True segue_transition_begin\n") && out.contains("kind True True begin\n")
+                && out.contains("isolation True True Player\n"), "\(out)")
+        #expect(out.contains("kinds True True True\n"), "\(out)")
+        #expect(out.contains("layers True True [\"from\", \"to\"] to 1\n"), "\(out)")
+        #expect(out.contains("status <Status.CLAMPED: 3> True True\n"), "\(out)")
+        #expect(out.contains("ended segue_transition_sample True\n"), "\(out)")
+        #expect(out.contains("closed segue_player the player is closed\n"), "\(out)")
+        // The same names' values from the C compiler.
+        let python = try #require(try JSONSerialization.jsonObject(with: Data((out.split(separator: "\n").last ?? "").utf8)) as? [String: Int],
+                                  "\(out)")
+        #expect(python.count == 26, "\(python.keys.sorted())")
+        var lines = ["#include <segue/embed.h>", "#include <stdio.h>", "int main(void) {"]
+        lines += python.keys.sorted().map { "    printf(\"\($0) %d\\n\", (int)\($0));" }
+        lines += ["    return 0;", "}"]
+        let scratch = makeTemporaryFolder("python-enums")
+        try lines.joined(separator: "\n").write(toFile: scratch + "/enums.c", atomically: true, encoding: .utf8)
+        let built = try run("/usr/bin/env", ["cc", "-std=c11", "-Wall", "-Werror"] + EmbedHeaderTests.include
+                            + ["-o", scratch + "/enums", scratch + "/enums.c"])
+        try #require(built.status == 0, "\(built.err)")
+        #expect(try run(scratch + "/enums", []).out == python.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)\n" }.joined(),
+                "the enumerations' values are the header's")
+    }
+
+    /// The package samples through libsegue's sampler: `layers(t)` hands
+    /// the layers back to front with where each rests, whether to draw it
+    /// and a flat layer's map; `sample(t)` gives the same states in the
+    /// plan's order, and still says DEFAULT_TOOK_OVER once when a plugin
+    /// fails mid-transition (the sampler having read the default's plan).
+    /// `finish` returns the report; the page's shading and the edge pan's
+    /// rule are libsegue's own.
+    @Test(.enabled(if: hasPython, "skipped: needs python3 (apt-get install python3; .ci/run does)"))
+    func layersComeFromLibseguesSamplerAndFinishReports() throws {
+        let (crash, _) = try CPlugin.fixture("python-crash", "FAULT_CRASH_EVALUATE")
+        let out = try Self.python("""
+            import select, segue
+            a, b = segue.View("a"), segue.View("b")
+            with segue.Player(["\(Paths.binFolder)", "\(crash)"], only_given_folders=True) as player:
+                with player.begin(a, b, (390, 844), animator="CurlUp", parameters={"rows": 8}) as t:
+                    layers = t.layers(0.2)
+                    states = t.sample(0.2)
+                    print("order", [l.state.z for l in layers] == sorted(l.state.z for l in layers),
+                          [l.state for l in sorted(layers, key=lambda l: l.plan_index)] == states,
+                          [l.request == t.plan.layers[l.plan_index] for l in layers])
+                    page = next(l for l in layers if l.has_mesh)
+                    light = segue.mesh_light(page)
+                    print("page", len(page.state.mesh) == (page.request.mesh_columns + 1) * (page.request.mesh_rows + 1),
+                          len(light) == len(page.state.mesh), 0.3 - 1e-6 <= min(light) < 0.999, max(light) <= 1 + 1e-6,
+                          len(segue.mesh_light(page, back=True)) == len(light), page.resting_frame, page.visible)
+                    flat = [l for l in t.layers(0) if not l.has_mesh]
+                    print("flat", [(l.resting_frame, [round(m, 9) for m in l.map], l.visible) for l in flat])
+                    report = t.finish()
+                print("report", report, t.report is report)
+                events = []
+                with player.begin(a, b, (390, 844), animator="TestFade") as t:
+                    statuses = [t.sample(0.1) and int(t.status)]
+                    # The fixture crashes past a quarter of its time: the takeover is seen by the sample after the
+                    # one that asked (held states until then), once libsegue has queued its event.
+                    for t_ in (0.3, 0.35, 0.4):
+                        t.sample(t_)
+                        statuses.append(int(t.status))
+                        if 2 in statuses:
+                            break
+                        select.select([player], [], [], 10)
+                        events += player.dispatch()
+                    drawn = t.layers(0.45)
+                    print("takeover", statuses.count(2), statuses[-1], t.plan.animator, t.plan.fell_back,
+                          [str(l.request.kind) for l in drawn], int(t.status))
+                    report = t.finish(False)
+                    print("cancelled", report.animator, report.fell_back, report.completed, "default" in report.reason)
+                events += player.dispatch()
+                print("events", sorted({(str(e.kind), type(e.level).__name__) for e in events}))
+            print("back", [round(c, 5) for c in segue.page_back((1, 1, 1, 0.5))], [round(c, 5) for c in segue.page_back([0, 0, 0, 1])])
+            try:
+                segue.page_back((1, 1, 1))
+            except segue.InvalidArgument as e:
+                print("rgba", e.message)
+            glsl = segue.page_shading_glsl()
+            print("glsl", "vec4 segue_page_back(vec4 c)" in glsl, "vec4 segue_page_lit(vec4 c, float shade)" in glsl)
+            print("pan", [segue.edge_pan_finishes(*p) for p in [(234, 0, 390), (156, 0, 390), (40, 800, 390), (350, -800, 390),
+                                                                 (300, 0, 0)]])
+            """)
+        #expect(out.contains("order True True [True, True]\n"), "\(out)")
+        #expect(out.contains("page True True True True True (0.0, 0.0, 390.0, 844.0) True\n"), "\(out)")
+        #expect(out.contains("flat [((0.0, 0.0, 390.0, 844.0), [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0], True)]"), "\(out)")
+        #expect(out.contains("report Report(animator='CurlUp', fell_back=False, completed=True, reason="), "\(out)")
+        #expect(out.contains(" True\ntakeover 1 2 default True ['from', 'to'] 0\n"), "\(out)")
+        #expect(out.contains("cancelled default True False True\n"), "\(out)")
+        #expect(out.contains("('fell-back', 'LogLevel')"), "\(out)")
+        // White's back: 35% of it and 65% of the grey for the brightest, 0.97; black's: 65% of 0.72.
+        #expect(out.contains("back [0.9805, 0.9805, 0.9805, 0.5] [0.468, 0.468, 0.468, 1.0]\n"), "\(out)")
+        #expect(out.contains("rgba segue_page_back: rgba has 3 values: expected 4 (red, green, blue, alpha)\n"), "\(out)")
+        #expect(out.contains("glsl True True\n"), "\(out)")
+        #expect(out.contains("pan [True, False, True, False, False]\n"), "\(out)")
+    }
+
+    /// A libsegue of another major, or older than the 1.4 whose sampler and
+    /// helpers the package uses, is refused at load: LibraryError names
+    /// the version found and the one needed.
+    @Test(.enabled(if: hasPython, "skipped: needs python3 (apt-get install python3; .ci/run does)"))
+    func aLibsegueOfAnotherVersionIsRefusedNamingBoth() throws {
+        let folder = makeTemporaryFolder("python-versions")
+        for (name, version) in [("two", "2u << 16"), ("old", "1u << 16 | 3u")] {
+            try FileManager.default.createDirectory(atPath: folder + "/" + name, withIntermediateDirectories: true)
+            try "#include <stdint.h>\nuint32_t segue_api_version(void) { return \(version); }\n"
+                .write(toFile: folder + "/\(name).c", atomically: true, encoding: .utf8)
+            let built = try run("/usr/bin/env", ["cc", "-shared", "-fPIC", "-o", folder + "/\(name)/libsegue.so.1", folder + "/\(name).c"])
+            try #require(built.status == 0, "\(built.err)")
+        }
+        let out = try Self.python("""
+            import segue
+            for name in ("two", "old"):
+                try:
+                    segue.library("\(folder)/" + name + "/libsegue.so.1")
+                    print(name, "loaded")
+                except segue.LibraryError as e:
+                    print(name, e.status is segue.Status.E_NOT_FOUND, e.message.splitlines()[1])
+            """)
+        #expect(out.contains("two True   \(folder)/two/libsegue.so.1: \(folder)/two/libsegue.so.1 is libsegue 2.0; this package needs libsegue 1.4 or a later 1.x (the sampler and the host helpers came in 1.4)\n"),
+                "\(out)")
+        #expect(out.contains("old True   \(folder)/old/libsegue.so.1: \(folder)/old/libsegue.so.1 is libsegue 1.3; this package needs libsegue 1.4"), "\(out)")
     }
 
     /// An animator's parameters read as `segue list --json` and `segue inspect --json` write

@@ -77,11 +77,22 @@ class LayerState(C.Structure):
                 ("mesh_vertex_count", C.c_uint32)]
 
 
+class TransitionReport(C.Structure):
+    _fields_ = [("struct_size", C.c_uint32), ("animator", C.c_char_p), ("fell_back", C.c_bool), ("reason", C.c_char_p),
+                ("completed", C.c_bool)]
+
+
+class DrawnLayer(C.Structure):
+    _fields_ = [("struct_size", C.c_uint32), ("plan_index", C.c_uint32), ("request", LayerRequest), ("resting_frame", Rect),
+                ("state", LayerState), ("visible", C.c_bool), ("has_mesh", C.c_bool), ("map", C.c_double * 9)]
+
+
 # Each struct by its C name, for the layout check.
 STRUCTS = {"segue_rect_t": Rect, "segue_vec3_t": Vec3, "segue_element_t": Element, "segue_view_t": View,
            "segue_event_t": Event, "segue_player_options_t": PlayerOptions, "segue_animator_info_t": AnimatorInfo,
            "segue_param_t": Param, "segue_transition_desc_t": TransitionDesc, "segue_layer_request_t": LayerRequest,
-           "segue_element_ref_t": ElementRef, "segue_plan_info_t": PlanInfo, "segue_layer_state_t": LayerState}
+           "segue_element_ref_t": ElementRef, "segue_plan_info_t": PlanInfo, "segue_layer_state_t": LayerState,
+           "segue_transition_report_t": TransitionReport, "segue_drawn_layer_t": DrawnLayer}
 
 
 def layouts() -> Dict[str, Dict[str, Union[int, Dict[str, int]]]]:
@@ -108,8 +119,19 @@ def bind(lib: C.CDLL) -> C.CDLL:
     lib.segue_layer_mesh_vertex_count.argtypes = [C.POINTER(LayerRequest)]
     lib.segue_layer_mesh_vertex_count.restype = C.c_uint32
     lib.segue_transition_sample.argtypes = [C.c_void_p, C.c_double, C.POINTER(C.POINTER(LayerState)), C.c_uint32]
-    lib.segue_transition_finish.argtypes = [C.c_void_p, C.c_bool, C.c_void_p]
-    if hasattr(lib, "segue_transition_prefetch"):  # libsegue 1.3
-        lib.segue_transition_prefetch.argtypes = [C.c_void_p, C.c_double]
+    lib.segue_transition_finish.argtypes = [C.c_void_p, C.c_bool, C.POINTER(TransitionReport)]
+    lib.segue_transition_prefetch.argtypes = [C.c_void_p, C.c_double]  # libsegue 1.3
     lib.segue_transition_free.argtypes = [C.c_void_p]
+    # libsegue 1.4: the helpers for hosts.
+    lib.segue_sampler_new.argtypes = [C.c_void_p, C.POINTER(C.c_void_p)]
+    lib.segue_sampler_sample.argtypes = [C.c_void_p, C.c_double, C.POINTER(C.c_uint32), C.POINTER(C.c_bool)]
+    lib.segue_sampler_layer.argtypes = [C.c_void_p, C.c_uint32, C.POINTER(DrawnLayer)]
+    lib.segue_sampler_free.argtypes = [C.c_void_p]
+    lib.segue_page_back.argtypes = [C.POINTER(C.c_float), C.POINTER(C.c_float)]
+    lib.segue_page_back.restype = None
+    lib.segue_mesh_light.argtypes = [C.POINTER(LayerState), C.POINTER(LayerRequest), C.c_bool, C.POINTER(C.c_float), C.c_uint32]
+    lib.segue_mesh_light.restype = C.c_uint32
+    lib.segue_page_shading_glsl.restype = C.c_char_p
+    lib.segue_edge_pan_finishes.argtypes = [C.c_double, C.c_double, C.c_double]
+    lib.segue_edge_pan_finishes.restype = C.c_bool
     return lib
