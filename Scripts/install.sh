@@ -113,8 +113,9 @@ while IFS= read -r library; do
     put "$library" "lib/segue/runtime/$(basename "$library")" 644
 done
 
-# The Python package, beside libsegue's runtime: it finds libsegue two folders up.
-for module in "$root"/Integrations/python/segue/*.py; do
+# The Python package, beside libsegue's runtime: it finds libsegue two folders up. py.typed (PEP 561)
+# tells type checkers its annotations are its types.
+for module in "$root"/Integrations/python/segue/*.py "$root"/Integrations/python/segue/py.typed; do
     put "$module" "lib/segue/python/segue/$(basename "$module")" 644
 done
 

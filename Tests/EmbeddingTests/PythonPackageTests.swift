@@ -16,6 +16,8 @@ struct PythonPackageTests {
     static let hasPip = hasPython && (try? run(python, ["-c", "import setuptools, pip"]))?.status == 0
     /// venv with ensurepip (Debian's python3-venv), for a virtual environment as users make one.
     static let hasVenv = hasPip && (try? run(python, ["-c", "import ensurepip, venv"]))?.status == 0
+    /// mypy, run as .ci/run installs it (python3 -m pip install mypy): by the PATH's python3.
+    static let hasMypy = (try? run("/usr/bin/env", ["python3", "-m", "mypy", "--version"]))?.status == 0
 
     /// A virtual environment with the package pip-installed from a copy of the checkout; its folder.
     /// It sees the system's packages for setuptools, the build backend, as pip would otherwise fetch it.
@@ -284,6 +286,27 @@ struct PythonPackageTests {
         #expect(out.contains("pan [True, False, True, False, False]\n"), "\(out)")
     }
 
+    /// The package ships py.typed (PEP 561), and `mypy --strict` finds
+    /// nothing in it, nor in docs/embedding.md's Python examples as a
+    /// program using it would hold them.
+    @Test(.enabled(if: hasMypy, "skipped: needs mypy (python3 -m pip install mypy; .ci/run does)"))
+    func mypyStrictPassesOnThePackageAndTheDocsExamples() throws {
+        #expect(FileManager.default.fileExists(atPath: Self.package + "/segue/py.typed"), "the package says it is typed")
+        let docs = try String(contentsOfFile: Paths.packageRoot + "/docs/embedding.md", encoding: .utf8)
+        let examples = docs.components(separatedBy: "```python\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] }
+        #expect(examples.count >= 2, "the Python section's examples")
+        let folder = makeTemporaryFolder("python-mypy")
+        var files: [String] = []
+        for (i, example) in examples.enumerated() {
+            files.append(folder + "/example\(i).py")
+            try (example + "\n").write(toFile: files[i], atomically: true, encoding: .utf8)
+        }
+        let checked = try run("/usr/bin/env", ["python3", "-m", "mypy", "--strict", "--cache-dir", folder + "/cache", Self.package + "/segue"] + files,
+                              in: folder, environment: ["MYPYPATH": Self.package])
+        #expect(checked.status == 0 && checked.out.hasPrefix("Success: no issues found in \(files.count + 2) source files"),
+                "\(checked.out)\(checked.err)")
+    }
+
     /// A libsegue of another major, or older than the 1.4 whose sampler and
     /// helpers the package uses, is refused at load: LibraryError names
     /// the version found and the one needed.
@@ -408,6 +431,7 @@ struct PythonPackageTests {
         let ran = try run(Self.python, ["-c", "import segue; print(segue.api_version(), segue.library()._name)"],
                           environment: ["PYTHONPATH": prefix + "/lib/segue/python", "PATH": "/usr/bin:/bin"], unsetting: ["SEGUE_LIBRARY"])
         #expect(ran.status == 0 && ran.out.contains("(1, 4)") && ran.out.hasSuffix(" " + prefix + "/lib/libsegue.so.1\n"), "\(ran.out)\(ran.err)")
+        #expect(FileManager.default.fileExists(atPath: prefix + "/lib/segue/python/segue/py.typed"), "the package's types are installed with it")
     }
 
     /// A package pip installed in a virtual environment, or on PYTHONPATH, finds the libsegue
@@ -481,5 +505,6 @@ struct PythonPackageTests {
         #expect(try notIgnoredByGit(left.map { "Integrations/python/" + $0 }) == [], "git status would show them")
         let out = try Self.python("import segue; print(segue.__file__); print(segue.api_version())", path: target)
         #expect(out.hasPrefix(target + "/segue/__init__.py") && out.contains("(1, 4)"), "\(out)")
+        #expect(FileManager.default.fileExists(atPath: target + "/segue/py.typed"), "pip installs py.typed (PEP 561) with the package")
     }
 }
