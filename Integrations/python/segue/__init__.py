@@ -15,7 +15,8 @@ config's rules, else the built-in default), runs plugins in sandboxed worker
 processes, and never lets one block a frame: a sample answers within the
 bound. Everything a plugin or the config gets wrong arrives as a
 `SegueError` carrying libsegue's message, or as an event. Thread rules are
-libsegue's (segue/embed.h): one player from one thread, samples from any.
+libsegue's (segue/embed.h): one player from one thread, samples from any
+(one thread at a time for each transition: its sampler's rule).
 """
 import ctypes as C
 import ctypes.util
