@@ -425,6 +425,41 @@ struct PythonPackageTests {
         #expect(out.contains("closed\nleft with\n"), "closing a transition the player freed does nothing: \(out)")
     }
 
+    /// Closing a player while another thread samples one of its
+    /// transitions: the sample in flight ends first, later ones raise
+    /// Ended; never a crash (a new user's trial crashed every time).
+    @Test(.enabled(if: hasPython, "skipped: needs python3 (apt-get install python3; .ci/run does)"))
+    func closingAPlayerWhileAnotherThreadSamplesRaisesThere() throws {
+        let (folder, _) = try CPlugin.fixture("python-race")
+        let out = try Self.python("""
+            import segue, threading
+            ended = 0
+            for round in range(20):
+                player = segue.Player(["\(folder)"], only_given_folders=True, spin=False)
+                transition = player.begin(segue.View("a"), segue.View("b"), (390, 844), animator="TestFade")
+                sampling = threading.Event()
+                def sample():
+                    global ended
+                    t = 0.0
+                    while True:
+                        try:
+                            transition.sample(t % 0.5)
+                        except segue.Ended:
+                            ended += 1
+                            return
+                        sampling.set()
+                        t += 0.001
+                thread = threading.Thread(target=sample)
+                thread.start()
+                assert sampling.wait(10)
+                player.close()
+                thread.join(10)
+                assert not thread.is_alive()
+            print("ended", ended)
+            """)
+        #expect(out == "ended 20\n", "\(out)")
+    }
+
     @Test(.enabled(if: hasPython, "skipped: needs python3 (apt-get install python3; .ci/run does)"))
     func installShPutsItBesideLibsegueWhichItFindsAlone() throws {
         let prefix = try InstalledLibsegue.prefix.get()

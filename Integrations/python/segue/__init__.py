@@ -484,10 +484,19 @@ class Player:
         those transitions with the player: from then on they raise SegueError, and their `close()`
         does nothing."""
         if self._handle is not None:
-            library().segue_player_free(self._handle)
-            self._handle = None
-            for transition in list(self._transitions):
-                transition._freed_with_player()
+            # A thread sampling one of them finishes its sample first (each waits at most the sample bound):
+            # libsegue frees a transition with its player only after every thread has stopped sampling it.
+            transitions = list(self._transitions)
+            for transition in transitions:
+                transition._lock.acquire()
+            try:
+                for transition in transitions:
+                    transition._freed_with_player()
+                library().segue_player_free(self._handle)
+                self._handle = None
+            finally:
+                for transition in transitions:
+                    transition._lock.release()
             self._transitions.clear()
 
     def _live(self) -> C.c_void_p:
@@ -599,13 +608,14 @@ class Transition:
         return self._handle
 
     def _free_sampler(self) -> None:
-        with self._lock:
-            if self._sampler is not None:
-                library().segue_sampler_free(self._sampler)
-                self._sampler = None
+        """Frees the sampler; the caller holds `_lock`."""
+        if self._sampler is not None:
+            library().segue_sampler_free(self._sampler)
+            self._sampler = None
 
     def _freed_with_player(self) -> None:
-        """Forgets the handle segue_player_free has just freed (its plan's strings with it)."""
+        """Frees the sampler and forgets the handle segue_player_free is about to free (its plan's strings
+        with it); the caller holds `_lock`."""
         self._free_sampler()
         self._handle, self._player = None, None
         self._gone = "the transition's player was closed, which finished and freed it"
@@ -678,7 +688,8 @@ class Transition:
     def prefetch(self, t: float) -> None:
         """Asks the plugin for the layers at `t` now, on libsegue's thread, and returns at once: a later
         `sample(t)` takes that answer instead of waiting for the plugin (libsegue 1.3)."""
-        _check("segue_transition_prefetch", library().segue_transition_prefetch(self._live("segue_transition_prefetch"), t))
+        with self._lock:
+            _check("segue_transition_prefetch", library().segue_transition_prefetch(self._live("segue_transition_prefetch"), t))
 
     def finish(self, completed: bool = True) -> "Report":
         """Ends the transition, once: completed, or cancelled (the from view stays). Returns how it went
@@ -694,13 +705,15 @@ class Transition:
     def close(self) -> None:
         """Frees the transition (finishing it, not completed, if it was not). Nothing happens when it
         is closed already, or when its player was closed (which freed it)."""
-        if self._handle is not None:
-            self._free_sampler()  # before the transition, as segue/embed.h asks
+        with self._lock:  # after a sample under way on another thread, as segue/embed.h asks
+            if self._handle is None:
+                return
+            self._free_sampler()  # before the transition
             library().segue_transition_free(self._handle)
             self._handle = None
-            if self._player is not None:
-                self._player._transitions.discard(self)
-                self._player = None
+        if self._player is not None:
+            self._player._transitions.discard(self)
+            self._player = None
 
 
 def _layer(request: _abi.LayerRequest) -> Layer:
