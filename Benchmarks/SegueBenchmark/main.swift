@@ -268,6 +268,12 @@ if arguments.contains("--embedding-only") {
     embeddingBenchmark(binFolder: binFolder, frames: option("--frames", default: 2_000))
     exit(0)
 }
+if arguments.contains("--windows-only") {
+    let seconds = arguments.firstIndex(of: "--seconds").flatMap { Double(arguments[$0 + 1]) } ?? 10
+    manyWindowsBenchmark(binFolder: binFolder, seconds: seconds, busy: false)
+    manyWindowsBenchmark(binFolder: binFolder, seconds: seconds, busy: true)
+    exit(0)
+}
 if arguments.contains("--sandbox-only") {
     sandboxBenchmark(binFolder: binFolder, frames: frames)
     exit(0)

@@ -1,0 +1,120 @@
+import AnimatorABI
+import EmbedABI
+import Embedding
+import Foundation
+
+/// Many windows at once, as a compositor meets them (--windows-only): 16
+/// windows opening and closing through libsegue's C API, each transition
+/// sampled once a frame at 60 Hz through the sampler (the next frame asked
+/// for ahead, as the KWin effect does), the bundled plugins in their
+/// sandboxed workers. What is timed is one frame's sampling of all 16. With
+/// `busy`, two threads spin beside it, as a desktop's other work does.
+func manyWindowsBenchmark(binFolder: String, seconds: Double, busy: Bool) {
+    var options = segue_player_options_t()
+    options.struct_size = UInt32(MemoryLayout<segue_player_options_t>.size)
+    options.flags = SEGUE_PLAYER_ONLY_GIVEN_FOLDERS | SEGUE_PLAYER_NO_SPIN
+    var player: OpaquePointer?
+    let made = binFolder.withCString { folder in
+        var folders: [UnsafePointer<CChar>?] = [folder]
+        return folders.withUnsafeMutableBufferPointer { list in
+            options.plugin_dirs = UnsafePointer(list.baseAddress)
+            options.plugin_dir_count = 1
+            return seguePlayerNew(&options, &player)
+        }
+    }
+    precondition(made == SEGUE_OK, String(cString: segueErrorMessage()!))
+    defer { seguePlayerFree(player) }
+
+    let animators = ["default", "Pop", "SpringSlide", "CurlUp"]
+    let screen = segue_rect_t(x: 0, y: 0, width: 1920, height: 1080)
+    /// A window of its own: opening or closing, at its own place, by one of the animators.
+    func begin(_ k: Int) -> (transition: OpaquePointer, sampler: OpaquePointer, duration: Double) {
+        var desc = segue_transition_desc_t()
+        desc.struct_size = UInt32(MemoryLayout<segue_transition_desc_t>.size)
+        desc.bounds = screen
+        desc.kind = (k % 2 == 0 ? SEGUE_TRANSITION_APPEAR : SEGUE_TRANSITION_DISAPPEAR).rawValue
+        let frame = segue_rect_t(x: Double(40 + (k % 4) * 460), y: Double(40 + (k / 4) * 250), width: 420, height: 220)
+        var transition: OpaquePointer?
+        let status = "window-\(k)".withCString { name in
+            animators[k % animators.count].withCString { animator in
+                let window = segue_view_t(name: name, frame: frame, elements: nil, element_count: 0)
+                let beneath = segue_view_t(name: nil, frame: segue_rect_t(), elements: nil, element_count: 0)
+                (desc.from, desc.to) = k % 2 == 0 ? (beneath, window) : (window, beneath)
+                desc.animator = animator
+                return segueTransitionBegin(player, &desc, &transition)
+            }
+        }
+        precondition(status == SEGUE_OK, String(cString: segueErrorMessage()!))
+        var sampler: OpaquePointer?
+        precondition(segueSamplerNew(transition, &sampler) == SEGUE_OK)
+        var plan = segue_plan_info_t()
+        plan.struct_size = UInt32(MemoryLayout<segue_plan_info_t>.size)
+        _ = segueTransitionPlan(transition, &plan)
+        precondition(!plan.fell_back, "\(animators[k % animators.count]) fell back: \(String(cString: plan.reason))")
+        return (transition!, sampler!, plan.duration)
+    }
+
+    let stop = ManagedAtomicFlag()
+    var spinners: [Thread] = []
+    if busy {
+        for _ in 0..<2 {
+            let thread = Thread {
+                var x = 0.0
+                while !stop.isSet { x += sin(x) }
+                _ = x
+            }
+            thread.start()
+            spinners.append(thread)
+        }
+    }
+
+    var windows = (0..<16).map(begin)
+    var started = [Double](repeating: now(), count: 16)
+    var frames: [Double] = []
+    var statuses: [Int32: Int] = [:]
+    let frame = 1.0 / 60
+    let first = now()
+    var next = first
+    while now() - first < seconds {
+        let start = now()
+        for k in windows.indices {
+            let t = start - started[k]
+            if t > windows[k].duration {
+                // Its transition is over: the window's next one begins.
+                _ = segueTransitionFinish(windows[k].transition, true, nil)
+                segueSamplerFree(windows[k].sampler)
+                segueTransitionFree(windows[k].transition)
+                windows[k] = begin(k)
+                started[k] = start
+                continue
+            }
+            var count: UInt32 = 0
+            let status = segueSamplerSample(windows[k].sampler, t, &count, nil)
+            statuses[status.rawValue, default: 0] += 1
+            _ = segueTransitionPrefetch(windows[k].transition, t + frame)
+        }
+        frames.append(now() - start)
+        next += frame
+        let rest = next - now()
+        if rest > 0 { usleep(UInt32(rest * 1e6)) } else { next = now() }
+    }
+    stop.set()
+    for window in windows {
+        _ = segueTransitionFinish(window.transition, true, nil)
+        segueSamplerFree(window.sampler)
+        segueTransitionFree(window.transition)
+    }
+    let sorted = frames.sorted()
+    print(String(format: "16 windows sampled a frame at 60 Hz (%@; %d frames): median %.0f µs, p90 %.0f µs, p99 %.0f µs, longest %.2f ms (the goal: median 500 µs, p99 within 4 ms); samples: %d fresh, %d held (late)",
+                 busy ? "two threads spinning beside it" : "nothing else running", frames.count,
+                 sorted[sorted.count / 2] * 1e6, sorted[sorted.count * 9 / 10] * 1e6, sorted[sorted.count * 99 / 100] * 1e6,
+                 sorted.last! * 1e3, statuses[SEGUE_OK.rawValue] ?? 0, statuses[SEGUE_LATE.rawValue] ?? 0))
+}
+
+/// A flag set once, read from other threads.
+private final class ManagedAtomicFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
