@@ -51,7 +51,7 @@ static const int allowed[] = {
     SYS_getpid, SYS_gettid, SYS_getppid, SYS_getuid, SYS_geteuid, SYS_getgid, SYS_getegid, SYS_getresuid, SYS_getresgid,
     SYS_getgroups, SYS_getpgid, SYS_getsid, SYS_capget, SYS_getrandom, SYS_clock_getres, SYS_clock_nanosleep,
     SYS_nanosleep, SYS_gettimeofday, SYS_sched_yield, SYS_sched_getaffinity, SYS_sched_getparam,
-    SYS_sched_getscheduler, SYS_sched_get_priority_max, SYS_sched_get_priority_min, SYS_getrusage, SYS_times,
+    SYS_sched_getscheduler, SYS_sched_get_priority_max, SYS_sched_get_priority_min, SYS_getpriority, SYS_getrusage, SYS_times,
     SYS_uname, SYS_sysinfo, SYS_getcwd, SYS_getdents64, SYS_dup, SYS_dup3, SYS_pipe2, SYS_pselect6,
     SYS_epoll_create1, SYS_epoll_ctl, SYS_epoll_pwait, SYS_eventfd2, SYS_timerfd_create, SYS_timerfd_settime,
     SYS_timerfd_gettime, SYS_getsockopt, SYS_membarrier, SYS_readlinkat, SYS_faccessat, SYS_fstatfs,
@@ -430,6 +430,7 @@ const char *worker_sandbox_call_name(uint32_t number) {
     NAME(fallocate) NAME(unlinkat) NAME(renameat) NAME(mkdirat) NAME(memfd_create) NAME(mknodat) NAME(setuid)
     NAME(setgid) NAME(setresuid) NAME(setresgid) NAME(capset) NAME(personality) NAME(chdir) NAME(fchdir)
     NAME(symlinkat) NAME(linkat) NAME(fchmodat) NAME(fchownat) NAME(sched_setaffinity) NAME(setpriority)
+    NAME(sched_setattr) NAME(sched_setscheduler) NAME(sched_setparam)
     NAME(sendfile) NAME(splice) NAME(reboot) NAME(init_module) NAME(finit_module) NAME(kcmp) NAME(landlock_create_ruleset)
     NAME(fcntl) NAME(flock) NAME(mincore) NAME(fadvise64) NAME(readahead) NAME(futex)
 #ifdef SYS_futex_waitv
@@ -478,6 +479,8 @@ worker_call_kind_t worker_sandbox_call_kind(uint32_t number, const uint64_t *arg
     case SYS_openat: case SYS_openat2: return WORKER_CALL_OPEN;
     case SYS_ioctl: return WORKER_CALL_IOCTL;
     case SYS_prlimit64: case SYS_setrlimit: return WORKER_CALL_LIMITS;
+    case SYS_setpriority: case SYS_sched_setattr: case SYS_sched_setscheduler: case SYS_sched_setparam:
+        return WORKER_CALL_PRIORITY;
     case SYS_futex:
 #ifdef SYS_futex_waitv
     case SYS_futex_waitv:

@@ -29,6 +29,10 @@ import SystemCalls
 // Dies with the host, whatever the host or this process does (SIGKILL when
 // the host's spawning thread ends: the host exits, is killed, crashes).
 guard process_shims_die_with_host(3) == 0 else { exit(0) }
+// The program playing always wins the processor: this process, and every
+// thread plugin code starts here, runs WorkerPriority.niceness below the
+// host, set before any plugin code runs (the sandbox then refuses raising it).
+WorkerPriority.lower()
 let channel = WorkerChannel(descriptor: 3)
 guard let memory = SharedMemory(descriptor: 4, size: WorkerLayout.size) else {
     writeAll("segue-worker: not started by a Segue host (no shared memory on descriptor 4)\n")

@@ -58,6 +58,8 @@ static void change_descriptor(void);
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/file.h>
+#include <sys/resource.h>
+#include <errno.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -298,6 +300,15 @@ static void attempt(void) {
         if (write(fd, "written by a plugin\n", 20) == 20) report("wrote a file");
         close(fd);
     }
+#endif
+#ifdef ATTEMPT_PRIORITY
+    /* Says the priority it was given, then tries to take the processor back from the program it serves. */
+    char said[64];
+    errno = 0;
+    int given = getpriority(PRIO_PROCESS, 0);
+    snprintf(said, sizeof said, "runs at nice %d", errno == 0 ? given : -100);
+    if (fixture_host && SEGUE_HOST_HAS(fixture_host, log)) fixture_host->log(fixture_host, SEGUE_LOG_INFO, said);
+    if (setpriority(PRIO_PROCESS, 0, 0) == 0 && getpriority(PRIO_PROCESS, 0) == 0) report("raised its priority to nice 0");
 #endif
 #ifdef ATTEMPT_CONNECT
     int fd = socket(AF_INET, SOCK_STREAM, 0);

@@ -22,6 +22,27 @@ struct SandboxReachTests {
                 reports.map { $0["animator"] as? String ?? "" })
     }
 
+    /// The program playing wins the processor: a worker runs 10 nice levels
+    /// below its host, sandbox strict or off, from before plugin code runs;
+    /// the strict sandbox refuses raising it and names the attempt (off, the
+    /// control, root's worker can).
+    @Test(arguments: ["strict", "off"])
+    func aWorkerRunsBelowItsHostAndCannotRaiseItself(_ sandbox: String) throws {
+        let (folder, file) = try CPlugin.fixture("priority-\(sandbox)", "ATTEMPT_PRIORITY", "ATTEMPT_AT=3")
+        let run = try Self.played(try IsolationTests.config(pluginsIn: folder), ["--sandbox", sandbox])
+        #expect(run.status == 0)
+        errno = 0
+        let host = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        #expect(run.err.contains("runs at nice \(min(host + 10, 19))"), "\(run.err)")
+        if sandbox == "strict" {
+            #expect(run.reasons[0].hasPrefix("TestFade tried to change its scheduling priority (setpriority) in setup: refused by the sandbox (plugin \(file)); the plugin is quarantined"),
+                    "reading its priority is allowed, raising it is refused and named: \(run.reasons[0])")
+            #expect(!run.err.contains("ATTEMPT SUCCEEDED"), "\(run.err)")
+        } else if getuid() == 0 {
+            #expect(run.err.contains("ATTEMPT SUCCEEDED: raised its priority to nice 0"), "\(run.err)")
+        }
+    }
+
     @Test func theHostsEnvironmentDoesNotReachAPlugin() throws {
         let secret = "token-\(UUID().uuidString)"
         let (folder, _) = try CPlugin.fixture("environment", "ATTEMPT_ENVIRONMENT", "ATTEMPT_AT=1")

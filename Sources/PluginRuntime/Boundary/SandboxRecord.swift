@@ -120,6 +120,7 @@ package struct SandboxRefusal: Equatable, Sendable, CustomStringConvertible {
         case WORKER_CALL_PAGE_CACHE: description = "probe the page cache other processes share (\(call))"
         case WORKER_CALL_SHARED_FUTEX:
             description = "wake or wait on a futex other processes can share (\(call)\(call == "futex" ? " " + Self.futexName(arguments[1]) : ""))"
+        case WORKER_CALL_PRIORITY: description = "change its scheduling priority (\(call))"
         case WORKER_CALL_KERNEL: description = "use a kernel facility no animator needs (\(call))"
         case WORKER_CALL_FILES: description = "change files (\(call))"
         default: description = "make a system call the sandbox does not allow (\(call))"
