@@ -153,6 +153,7 @@ struct GtkAppTests {
         #expect(lines.last.map { Array($0[1...5]) } == ["b", "c", "CurlUp", "1", "0"], "by rule: \(lines)")
         #expect(lines.last?[6] == #"rules[0] (to "c")"#, "the rule is the reason: \(lines)")
         #expect(result.out.contains("visible|a") && result.out.contains("visible|c"), "the visible-child-name property: \(result.out)")
+        #expect(result.out.contains("pages|First,Second,Third"), "the pages model's titles through the typelib: \(result.out)")
         #expect(processesTagged(tag).isEmpty, "no worker left")
     }
 

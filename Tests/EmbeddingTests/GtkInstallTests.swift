@@ -82,6 +82,9 @@ struct GtkInstallTests {
         // Both of GtkStack's forms: a page object with its name, a widget named by its id.
         #expect(lines.filter { $0.first == "page" } == [["page", "inbox", "GtkLabel"], ["page", "message", "GtkLabel"],
                                                         ["page", "settings", "GtkLabel"]], "\(ran.out)")
+        // Their titles and attention, as the file gives them.
+        #expect(lines.filter { $0.first == "title" } == [["title", "inbox", "Inbox", "0"], ["title", "message", "A message", "1"],
+                                                         ["title", "settings", "-", "0"]], "\(ran.out)")
         // visible-child-name, given after the children in the file, applies to them.
         #expect(lines.contains(["visible", "message", "GtkLabel"]), "\(ran.out)")
         let finished = GtkAppTests.finishedLines(ran.out)

@@ -13,9 +13,16 @@
  * valid until the next call that changes what they describe.
  *
  * Signals: "transition-finished" (from, to: the pages' names; animator: the
- * one that ran, "default" after a fallback; completed: %FALSE when an
- * interactive transition was cancelled; fell_back; reason: why that animator,
- * in `segue run`'s words), emitted once per transition when it has ended.
+ * one that ran, "default" after a fallback, "none" when no transition
+ * played; completed: %FALSE when an interactive transition was cancelled or
+ * the switch refused; fell_back; reason: why that animator, in `segue run`'s
+ * words, or why none played), emitted once for every switch when it has
+ * ended: after a transition, and for a switch made at once or refused.
+ *
+ * GTK's platform contract, as GtkStack keeps it: with GtkSettings'
+ * "gtk-enable-animations" off every switch is immediate (reason "animations
+ * are off (gtk-enable-animations)"), and turning it off ends a transition
+ * that plays. The stack's accessible role is GTK_ACCESSIBLE_ROLE_GROUP.
  *
  * Drawing: each layer of an animator is the page's or element's real render
  * node, moved with GtkSnapshot transforms (perspective included). A layer
@@ -25,8 +32,8 @@
  * frame.
  *
  * GtkBuilder: a `<child>` of a SegueGtkStack in a .ui file becomes a page,
- * as in GtkStack: a SegueGtkStackPage with its "name" and "child", or a
- * widget, named by its object id. Properties given after the children
+ * as in GtkStack: a SegueGtkStackPage with its "name", "child" and any of
+ * "title", "icon-name", "needs-attention", or a widget, named by its object id. Properties given after the children
  * ("visible-child-name") apply once they are pages.
  *
  * Build: pkg-config --cflags --libs segue-gtk4
@@ -44,11 +51,13 @@ G_DECLARE_FINAL_TYPE(SegueGtkStack, segue_gtk_stack, SEGUE_GTK, STACK, GtkWidget
 /**
  * SegueGtkStackPage:
  *
- * A page of a stack: its child and its name, as GtkStackPage. The stack
- * makes one for each page it adds; a GtkBuilder file makes one to add a
- * named page (`<child><object class="SegueGtkStackPage"><property
- * name="name">inbox</property><property name="child">...`). Both
- * properties are set when the page is made and never change.
+ * A page of a stack, as GtkStackPage: its child and its name, set when the
+ * page is made and never changed; its "title", "icon-name" and
+ * "needs-attention", which a switcher shows, and "visible" (its child's),
+ * which may change at any time. The stack makes one for each page it adds;
+ * a GtkBuilder file makes one to add a named page (`<child><object
+ * class="SegueGtkStackPage"><property name="name">inbox</property><property
+ * name="title">Inbox</property><property name="child">...`).
  */
 #define SEGUE_GTK_TYPE_STACK_PAGE (segue_gtk_stack_page_get_type())
 G_DECLARE_FINAL_TYPE(SegueGtkStackPage, segue_gtk_stack_page, SEGUE_GTK, STACK_PAGE, GObject)
@@ -72,6 +81,71 @@ GtkWidget *segue_gtk_stack_page_get_child(SegueGtkStackPage *page);
 const char *segue_gtk_stack_page_get_name(SegueGtkStackPage *page);
 
 /**
+ * segue_gtk_stack_page_get_title:
+ * @page: a page
+ *
+ * Returns: (transfer none) (nullable): the "title" property, owned by the
+ *   page until it changes.
+ */
+const char *segue_gtk_stack_page_get_title(SegueGtkStackPage *page);
+/**
+ * segue_gtk_stack_page_set_title:
+ * @page: a page
+ * @title: (nullable): the title a switcher shows
+ */
+void segue_gtk_stack_page_set_title(SegueGtkStackPage *page, const char *title);
+
+/**
+ * segue_gtk_stack_page_get_icon_name:
+ * @page: a page
+ *
+ * Returns: (transfer none) (nullable): the "icon-name" property, owned by
+ *   the page until it changes.
+ */
+const char *segue_gtk_stack_page_get_icon_name(SegueGtkStackPage *page);
+/**
+ * segue_gtk_stack_page_set_icon_name:
+ * @page: a page
+ * @icon_name: (nullable): an icon a switcher shows instead of the title
+ *   (the title is then its tooltip)
+ */
+void segue_gtk_stack_page_set_icon_name(SegueGtkStackPage *page, const char *icon_name);
+
+/**
+ * segue_gtk_stack_page_get_needs_attention:
+ * @page: a page
+ *
+ * Returns: the "needs-attention" property.
+ */
+gboolean segue_gtk_stack_page_get_needs_attention(SegueGtkStackPage *page);
+/**
+ * segue_gtk_stack_page_set_needs_attention:
+ * @page: a page
+ * @needs_attention: whether a switcher marks the page's button (CSS class
+ *   "needs-attention")
+ */
+void segue_gtk_stack_page_set_needs_attention(SegueGtkStackPage *page, gboolean needs_attention);
+
+/**
+ * segue_gtk_stack_page_get_visible:
+ * @page: a page
+ *
+ * Returns: the "visible" property: its child's "visible".
+ */
+gboolean segue_gtk_stack_page_get_visible(SegueGtkStackPage *page);
+/**
+ * segue_gtk_stack_page_set_visible:
+ * @page: a page
+ * @visible: whether the page takes part; sets its child's "visible"
+ *
+ * An invisible page is left out by switchers and cannot be the visible
+ * page: a switch to it is refused ("transition-finished" says so, completed
+ * %FALSE). Hiding the visible page shows the first visible page at once;
+ * showing a page when none was visible makes it the visible one.
+ */
+void segue_gtk_stack_page_set_visible(SegueGtkStackPage *page, gboolean visible);
+
+/**
  * segue_gtk_stack_new:
  *
  * A stack with no pages, following the standard config file
@@ -92,6 +166,31 @@ GtkWidget *segue_gtk_stack_new(void);
  * added.
  */
 void segue_gtk_stack_add_named(SegueGtkStack *stack, GtkWidget *child, const char *name);
+
+/**
+ * segue_gtk_stack_add_titled:
+ * @stack: a stack
+ * @child: the page; the stack takes a reference and becomes its parent
+ * @name: the page's name: unique in the stack; the config's rules match it
+ * @title: (nullable): the title a switcher shows (the page's "title")
+ *
+ * As segue_gtk_stack_add_named(), with a title.
+ */
+void segue_gtk_stack_add_titled(SegueGtkStack *stack, GtkWidget *child, const char *name, const char *title);
+
+/**
+ * segue_gtk_stack_get_pages:
+ * @stack: a stack
+ *
+ * The pages as a list model of SegueGtkStackPage in the order added, whose
+ * selection is the visible page, as gtk_stack_get_pages(): it tells of pages
+ * added and removed (items-changed) and of each switch (selection-changed);
+ * selecting an item shows its page with a transition (an invisible page is
+ * not selected). While a caller holds it, the same model is returned.
+ *
+ * Returns: (transfer full): the model; it holds a reference to @stack.
+ */
+GtkSelectionModel *segue_gtk_stack_get_pages(SegueGtkStack *stack);
 
 /**
  * segue_gtk_stack_get_page:
@@ -141,7 +240,9 @@ const char *segue_gtk_stack_get_page_name(SegueGtkStack *stack, GtkWidget *child
  * Shows @child with a transition (the "visible-child" property changes at
  * once; the transition plays after). A switch asked for while a transition
  * plays ends that one first, completed. Going right (a push) is towards a
- * page added later.
+ * page added later. With animations off (gtk-enable-animations), or the
+ * stack not shown, the switch is immediate; to an invisible page it is
+ * refused. Either way "transition-finished" says so before this returns.
  */
 void segue_gtk_stack_set_visible_child(SegueGtkStack *stack, GtkWidget *child);
 
@@ -256,8 +357,9 @@ gboolean segue_gtk_stack_get_edge_swipe(SegueGtkStack *stack);
  * the edge swipe does: segue_gtk_stack_update_interactive() moves it,
  * segue_gtk_stack_end_interactive() lets it go.
  *
- * Returns: %FALSE when @name is unknown, is the visible page, or a
- * transition already plays.
+ * Returns: %FALSE when @name is unknown, invisible or the visible page, a
+ * transition already plays, or none can (animations off, the stack not
+ * shown); nothing is switched then and no signal emitted.
  */
 gboolean segue_gtk_stack_begin_interactive(SegueGtkStack *stack, const char *name);
 

@@ -9,11 +9,13 @@
 /* The elements a page may name, and the vertices of the largest mesh. */
 enum { MAX_ELEMENTS = 16, MOST_VERTICES = (SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1) };
 
-/* A page: its widget and the name it was added with (seguegtkstackpage.c). */
+/* A page: its widget, the name it was added with, what a switcher shows of it (seguegtkstackpage.c). */
 struct _SegueGtkStackPage {
     GObject parent_instance;
     GtkWidget *widget;
     char *name;
+    char *title, *icon_name;
+    gboolean needs_attention;
 };
 typedef SegueGtkStackPage Page;
 
@@ -43,9 +45,18 @@ typedef struct {
     gboolean sampled;
 } Playing;
 
+/* The "pages" selection model (seguegtkstackpages.c). */
+G_DECLARE_FINAL_TYPE(SegueGtkStackPages, pages_model, SEGUE_GTK, STACK_PAGES, GObject)
+G_GNUC_INTERNAL SegueGtkStackPages *pages_model_new(SegueGtkStack *stack);
+
 struct _SegueGtkStack {
     GtkWidget parent_instance;
     GPtrArray *pages; /* Page *, in the order added */
+    /* The model "pages" gave out while someone holds it (it holds the stack), else NULL. */
+    SegueGtkStackPages *pages_model;
+    /* The settings followed for gtk-enable-animations while the stack is in a window. */
+    GtkSettings *settings;
+    gulong settings_handler;
     Page *visible;
     char *animator;
     char *config_file;
@@ -62,6 +73,9 @@ struct _SegueGtkStack {
     gboolean edge_press, swiping;
     double last_x, last_time, speed;
 };
+
+/* The model is going: the stack stops telling it of changes (seguegtkstack.c). */
+G_GNUC_INTERNAL void segue_gtk_stack_forget_pages(SegueGtkStack *self, SegueGtkStackPages *pages);
 
 /* Draws the transition that plays, each layer in its place (seguegtkdraw.c). */
 G_GNUC_INTERNAL void segue_gtk_stack_snapshot_transition(SegueGtkStack *self, GtkSnapshot *snapshot);

@@ -15,7 +15,7 @@
 #define REST_SECONDS 0.1
 
 enum { PROP_0, PROP_VISIBLE_CHILD, PROP_VISIBLE_CHILD_NAME, PROP_ANIMATOR, PROP_CONFIG_FILE, PROP_TRANSITION_RUNNING,
-       PROP_EDGE_SWIPE, N_PROPS };
+       PROP_EDGE_SWIPE, PROP_PAGES, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 enum { TRANSITION_FINISHED, N_SIGNALS };
 static guint signals[N_SIGNALS];
@@ -26,6 +26,11 @@ G_DEFINE_FINAL_TYPE_WITH_CODE(SegueGtkStack, segue_gtk_stack, GTK_TYPE_WIDGET,
                               G_IMPLEMENT_INTERFACE(GTK_TYPE_BUILDABLE, segue_gtk_stack_buildable_init))
 
 static void end_transition(SegueGtkStack *self, gboolean completed);
+static void switch_to(SegueGtkStack *self, Page *page, const char *animator, const char *parameters);
+static void switch_at_once(SegueGtkStack *self, Page *page, const char *reason);
+
+/* What "transition-finished" names as the animator of a switch that played none. */
+static const char no_animator[] = "none";
 
 /* ---- Elements ------------------------------------------------------------ */
 
@@ -123,6 +128,30 @@ static guint index_of(SegueGtkStack *self, Page *page) {
     return index;
 }
 
+static gboolean page_visible(Page *page) { return gtk_widget_get_visible(page->widget); }
+
+/* The first page that may be shown, other than @except. */
+static Page *first_visible(SegueGtkStack *self, Page *except) {
+    for (guint i = 0; i < self->pages->len; i++) {
+        Page *page = g_ptr_array_index(self->pages, i);
+        if (page != except && page_visible(page)) return page;
+    }
+    return NULL;
+}
+
+/* The nearest visible page added before the visible one: where the swipe back goes. */
+static Page *visible_before(SegueGtkStack *self) {
+    for (guint i = self->visible ? index_of(self, self->visible) : 0; i-- > 0;) {
+        Page *page = g_ptr_array_index(self->pages, i);
+        if (page_visible(page)) return page;
+    }
+    return NULL;
+}
+
+void segue_gtk_stack_forget_pages(SegueGtkStack *self, SegueGtkStackPages *pages) {
+    if (self->pages_model == pages) self->pages_model = NULL;
+}
+
 /* Only the visible page (and, while a transition plays, the page leaving) is laid out and drawn. */
 static void update_child_visibility(SegueGtkStack *self) {
     for (guint i = 0; i < self->pages->len; i++) {
@@ -135,6 +164,30 @@ static void update_child_visibility(SegueGtkStack *self) {
 static void notify_visible(SegueGtkStack *self) {
     g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_VISIBLE_CHILD]);
     g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_VISIBLE_CHILD_NAME]);
+    if (self->pages_model && self->pages->len)
+        gtk_selection_model_selection_changed(GTK_SELECTION_MODEL(self->pages_model), 0, self->pages->len);
+}
+
+/* A page shown or hidden (its widget's "visible"), as GtkStack follows it: the visible page hidden
+ * gives way, at once, to the first visible page; a page shown where none was visible becomes it. */
+static void on_page_visible(Page *page, GParamSpec *pspec, SegueGtkStack *self) {
+    (void)pspec;
+    if (page == self->visible && !page_visible(page)) {
+        Page *next = first_visible(self, page);
+        if (next) {
+            switch_at_once(self, next, "the visible page was hidden");
+        } else {
+            if (self->playing) end_transition(self, TRUE);
+            self->visible = NULL;
+            notify_visible(self);
+            update_child_visibility(self);
+        }
+    } else if (!self->visible && page_visible(page)) {
+        self->visible = page;
+        notify_visible(self);
+        update_child_visibility(self);
+    }
+    gtk_widget_queue_resize(GTK_WIDGET(self));
 }
 
 /* Adds @page (the stack takes a reference) after checking what add_named promises. */
@@ -147,7 +200,9 @@ static void add_page(SegueGtkStack *self, Page *page) {
     }
     g_ptr_array_add(self->pages, g_object_ref(page));
     gtk_widget_set_parent(page->widget, GTK_WIDGET(self));
-    if (!self->visible) {
+    g_signal_connect_object(page, "notify::visible", G_CALLBACK(on_page_visible), self, 0);
+    if (self->pages_model) g_list_model_items_changed(G_LIST_MODEL(self->pages_model), self->pages->len - 1, 0, 1);
+    if (!self->visible && page_visible(page)) {
         self->visible = page;
         notify_visible(self);
     }
@@ -168,15 +223,38 @@ void segue_gtk_stack_add_named(SegueGtkStack *self, GtkWidget *child, const char
     g_object_unref(page);
 }
 
+void segue_gtk_stack_add_titled(SegueGtkStack *self, GtkWidget *child, const char *name, const char *title) {
+    g_return_if_fail(SEGUE_GTK_IS_STACK(self));
+    g_return_if_fail(GTK_IS_WIDGET(child) && gtk_widget_get_parent(child) == NULL);
+    g_return_if_fail(name != NULL);
+    if (page_named(self, name)) {
+        g_critical("segue_gtk_stack_add_titled: a page called \"%s\" is already in the stack", name);
+        return;
+    }
+    Page *page = g_object_new(SEGUE_GTK_TYPE_STACK_PAGE, "child", child, "name", name, "title", title, NULL);
+    add_page(self, page);
+    g_object_unref(page);
+}
+
+GtkSelectionModel *segue_gtk_stack_get_pages(SegueGtkStack *self) {
+    g_return_val_if_fail(SEGUE_GTK_IS_STACK(self), NULL);
+    if (self->pages_model) return g_object_ref(GTK_SELECTION_MODEL(self->pages_model));
+    self->pages_model = pages_model_new(self);
+    return GTK_SELECTION_MODEL(self->pages_model);
+}
+
 void segue_gtk_stack_remove(SegueGtkStack *self, GtkWidget *child) {
     g_return_if_fail(SEGUE_GTK_IS_STACK(self));
     Page *page = page_of(self, child);
     g_return_if_fail(page != NULL);
     if (self->playing && (self->playing->from == page || self->playing->to == page)) end_transition(self, TRUE);
-    g_ptr_array_remove(self->pages, page);
+    guint index = index_of(self, page);
+    g_signal_handlers_disconnect_by_func(page, on_page_visible, self);
+    g_ptr_array_remove_index(self->pages, index);
     gtk_widget_unparent(child);
+    if (self->pages_model) g_list_model_items_changed(G_LIST_MODEL(self->pages_model), index, 1, 0);
     if (self->visible == page) {
-        self->visible = self->pages->len ? g_ptr_array_index(self->pages, 0) : NULL;
+        self->visible = first_visible(self, NULL);
         notify_visible(self);
     }
     g_object_unref(page);
@@ -303,10 +381,27 @@ static void describe_side(SegueGtkStack *self, uint32_t side, Page *page, segue_
     view->element_count = p->element_count[side];
 }
 
-/* Begins a transition from the visible page to @to; FALSE when none can play (the switch is then immediate). */
-static gboolean begin_transition(SegueGtkStack *self, Page *to, const char *animator, const char *parameters, gboolean interactive) {
+static gboolean animations_enabled(SegueGtkStack *self) {
+    gboolean enabled = TRUE;
+    g_object_get(gtk_widget_get_settings(GTK_WIDGET(self)), "gtk-enable-animations", &enabled, NULL);
+    return enabled;
+}
+
+/* Begins a transition from the visible page to @to; FALSE when none can play (the switch is then
+ * immediate), with why in @why (a new string). */
+static gboolean begin_transition(SegueGtkStack *self, Page *to, const char *animator, const char *parameters, gboolean interactive,
+                                 char **why) {
     double width = gtk_widget_get_width(GTK_WIDGET(self)), height = gtk_widget_get_height(GTK_WIDGET(self));
-    if (!self->visible || !gtk_widget_get_mapped(GTK_WIDGET(self)) || width <= 0 || height <= 0 || !player(self)) return FALSE;
+    const char *refusal = !self->visible                              ? "no page was visible"
+                          : !animations_enabled(self)                 ? "animations are off (gtk-enable-animations)"
+                          : !gtk_widget_get_mapped(GTK_WIDGET(self))  ? "the stack is not shown (not mapped)"
+                          : width <= 0 || height <= 0                 ? "the stack has no size yet"
+                          : !player(self)                             ? "Segue's player could not start (the log says why)"
+                                                                      : NULL;
+    if (refusal) {
+        *why = g_strdup(refusal);
+        return FALSE;
+    }
     Playing *p = g_new0(Playing, 1);
     self->playing = p;
     p->from = self->visible;
@@ -329,6 +424,7 @@ static gboolean begin_transition(SegueGtkStack *self, Page *to, const char *anim
     desc.animator = animator ? animator : self->animator;
     desc.parameters_json = parameters;
     if (segue_transition_begin(self->player, &desc, &p->handle) != SEGUE_OK) {
+        *why = g_strdup_printf("the transition could not begin: %s", segue_error_message());
         g_warning("a transition from \"%s\" to \"%s\" could not begin: %s", p->from->name, to->name, segue_error_message());
         self->playing = NULL;
         for (uint32_t s = 0; s < 2; s++)
@@ -387,12 +483,39 @@ static void end_transition(SegueGtkStack *self, gboolean completed) {
     g_free(reason);
 }
 
+/* "transition-finished" for a switch that played no transition. */
+static void finished_without_transition(SegueGtkStack *self, const char *from, const char *to, gboolean completed, const char *reason) {
+    g_signal_emit(self, signals[TRANSITION_FINISHED], 0, from ? from : "", to ? to : "", no_animator, completed, FALSE, reason);
+}
+
+/* Shows @page with no transition, and says why. */
+static void switch_at_once(SegueGtkStack *self, Page *page, const char *reason) {
+    if (self->playing) end_transition(self, TRUE);
+    char *from = g_strdup(self->visible ? self->visible->name : NULL);
+    self->visible = page;
+    update_child_visibility(self);
+    notify_visible(self);
+    gtk_widget_queue_resize(GTK_WIDGET(self));
+    finished_without_transition(self, from, page->name, TRUE, reason);
+    g_free(from);
+}
+
 static void switch_to(SegueGtkStack *self, Page *page, const char *animator, const char *parameters) {
     if (self->playing) end_transition(self, TRUE);
     if (page == self->visible) return;
-    gboolean animated = begin_transition(self, page, animator, parameters, FALSE);
+    if (!page_visible(page)) {
+        char *reason = g_strdup_printf("the page \"%s\" is not visible", page->name);
+        finished_without_transition(self, self->visible ? self->visible->name : NULL, page->name, FALSE, reason);
+        g_free(reason);
+        return;
+    }
+    char *why = NULL;
+    if (!begin_transition(self, page, animator, parameters, FALSE, &why)) {
+        switch_at_once(self, page, why);
+        g_free(why);
+        return;
+    }
     self->visible = page;
-    if (!animated) update_child_visibility(self);
     notify_visible(self);
     gtk_widget_queue_resize(GTK_WIDGET(self));
 }
@@ -429,8 +552,13 @@ gboolean segue_gtk_stack_get_transition_running(SegueGtkStack *self) {
 gboolean segue_gtk_stack_begin_interactive(SegueGtkStack *self, const char *name) {
     g_return_val_if_fail(SEGUE_GTK_IS_STACK(self), FALSE);
     Page *page = page_named(self, name);
-    if (!page || page == self->visible || self->playing) return FALSE;
-    if (!begin_transition(self, page, NULL, NULL, TRUE)) return FALSE;
+    if (!page || page == self->visible || self->playing || !page_visible(page)) return FALSE;
+    char *why = NULL;
+    if (!begin_transition(self, page, NULL, NULL, TRUE, &why)) {
+        g_debug("no interactive switch to \"%s\": %s", name, why);
+        g_free(why);
+        return FALSE;
+    }
     self->visible = page;
     notify_visible(self);
     return TRUE;
@@ -470,9 +598,8 @@ void segue_gtk_stack_end_interactive(SegueGtkStack *self, gboolean finish, doubl
 static void on_drag_begin(GtkGestureDrag *gesture, double x, double y, SegueGtkStack *self) {
     (void)gesture;
     (void)y;
-    guint index = self->visible ? index_of(self, self->visible) : 0;
     self->swiping = FALSE;
-    self->edge_press = self->edge_swipe && x <= EDGE_WIDTH && index > 0 && !self->playing;
+    self->edge_press = self->edge_swipe && x <= EDGE_WIDTH && visible_before(self) && !self->playing;
 }
 
 static void on_drag_update(GtkGestureDrag *gesture, double dx, double dy, SegueGtkStack *self) {
@@ -480,8 +607,8 @@ static void on_drag_update(GtkGestureDrag *gesture, double dx, double dy, SegueG
     if (!self->swiping) {
         if (!self->edge_press || dx < DRAG_THRESHOLD || fabs(dy) > dx) return;
         self->edge_press = FALSE;
-        Page *back = g_ptr_array_index(self->pages, index_of(self, self->visible) - 1);
-        if (!segue_gtk_stack_begin_interactive(self, back->name)) return;
+        Page *back = visible_before(self);
+        if (!back || !segue_gtk_stack_begin_interactive(self, back->name)) return;
         gtk_gesture_set_state(GTK_GESTURE(gesture), GTK_EVENT_SEQUENCE_CLAIMED);
         self->swiping = TRUE;
         self->last_x = dx;
@@ -628,6 +755,7 @@ static void segue_gtk_stack_get_property(GObject *object, guint id, GValue *valu
     case PROP_CONFIG_FILE: g_value_set_string(value, self->config_file); break;
     case PROP_TRANSITION_RUNNING: g_value_set_boolean(value, self->playing != NULL); break;
     case PROP_EDGE_SWIPE: g_value_set_boolean(value, self->edge_swipe); break;
+    case PROP_PAGES: g_value_take_object(value, segue_gtk_stack_get_pages(self)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
     }
 }
@@ -642,6 +770,33 @@ static void segue_gtk_stack_set_property(GObject *object, guint id, const GValue
     case PROP_EDGE_SWIPE: segue_gtk_stack_set_edge_swipe(self, g_value_get_boolean(value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
     }
+}
+
+/* Animations turned off mid-switch: the transition ends at once, as GtkStack's does. */
+static void on_enable_animations(GtkSettings *settings, GParamSpec *pspec, SegueGtkStack *self) {
+    (void)settings;
+    (void)pspec;
+    if (self->playing && !animations_enabled(self)) end_transition(self, TRUE);
+}
+
+static void forget_settings(SegueGtkStack *self) {
+    if (self->settings) g_signal_handler_disconnect(self->settings, self->settings_handler);
+    self->settings_handler = 0;
+    g_clear_object(&self->settings);
+}
+
+/* In a window the stack follows its display's settings. */
+static void segue_gtk_stack_root(GtkWidget *widget) {
+    SegueGtkStack *self = SEGUE_GTK_STACK(widget);
+    GTK_WIDGET_CLASS(segue_gtk_stack_parent_class)->root(widget);
+    forget_settings(self);
+    self->settings = g_object_ref(gtk_widget_get_settings(widget));
+    self->settings_handler = g_signal_connect(self->settings, "notify::gtk-enable-animations", G_CALLBACK(on_enable_animations), self);
+}
+
+static void segue_gtk_stack_unroot(GtkWidget *widget) {
+    forget_settings(SEGUE_GTK_STACK(widget));
+    GTK_WIDGET_CLASS(segue_gtk_stack_parent_class)->unroot(widget);
 }
 
 static void segue_gtk_stack_unmap(GtkWidget *widget) {
@@ -661,6 +816,7 @@ static void segue_gtk_stack_unrealize(GtkWidget *widget) {
 static void segue_gtk_stack_dispose(GObject *object) {
     SegueGtkStack *self = SEGUE_GTK_STACK(object);
     drop_player(self);
+    forget_settings(self);
     while (self->pages->len) {
         Page *page = g_ptr_array_index(self->pages, self->pages->len - 1);
         segue_gtk_stack_remove(self, page->widget);
@@ -688,6 +844,8 @@ static void segue_gtk_stack_class_init(SegueGtkStackClass *klass) {
     widget_class->snapshot = segue_gtk_stack_snapshot;
     widget_class->unmap = segue_gtk_stack_unmap;
     widget_class->unrealize = segue_gtk_stack_unrealize;
+    widget_class->root = segue_gtk_stack_root;
+    widget_class->unroot = segue_gtk_stack_unroot;
 
     /**
      * SegueGtkStack:visible-child: (attributes org.gtk.Property.get=segue_gtk_stack_get_visible_child org.gtk.Property.set=segue_gtk_stack_set_visible_child)
@@ -731,6 +889,14 @@ static void segue_gtk_stack_class_init(SegueGtkStackClass *klass) {
      */
     properties[PROP_EDGE_SWIPE] = g_param_spec_boolean("edge-swipe", NULL, NULL, TRUE,
                                                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    /**
+     * SegueGtkStack:pages: (attributes org.gtk.Property.get=segue_gtk_stack_get_pages)
+     *
+     * The pages as a GtkSelectionModel of SegueGtkStackPage, in the order added; the visible page is
+     * the one selected, and selecting another shows it (with a transition).
+     */
+    properties[PROP_PAGES] = g_param_spec_object("pages", NULL, NULL, GTK_TYPE_SELECTION_MODEL,
+                                                 G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
     g_object_class_install_properties(object_class, N_PROPS, properties);
 
     /**
@@ -738,17 +904,24 @@ static void segue_gtk_stack_class_init(SegueGtkStackClass *klass) {
      * @stack: the stack
      * @from: the page left
      * @to: the page gone to
-     * @animator: the animator that ran last ("default" after a fallback)
-     * @completed: %FALSE when an interactive transition was cancelled (then @from is visible)
+     * @animator: the animator that ran last ("default" after a fallback), or "none" when the switch
+     *   played no transition
+     * @completed: %FALSE when an interactive transition was cancelled or the switch was refused
+     *   (then @from is visible)
      * @fell_back: whether the built-in default ran instead of the animator chosen
-     * @reason: why that animator ran, in `segue run`'s words
+     * @reason: why that animator ran, in `segue run`'s words; for a switch with no transition, why
+     *   none played ("animations are off (gtk-enable-animations)") or why it was refused
      *
-     * Emitted once per transition, when it has ended.
+     * Emitted once for every switch, when it has ended: after a transition, and also for a switch
+     * made at once (animations off, the stack not shown, a transition that could not begin: before
+     * the call that asked for it returns) or refused (to an invisible page). Showing the page
+     * already visible is no switch and emits nothing.
      */
     signals[TRANSITION_FINISHED] = g_signal_new("transition-finished", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                                 NULL, G_TYPE_NONE, 6, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING,
                                                 G_TYPE_BOOLEAN, G_TYPE_BOOLEAN, G_TYPE_STRING);
     gtk_widget_class_set_css_name(widget_class, "seguestack");
+    gtk_widget_class_set_accessible_role(widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
     /* A .ui file names the page type once the stack's is known (Python, GJS: GObject.type_ensure). */
     g_type_ensure(SEGUE_GTK_TYPE_STACK_PAGE);
 }

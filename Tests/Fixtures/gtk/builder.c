@@ -1,6 +1,7 @@
 /* SegueGtk from a GtkBuilder file: the stack and its pages as the .ui file says.
  *   builder PAGES.ui
- * Prints each child of the stack (page|NAME|TYPE, NAME "-" for none) and the visible page
+ * Prints each child of the stack (page|NAME|TYPE, NAME "-" for none), each page's title and attention
+ * (title|NAME|TITLE|NEEDS_ATTENTION, TITLE "-" for none) and the visible page
  * (visible|NAME|TYPE), then switches to "settings" and prints the switch's end
  * (finished|FROM|TO|ANIMATOR|COMPLETED|FELL_BACK|REASON; missing|settings without it), removes the page it left
  * (removed|NAME|PAGES LEFT), and frees the window and the builder before it exits. */
@@ -57,6 +58,11 @@ int main(int argc, char **argv) {
     SegueGtkStack *stack = SEGUE_GTK_STACK(gtk_builder_get_object(builder, "stack"));
     for (GtkWidget *child = gtk_widget_get_first_child(GTK_WIDGET(stack)); child; child = gtk_widget_get_next_sibling(child))
         printf("page|%s|%s\n", or_dash(segue_gtk_stack_get_page_name(stack, child)), G_OBJECT_TYPE_NAME(child));
+    for (GtkWidget *child = gtk_widget_get_first_child(GTK_WIDGET(stack)); child; child = gtk_widget_get_next_sibling(child)) {
+        SegueGtkStackPage *page = segue_gtk_stack_get_page(stack, child);
+        printf("title|%s|%s|%d\n", or_dash(segue_gtk_stack_page_get_name(page)), or_dash(segue_gtk_stack_page_get_title(page)),
+               segue_gtk_stack_page_get_needs_attention(page));
+    }
     GtkWidget *visible = segue_gtk_stack_get_visible_child(stack);
     printf("visible|%s|%s\n", or_dash(segue_gtk_stack_get_visible_child_name(stack)), visible ? G_OBJECT_TYPE_NAME(visible) : "-");
     fflush(stdout);

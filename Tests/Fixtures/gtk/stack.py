@@ -1,6 +1,7 @@
 """SegueGtk through PyGObject, as a Python app uses it: a window with a stack
 of three pages; a switch with an animator named in code, then one the
-config's rules choose. Prints each transition's end:
+config's rules choose. Prints the pages' titles from the "pages" model
+(pages|TITLE,...), and each transition's end:
     finished|FROM|TO|ANIMATOR|COMPLETED|FELL_BACK|REASON
 Usage: python3 stack.py CONFIG"""
 import sys
@@ -37,11 +38,13 @@ Gtk.init()
 window = Gtk.Window(title="Segue from Python", default_width=320, default_height=480)
 stack = SegueGtk.Stack(config_file=config)
 for name, text in [("a", "First"), ("b", "Second"), ("c", "Third")]:
-    stack.add_named(Gtk.Label(label=text), name)
+    stack.add_titled(Gtk.Label(label=text), name, text)
 stack.connect("transition-finished", finished)
 window.set_child(stack)
 window.present()
 print(f"visible|{stack.props.visible_child_name}", flush=True)
+pages = stack.props.pages
+print("pages|" + ",".join(pages.get_item(i).props.title for i in range(pages.get_n_items())), flush=True)
 # Once the window is drawn, the first switch.
 GLib.timeout_add(200, step)
 GLib.timeout_add_seconds(60, loop.quit)

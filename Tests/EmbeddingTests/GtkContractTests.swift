@@ -1,0 +1,67 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+import HostTestSupport
+
+/// The GTK container keeping GTK's platform contract as GtkStack keeps it:
+/// gtk-enable-animations, a "transition-finished" for every switch, pages
+/// as objects in a selection model, accessible roles.
+/// One C fixture (`Tests/Fixtures/gtk/contract.c`), built against the
+/// installed widget, run per behaviour under Xvfb.
+@Suite(.serialized, .enabled(if: GtkBuild.problem == nil, "\(GtkBuild.problem ?? "")"))
+struct GtkContractTests {
+    /// The fixture's output lines for `mode`, as fields; its standard error must hold no GLib complaint.
+    static func contract(_ mode: String) throws -> [[String]] {
+        let prefix = try GtkBuild.installed.get()
+        let program = try GtkBuild.program("contract")
+        let display = try VirtualDisplay()
+        let ran = try run("/usr/bin/env", GtkBuild.alone(program, [mode], display: display.name), timeout: 90)
+        #expect(ran.status == 0, "\(mode): \(ran.out)\(ran.err)")
+        #expect(GtkInstallTests.complaints(ran.err) == [], "\(mode): \(ran.err)")
+        #expect(processesTagged(prefix).isEmpty, "no worker left")
+        return ran.out.split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    static func finished(_ lines: [[String]]) -> [[String]] { lines.filter { $0.first == "finished" } }
+
+    @Test func animationsTurnedOffSwitchAtOnceAndSaySoAndTheStackFollowsTheSetting() throws {
+        let lines = try Self.contract("animations")
+        let finished = Self.finished(lines)
+        #expect(finished.first == ["finished", "a", "b", "none", "1", "0", "animations are off (gtk-enable-animations)"], "\(lines)")
+        // Turned on again: the next switch plays; turned off during the one after, that one ends then.
+        #expect(finished.count == 3 && Array(finished[1][1...4]) == ["b", "c", "SpringSlide", "1"], "\(lines)")
+        #expect(finished.count == 3 && Array(finished[2][1...4]) == ["c", "a", "SpringSlide", "1"], "\(lines)")
+        #expect(lines.filter { $0.first == "running" }.map { $0[1] } == ["0", "1", "1", "0"], "\(lines)")
+    }
+
+    @Test func immediateAndRefusedSwitchesStillSayTheyFinished() throws {
+        let lines = try Self.contract("refused")
+        #expect(Self.finished(lines) == [
+            ["finished", "a", "b", "none", "1", "0", "the stack is not shown (not mapped)"],
+            ["finished", "b", "c", "none", "0", "0", #"the page "c" is not visible"#],
+            ["finished", "b", "a", "none", "1", "0", "the visible page was hidden"],
+        ], "\(lines)")
+        #expect(lines.filter { $0.first == "visible" } == [["visible", "b"], ["visible", "a"]], "\(lines)")
+    }
+
+    @Test func thePagesModelListsTitledPagesAndItsSelectionIsTheVisiblePage() throws {
+        let lines = try Self.contract("pages")
+        #expect(lines.first == ["same", "1"], "one model while it is held: \(lines)")
+        let items = lines.filter { $0.first == "item" }
+        #expect(items.count == 9, "\(lines)")
+        guard items.count == 9 else { return }
+        #expect(Array(items[0..<3]) == [["item", "0", "a", "First", "1"], ["item", "1", "b", "Second", "0"], ["item", "2", "c", "Third", "0"]])
+        #expect(Array(items[3..<6]).map { $0[4] } == ["0", "1", "0"], "the selection follows the switch: \(items)")
+        #expect(Array(items[6..<9]) == [["item", "0", "b", "Second", "0"], ["item", "1", "c", "Third", "1"], ["item", "2", "d", "Fourth", "0"]])
+        #expect(lines.contains(["select", "1"]) && lines.contains(["visible", "c"]), "selecting shows the page: \(lines)")
+        #expect(lines.filter { $0.first == "selection-changed" }.count >= 2, "\(lines)")
+        #expect(lines.filter { $0.first == "items-changed" } == [["items-changed", "3", "0", "1"], ["items-changed", "0", "1", "0"]], "\(lines)")
+        #expect(Self.finished(lines).map { Array($0[1...4]) } == [["a", "b", "SpringSlide", "1"], ["b", "c", "SpringSlide", "1"]], "\(lines)")
+    }
+
+    @Test func theStackIsAGroup() throws {
+        let lines = try Self.contract("roles")
+        #expect(lines.filter { $0.first == "role" } == [["role", "stack", "group"]], "\(lines)")
+    }
+}
