@@ -6,7 +6,7 @@ import HostTestSupport
 
 /// The GTK container keeping GTK's platform contract as GtkStack keeps it:
 /// gtk-enable-animations, a "transition-finished" for every switch, pages
-/// as objects in a selection model, accessible roles.
+/// as objects in a selection model, a switcher over them, accessible roles.
 /// One C fixture (`Tests/Fixtures/gtk/contract.c`), built against the
 /// installed widget, run per behaviour under Xvfb.
 @Suite(.serialized, .enabled(if: GtkBuild.problem == nil, "\(GtkBuild.problem ?? "")"))
@@ -60,8 +60,24 @@ struct GtkContractTests {
         #expect(Self.finished(lines).map { Array($0[1...4]) } == [["a", "b", "SpringSlide", "1"], ["b", "c", "SpringSlide", "1"]], "\(lines)")
     }
 
-    @Test func theStackIsAGroup() throws {
+    @Test func theSwitcherShowsAButtonPerVisiblePageAndAClickSwitches() throws {
+        let lines = try Self.contract("switcher")
+        let buttons = lines.filter { $0.first == "button" }
+        #expect(buttons.count == 7, "\(lines)")
+        guard buttons.count == 7 else { return }
+        // "b" hidden: no button; "c" needs attention; "a" visible, pressed.
+        #expect(Array(buttons[0..<2]) == [["button", "First", "1", "0"], ["button", "Third", "0", "1"]], "\(buttons)")
+        #expect(Self.finished(lines).map { Array($0[1...4]) } == [["a", "c", "SpringSlide", "1"]], "the click played a switch: \(lines)")
+        #expect(lines.contains(["visible", "c"]), "\(lines)")
+        #expect(Array(buttons[2..<4]) == [["button", "First", "0", "0"], ["button", "Third", "1", "1"]], "\(buttons)")
+        // "b" shown again gets its button back; an icon's page has its title as the tooltip.
+        #expect(Array(buttons[4..<7]) == [["button", "First", "0", "0"], ["button", "Second", "0", "0"], ["button", "Third", "1", "1"]],
+                "\(buttons)")
+    }
+
+    @Test func theStackIsAGroupAndTheSwitcherATabList() throws {
         let lines = try Self.contract("roles")
-        #expect(lines.filter { $0.first == "role" } == [["role", "stack", "group"]], "\(lines)")
+        #expect(lines.filter { $0.first == "role" } == [["role", "stack", "group"], ["role", "switcher", "tab-list"], ["role", "button", "tab"]],
+                "\(lines)")
     }
 }

@@ -387,6 +387,45 @@ void segue_gtk_stack_update_interactive(SegueGtkStack *stack, double fraction);
 void segue_gtk_stack_end_interactive(SegueGtkStack *stack, gboolean finish, double velocity);
 
 /**
+ * SegueGtkStackSwitcher:
+ *
+ * A row of toggle buttons, one per visible page of a SegueGtkStack, as
+ * GtkStackSwitcher for a GtkStack (which accepts only a GtkStack): each
+ * shows its page's icon ("icon-name", the title as its tooltip), else its
+ * title, else its name; a page that needs attention has its button marked
+ * (CSS class "needs-attention"); the visible page's button is pressed. A
+ * click shows that page with a transition. It follows the stack's "pages"
+ * model: pages added, removed, shown, hidden or retitled. Accessible roles:
+ * GTK_ACCESSIBLE_ROLE_TAB_LIST, each button GTK_ACCESSIBLE_ROLE_TAB (its
+ * "selected" state the visible page's). CSS name "seguestackswitcher",
+ * class "linked".
+ */
+#define SEGUE_GTK_TYPE_STACK_SWITCHER (segue_gtk_stack_switcher_get_type())
+G_DECLARE_FINAL_TYPE(SegueGtkStackSwitcher, segue_gtk_stack_switcher, SEGUE_GTK, STACK_SWITCHER, GtkWidget)
+
+/**
+ * segue_gtk_stack_switcher_new:
+ *
+ * Returns: (transfer floating): a switcher with no stack.
+ */
+GtkWidget *segue_gtk_stack_switcher_new(void);
+
+/**
+ * segue_gtk_stack_switcher_set_stack:
+ * @switcher: a switcher
+ * @stack: (nullable): the stack to switch; the switcher holds a reference
+ *   until another is set or it is disposed
+ */
+void segue_gtk_stack_switcher_set_stack(SegueGtkStackSwitcher *switcher, SegueGtkStack *stack);
+/**
+ * segue_gtk_stack_switcher_get_stack:
+ * @switcher: a switcher
+ *
+ * Returns: (transfer none) (nullable): the "stack" property.
+ */
+SegueGtkStack *segue_gtk_stack_switcher_get_stack(SegueGtkStackSwitcher *switcher);
+
+/**
  * segue_gtk_set_element_name:
  * @widget: a widget inside a page (a picture, a title)
  * @name: (nullable): its element name, or %NULL for none

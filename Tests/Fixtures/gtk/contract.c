@@ -1,8 +1,9 @@
 /* SegueGtk keeping GTK's platform contract, as GtkStack does, from a program built against the installed widget:
- *   contract animations|refused|pages|roles
+ *   contract animations|refused|pages|switcher|roles
  * animations: gtk-enable-animations off, then on, then off during a transition; prints running|0|1 after each switch
  * refused:    switches made at once (the stack not shown, the visible page hidden) and refused (to a hidden page)
  * pages:      the "pages" selection model: items (item|POSITION|NAME|TITLE|SELECTED), changes, a selection
+ * switcher:   a SegueGtkStackSwitcher's buttons (button|LABEL|PRESSED|ATTENTION), one activated, a page shown
  * roles:      accessible roles (role|WIDGET|NICK)
  * Each switch's end: finished|FROM|TO|ANIMATOR|COMPLETED|FELL_BACK|REASON. Waits are on conditions, each with a
  * deadline (timeout|WHAT, exit 1 when one passes). */
@@ -13,7 +14,7 @@
 #include <string.h>
 
 static int finished_count;
-static GtkWidget *window, *stack;
+static GtkWidget *window, *stack, *switcher;
 
 static void on_finished(SegueGtkStack *s, const char *from, const char *to, const char *animator, gboolean completed,
                         gboolean fell_back, const char *reason, gpointer data) {
@@ -152,6 +153,46 @@ static void pages(void) {
     g_object_unref(pages);
 }
 
+static void print_buttons(void) {
+    for (GtkWidget *button = gtk_widget_get_first_child(switcher); button; button = gtk_widget_get_next_sibling(button)) {
+        const char *label = gtk_button_get_label(GTK_BUTTON(button));
+        printf("button|%s|%d|%d\n", label ? label : gtk_widget_get_tooltip_text(button),
+               gtk_toggle_button_get_active(GTK_TOGGLE_BUTTON(button)), gtk_widget_has_css_class(button, "needs-attention"));
+    }
+    fflush(stdout);
+}
+
+static GtkWidget *with_switcher(void) {
+    new_stack();
+    switcher = segue_gtk_stack_switcher_new();
+    segue_gtk_stack_switcher_set_stack(SEGUE_GTK_STACK_SWITCHER(switcher), SEGUE_GTK_STACK(stack));
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+    gtk_box_append(GTK_BOX(box), switcher);
+    gtk_widget_set_vexpand(stack, TRUE);
+    gtk_box_append(GTK_BOX(box), stack);
+    return box;
+}
+
+static SegueGtkStackPage *page_called(const char *name) {
+    return segue_gtk_stack_get_page(SEGUE_GTK_STACK(stack), segue_gtk_stack_get_child_by_name(SEGUE_GTK_STACK(stack), name));
+}
+
+static void switcher_buttons(void) {
+    show(with_switcher());
+    segue_gtk_stack_page_set_visible(page_called("b"), FALSE);
+    segue_gtk_stack_page_set_needs_attention(page_called("c"), TRUE);
+    print_buttons();
+    /* The second button (the page "c"), activated as a click does. */
+    finished_target = finished_count + 1;
+    gtk_widget_activate(gtk_widget_get_next_sibling(gtk_widget_get_first_child(switcher)));
+    until(switched, "the switch to c");
+    printf("visible|%s\n", segue_gtk_stack_get_visible_child_name(SEGUE_GTK_STACK(stack)));
+    print_buttons();
+    segue_gtk_stack_page_set_visible(page_called("b"), TRUE);
+    segue_gtk_stack_page_set_icon_name(page_called("a"), "go-home-symbolic");
+    print_buttons();
+}
+
 static const char *role(GtkWidget *widget) {
     GEnumClass *roles = g_type_class_ref(GTK_TYPE_ACCESSIBLE_ROLE);
     GEnumValue *value = g_enum_get_value(roles, gtk_accessible_get_accessible_role(GTK_ACCESSIBLE(widget)));
@@ -160,19 +201,22 @@ static const char *role(GtkWidget *widget) {
 }
 
 static void roles(void) {
-    show(new_stack());
+    show(with_switcher());
     printf("role|stack|%s\n", role(stack));
+    printf("role|switcher|%s\n", role(switcher));
+    printf("role|button|%s\n", role(gtk_widget_get_first_child(switcher)));
 }
 
 int main(int argc, char **argv) {
     if (argc != 2) {
-        fprintf(stderr, "usage: contract animations|refused|pages|roles\n");
+        fprintf(stderr, "usage: contract animations|refused|pages|switcher|roles\n");
         return 2;
     }
     gtk_init();
     if (strcmp(argv[1], "animations") == 0) animations();
     else if (strcmp(argv[1], "refused") == 0) refused();
     else if (strcmp(argv[1], "pages") == 0) pages();
+    else if (strcmp(argv[1], "switcher") == 0) switcher_buttons();
     else if (strcmp(argv[1], "roles") == 0) roles();
     else return 2;
     fflush(stdout);
