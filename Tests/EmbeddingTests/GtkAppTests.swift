@@ -21,6 +21,9 @@ struct GtkAppTests {
         let display: VirtualDisplay
         let process: LiveProcess
         let window: String
+        /// Where the stack begins in the window (under the switcher), and the middle of each of the switcher's tabs.
+        let stackTop: Int
+        let tabs: [String: (x: Int, y: Int)]
         let tag = "gtk-\(UUID().uuidString)"
 
         init(_ arguments: [String] = [], plugins: [String] = []) throws {
@@ -28,7 +31,10 @@ struct GtkAppTests {
             let build = try GtkBuild.built.get()
             process = try LiveProcess(build + "/segue-gtk-demo", arguments, in: build,
                                       environment: try GtkBuild.environment(display: display.name, plugins: plugins, tag: tag))
-            process.waitForOutput("ready")
+            let out = process.waitForOutput("ready")
+            let lines = out.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+            stackTop = lines.first { $0.first == "stack-top" && $0.count == 2 }.flatMap { Int($0[1]) } ?? 0
+            tabs = Dictionary(lines.filter { $0.first == "tab" && $0.count == 4 }.map { ($0[1], (x: Int($0[2]) ?? 0, y: Int($0[3]) ?? 0)) }) { a, _ in a }
             let id = try display.window(named: "Segue GTK demo")
             window = try #require(id, "no window: \(process.standardError)")
             try display.tool("xdotool", ["windowfocus", "--sync", window])
@@ -110,9 +116,20 @@ struct GtkAppTests {
         #expect(try app.shows("picture"))
         try app.photograph("gtk-picture")
         // A click on the Back button, which lies at the edge a swipe starts from: a click, not a swipe.
-        try app.display.tool("xdotool", ["mousemove", "--window", app.window, "16", "27", "click", "1"])
+        try app.display.tool("xdotool", ["mousemove", "--window", app.window, "16", String(app.stackTop + 27), "click", "1"])
         #expect(app.finished("picture", "form")?[4] == "1", "the button went back")
         #expect(try app.shows("form"))
+        #expect(try app.quit() == 0)
+        #expect(processesTagged(app.tag).isEmpty, "no worker left")
+    }
+
+    @Test func aClickOnASwitcherTabPlaysTheSwitchToItsPage() throws {
+        let app = try App(["--animator", "SpringSlide"])
+        #expect(app.tabs.keys.sorted() == ["Booking", "Lofoten", "Places"], "a tab per titled page: \(app.tabs)")
+        let tab = try #require(app.tabs["Lofoten"])
+        try app.display.tool("xdotool", ["mousemove", "--window", app.window, String(tab.x), String(tab.y), "click", "1"])
+        #expect(app.finished("list", "picture")?[3] == "SpringSlide", "a transition played")
+        #expect(try app.shows("picture"))
         #expect(try app.quit() == 0)
         #expect(processesTagged(app.tag).isEmpty, "no worker left")
     }

@@ -1,14 +1,18 @@
 /*
  * segue-gtk-demo: an app of three real pages (a list, a form, a picture) in a
- * SegueGtkStack. Right and Left (or the buttons) go to the next and previous
- * page; a drag from the left edge goes back, following the finger. The
- * config's rules choose each switch's animator by the pages' names.
+ * SegueGtkStack, titled, under a SegueGtkStackSwitcher. Right and Left (or
+ * the buttons, or the switcher's tabs) go to the next and previous page; a
+ * drag from the left edge goes back, following the finger. The config's
+ * rules choose each switch's animator by the pages' names.
  *
  *   segue-gtk-demo [--config FILE] [--animator NAME] [--size WxH]
- *       the window; each transition's end is a line on standard output:
+ *       the window; first the stack's top in the window (stack-top|Y) and the
+ *       middle of each of the switcher's tabs (tab|TITLE|X|Y), then ready;
+ *       each switch's end is a line on standard output:
  *       finished|FROM|TO|ANIMATOR|COMPLETED|FELL_BACK|REASON
+ *       (ANIMATOR "none" when it played no transition: animations off)
  *   segue-gtk-demo --frames DIR --animator NAME --fractions F,F,... [--from P --to P]
- *       holds the switch at each fraction and writes what the window's
+ *       (the stack alone in the window, no switcher) holds the switch at each fraction and writes what the window's
  *       renderer draws: DIR/rest-PAGE.png (each page at rest), and per
  *       fraction DIR/frame-F.png (the stack over black) and DIR/page-PAGE-F.png
  *       (each page as drawn then, its hidden elements hidden); lines:
@@ -27,6 +31,7 @@
 #include <string.h>
 
 static const char *const page_names[] = { "list", "form", "picture" };
+static const char *const page_titles[] = { "Places", "Booking", "Lofoten" };
 enum { PAGES = 3 };
 
 static struct {
@@ -36,7 +41,7 @@ static struct {
 } options = { .width = 390, .height = 844, .from = "list", .to = "picture", .rounds = 3,
               .animators = "default,SpringSlide,CurlUp,ImageZoom" };
 
-static GtkWidget *window, *stack;
+static GtkWidget *window, *stack, *switcher;
 static GMainLoop *loop;
 static int finished_count;
 
@@ -451,11 +456,24 @@ int main(int argc, char **argv) {
     stack = segue_gtk_stack_new();
     segue_gtk_stack_set_config_file(SEGUE_GTK_STACK(stack), options.config);
     segue_gtk_stack_set_animator(SEGUE_GTK_STACK(stack), options.animator);
-    segue_gtk_stack_add_named(SEGUE_GTK_STACK(stack), list_page(photo), "list");
-    segue_gtk_stack_add_named(SEGUE_GTK_STACK(stack), form_page(), "form");
-    segue_gtk_stack_add_named(SEGUE_GTK_STACK(stack), picture_page(photo), "picture");
+    GtkWidget *pages[PAGES] = { list_page(photo), form_page(), picture_page(photo) };
+    for (int i = 0; i < PAGES; i++) segue_gtk_stack_add_titled(SEGUE_GTK_STACK(stack), pages[i], page_names[i], page_titles[i]);
     g_signal_connect(stack, "transition-finished", G_CALLBACK(on_finished), NULL);
-    gtk_window_set_child(GTK_WINDOW(window), stack);
+    if (options.frames || options.benchmark) {
+        /* Measured alone: the pictures and timings are the stack's. */
+        gtk_window_set_child(GTK_WINDOW(window), stack);
+    } else {
+        GtkWidget *column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+        switcher = segue_gtk_stack_switcher_new();
+        segue_gtk_stack_switcher_set_stack(SEGUE_GTK_STACK_SWITCHER(switcher), SEGUE_GTK_STACK(stack));
+        gtk_widget_set_halign(switcher, GTK_ALIGN_CENTER);
+        gtk_widget_set_margin_top(switcher, 6);
+        gtk_widget_set_margin_bottom(switcher, 6);
+        gtk_box_append(GTK_BOX(column), switcher);
+        gtk_widget_set_vexpand(stack, TRUE);
+        gtk_box_append(GTK_BOX(column), stack);
+        gtk_window_set_child(GTK_WINDOW(window), column);
+    }
     GtkEventController *keys = gtk_event_controller_key_new();
     g_signal_connect(keys, "key-pressed", G_CALLBACK(on_key), NULL);
     gtk_widget_add_controller(window, keys);
@@ -469,6 +487,15 @@ int main(int argc, char **argv) {
     if (options.frames) status = frames();
     else if (options.benchmark) status = benchmark(photo);
     else {
+        graphene_point_t top;
+        if (!gtk_widget_compute_point(stack, window, &GRAPHENE_POINT_INIT(0, 0), &top)) top.y = 0;
+        printf("stack-top|%d\n", (int)top.y);
+        for (GtkWidget *tab = gtk_widget_get_first_child(switcher); tab; tab = gtk_widget_get_next_sibling(tab)) {
+            graphene_point_t middle;
+            if (gtk_widget_compute_point(tab, window, &GRAPHENE_POINT_INIT(gtk_widget_get_width(tab) / 2.f, gtk_widget_get_height(tab) / 2.f),
+                                         &middle))
+                printf("tab|%s|%d|%d\n", gtk_button_get_label(GTK_BUTTON(tab)), (int)middle.x, (int)middle.y);
+        }
         printf("ready\n");
         fflush(stdout);
         g_main_loop_run(loop);
