@@ -217,6 +217,28 @@ struct LibsegueTests {
         #expect(lines.contains("stage|absent|default") && lines.contains("stage|written|TestFade"), "\(ran.out)")
     }
 
+    /// A plugin whose threads keep computing once its transition is over
+    /// (well within its thread limit, each evaluate in time): its worker is
+    /// ended within seconds of the transition's end, the plugin quarantined
+    /// saying so, and the next transition naming it plays the default and
+    /// says why. Sandbox strict and off.
+    @Test(arguments: ["strict", "off"])
+    func aPluginThatKeepsComputingAfterItsTransitionIsEnded(sandbox: String) throws {
+        let program = try InstalledLibsegue.program("play_twice")
+        let (folder, file) = try CPlugin.fixture("spin-after-\(sandbox)", "ATTEMPT_SPIN_AFTER", "ATTEMPT_AT=3")
+        let tag = "SEGUE_TEST_TAG=libsegue-spin-\(sandbox)-\(getpid())"
+        let ran = try run(program, [folder, "TestFade", "3"], environment: tagged(tag).merging(["SEGUE_SANDBOX": sandbox]) { $1 },
+                          timeout: 60)
+        #expect(ran.status == 0, "\(ran.out)\n\(ran.err)")
+        let lines = InstalledLibsegue.fields(ran.out)
+        #expect(lines["plan"]?.prefix(3) == ["1", "TestFade", "0"], "the first plays: \(ran.out)")
+        let second = ran.out.split(separator: "\n").first { $0.hasPrefix("plan|2|") }.map(String.init) ?? ""
+        #expect(second.hasPrefix("plan|2|default|1|"), "\(ran.out)")
+        #expect(second.contains("TestFade is quarantined: its plugin \(file) kept computing after its transition ended (")
+                && second.contains(" CPU-s in "), "\(second)")
+        #expect(processesTagged(tag).isEmpty, "no worker outlives the player")
+    }
+
     /// A render thread samples while the plugin hangs, crashes or tries to
     /// leave its sandbox mid-transition: samples are held (SEGUE_LATE) instead
     /// of waiting, the default takes over, the reason arrives through the

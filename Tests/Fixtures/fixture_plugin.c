@@ -119,7 +119,7 @@ static void restore_shared_mappings(struct saved_mapping *saved, int kept) {
     }
 }
 #endif
-#if defined(ATTEMPT_THREADS) || defined(ATTEMPT_FUTEX)
+#if defined(ATTEMPT_THREADS) || defined(ATTEMPT_FUTEX) || defined(ATTEMPT_SPIN_AFTER)
 #include <pthread.h>
 #endif
 #ifdef ATTEMPT_FUTEX
@@ -127,6 +127,14 @@ static void restore_shared_mappings(struct saved_mapping *saved, int kept) {
 #include <linux/futex.h>
 #include <time.h>
 static void *quick(void *unused) { return unused; }
+#endif
+#ifdef ATTEMPT_SPIN_AFTER
+/* Threads that keep computing after their transition is over, within the thread limit. */
+static void *spinner(void *unused) {
+    volatile double x = 0;
+    for (;;) x += 1;
+    return unused;
+}
 #endif
 #ifdef ATTEMPT_THREADS
 static void *sleeper(void *unused) {
@@ -299,6 +307,14 @@ static void attempt(void) {
     if (fd >= 0) {
         if (write(fd, "written by a plugin\n", 20) == 20) report("wrote a file");
         close(fd);
+    }
+#endif
+#ifdef ATTEMPT_SPIN_AFTER
+    /* Once: two threads that never stop, then setup answers as ever. */
+    static int spinning;
+    for (; spinning < 2; spinning++) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, spinner, NULL) == 0) pthread_detach(thread);
     }
 #endif
 #ifdef ATTEMPT_PRIORITY

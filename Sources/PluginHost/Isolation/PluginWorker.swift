@@ -63,6 +63,11 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     private var sandbox: SandboxSupervisor?
     private var animatorIDs: Set<String> = []
     private var nextSlot: UInt32 = 1
+    /// Transitions set up and not yet ended, by slot, with their animators' names.
+    private var active: [UInt32: String] = [:]
+    /// Since the last transition ended with none in flight: when, the worker's
+    /// CPU time then, and the animator that ended last (``watchWhileIdle()``).
+    private var idle: (since: Double, cpu: Double, animator: String)?
     /// Set once the worker failed: the plugin is quarantined.
     var failure: PluginFailure? { lock.withLock { _failure } }
     private var _failure: PluginFailure?
@@ -108,6 +113,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             case .success(let r) where r.status != WorkerReply.ok:
                 return .failed("could not be set up: \(PluginBoundary.text(in: memory, at: WorkerLayout.text, length: r.length, capacity: 4096))")
             case .success(let r):
+                (active[slot], idle) = (name, nil)
                 return .planned(slot: slot, plan: PluginBoundary.plan(result: r.value, copyingFrom: memory.base + WorkerLayout.plan))
             }
         }
@@ -245,8 +251,58 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
                                              settings.deadlines.end) {
                 return why.message
             }
+            active[slot] = nil
+            if active.isEmpty, let cpu = processCPU() {
+                let watching = idle != nil
+                idle = (MonotonicTime.now, cpu, name)
+                if !watching { watchWhileIdle() }
+            }
             return nil
         }
+    }
+
+    // MARK: - No work outside a request
+
+    /// The most CPU time a worker may use while no transition is in flight:
+    /// 0.1 CPU-seconds, plus a tenth of every second idle (its own
+    /// housekeeping is far less). A plugin that keeps computing, a thread it
+    /// left spinning, is over it within a second.
+    static let idleAllowance = (base: 0.1, perSecond: 0.1)
+    /// How often an idle worker's CPU time is read.
+    static let idleCheck = 0.5
+
+    /// The worker process's CPU time so far (all its threads), in seconds.
+    private func processCPU() -> Double? {
+        guard let pid = process?.pid else { return nil }
+        var clock = clockid_t()
+        var now = timespec()
+        guard clock_getcpuclockid(pid, &clock) == 0, clock_gettime(clock, &now) == 0 else { return nil }
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// Reads the worker's CPU time every ``idleCheck`` seconds while no
+    /// transition is in flight; one that uses more than ``idleAllowance`` is
+    /// ended and its plugin quarantined, saying so, as a crash is.
+    private func watchWhileIdle() {
+        let started = detachThread { [weak self] in
+            while let worker = self {
+                let stop: Bool = worker.lock.withLock {
+                    guard let idle = worker.idle, worker._failure == nil, let cpu = worker.processCPU() else {
+                        worker.idle = nil
+                        return true
+                    }
+                    let (used, elapsed) = (cpu - idle.cpu, MonotonicTime.now - idle.since)
+                    guard used > Self.idleAllowance.base + Self.idleAllowance.perSecond * elapsed else { return false }
+                    let what = String(format: "kept computing after its transition ended (%.1f CPU-s in %.1f s)", used, elapsed)
+                    worker.idle = nil
+                    _ = worker.fail(.end, animator: idle.animator, t: nil, what: what, kill: true)
+                    return true
+                }
+                if stop { return }
+                usleep(UInt32(Self.idleCheck * 1e6))
+            }
+        }
+        if !started { idle = nil }
     }
 
     // MARK: - The process
