@@ -310,6 +310,108 @@ struct KWinEffectTests {
         #expect(processesTagged(session.tag).isEmpty)
     }
 
+    /// The user's animation speed (System Settings' slider: kdeglobals'
+    /// AnimationDurationFactor) scales a transition as it scales KWin's own
+    /// effects: at 2 the window takes twice the animator's time; at 0
+    /// (animations off) it shows at once.
+    @Test(arguments: [2.0, 0.0])
+    func theDesktopsAnimationSpeedScalesEachTransition(_ speed: Double) throws {
+        let session = try KWinSession(config: Self.rules("Pop"), plugins: [], animationSpeed: speed)
+        let client = try session.open(Self.picture)
+        if speed == 0 {
+            let log = session.wait(for: "\(Self.appID) opens, not animated: ")
+            #expect(log.contains("\(Self.appID) opens, not animated: the desktop's animations are off"), "\(log)")
+            #expect(!log.contains(" opens at "), "\(log)")
+        } else {
+            let log = session.wait(for: "\(Self.appID) opened: completed")
+            let lines = log.split(separator: "\n")
+            let began = try #require(lines.first { $0.contains(" opens at ") }, "\(log)")
+            let planned = try #require(began.firstMatch(of: /: Pop for ([0-9.]+) s \(the animator's ([0-9.]+) s x ([0-9.]+), the desktop's animation speed/),
+                                       "the scaled duration and the factor are logged: \(began)")
+            let (scaled, animator, factor) = (Double(planned.1) ?? 0, Double(planned.2) ?? 0, Double(planned.3) ?? 0)
+            #expect(factor == speed && animator > 0 && abs(scaled - animator * speed) < 0.001, "\(began)")
+            let ended = try #require(lines.first { $0.contains("\(Self.appID) opened: completed") })
+            let took = try #require(ended.firstMatch(of: /\ frames in ([0-9.]+) s/).flatMap { Double($0.1) }, "\(ended)")
+            // The last frame is the first at or past the scaled duration: at most a few late frames after it.
+            #expect(took >= scaled - 0.001 && took < scaled + 0.5, "the opening took \(took) s on the desktop's clock, for \(scaled) s: \(ended)")
+        }
+        _ = client.stop(with: SIGTERM)
+        #expect(session.stop() != nil)
+        #expect(processesTagged(session.tag).isEmpty)
+    }
+
+    /// While Segue animates a window it holds the window's grab role for that
+    /// change (WindowAddedGrabRole opening, WindowClosedGrabRole closing), so
+    /// KWin's other effects (Fade, Scale) leave it alone; it lets go at the end.
+    /// A scripted effect of the test's, loaded after Segue, watches the roles.
+    @Test func aWindowSegueAnimatesIsGrabbedUntilItsTransitionEnds() throws {
+        let session = try KWinSession(config: Self.rules("Pop"), plugins: [], scriptedEffects: ["seguetestwatch": """
+            effects.windowDataChanged.connect(function (w, role) {
+                if (role == Effect.WindowAddedGrabRole || role == Effect.WindowClosedGrabRole) {
+                    print("segue-test: role " + role + " grabbed by another effect: " + effect.isGrabbed(w, role));
+                }
+            });
+            """])
+        try session.loadEffect("seguetestwatch")
+        let client = try session.open(Self.picture)
+        session.wait(for: "\(Self.appID) opened: completed")
+        _ = client.stop(with: SIGTERM)
+        let log = session.wait(for: "\(Self.appID) closed: completed")
+        let lines = log.split(separator: "\n").map(String.init)
+        func index(_ text: String) -> Int { lines.firstIndex { $0.contains(text) } ?? -1 }
+        for (role, change) in [(1, "opens at "), (2, "closes at ")] {
+            let taken = index("segue-test: role \(role) grabbed by another effect: true")
+            let released = index("segue-test: role \(role) grabbed by another effect: false")
+            #expect(taken > index(change) && released > taken, "role \(role) held while the window \(change)and released: \(log)")
+        }
+        #expect(session.stop() != nil)
+        #expect(processesTagged(session.tag).isEmpty)
+    }
+
+    /// A window another effect has taken (its grab role another's) is left to
+    /// it, as KWin's Scale leaves it: grabbed before Segue begins (minimizing),
+    /// Segue does not begin; grabbed after (closing), Segue lets it go.
+    @Test func aWindowAnotherEffectHasGrabbedIsLeftToIt() throws {
+        let session = try KWinSession(config: Self.rules("SpringSlide", "Pop"), plugins: [], scriptedEffects: ["seguetestgrab": """
+            effects.windowAdded.connect(function (w) { effect.grab(w, Effect.WindowMinimizedGrabRole, true); });
+            effects.windowClosed.connect(function (w) { effect.grab(w, Effect.WindowClosedGrabRole, true); });
+            """])
+        try session.loadEffect("seguetestgrab")
+        let client = try session.open(Self.picture)
+        session.wait(for: "\(Self.appID) opened: completed")
+        func minimized(_ on: Bool) -> String {
+            "workspace.clientList().forEach(function (c) { if (c.resourceClass == '\(Self.appID)') { c.minimized = \(on); "
+                + (on ? "" : "workspace.activeClient = c; ") + "} });"
+        }
+        try session.script(minimized(true))
+        var log = session.wait(for: "\(Self.appID) minimizes, not animated: ")
+        #expect(log.contains("\(Self.appID) minimizes, not animated: another effect animates it"), "\(log)")
+        #expect(!log.contains(" minimizes at "), "\(log)")
+        try session.script(minimized(false))
+        session.wait(for: "\(Self.appID) unminimized: completed")
+        _ = client.stop(with: SIGTERM)
+        log = session.wait(for: "\(Self.appID) closed: ")
+        #expect(log.contains("\(Self.appID) closes: left to another effect"), "\(log)")
+        #expect(log.contains("\(Self.appID) closed: cut short"), "\(log)")
+        #expect(session.stop() != nil)
+        #expect(processesTagged(session.tag).isEmpty)
+    }
+
+    /// A window that skips close animations (set by a KWin script or a window
+    /// rule, as KWin's own effects honour it) closes at once.
+    @Test func aWindowThatSkipsCloseAnimationsClosesAtOnce() throws {
+        let session = try KWinSession(config: Self.rules("Pop", "Pop"), plugins: [])
+        let client = try session.open(Self.picture)
+        session.wait(for: "\(Self.appID) opened: completed")
+        try session.script("workspace.clientList().forEach(function (c) { if (c.resourceClass == '\(Self.appID)') { c.skipsCloseAnimation = true; } });")
+        _ = client.stop(with: SIGTERM)
+        let log = session.wait(for: "\(Self.appID) closes, not animated: ")
+        #expect(log.contains("\(Self.appID) closes, not animated: the window skips close animations"), "\(log)")
+        #expect(!log.contains(" closes at "), "\(log)")
+        #expect(session.stop() != nil)
+        #expect(processesTagged(session.tag).isEmpty)
+    }
+
     @Test func aBrokenConfigKeepsTheLastGoodOneAndSaysWhy() throws {
         let session = try KWinSession(config: Self.rules("Pop"), plugins: [])
         let reloads = session.log.components(separatedBy: "segue.json").count

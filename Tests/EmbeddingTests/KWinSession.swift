@@ -55,8 +55,13 @@ final class KWinSession {
 
     /// Starts KWin with the effect, `config` as the user's segue.json, and
     /// plugins from `plugins` (then the installed ones); holds every
-    /// transition at `holdAt` of its duration when given.
-    init(config json: String, plugins: [String], holdAt: Double? = nil) throws {
+    /// transition at `holdAt` of its duration when given; `animationSpeed`
+    /// as System Settings' slider writes it (kdeglobals' AnimationDurationFactor);
+    /// scripted effects of the
+    /// test's (`scriptedEffects`: id to JavaScript) installed as a user's
+    /// packages, for `loadEffect` (KWin lists packages as it starts).
+    init(config json: String, plugins: [String], holdAt: Double? = nil, animationSpeed: Double? = nil,
+         scriptedEffects: [String: String] = [:]) throws {
         folder = makeTemporaryFolder("kwin")
         let effect = try Self.effect.get()
         let pluginFolder = folder + "/qt/kwin/effects/plugins"
@@ -69,12 +74,22 @@ final class KWinSession {
         // KWin's own open, close and minimize animations off, as the install script leaves them.
         try "[Plugins]\nsegueEnabled=true\nkwin4_effect_scaleEnabled=false\nkwin4_effect_squashEnabled=false\n"
             .write(toFile: folder + "/config/kwinrc", atomically: true, encoding: .utf8)
+        if let animationSpeed {
+            try "[KDE]\nAnimationDurationFactor=\(animationSpeed)\n".write(toFile: folder + "/config/kdeglobals", atomically: true, encoding: .utf8)
+        }
+        for (id, javascript) in scriptedEffects {
+            let package = folder + "/data/kwin/effects/" + id
+            try FileManager.default.createDirectory(atPath: package + "/contents/code", withIntermediateDirectories: true)
+            try #"{"KPackageStructure": "KWin/Effect", "KPlugin": {"Id": "\#(id)", "Name": "\#(id)", "EnabledByDefault": false}, "X-Plasma-API": "javascript", "X-Plasma-MainScript": "code/main.js"}"#
+                .write(toFile: package + "/metadata.json", atomically: true, encoding: .utf8)
+            try javascript.write(toFile: package + "/contents/code/main.js", atomically: true, encoding: .utf8)
+        }
         config = folder + "/config/segue/segue.json"
         try json.write(toFile: config, atomically: true, encoding: .utf8)
         socket = "segue-\(getpid())-\(UInt16.random(in: 1...60000))"
         let prefix = try InstalledLibsegue.prefix.get()
         var environment = [
-            "SEGUE_TEST_TAG": tag, "XDG_RUNTIME_DIR": folder + "/run", "XDG_CONFIG_HOME": folder + "/config",
+            "SEGUE_TEST_TAG": tag, "XDG_RUNTIME_DIR": folder + "/run", "XDG_CONFIG_HOME": folder + "/config", "XDG_DATA_HOME": folder + "/data",
             "QT_PLUGIN_PATH": folder + "/qt", "KWIN_SCREENSHOT_NO_PERMISSION_CHECKS": "1", "QT_LOGGING_RULES": "segue.kwin.info=true",
             "SEGUE_PLUGIN_PATH": plugins.joined(separator: ":"), "SEGUE_WORKER": prefix + "/libexec/segue/segue-worker",
             // KWin's own animations run on llvmpipe only when forced, as on a desktop with a GPU.
@@ -151,6 +166,20 @@ final class KWinSession {
                           environment: ["DBUS_SESSION_BUS_ADDRESS": bus], timeout: 30)
         try #require(ran.status == 0, "KWin script: \(ran.err)")
         try #require(wait(for: done).contains(done), "KWin ran the script \(name)")
+    }
+
+    /// The session's D-Bus address.
+    var bus: String {
+        get throws { try String(contentsOfFile: folder + "/bus", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    /// Loads the scripted effect `id` (given to init) as System Settings
+    /// switches an effect on: its slots run after the Segue effect's, loaded before it.
+    func loadEffect(_ id: String) throws {
+        let loaded = try run("/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=org.kde.KWin", "/Effects",
+                                                    "org.kde.kwin.Effects.loadEffect", "string:\(id)"],
+                             environment: ["DBUS_SESSION_BUS_ADDRESS": try bus], timeout: 30)
+        try #require(loaded.out.contains("boolean true"), "KWin loaded the effect \(id): \(loaded.out)\(loaded.err)")
     }
 
     /// Ends KWin as its session would (SIGTERM) and waits for it; its status, or nil when it had to be killed.

@@ -31,6 +31,25 @@ QString ending(SegueEffect::Change change)
     static const char *words[] = {"opened", "closed", "minimized", "unminimized"};
     return QString::fromLatin1(words[int(change)]);
 }
+
+/// The role an effect sets on a window while it animates this change, so that other effects leave it alone.
+DataRole grabRole(SegueEffect::Change change)
+{
+    static const DataRole roles[] = {WindowAddedGrabRole, WindowClosedGrabRole, WindowMinimizedGrabRole, WindowUnminimizedGrabRole};
+    return roles[int(change)];
+}
+
+/// Windows KWin's Scale leaves to others: the logout screen and splash have their own effects; Spectacle stays
+/// out of its own screenshots (window classes as KWin gives them, X11 and Wayland).
+bool leftToOthers(const QString &windowClass)
+{
+    static const QStringList classes = {
+        QStringLiteral("ksmserver ksmserver"),         QStringLiteral("ksmserver-logout-greeter ksmserver-logout-greeter"),
+        QStringLiteral("ksplashqml ksplashqml"),       QStringLiteral("spectacle spectacle"),
+        QStringLiteral("spectacle org.kde.spectacle"),
+    };
+    return classes.contains(windowClass);
+}
 } // namespace
 
 bool SegueEffect::supported()
@@ -65,6 +84,7 @@ SegueEffect::SegueEffect()
     connect(effects, &EffectsHandler::windowClosed, this, &SegueEffect::windowClosed);
     connect(effects, &EffectsHandler::windowMinimized, this, &SegueEffect::windowMinimized);
     connect(effects, &EffectsHandler::windowUnminimized, this, &SegueEffect::windowUnminimized);
+    connect(effects, &EffectsHandler::windowDataChanged, this, &SegueEffect::windowDataChanged);
     qCInfo(SEGUE_EFFECT) << "segue: playing window animators";
 }
 
@@ -78,7 +98,56 @@ SegueEffect::~SegueEffect()
 
 bool SegueEffect::animates(EffectWindow *w)
 {
+    // As KWin 5.27's Scale and Fade choose: plasmashell's windows only when decorated (its settings dialogs,
+    // not its panels and popups); a decorated window always; never a popup (menus, tooltips, combo boxes),
+    // the screen locker, the window outline or an override-redirect window; else normal windows and dialogs
+    // (not the desktop, docks, OSDs, notifications, splashes).
+    const QString windowClass = w->windowClass();
+    if (windowClass == QLatin1String("plasmashell plasmashell") || windowClass == QLatin1String("plasmashell org.kde.plasmashell")) {
+        return w->hasDecoration();
+    }
+    if (leftToOthers(windowClass)) {
+        return false;
+    }
+    if (w->hasDecoration()) {
+        return true;
+    }
+    if (w->isPopupWindow() || w->isLockScreen() || w->isOutline() || !w->isManaged()) {
+        return false;
+    }
     return w->isNormalWindow() || w->isDialog();
+}
+
+QString SegueEffect::leftAlone(EffectWindow *w, Change change) const
+{
+    if (effects->hasActiveFullScreenEffect()) {
+        return QStringLiteral("a full-screen effect (Overview, Present Windows) is on");
+    }
+    if (effects->animationTimeFactor() <= 0) {
+        return QStringLiteral("the desktop's animations are off (AnimationDurationFactor 0 in kdeglobals)");
+    }
+    if (change == Change::Close && w->skipsCloseAnimation()) {
+        return QStringLiteral("the window skips close animations");
+    }
+    const void *grabber = w->data(grabRole(change)).value<void *>();
+    if (grabber && grabber != this) {
+        return QStringLiteral("another effect animates it (it holds the window's grab role)");
+    }
+    return QString();
+}
+
+void SegueEffect::windowDataChanged(EffectWindow *w, int role)
+{
+    auto it = m_running.find(w);
+    if (it == m_running.end() || role != grabRole(it->second.change)) {
+        return;
+    }
+    const void *grabber = w->data(role).value<void *>();
+    if (grabber && grabber != this) {
+        qCInfo(SEGUE_EFFECT).noquote() << QStringLiteral("segue: %1 %2: left to another effect, which took the window's grab role")
+                                              .arg(QString::fromStdString(name(w)), beginning(it->second.change));
+        end(w, false);
+    }
 }
 
 std::string SegueEffect::name(EffectWindow *w)
@@ -97,7 +166,7 @@ QString SegueEffect::nameOrigin(EffectWindow *w)
 
 void SegueEffect::windowAdded(EffectWindow *w)
 {
-    if (animates(w)) {
+    if (animates(w) && w->isVisible()) {
         begin(w, Change::Open);
     }
 }
@@ -110,7 +179,7 @@ void SegueEffect::windowClosed(EffectWindow *w)
     // Closed while another change plays: that one is cut short, and the close starts from rest.
     end(w, false);
     // A minimized window (minimizing ones too) is not on screen: it closes unseen.
-    if (!w->isMinimized()) {
+    if (!w->isMinimized() && w->isVisible()) {
         begin(w, Change::Close);
     }
 }
@@ -191,18 +260,27 @@ void SegueEffect::windowUnminimized(EffectWindow *w)
 
 void SegueEffect::begin(EffectWindow *w, Change change)
 {
+    // KWin's platform contract, as its own effects keep it: the change happens at once, or another effect plays it.
+    if (const QString why = leftAlone(w, change); !why.isEmpty()) {
+        qCInfo(SEGUE_EFFECT).noquote() << QStringLiteral("segue: %1 %2, not animated: %3").arg(QString::fromStdString(name(w)), beginning(change), why);
+        return;
+    }
     const segue_transition_kind_t kind = leaves(change) ? SEGUE_TRANSITION_DISAPPEAR : SEGUE_TRANSITION_APPEAR;
     const QRectF frame = w->frameGeometry();
     auto transition = m_transitions->begin(kind, name(w), rect(frame), rect(effects->virtualScreenGeometry()));
     if (!transition) {
         return;
     }
-    // Said for people reading KWin's log, and for the tests: the window, where it is, the animator and why.
-    qCInfo(SEGUE_EFFECT).noquote() << QStringLiteral("segue: %1 %2 at %3,%4 %5x%6: %7 for %8 s (%9)")
+    // The speed the user chose in System Settings, as KWin's effects scale their times (Effect::animationTime).
+    const double factor = effects->animationTimeFactor();
+    // Said for people reading KWin's log, and for the tests: the window, where it is, the animator, how long and why.
+    qCInfo(SEGUE_EFFECT).noquote() << QStringLiteral("segue: %1 %2 at %3,%4 %5x%6: %7 for %8 s (the animator's %9 s x %10, the desktop's animation speed; %11)")
                                           .arg(QString::fromStdString(name(w)), beginning(change))
                                           .arg(frame.x()).arg(frame.y()).arg(frame.width()).arg(frame.height())
                                           .arg(QString::fromStdString(transition->animator()))
+                                          .arg(transition->duration() * factor)
                                           .arg(transition->duration())
+                                          .arg(factor)
                                           .arg(QString::fromStdString(transition->reason()));
     // Once per name a session: the name rules see, which may differ from what the user wrote (see nameOrigin).
     if (m_named.insert(name(w)).second) {
@@ -214,6 +292,9 @@ void SegueEffect::begin(EffectWindow *w, Change change)
     Running &running = m_running[w];
     running.transition = std::move(transition);
     running.change = change;
+    running.factor = factor;
+    // Taken, for other effects: they leave the window to Segue until it lets go in end().
+    w->setData(grabRole(change), QVariant::fromValue(static_cast<void *>(this)));
     // A leaving window stays drawn (and a closed one alive) until its transition ends.
     if (change == Change::Close) {
         running.deletedRef = EffectWindowDeletedRef(w);
@@ -231,6 +312,9 @@ void SegueEffect::end(EffectWindow *w, bool completed)
         return;
     }
     const Running &running = it->second;
+    if (w->data(grabRole(running.change)).value<void *>() == this) {
+        w->setData(grabRole(running.change), QVariant());
+    }
     const std::string reason = running.transition->finish(completed);
     const double perFrame = running.frames ? std::chrono::duration<double, std::micro>(running.busy).count() / running.frames : 0;
     qCInfo(SEGUE_EFFECT).noquote() << QStringLiteral("segue: %1 %2: %3 (%4); %5 frames in %6 s, the effect's own time %7 us a frame")
@@ -238,7 +322,7 @@ void SegueEffect::end(EffectWindow *w, bool completed)
                                                completed ? QStringLiteral("completed") : QStringLiteral("cut short"),
                                                QString::fromStdString(reason))
                                           .arg(running.frames)
-                                          .arg(running.t, 0, 'f', 3)
+                                          .arg(running.elapsed, 0, 'f', 3)
                                           .arg(perFrame, 0, 'f', 1);
     if (running.redirected) {
         unredirect(w);
@@ -254,10 +338,11 @@ void SegueEffect::prePaintScreen(ScreenPrePaintData &data, std::chrono::millisec
             running.start = presentTime;
         }
         const double duration = running.transition->duration();
-        running.t = m_holdAt >= 0 ? m_holdAt * duration : (presentTime - running.start).count() / 1000.0;
+        running.elapsed = (presentTime - running.start).count() / 1000.0;
+        running.t = m_holdAt >= 0 ? m_holdAt * duration : running.elapsed / running.factor;
         // KWin's presentation times are whole milliseconds: a frame within 2 ms of the time asked for
         // ahead shows that time, whose answer is ready.
-        if (running.prefetched >= 0 && std::abs(running.t - running.prefetched) <= 0.002) {
+        if (running.prefetched >= 0 && std::abs(running.t - running.prefetched) * running.factor <= 0.002) {
             running.t = running.prefetched;
         }
         // One sample a frame, bounded by the player's sample bound: a late plugin's last pose is kept.
@@ -375,7 +460,7 @@ void SegueEffect::postPaintScreen()
     for (auto &[w, running] : m_running) {
         const EffectScreen *screen = w->screen();
         const double refresh = screen && screen->refreshRate() > 0 ? screen->refreshRate() / 1000.0 : 60.0;
-        const double next = m_holdAt >= 0 ? running.t : std::min(running.t + 1 / refresh, running.transition->duration());
+        const double next = m_holdAt >= 0 ? running.t : std::min(running.t + 1 / refresh / running.factor, running.transition->duration());
         running.transition->prefetch(next);
         running.prefetched = next;
     }

@@ -51,8 +51,11 @@ private:
     struct Running {
         std::unique_ptr<segue::WindowTransition> transition;
         std::chrono::milliseconds start{-1};
-        double t = 0;
-        /// The time asked for ahead, once the last frame was drawn (negative: none).
+        /// The user's animation speed (AnimationDurationFactor): the transition's clock runs at its duration times this.
+        double factor = 1;
+        /// Seconds on the transition's clock (the animator's), and on the desktop's since it began.
+        double t = 0, elapsed = 0;
+        /// The transition's time asked for ahead, once the last frame was drawn (negative: none).
         double prefetched = -1;
         Change change = Change::Open;
         /// Frames painted, and the effect's own time spent on them (sampling and quads), for the log.
@@ -72,6 +75,11 @@ private:
     void windowUnminimized(EffectWindow *w);
     void begin(EffectWindow *w, Change change);
     void end(EffectWindow *w, bool completed);
+    /// Another effect took a window Segue animates (its grab role now another's): Segue lets it go.
+    void windowDataChanged(EffectWindow *w, int role);
+    /// Why KWin's platform contract says this change of the window is not animated now, or empty.
+    QString leftAlone(EffectWindow *w, Change change) const;
+    /// The kinds of window KWin's own open and close animations (Scale, Fade) animate.
     static bool animates(EffectWindow *w);
     /// Whether no other effect animates minimizing (KWin's Squash or Magic Lamp).
     static bool minimizeIsOurs();
