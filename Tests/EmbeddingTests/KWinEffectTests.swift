@@ -412,6 +412,26 @@ struct KWinEffectTests {
         #expect(processesTagged(session.tag).isEmpty)
     }
 
+    /// Right after the install there is no config, nor its folder: the
+    /// effect says so once and plays the default; the config a user then
+    /// writes is read while KWin runs, with no restart.
+    @Test func aConfigWrittenAfterKWinStartedIsFollowed() throws {
+        let session = try KWinSession(config: nil, plugins: [])
+        let missing = "no config at \(session.config): the built-in default plays every transition; it is read when it appears"
+        #expect(session.wait(for: missing).contains(missing), "said once, at the start: \(session.log)")
+        try FileManager.default.createDirectory(atPath: (session.config as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try replaceByRename(session.config, with: Self.rules("Pop"))
+        let appeared = "\(session.config) appeared and is followed"
+        #expect(session.wait(for: appeared).contains(appeared), "\(session.log)")
+        let client = try session.open(Self.picture)
+        #expect(session.wait(for: "opened: completed").contains("\(Self.appID) opens at "))
+        #expect(session.log.contains(": Pop for "), "the new config's rule: \(session.log)")
+        _ = client.stop(with: SIGTERM)
+        session.wait(for: "closed: completed")
+        #expect(session.stop() != nil)
+        #expect(processesTagged(session.tag).isEmpty)
+    }
+
     @Test func aBrokenConfigKeepsTheLastGoodOneAndSaysWhy() throws {
         let session = try KWinSession(config: Self.rules("Pop"), plugins: [])
         let reloads = session.log.components(separatedBy: "segue.json").count

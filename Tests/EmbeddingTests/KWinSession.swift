@@ -53,14 +53,14 @@ final class KWinSession {
     /// Scripts run so far, for their names.
     private var scripts = 0
 
-    /// Starts KWin with the effect, `config` as the user's segue.json, and
+    /// Starts KWin with the effect, `config` as the user's segue.json (nil: none, nor its folder), and
     /// plugins from `plugins` (then the installed ones); holds every
     /// transition at `holdAt` of its duration when given; `animationSpeed`
     /// as System Settings' slider writes it (kdeglobals' AnimationDurationFactor);
     /// scripted effects of the
     /// test's (`scriptedEffects`: id to JavaScript) installed as a user's
     /// packages, for `loadEffect` (KWin lists packages as it starts).
-    init(config json: String, plugins: [String], holdAt: Double? = nil, animationSpeed: Double? = nil,
+    init(config json: String?, plugins: [String], holdAt: Double? = nil, animationSpeed: Double? = nil,
          scriptedEffects: [String: String] = [:]) throws {
         folder = makeTemporaryFolder("kwin")
         let effect = try Self.effect.get()
@@ -69,7 +69,10 @@ final class KWinSession {
         try FileManager.default.copyItem(atPath: effect, toPath: pluginFolder + "/segue.so")
         // A copy drops the file capability root cannot use here; KWin checks that its name ends in kwin_wayland.
         try FileManager.default.copyItem(atPath: "/usr/bin/kwin_wayland", toPath: folder + "/kwin_wayland")
-        for sub in ["/config/segue", "/run"] { try FileManager.default.createDirectory(atPath: folder + sub, withIntermediateDirectories: true) }
+        // Without a config, not even its folder: as right after the install.
+        for sub in [json == nil ? "/config" : "/config/segue", "/run"] {
+            try FileManager.default.createDirectory(atPath: folder + sub, withIntermediateDirectories: true)
+        }
         chmod(folder + "/run", 0o700)
         // KWin's own open, close and minimize animations off, as the install script leaves them.
         try "[Plugins]\nsegueEnabled=true\nkwin4_effect_scaleEnabled=false\nkwin4_effect_squashEnabled=false\n"
@@ -85,7 +88,7 @@ final class KWinSession {
             try javascript.write(toFile: package + "/contents/code/main.js", atomically: true, encoding: .utf8)
         }
         config = folder + "/config/segue/segue.json"
-        try json.write(toFile: config, atomically: true, encoding: .utf8)
+        try json?.write(toFile: config, atomically: true, encoding: .utf8)
         socket = "segue-\(getpid())-\(UInt16.random(in: 1...60000))"
         let prefix = try InstalledLibsegue.prefix.get()
         var environment = [
