@@ -105,24 +105,20 @@ final class Sampler {
         let sx = f.width / resting.width, sy = f.height / resting.height
         let tx = -resting.x * sx - f.width / 2, ty = -resting.y * sy - f.height / 2
         let cx = f.x + f.width / 2, cy = f.y + f.height / 2
-        // (X, Y, W) from the point (u, v, 1) of the frame, about its centre; the centre added back.
-        let a = [m.0 + cx * m.3, m.4 + cx * m.7, m.12 + cx * m.15,
-                 m.1 + cy * m.3, m.5 + cy * m.7, m.13 + cy * m.15,
-                 m.3, m.7, m.15]
-        // Then (u, v) = (sx x + tx, sy y + ty) from the point (x, y) of the content at rest.
-        var r = [Double](repeating: 0, count: 9)
-        for row in 0..<3 {
-            r[3 * row] = a[3 * row] * sx
-            r[3 * row + 1] = a[3 * row + 1] * sy
-            r[3 * row + 2] = a[3 * row] * tx + a[3 * row + 1] * ty + a[3 * row + 2]
-        }
-        guard r.allSatisfy(\.isFinite) else { return false }
-        for x in [resting.x, resting.x + resting.width] {
-            for y in [resting.y, resting.y + resting.height] where !(r[6] * x + r[7] * y + r[8] > 1e-9) {
-                return false
-            }
-        }
-        map = (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8])
+        // (X, Y, W) from the point (u, v, 1) of the frame, about its centre, the centre added back: rows
+        // (a, b, c); then (u, v) = (sx x + tx, sy y + ty) from the point (x, y) of the content at rest.
+        // No arrays: the render thread samples without allocating.
+        func row(_ a: Double, _ b: Double, _ c: Double) -> (Double, Double, Double) { (a * sx, b * sy, a * tx + b * ty + c) }
+        let x = row(m.0 + cx * m.3, m.4 + cx * m.7, m.12 + cx * m.15)
+        let y = row(m.1 + cy * m.3, m.5 + cy * m.7, m.13 + cy * m.15)
+        let w = row(m.3, m.7, m.15)
+        let finite = x.0.isFinite && x.1.isFinite && x.2.isFinite && y.0.isFinite && y.1.isFinite && y.2.isFinite
+            && w.0.isFinite && w.1.isFinite && w.2.isFinite
+        // In front of the eye at each corner of the content at rest (W is affine: then all over it).
+        func ahead(_ cornerX: Double, _ cornerY: Double) -> Bool { w.0 * cornerX + w.1 * cornerY + w.2 > 1e-9 }
+        let (left, right, top, bottom) = (resting.x, resting.x + resting.width, resting.y, resting.y + resting.height)
+        guard finite, ahead(left, top), ahead(right, top), ahead(left, bottom), ahead(right, bottom) else { return false }
+        map = (x.0, x.1, x.2, y.0, y.1, y.2, w.0, w.1, w.2)
         return true
     }
 }
