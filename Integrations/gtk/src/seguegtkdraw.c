@@ -26,13 +26,6 @@ static void snapshot_content(SegueGtkStack *self, const segue_layer_request_t *l
     }
 }
 
-/* Where the layer's content rests: the container for a page, the element's frame for a snapshot. */
-static segue_rect_t resting_frame(Playing *p, const segue_layer_request_t *layer) {
-    if (layer->kind == SEGUE_LAYER_FROM_VIEW || layer->kind == SEGUE_LAYER_TO_VIEW) return (segue_rect_t){ 0, 0, p->width, p->height };
-    uint32_t side = layer->kind == SEGUE_LAYER_TO_ELEMENT_SNAPSHOT;
-    return layer->element < p->element_count[side] ? p->described[side][layer->element].frame : (segue_rect_t){ 0, 0, 0, 0 };
-}
-
 /* Moves @snapshot by the affine map @a (xx, yx, xy, yy, x0, y0) as a transform GSK knows to be 2D. A
  * matrix handed to GtkSnapshot is of unknown kind: the cairo renderer draws its pink box for it, and the
  * GL renderer draws the content offscreen first. A translation and a scale go in as such; any other
@@ -79,9 +72,9 @@ static gboolean affine_of_corners(const segue_layer_state_t *state, segue_rect_t
 /* A flat layer: the content moved from where it rests onto the state's frame, then the transform about
  * the frame's centre. With @affine_only (the cairo renderer), a transform in perspective becomes the
  * affine map of three of its projected corners. */
-static void snapshot_flat(Playing *p, const segue_layer_request_t *layer, const segue_layer_state_t *state,
-                          gboolean affine_only, GtkSnapshot *snapshot, GskRenderNode *content) {
-    segue_rect_t rest = resting_frame(p, layer), f = state->frame;
+static void snapshot_flat(const segue_drawn_layer_t *layer, gboolean affine_only, GtkSnapshot *snapshot, GskRenderNode *content) {
+    const segue_layer_state_t *state = &layer->state;
+    segue_rect_t rest = layer->resting_frame, f = state->frame;
     if (rest.width <= 0 || rest.height <= 0 || f.width <= 0 || f.height <= 0) return;
     float m[16];
     for (int i = 0; i < 16; i++) m[i] = (float)state->transform.m[i];
@@ -113,8 +106,10 @@ static void snapshot_flat(Playing *p, const segue_layer_request_t *layer, const 
 }
 
 /* A layer with a mesh through GL: its content, at rest, as a picture once per transition, drawn as the mesh's triangles. */
-static gboolean snapshot_mesh(SegueGtkStack *self, guint index, GskRenderer *renderer, GtkSnapshot *snapshot, GskRenderNode *content) {
+static gboolean snapshot_mesh(SegueGtkStack *self, const segue_drawn_layer_t *layer, GskRenderer *renderer, GtkSnapshot *snapshot,
+                              GskRenderNode *content) {
     Playing *p = self->playing;
+    guint index = layer->plan_index; /* the mesh's picture slot: one per plan layer */
     if (!self->mesh && !self->mesh_failed) {
         GError *error = NULL;
         self->mesh = segue_gtk_mesh_new(gtk_widget_get_display(GTK_WIDGET(self)), &error);
@@ -136,8 +131,7 @@ static gboolean snapshot_mesh(SegueGtkStack *self, guint index, GskRenderer *ren
         g_object_unref(picture);
         gsk_render_node_unref(scaled);
     }
-    const segue_layer_request_t *layer = &p->plan.layers[index];
-    GdkTexture *drawn = segue_gtk_mesh_draw(self->mesh, index, &p->states[index], layer->mesh_columns, layer->mesh_rows,
+    GdkTexture *drawn = segue_gtk_mesh_draw(self->mesh, index, &layer->state, layer->request.mesh_columns, layer->request.mesh_rows,
                                             (int)p->width, (int)p->height, scale);
     if (drawn) {
         gtk_snapshot_append_texture(snapshot, drawn, &GRAPHENE_RECT_INIT(0, 0, (float)p->width, (float)p->height));
@@ -150,27 +144,17 @@ void segue_gtk_stack_snapshot_transition(SegueGtkStack *self, GtkSnapshot *snaps
     Playing *p = self->playing;
     GskRenderer *renderer = gtk_native_get_renderer(gtk_widget_get_native(GTK_WIDGET(self)));
     gboolean gl = GSK_IS_GL_RENDERER(renderer), affine_only = renderer == NULL || GSK_IS_CAIRO_RENDERER(renderer);
-    uint32_t order[SEGUE_MAX_LAYERS];
-    for (uint32_t i = 0; i < p->plan.layer_count; i++) {
-        uint32_t j = i;
-        while (j > 0 && p->states[order[j - 1]].z_position > p->states[i].z_position) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = i;
-    }
     gtk_snapshot_push_clip(snapshot, &GRAPHENE_RECT_INIT(0, 0, (float)p->width, (float)p->height));
-    for (uint32_t k = 0; k < p->plan.layer_count; k++) {
-        uint32_t i = order[k];
-        const segue_layer_state_t *state = &p->states[i];
-        const segue_layer_request_t *layer = &p->plan.layers[i];
-        if (state->hidden || !(state->alpha > 0)) continue;
+    /* Back to front, as libsegue's sampler hands them. */
+    for (uint32_t k = 0; p->sampler && k < p->layer_count; k++) {
+        segue_drawn_layer_t layer = { .struct_size = sizeof layer };
+        if (segue_sampler_layer(p->sampler, k, &layer) != SEGUE_OK || !layer.visible) continue;
         GtkSnapshot *inner = gtk_snapshot_new();
-        snapshot_content(self, layer, inner);
+        snapshot_content(self, &layer.request, inner);
         GskRenderNode *content = gtk_snapshot_free_to_node(inner);
         if (!content) continue;
-        gboolean drawn = layer->mesh_columns > 0 && gl && snapshot_mesh(self, i, renderer, snapshot, content);
-        if (!drawn) snapshot_flat(p, layer, state, affine_only, snapshot, content);
+        gboolean drawn = layer.has_mesh && gl && snapshot_mesh(self, &layer, renderer, snapshot, content);
+        if (!drawn) snapshot_flat(&layer, affine_only, snapshot, content);
         gsk_render_node_unref(content);
     }
     gtk_snapshot_pop(snapshot);

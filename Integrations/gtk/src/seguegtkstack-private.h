@@ -7,7 +7,7 @@
 #include <segue/embed.h>
 
 /* The elements a page may name, and the vertices of the largest mesh. */
-enum { MAX_ELEMENTS = 16, MOST_VERTICES = (SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1) };
+enum { MAX_ELEMENTS = 16 };
 
 /* A page: its widget, the name it was added with, what a switcher shows of it (seguegtkstackpage.c). */
 struct _SegueGtkStackPage {
@@ -19,14 +19,14 @@ struct _SegueGtkStackPage {
 };
 typedef SegueGtkStackPage Page;
 
-/* A transition that plays: libsegue's handle and plan, the states of its layers, and its pace. */
+/* A transition that plays: libsegue's handle and plan, its sampler, and its pace. */
 typedef struct {
     segue_transition_t *handle;
     segue_plan_info_t plan;
     Page *from, *to;
-    segue_layer_state_t states[SEGUE_MAX_LAYERS];
-    segue_layer_state_t *pointers[SEGUE_MAX_LAYERS];
-    segue_vec3_t meshes[SEGUE_MAX_LAYERS][MOST_VERTICES];
+    /* libsegue's sampler: the layers' states and meshes, the plan followed through a takeover, back to front. */
+    segue_sampler_t *sampler;
+    uint32_t layer_count; /* of the last sample */
     /* Each side's elements: the widgets, the names and frames libsegue was given, a picture of each at rest. */
     GtkWidget *elements[2][MAX_ELEMENTS];
     segue_element_t described[2][MAX_ELEMENTS];

@@ -322,14 +322,13 @@ static double current_time(SegueGtkStack *self, gint64 now) {
     return p->fraction * duration;
 }
 
-/* Samples the transition at @t; a plugin that failed has the default take over, and the plan is read again. */
+/* Samples the transition at @t; when the plan changed since the last sample (the default took over from a
+ * plugin that failed), the plan is read again. */
 static void sample(SegueGtkStack *self, double t) {
     Playing *p = self->playing;
-    segue_status_t status = segue_transition_sample(p->handle, t, p->pointers, p->plan.layer_count);
-    if (status == SEGUE_DEFAULT_TOOK_OVER) {
-        read_plan(self);
-        status = segue_transition_sample(p->handle, t, p->pointers, p->plan.layer_count);
-    }
+    bool changed = false;
+    segue_status_t status = segue_sampler_sample(p->sampler, t, &p->layer_count, &changed);
+    if (changed && p->sampled) read_plan(self);
     if (status >= 0) p->sampled = TRUE;
     else g_warning("sampling the transition failed: %s", segue_error_message());
 }
@@ -433,12 +432,7 @@ static gboolean begin_transition(SegueGtkStack *self, Page *to, const char *anim
         update_child_visibility(self);
         return FALSE;
     }
-    for (int i = 0; i < SEGUE_MAX_LAYERS; i++) {
-        p->states[i].struct_size = sizeof p->states[i];
-        p->states[i].mesh = p->meshes[i];
-        p->states[i].mesh_vertex_count = MOST_VERTICES;
-        p->pointers[i] = &p->states[i];
-    }
+    if (segue_sampler_new(p->handle, &p->sampler) != SEGUE_OK) p->sampler = NULL;  /* only for a NULL transition */
     read_plan(self);
     sample(self, 0);
     if (!self->tick) self->tick = gtk_widget_add_tick_callback(GTK_WIDGET(self), on_tick, NULL, NULL);
@@ -474,6 +468,7 @@ static void end_transition(SegueGtkStack *self, gboolean completed) {
     gboolean fell_back = report.fell_back;
     Page *from = p->from, *to = p->to;
     char *from_name = g_strdup(from->name), *to_name = g_strdup(to->name);
+    segue_sampler_free(p->sampler);  /* before its transition */
     segue_transition_free(p->handle);
     g_free(p);
     g_signal_emit(self, signals[TRANSITION_FINISHED], 0, from_name, to_name, animator, completed, fell_back, reason);
