@@ -284,25 +284,31 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     /// transition is in flight; one that uses more than ``idleAllowance`` is
     /// ended and its plugin quarantined, saying so, as a crash is.
     private func watchWhileIdle() {
+        // The worker is held only while it is checked, never while the thread sleeps: a worker its
+        // pool lets go of ends (its process with it) as it would without the watch.
         let started = detachThread { [weak self] in
-            while let worker = self {
-                let stop: Bool = worker.lock.withLock {
-                    guard let idle = worker.idle, worker._failure == nil, let cpu = worker.processCPU() else {
-                        worker.idle = nil
-                        return true
-                    }
-                    let (used, elapsed) = (cpu - idle.cpu, MonotonicTime.now - idle.since)
-                    guard used > Self.idleAllowance.base + Self.idleAllowance.perSecond * elapsed else { return false }
-                    let what = String(format: "kept computing after its transition ended (%.1f CPU-s in %.1f s)", used, elapsed)
-                    worker.idle = nil
-                    _ = worker.fail(.end, animator: idle.animator, t: nil, what: what, kill: true)
-                    return true
-                }
-                if stop { return }
-                usleep(UInt32(Self.idleCheck * 1e6))
+            while let stop = self?.checkWhileIdle(), !stop {
+                usleep(UInt32(PluginWorker.idleCheck * 1e6))
             }
         }
         if !started { idle = nil }
+    }
+
+    /// One reading of an idle worker's CPU time: true when the watch is over
+    /// (a transition began, the worker is gone or failed, or it was ended now).
+    private func checkWhileIdle() -> Bool {
+        lock.withLock {
+            guard let idle, _failure == nil, let cpu = processCPU() else {
+                idle = nil
+                return true
+            }
+            let (used, elapsed) = (cpu - idle.cpu, MonotonicTime.now - idle.since)
+            guard used > Self.idleAllowance.base + Self.idleAllowance.perSecond * elapsed else { return false }
+            let what = String(format: "kept computing after its transition ended (%.1f CPU-s in %.1f s)", used, elapsed)
+            self.idle = nil
+            _ = fail(.end, animator: idle.animator, t: nil, what: what, kill: true)
+            return true
+        }
     }
 
     // MARK: - The process
