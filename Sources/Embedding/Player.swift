@@ -72,7 +72,7 @@ final class Player {
         var missing = false
         let config: SegueConfig
         do {
-            if let standard, access(standard, F_OK) != 0, errno == ENOENT {
+            if let standard, SegueConfig.isAbsent(path: standard) {
                 missing = true
                 config = SegueConfig(file: standard)
             } else {

@@ -106,7 +106,7 @@ public final class ConfigReloader {
     /// among them, then the plugin folders (only changed files are examined).
     public func reload(changed: Set<String>) -> Outcome {
         var outcome = Outcome(config: config, registry: registry)
-        if let configPath, changed.contains(configPath), isOptional, access(configPath, F_OK) != 0, errno == ENOENT {
+        if let configPath, changed.contains(configPath), isOptional, SegueConfig.isAbsent(path: configPath) {
             // Gone: the empty config, whatever was in force or broken.
             outcome.configVanished = !configIsMissing
             (configIsMissing, configIsBroken) = (true, false)

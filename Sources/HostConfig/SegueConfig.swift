@@ -185,6 +185,12 @@ public struct SegueConfig: Equatable, Sendable {
     /// An empty config labelled `file`: no folders, rules, children or script.
     public init(file: String) { self.file = file }
 
+    /// Whether there is no file at `path` (`ENOENT`): an optional config that
+    /// is absent is no config, while one that cannot be read for another
+    /// reason is an error. The one test of it, for libsegue's player, its
+    /// reloader and the tool.
+    public static func isAbsent(path: String) -> Bool { access(path, F_OK) != 0 && errno == ENOENT }
+
     /// Reads the config at `path`: a file, or any readable stream (a pipe,
     /// `/dev/stdin`); `-` is standard input.
     /// - Throws: ``ConfigError`` naming the file, the line and column, the key

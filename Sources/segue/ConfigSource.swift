@@ -1,4 +1,3 @@
-import Glibc
 import HostConfig
 
 /// Which config a command reads: the file `--config` names; else, for the
@@ -24,7 +23,7 @@ enum ConfigSource: Equatable, CustomStringConvertible {
             self = .given(path)
         } else if followingStandard, let standard = PluginHosting.standardConfigPath() {
             // As libsegue decides: a file that is not there is no config; any other failure is the config's error.
-            self = access(standard, F_OK) != 0 && errno == ENOENT ? .builtin(standard: standard) : .standard(standard)
+            self = SegueConfig.isAbsent(path: standard) ? .builtin(standard: standard) : .standard(standard)
         } else {
             self = .builtin(standard: nil)
         }
