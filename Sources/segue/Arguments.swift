@@ -104,11 +104,12 @@ struct Arguments {
     /// without it; nil after printing why another config cannot be used.
     func desktopConfig() throws(UsageError) -> (source: ConfigSource, config: SegueConfig)? {
         let source = configSource(followingStandard: true)
-        if case .standard(let path) = source, (try? SegueConfig.load(path: path, forViewsOfAProgram: true)) == nil {
+        guard case .standard(let path) = source else { return try config(from: source).map { (source, $0) } }
+        // Read once: good, it is the config; else the built-in scene's nothing in its place.
+        guard let config = try? SegueConfig.load(path: path, forViewsOfAProgram: true) else {
             printError("segue: warning: \(path) cannot be read (segue check says why); going on without it")
             return (.unreadable(path), SegueConfig.builtinScene)
         }
-        guard let config = try config(from: source) else { return nil }
         return (source, config)
     }
 
