@@ -63,8 +63,8 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     private var sandbox: SandboxSupervisor?
     private var animatorIDs: Set<String> = []
     private var nextSlot: UInt32 = 1
-    /// Transitions set up and not yet ended, by slot, with their animators' names.
-    private var active: [UInt32: String] = [:]
+    /// The slots of the transitions set up and not yet ended.
+    private var active: Set<UInt32> = []
     /// Since the last transition ended with none in flight: when, the worker's
     /// CPU time then, and the animator that ended last (``watchWhileIdle()``).
     private var idle: (since: Double, cpu: Double, animator: String)?
@@ -113,7 +113,8 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             case .success(let r) where r.status != WorkerReply.ok:
                 return .failed("could not be set up: \(PluginBoundary.text(in: memory, at: WorkerLayout.text, length: r.length, capacity: 4096))")
             case .success(let r):
-                (active[slot], idle) = (name, nil)
+                active.insert(slot)
+                idle = nil
                 return .planned(slot: slot, plan: PluginBoundary.plan(result: r.value, copyingFrom: memory.base + WorkerLayout.plan))
             }
         }
@@ -251,7 +252,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
                                              settings.deadlines.end) {
                 return why.message
             }
-            active[slot] = nil
+            active.remove(slot)
             if active.isEmpty, let cpu = processCPU() {
                 let watching = idle != nil
                 idle = (MonotonicTime.now, cpu, name)
