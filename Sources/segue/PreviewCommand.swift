@@ -321,7 +321,7 @@ enum PreviewCommand {
     /// names `name` for them (the config's rules, else the built-in scene's).
     static func endpoints(for name: String, config: SegueConfig, children: [String], from: String?, to: String?)
         -> (from: String, to: String, rule: SegueConfig.Rule?) {
-        let scene = config.rules.isEmpty && config.children.isEmpty ? SegueConfig.builtinScene : config
+        let scene = ruled(config)
         let rule = scene.rules.first { $0.animator == name && (from == nil || $0.from == nil || $0.from == from) && (to == nil || $0.to == nil || $0.to == to) }
         let target = to ?? rule?.to ?? (from.flatMap { f in children.first { $0 != f } } ?? children[1])
         let source = from ?? rule?.from ?? {
@@ -332,12 +332,18 @@ enum PreviewCommand {
         return (source, target, rule)
     }
 
+    /// The config whose rules a preview reads: `config`, or the built-in
+    /// scene's when it has no rules and no children of its own.
+    static func ruled(_ config: SegueConfig) -> SegueConfig {
+        config.rules.isEmpty && config.children.isEmpty ? SegueConfig.builtinScene : config
+    }
+
     /// The rule that names `name` for the `kind` (an appearance or a
     /// disappearance) of the window called `window`: the most specific of
     /// the config's rules that do (else the built-in scene's), as a config
     /// picks among its rules.
     static func windowRule(for name: String, kind: TransitionKind, window: String, config: SegueConfig) -> SegueConfig.Rule? {
-        let scene = config.rules.isEmpty && config.children.isEmpty ? SegueConfig.builtinScene : config
+        let scene = ruled(config)
         return ConfigDrivenDelegate.rule(for: .presenting(kind, view: window), among: scene.rules, naming: name)
     }
 
