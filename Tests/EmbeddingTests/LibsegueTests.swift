@@ -227,7 +227,8 @@ struct LibsegueTests {
         let program = try InstalledLibsegue.program("play_twice")
         let (folder, file) = try CPlugin.fixture("spin-after-\(sandbox)", "ATTEMPT_SPIN_AFTER", "ATTEMPT_AT=3")
         let tag = "SEGUE_TEST_TAG=libsegue-spin-\(sandbox)-\(getpid())"
-        let ran = try run(program, [folder, "TestFade", "3"], environment: tagged(tag).merging(["SEGUE_SANDBOX": sandbox]) { $1 },
+        // 6 s between the transitions: its spinning threads, ten nice levels down, may get little of a busy machine.
+        let ran = try run(program, [folder, "TestFade", "6"], environment: tagged(tag).merging(["SEGUE_SANDBOX": sandbox]) { $1 },
                           timeout: 60)
         #expect(ran.status == 0, "\(ran.out)\n\(ran.err)")
         let lines = InstalledLibsegue.fields(ran.out)
