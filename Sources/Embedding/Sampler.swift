@@ -78,9 +78,10 @@ final class Sampler {
             layer.state = states[i]
             layer.has_mesh = part.meshVertices[i] > 0
             var map = Self.identity
-            let flatSeen = layer.has_mesh || Self.flatMap(of: states[i], resting: rest, into: &map)
+            // A mesh's layer gets its flat map too: a host that cannot draw meshes draws it flat.
+            let flatSeen = Self.flatMap(of: states[i], resting: rest, into: &map)
             layer.map = map
-            layer.visible = !states[i].hidden && states[i].alpha > 0 && !part.concealed[i] && flatSeen
+            layer.visible = !states[i].hidden && states[i].alpha > 0 && !part.concealed[i] && (layer.has_mesh || flatSeen)
             drawn.append(layer)
         }
         // Back to front: by z, then plan order (a stable sort of few items).

@@ -106,6 +106,31 @@ import HostContainer
         _ = segueTransitionFinish(transition, true, nil)
     }
 
+    /// A host that cannot draw meshes draws a mesh's layer flat: its map is
+    /// the layer's frame and transform, as for a flat layer.
+    @Test func aMeshLayerAlsoHasTheMapOfItsFlatSelf() throws {
+        let (folder, _) = try CPlugin.fixture("sampler-mesh-frame", "HUGE_FRAME=780")
+        let player = try LibseguePromiseTests.player(folder)
+        defer { seguePlayerFree(player) }
+        let transition = try LibseguePromiseTests.begin(player, "TestFade")
+        defer { segueTransitionFree(transition) }
+        var made: OpaquePointer?
+        #expect(segueSamplerNew(transition, &made) == SEGUE_OK)
+        let sampler = try #require(made)
+        defer { segueSamplerFree(sampler) }
+        let (status, count) = Self.sample(sampler, at: 0.1)
+        #expect(status == SEGUE_OK)
+        let meshed = Self.layers(sampler, count: count).filter(\.has_mesh)
+        #expect(meshed.count == 2, "the fixture's two meshed layers")
+        for layer in meshed {
+            // Its frame is (0, 0, 780, 780) against a 390 x 844 view at rest: scaled 2 across, 780/844 down.
+            let m = withUnsafeBytes(of: layer.map) { Array($0.bindMemory(to: Double.self)) }
+            let expected = [2, 0, 0, 0, 780.0 / 844, 0, 0, 0, 1]
+            #expect(zip(m, expected).allSatisfy { abs($0 - $1) < 1e-9 }, "map \(m)")
+        }
+        _ = segueTransitionFinish(transition, true, nil)
+    }
+
     /// A plugin that crashes mid-switch: the sampler reads the default's
     /// plan itself, and the program never sees SEGUE_DEFAULT_TOOK_OVER.
     @Test func aTakeoverIsFollowedWithoutTheProgram() throws {

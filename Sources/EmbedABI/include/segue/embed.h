@@ -617,7 +617,10 @@ typedef struct segue_drawn_layer {
      * W = map[6] x + map[7] y + map[8] (W > 0 wherever `visible`). The
      * identity when it rests. As segue_layer_project sees the same layer.
      * For a GL host it is the 4x4 matrix with this 3x3 in its x, y and w
-     * rows and columns (z passing through).
+     * rows and columns (z passing through). A layer with a mesh has the map
+     * of the same layer drawn flat (its frame and transform, the mesh left
+     * out), for a host that cannot draw meshes; the identity when that flat
+     * layer would lie partly behind the eye.
      */
     double map[9];
 } segue_drawn_layer_t;
