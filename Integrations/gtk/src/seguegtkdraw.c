@@ -48,57 +48,51 @@ static void transform_2d(GtkSnapshot *snapshot, const double a[6]) {
     gsk_transform_unref(affine);
 }
 
-/* The affine map (xx, yx, xy, yy, x0, y0, about the frame's centre) that takes three corners of frame @f
- * where the state's transform, perspective divided, takes them; FALSE when one lies behind the eye. */
-static gboolean affine_of_corners(const segue_layer_state_t *state, segue_rect_t f, double a[6]) {
-    const double corners[3][2] = { { -f.width / 2, -f.height / 2 }, { f.width / 2, -f.height / 2 }, { -f.width / 2, f.height / 2 } };
+/* The affine map (xx, yx, xy, yy, x0, y0) that takes three corners of @rest where the projective @map takes
+ * them; FALSE when one lies behind the eye. */
+static gboolean affine_of_corners(const double map[9], segue_rect_t rest, double a[6]) {
+    const double corners[3][2] = { { rest.x, rest.y }, { rest.x + rest.width, rest.y }, { rest.x, rest.y + rest.height } };
     double at[3][2];
-    const double *t = state->transform.m;
     for (int i = 0; i < 3; i++) {
-        double x = corners[i][0], y = corners[i][1], w = x * t[3] + y * t[7] + t[15];
+        double x = corners[i][0], y = corners[i][1], w = map[6] * x + map[7] * y + map[8];
         if (!(w > 1e-9)) return FALSE;
-        at[i][0] = (x * t[0] + y * t[4] + t[12]) / w;
-        at[i][1] = (x * t[1] + y * t[5] + t[13]) / w;
+        at[i][0] = (map[0] * x + map[1] * y + map[2]) / w;
+        at[i][1] = (map[3] * x + map[4] * y + map[5]) / w;
     }
-    a[0] = (at[1][0] - at[0][0]) / f.width;
-    a[1] = (at[1][1] - at[0][1]) / f.width;
-    a[2] = (at[2][0] - at[0][0]) / f.height;
-    a[3] = (at[2][1] - at[0][1]) / f.height;
-    a[4] = at[0][0] + f.width / 2 * a[0] + f.height / 2 * a[2];
-    a[5] = at[0][1] + f.width / 2 * a[1] + f.height / 2 * a[3];
+    a[0] = (at[1][0] - at[0][0]) / rest.width;
+    a[1] = (at[1][1] - at[0][1]) / rest.width;
+    a[2] = (at[2][0] - at[0][0]) / rest.height;
+    a[3] = (at[2][1] - at[0][1]) / rest.height;
+    a[4] = at[0][0] - a[0] * rest.x - a[2] * rest.y;
+    a[5] = at[0][1] - a[1] * rest.x - a[3] * rest.y;
     return TRUE;
 }
 
-/* A flat layer: the content moved from where it rests onto the state's frame, then the transform about
- * the frame's centre. With @affine_only (the cairo renderer), a transform in perspective becomes the
- * affine map of three of its projected corners. */
+/* A flat layer: its content, where it rests, moved by libsegue's map. With @affine_only (the cairo renderer),
+ * a map in perspective becomes the affine map of three of its projected corners. */
 static void snapshot_flat(const segue_drawn_layer_t *layer, gboolean affine_only, GtkSnapshot *snapshot, GskRenderNode *content) {
-    const segue_layer_state_t *state = &layer->state;
-    segue_rect_t rest = layer->resting_frame, f = state->frame;
-    if (rest.width <= 0 || rest.height <= 0 || f.width <= 0 || f.height <= 0) return;
-    float m[16];
-    for (int i = 0; i < 16; i++) m[i] = (float)state->transform.m[i];
-    graphene_matrix_t matrix;
-    graphene_matrix_init_from_float(&matrix, m);
-    gtk_snapshot_save(snapshot);
-    gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)(f.x + f.width / 2), (float)(f.y + f.height / 2)));
+    const double *m = layer->map;
+    segue_rect_t rest = layer->resting_frame;
+    if (rest.width <= 0 || rest.height <= 0) return;
     double a[6];
-    if (graphene_matrix_is_2d(&matrix)) {
-        graphene_matrix_to_2d(&matrix, &a[0], &a[1], &a[2], &a[3], &a[4], &a[5]);
-        transform_2d(snapshot, a);
+    gtk_snapshot_save(snapshot);
+    if (m[6] == 0 && m[7] == 0 && m[8] == 1) {
+        const double affine[6] = { m[0], m[3], m[1], m[4], m[2], m[5] };
+        transform_2d(snapshot, affine);
     } else if (!affine_only) {
+        /* The 3x3 in the x, y and w rows and columns, as graphene's row vectors take it. */
+        graphene_matrix_t matrix;
+        graphene_matrix_init_from_float(&matrix, (float[16]){ (float)m[0], (float)m[3], 0, (float)m[6], (float)m[1], (float)m[4], 0, (float)m[7],
+                                                              0, 0, 1, 0, (float)m[2], (float)m[5], 0, (float)m[8] });
         gtk_snapshot_transform_matrix(snapshot, &matrix);
-    } else if (affine_of_corners(state, f, a)) {
+    } else if (affine_of_corners(m, rest, a)) {
         transform_2d(snapshot, a);
     } else {
         gtk_snapshot_restore(snapshot);
         return;
     }
-    gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)(-f.width / 2), (float)(-f.height / 2)));
-    gtk_snapshot_scale(snapshot, (float)(f.width / rest.width), (float)(f.height / rest.height));
-    gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)-rest.x, (float)-rest.y));
     gtk_snapshot_push_clip(snapshot, &GRAPHENE_RECT_INIT((float)rest.x, (float)rest.y, (float)rest.width, (float)rest.height));
-    gtk_snapshot_push_opacity(snapshot, fmin(fmax(state->alpha, 0), 1));
+    gtk_snapshot_push_opacity(snapshot, fmin(fmax(layer->state.alpha, 0), 1));
     gtk_snapshot_append_node(snapshot, content);
     gtk_snapshot_pop(snapshot);
     gtk_snapshot_pop(snapshot);
