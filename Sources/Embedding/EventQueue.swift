@@ -53,6 +53,13 @@ final class EventQueue: @unchecked Sendable {  // guarded by `lock`
         }
     }
 
+    /// Names no longer `transition` in the events waiting: the program freed it. [any thread]
+    func forget(transition: UnsafeMutableRawPointer) {
+        lock.withLock {
+            for i in pending.indices where pending[i].transition == transition { pending[i].transition = nil }
+        }
+    }
+
     /// Every event waiting, oldest first, and the descriptor no longer readable.
     func take() -> (events: [Event], dropped: Int) {
         lock.withLock {

@@ -126,6 +126,8 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
     private var takeOverSaid = false
     private var ended = false
     private var fellBack: Bool
+    /// Whether the program freed its handle (a sampler may keep it alive).
+    private var freed = false
     private var reason: CString
     /// Reasons replaced by later ones, kept alive for pointers already handed out.
     private var earlierReasons: [CString] = []
@@ -273,14 +275,16 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
     /// finishes it, the reason says why, and the program hears it. [any thread]
     private func takeOver(_ why: String) {
         let text = FallbackReason.midway(chosen.animator.name, why)
+        // Posted under the lock forget() takes: the program never hears of a transition it freed.
         lock.withLock {
             tookOver = true
             fellBack = true
             earlierReasons.append(reason)
             reason = CString(text)
+            events.post(.init(kind: SEGUE_EVENT_FELL_BACK.rawValue, level: SEGUE_LOG_WARNING.rawValue,
+                              message: PluginText.escaped("segue: \(text)"),
+                              transition: freed ? nil : Unmanaged.passUnretained(self).toOpaque()))
         }
-        events.post(.init(kind: SEGUE_EVENT_FELL_BACK.rawValue, level: SEGUE_LOG_WARNING.rawValue,
-                          message: PluginText.escaped("segue: \(text)"), transition: Unmanaged.passUnretained(self).toOpaque()))
     }
 
     // MARK: - Main thread
@@ -305,8 +309,16 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         return true
     }
 
-    /// Leaves the player's list: the program freed the transition.
-    func forget() { player?.transitions[ObjectIdentifier(self)] = nil }
+    /// Leaves the player's list: the program freed the transition. Events
+    /// waiting, or posted later (a sampler keeps it alive), no longer name it.
+    func forget() {
+        player?.transitions[ObjectIdentifier(self)] = nil
+        let handle = Unmanaged.passUnretained(self).toOpaque()
+        lock.withLock {
+            freed = true
+            events.forget(transition: handle)
+        }
+    }
 
     deinit { finish(completed: false) }
 }

@@ -10,7 +10,7 @@ import HostContainer
 /// to front with their resting frames and the map a flat layer is drawn
 /// through (the same as segue_layer_project sees it), meshes in storage of
 /// its own, and a takeover followed without the program reading the plan.
-@Suite struct LibsegueSamplerTests {
+@Suite(.serialized) struct LibsegueSamplerTests {
     /// A folder holding copies of the bundled `names`.
     static func bundled(_ names: String...) throws -> String {
         let folder = makeTemporaryFolder("sampler-plugins")
@@ -159,6 +159,48 @@ import HostContainer
         let layers = Self.layers(sampler, count: count)
         #expect(count == 2 && layers.allSatisfy { !$0.has_mesh }, "the default's own two layers: \(layers.map(\.request.kind))")
         _ = segueTransitionFinish(transition, true, nil)
+    }
+
+    /// What the fell-back events named, heard by `fellBackNames`.
+    nonisolated(unsafe) static var named: [UnsafeMutableRawPointer?] = []
+
+    /// A fallback event names its transition while the program holds it, and
+    /// never once the program freed it: its address may be another's by then.
+    @Test(arguments: [false, true])
+    func aFallbackNamesItsTransitionOnlyWhileTheProgramHoldsIt(freedFirst: Bool) throws {
+        let (folder, _) = try CPlugin.fixture("sampler-freed-crash", "FAULT_CRASH_EVALUATE")
+        Self.named = []
+        let player = try LibseguePromiseTests.player(folder) { options in
+            options.on_event = { _, event in
+                guard let event, event.pointee.kind == SEGUE_EVENT_FELL_BACK.rawValue else { return }
+                LibsegueSamplerTests.named.append(UnsafeMutableRawPointer(event.pointee.transition))
+            }
+        }
+        defer { seguePlayerFree(player) }
+        let transition = try LibseguePromiseTests.begin(player, "TestFade")
+        var made: OpaquePointer?
+        #expect(segueSamplerNew(transition, &made) == SEGUE_OK)
+        let sampler = try #require(made)
+        var t = 0.0
+        while t <= 0.5 && LibseguePromiseTests.plan(transition).animator != "default" {
+            _ = Self.sampleSayingChange(sampler, at: t)
+            t += 1.0 / 60
+        }
+        #expect(LibseguePromiseTests.plan(transition).animator == "default", "the fixture crashed and the default took over")
+        if freedFirst {
+            segueSamplerFree(sampler)
+            segueTransitionFree(transition)
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while Self.named.isEmpty && Date() < deadline {
+            var poller = pollfd(fd: seguePlayerFD(player), events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 100) > 0 { #expect(seguePlayerDispatch(player) == SEGUE_OK) }
+        }
+        #expect(Self.named == [freedFirst ? nil : UnsafeMutableRawPointer(transition)], "\(Self.named) for \(transition)")
+        if !freedFirst {
+            segueSamplerFree(sampler)
+            segueTransitionFree(transition)
+        }
     }
 
     @Test func badArgumentsGetAStatusAndAMessage() throws {

@@ -246,7 +246,11 @@ typedef struct segue_event {
     uint32_t level;
     /** The text, NUL-terminated, with any bytes a plugin supplied escaped. */
     const char *message;
-    /** For SEGUE_EVENT_FELL_BACK: the transition (still yours until you free it); otherwise NULL. */
+    /**
+     * For SEGUE_EVENT_FELL_BACK: the transition (still yours until you free
+     * it); NULL when you freed it before this event was dispatched (its
+     * address may by then be another transition's), and for other kinds.
+     */
     segue_transition_t *transition;
 } segue_event_t;
 
