@@ -41,8 +41,9 @@ G_DEFINE_ENUM_TYPE(SegueGLibLogLevel, segue_glib_log_level,
 gboolean segue_glib_fail(GError **error, segue_status_t status, const char *what) {
     int code = status < 0 && status >= SEGUE_E_SYSTEM ? -status : SEGUE_GLIB_ERROR_FAILED;
     const char *message = segue_error_message();
-    if (!message || !*message) message = "libsegue gave no reason";
-    g_set_error(error, SEGUE_GLIB_ERROR, code, "%s: %s", what, message);
+    /* libsegue's words name the call, the argument, key or file; `what` only when it has none. */
+    if (message && *message) g_set_error_literal(error, SEGUE_GLIB_ERROR, code, message);
+    else g_set_error(error, SEGUE_GLIB_ERROR, code, "%s (libsegue said no more)", what);
     return FALSE;
 }
 
