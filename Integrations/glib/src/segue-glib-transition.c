@@ -402,6 +402,17 @@ guint segue_glib_transition_sample(SegueGLibTransition *transition, double t, gb
     return count;
 }
 
+gboolean segue_glib_transition_prefetch(SegueGLibTransition *transition, double t, GError **error) {
+    g_return_val_if_fail(SEGUE_GLIB_IS_TRANSITION(transition), FALSE);
+    g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+    if (transition->finished || !transition->transition) {
+        g_set_error(error, SEGUE_GLIB_ERROR, SEGUE_GLIB_ERROR_ENDED, "the transition has already been finished");
+        return FALSE;
+    }
+    segue_status_t status = segue_transition_prefetch(transition->transition, t);
+    return status >= 0 || segue_glib_fail(error, status, "the transition could not prefetch");
+}
+
 SegueGLibLayer *segue_glib_transition_get_layer(SegueGLibTransition *transition, guint index) {
     g_return_val_if_fail(SEGUE_GLIB_IS_TRANSITION(transition), NULL);
     if (!transition->sampler) return NULL;

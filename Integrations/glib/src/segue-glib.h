@@ -635,6 +635,25 @@ gboolean segue_glib_transition_get_fell_back(SegueGLibTransition *transition);
 guint segue_glib_transition_sample(SegueGLibTransition *transition, double t, gboolean *plan_changed, GError **error);
 
 /**
+ * segue_glib_transition_prefetch:
+ * @transition: a transition
+ * @t: the time of the next frame, seconds since the transition began
+ * @error: a place for the reason it failed, or %NULL
+ *
+ * Asks the plugin for the layers at @t now, on libsegue's evaluator thread,
+ * and returns at once (libsegue's segue_transition_prefetch): a later
+ * segue_glib_transition_sample() at the same @t takes that answer rather
+ * than waiting on the worker. Call it once a frame is drawn, with the next
+ * frame's time: a compositor's thread then spends a frame copying states.
+ * Nothing happens for the built-in default or once the plugin has failed.
+ * On any thread.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%SEGUE_GLIB_ERROR_ENDED once
+ *   finished, %SEGUE_GLIB_ERROR_INVALID_ARGUMENT for a NaN @t).
+ */
+gboolean segue_glib_transition_prefetch(SegueGLibTransition *transition, double t, GError **error);
+
+/**
  * segue_glib_transition_get_layer:
  * @transition: a transition
  * @index: 0 for the backmost, below the count the last sample returned
