@@ -1,0 +1,181 @@
+# SegueGLib from Python (PyGObject) through its typelib alone: python3 player.py CRASH_FOLDER CONFIG_FILE
+# Prints `check|NAME|True|detail` for each thing it checks (the test reads them) and `animators|...`.
+# Where the `segue` package (libsegue through ctypes) is importable, the layers are compared with it.
+import sys, time
+
+import gi
+gi.require_version("SegueGLib", "1")
+from gi.repository import GLib, SegueGLib
+
+crash_folder, config_path = sys.argv[1], sys.argv[2]
+
+
+def check(name, ok, detail=""):
+    print(f"check|{name}|{bool(ok)}|{str(detail).replace(chr(10), ' ')}", flush=True)
+
+
+good = '{"rules": [{"from": "a", "to": "b", "animator": "CurlUp", "parameters": {"rows": 8}}]}'
+with open(config_path, "w") as f:
+    f.write(good)
+
+player = SegueGLib.Player(config_path=config_path, plugin_dirs=[crash_folder])
+player.init(None)
+events = {"log": [], "reloaded": [], "config-error": [], "fell-back": []}
+player.connect("log", lambda _p, level, message: events["log"].append((level, message)))
+player.connect("reloaded", lambda _p, message: events["reloaded"].append(message))
+player.connect("config-error", lambda _p, message: events["config-error"].append(message))
+player.connect("fell-back", lambda _p, transition, message: events["fell-back"].append((transition, message)))
+print("animators|" + ",".join(player.list_animators()), flush=True)
+
+
+def loop_until(done, seconds):
+    """Runs the main context until done() or `seconds` pass; whether done."""
+    context = GLib.MainContext.default()
+    deadline = time.monotonic() + seconds
+    while not done() and time.monotonic() < deadline:
+        GLib.timeout_add(50, lambda: GLib.SOURCE_REMOVE)
+        context.iteration(True)
+    return done()
+
+
+def seen(matrix, x, y):
+    v = [x * matrix.get_value(0, c) + y * matrix.get_value(1, c) + matrix.get_value(3, c) for c in range(4)]
+    return v[0] / v[3], v[1] / v[3]
+
+
+def matrix_error(layer):
+    """The largest difference between where the 3x3 map sees the corners and centre and where the local
+    (and the container) matrix does."""
+    rx, ry, rw, rh = layer.get_resting_frame()
+    m = layer.get_map()
+    local, container = layer.get_local_matrix(), layer.get_matrix()
+    worst = 0.0
+    for x, y in ((0, 0), (rw, 0), (0, rh), (rw, rh), (rw / 2, rh / 2)):
+        X, Y = rx + x, ry + y
+        W = m[6] * X + m[7] * Y + m[8]
+        sx, sy = (m[0] * X + m[1] * Y + m[2]) / W, (m[3] * X + m[4] * Y + m[5]) / W
+        lx, ly = seen(local, x, y)
+        cx, cy = seen(container, X, Y)
+        worst = max(worst, abs(lx + rx - sx), abs(ly + ry - sy), abs(cx - sx), abs(cy - sy))
+    return worst
+
+
+try:
+    import segue  # libsegue's own answers, through the Python package installed beside it
+except ImportError:
+    segue = None
+check("libsegue-package", segue is not None, "PYTHONPATH=PREFIX/lib/segue/python")
+
+# A flat animator: Pop opening a window at its own frame, not the bounds.
+request = SegueGLib.Request(kind=SegueGLib.TransitionKind.APPEAR, to_name="org.gnome.Calculator", to_x=100, to_y=80,
+                            to_width=700, to_height=475, bounds_width=1280, bounds_height=720, animator="Pop")
+tr = player.begin(request)
+check("pop-plays", tr.props.animator == "Pop" and not tr.props.fell_back and tr.props.plugin_path.endswith("libPop.so"),
+      tr.props.reason)
+reference = None
+if segue:
+    direct = segue.Player([], config_path)
+    reference = direct.begin(None, segue.View("org.gnome.Calculator", (100, 80, 700, 475)), (1280, 720), animator="Pop",
+                             kind="appear")
+worst, same, frames = 0.0, True, []
+for f in (0, 0.3, 0.6, 1):
+    t = f * tr.props.duration
+    count, changed = tr.sample(t)
+    layers = [tr.get_layer(i) for i in range(count)]
+    for layer in layers:
+        if layer.get_side() == SegueGLib.Side.TO:
+            frames.append(tuple(layer.get_resting_frame()))
+            worst = max(worst, matrix_error(layer))
+    if reference:
+        theirs = reference.layers(t)
+        same = same and len(theirs) == count and all(
+            tuple(l.get_resting_frame()) == d.resting_frame and all(abs(a - b) < 1e-9 for a, b in zip(l.get_map(), d.map))
+            and abs(l.get_alpha() - d.state.alpha) < 1e-9 and l.get_visible() == d.visible and l.get_plan_index() == d.plan_index
+            for l, d in zip(layers, theirs))
+check("pop-rests-at-window-frame", len(frames) == 4 and set(frames) == {(100, 80, 700, 475)}, frames)
+check("pop-matrices-match-map", worst < 1e-3, worst)
+check("pop-layers-as-libsegue", reference is not None and same)
+report = tr.finish(True)
+check("report", report.props.completed and report.props.animator == "Pop" and not report.props.fell_back, report.props.reason)
+try:
+    tr.finish(True)
+    check("finish-twice-ended", False, "no error")
+except GLib.Error as e:
+    check("finish-twice-ended", e.matches(SegueGLib.error_quark(), SegueGLib.Error.ENDED), e.message)
+if reference:
+    reference.finish()
+    reference.close()
+
+# A mesh: CurlUp, chosen by the config's rule for a -> b.
+tr = player.begin(SegueGLib.Request(from_name="a", to_name="b", bounds_width=390, bounds_height=844))
+check("curlup-by-rule", tr.props.animator == "CurlUp" and "rules[0]" in tr.props.reason, tr.props.reason)
+t = tr.props.duration * 0.5
+count, _ = tr.sample(t)
+meshes = [tr.get_layer(i) for i in range(count) if tr.get_layer(i).get_has_mesh()]
+check("curlup-has-a-mesh", len(meshes) == 1, len(meshes))
+if meshes:
+    page = meshes[0]
+    columns, rows = page.get_mesh_size()
+    vertices, light = page.get_mesh_vertices(), page.get_mesh_light(False)
+    n = (columns + 1) * (rows + 1)
+    check("mesh-size", rows == 8 and len(vertices) == 3 * n, (columns, rows, len(vertices)))
+    check("mesh-light", len(light) == n and all(0.3 - 1e-6 <= v <= 1 + 1e-6 for v in light) and min(light) < 0.999,
+          (min(light), max(light)))
+    if segue:
+        with segue.Player([], config_path) as direct:
+            with direct.begin(segue.View("a"), segue.View("b"), (390, 844)) as theirs:
+                drawn = next(d for d in theirs.layers(t) if d.has_mesh)
+                flat = [c for v in drawn.state.mesh for c in v]
+                check("mesh-as-libsegue", len(flat) == len(vertices) and all(abs(a - b) < 1e-3 for a, b in zip(vertices, flat))
+                      and all(abs(a - b) < 1e-6 for a, b in zip(page.get_mesh_light(True), segue.mesh_light(drawn, back=True))))
+tr.finish(True)
+
+# Elements: ImageZoom moves a snapshot of the shared element "photo", named by the layer.
+request = SegueGLib.Request(from_name="grid", to_name="detail", bounds_width=390, bounds_height=844, animator="ImageZoom")
+request.add_element(SegueGLib.Side.FROM, "title", 0, 0, 390, 40)
+request.add_element(SegueGLib.Side.FROM, "photo", 20, 100, 120, 90)
+request.add_element(SegueGLib.Side.TO, "photo", 0, 60, 390, 292)
+tr = player.begin(request)
+tr.prefetch(0.1)
+count, _ = tr.sample(0.1)
+named = [(tr.get_layer(i).get_element(), tr.get_layer(i).get_side(), tuple(tr.get_layer(i).get_resting_frame()))
+         for i in range(count) if tr.get_layer(i).get_element() is not None]
+check("element-layer", tr.props.animator == "ImageZoom" and named == [("photo", SegueGLib.Side.FROM, (20, 100, 120, 90))],
+      (tr.props.reason, named))
+tr.finish(True)
+
+# Errors: parameters that are not a JSON object.
+try:
+    player.begin(SegueGLib.Request(from_name="a", to_name="b", bounds_width=390, bounds_height=844, animator="Pop",
+                                   parameters_json="[1, 2]"))
+    check("bad-json-invalid-argument", False, "no error")
+except GLib.Error as e:
+    check("bad-json-invalid-argument", e.matches(SegueGLib.error_quark(), SegueGLib.Error.INVALID_ARGUMENT), e.message)
+
+# A plugin that crashes mid-transition.
+tr = player.begin(SegueGLib.Request(from_name="a", to_name="c", bounds_width=390, bounds_height=844, animator="TestFade"))
+tr.sample(0.1)
+state = {"t": 0.3}
+
+
+def fell_back_and_sampled():
+    count, _ = tr.sample(state["t"])
+    state["t"] = min(state["t"] + 0.01, 0.45)
+    return bool(events["fell-back"]) and count > 0
+
+
+loop_until(fell_back_and_sampled, 10)
+check("fell-back-signal", events["fell-back"] and events["fell-back"][0][0] == tr, events["fell-back"][:1])
+count, _ = tr.sample(0.45)
+check("default-goes-on", tr.props.fell_back and tr.props.animator == "default" and count > 0, tr.props.reason)
+tr.finish(False)
+
+# The config, watched: broken after the start, then fixed.
+with open(config_path, "w") as f:
+    f.write('{"rules": [')
+check("config-error-signal", loop_until(lambda: events["config-error"], 20) and config_path in events["config-error"][0],
+      events["config-error"][:1])
+with open(config_path, "w") as f:
+    f.write(good)
+check("reloaded-signal", loop_until(lambda: events["reloaded"], 20), events["reloaded"][:1])
+print("done", flush=True)
