@@ -12,7 +12,7 @@ import AnimatorABI
 struct LibsegueReadmeTests {
     @Test func theReadmesCExampleBuildsAndPrintsWhatItShows() throws {
         let readme = try String(contentsOfFile: Paths.packageRoot + "/README.md", encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "## Playing animators: C, GTK or Python").dropFirst().first)
+        let section = try #require(readme.components(separatedBy: "## Playing animators: C, GTK, GObject or Python").dropFirst().first)
         let source = try #require(section.components(separatedBy: "```c\n").dropFirst().first?.components(separatedBy: "```").first)
         let shown = try #require(section.components(separatedBy: "```text\n").dropFirst().first?.components(separatedBy: "```").first)
         let expected = try #require(shown.split(separator: "\n").last.map(String.init))
