@@ -17,7 +17,18 @@ struct _SegueGLibPlayer {
     segue_player_t *player;
     GSource *source;
     GHashTable *transitions; /* segue_transition_t * -> SegueGLibTransition * (not referenced: they untrack themselves) */
+    GQueue pending;          /* of Pending: events dispatched, not yet emitted */
+    GSource *flush;          /* an idle source that emits them, while one is due */
 };
+
+/* An event libsegue delivered, waiting to be emitted as a signal: no program code runs inside libsegue's
+ * dispatch (which a transition's dispose calls, as GJS's garbage collector may). */
+typedef struct {
+    segue_event_kind_t kind;
+    SegueGLibLogLevel level;
+    char *message;
+    SegueGLibTransition *transition; /* referenced; NULL when it is gone */
+} Pending;
 
 static void initable_iface_init(GInitableIface *iface);
 
@@ -61,27 +72,42 @@ static void get_property(GObject *object, guint id, GValue *value, GParamSpec *p
     }
 }
 
-/* libsegue's events, during segue_player_dispatch on the player's thread: emitted as they come. */
+/* libsegue's events, during segue_player_dispatch on the player's thread: queued, with the transition a
+ * fallback names while it lives (a transition untracks itself before it is freed). */
 static void on_event(void *user_data, const segue_event_t *event) {
     SegueGLibPlayer *self = user_data;
-    const char *message = event->message ? event->message : "";
-    switch (event->kind) {
-    case SEGUE_EVENT_RELOADED: g_signal_emit(self, signals[SIGNAL_RELOADED], 0, message); break;
-    case SEGUE_EVENT_CONFIG_ERROR: g_signal_emit(self, signals[SIGNAL_CONFIG_ERROR], 0, message); break;
-    case SEGUE_EVENT_FELL_BACK: {
-        SegueGLibTransition *transition = event->transition ? g_hash_table_lookup(self->transitions, event->transition) : NULL;
-        if (transition) {
-            g_object_ref(transition);
-            segue_glib_transition_plan_changed(transition);
+    Pending *pending = g_new0(Pending, 1);
+    pending->kind = event->kind <= SEGUE_EVENT_FELL_BACK ? (segue_event_kind_t)event->kind : SEGUE_EVENT_LOG;
+    pending->level = event->level <= SEGUE_LOG_ERROR ? (SegueGLibLogLevel)event->level : SEGUE_GLIB_LOG_LEVEL_INFO;
+    pending->message = g_strdup(event->message ? event->message : "");
+    if (pending->kind == SEGUE_EVENT_FELL_BACK && event->transition) {
+        SegueGLibTransition *transition = g_hash_table_lookup(self->transitions, event->transition);
+        if (transition) pending->transition = g_object_ref(transition);
+    }
+    g_queue_push_tail(&self->pending, pending);
+}
+
+static void pending_free(gpointer data) {
+    Pending *pending = data;
+    g_clear_object(&pending->transition);
+    g_free(pending->message);
+    g_free(pending);
+}
+
+/* Emits what waits, in libsegue's order; handlers may begin, finish and drop transitions meanwhile. */
+static void emit_pending(SegueGLibPlayer *self) {
+    Pending *pending;
+    while ((pending = g_queue_pop_head(&self->pending))) {
+        switch (pending->kind) {
+        case SEGUE_EVENT_RELOADED: g_signal_emit(self, signals[SIGNAL_RELOADED], 0, pending->message); break;
+        case SEGUE_EVENT_CONFIG_ERROR: g_signal_emit(self, signals[SIGNAL_CONFIG_ERROR], 0, pending->message); break;
+        case SEGUE_EVENT_FELL_BACK:
+            if (pending->transition) segue_glib_transition_plan_changed(pending->transition);
+            g_signal_emit(self, signals[SIGNAL_FELL_BACK], 0, pending->transition, pending->message);
+            break;
+        default: g_signal_emit(self, signals[SIGNAL_LOG], 0, pending->level, pending->message); break;
         }
-        g_signal_emit(self, signals[SIGNAL_FELL_BACK], 0, transition, message);
-        if (transition) g_object_unref(transition);
-        break;
-    }
-    default: {
-        SegueGLibLogLevel level = event->level <= SEGUE_LOG_ERROR ? (SegueGLibLogLevel)event->level : SEGUE_GLIB_LOG_LEVEL_INFO;
-        g_signal_emit(self, signals[SIGNAL_LOG], 0, level, message);
-    }
+        pending_free(pending);
     }
 }
 
@@ -90,8 +116,27 @@ static gboolean on_readable(int fd, GIOCondition condition, gpointer data) {
     (void)condition;
     SegueGLibPlayer *self = g_object_ref(data);
     segue_player_dispatch(self->player);
+    emit_pending(self);
     g_object_unref(self);
     return G_SOURCE_CONTINUE;
+}
+
+static gboolean on_flush(gpointer data) {
+    SegueGLibPlayer *self = data;
+    g_clear_pointer(&self->flush, g_source_unref);
+    emit_pending(self);
+    return G_SOURCE_REMOVE;
+}
+
+void segue_glib_player_dispatch_quietly(SegueGLibPlayer *player) {
+    if (!player->player) return;
+    segue_player_dispatch(player->player);
+    if (g_queue_is_empty(&player->pending) || player->flush) return;
+    /* Emitted from the player's main context soon, holding the player until then. */
+    player->flush = g_idle_source_new();
+    g_source_set_callback(player->flush, on_flush, g_object_ref(player), g_object_unref);
+    g_source_set_name(player->flush, "Segue player events");
+    g_source_attach(player->flush, g_source_get_context(player->source));
 }
 
 static gboolean initable_init(GInitable *initable, GCancellable *cancellable, GError **error) {
@@ -144,7 +189,9 @@ static void finalize(GObject *object) {
         g_source_destroy(self->source);
         g_source_unref(self->source);
     }
-    /* Transitions keep their player alive, so none is left here: this ends the workers. */
+    /* Transitions keep their player alive, so none is left here, nor a flush (which holds the player):
+     * this ends the workers. */
+    g_queue_clear_full(&self->pending, pending_free);
     segue_player_free(self->player);
     g_hash_table_unref(self->transitions);
     g_clear_error(&self->init_error);
