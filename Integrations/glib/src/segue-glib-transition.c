@@ -248,6 +248,7 @@ struct _SegueGLibTransition {
     segue_transition_t *transition;
     segue_sampler_t *sampler;
     gboolean finished;
+    gboolean late; /* the last sample's status was SEGUE_LATE */
     char **elements[2]; /* the request's element names, by side and index */
 };
 
@@ -402,8 +403,14 @@ guint segue_glib_transition_sample(SegueGLibTransition *transition, double t, gb
         segue_glib_fail(error, status, "the transition could not be sampled");
         return 0;
     }
+    transition->late = status == SEGUE_LATE;
     if (plan_changed) *plan_changed = changed;
     return count;
+}
+
+gboolean segue_glib_transition_get_late(SegueGLibTransition *transition) {
+    g_return_val_if_fail(SEGUE_GLIB_IS_TRANSITION(transition), FALSE);
+    return transition->late;
 }
 
 gboolean segue_glib_transition_prefetch(SegueGLibTransition *transition, double t, GError **error) {

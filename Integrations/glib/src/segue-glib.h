@@ -635,6 +635,21 @@ gboolean segue_glib_transition_get_fell_back(SegueGLibTransition *transition);
 guint segue_glib_transition_sample(SegueGLibTransition *transition, double t, gboolean *plan_changed, GError **error);
 
 /**
+ * segue_glib_transition_get_late:
+ * @transition: a transition
+ *
+ * Whether the last sample's states are held: the plugin did not answer
+ * within the player's sample bound, so the layers are the newest it gave
+ * (or the resting ones before its first answer), never torn (libsegue's
+ * SEGUE_LATE). Sampling the same time again later gives its answer. On the
+ * sampling thread.
+ *
+ * Returns: %TRUE when the last sample was late; %FALSE otherwise, and before
+ *   the first.
+ */
+gboolean segue_glib_transition_get_late(SegueGLibTransition *transition);
+
+/**
  * segue_glib_transition_prefetch:
  * @transition: a transition
  * @t: the time of the next frame, seconds since the transition began
