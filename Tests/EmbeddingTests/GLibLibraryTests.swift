@@ -45,8 +45,14 @@ enum GLibBuild {
         return .success(prefix)
     }()
 
-    /// The fixture plugin that crashes past a quarter of its transition ("TestFade"), in a folder of its own.
-    static let crasher: Result<String, Error> = Result { try CPlugin.fixture("glib-crash", "FAULT_CRASH_EVALUATE").folder }
+    /// The fixture plugin that crashes past a quarter of its transition, twice ("TestFade" and "LateCrash": a
+    /// crash quarantines a plugin), in a folder of their own.
+    static let crasher: Result<String, Error> = Result {
+        let folder = try CPlugin.fixture("glib-crash", "FAULT_CRASH_EVALUATE").folder
+        _ = try CPlugin.build(CPlugin.fixtureSource, name: "glib-late-crash", defines: ["FAULT_CRASH_EVALUATE", "FIXTURE_NAME=\"LateCrash\"",
+                              "FIXTURE_ID=\"org.segue.test.late-crash/1\""], into: folder)
+        return folder
+    }
 
     /// `/usr/bin/env` arguments that run `program` with nothing of the test's environment: an empty home and
     /// config folder, `variables`, and the tag its workers carry (a link to the prefix's worker named after it).
@@ -69,7 +75,7 @@ enum GLibBuild {
     }
 
     /// The animators the scripts must list: the bundled ones as Scripts/install.sh puts them, the fixture, the default.
-    static let animators = ["TestFade", "CurlUp", "ImageZoom", "Pop", "SpringSlide", "default"]
+    static let animators = ["TestFade", "LateCrash", "CurlUp", "ImageZoom", "Pop", "SpringSlide", "default"]
 }
 
 /// SegueGLib, the GObject library over libsegue (Integrations/glib), as
@@ -138,7 +144,8 @@ struct GLibLibraryTests {
         let ran = try run("/usr/bin/env", GLibBuild.alone("/usr/bin/python3", [Self.fixtures + "/player.py", crasher, config],
                                                           prefix: prefix, tag: tag, variables), timeout: 120)
         #expect(ran.status == 0, "\(ran.err)")
-        Self.expectChecks(Self.bothCheck + ["libsegue-package", "pop-layers-as-libsegue", "mesh-as-libsegue", "element-layer"], in: ran.out, ran.err)
+        Self.expectChecks(Self.bothCheck + ["libsegue-package", "pop-layers-as-libsegue", "mesh-as-libsegue", "element-layer",
+                                            "other-thread-refused", "other-thread-samples", "fell-back-after-drop-names-none"], in: ran.out, ran.err)
         #expect(processesTagged(tag).isEmpty, "no worker left after python3 ended")
     }
 

@@ -24,7 +24,13 @@ int main(int argc, char **argv) {
     double duration = segue_glib_transition_get_duration(transition);
     for (int step = 0; step <= 4; step++) {
         double t = duration * step / 4;
+        /* The plugin's answer, not states held from before (a late plugin's, on a busy machine), within 10 s. */
+        gint64 deadline = g_get_monotonic_time() + 10 * G_USEC_PER_SEC;
         guint count = segue_glib_transition_sample(transition, t, NULL, &error);
+        while (segue_glib_transition_get_late(transition) && g_get_monotonic_time() < deadline) {
+            g_usleep(2000);
+            count = segue_glib_transition_sample(transition, t, NULL, &error);
+        }
         for (guint i = 0; i < count; i++) {
             SegueGLibLayer *layer = segue_glib_transition_get_layer(transition, i);
             if (segue_glib_layer_get_side(layer) == SEGUE_GLIB_SIDE_TO) {

@@ -38,6 +38,28 @@ def loop_until(done, seconds):
     return done()
 
 
+def fresh(tr, t):
+    """Samples `t` until the states are the plugin's answer, not held from before (a late plugin's, on a busy
+    machine), within a deadline: the count, and whether any of the samples said the plan changed."""
+    deadline, changed_any = time.monotonic() + 10, False
+    while True:
+        count, changed = tr.sample(t)
+        changed_any = changed_any or changed
+        if not tr.get_late() or time.monotonic() > deadline:
+            return count, changed_any
+        time.sleep(0.002)
+
+
+def fresh_reference(theirs, t):
+    """The segue package's layers at `t`, likewise not held."""
+    deadline = time.monotonic() + 10
+    while True:
+        layers = theirs.layers(t)
+        if theirs.status != segue.Status.LATE or time.monotonic() > deadline:
+            return layers
+        time.sleep(0.002)
+
+
 def seen(matrix, x, y):
     v = [x * matrix.get_value(0, c) + y * matrix.get_value(1, c) + matrix.get_value(3, c) for c in range(4)]
     return v[0] / v[3], v[1] / v[3]
@@ -80,14 +102,14 @@ if segue:
 worst, same, frames = 0.0, True, []
 for f in (0, 0.3, 0.6, 1):
     t = f * tr.props.duration
-    count, changed = tr.sample(t)
+    count, changed = fresh(tr, t)
     layers = [tr.get_layer(i) for i in range(count)]
     for layer in layers:
         if layer.get_side() == SegueGLib.Side.TO:
             frames.append(tuple(layer.get_resting_frame()))
             worst = max(worst, matrix_error(layer))
     if reference:
-        theirs = reference.layers(t)
+        theirs = fresh_reference(reference, t)
         same = same and len(theirs) == count and all(
             tuple(l.get_resting_frame()) == d.resting_frame and all(abs(a - b) < 1e-9 for a, b in zip(l.get_map(), d.map))
             and abs(l.get_alpha() - d.state.alpha) < 1e-9 and l.get_visible() == d.visible and l.get_plan_index() == d.plan_index
@@ -110,7 +132,7 @@ if reference:
 tr = player.begin(SegueGLib.Request(from_name="a", to_name="b", bounds_width=390, bounds_height=844))
 check("curlup-by-rule", tr.props.animator == "CurlUp" and "rules[0]" in tr.props.reason, tr.props.reason)
 t = tr.props.duration * 0.5
-count, _ = tr.sample(t)
+count, _ = fresh(tr, t)
 meshes = [tr.get_layer(i) for i in range(count) if tr.get_layer(i).get_has_mesh()]
 check("curlup-has-a-mesh", len(meshes) == 1, len(meshes))
 if meshes:
@@ -124,7 +146,7 @@ if meshes:
     if segue:
         with segue.Player([], config_path) as direct:
             with direct.begin(segue.View("a"), segue.View("b"), (390, 844)) as theirs:
-                drawn = next(d for d in theirs.layers(t) if d.has_mesh)
+                drawn = next(d for d in fresh_reference(theirs, t) if d.has_mesh)
                 flat = [c for v in drawn.state.mesh for c in v]
                 check("mesh-as-libsegue", len(flat) == len(vertices) and all(abs(a - b) < 1e-3 for a, b in zip(vertices, flat))
                       and all(abs(a - b) < 1e-6 for a, b in zip(page.get_mesh_light(True), segue.mesh_light(drawn, back=True))))
@@ -137,7 +159,7 @@ request.add_element(SegueGLib.Side.FROM, "photo", 20, 100, 120, 90)
 request.add_element(SegueGLib.Side.TO, "photo", 0, 60, 390, 292)
 tr = player.begin(request)
 tr.prefetch(0.1)
-count, _ = tr.sample(0.1)
+count, _ = fresh(tr, 0.1)
 named = [(tr.get_layer(i).get_element(), tr.get_layer(i).get_side(), tuple(tr.get_layer(i).get_resting_frame()))
          for i in range(count) if tr.get_layer(i).get_element() is not None]
 check("element-layer", tr.props.animator == "ImageZoom" and named == [("photo", SegueGLib.Side.FROM, (20, 100, 120, 90))],
@@ -169,6 +191,48 @@ check("fell-back-signal", events["fell-back"] and events["fell-back"][0][0] == t
 count, _ = tr.sample(0.45)
 check("default-goes-on", tr.props.fell_back and tr.props.animator == "default" and count > 0, tr.props.reason)
 tr.finish(False)
+
+# A transition dropped before its fallback was delivered: the event names none, not a transition begun since
+# (which may have its address).
+events["fell-back"].clear()
+tr = player.begin(SegueGLib.Request(from_name="a", to_name="c", bounds_width=390, bounds_height=844, animator="LateCrash"))
+tr.sample(0.1)
+deadline, t = time.monotonic() + 10, 0.3
+while not tr.props.fell_back and time.monotonic() < deadline:  # libsegue's plan, read without the main loop
+    tr.sample(t)
+    t = min(t + 0.01, 0.45)
+crashed = tr.props.fell_back
+del tr
+other = player.begin(SegueGLib.Request(from_name="a", to_name="c", bounds_width=390, bounds_height=844, animator="Pop"))
+loop_until(lambda: events["fell-back"], 10)
+check("fell-back-after-drop-names-none", crashed and len(events["fell-back"]) == 1 and events["fell-back"][0][0] is None
+      and "LateCrash" in events["fell-back"][0][1], events["fell-back"])
+other.finish(True)
+
+# Threads: the player's calls refused on another thread; sampling there is fine.
+import threading
+tr = player.begin(SegueGLib.Request(from_name="a", to_name="b", bounds_width=390, bounds_height=844))
+outcome = {}
+
+
+def elsewhere():
+    try:
+        player.begin(SegueGLib.Request(from_name="a", to_name="b", bounds_width=390, bounds_height=844))
+        outcome["begin"] = "no error"
+    except GLib.Error as e:
+        outcome["begin"] = e
+    outcome["count"] = tr.sample(0.2)[0]
+    outcome["layer"] = tr.get_layer(0)
+
+
+thread = threading.Thread(target=elsewhere)
+thread.start()
+thread.join(20)
+refused = outcome.get("begin")
+check("other-thread-refused", isinstance(refused, GLib.Error) and refused.matches(SegueGLib.error_quark(), SegueGLib.Error.WRONG_THREAD),
+      refused)
+check("other-thread-samples", outcome.get("count", 0) > 0 and outcome.get("layer") is not None, outcome)
+tr.finish(True)
 
 # The config, watched: broken after the start, then fixed.
 with open(config_path, "w") as f:
