@@ -485,8 +485,9 @@ const double *segue_glib_layer_get_map(const SegueGLibLayer *layer);
  *
  * The map (segue_glib_layer_get_map()) as a graphene matrix: its 3x3 in the
  * x, y and w rows and columns, z passing through, in graphene's convention
- * (row vectors: a point p is seen at p * matrix, then divided by w), as
- * graphene_matrix_transform_point3d() and GSK take it.
+ * (row vectors: a point p = (x, y, z, 1) is seen at p * matrix, as
+ * graphene_matrix_transform_vec4() computes it, divided by its w), as GSK
+ * and Clutter take matrices.
  */
 void segue_glib_layer_get_matrix(const SegueGLibLayer *layer, graphene_matrix_t *matrix);
 
