@@ -11,6 +11,7 @@ struct _SegueGLibLayer {
     gboolean visible, has_mesh;
     double alpha;
     segue_rect_t resting;
+    segue_rect_t bounds; /* the container's, for segue_layer_project */
     double map[9];
     segue_layer_request_t request;
     segue_layer_state_t state; /* state.mesh points to `mesh`, for segue_mesh_light */
@@ -36,7 +37,7 @@ void segue_glib_layer_unref(SegueGLibLayer *layer) {
     g_free(layer);
 }
 
-static SegueGLibLayer *layer_new(const segue_drawn_layer_t *drawn, const char *element) {
+static SegueGLibLayer *layer_new(const segue_drawn_layer_t *drawn, const char *element, segue_rect_t bounds) {
     SegueGLibLayer *layer = g_new0(SegueGLibLayer, 1);
     layer->refs = 1;
     layer->plan_index = drawn->plan_index;
@@ -47,6 +48,7 @@ static SegueGLibLayer *layer_new(const segue_drawn_layer_t *drawn, const char *e
     layer->has_mesh = drawn->has_mesh;
     layer->alpha = drawn->state.alpha;
     layer->resting = drawn->resting_frame;
+    layer->bounds = bounds;
     memcpy(layer->map, drawn->map, sizeof layer->map);
     layer->request = drawn->request;
     layer->state = drawn->state;
@@ -158,6 +160,22 @@ const float *segue_glib_layer_get_mesh_vertices(const SegueGLibLayer *layer, gsi
     return layer->vertices;
 }
 
+float *segue_glib_layer_get_mesh_projected(const SegueGLibLayer *layer, gsize *n_values) {
+    g_return_val_if_fail(layer != NULL, NULL);
+    if (n_values) *n_values = 0;
+    if (!layer->has_mesh) return NULL;
+    uint32_t capacity = layer->state.mesh_vertex_count;
+    float *xy = g_new(float, 2 * (gsize)capacity), *uv = g_new(float, 2 * (gsize)capacity);
+    uint32_t written = segue_layer_project(&layer->state, &layer->request, &layer->bounds, 1, xy, uv, capacity, NULL, NULL);
+    g_free(uv);
+    if (written == 0) {
+        g_free(xy);
+        return NULL;
+    }
+    if (n_values) *n_values = 2 * (gsize)written;
+    return xy;
+}
+
 float *segue_glib_layer_get_mesh_light(const SegueGLibLayer *layer, gboolean back, gsize *n_values) {
     g_return_val_if_fail(layer != NULL, NULL);
     if (n_values) *n_values = 0;
@@ -249,6 +267,7 @@ struct _SegueGLibTransition {
     segue_sampler_t *sampler;
     gboolean finished;
     gboolean late; /* the last sample's status was SEGUE_LATE */
+    segue_rect_t bounds;
     char **elements[2]; /* the request's element names, by side and index */
 };
 
@@ -351,6 +370,9 @@ SegueGLibTransition *segue_glib_transition_new(SegueGLibPlayer *player, segue_tr
     self->player = g_object_ref(player);
     self->transition = raw;
     self->sampler = sampler;
+    segue_transition_desc_t desc;
+    segue_glib_request_fill(request, &desc);
+    self->bounds = desc.bounds;
     self->elements[0] = element_names(request, SEGUE_GLIB_SIDE_FROM);
     self->elements[1] = element_names(request, SEGUE_GLIB_SIDE_TO);
     segue_glib_player_track(player, raw, self);
@@ -437,7 +459,7 @@ SegueGLibLayer *segue_glib_transition_get_layer(SegueGLibTransition *transition,
         char **names = transition->elements[drawn.request.kind == SEGUE_LAYER_TO_ELEMENT_SNAPSHOT];
         if (drawn.request.element < g_strv_length(names)) element = names[drawn.request.element];
     }
-    return layer_new(&drawn, element);
+    return layer_new(&drawn, element, transition->bounds);
 }
 
 SegueGLibReport *segue_glib_transition_finish(SegueGLibTransition *transition, gboolean completed, GError **error) {

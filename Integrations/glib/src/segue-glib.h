@@ -531,14 +531,33 @@ void segue_glib_layer_get_mesh_size(const SegueGLibLayer *layer, guint *columns,
  * @n_values: (out): the number of floats: 3 per vertex (0 without a mesh)
  *
  * The mesh's vertices, x, y, z each, in container coordinates (z towards
- * the viewer), row-major as segue_glib_layer_get_mesh_size() says. Seen in
- * perspective from 1000 points over the centre of the bounds, as Segue's
- * renderer sees them.
+ * the viewer), row-major as segue_glib_layer_get_mesh_size() says. Segue's
+ * renderer sees them in perspective from 1000 points over the centre of the
+ * bounds (segue_glib_layer_get_mesh_projected() gives them so).
  *
  * Returns: (transfer none) (array length=n_values) (nullable): the values,
  *   owned by the layer; %NULL without a mesh.
  */
 const float *segue_glib_layer_get_mesh_vertices(const SegueGLibLayer *layer, gsize *n_values);
+
+/**
+ * segue_glib_layer_get_mesh_projected:
+ * @layer: a layer
+ * @n_values: (out): the number of floats: 2 per vertex (0 without a mesh)
+ *
+ * The mesh as Segue's renderer sees it, flat (libsegue's
+ * segue_layer_project): each vertex x, y in container coordinates after
+ * the perspective of an eye 1000 points over the centre of the bounds,
+ * row-major as segue_glib_layer_get_mesh_size() says; vertex (i, j) shows
+ * the content's point (i / columns, j / rows). For a renderer that draws
+ * textured triangles in 2D (Clutter's deform effect with z 0, cairo) rather
+ * than in its own perspective, whose eye is elsewhere.
+ *
+ * Returns: (transfer full) (array length=n_values) (nullable): the values;
+ *   %NULL without a mesh, or when a vertex is behind the eye. Free with
+ *   g_free().
+ */
+float *segue_glib_layer_get_mesh_projected(const SegueGLibLayer *layer, gsize *n_values);
 
 /**
  * segue_glib_layer_get_mesh_light:

@@ -141,6 +141,12 @@ if meshes:
     vertices, light = page.get_mesh_vertices(), page.get_mesh_light(False)
     n = (columns + 1) * (rows + 1)
     check("mesh-size", rows == 8 and len(vertices) == 3 * n, (columns, rows, len(vertices)))
+    # Seen from 1000 points over the bounds' centre (195, 422): scaled about it by 1000 / (1000 - z).
+    projected = page.get_mesh_projected()
+    expected = [c for k in range(n) for c in (195 + (vertices[3 * k] - 195) * 1000 / (1000 - vertices[3 * k + 2]),
+                                              422 + (vertices[3 * k + 1] - 422) * 1000 / (1000 - vertices[3 * k + 2]))]
+    check("mesh-projected", len(projected) == 2 * n and all(abs(a - b) < 1e-2 for a, b in zip(projected, expected))
+          and any(abs(vertices[3 * k + 2]) > 1 for k in range(n)), len(projected))
     check("mesh-light", len(light) == n and all(0.3 - 1e-6 <= v <= 1 + 1e-6 for v in light) and min(light) < 0.999,
           (min(light), max(light)))
     if segue:
