@@ -115,6 +115,8 @@ struct GLibLibraryTests {
         }
         #expect(output.contains("animators|" + GLibBuild.animators.joined(separator: ",")), "\(output)", sourceLocation: sourceLocation)
         #expect(output.split(separator: "\n").last == "done", "the script ran to its end: \(output)\(err)", sourceLocation: sourceLocation)
+        // No GLib CRITICAL or WARNING from the library, GLib or the bindings.
+        #expect(GtkInstallTests.complaints(err) == [], "\(err)", sourceLocation: sourceLocation)
     }
 
     @Test func gjsPlaysThroughTheTypelibFindingItAsAnExtensionDoes() throws {
@@ -128,7 +130,7 @@ struct GLibLibraryTests {
         #expect(ran.status == 0, "\(ran.err)")
         Self.expectChecks(Self.bothCheck + ["first-sample-changes-plan", "pop-moves", "sample-after-finish-ended", "mesh-curls",
                                             "crasher-plays", "report-fell-back", "reloaded-rules-apply", "standard-player",
-                                            "player-with-options", "missing-config-error"], in: ran.out, ran.err)
+                                            "player-with-options", "missing-config-error", "standard-config-absent-logged"], in: ran.out, ran.err)
         #expect(processesTagged(tag).isEmpty, "no worker left after gjs ended")
     }
 

@@ -185,6 +185,10 @@ check('reloaded-signal', loopUntil(() => events.reloaded.length > 0, 20), events
 // The standard constructor and the convenience one.
 const standard = SegueGLib.Player.new();
 check('standard-player', standard.list_animators().includes('CurlUp'));
+// With no standard config, the player says so once, as a log line on the main loop.
+const lines = [];
+standard.connect('log', (_p, level, message) => lines.push(message));
+check('standard-config-absent-logged', loopUntil(() => lines.some((line) => line.includes('segue.json')), 20), lines.join(' / '));
 const optioned = SegueGLib.Player.new_with_options(configPath, [crashFolder]);
 check('player-with-options', optioned.list_animators().includes('TestFade'));
 try {
