@@ -18,7 +18,6 @@ struct _SegueGLibPlayer {
     GSource *source;
     GHashTable *transitions; /* segue_transition_t * -> SegueGLibTransition * (not referenced: they untrack themselves) */
     GQueue pending;          /* of Pending: events dispatched, not yet emitted */
-    GSource *flush;          /* an idle source that emits them, while one is due */
 };
 
 /* An event libsegue delivered, waiting to be emitted as a signal: no program code runs inside libsegue's
@@ -121,24 +120,6 @@ static gboolean on_readable(int fd, GIOCondition condition, gpointer data) {
     return G_SOURCE_CONTINUE;
 }
 
-static gboolean on_flush(gpointer data) {
-    SegueGLibPlayer *self = data;
-    g_clear_pointer(&self->flush, g_source_unref);
-    emit_pending(self);
-    return G_SOURCE_REMOVE;
-}
-
-void segue_glib_player_dispatch_quietly(SegueGLibPlayer *player) {
-    if (!player->player) return;
-    segue_player_dispatch(player->player);
-    if (g_queue_is_empty(&player->pending) || player->flush) return;
-    /* Emitted from the player's main context soon, holding the player until then. */
-    player->flush = g_idle_source_new();
-    g_source_set_callback(player->flush, on_flush, g_object_ref(player), g_object_unref);
-    g_source_set_name(player->flush, "Segue player events");
-    g_source_attach(player->flush, g_source_get_context(player->source));
-}
-
 static gboolean initable_init(GInitable *initable, GCancellable *cancellable, GError **error) {
     (void)cancellable;
     SegueGLibPlayer *self = SEGUE_GLIB_PLAYER(initable);
@@ -189,8 +170,7 @@ static void finalize(GObject *object) {
         g_source_destroy(self->source);
         g_source_unref(self->source);
     }
-    /* Transitions keep their player alive, so none is left here, nor a flush (which holds the player):
-     * this ends the workers. */
+    /* Transitions keep their player alive, so none is left here: this ends the workers. */
     g_queue_clear_full(&self->pending, pending_free);
     segue_player_free(self->player);
     g_hash_table_unref(self->transitions);

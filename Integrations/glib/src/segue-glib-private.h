@@ -13,9 +13,6 @@ segue_player_t *segue_glib_player_raw(SegueGLibPlayer *player);
 /* The transition the player knows for libsegue's, for "fell-back"; registered while it lives. */
 void segue_glib_player_track(SegueGLibPlayer *player, segue_transition_t *raw, SegueGLibTransition *transition);
 void segue_glib_player_untrack(SegueGLibPlayer *player, segue_transition_t *raw);
-/* Takes libsegue's waiting events into the player's queue, emitted from its main context soon after:
- * a transition about to be freed calls it, untracked, so that no event names it once freed. */
-void segue_glib_player_dispatch_quietly(SegueGLibPlayer *player);
 
 /* Fills desc from the request; the strings and element arrays stay the request's until its next fill or its end. */
 void segue_glib_request_fill(SegueGLibRequest *request, segue_transition_desc_t *desc);

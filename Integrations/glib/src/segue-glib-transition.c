@@ -310,10 +310,8 @@ static void dispose(GObject *object) {
         segue_sampler_free(self->sampler);
         self->sampler = NULL;
         if (!self->finished) segue_transition_finish(self->transition, false, NULL);
-        /* libsegue names a transition in a fallback's event unretained: take the events that wait now,
-         * while its address is not yet another's, and they name none ("fell-back" with NULL). */
+        /* Events libsegue delivers after the free name no transition ("fell-back" with NULL). */
         segue_glib_player_untrack(self->player, self->transition);
-        segue_glib_player_dispatch_quietly(self->player);
         segue_transition_free(self->transition);
         self->transition = NULL;
     }
