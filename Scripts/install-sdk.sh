@@ -27,7 +27,7 @@ mkdir -p "$prefix/include/segue" "$prefix/lib/pkgconfig"
 cp "$include/segue_animator.h" "$prefix/include/"
 cp "$include"/segue/*.h "$prefix/include/segue/"
 embed="$root/Sources/EmbedABI/include"
-cp "$embed/segue/embed.h" "$prefix/include/segue/"
+cp "$embed/segue/embed.h" "$embed/segue/segue.hpp" "$prefix/include/segue/"
 api_major=$(sed -n 's/^#define SEGUE_API_VERSION_MAJOR \([0-9][0-9]*\).*/\1/p' "$embed/segue/embed.h")
 api_minor=$(sed -n 's/^#define SEGUE_API_VERSION_MINOR \([0-9][0-9]*\).*/\1/p' "$embed/segue/embed.h")
 [ -n "$api_major" ] && [ -n "$api_minor" ] || { echo "install-sdk: cannot read the API version from $embed/segue/embed.h" >&2; exit 1; }

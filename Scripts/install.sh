@@ -15,7 +15,8 @@
 #   include/segue_animator.h, include/segue/*.h, lib/pkgconfig/segue-animator.pc,
 #   share/segue/segue-plugin.mk, share/segue/templates/, share/segue/rust/
 #                                      the SDK (Scripts/install-sdk.sh)
-#   lib/libsegue.so.1, lib/libsegue.so, include/segue/embed.h, lib/pkgconfig/segue.pc
+#   lib/libsegue.so.1, lib/libsegue.so, include/segue/embed.h, include/segue/segue.hpp (its C++ wrapper),
+#   lib/pkgconfig/segue.pc
 #                                      libsegue, for programs that play animators
 #                                      (cc app.c $(pkg-config --cflags --libs segue))
 #   lib/segue/runtime/*.so             the Swift runtime libsegue and the worker need
@@ -134,6 +135,7 @@ for header in "$root"/Sources/AnimatorABI/include/segue/*.h; do
     echo "include/segue/$(basename "$header")" >> "$installed"
 done
 echo include/segue/embed.h >> "$installed"
+echo include/segue/segue.hpp >> "$installed"
 echo lib/pkgconfig/segue-animator.pc >> "$installed"
 echo lib/pkgconfig/segue.pc >> "$installed"
 echo share/segue/rust/bindings.rs >> "$installed"
