@@ -1,6 +1,7 @@
 #include "segueeffect.h"
 
 #include <kwinglplatform.h>
+#include <kwingltexture.h>
 
 #include <QLoggingCategory>
 
@@ -15,7 +16,14 @@ namespace KWin
 namespace
 {
 /// A rectangle of KWin's as Segue's.
-segue::Rect rect(const QRectF &r) { return segue::Rect{r.x(), r.y(), r.width(), r.height()}; }
+segue_rect_t rect(const QRectF &r) { return segue_rect_t{r.x(), r.y(), r.width(), r.height()}; }
+
+/// A vertex of a mesh as the page shader reads it: where, and which point of the picture with its light (front,
+/// back) beside it. KWin 5.27's vertex buffers carry two attributes: the light rides in the texture coordinate's
+/// z and w, which KWin's own texture shader ignores.
+struct MeshVertex {
+    float x, y, u, v, front, back;
+};
 
 /// Minimizing is a disappearance, coming back an appearance: the same rules choose their animators.
 bool leaves(SegueEffect::Change change) { return change == SegueEffect::Change::Close || change == SegueEffect::Change::Minimize; }
@@ -54,28 +62,33 @@ bool leftToOthers(const QString &windowClass)
 
 bool SegueEffect::supported()
 {
-    return OffscreenEffect::supported();
+    return effects->isOpenGLCompositing();
 }
 
 SegueEffect::SegueEffect()
 {
-    auto log = [](int level, const std::string &message) {
-        const QString text = QString::fromStdString(message);
-        if (level >= SEGUE_LOG_WARNING) {
+    segue::PlayerOptions options;
+    // The standard config (read as it appears, changes, breaks and vanishes; the built-in default plays while
+    // there is none), followed; a compositor's thread has a frame to draw: it waits for a plugin asleep.
+    options.flags = SEGUE_PLAYER_STANDARD_CONFIG | SEGUE_PLAYER_WATCH | SEGUE_PLAYER_NO_SPIN;
+    options.on_event = [](const segue_event_t &event) {
+        const QString text = QString::fromUtf8(event.message);
+        if (event.level >= SEGUE_LOG_WARNING) {
             qCWarning(SEGUE_EFFECT).noquote() << text;
         } else {
             qCInfo(SEGUE_EFFECT).noquote() << text;
         }
     };
-    m_transitions = std::make_unique<segue::WindowTransitions>(log);
-    if (!m_transitions->ready()) {
-        qCWarning(SEGUE_EFFECT).noquote() << "segue: cannot play animators:" << QString::fromStdString(m_transitions->error());
+    try {
+        m_player = std::make_unique<segue::Player>(std::move(options));
+    } catch (const segue::Error &error) {
+        qCWarning(SEGUE_EFFECT).noquote() << "segue: cannot play animators:" << error.what();
         return;
     }
     // Reloads of the config and the plugin folders arrive through libsegue's descriptor.
-    m_notifier = std::make_unique<QSocketNotifier>(m_transitions->fd(), QSocketNotifier::Read);
+    m_notifier = std::make_unique<QSocketNotifier>(m_player->fd(), QSocketNotifier::Read);
     connect(m_notifier.get(), &QSocketNotifier::activated, this, [this]() {
-        m_transitions->dispatch();
+        m_player->dispatch();
     });
     if (const char *hold = std::getenv("SEGUE_KWIN_HOLD_AT")) {
         m_holdAt = std::atof(hold);
@@ -85,6 +98,11 @@ SegueEffect::SegueEffect()
     connect(effects, &EffectsHandler::windowMinimized, this, &SegueEffect::windowMinimized);
     connect(effects, &EffectsHandler::windowUnminimized, this, &SegueEffect::windowUnminimized);
     connect(effects, &EffectsHandler::windowDataChanged, this, &SegueEffect::windowDataChanged);
+    connect(effects, &EffectsHandler::windowDamaged, this, [this](EffectWindow *w) {
+        if (auto it = m_running.find(w); it != m_running.end()) {
+            it->second.stale = true;
+        }
+    });
     qCInfo(SEGUE_EFFECT) << "segue: playing window animators";
 }
 
@@ -208,20 +226,33 @@ GLShader *SegueEffect::pageShader()
     if (GLPlatform::instance()->isGLES() || GLPlatform::instance()->glslVersion() < kVersionNumber(1, 40)) {
         return nullptr;
     }
-    // KWin's texture shader, with Segue's paper back (libsegue's segue_page_shading_glsl, as Segue's renderer
-    // shades it): where a triangle of the mesh is seen from behind, the front washed out. The texture is premultiplied.
-    static const QByteArray fragment = QByteArray("#version 140\n") + segue_page_shading_glsl() + R"(
+    // KWin's texture shader, with each vertex's light (libsegue's segue_mesh_light, front and back) and Segue's
+    // page shading (segue_page_shading_glsl): lit by its angle where the page faces the viewer; where a triangle
+    // is seen from behind, the front washed out, in the back's light. The picture is premultiplied.
+    static const QByteArray vertex = R"(#version 140
+uniform mat4 modelViewProjectionMatrix;
+in vec4 position;
+in vec4 texcoord;
+out vec2 texcoord0;
+out vec2 light;
+void main()
+{
+    texcoord0 = texcoord.st;
+    light = texcoord.pq;
+    gl_Position = modelViewProjectionMatrix * position;
+}
+)";
+    static const QByteArray fragment = QByteArray("#version 140\n") + segue::page_shading_glsl() + R"(
 uniform sampler2D sampler;
 uniform vec4 modulation;
 uniform float saturation;
 in vec2 texcoord0;
+in vec2 light;
 out vec4 fragColor;
 void main()
 {
     vec4 c = texture(sampler, texcoord0);
-    if (!gl_FrontFacing) {
-        c = segue_page_back(c);
-    }
+    c = gl_FrontFacing ? segue_page_lit(c, light.x) : segue_page_lit(segue_page_back(c), light.y);
     if (saturation != 1.0) {
         vec3 desaturated = c.rgb * vec3(0.30, 0.59, 0.11);
         desaturated = vec3(dot(desaturated, c.rgb));
@@ -233,11 +264,11 @@ void main()
     effects->makeOpenGLContextCurrent();
     auto shader = ShaderManager::instance()->generateCustomShader(ShaderTrait::MapTexture | ShaderTrait::Modulate
                                                                       | ShaderTrait::AdjustSaturation,
-                                                                  QByteArray(), fragment);
+                                                                  vertex, fragment);
     if (shader && shader->isValid()) {
         m_pageShader = std::move(shader);
     } else {
-        qCWarning(SEGUE_EFFECT) << "segue: a page's back is drawn as its front: the page shader did not compile";
+        qCWarning(SEGUE_EFFECT) << "segue: a page is drawn unlit, its back as its front: the page shader did not compile";
     }
     return m_pageShader.get();
 }
@@ -265,32 +296,55 @@ void SegueEffect::begin(EffectWindow *w, Change change)
         qCInfo(SEGUE_EFFECT).noquote() << QStringLiteral("segue: %1 %2, not animated: %3").arg(QString::fromStdString(name(w)), beginning(change), why);
         return;
     }
-    const segue_transition_kind_t kind = leaves(change) ? SEGUE_TRANSITION_DISAPPEAR : SEGUE_TRANSITION_APPEAR;
-    const QRectF frame = w->frameGeometry();
-    auto transition = m_transitions->begin(kind, name(w), rect(frame), rect(effects->virtualScreenGeometry()));
-    if (!transition) {
+    const QRectF frame = w->frameGeometry(), screens = effects->virtualScreenGeometry();
+    if (!m_player || frame.width() <= 0 || frame.height() <= 0) {
+        return;
+    }
+    // The window is the arriving view of an appearance, the leaving one of a disappearance; what is beneath it
+    // (the desktop) is left out: a transparent stand-in. Rules match the window's name either way.
+    const bool appears = !leaves(change);
+    const std::string id = name(w);
+    segue_transition_desc_t desc{};
+    desc.kind = appears ? SEGUE_TRANSITION_APPEAR : SEGUE_TRANSITION_DISAPPEAR;
+    desc.bounds = segue_rect_t{0, 0, screens.x() + screens.width(), screens.y() + screens.height()};
+    const segue_view_t window{id.c_str(), rect(frame), nullptr, 0}, beneath{nullptr, segue_rect_t{}, nullptr, 0};
+    desc.from = appears ? beneath : window;
+    desc.to = appears ? window : beneath;
+    desc.going_right = appears;
+    std::unique_ptr<segue::Transition> transition;
+    segue::Plan plan;
+    std::unique_ptr<segue::Sampler> sampler;
+    try {
+        transition = std::make_unique<segue::Transition>(m_player->begin(desc));
+        plan = transition->plan();
+        sampler = std::make_unique<segue::Sampler>(*transition);
+    } catch (const segue::Error &error) {
+        qCWarning(SEGUE_EFFECT).noquote() << QStringLiteral("segue: %1: %2").arg(QString::fromStdString(id), QString::fromUtf8(error.what()));
         return;
     }
     // The speed the user chose in System Settings, as KWin's effects scale their times (Effect::animationTime).
     const double factor = effects->animationTimeFactor();
     // Said for people reading KWin's log, and for the tests: the window, where it is, the animator, how long and why.
     qCInfo(SEGUE_EFFECT).noquote() << QStringLiteral("segue: %1 %2 at %3,%4 %5x%6: %7 for %8 s (the animator's %9 s x %10, the desktop's animation speed; %11)")
-                                          .arg(QString::fromStdString(name(w)), beginning(change))
+                                          .arg(QString::fromStdString(id), beginning(change))
                                           .arg(frame.x()).arg(frame.y()).arg(frame.width()).arg(frame.height())
-                                          .arg(QString::fromStdString(transition->animator()))
-                                          .arg(transition->duration() * factor)
-                                          .arg(transition->duration())
+                                          .arg(QString::fromStdString(plan.animator))
+                                          .arg(plan.duration * factor)
+                                          .arg(plan.duration)
                                           .arg(factor)
-                                          .arg(QString::fromStdString(transition->reason()));
+                                          .arg(QString::fromStdString(plan.reason));
     // Once per name a session: the name rules see, which may differ from what the user wrote (see nameOrigin).
-    if (m_named.insert(name(w)).second) {
+    if (m_named.insert(id).second) {
         qCInfo(SEGUE_EFFECT).noquote() << QStringLiteral("segue: window '%1' (%2; rules match this name) %3 with %4: %5")
-                                              .arg(QString::fromStdString(name(w)), nameOrigin(w), beginning(change),
-                                                   QString::fromStdString(transition->animator()),
-                                                   QString::fromStdString(transition->reason()));
+                                              .arg(QString::fromStdString(id), nameOrigin(w), beginning(change),
+                                                   QString::fromStdString(plan.animator), QString::fromStdString(plan.reason));
     }
     Running &running = m_running[w];
     running.transition = std::move(transition);
+    running.sampler = std::move(sampler);
+    running.duration = plan.duration;
+    running.animator = plan.animator;
+    running.bounds = desc.bounds;
     running.change = change;
     running.factor = factor;
     // Taken, for other effects: they leave the window to Segue until it lets go in end().
@@ -311,11 +365,16 @@ void SegueEffect::end(EffectWindow *w, bool completed)
     if (it == m_running.end()) {
         return;
     }
-    const Running &running = it->second;
+    Running &running = it->second;
     if (w->data(grabRole(running.change)).value<void *>() == this) {
         w->setData(grabRole(running.change), QVariant());
     }
-    const std::string reason = running.transition->finish(completed);
+    std::string reason;
+    try {
+        reason = running.transition->finish(completed).reason;
+    } catch (const segue::Error &error) {
+        reason = error.what();
+    }
     const double perFrame = running.frames ? std::chrono::duration<double, std::micro>(running.busy).count() / running.frames : 0;
     qCInfo(SEGUE_EFFECT).noquote() << QStringLiteral("segue: %1 %2: %3 (%4); %5 frames in %6 s, the effect's own time %7 us a frame")
                                           .arg(QString::fromStdString(name(w)), ending(running.change),
@@ -324,11 +383,36 @@ void SegueEffect::end(EffectWindow *w, bool completed)
                                           .arg(running.frames)
                                           .arg(running.elapsed, 0, 'f', 3)
                                           .arg(perFrame, 0, 'f', 1);
-    if (running.redirected) {
-        unredirect(w);
+    if (running.picture) {
+        effects->makeOpenGLContextCurrent(); // the picture's texture and framebuffer go with it
     }
     m_running.erase(it); // drops the references: a closed window goes now
     effects->addRepaintFull();
+}
+
+void SegueEffect::sample(Running &running)
+{
+    try {
+        running.sampler->sample(std::min(running.t, running.duration));
+    } catch (const segue::Error &) {
+        return; // finished: the last pose stays
+    }
+    // The window is the description's `to` when opening, its `from` when closing; the plan names those sides.
+    const uint32_t window = leaves(running.change) ? SEGUE_LAYER_FROM_VIEW : SEGUE_LAYER_TO_VIEW;
+    for (const segue_drawn_layer_t &layer : running.sampler->layers()) {
+        if (layer.request.kind != window) {
+            continue;
+        }
+        running.visible = layer.visible;
+        running.alpha = layer.state.alpha;
+        running.meshed = layer.has_mesh;
+        if (!running.meshed) {
+            std::copy(layer.map, layer.map + 9, running.map);
+        } else if (!running.mesh.update(layer, running.bounds)) {
+            running.visible = false; // behind the eye, or nothing to draw
+        }
+        return;
+    }
 }
 
 void SegueEffect::prePaintScreen(ScreenPrePaintData &data, std::chrono::milliseconds presentTime)
@@ -337,7 +421,7 @@ void SegueEffect::prePaintScreen(ScreenPrePaintData &data, std::chrono::millisec
         if (running.start.count() < 0) {
             running.start = presentTime;
         }
-        const double duration = running.transition->duration();
+        const double duration = running.duration;
         running.elapsed = (presentTime - running.start).count() / 1000.0;
         running.t = m_holdAt >= 0 ? m_holdAt * duration : running.elapsed / running.factor;
         // KWin's presentation times are whole milliseconds: a frame within 2 ms of the time asked for
@@ -347,22 +431,9 @@ void SegueEffect::prePaintScreen(ScreenPrePaintData &data, std::chrono::millisec
         }
         // One sample a frame, bounded by the player's sample bound: a late plugin's last pose is kept.
         const auto began = std::chrono::steady_clock::now();
-        const segue::WindowPose &pose = running.transition->sample(std::min(running.t, duration));
+        sample(running);
         running.busy += std::chrono::steady_clock::now() - began;
         running.frames += 1;
-        // A flat layer is drawn as KWin draws any window, through a matrix; a mesh offscreen, through quads.
-        const bool meshed = !pose.flat && pose.columns > 0;
-        if (meshed != running.redirected) {
-            if (meshed) {
-                redirect(w);
-                if (GLShader *shader = pageShader()) {
-                    setShader(w, shader);
-                }
-            } else {
-                unredirect(w);
-            }
-            running.redirected = meshed;
-        }
     }
     if (!m_running.empty()) {
         data.mask |= PAINT_SCREEN_WITH_TRANSFORMED_WINDOWS;
@@ -388,15 +459,15 @@ void SegueEffect::paintScreen(int mask, const QRegion &region, ScreenPaintData &
 void SegueEffect::paintWindow(EffectWindow *w, int mask, QRegion region, WindowPaintData &data)
 {
     if (auto it = m_running.find(w); it != m_running.end()) {
-        const segue::WindowPose &pose = it->second.transition->pose();
-        if (!pose.visible) {
+        const Running &running = it->second;
+        if (!running.visible) {
             return;
         }
-        data.multiplyOpacity(std::clamp(pose.alpha, 0.0, 1.0));
-        if (pose.flat) {
-            // The window's points at rest, through the pose's map, then as the scene projects the output.
+        data.multiplyOpacity(std::clamp(running.alpha, 0.0, 1.0));
+        if (!running.meshed) {
+            // The window's points at rest, through the layer's map, then as the scene projects the output.
             // Its z is flattened (the layer is drawn as seen, never clipped by depth); the GPU divides by W.
-            const double *m = pose.matrix;
+            const double *m = running.map;
             const QMatrix4x4 map(m[0], m[1], 0, m[2], m[3], m[4], 0, m[5], 0, 0, 0, 0, m[6], m[7], 0, m[8]);
             data.setProjectionMatrix(m_projection * map);
         }
@@ -404,52 +475,113 @@ void SegueEffect::paintWindow(EffectWindow *w, int mask, QRegion region, WindowP
     effects->paintWindow(w, mask, region, data);
 }
 
-void SegueEffect::apply(EffectWindow *w, int mask, WindowPaintData &data, WindowQuadList &quads)
+void SegueEffect::drawPicture(EffectWindow *w, Running &running)
 {
-    Q_UNUSED(mask)
-    Q_UNUSED(data)
+    // The window with its decoration and shadow (its expanded geometry), at the output's scale, as KWin's own
+    // OffscreenEffect draws a window to deform it.
+    const QRectF expanded = w->expandedGeometry();
+    QSize size = expanded.toAlignedRect().size();
+    if (const EffectScreen *screen = w->screen()) {
+        size *= screen->devicePixelRatio();
+    }
+    if (!running.picture || running.picture->size() != size) {
+        running.picture = std::make_unique<GLTexture>(GL_RGBA8, size);
+        running.picture->setFilter(GL_LINEAR);
+        running.picture->setWrapMode(GL_CLAMP_TO_EDGE);
+        running.target = std::make_unique<GLFramebuffer>(running.picture.get());
+        running.stale = true;
+    }
+    if (!running.stale) {
+        return;
+    }
+    GLFramebuffer::pushFramebuffer(running.target.get());
+    glClearColor(0, 0, 0, 0);
+    glClear(GL_COLOR_BUFFER_BIT);
+    QMatrix4x4 projection;
+    projection.ortho(QRectF(0, 0, expanded.width(), expanded.height()));
+    WindowPaintData data;
+    data.setXTranslation(-expanded.x());
+    data.setYTranslation(-expanded.y());
+    data.setOpacity(1.0);
+    data.setProjectionMatrix(projection);
+    effects->drawWindow(w, PAINT_WINDOW_TRANSFORMED | PAINT_WINDOW_TRANSLUCENT, infiniteRegion(), data);
+    GLFramebuffer::popFramebuffer();
+    running.stale = false;
+}
+
+void SegueEffect::drawWindow(EffectWindow *w, int mask, const QRegion &region, WindowPaintData &data)
+{
     auto it = m_running.find(w);
-    if (it == m_running.end()) {
+    if (it == m_running.end() || !it->second.meshed || it->second.mesh.vertex_count() == 0) {
+        effects->drawWindow(w, mask, region, data); // a flat layer (through its matrix), or no pose yet
         return;
     }
     const auto began = std::chrono::steady_clock::now();
-    const segue::WindowPose &pose = it->second.transition->pose();
-    if (pose.columns == 0 || pose.rows == 0) {
-        return; // no pose yet: the window as it is
+    Running &running = it->second;
+    drawPicture(w, running);
+    const segue::LitMesh &mesh = running.mesh;
+    // The mesh's triangles, in the grid's order (each over the ones before: a page curling over itself covers
+    // itself), made once for the grid's size.
+    if (mesh.columns != m_gridColumns || mesh.rows != m_gridRows) {
+        m_grid.resize(6 * size_t(mesh.columns) * mesh.rows);
+        segue_grid_indices(mesh.columns, mesh.rows, m_grid.data(), uint32_t(m_grid.size()));
+        m_gridColumns = mesh.columns;
+        m_gridRows = mesh.rows;
     }
-    // The pose is in the output's coordinates over the window's frame; the
-    // quads are in the frame's, their texture over the expanded geometry (shadows included).
+    // The mesh is in the output's coordinates over the window's frame; the picture covers the window's
+    // expanded geometry (its shadow included), upside down or not as the texture says.
     const QRectF frame = w->frameGeometry(), expanded = w->expandedGeometry();
     const double u0 = (frame.x() - expanded.x()) / expanded.width(), v0 = (frame.y() - expanded.y()) / expanded.height();
     const double us = frame.width() / expanded.width(), vs = frame.height() / expanded.height();
-    const uint32_t stride = pose.columns + 1;
-    auto vertex = [&](uint32_t column, uint32_t row) {
-        const size_t i = 2 * (size_t(row) * stride + column);
-        return WindowVertex(pose.xy[i] - frame.x(), pose.xy[i + 1] - frame.y(), u0 + pose.uv[i] * us, v0 + pose.uv[i + 1] * vs);
+    const QMatrix4x4 texture = running.picture->matrix(NormalizedCoordinates);
+    const qreal scale = effects->renderTargetScale();
+
+    GLShader *shader = pageShader();
+    ShaderBinder binder(shader ? shader : ShaderManager::instance()->shader(ShaderTrait::MapTexture | ShaderTrait::Modulate | ShaderTrait::AdjustSaturation));
+    GLVertexBuffer *vbo = GLVertexBuffer::streamingBuffer();
+    vbo->reset();
+    const GLVertexAttrib layout[] = {
+        {VA_Position, 2, GL_FLOAT, offsetof(MeshVertex, x)},
+        {VA_TexCoord, 4, GL_FLOAT, offsetof(MeshVertex, u)}, // u, v, front, back
     };
-    // Rewritten in place: KWin let go of last frame's list, so this one's storage is not shared and not reallocated.
-    WindowQuadList &grid = it->second.grid;
-    grid.clear();
-    grid.reserve(int(pose.rows * pose.columns));
-    for (uint32_t row = 0; row < pose.rows; ++row) {
-        for (uint32_t column = 0; column < pose.columns; ++column) {
-            WindowQuad quad;
-            quad[0] = vertex(column, row);
-            quad[1] = vertex(column + 1, row);
-            quad[2] = vertex(column + 1, row + 1);
-            quad[3] = vertex(column, row + 1);
-            grid.append(quad);
-        }
+    vbo->setAttribLayout(layout, 2, sizeof(MeshVertex));
+    auto *vertices = static_cast<MeshVertex *>(vbo->map(m_grid.size() * sizeof(MeshVertex)));
+    for (size_t k = 0; k < m_grid.size(); ++k) {
+        const size_t i = size_t(m_grid[k]);
+        const QVector4D uv = texture * QVector4D(u0 + mesh.uv[2 * i] * us, v0 + mesh.uv[2 * i + 1] * vs, 0, 1);
+        vertices[k] = MeshVertex{float((mesh.xy[2 * i] - w->x()) * scale), float((mesh.xy[2 * i + 1] - w->y()) * scale),
+                                 uv.x(), uv.y(), mesh.front[i], mesh.back[i]};
     }
-    quads = grid;
-    it->second.busy += std::chrono::steady_clock::now() - began;
+    vbo->unmap();
+    vbo->bindArrays();
+    QMatrix4x4 mvp = data.projectionMatrix();
+    mvp.translate(w->x() * scale, w->y() * scale);
+    binder.shader()->setUniform(GLShader::ModelViewProjectionMatrix, mvp * data.toMatrix(scale));
+    const qreal rgb = data.brightness() * data.opacity();
+    binder.shader()->setUniform(GLShader::ModulationConstant, QVector4D(rgb, rgb, rgb, data.opacity()));
+    binder.shader()->setUniform(GLShader::Saturation, data.saturation());
+    const bool clipping = region != infiniteRegion();
+    if (clipping) {
+        glEnable(GL_SCISSOR_TEST);
+    }
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    running.picture->bind();
+    vbo->draw(clipping ? effects->mapToRenderTarget(region) : infiniteRegion(), GL_TRIANGLES, 0, int(m_grid.size()), clipping);
+    running.picture->unbind();
+    glDisable(GL_BLEND);
+    if (clipping) {
+        glDisable(GL_SCISSOR_TEST);
+    }
+    vbo->unbindArrays();
+    running.busy += std::chrono::steady_clock::now() - began;
 }
 
 void SegueEffect::postPaintScreen()
 {
     std::vector<EffectWindow *> done;
     for (auto &[w, running] : m_running) {
-        if (m_holdAt < 0 && running.t >= running.transition->duration()) {
+        if (m_holdAt < 0 && running.t >= running.duration) {
             done.push_back(w);
         }
     }
@@ -460,7 +592,7 @@ void SegueEffect::postPaintScreen()
     for (auto &[w, running] : m_running) {
         const EffectScreen *screen = w->screen();
         const double refresh = screen && screen->refreshRate() > 0 ? screen->refreshRate() / 1000.0 : 60.0;
-        const double next = m_holdAt >= 0 ? running.t : std::min(running.t + 1 / refresh / running.factor, running.transition->duration());
+        const double next = m_holdAt >= 0 ? running.t : std::min(running.t + 1 / refresh / running.factor, running.duration);
         running.transition->prefetch(next);
         running.prefetched = next;
     }

@@ -1,13 +1,14 @@
-// The KWin 5.27 face of the Segue effect: KWin's signals, its paint passes and
-// its window quads. What is not KWin's (the player, the rules, sampling and
-// projection) is in windowtransitions.h; a port to another KWin release
-// rewrites this file only.
+// The Segue effect for KWin 5.27: KWin's signals, its paint passes, its
+// window quads and GL. What is not KWin's (the player, the config's rules,
+// sampling, the flat map, the mesh's projection and light, the page shading)
+// is libsegue's, reached through its C++ wrapper segue/segue.hpp; a port to
+// another KWin release rewrites this file only.
 #pragma once
 
-#include "windowtransitions.h"
+#include <segue/segue.hpp>
 
+#include <kwineffects.h>
 #include <kwinglutils.h>
-#include <kwinoffscreeneffect.h>
 
 #include <QMatrix4x4>
 #include <QSocketNotifier>
@@ -20,7 +21,7 @@
 namespace KWin
 {
 
-class SegueEffect : public OffscreenEffect
+class SegueEffect : public Effect
 {
     Q_OBJECT
 
@@ -41,15 +42,19 @@ public:
 
     static bool supported();
 
-protected:
-    void apply(EffectWindow *w, int mask, WindowPaintData &data, WindowQuadList &quads) override;
+    void drawWindow(EffectWindow *w, int mask, const QRegion &region, WindowPaintData &data) override;
 
 private:
     /// A window opening, closing, minimizing or coming back: its transition,
     /// when it began, and the references that keep a closing window alive and
     /// a leaving one drawn until it ends.
     struct Running {
-        std::unique_ptr<segue::WindowTransition> transition;
+        std::unique_ptr<segue::Transition> transition;
+        std::unique_ptr<segue::Sampler> sampler;
+        /// The plan's duration (seconds) and animator as it began, and the container's bounds (the outputs).
+        double duration = 0;
+        std::string animator;
+        segue_rect_t bounds{};
         std::chrono::milliseconds start{-1};
         /// The user's animation speed (AnimationDurationFactor): the transition's clock runs at its duration times this.
         double factor = 1;
@@ -61,10 +66,17 @@ private:
         /// Frames painted, and the effect's own time spent on them (sampling and quads), for the log.
         int frames = 0;
         std::chrono::nanoseconds busy{0};
-        /// The grid of quads a mesh is drawn as, its storage kept from frame to frame.
-        WindowQuadList grid;
-        /// Drawn offscreen and through quads (a mesh), rather than through a matrix (a flat layer).
-        bool redirected = false;
+        /// The window's layer at the last sample: whether it is drawn, its opacity, and either its flat
+        /// map (the window at rest to where it is seen, libsegue's segue_drawn_layer_t.map) or its mesh,
+        /// projected and lit (storage kept from frame to frame).
+        bool visible = true, meshed = false;
+        double alpha = 1;
+        double map[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+        segue::LitMesh mesh;
+        /// A mesh's picture: the window drawn offscreen, again whenever KWin says it changed.
+        std::unique_ptr<GLTexture> picture;
+        std::unique_ptr<GLFramebuffer> target;
+        bool stale = true;
         EffectWindowDeletedRef deletedRef;
         EffectWindowVisibleRef visibleRef;
     };
@@ -83,7 +95,12 @@ private:
     static bool animates(EffectWindow *w);
     /// Whether no other effect animates minimizing (KWin's Squash or Magic Lamp).
     static bool minimizeIsOurs();
-    /// The page shader, made once (GLSL 1.40 and up; else KWin's own shader draws the back as the front).
+    /// The window's layer sampled at the running transition's time: the pose to draw.
+    void sample(Running &running);
+    /// The window as it rests, drawn into the running transition's picture when KWin damaged it since.
+    void drawPicture(EffectWindow *w, Running &running);
+    /// The mesh shader, made once: KWin's texture shader with a per-vertex light, and libsegue's page shading
+    /// (GLSL 1.40 and up; else KWin's own shader draws the mesh unlit, its back as its front).
     GLShader *pageShader();
     /// What rules match a window by: its application id (Wayland) or class (X11).
     static std::string name(EffectWindow *w);
@@ -91,14 +108,17 @@ private:
     /// WM_CLASS (XTerm), and KWin lower-cases it (xterm).
     static QString nameOrigin(EffectWindow *w);
 
-    std::unique_ptr<segue::WindowTransitions> m_transitions;
+    std::unique_ptr<segue::Player> m_player;
     std::unique_ptr<QSocketNotifier> m_notifier;
     std::map<EffectWindow *, Running> m_running;
     /// The names the log has introduced this session: each once, not once per window or transition.
     std::set<std::string> m_named;
-    /// Draws a mesh's texture, its back faces washed out as Segue's renderer shades a page's back (null: KWin's own).
+    /// Draws a mesh's picture lit by its angle, its back washed out, as Segue's renderer shades a page (null: KWin's own).
     std::unique_ptr<GLShader> m_pageShader;
     bool m_pageShaderTried = false;
+    /// The triangles of the largest mesh's grid (segue_grid_indices), for the meshes' vertex buffers.
+    std::vector<int32_t> m_grid;
+    uint32_t m_gridColumns = 0, m_gridRows = 0;
     /// The frame's projection from the output's coordinates, as the scene paints it.
     QMatrix4x4 m_projection;
     /// A test hook: SEGUE_KWIN_HOLD_AT=F holds every transition at fraction F (0 to 1) of its duration.
