@@ -125,6 +125,8 @@ def _level(value: int) -> LogLevel:
 # segue_player_options_t.flags.
 _ONLY_GIVEN_FOLDERS = 1
 _NO_SPIN = 8
+_WATCH = 2
+_STANDARD_CONFIG = 0x10
 _ISOLATION = {"process": 0, "none": 1, None: 2}
 _SANDBOX = {None: 0, "strict": 1, "off": 2}
 _PARAMETER_TYPES = {0: "number", 1: "integer", 2: "boolean", 3: "choice", 4: "curve"}
@@ -440,11 +442,17 @@ _SIDES = {0: "from", 1: "to"}
 
 class Player:
     """Plays animators on your views. Use it from one thread; close it (or use `with`) to end its
-    workers. `on_event` receives what `dispatch` delivers; without it, `dispatch` returns the events."""
+    workers. `on_event` receives what `dispatch` delivers; without it, `dispatch` returns the events.
+    With `standard_config` and no `config`, the player follows the user's config as the desktop's
+    hosts do ($XDG_CONFIG_HOME/segue/segue.json, else ~/.config/segue/segue.json): missing or
+    broken, the built-in default plays and an event says why; with `watch`, it is followed as it
+    appears, changes, breaks and vanishes (dispatch delivers the reloads). A `config` the program
+    names is the program's: one that cannot be read raises ConfigError."""
 
     def __init__(self, plugins: Sequence[str] = (), config: Optional[str] = None, *, only_given_folders: bool = False,
                  isolation: Optional[str] = "process", sandbox: Optional[str] = None, worker: Optional[str] = None,
-                 on_event: Optional[Callable[[Event], None]] = None, spin: bool = True):
+                 on_event: Optional[Callable[[Event], None]] = None, spin: bool = True, standard_config: bool = False,
+                 watch: bool = False):
         if isolation not in _ISOLATION:
             raise InvalidArgument("Player", Status.E_INVALID_ARGUMENT, f"isolation must be 'process', 'none' or None, not {isolation!r}")
         if sandbox not in _SANDBOX:
@@ -461,7 +469,8 @@ class Player:
         options = _abi.PlayerOptions(struct_size=C.sizeof(_abi.PlayerOptions), plugin_dirs=self._folders,
                                      plugin_dir_count=len(plugins), isolation=_ISOLATION[isolation],
                                      sandbox=_SANDBOX[sandbox],
-                                     flags=(_ONLY_GIVEN_FOLDERS if only_given_folders else 0) | (0 if spin else _NO_SPIN),
+                                     flags=(_ONLY_GIVEN_FOLDERS if only_given_folders else 0) | (0 if spin else _NO_SPIN)
+                                     | (_STANDARD_CONFIG if standard_config else 0) | (_WATCH if watch else 0),
                                      on_event=self._callback)
         if config is not None:
             options.config_path = os.fsencode(config)

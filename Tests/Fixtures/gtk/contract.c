@@ -1,10 +1,11 @@
 /* SegueGtk keeping GTK's platform contract, as GtkStack does, from a program built against the installed widget:
- *   contract animations|refused|pages|switcher|roles
+ *   contract animations|refused|pages|switcher|roles|config
  * animations: gtk-enable-animations off, then on, then off during a transition; prints running|0|1 after each switch
  * refused:    switches made at once (the stack not shown, the visible page hidden) and refused (to a hidden page)
  * pages:      the "pages" selection model: items (item|POSITION|NAME|TITLE|SELECTED), changes, a selection
  * switcher:   a SegueGtkStackSwitcher's buttons (button|LABEL|PRESSED|ATTENTION), one activated, a page shown
  * roles:      accessible roles (role|WIDGET|NICK)
+ * config:     one switch from a to b chosen by the standard config's rules (XDG_CONFIG_HOME), no animator named
  * Each switch's end: finished|FROM|TO|ANIMATOR|COMPLETED|FELL_BACK|REASON. Waits are on conditions, each with a
  * deadline (timeout|WHAT, exit 1 when one passes). */
 #include <segue-gtk.h>
@@ -207,9 +208,20 @@ static void roles(void) {
     printf("role|button|%s\n", role(gtk_widget_get_first_child(switcher)));
 }
 
+static void config(void) {
+    stack = segue_gtk_stack_new();
+    segue_gtk_stack_add_titled(SEGUE_GTK_STACK(stack), gtk_label_new("First"), "a", "First");
+    segue_gtk_stack_add_titled(SEGUE_GTK_STACK(stack), gtk_label_new("Second"), "b", "Second");
+    g_signal_connect(stack, "transition-finished", G_CALLBACK(on_finished), NULL);
+    show(stack);
+    finished_target = finished_count + 1;
+    segue_gtk_stack_set_visible_child_name(SEGUE_GTK_STACK(stack), "b");
+    until(switched, "the switch to b");
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
-        fprintf(stderr, "usage: contract animations|refused|pages|switcher|roles\n");
+        fprintf(stderr, "usage: contract animations|refused|pages|switcher|roles|config\n");
         return 2;
     }
     gtk_init();
@@ -218,6 +230,7 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[1], "pages") == 0) pages();
     else if (strcmp(argv[1], "switcher") == 0) switcher_buttons();
     else if (strcmp(argv[1], "roles") == 0) roles();
+    else if (strcmp(argv[1], "config") == 0) config();
     else return 2;
     fflush(stdout);
     gtk_window_destroy(GTK_WINDOW(window));
