@@ -443,6 +443,49 @@ struct KWinEffectTests {
         #expect(processesTagged(session.tag).isEmpty)
     }
 
+    /// While a full-screen effect runs (Overview, Present Windows: here a
+    /// scripted effect of the test's that holds KWin's full-screen lock
+    /// through a long animation of another window, as KWin's own hold it), a
+    /// window that closes is not animated by Segue and goes at once: the
+    /// screen is again what it was before that window opened, no ghost of it
+    /// left.
+    @Test func aWindowClosedWhileAFullScreenEffectRunsGoesAtOnce() throws {
+        let session = try KWinSession(config: Self.rules("Pop", "Pop"), plugins: [], scriptedEffects: ["seguetestfullscreen": """
+            var windows = effects.stackingOrder.filter(function (w) { return w.normalWindow; });
+            animate({window: windows[0], duration: 600000, fullScreen: true, keepAlive: false,
+                     animations: [{type: Effect.Opacity, from: 1.0, to: 1.0}]});
+            print("segue-test: a full-screen effect runs: " + effects.hasActiveFullScreenEffect);
+            """])
+        let white = makeTemporaryFolder("kwin-white") + "/white.png"
+        try Data(pngBytes(width: 120, height: 90, rgba: [UInt8](repeating: 255, count: 120 * 90 * 4))).write(to: URL(fileURLWithPath: white))
+        let staying = try session.open(white)
+        defer { _ = staying.stop(with: SIGTERM) }
+        session.wait(for: "\(Self.appID) opened: completed")
+        let before = try session.photograph()
+        let closing = try session.open(Self.picture)
+        defer { _ = closing.stop(with: SIGTERM) }
+        session.wait(for: "\(Self.appID) opened: completed", count: 2)
+        try session.loadEffect("seguetestfullscreen")
+        var log = session.wait(for: "segue-test: a full-screen effect runs: ")
+        try #require(log.contains("segue-test: a full-screen effect runs: true"), "\(log)")
+        _ = closing.stop(with: SIGTERM)
+        log = session.wait(for: "\(Self.appID) closes, not animated: ")
+        #expect(log.contains("\(Self.appID) closes, not animated: a full-screen effect (Overview, Present Windows) is on"), "\(log)")
+        #expect(!log.contains(" closes at "), "\(log)")
+        let after = try session.photograph()
+        let differing = stride(from: 0, to: min(before.rgba.count, after.rgba.count), by: 4).filter { i in
+            (0..<3).contains { abs(Int(before.rgba[i + $0]) - Int(after.rgba[i + $0])) > 8 }
+        }.count
+        #expect(differing == 0, "pixels that differ from the screen before the closed window opened: \(differing)")
+        if differing > 0 {
+            try Data(pngBytes(width: after.width, height: after.height, rgba: after.rgba)).write(to: URL(fileURLWithPath: session.folder + "/after.png"))
+        }
+        #expect(!log.contains("KCrash"), "\(log)")
+        _ = staying.stop(with: SIGTERM)
+        #expect(session.stop() != nil)
+        #expect(processesTagged(session.tag).isEmpty)
+    }
+
     /// A window that skips close animations (set by a KWin script or a window
     /// rule, as KWin's own effects honour it) closes at once.
     @Test func aWindowThatSkipsCloseAnimationsClosesAtOnce() throws {
