@@ -486,6 +486,39 @@ struct KWinEffectTests {
         #expect(processesTagged(session.tag).isEmpty)
     }
 
+    /// KWin chooses as every host does for the same config (HostsAgreeTests
+    /// holds a C program, Python and the GTK widget to each other): for a
+    /// rule naming a plugin, a rule naming an animator no plugin provides, a
+    /// config broken at start and none, the window opens with the animator,
+    /// and for the reason, that libsegue gives a C program describing the
+    /// same window opening under the same config.
+    @Test func kwinChoosesAsACProgramDoesForTheSameConfig() throws {
+        let program = try InstalledLibsegue.program("chosen")
+        let cases: [(String, String?)] = [("a rule naming a plugin", Self.rules("SpringSlide")), ("a rule naming an unknown animator", Self.rules("Nope")),
+                                          ("a broken config", #"{"rules": [{"appear": "#), ("no config", nil)]
+        for (name, config) in cases {
+            let session = try KWinSession(config: config, plugins: [])
+            let client = try session.open(Self.picture)
+            let log = session.wait(for: "\(Self.appID) opens at ")
+            _ = client.stop(with: SIGTERM)
+            #expect(session.stop() != nil)
+            let line = try #require(log.split(separator: "\n").first { $0.contains("\(Self.appID) opens at ") }, "\(name): \(log)")
+            // "... opens at X,Y WxH: ANIMATOR for S s (the animator's S s x F, the desktop's animation speed; REASON)"
+            let placed = line.components(separatedBy: " opens at ").last ?? ""
+            let animator = placed.components(separatedBy: ": ").dropFirst().first?.components(separatedBy: " for ").first ?? ""
+            let reason = String(line.components(separatedBy: "the desktop's animation speed; ").last?.dropLast() ?? "")
+            let ran = try run(program, ["appear", Self.appID], environment: ["XDG_CONFIG_HOME": session.folder + "/config",
+                                                                          "XDG_DATA_HOME": makeTemporaryFolder("kwin-data")],
+                              unsetting: ["SEGUE_PLUGIN_PATH", "SEGUE_CONFIG"], timeout: 60)
+            let chosen = try #require(ran.out.split(separator: "\n").first { $0.hasPrefix("chosen|") }, "\(ran.out)\(ran.err)")
+                .split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            #expect([animator, reason] == [chosen[1], chosen[3]], "\(name): KWin \(line); C \(chosen)")
+            #expect(animator == (name == "a rule naming a plugin" ? "SpringSlide" : "default") && !reason.isEmpty, "\(name): \(line)")
+            #expect(name != "a broken config" || log.contains("\(session.config):1:"), "the broken file is named: \(log)")
+            #expect(processesTagged(session.tag).isEmpty)
+        }
+    }
+
     /// A window that skips close animations (set by a KWin script or a window
     /// rule, as KWin's own effects honour it) closes at once.
     @Test func aWindowThatSkipsCloseAnimationsClosesAtOnce() throws {
