@@ -270,6 +270,8 @@ public:
     {
         detail::check(segue_sampler_new(transition.get(), &m_handle), "segue_sampler_new");
     }
+    /** Not of a temporary: it would be freed (finished) before the first sample. */
+    explicit Sampler(Transition &&) = delete;
     Sampler(Sampler &&other) noexcept
         : m_handle(std::exchange(other.m_handle, nullptr))
         , m_count(other.m_count)
