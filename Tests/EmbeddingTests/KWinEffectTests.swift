@@ -204,9 +204,9 @@ struct KWinEffectTests {
     /// effect's shader): a white window held mid-curl shows the light itself
     /// as its brightness. Where both draw the window, KWin's brightness is
     /// within 0.04 of Segue's renderer's on average (of 1) and within 0.15 at
-    /// 95% of the pixels; and both span a gradient: the curl's darkest tenth
-    /// at most 0.8, its brightest at least 0.95 (unlit, KWin's page was white
-    /// throughout but for its washed-out back).
+    /// 95% of the pixels (measured 0.002 and 0.004; the effect before it lit
+    /// the curl, 0.085 and 0.49); and both span a gradient: the darkest tenth
+    /// at most 0.8, the brightest at least 0.95.
     @Test func aCurlingPageIsLitByItsAngleAsSeguesRendererLightsIt() throws {
         let white = makeTemporaryFolder("kwin-white") + "/white.png"
         try Data(pngBytes(width: 360, height: 300, rgba: [UInt8](repeating: 255, count: 360 * 300 * 4))).write(to: URL(fileURLWithPath: white))
