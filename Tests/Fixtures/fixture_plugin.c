@@ -119,8 +119,17 @@ static void restore_shared_mappings(struct saved_mapping *saved, int kept) {
     }
 }
 #endif
-#if defined(ATTEMPT_THREADS) || defined(ATTEMPT_FUTEX) || defined(ATTEMPT_SPIN_AFTER)
+#if defined(ATTEMPT_THREADS) || defined(ATTEMPT_FUTEX) || defined(ATTEMPT_SPIN_AFTER) || defined(ATTEMPT_SPIN_DURING)
 #include <pthread.h>
+#endif
+#ifdef ATTEMPT_SPIN_DURING
+/* Threads that compute beside the plugin's calls while its transition plays (8, within the thread limit). */
+static volatile int spin_during;
+static void *spin_while_playing(void *unused) {
+    volatile double x = 0;
+    while (spin_during) x += 1;
+    return unused;
+}
 #endif
 #ifdef ATTEMPT_FUTEX
 #include <errno.h>
@@ -315,6 +324,14 @@ static void attempt(void) {
     for (; spinning < 2; spinning++) {
         pthread_t thread;
         if (pthread_create(&thread, NULL, spinner, NULL) == 0) pthread_detach(thread);
+    }
+#endif
+#ifdef ATTEMPT_SPIN_DURING
+    /* Eight threads that compute until the transition ends, then setup answers as ever. */
+    spin_during = 1;
+    for (int i = 0; i < 8; i++) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, spin_while_playing, NULL) == 0) pthread_detach(thread);
     }
 #endif
 #ifdef ATTEMPT_PRIORITY
@@ -682,6 +699,9 @@ FIXTURE_UNUSED static void end(const segue_animator_t *self, const segue_context
     (void)self; (void)ctx; (void)plan;
     fixture_end_calls++;
     fixture_last_completed = completed;
+#ifdef ATTEMPT_SPIN_DURING
+    spin_during = 0;
+#endif
 #ifdef FAULT_CRASH_END
     FIXTURE_CRASH();
 #endif
