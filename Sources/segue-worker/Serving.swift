@@ -33,6 +33,9 @@ struct Serving {
         // From the folder the host started it in: inside its file view, the root is another.
         let file = WorkerConfinement.absolute(String(decoding: memory.copy(at: WorkerLayout.text, count: Int(load.length),
                                                                           capacity: WorkerLayout.textCapacity), as: UTF8.self))
+        // The host may give this worker less memory than its command line says: what is left of the budget all its workers share.
+        var policy = policy
+        if load.argument > 0 { policy.memoryLimit = min(policy.memoryLimit, UInt64(load.argument) << 20) }
         switch Confinement.enter(policy, readable: WorkerConfinement.readable(forPlugin: file), memory: memory) {
         case .failure(let why):
             reply(WorkerReply.failed, text: why.description)

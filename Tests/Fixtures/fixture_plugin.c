@@ -334,6 +334,21 @@ static void attempt(void) {
         if (pthread_create(&thread, NULL, spin_while_playing, NULL) == 0) pthread_detach(thread);
     }
 #endif
+#ifdef ATTEMPT_HOARD
+    /* Once: memory in 16 MiB pieces, each touched, until no more is given (2 GiB at most), then the last two
+     * given back so that the worker can still answer; the rest kept for as long as the worker lives. */
+    static int hoarded;
+    if (!hoarded) {
+        static char *pieces[128];
+        int n = 0;
+        while (n < 128 && (pieces[n] = malloc(16u << 20)) != NULL) memset(pieces[n++], 1, 16u << 20);
+        for (int i = 0; i < 2 && n > 0; i++) free(pieces[--n]);
+        hoarded = n;
+        char said[64];
+        snprintf(said, sizeof said, "hoards %d MiB", n * 16);
+        if (fixture_host && SEGUE_HOST_HAS(fixture_host, log)) fixture_host->log(fixture_host, SEGUE_LOG_INFO, said);
+    }
+#endif
 #ifdef ATTEMPT_PRIORITY
     /* Says the priority it was given, then tries to take the processor back from the program it serves. */
     char said[64];

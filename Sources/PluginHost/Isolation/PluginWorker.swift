@@ -72,6 +72,11 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     private var phase: UInt64 = 0
     /// The animator set up or ended last, named when the watch ends the worker.
     private var lastAnimator = ""
+    /// The address space the running worker may use: what its pool granted
+    /// it (``WorkerPool/reserve(for:)``), or the policy's limit.
+    private var memoryLimit: UInt64
+    /// How many times a worker process was started for this file (the pool may end an idle one).
+    private var starts = 0
     /// Set once the worker failed: the plugin is quarantined.
     var failure: PluginFailure? { lock.withLock { _failure } }
     private var _failure: PluginFailure?
@@ -83,10 +88,14 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         self.pool = pool
         self.file = file
         self.settings = settings
+        memoryLimit = settings.sandbox.memoryLimit
         PluginBoundary.prepareToTakeLayerStates()
     }
 
-    deinit { channel?.close() }
+    deinit {
+        channel?.close()
+        pool?.release(ObjectIdentifier(self))
+    }
 
     /// The worker's process id once it has started.
     var processID: Int32? { lock.withLock { process?.pid } }
@@ -294,8 +303,9 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     private func watchProcessorUse() {
         // The worker is held only while it is checked, never while the thread sleeps: a worker its
         // pool lets go of ends (its process with it) as it would without the watch.
+        let start = starts
         _ = detachThread { [weak self] in
-            while let stop = self?.checkProcessorUse(), !stop {
+            while let stop = self?.checkProcessorUse(start: start), !stop {
                 usleep(UInt32(PluginWorker.watchInterval * 1e6))
             }
         }
@@ -303,8 +313,8 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
 
     /// One reading of the worker's use: true when the watch is over (the
     /// worker is gone or failed, or was ended now).
-    private func checkProcessorUse() -> Bool {
-        let (pid, phase) = lock.withLock { (_failure == nil ? process?.pid : nil, self.phase) }
+    private func checkProcessorUse(start: Int) -> Bool {
+        let (pid, phase) = lock.withLock { (_failure == nil && starts == start ? process?.pid : nil, self.phase) }
         guard let pid else { return true }
         let use = ProcessorUse.read(pid: pid)  // outside the lock: a render thread's call never waits for /proc
         let now = MonotonicTime.now
@@ -342,6 +352,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     /// kind, begins now. Nil, or why the worker was ended.
     private func turned(busy: Bool) -> String? {
         phase &+= 1
+        pool?.mark(ObjectIdentifier(self), idleSince: busy ? nil : MonotonicTime.now)
         let now = MonotonicTime.now
         guard let use = process.flatMap({ ProcessorUse.read(pid: $0.pid) }) else {
             window = nil
@@ -355,22 +366,50 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         return nil
     }
 
+    // MARK: - Memory shared with the pool's other workers
+
+    /// Ends the worker if it is idle (started, no transition in flight, not
+    /// failed) and no call holds it now, to make room in its pool's memory
+    /// budget. Not a failure: the next transition starts it again.
+    /// - Returns: whether it was ended.
+    func endIfIdle() -> Bool {
+        guard lock.try() else { return false }
+        defer { lock.unlock() }
+        guard let process, active.isEmpty, inFlight == nil, _failure == nil else { return false }
+        process.kill()
+        channel?.close()
+        (self.process, channel, memory, sandbox, window) = (nil, nil, nil, nil, nil)
+        phase &+= 1
+        pool?.release(ObjectIdentifier(self))
+        return true
+    }
+
     // MARK: - The process
 
     /// Starts the worker (or takes the one started ahead, ``WorkerPool/prestart()``)
     /// and has it load the plugin; nil, or why it could not.
     private func startIfNeeded(for name: String) -> String? {
         if process != nil { return nil }
+        memoryLimit = settings.sandbox.memoryLimit
+        if settings.sandbox.mode == .strict, let pool {
+            switch pool.reserve(for: self) {
+            case .failure(let why): return why.message
+            case .success(let bytes): memoryLimit = bytes
+            }
+        }
         let idle: IdleWorker
         switch pool?.takeIdle() ?? IdleWorker.start(settings: settings) {
-        case .failure(let why): return why.description
+        case .failure(let why):
+            pool?.release(ObjectIdentifier(self))
+            return why.description
         case .success(let started): idle = started
         }
+        starts += 1
         (process, channel, memory, sandbox) = (idle.process, idle.channel, idle.memory, nil)
         idle.process.output.relabel("plugin \(file)")
         let path = [UInt8](file.utf8)
         guard idle.memory.write(path, at: WorkerLayout.text, capacity: WorkerLayout.textCapacity),
-              idle.channel.send(WorkerRequest(op: .load, length: UInt32(path.count))) else {
+              idle.channel.send(WorkerRequest(op: .load, argument: UInt32(clamping: memoryLimit >> 20), length: UInt32(path.count))) else {
             return fail(.load, animator: name, t: nil, what: ended(), kill: true)
         }
         // First: the sandbox is entered, with the thread limit's listener when there is one.
@@ -488,6 +527,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         channel?.close()
         (process, channel, memory, sandbox) = (nil, nil, nil, nil)
         inFlight = nil  // its answer will not come (the processor watch may end a worker mid-call)
+        pool?.release(ObjectIdentifier(self))
         var what = ended ?? "stopped answering", detail: String?
         if let attempts {
             (what, detail) = (attempts, "refused by the sandbox" + (ended.map { "; then it \($0)" } ?? ""))
@@ -495,8 +535,8 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             // Garbage where the worker's note should be: no cause is made up from it.
             (what, detail) = ("wrote over its shared memory", ended.map { "then it \($0)" })
         } else if let ended, settings.sandbox.mode == .strict,
-                  note?.ranOutOfMemory(limit: settings.sandbox.memoryLimit) == true {
-            let limit = SandboxPolicy.formatted(settings.sandbox.memoryLimit)
+                  note?.ranOutOfMemory(limit: memoryLimit) == true {
+            let limit = SandboxPolicy.formatted(memoryLimit)
             (what, detail) = ("ran out of memory", "it reached its limit of \(limit) of address space and \(ended) (allow more with \"limits\": {\"memory\": ...} in the config or --plugin-memory)")
         }
         var failure = PluginFailure(file: file, animator: animator, call: op.name, t: t, what: what, detail: detail, date: Date())

@@ -46,6 +46,8 @@ package struct WorkerRequest: BitwiseCopyable {
     package var op: UInt32
     /// The transition, numbered by the host.
     package var slot: UInt32
+    /// Evaluate: the layer count; end: 1 when completed; load: the worker's
+    /// memory limit in MiB (0: its command line's), at most that.
     package var argument: UInt32
     /// Bytes of text in the text area.
     package var length: UInt32
