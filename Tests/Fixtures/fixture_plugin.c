@@ -51,6 +51,7 @@ static void change_descriptor(void);
 #endif
 
 #ifdef ATTEMPT_AT
+#include <sched.h>
 #include <arpa/inet.h>
 #include <sys/stat.h>
 #include <fcntl.h>
@@ -354,7 +355,9 @@ static void attempt(void) {
     char said[64];
     errno = 0;
     int given = getpriority(PRIO_PROCESS, 0);
-    snprintf(said, sizeof said, "runs at nice %d", errno == 0 ? given : -100);
+    int policy = sched_getscheduler(0);
+    snprintf(said, sizeof said, "runs at nice %d under %s", errno == 0 ? given : -100,
+             policy == SCHED_OTHER ? "SCHED_OTHER" : policy == SCHED_FIFO ? "SCHED_FIFO" : policy == SCHED_RR ? "SCHED_RR" : "another policy");
     if (fixture_host && SEGUE_HOST_HAS(fixture_host, log)) fixture_host->log(fixture_host, SEGUE_LOG_INFO, said);
     if (setpriority(PRIO_PROCESS, 0, 0) == 0 && getpriority(PRIO_PROCESS, 0) == 0) report("raised its priority to nice 0");
 #endif
