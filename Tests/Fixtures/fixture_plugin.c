@@ -320,9 +320,12 @@ static void attempt(void) {
     }
 #endif
 #ifdef ATTEMPT_SPIN_AFTER
-    /* Once: two threads that never stop, then setup answers as ever. */
+    /* Once: two threads (SPIN_THREADS) that never stop, then setup answers as ever. */
+#ifndef SPIN_THREADS
+#define SPIN_THREADS 2
+#endif
     static int spinning;
-    for (; spinning < 2; spinning++) {
+    for (; spinning < SPIN_THREADS; spinning++) {
         pthread_t thread;
         if (pthread_create(&thread, NULL, spinner, NULL) == 0) pthread_detach(thread);
     }
