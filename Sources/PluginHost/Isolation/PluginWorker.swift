@@ -338,7 +338,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         let elapsed = now - window.since
         let (used, waited) = use.since(window.use)
         let asked = used + waited
-        let spent = String(format: "used %.1f CPU-s and waited %.1f s for a processor in %.1f s", used, waited, elapsed)
+        let spent = String(format: "used %.2f CPU-s and waited %.2f s for a processor in %.2f s", used, waited, elapsed)
         if !window.busy {
             guard asked > Self.idleAllowance.base + Self.idleAllowance.perSecond * elapsed else { return nil }
             return "kept computing after its transition ended (\(spent))"
@@ -537,7 +537,10 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         } else if let ended, settings.sandbox.mode == .strict,
                   note?.ranOutOfMemory(limit: memoryLimit) == true {
             let limit = SandboxPolicy.formatted(memoryLimit)
-            (what, detail) = ("ran out of memory", "it reached its limit of \(limit) of address space and \(ended) (allow more with \"limits\": {\"memory\": ...} in the config or --plugin-memory)")
+            let more = memoryLimit < settings.sandbox.memoryLimit
+                ? "what was left of the workers' memory budget; allow more with \"limits\": {\"totalMemory\": ...} in the config"
+                : "allow more with \"limits\": {\"memory\": ...} in the config or --plugin-memory"
+            (what, detail) = ("ran out of memory", "it reached its limit of \(limit) of address space and \(ended) (\(more))")
         }
         var failure = PluginFailure(file: file, animator: animator, call: op.name, t: t, what: what, detail: detail, date: Date())
         failure.refusedBySandbox = attempts != nil
