@@ -377,7 +377,7 @@ struct LibseguePythonTests {
         let played = try JSONDecoder().decode(Played.self, from: Data(ran.out.utf8))
 
         #expect(played.version == 0x10004, "API 1.4")
-        #expect(played.sizes == ["options": 72, "desc": 184, "plan": 248, "info": 56, "state": 208], "ctypes lays the structs out as C does")
+        #expect(played.sizes == ["options": 80, "desc": 184, "plan": 248, "info": 56, "state": 208], "ctypes lays the structs out as C does")
         #expect(played.animators.map(\.name) == ["CurlUp", "ImageZoom", "Pop", "SpringSlide", "default"])
         let curl = try #require(played.animators.first { $0.name == "CurlUp" })
         #expect(curl.id == "org.segue.curl-up/1" && curl.file == Paths.binFolder + "/libCurlUp.so")

@@ -289,6 +289,15 @@ typedef struct segue_player_options {
     segue_event_fn on_event;
     /** Passed to on_event as it is. */
     void *user_data;
+    /**
+     * The address space all of this player's workers may use together, in
+     * bytes: each worker's limit is what is left of it (at most the config's
+     * "limits": {"memory"}); idle workers are ended to make room, oldest idle
+     * first, and a transition that finds no room plays the built-in default,
+     * saying so. 0 for the config's "limits": {"totalMemory"}, else 2 GiB;
+     * otherwise at least 268435456 (256 MiB). Strict sandbox only. Since 1.4.
+     */
+    uint64_t workers_memory;
 } segue_player_options_t;
 
 /** Search only plugin_dirs (and the config's "plugins"), not the standard folders. */
