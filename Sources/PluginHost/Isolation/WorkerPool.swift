@@ -152,12 +152,14 @@ final class WorkerPool: @unchecked Sendable {
 
     /// The process ids of the pool's workers that have started, for tests that check none is left behind.
     var processIDs: [Int32] {
-        lock.withLock { workers.values.compactMap(\.processID) + (idle.map { [$0.process.pid] } ?? []) }
+        // Each worker is asked outside the pool's lock: a worker holds its own while it takes the pool's.
+        let (all, spare) = lock.withLock { (Array(workers.values), idle.map { [$0.process.pid] } ?? []) }
+        return all.compactMap(\.processID) + spare
     }
 
     /// How every quarantined plugin failed.
     var quarantined: [PluginFailure] {
-        lock.withLock { workers.values.compactMap(\.failure) }.sorted { $0.date < $1.date }
+        lock.withLock { Array(workers.values) }.compactMap(\.failure).sorted { $0.date < $1.date }
     }
 
     /// Forgets the workers of `file` as it was (`identity`): it changed or went
