@@ -1,0 +1,130 @@
+// segue-qt-qml-demo: main.qml's pages in a SegueStackView (import Segue 1.0); click or arrow keys to push
+// and pop.
+//
+//   segue-qt-qml-demo [--animator NAME]
+//   segue-qt-qml-demo --frames DIR --animators A,B,... --fractions F,F,... [--to PAGE]
+//       holds the push from the list to PAGE (picture) with each animator at each fraction and writes
+//       the window's pictures: DIR/rest-PAGE.png (each page at rest), DIR/A/frame-F.png, DIR/A/page-PAGE-F.png
+//   segue-qt-qml-demo --switches N --interval MS
+//       pushes and pops every MS milliseconds (during transitions too), N times, then prints the state
+// Every transition's end prints "finished|ANIMATOR|COMPLETED|FELL_BACK|REASON". The module is found in
+// the build folder first, then where QML_IMPORT_PATH (Qt 6) or QML2_IMPORT_PATH (Qt 5) and Qt say.
+#include <QDir>
+#include <QGuiApplication>
+#include <QQmlApplicationEngine>
+#include <QQmlComponent>
+#include <QQuickItem>
+#include <QQuickWindow>
+#include <QTimer>
+
+#include <cstdio>
+
+class Printer : public QObject {
+    Q_OBJECT
+public:
+    int finished = 0;
+public Q_SLOTS:
+    void print(const QString &animator, bool completed, bool fellBack, const QString &reason) {
+        finished++;
+        std::printf("finished|%s|%d|%d|%s\n", qPrintable(animator), completed, fellBack, qPrintable(reason));
+        std::fflush(stdout);
+    }
+};
+
+static QString option(const QStringList &args, const QString &name, const QString &fallback = QString()) {
+    int i = args.indexOf(name);
+    return i >= 0 && i + 1 < args.size() ? args[i + 1] : fallback;
+}
+
+static QQuickItem *call(QObject *stack, const char *method, const QVariant &argument = QVariant()) {
+    QQuickItem *item = nullptr;
+    if (argument.isValid()) QMetaObject::invokeMethod(stack, method, Q_RETURN_ARG(QQuickItem *, item), Q_ARG(QVariant, argument));
+    else QMetaObject::invokeMethod(stack, method, Q_RETURN_ARG(QQuickItem *, item));
+    return item;
+}
+
+static void settle() {
+    for (int i = 0; i < 5; i++) QGuiApplication::processEvents();
+}
+
+static int frames(QQuickWindow *window, QObject *stack, const QStringList &args) {
+    QString dir = option(args, "--frames"), to = option(args, "--to", "picture");
+    QVariantMap pages = window->property("pages").toMap();
+    QStringList fractions = option(args, "--fractions", "0.5").split(',');
+    settle();
+    window->grabWindow().save(dir + "/rest-list.png");
+    for (const QString &name : pages.keys()) {
+        if (name == "list") continue;
+        call(stack, "push", pages[name]);
+        QMetaObject::invokeMethod(stack, "finishTransition");
+        settle();
+        window->grabWindow().save(dir + "/rest-" + name + ".png");
+        call(stack, "pop");
+        QMetaObject::invokeMethod(stack, "finishTransition");
+        settle();
+    }
+    for (const QString &animator : option(args, "--animators", "default").split(',')) {
+        QDir(dir).mkpath(animator);
+        stack->setProperty("animator", animator);
+        for (const QString &fraction : fractions) {
+            stack->setProperty("holdFraction", fraction.toDouble());
+            call(stack, "push", pages[to]);
+            settle();
+            window->grabWindow().save(dir + "/" + animator + "/frame-" + fraction + ".png");
+            QFile::copy(dir + "/rest-list.png", dir + "/" + animator + "/page-list-" + fraction + ".png");
+            QFile::copy(dir + "/rest-" + to + ".png", dir + "/" + animator + "/page-" + to + "-" + fraction + ".png");
+            QMetaObject::invokeMethod(stack, "finishTransition");
+            stack->setProperty("holdFraction", -1.0);
+            call(stack, "pop");
+            QMetaObject::invokeMethod(stack, "finishTransition");
+            settle();
+        }
+    }
+    std::printf("done\n");
+    std::fflush(stdout);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    QGuiApplication app(argc, argv);
+    QStringList args = app.arguments();
+    QQmlApplicationEngine engine;
+    engine.addImportPath(QStringLiteral(SEGUE_QML_BUILD_DIR));
+    engine.load(QUrl(QStringLiteral("qrc:/main.qml")));
+    auto *window = engine.rootObjects().isEmpty() ? nullptr : qobject_cast<QQuickWindow *>(engine.rootObjects().first());
+    QObject *stack = window ? window->findChild<QObject *>("stack") : nullptr;
+    if (!stack) {
+        std::fprintf(stderr, "segue-qt-qml-demo: main.qml did not load (is the Segue module built or on QML_IMPORT_PATH?)\n");
+        return 1;
+    }
+    Printer printer;
+    QObject::connect(stack, SIGNAL(transitionFinished(QString, bool, bool, QString)), &printer, SLOT(print(QString, bool, bool, QString)));
+    stack->setProperty("animator", option(args, "--animator"));
+    if (args.contains("--frames")) return frames(window, stack, args);
+    if (args.contains("--switches")) {
+        int left = option(args, "--switches").toInt();
+        QVariantMap pages = window->property("pages").toMap();
+        auto *timer = new QTimer(&app);
+        QObject::connect(timer, &QTimer::timeout, [&, timer] {
+            int depth = stack->property("depth").toInt();
+            if (left-- > 0) {
+                if (depth < 3) call(stack, "push", pages[depth == 1 ? "picture" : "form"]);
+                else call(stack, "pop");
+                return;
+            }
+            timer->stop();
+            QMetaObject::invokeMethod(stack, "finishTransition");
+            auto *current = stack->property("currentItem").value<QQuickItem *>();
+            int shown = 0;
+            for (QQuickItem *child : qobject_cast<QQuickItem *>(stack)->childItems()) shown += child->isVisible();
+            std::printf("state|%d|%s|%d|%d|%d\n", stack->property("depth").toInt(), current ? qPrintable(current->objectName()) : "",
+                        shown, stack->property("busy").toBool(), printer.finished);
+            std::fflush(stdout);
+            app.quit();
+        });
+        timer->start(option(args, "--interval", "20").toInt());
+    }
+    return app.exec();
+}
+
+#include "main.moc"

@@ -1,0 +1,247 @@
+#include "SegueStackView.h"
+
+#include "seguecore.h"
+
+#include <QElapsedTimer>
+#include <QQmlComponent>
+#include <QQmlContext>
+#include <QQmlEngine>
+#include <QQuickWindow>
+#include <QTimer>
+
+void SegueLayerTransform::setMap(const double m[9]) {
+    // The 3x3 in the x, y and w rows and columns; z passes through.
+    const QMatrix4x4 matrix(static_cast<float>(m[0]), static_cast<float>(m[1]), 0, static_cast<float>(m[2]),
+                            static_cast<float>(m[3]), static_cast<float>(m[4]), 0, static_cast<float>(m[5]),
+                            0, 0, 1, 0,
+                            static_cast<float>(m[6]), static_cast<float>(m[7]), 0, static_cast<float>(m[8]));
+    if (matrix == m_matrix) return;
+    m_matrix = matrix;
+    update();
+}
+
+struct SegueStackView::Playing {
+    segueqt::Transition *transition = nullptr;
+    QPointer<QQuickItem> pages[2];  // from, to
+    SegueLayerTransform *transforms[2] = { nullptr, nullptr };
+    QPointer<QQuickItem> leaving;  // popped or replaced: disposed of at the end
+    bool leavingOwned = false;
+    QElapsedTimer clock;
+    QTimer timer;
+};
+
+SegueStackView::SegueStackView(QQuickItem *parent) : QQuickItem(parent) { setClip(true); }
+
+SegueStackView::~SegueStackView() {
+    if (m_playing) endTransition(true);
+    delete m_player;
+}
+
+void SegueStackView::setAnimator(const QString &animator) {
+    if (animator == m_animator) return;
+    m_animator = animator;
+    emit animatorChanged();
+}
+
+void SegueStackView::setHoldFraction(double fraction) {
+    m_hold = fraction >= 0 ? qMin(fraction, 1.0) : -1;
+    if (m_playing && m_hold < 0) m_playing->clock.restart();
+    if (m_playing) tick();
+}
+
+void SegueStackView::componentComplete() {
+    QQuickItem::componentComplete();
+    if (m_initial.isValid() && m_items.isEmpty()) push(m_initial);
+}
+
+#if QT_VERSION >= QT_VERSION_CHECK(6, 0, 0)
+void SegueStackView::geometryChange(const QRectF &now, const QRectF &before) {
+    QQuickItem::geometryChange(now, before);
+#else
+void SegueStackView::geometryChanged(const QRectF &now, const QRectF &before) {
+    QQuickItem::geometryChanged(now, before);
+#endif
+    for (const Entry &entry : m_items) place(entry.item);
+}
+
+void SegueStackView::place(QQuickItem *item) {
+    if (!item) return;
+    item->setPosition(QPointF(0, 0));
+    item->setSize(size());
+}
+
+QQuickItem *SegueStackView::take(const QVariant &value, bool *owned) {
+    QObject *object = value.value<QObject *>();
+    if (auto *item = qobject_cast<QQuickItem *>(object)) {
+        *owned = false;
+        item->setParentItem(this);
+        place(item);
+        return item;
+    }
+    auto *component = qobject_cast<QQmlComponent *>(object);
+    if (!component) {
+        qWarning("SegueStackView: push and replace take an Item or a Component, not %s", value.typeName() ? value.typeName() : "nothing");
+        return nullptr;
+    }
+    QQmlContext *context = component->creationContext() ? component->creationContext() : qmlContext(this);
+    QObject *created = component->beginCreate(context);
+    auto *item = qobject_cast<QQuickItem *>(created);
+    if (!item) {
+        qWarning("SegueStackView: the component made no Item: %s", qPrintable(component->errorString()));
+        delete created;
+        return nullptr;
+    }
+    item->setParentItem(this);
+    place(item);
+    component->completeCreate();
+    QQmlEngine::setObjectOwnership(item, QQmlEngine::CppOwnership);
+    *owned = true;
+    return item;
+}
+
+QQuickItem *SegueStackView::push(const QVariant &value) {
+    if (m_playing) endTransition(true);
+    bool owned = false;
+    QQuickItem *item = take(value, &owned);
+    if (!item) return nullptr;
+    QQuickItem *from = currentItem();
+    m_items.append(Entry { item, owned });
+    emit depthChanged();
+    emit currentItemChanged();
+    if (from) play(from, item, true, Entry { nullptr, false });
+    else item->setVisible(true);
+    return item;
+}
+
+QQuickItem *SegueStackView::pop() {
+    if (m_playing) endTransition(true);
+    if (m_items.size() < 2) return nullptr;
+    Entry leaving = m_items.takeLast();
+    emit depthChanged();
+    emit currentItemChanged();
+    play(leaving.item, currentItem(), false, leaving);
+    return leaving.item;
+}
+
+QQuickItem *SegueStackView::replace(const QVariant &value) {
+    if (m_items.isEmpty()) return push(value);
+    if (m_playing) endTransition(true);
+    bool owned = false;
+    QQuickItem *item = take(value, &owned);
+    if (!item) return nullptr;
+    Entry leaving = m_items.takeLast();
+    m_items.append(Entry { item, owned });
+    emit currentItemChanged();
+    play(leaving.item, item, true, leaving);
+    return item;
+}
+
+void SegueStackView::finishTransition() {
+    if (m_playing) endTransition(true);
+}
+
+void SegueStackView::play(QQuickItem *from, QQuickItem *to, bool goingRight, Entry leaving) {
+    for (const Entry &entry : m_items) {
+        if (entry.item && entry.item != to) entry.item->setVisible(false);
+    }
+    QString why;
+    segueqt::Transition *transition = nullptr;
+    if (!window() || width() <= 0 || height() <= 0) {
+        why = QStringLiteral("the stack view is not shown or has no size");
+    } else {
+        if (!m_player && !m_playerFailed) {
+            m_player = new segueqt::Player(m_configFile);
+            m_playerFailed = m_player->handle() == nullptr;
+        }
+        if (m_playerFailed) {
+            why = QStringLiteral("Segue's player could not start (the log says why)");
+        } else {
+            transition = segueqt::Transition::begin(m_player->handle(), size().toSize(), from ? from->objectName() : QString(),
+                                                    to->objectName(), goingRight, false, m_animator, &why);
+            if (!transition) {
+                qWarning("SegueStackView: a transition could not begin: %s", qPrintable(why));
+                why = QStringLiteral("the transition could not begin: ") + why;
+            }
+        }
+    }
+    if (!transition) {
+        to->setVisible(true);
+        if (leaving.item) {
+            if (leaving.owned) leaving.item->deleteLater();
+            else leaving.item->setVisible(false);
+        }
+        emit transitionFinished(QStringLiteral("none"), true, false, why);
+        return;
+    }
+    auto *p = new Playing;
+    p->transition = transition;
+    p->pages[0] = from;
+    p->pages[1] = to;
+    p->leaving = leaving.item;
+    p->leavingOwned = leaving.owned;
+    for (int side = 0; side < 2; side++) {
+        if (!p->pages[side]) continue;
+        p->transforms[side] = new SegueLayerTransform(this);
+        p->transforms[side]->appendToItem(p->pages[side]);
+    }
+    m_playing = p;
+    p->timer.setTimerType(Qt::PreciseTimer);
+    p->timer.setInterval(16);
+    connect(&p->timer, &QTimer::timeout, this, &SegueStackView::tick);
+    p->clock.start();
+    p->timer.start();
+    emit busyChanged();
+    tick();
+}
+
+void SegueStackView::tick() {
+    Playing *p = m_playing;
+    if (!p) return;
+    double duration = p->transition->duration();
+    double t = m_hold >= 0 ? m_hold * duration : p->clock.nsecsElapsed() / 1e9;
+    if (p->transition->sample(qMin(t, duration))) {
+        bool shown[2] = { false, false };
+        const QVector<segue_drawn_layer_t> &layers = p->transition->layers();
+        for (int k = 0; k < layers.size(); k++) {
+            const segue_drawn_layer_t &layer = layers[k];
+            int side = layer.request.kind == SEGUE_LAYER_TO_VIEW ? 1 : layer.request.kind == SEGUE_LAYER_FROM_VIEW ? 0 : -1;
+            if (side < 0 || !p->pages[side] || !layer.visible) continue;  // element snapshots: no elements are described
+            shown[side] = true;
+            p->transforms[side]->setMap(layer.map);
+            p->pages[side]->setOpacity(qBound(0.0, layer.state.alpha, 1.0));
+            p->pages[side]->setZ(k);  // back to front: Qt Quick draws siblings by z, then by order
+        }
+        for (int side = 0; side < 2; side++) {
+            if (p->pages[side]) p->pages[side]->setVisible(shown[side]);
+        }
+    }
+    if (window()) window()->update();
+    if (m_hold < 0 && t >= duration) endTransition(true);
+}
+
+void SegueStackView::endTransition(bool completed) {
+    Playing *p = m_playing;
+    if (!p) return;
+    m_playing = nullptr;
+    p->timer.stop();
+    segueqt::Report report = p->transition->finish(completed);
+    delete p->transition;
+    for (int side = 0; side < 2; side++) {
+        if (p->pages[side]) {
+            // Its transform list forgets a transform as it is destroyed.
+            p->pages[side]->setOpacity(1);
+            p->pages[side]->setZ(0);
+        }
+        delete p->transforms[side];
+    }
+    for (const Entry &entry : m_items) {
+        if (entry.item) entry.item->setVisible(entry.item == currentItem());
+    }
+    if (p->leaving) {
+        if (p->leavingOwned) p->leaving->deleteLater();
+        else p->leaving->setVisible(false);
+    }
+    delete p;
+    emit busyChanged();
+    emit transitionFinished(report.animator, report.completed, report.fellBack, report.reason);
+}
