@@ -167,8 +167,8 @@ void SegueStackView::play(QQuickItem *from, QQuickItem *to, bool goingRight, Ent
     if (!transition) {
         to->setVisible(true);
         if (leaving.item) {
+            leaving.item->setVisible(false);
             if (leaving.owned) leaving.item->deleteLater();
-            else leaving.item->setVisible(false);
         }
         emit transitionFinished(QStringLiteral("none"), true, false, why);
         return;
@@ -238,10 +238,12 @@ void SegueStackView::endTransition(bool completed) {
         if (entry.item) entry.item->setVisible(entry.item == currentItem());
     }
     if (p->leaving) {
+        p->leaving->setVisible(false);
         if (p->leavingOwned) p->leaving->deleteLater();
-        else p->leaving->setVisible(false);
     }
     delete p;
     emit busyChanged();
     emit transitionFinished(report.animator, report.completed, report.fellBack, report.reason);
 }
+
+bool SegueStackView::isLate() const { return m_playing && m_playing->transition->late(); }

@@ -50,6 +50,7 @@ class SegueStackView : public QQuickItem {
     Q_PROPERTY(QString animator READ animator WRITE setAnimator NOTIFY animatorChanged)
     Q_PROPERTY(QString configFile READ configFile WRITE setConfigFile)
     Q_PROPERTY(double holdFraction READ holdFraction WRITE setHoldFraction)
+    Q_PROPERTY(bool late READ isLate)
 
 public:
     explicit SegueStackView(QQuickItem *parent = nullptr);
@@ -68,6 +69,9 @@ public:
     // to a negative value (the default) or finishTransition is called.
     double holdFraction() const { return m_hold; }
     void setHoldFraction(double fraction);
+    // Whether the transition's last frame held older states because the plugin was late (a held
+    // transition is sampled again every frame until it answers).
+    bool isLate() const;
 
     // An Item, or a Component the view creates the item of; the item pushed (null for anything else).
     Q_INVOKABLE QQuickItem *push(const QVariant &item);

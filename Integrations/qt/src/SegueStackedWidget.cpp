@@ -256,3 +256,5 @@ bool SegueStackedWidget::event(QEvent *event) {
     }
     return QWidget::event(event);
 }
+
+bool SegueStackedWidget::isLate() const { return m_playing && m_playing->transition->late(); }

@@ -35,6 +35,7 @@ class SegueStackedWidget : public QWidget {
     Q_PROPERTY(QString configFile READ configFile WRITE setConfigFile)
     Q_PROPERTY(bool transitionRunning READ isTransitionRunning)
     Q_PROPERTY(double holdFraction READ holdFraction WRITE setHoldFraction)
+    Q_PROPERTY(bool late READ isLate)
 
 public:
     explicit SegueStackedWidget(QWidget *parent = nullptr);
@@ -66,6 +67,9 @@ public:
     // duration until it is set back to a negative value (the default) or finishTransition is called.
     double holdFraction() const;
     void setHoldFraction(double fraction);
+    // Whether the transition's last frame held older states because the plugin was late (a held
+    // transition is sampled again every frame until it answers).
+    bool isLate() const;
 
 public Q_SLOTS:
     void setCurrentIndex(int index);

@@ -85,6 +85,7 @@ bool Transition::sample(double t) {
         qWarning("Segue: sampling the transition failed: %s", segue_error_message());
         return false;
     }
+    m_late = status == SEGUE_LATE;
     if (changed) segue_transition_plan(m_transition, &m_plan);  // the default took over: its duration, its name
     m_layers.resize(int(count));
     for (uint32_t i = 0; i < count; i++) {

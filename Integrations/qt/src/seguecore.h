@@ -58,6 +58,8 @@ public:
     QString animator() const { return QString::fromUtf8(m_plan.animator ? m_plan.animator : ""); }
     // Samples at `t` seconds; false when sampling failed (the layers are then left as they were).
     bool sample(double t);
+    // Whether the last sample held older states because the plugin had not answered within the bound.
+    bool late() const { return m_late; }
     const QVector<segue_drawn_layer_t> &layers() const { return m_layers; }
     QSize size() const { return m_size; }
     Report finish(bool completed);
@@ -71,6 +73,7 @@ private:
     QSize m_size;
     Report m_report;
     bool m_finished = false;
+    bool m_late = false;
 };
 
 // A flat layer's map (libsegue's row-major 3x3, content at rest to container) as a QTransform, whose

@@ -10,6 +10,7 @@
 // Every transition's end prints "finished|ANIMATOR|COMPLETED|FELL_BACK|REASON". The module is found in
 // the build folder first, then where QML_IMPORT_PATH (Qt 6) or QML2_IMPORT_PATH (Qt 5) and Qt say.
 #include <QDir>
+#include <QElapsedTimer>
 #include <QGuiApplication>
 #include <QQmlApplicationEngine>
 #include <QQmlComponent>
@@ -47,6 +48,14 @@ static void settle() {
     for (int i = 0; i < 5; i++) QGuiApplication::processEvents();
 }
 
+// Lets the held transition's frames run until the plugin has answered (5 s at most).
+static void answered(QObject *stack) {
+    QElapsedTimer waited;
+    waited.start();
+    while (stack->property("late").toBool() && waited.elapsed() < 5000) QGuiApplication::processEvents(QEventLoop::WaitForMoreEvents, 20);
+    settle();
+}
+
 static int frames(QQuickWindow *window, QObject *stack, const QStringList &args) {
     QString dir = option(args, "--frames"), to = option(args, "--to", "picture");
     QVariantMap pages = window->property("pages").toMap();
@@ -69,7 +78,7 @@ static int frames(QQuickWindow *window, QObject *stack, const QStringList &args)
         for (const QString &fraction : fractions) {
             stack->setProperty("holdFraction", fraction.toDouble());
             call(stack, "push", pages[to]);
-            settle();
+            answered(stack);
             window->grabWindow().save(dir + "/" + animator + "/frame-" + fraction + ".png");
             QFile::copy(dir + "/rest-list.png", dir + "/" + animator + "/page-list-" + fraction + ".png");
             QFile::copy(dir + "/rest-" + to + ".png", dir + "/" + animator + "/page-" + to + "-" + fraction + ".png");
@@ -101,9 +110,9 @@ int main(int argc, char **argv) {
     QObject::connect(stack, SIGNAL(transitionFinished(QString, bool, bool, QString)), &printer, SLOT(print(QString, bool, bool, QString)));
     stack->setProperty("animator", option(args, "--animator"));
     if (args.contains("--frames")) return frames(window, stack, args);
+    int left = option(args, "--switches").toInt();
+    QVariantMap pages = window->property("pages").toMap();
     if (args.contains("--switches")) {
-        int left = option(args, "--switches").toInt();
-        QVariantMap pages = window->property("pages").toMap();
         auto *timer = new QTimer(&app);
         QObject::connect(timer, &QTimer::timeout, [&, timer] {
             int depth = stack->property("depth").toInt();

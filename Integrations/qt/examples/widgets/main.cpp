@@ -13,6 +13,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QKeyEvent>
@@ -115,6 +116,14 @@ static void settle() {
     for (int i = 0; i < 5; i++) QApplication::processEvents();
 }
 
+// Lets the held transition's frames run until the plugin has answered (5 s at most).
+static void answered(QObject *stack) {
+    QElapsedTimer waited;
+    waited.start();
+    while (stack->property("late").toBool() && waited.elapsed() < 5000) QApplication::processEvents(QEventLoop::WaitForMoreEvents, 20);
+    settle();
+}
+
 static int frames(SegueStackedWidget &stack, const QStringList &args) {
     QString dir = option(args, "--frames"), from = option(args, "--from", "list"), to = option(args, "--to", "picture");
     QStringList fractions = option(args, "--fractions", "0.5").split(',');
@@ -137,7 +146,7 @@ static int frames(SegueStackedWidget &stack, const QStringList &args) {
         for (const QString &fraction : fractions) {
             stack.setHoldFraction(fraction.toDouble());
             stack.setCurrentWidget(toPage);
-            settle();
+            answered(&stack);
             stack.grab().save(dir + "/" + animator + "/frame-" + fraction + ".png");
             fromPage->grab().save(dir + "/" + animator + "/page-" + from + "-" + fraction + ".png");
             toPage->grab().save(dir + "/" + animator + "/page-" + to + "-" + fraction + ".png");
