@@ -6,6 +6,7 @@
 #include <QQmlComponent>
 #include <QQmlContext>
 #include <QQmlEngine>
+#include <QQmlProperty>
 #include <QQuickWindow>
 #include <QTimer>
 
@@ -24,6 +25,7 @@ struct SegueStackView::Playing {
     segueqt::Transition *transition = nullptr;
     QPointer<QQuickItem> pages[2];  // from, to
     SegueLayerTransform *transforms[2] = { nullptr, nullptr };
+    bool layered[2] = { false, false };  // layer.enabled set for the transition (alpha below 1)
     QPointer<QQuickItem> leaving;  // popped or replaced: disposed of at the end
     bool leavingOwned = false;
     QElapsedTimer clock;
@@ -209,6 +211,11 @@ void SegueStackView::tick() {
             shown[side] = true;
             p->transforms[side]->setMap(layer.map);
             p->pages[side]->setOpacity(qBound(0.0, layer.state.alpha, 1.0));
+            // A page fading is drawn whole and then faded, as Segue draws a layer; Qt Quick would
+            // fade each of its items on its own (each showing through the next) without a layer.
+            if (layer.state.alpha < 1 && !p->layered[side] && !QQmlProperty::read(p->pages[side], "layer.enabled").toBool()) {
+                p->layered[side] = QQmlProperty::write(p->pages[side], "layer.enabled", true);
+            }
             p->pages[side]->setZ(k);  // back to front: Qt Quick draws siblings by z, then by order
         }
         for (int side = 0; side < 2; side++) {
@@ -230,6 +237,7 @@ void SegueStackView::endTransition(bool completed) {
         if (p->pages[side]) {
             // Its transform list forgets a transform as it is destroyed.
             p->pages[side]->setOpacity(1);
+            if (p->layered[side]) QQmlProperty::write(p->pages[side], "layer.enabled", false);
             p->pages[side]->setZ(0);
         }
         delete p->transforms[side];

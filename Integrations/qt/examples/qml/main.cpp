@@ -79,6 +79,7 @@ static int frames(QQuickWindow *window, QObject *stack, const QStringList &args)
             stack->setProperty("holdFraction", fraction.toDouble());
             call(stack, "push", pages[to]);
             answered(stack);
+            window->grabWindow();  // a page's layer (made as it began to fade) is drawn from the next frame on
             window->grabWindow().save(dir + "/" + animator + "/frame-" + fraction + ".png");
             QFile::copy(dir + "/rest-list.png", dir + "/" + animator + "/page-list-" + fraction + ".png");
             QFile::copy(dir + "/rest-" + to + ".png", dir + "/" + animator + "/page-" + to + "-" + fraction + ".png");
