@@ -51,16 +51,15 @@ struct QtAppTests {
                 for fraction in Self.fractions {
                     let sampled = try GtkStackTests.states(ran, held, at: fraction)
                     let mesh = sampled.layers.contains { $0.mesh_columns > 0 }
-                    // The QML view draws a mesh flat through its map: Segue's renderer draws it flat too.
-                    let flat = demo == "segue-qt-qml-demo"
-                    let canvas = try GtkStackTests.expected(sampled, held, at: fraction, flat: flat)
+                    let canvas = try GtkStackTests.expected(sampled, held, at: fraction)
                     let shot = try GtkStackTests.picture("\(held.folder)/frame-\(fraction).png")
                     #expect(shot.width == GtkStackTests.width && shot.height == GtkStackTests.height, "\(demo) grabbed \(shot.width)x\(shot.height)")
                     let (mean, far) = GtkStackTests.difference(shot, canvas)
-                    let tolerance = mesh && !flat ? QtAppTests.meshTolerance : GtkStackTests.flatTolerance
+                    let tolerance = mesh ? QtAppTests.meshTolerance : GtkStackTests.flatTolerance
                     if let photos = ProcessInfo.processInfo.environment["SEGUE_TEST_PHOTOS"] {
                         try Data(PNG.encode(canvas)).write(to: URL(fileURLWithPath: "\(photos)/qt\(major)-\(demo)-\(animator)-\(fraction)-segue.png"))
-                        try? FileManager.default.copyItem(atPath: "\(held.folder)/frame-\(fraction).png",
+                        try? FileManager.default.removeItem(atPath: "\(photos)/qt\(major)-\(demo)-\(animator)-\(fraction)-qt.png")
+                        try FileManager.default.copyItem(atPath: "\(held.folder)/frame-\(fraction).png",
                                                           toPath: "\(photos)/qt\(major)-\(demo)-\(animator)-\(fraction)-qt.png")
                     }
                     print("Qt \(major) \(demo) \(animator) at \(fraction): mean difference \(String(format: "%.2f", mean))/255, \(String(format: "%.2f", far * 100))% far")

@@ -7,7 +7,9 @@
 #include <QQmlContext>
 #include <QQmlEngine>
 #include <QQmlProperty>
+#include <QQuickPaintedItem>
 #include <QQuickWindow>
+#include <QPainter>
 #include <QTimer>
 
 void SegueLayerTransform::setMap(const double m[9]) {
@@ -21,11 +23,28 @@ void SegueLayerTransform::setMap(const double m[9]) {
     update();
 }
 
+// The layers with a mesh, drawn with QPainter from pictures of the pages taken as the transition began
+// (the same triangles, light and back as SegueStackedWidget draws).
+class SegueMeshItem : public QQuickPaintedItem {
+public:
+    explicit SegueMeshItem(QQuickItem *parent) : QQuickPaintedItem(parent) {}
+    QVector<QPair<segue_drawn_layer_t, int>> layers;  // and the side each shows
+    QImage pictures[2], backs[2];
+    void paint(QPainter *painter) override {
+        for (const auto &layer : layers) {
+            int side = layer.second;
+            if (backs[side].isNull()) backs[side] = segueqt::backOf(pictures[side]);
+            segueqt::paintLayer(*painter, layer.first, pictures[side], backs[side], size().toSize());
+        }
+    }
+};
+
 struct SegueStackView::Playing {
     segueqt::Transition *transition = nullptr;
     QPointer<QQuickItem> pages[2];  // from, to
     SegueLayerTransform *transforms[2] = { nullptr, nullptr };
-    bool layered[2] = { false, false };  // layer.enabled set for the transition (alpha below 1)
+    bool layered[2] = { false, false };
+    SegueMeshItem *meshes = nullptr;  // when the plan has a mesh and the pages' pictures were taken  // layer.enabled set for the transition (alpha below 1)
     QPointer<QQuickItem> leaving;  // popped or replaced: disposed of at the end
     bool leavingOwned = false;
     QElapsedTimer clock;
@@ -179,6 +198,20 @@ void SegueStackView::play(QQuickItem *from, QQuickItem *to, bool goingRight, Ent
     p->transition = transition;
     p->pages[0] = from;
     p->pages[1] = to;
+    if (transition->hasMesh()) {
+        // Each page alone in the window, grabbed where the view is.
+        QRectF scene = mapRectToScene(boundingRect());
+        qreal scale = window()->effectiveDevicePixelRatio();
+        QRect at = QRectF(scene.topLeft() * scale, scene.size() * scale).toAlignedRect();
+        p->meshes = new SegueMeshItem(this);
+        p->meshes->setSize(size());
+        p->meshes->setVisible(false);
+        for (int side = 0; side < 2; side++) {
+            if (p->pages[side]) p->pages[side]->setVisible(true);
+            if (p->pages[1 - side]) p->pages[1 - side]->setVisible(false);
+            p->meshes->pictures[side] = window()->grabWindow().copy(at).convertToFormat(QImage::Format_ARGB32_Premultiplied);
+        }
+    }
     p->leaving = leaving.item;
     p->leavingOwned = leaving.owned;
     for (int side = 0; side < 2; side++) {
@@ -204,10 +237,16 @@ void SegueStackView::tick() {
     if (p->transition->sample(qMin(t, duration))) {
         bool shown[2] = { false, false };
         const QVector<segue_drawn_layer_t> &layers = p->transition->layers();
+        if (p->meshes) p->meshes->layers.clear();
         for (int k = 0; k < layers.size(); k++) {
             const segue_drawn_layer_t &layer = layers[k];
             int side = layer.request.kind == SEGUE_LAYER_TO_VIEW ? 1 : layer.request.kind == SEGUE_LAYER_FROM_VIEW ? 0 : -1;
             if (side < 0 || !p->pages[side] || !layer.visible) continue;  // element snapshots: no elements are described
+            if (layer.has_mesh && p->meshes && !p->meshes->pictures[side].isNull()) {
+                p->meshes->layers.append(qMakePair(layer, side));
+                p->meshes->setZ(k);
+                continue;
+            }
             shown[side] = true;
             p->transforms[side]->setMap(layer.map);
             p->pages[side]->setOpacity(qBound(0.0, layer.state.alpha, 1.0));
@@ -220,6 +259,10 @@ void SegueStackView::tick() {
         }
         for (int side = 0; side < 2; side++) {
             if (p->pages[side]) p->pages[side]->setVisible(shown[side]);
+        }
+        if (p->meshes) {
+            p->meshes->setVisible(!p->meshes->layers.isEmpty());
+            p->meshes->update();
         }
     }
     if (window()) window()->update();
@@ -242,6 +285,7 @@ void SegueStackView::endTransition(bool completed) {
         }
         delete p->transforms[side];
     }
+    delete p->meshes;
     for (const Entry &entry : m_items) {
         if (entry.item) entry.item->setVisible(entry.item == currentItem());
     }

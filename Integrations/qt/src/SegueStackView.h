@@ -35,8 +35,11 @@ private:
  * (~/.config/segue/segue.json, or `configFile`), else the built-in default; the plugin runs in
  * libsegue's sandboxed worker (a crash or hang costs only its transition). Each layer moves its page
  * item by a SegueLayerTransform (the full matrix), its opacity and its stacking order (z, back to
- * front as libsegue's sampler hands them: Qt Quick does not sort by depth). A layer with a mesh
- * (CurlUp) is drawn flat through the map libsegue gives it (its frame and transform, no curl).
+ * front as libsegue's sampler hands them: Qt Quick does not sort by depth); a page fading is drawn
+ * through a layer (layer.enabled) while it fades. A layer with a mesh (CurlUp) is drawn by a
+ * QQuickPaintedItem as the mesh's textured triangles, lit and with the page's back as Segue shades
+ * them, from pictures of the two pages grabbed from the window as the transition begins (so what
+ * covers the view in the window is in them too).
  * transitionFinished says how each one ended. Items the view created from a component are destroyed
  * when popped or replaced; items given are hidden and left to their owner. GUI thread only.
  */

@@ -56,6 +56,13 @@ public:
 
     double duration() const { return m_plan.duration; }
     QString animator() const { return QString::fromUtf8(m_plan.animator ? m_plan.animator : ""); }
+    // Whether a layer of the plan has a mesh (CurlUp's page).
+    bool hasMesh() const {
+        for (uint32_t i = 0; i < m_plan.layer_count; i++) {
+            if (m_plan.layers[i].mesh_columns > 0) return true;
+        }
+        return false;
+    }
     // Samples at `t` seconds; false when sampling failed (the layers are then left as they were).
     bool sample(double t);
     // Whether the last sample held older states because the plugin had not answered within the bound.
