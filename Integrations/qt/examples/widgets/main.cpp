@@ -166,6 +166,10 @@ int main(int argc, char **argv) {
     // SIGTERM ends the app through its event loop, so that libsegue's player is freed.
     if (socketpair(AF_UNIX, SOCK_STREAM, 0, quitPipe) == 0) {
         std::signal(SIGTERM, [](int) { (void)!write(quitPipe[1], "q", 1); });
+        sigset_t term;  // a parent may have started it with SIGTERM blocked
+        sigemptyset(&term);
+        sigaddset(&term, SIGTERM);
+        sigprocmask(SIG_UNBLOCK, &term, nullptr);
         auto *quit = new QSocketNotifier(quitPipe[0], QSocketNotifier::Read, &app);
         QObject::connect(quit, &QSocketNotifier::activated, &app, &QApplication::quit);
     }
