@@ -5,6 +5,11 @@
 //   segue-qt-qml-demo --frames DIR --animators A,B,... --fractions F,F,... [--to PAGE]
 //       holds the push from the list to PAGE (picture) with each animator at each fraction and writes
 //       the window's pictures: DIR/rest-PAGE.png (each page at rest), DIR/A/frame-F.png, DIR/A/page-PAGE-F.png
+//   segue-qt-qml-demo --benchmark N [--animator NAME]
+//       pushes N times with a SegueStackView (SpringSlide unless named) and with Qt Quick Controls'
+//       StackView (its own slide) in one window, and prints the GUI thread's CPU time per frame drawn
+//       during each (median and 90th percentile, milliseconds): Qt Quick renders on that thread here
+//       (offscreen, or QSG_RENDER_LOOP=basic)
 //   segue-qt-qml-demo --switches N --interval MS
 //       pushes and pops every MS milliseconds (during transitions too), N times, then prints the state
 // Every transition's end prints "finished|ANIMATOR|COMPLETED|FELL_BACK|REASON". The module is found in
@@ -18,7 +23,10 @@
 #include <QQuickWindow>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
+#include <ctime>
+#include <vector>
 
 class Printer : public QObject {
     Q_OBJECT
@@ -95,11 +103,65 @@ static int frames(QQuickWindow *window, QObject *stack, const QStringList &args)
     return 0;
 }
 
+static double threadSeconds() {
+    timespec now;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return double(now.tv_sec) + now.tv_nsec / 1e9;
+}
+
+// The GUI thread's CPU time for each frame swapped while `stack` is busy, over `runs` pushes made by the
+// window's function PREFIXPush (each popped at once afterwards by PREFIXPop).
+static std::vector<double> frameTimes(QQuickWindow *window, QObject *stack, const QByteArray &prefix, int runs) {
+    std::vector<double> times;
+    double last = threadSeconds();
+    bool measuring = false;
+    auto swapped = QObject::connect(window, &QQuickWindow::frameSwapped, [&] {
+        double now = threadSeconds();
+        if (measuring) times.push_back((now - last) * 1000);
+        last = now;
+    });
+    for (int i = 0; i < runs; i++) {
+        last = threadSeconds();
+        measuring = true;
+        QMetaObject::invokeMethod(window, prefix + "Push");
+        QElapsedTimer waited;
+        waited.start();
+        do {
+            QGuiApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+        } while (stack->property("busy").toBool() && waited.elapsed() < 10000);
+        measuring = false;
+        QMetaObject::invokeMethod(window, prefix + "Pop");
+        settle();
+    }
+    QObject::disconnect(swapped);
+    std::sort(times.begin(), times.end());
+    return times;
+}
+
+static int benchmark(QQmlApplicationEngine &engine, const QStringList &args) {
+    engine.load(QUrl(QStringLiteral("qrc:/bench.qml")));
+    auto *window = engine.rootObjects().isEmpty() ? nullptr : qobject_cast<QQuickWindow *>(engine.rootObjects().first());
+    if (!window) return 1;
+    QObject *segue = window->property("segue").value<QObject *>(), *qt = window->property("qtStack").value<QObject *>();
+    segue->setProperty("animator", option(args, "--animator", "SpringSlide"));
+    int runs = option(args, "--benchmark", "20").toInt();
+    settle();
+    frameTimes(window, segue, "segue", 2);  // the worker started, the pages drawn once
+    frameTimes(window, qt, "qt", 2);
+    std::vector<double> ours = frameTimes(window, segue, "segue", runs), theirs = frameTimes(window, qt, "qt", runs);
+    auto at = [](const std::vector<double> &v, double q) { return v.empty() ? 0.0 : v[std::min(v.size() - 1, size_t(q * v.size()))]; };
+    std::printf("segue|%s|frames %zu|median %.3f ms|p90 %.3f ms\n", qPrintable(segue->property("animator").toString()), ours.size(), at(ours, 0.5), at(ours, 0.9));
+    std::printf("stackview|push|frames %zu|median %.3f ms|p90 %.3f ms\n", theirs.size(), at(theirs, 0.5), at(theirs, 0.9));
+    std::printf("ratio|median %.2fx|p90 %.2fx\n", at(ours, 0.5) / at(theirs, 0.5), at(ours, 0.9) / at(theirs, 0.9));
+    return 0;
+}
+
 int main(int argc, char **argv) {
     QGuiApplication app(argc, argv);
     QStringList args = app.arguments();
     QQmlApplicationEngine engine;
     engine.addImportPath(QStringLiteral(SEGUE_QML_BUILD_DIR));
+    if (args.contains("--benchmark")) return benchmark(engine, args);
     engine.load(QUrl(QStringLiteral("qrc:/main.qml")));
     auto *window = engine.rootObjects().isEmpty() ? nullptr : qobject_cast<QQuickWindow *>(engine.rootObjects().first());
     QObject *stack = window ? window->findChild<QObject *>("stack") : nullptr;
