@@ -248,7 +248,17 @@ void SegueStackView::tick() {
                 continue;
             }
             shown[side] = true;
-            p->transforms[side]->setMap(layer.map);
+            const double *m = layer.map;
+            if (m[0] == 1 && m[1] == 0 && m[3] == 0 && m[4] == 1 && m[6] == 0 && m[7] == 0 && m[8] == 1) {
+                // A translation moves the item itself: Qt Quick's renderers draw a moved item as a
+                // StackView's slide, cheaper than an item under a transform.
+                static const double identity[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+                p->transforms[side]->setMap(identity);
+                p->pages[side]->setPosition(QPointF(m[2], m[5]));
+            } else {
+                p->pages[side]->setPosition(QPointF(0, 0));
+                p->transforms[side]->setMap(m);
+            }
             p->pages[side]->setOpacity(qBound(0.0, layer.state.alpha, 1.0));
             // A page fading is drawn whole and then faded, as Segue draws a layer; Qt Quick would
             // fade each of its items on its own (each showing through the next) without a layer.
@@ -265,7 +275,6 @@ void SegueStackView::tick() {
             p->meshes->update();
         }
     }
-    if (window()) window()->update();
     if (m_hold < 0 && t >= duration) endTransition(true);
 }
 
@@ -280,6 +289,7 @@ void SegueStackView::endTransition(bool completed) {
         if (p->pages[side]) {
             // Its transform list forgets a transform as it is destroyed.
             p->pages[side]->setOpacity(1);
+            place(p->pages[side]);
             if (p->layered[side]) QQmlProperty::write(p->pages[side], "layer.enabled", false);
             p->pages[side]->setZ(0);
         }
