@@ -104,6 +104,22 @@ struct QtAppTests {
         }
     }
 
+    /// A drag from the left edge of the QML view pops as the finger moves; let go past half way (at
+    /// rest) it finishes, a little way it goes back, by libsegue's edge-pan rule.
+    @Test(arguments: [6, 5])
+    func anEdgeSwipePopsOrGoesBackByTheEdgePanRule(_ major: Int) throws {
+        if let problem = QtBuild.problem(major) { print(problem); return }
+        let tag = "qt-\(UUID().uuidString)"
+        let result = try Self.runDemo(major, "segue-qt-qml-demo", ["--swipe", "--animator", "SpringSlide"], tag: tag)
+        let lines = result.out.split(separator: "\n").map(String.init)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(lines.filter { $0 == "swiping|1" }.count == 2, "each drag drove a transition: \(result.out)")
+        #expect(lines.filter { $0.hasPrefix("swipe|") } == ["swipe|1|list", "swipe|2|picture"], "finished, then went back: \(result.out)")
+        let finished = GtkAppTests.finishedLines(result.out.replacingOccurrences(of: "finished|", with: "finished|-|-|"))
+        #expect(finished.map { "\($0[3])|\($0[4])" }.suffix(1) == ["SpringSlide|0"], "the last swipe was taken back: \(finished)")
+        #expect(processesTagged(tag).isEmpty, "no worker left")
+    }
+
     @Test func aPluginThatCrashesMidSwitchCostsOnlyItsTransition() throws {
         if let problem = QtBuild.problem(6) { print(problem); return }
         let (folder, _) = try CPlugin.fixture("qt-crash", "FAULT_CRASH_EVALUATE")

@@ -11,6 +11,9 @@
 #include <QQuickWindow>
 #include <QPainter>
 #include <QTimer>
+#include <QMouseEvent>
+
+#include <cmath>
 
 void SegueLayerTransform::setMap(const double m[9]) {
     // The 3x3 in the x, y and w rows and columns; z passes through.
@@ -41,6 +44,9 @@ public:
 
 struct SegueStackView::Playing {
     segueqt::Transition *transition = nullptr;
+    // A gesture's: the fraction it is at, and once released where it goes, from where, how fast.
+    bool interactive = false, released = false, linear = false;
+    double fraction = 0, origin = 0, target = 1, seconds = 0;
     QPointer<QQuickItem> pages[2];  // from, to
     SegueLayerTransform *transforms[2] = { nullptr, nullptr };
     bool layered[2] = { false, false };
@@ -51,7 +57,19 @@ struct SegueStackView::Playing {
     QTimer timer;
 };
 
-SegueStackView::SegueStackView(QQuickItem *parent) : QQuickItem(parent) { setClip(true); }
+static const double EdgeWidth = 24, DragThreshold = 12, RestSeconds = 0.1;
+
+static double nowSeconds() {
+    static QElapsedTimer clock;
+    if (!clock.isValid()) clock.start();
+    return clock.nsecsElapsed() / 1e9;
+}
+
+SegueStackView::SegueStackView(QQuickItem *parent) : QQuickItem(parent) {
+    setClip(true);
+    setFiltersChildMouseEvents(true);
+    setAcceptedMouseButtons(Qt::LeftButton);
+}
 
 SegueStackView::~SegueStackView() {
     if (m_playing) endTransition(true);
@@ -161,7 +179,7 @@ void SegueStackView::finishTransition() {
     if (m_playing) endTransition(true);
 }
 
-void SegueStackView::play(QQuickItem *from, QQuickItem *to, bool goingRight, Entry leaving) {
+bool SegueStackView::play(QQuickItem *from, QQuickItem *to, bool goingRight, Entry leaving, bool interactive) {
     for (const Entry &entry : m_items) {
         if (entry.item && entry.item != to) entry.item->setVisible(false);
     }
@@ -178,7 +196,7 @@ void SegueStackView::play(QQuickItem *from, QQuickItem *to, bool goingRight, Ent
             why = QStringLiteral("Segue's player could not start (the log says why)");
         } else {
             transition = segueqt::Transition::begin(m_player->handle(), size().toSize(), from ? from->objectName() : QString(),
-                                                    to->objectName(), goingRight, false, m_animator, &why);
+                                                    to->objectName(), goingRight, interactive, m_animator, &why);
             if (!transition) {
                 qWarning("SegueStackView: a transition could not begin: %s", qPrintable(why));
                 why = QStringLiteral("the transition could not begin: ") + why;
@@ -192,10 +210,11 @@ void SegueStackView::play(QQuickItem *from, QQuickItem *to, bool goingRight, Ent
             if (leaving.owned) leaving.item->deleteLater();
         }
         emit transitionFinished(QStringLiteral("none"), true, false, why);
-        return;
+        return false;
     }
     auto *p = new Playing;
     p->transition = transition;
+    p->interactive = interactive;
     p->pages[0] = from;
     p->pages[1] = to;
     if (transition->hasMesh()) {
@@ -227,6 +246,7 @@ void SegueStackView::play(QQuickItem *from, QQuickItem *to, bool goingRight, Ent
     p->timer.start();
     emit busyChanged();
     tick();
+    return true;
 }
 
 void SegueStackView::tick() {
@@ -234,6 +254,15 @@ void SegueStackView::tick() {
     if (!p) return;
     double duration = p->transition->duration();
     double t = m_hold >= 0 ? m_hold * duration : p->clock.nsecsElapsed() / 1e9;
+    if (p->interactive && m_hold < 0) {
+        if (p->released) {
+            // The rest at the ease-in-out pace, or linearly at the release's speed (as the GTK widget).
+            double x = p->seconds > 0 ? qBound(0.0, p->clock.nsecsElapsed() / 1e9 / p->seconds, 1.0) : 1;
+            double eased = p->linear ? x : segue_cubic_bezier_value(0.42, 0, 0.58, 1, x);
+            p->fraction = p->origin + (p->target - p->origin) * eased;
+        }
+        t = p->fraction * duration;
+    }
     if (p->transition->sample(qMin(t, duration))) {
         bool shown[2] = { false, false };
         const QVector<segue_drawn_layer_t> &layers = p->transition->layers();
@@ -275,7 +304,12 @@ void SegueStackView::tick() {
             p->meshes->update();
         }
     }
-    if (m_hold < 0 && t >= duration) endTransition(true);
+    if (m_hold >= 0) return;
+    if (p->interactive) {
+        if (p->released && p->fraction == p->target) endTransition(p->target == 1);
+    } else if (t >= duration) {
+        endTransition(true);
+    }
 }
 
 void SegueStackView::endTransition(bool completed) {
@@ -296,6 +330,13 @@ void SegueStackView::endTransition(bool completed) {
         delete p->transforms[side];
     }
     delete p->meshes;
+    if (!completed && p->leaving) {
+        // A pop taken back: the page it was leaving is the top again.
+        m_items.append(Entry { p->leaving, p->leavingOwned });
+        p->leaving = nullptr;
+        emit depthChanged();
+        emit currentItemChanged();
+    }
     for (const Entry &entry : m_items) {
         if (entry.item) entry.item->setVisible(entry.item == currentItem());
     }
@@ -309,3 +350,112 @@ void SegueStackView::endTransition(bool completed) {
 }
 
 bool SegueStackView::isLate() const { return m_playing && m_playing->transition->late(); }
+
+// ---- The edge swipe -----------------------------------------------------------
+
+void SegueStackView::release(bool finish, double speed) {
+    Playing *p = m_playing;
+    m_swiping = false;
+    if (!p || !p->interactive || p->released) return;
+    p->released = true;
+    p->origin = p->fraction;
+    p->target = finish ? 1 : 0;
+    double distance = std::abs(p->target - p->origin), flick = std::isfinite(speed) ? std::abs(speed) : 0;
+    p->seconds = distance * p->transition->duration();
+    p->linear = false;
+    if (flick > 0 && distance / flick < p->seconds) {
+        p->seconds = distance / flick;
+        p->linear = true;
+    }
+    p->clock.restart();
+    tick();
+}
+
+// A press near the left edge may become the swipe back; it is claimed only once it moves sideways past
+// the threshold, so that a click there stays the child's. True when the event is the swipe's.
+bool SegueStackView::edgeEvent(QEvent *event, QPointF at) {
+    double now = nowSeconds();
+    switch (event->type()) {
+    case QEvent::MouseButtonPress:
+        if (m_swiping) release(false, 0);  // the last one's release never came
+        m_swiping = false;
+        m_edgePress = m_edgeSwipe && at.x() <= EdgeWidth && m_items.size() > 1 && !m_playing;
+        m_pressAt = at;
+        return false;
+    case QEvent::MouseMove: {
+        double dx = at.x() - m_pressAt.x(), dy = at.y() - m_pressAt.y();
+        if (!m_swiping) {
+            if (!m_edgePress || dx < DragThreshold || std::abs(dy) > dx) return false;
+            m_edgePress = false;
+            Entry leaving = m_items.takeLast();
+            emit depthChanged();
+            emit currentItemChanged();
+            if (!play(leaving.item, currentItem(), false, leaving, true)) return false;
+            m_swiping = true;
+            m_lastX = dx;
+            m_lastTime = now;
+            m_speed = 0;
+            grabMouse();
+        }
+        if (!m_playing) return true;
+        if (now > m_lastTime) m_speed = (dx - m_lastX) / (now - m_lastTime);
+        m_lastX = dx;
+        m_lastTime = now;
+        m_playing->fraction = width() > 0 ? qBound(0.0, dx / width(), 1.0) : 0;
+        tick();
+        return true;
+    }
+    case QEvent::MouseButtonRelease: {
+        m_edgePress = false;
+        if (!m_swiping) return false;
+        // A finger that rested before it let go flings nothing.
+        if (now - m_lastTime > RestSeconds) m_speed = 0;
+        double dx = at.x() - m_pressAt.x();
+        bool finish = segue_edge_pan_finishes(dx, m_speed, width());
+        double flick = width() > 0 ? m_speed / width() : 0;
+        release(finish, finish ? qMax(flick, 0.0) : qMax(-flick, 0.0));
+        ungrabMouse();
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+static QPointF scenePoint(QMouseEvent *event) {
+#if QT_VERSION >= QT_VERSION_CHECK(6, 0, 0)
+    return event->scenePosition();
+#else
+    return event->windowPos();
+#endif
+}
+
+bool SegueStackView::childMouseEventFilter(QQuickItem *item, QEvent *event) {
+    switch (event->type()) {
+    case QEvent::MouseButtonPress:
+    case QEvent::MouseMove:
+    case QEvent::MouseButtonRelease: {
+        auto *mouse = static_cast<QMouseEvent *>(event);
+        return edgeEvent(event, mapFromScene(scenePoint(mouse)));
+    }
+    default:
+        return QQuickItem::childMouseEventFilter(item, event);
+    }
+}
+
+void SegueStackView::mousePressEvent(QMouseEvent *event) {
+    edgeEvent(event, event->pos());
+    // Kept only when it may become the swipe; else it goes on to what is below.
+    event->setAccepted(m_edgePress);
+}
+
+void SegueStackView::mouseMoveEvent(QMouseEvent *event) { event->setAccepted(edgeEvent(event, event->pos())); }
+
+void SegueStackView::mouseReleaseEvent(QMouseEvent *event) {
+    event->setAccepted(edgeEvent(event, event->pos())); }
+
+void SegueStackView::mouseUngrabEvent() {
+    // Qt Quick may move the grab between the view and the child it filters while a swipe goes on:
+    // the swipe ends with its release (seen either way), a new press, or a push or pop.
+    m_edgePress = false;
+}

@@ -40,7 +40,10 @@ private:
  * QQuickPaintedItem as the mesh's textured triangles, lit and with the page's back as Segue shades
  * them, from pictures of the two pages grabbed from the window as the transition begins (so what
  * covers the view in the window is in them too).
- * transitionFinished says how each one ended. Items the view created from a component are destroyed
+ * A drag from the left edge (24 points) pops interactively: the transition follows the finger, and on
+ * release libsegue's edge-pan rule (segue_edge_pan_finishes) finishes it or takes it back (the page
+ * stays, transitionFinished says completed false); a press there that does not move sideways stays
+ * the child's. transitionFinished says how each one ended. Items the view created from a component are destroyed
  * when popped or replaced; items given are hidden and left to their owner. GUI thread only.
  */
 class SegueStackView : public QQuickItem {
@@ -54,6 +57,7 @@ class SegueStackView : public QQuickItem {
     Q_PROPERTY(QString configFile READ configFile WRITE setConfigFile)
     Q_PROPERTY(double holdFraction READ holdFraction WRITE setHoldFraction)
     Q_PROPERTY(bool late READ isLate)
+    Q_PROPERTY(bool edgeSwipe READ edgeSwipe WRITE setEdgeSwipe)
 
 public:
     explicit SegueStackView(QQuickItem *parent = nullptr);
@@ -81,6 +85,9 @@ public:
     // The item popped (null at depth 1 or 0); it lives until its transition ends.
     Q_INVOKABLE QQuickItem *pop();
     Q_INVOKABLE QQuickItem *replace(const QVariant &item);
+    // Whether a drag from the left edge pops (true by default).
+    bool edgeSwipe() const { return m_edgeSwipe; }
+    void setEdgeSwipe(bool on) { m_edgeSwipe = on; }
     // Ends the running transition at once (as completed: the stack is already what it will be).
     Q_INVOKABLE void finishTransition();
 
@@ -93,6 +100,11 @@ Q_SIGNALS:
 
 protected:
     void componentComplete() override;
+    bool childMouseEventFilter(QQuickItem *item, QEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseUngrabEvent() override;
 #if QT_VERSION >= QT_VERSION_CHECK(6, 0, 0)
     void geometryChange(const QRectF &now, const QRectF &before) override;
 #else
@@ -105,7 +117,9 @@ private:
         bool owned;
     };
     QQuickItem *take(const QVariant &item, bool *owned);
-    void play(QQuickItem *from, QQuickItem *to, bool goingRight, Entry leaving);
+    bool play(QQuickItem *from, QQuickItem *to, bool goingRight, Entry leaving, bool interactive = false);
+    bool edgeEvent(QEvent *event, QPointF at);
+    void release(bool finish, double speed);
     void tick();
     void endTransition(bool completed);
     void place(QQuickItem *item);
@@ -116,6 +130,9 @@ private:
     double m_hold = -1;
     segueqt::Player *m_player = nullptr;
     bool m_playerFailed = false;
+    bool m_edgeSwipe = true, m_edgePress = false, m_swiping = false;
+    QPointF m_pressAt;
+    double m_lastX = 0, m_lastTime = 0, m_speed = 0;
     struct Playing;
     Playing *m_playing = nullptr;
 };

@@ -10,6 +10,10 @@
 //       StackView (its own slide) in one window, and prints the GUI thread's CPU time per frame drawn
 //       during each (median and 90th percentile, milliseconds): Qt Quick renders on that thread here
 //       (offscreen, or QSG_RENDER_LOOP=basic)
+//   segue-qt-qml-demo --swipe
+//       pushes the picture, then drags from the left edge past half way and lets go (the pop finishes),
+//       pushes again and drags a little, rests and lets go (the pop goes back); prints "swipe|DEPTH|CURRENT"
+//       after each
 //   segue-qt-qml-demo --switches N --interval MS
 //       pushes and pops every MS milliseconds (during transitions too), N times, then prints the state
 // Every transition's end prints "finished|ANIMATOR|COMPLETED|FELL_BACK|REASON". The module is found in
@@ -18,6 +22,8 @@
 #include <QEventLoop>
 #include <QElapsedTimer>
 #include <QGuiApplication>
+#include <QMouseEvent>
+#include <QThread>
 #include <QQmlApplicationEngine>
 #include <QQmlComponent>
 #include <QQuickItem>
@@ -157,6 +163,36 @@ static int benchmark(QQmlApplicationEngine &engine, const QStringList &args) {
     return 0;
 }
 
+static void mouse(QQuickWindow *window, QEvent::Type type, QPointF at) {
+    Qt::MouseButtons held = type == QEvent::MouseButtonRelease ? Qt::NoButton : Qt::LeftButton;
+    QMouseEvent event(type, at, at, window->mapToGlobal(at.toPoint()), Qt::LeftButton, held, Qt::NoModifier);
+    QGuiApplication::sendEvent(window, &event);
+    settle();
+}
+
+// A drag from x = 4 to each of `xs` (20 ms apart), a rest of `rest` ms, the release; then the state.
+static void swipe(QQuickWindow *window, QObject *stack, const QList<double> &xs, int rest) {
+    QVariantMap pages = window->property("pages").toMap();
+    call(stack, "push", pages["picture"]);
+    QMetaObject::invokeMethod(stack, "finishTransition");
+    settle();
+    mouse(window, QEvent::MouseButtonPress, QPointF(4, 400));
+    for (double x : xs) {
+        QThread::msleep(20);
+        mouse(window, QEvent::MouseMove, QPointF(x, 400));
+    }
+    std::printf("swiping|%d\n", stack->property("busy").toBool());
+    QThread::msleep(rest);
+    mouse(window, QEvent::MouseButtonRelease, QPointF(xs.last(), 400));
+    QEventLoop loop;
+    QObject::connect(stack, SIGNAL(busyChanged()), &loop, SLOT(quit()));
+    QTimer::singleShot(10000, &loop, &QEventLoop::quit);
+    if (stack->property("busy").toBool()) loop.exec();
+    auto *current = stack->property("currentItem").value<QQuickItem *>();
+    std::printf("swipe|%d|%s\n", stack->property("depth").toInt(), current ? qPrintable(current->objectName()) : "");
+    std::fflush(stdout);
+}
+
 int main(int argc, char **argv) {
     QGuiApplication app(argc, argv);
     QStringList args = app.arguments();
@@ -174,6 +210,14 @@ int main(int argc, char **argv) {
     QObject::connect(stack, SIGNAL(transitionFinished(QString, bool, bool, QString)), &printer, SLOT(print(QString, bool, bool, QString)));
     stack->setProperty("animator", option(args, "--animator"));
     if (args.contains("--frames")) return frames(window, stack, args);
+    if (args.contains("--swipe")) {
+        settle();
+        swipe(window, stack, { 20, 60, 120, 180, 240, 280 }, 200);  // past half way, rested: finishes
+        if (stack->property("depth").toInt() == 2) call(stack, "pop");
+        QMetaObject::invokeMethod(stack, "finishTransition");
+        swipe(window, stack, { 20, 40, 60, 80 }, 200);  // a little, rested: goes back
+        return 0;
+    }
     int left = option(args, "--switches").toInt();
     QVariantMap pages = window->property("pages").toMap();
     if (args.contains("--switches")) {
