@@ -289,9 +289,10 @@ void SegueStackView::tick() {
                 p->transforms[side]->setMap(m);
             }
             p->pages[side]->setOpacity(qBound(0.0, layer.state.alpha, 1.0));
-            // A page fading is drawn whole and then faded, as Segue draws a layer; Qt Quick would
-            // fade each of its items on its own (each showing through the next) without a layer.
-            if (layer.state.alpha < 1 && !p->layered[side] && !QQmlProperty::read(p->pages[side], "layer.enabled").toBool()) {
+            // A page fading (by more than half a level in 255) is drawn whole and then faded, as Segue
+            // draws a layer; without a layer Qt Quick would fade each of its items on its own, each
+            // showing through the next.
+            if (layer.state.alpha < 0.998 && !p->layered[side] && !QQmlProperty::read(p->pages[side], "layer.enabled").toBool()) {
                 p->layered[side] = QQmlProperty::write(p->pages[side], "layer.enabled", true);
             }
             p->pages[side]->setZ(k);  // back to front: Qt Quick draws siblings by z, then by order
@@ -305,6 +306,8 @@ void SegueStackView::tick() {
         }
     }
     if (m_hold >= 0) return;
+    // The next frame's answer asked for now, while this one is drawn (a finger's next place is unknown).
+    if (!p->interactive || p->released) p->transition->prefetch(t + p->timer.interval() / 1000.0);
     if (p->interactive) {
         if (p->released && p->fraction == p->target) endTransition(p->target == 1);
     } else if (t >= duration) {

@@ -194,7 +194,9 @@ void SegueStackedWidget::tick() {
     double t = m_hold >= 0 ? m_hold * duration : p->clock.nsecsElapsed() / 1e9;
     p->transition->sample(qMin(t, duration));
     m_overlay->update();
-    if (m_hold < 0 && t >= p->transition->duration()) endTransition(true);
+    if (m_hold >= 0) return;
+    if (t >= duration) endTransition(true);
+    else p->transition->prefetch(t + p->timer.interval() / 1000.0);  // the next frame's answer, asked for now
 }
 
 void SegueStackedWidget::finishTransition(bool completed) {

@@ -65,6 +65,8 @@ public:
     }
     // Samples at `t` seconds; false when sampling failed (the layers are then left as they were).
     bool sample(double t);
+    // Asks the plugin for the states at `t` now, so that the next frame's sample finds them ready.
+    void prefetch(double t) { segue_transition_prefetch(m_transition, t); }
     // Whether the last sample held older states because the plugin had not answered within the bound.
     bool late() const { return m_late; }
     const QVector<segue_drawn_layer_t> &layers() const { return m_layers; }
