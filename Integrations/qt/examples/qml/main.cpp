@@ -16,6 +16,8 @@
 //       after each
 //   segue-qt-qml-demo --switches N --interval MS
 //       pushes and pops every MS milliseconds (during transitions too), N times, then prints the state
+//   segue-qt-qml-demo --installed ...
+//       finds the module only where an app would (not in the build folder)
 // Every transition's end prints "finished|ANIMATOR|COMPLETED|FELL_BACK|REASON". The module is found in
 // the build folder first, then where QML_IMPORT_PATH (Qt 6) or QML2_IMPORT_PATH (Qt 5) and Qt say.
 #include <QDir>
@@ -197,7 +199,8 @@ int main(int argc, char **argv) {
     QGuiApplication app(argc, argv);
     QStringList args = app.arguments();
     QQmlApplicationEngine engine;
-    engine.addImportPath(QStringLiteral(SEGUE_QML_BUILD_DIR));
+    // --installed: only where Qt and QML_IMPORT_PATH (QML2_IMPORT_PATH for Qt 5) say, as any app.
+    if (!args.contains("--installed")) engine.addImportPath(QStringLiteral(SEGUE_QML_BUILD_DIR));
     if (args.contains("--benchmark")) return benchmark(engine, args);
     engine.load(QUrl(QStringLiteral("qrc:/main.qml")));
     auto *window = engine.rootObjects().isEmpty() ? nullptr : qobject_cast<QQuickWindow *>(engine.rootObjects().first());
