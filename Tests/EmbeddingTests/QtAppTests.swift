@@ -164,16 +164,21 @@ struct QtAppTests {
         }
     }
 
+    /// A rule by the pages' objectName chooses the animator; an edit of the config while the app runs
+    /// chooses the next switch's.
     @Test func aConfigEditedWhileTheAppRunsChangesTheNextSwitchsAnimator() throws {
         if let problem = QtBuild.problem(6) { print(problem); return }
         let build = try QtBuild.built(6)
         let config = makeTemporaryFolder("qt-live-config")
         try FileManager.default.createDirectory(atPath: config + "/segue", withIntermediateDirectories: true)
-        try #"{"defaultAnimator": "SpringSlide"}"#.write(toFile: config + "/segue/segue.json", atomically: true, encoding: .utf8)
+        try #"{"rules": [{"from": "list", "to": "picture", "animator": "SpringSlide"}]}"#
+            .write(toFile: config + "/segue/segue.json", atomically: true, encoding: .utf8)
         let tag = "qt-\(UUID().uuidString)"
         let app = try LiveProcess(build + "/segue-qt-widgets-demo", ["--switches", "100000", "--interval", "150"], in: config,
                                   environment: try QtBuild.environment(6, display: nil, config: config, tag: tag))
-        #expect(app.waitForOutput("finished|SpringSlide|").contains("finished|SpringSlide|"), "the config's animator plays: \(app.standardError)")
+        let ruled = app.waitForOutput("no rule matches form -> list")
+        #expect(ruled.contains(#"finished|SpringSlide|1|0|rules[0] (from "list", to "picture")"#), "the rule chose list -> picture's animator: \(ruled)")
+        #expect(ruled.contains("finished|default|1|0|no rule matches picture -> form"), "no rule, the default: \(ruled)")
         try #"{"defaultAnimator": "CurlUp"}"#.write(toFile: config + "/segue/segue.json", atomically: true, encoding: .utf8)
         #expect(app.waitForOutput("finished|CurlUp|", timeout: 20).contains("finished|CurlUp|"), "the edited config's animator plays: \(app.standardError)")
         #expect(app.stop(with: SIGTERM) == 0, "SIGTERM ends the app cleanly")
