@@ -128,8 +128,9 @@ struct QtAppTests {
         #expect(missing.status != 0 && missing.err.contains("module \"Segue\" is not installed"), "\(missing.err)")
     }
 
-    /// A drag from the left edge of the QML view pops as the finger moves; let go past half way (at
-    /// rest) it finishes, a little way it goes back, by libsegue's edge-pan rule.
+    /// A drag from the left edge of the QML view pops as the finger moves (of the widget container,
+    /// goes to the page before); let go past half way (at rest) it finishes, a little way it goes
+    /// back, by libsegue's edge-pan rule.
     @Test(arguments: [6, 5])
     func anEdgeSwipePopsOrGoesBackByTheEdgePanRule(_ major: Int) throws {
         if let problem = QtBuild.problem(major) { print(problem); return }
@@ -141,6 +142,14 @@ struct QtAppTests {
         #expect(lines.filter { $0.hasPrefix("swipe|") } == ["swipe|1|list", "swipe|2|picture"], "finished, then went back: \(result.out)")
         let finished = GtkAppTests.finishedLines(result.out.replacingOccurrences(of: "finished|", with: "finished|-|-|"))
         #expect(finished.map { "\($0[3])|\($0[4])" }.suffix(1) == ["SpringSlide|0"], "the last swipe was taken back: \(finished)")
+        #expect(processesTagged(tag).isEmpty, "no worker left")
+
+        let widgets = try Self.runDemo(major, "segue-qt-widgets-demo", ["--swipe", "--animator", "SpringSlide"], tag: tag)
+        let widgetLines = widgets.out.split(separator: "\n").map(String.init)
+        #expect(widgets.status == 0, "\(widgets.err)")
+        #expect(widgetLines.filter { $0 == "swiping|1" }.count == 2, "each drag drove a transition: \(widgets.out)")
+        #expect(widgetLines.filter { $0.hasPrefix("swipe|") } == ["swipe|0", "swipe|1"], "finished, then went back: \(widgets.out)")
+        #expect(widgetLines.last { $0.hasPrefix("finished|") } == "finished|SpringSlide|0|0|the program's choice", "\(widgets.out)")
         #expect(processesTagged(tag).isEmpty, "no worker left")
     }
 

@@ -6,7 +6,11 @@
 #include <QEvent>
 #include <QPainter>
 #include <QResizeEvent>
+#include <QApplication>
+#include <QMouseEvent>
 #include <QTimer>
+
+#include <cmath>
 
 // The pictures and the transition while one plays.
 struct SegueStackedWidget::Playing {
@@ -16,6 +20,9 @@ struct SegueStackedWidget::Playing {
     QImage pictures[2], backs[2];  // the from page's and the to page's, at rest; their backs, for meshes
     QElapsedTimer clock;
     QTimer timer;
+    // A gesture's: the fraction it is at, and once released where it goes, from where, how fast.
+    bool interactive = false, released = false, linear = false;
+    double fraction = 0, origin = 0, target = 1, seconds = 0;
 };
 
 // Draws the transition over the pages: the background, then each layer back to front.
@@ -44,7 +51,10 @@ private:
     SegueStackedWidget *m_stack;
 };
 
-SegueStackedWidget::SegueStackedWidget(QWidget *parent) : QWidget(parent), m_overlay(new SegueStackedOverlay(this)) {}
+SegueStackedWidget::SegueStackedWidget(QWidget *parent) : QWidget(parent), m_overlay(new SegueStackedOverlay(this)) {
+    // The edge swipe sees the mouse before the pages' own widgets do.
+    qApp->installEventFilter(this);
+}
 
 SegueStackedWidget::~SegueStackedWidget() {
     if (m_playing) endTransition(true);
@@ -130,10 +140,12 @@ void SegueStackedWidget::setCurrentWidget(QWidget *widget) {
     setCurrentIndex(index);
 }
 
-void SegueStackedWidget::setCurrentIndex(int index) {
-    if (index < 0 || index >= m_pages.size()) return;
+void SegueStackedWidget::setCurrentIndex(int index) { switchTo(index, false); }
+
+bool SegueStackedWidget::switchTo(int index, bool interactive) {
+    if (index < 0 || index >= m_pages.size()) return false;
     if (m_playing) endTransition(true);
-    if (index == m_current) return;
+    if (index == m_current) return false;
     QWidget *from = currentWidget(), *to = m_pages[index];
     int fromIndex = m_current;
     m_current = index;
@@ -149,7 +161,7 @@ void SegueStackedWidget::setCurrentIndex(int index) {
     QString why = QString::fromUtf8(refusal ? refusal : "");
     segueqt::Transition *transition = nullptr;
     if (!refusal) {
-        transition = segueqt::Transition::begin(m_player->handle(), size(), nameOf(from), nameOf(to), index > fromIndex, false,
+        transition = segueqt::Transition::begin(m_player->handle(), size(), nameOf(from), nameOf(to), index > fromIndex, interactive,
                                                 m_animator, &why);
         if (!transition) {
             qWarning("SegueStackedWidget: a transition from \"%s\" to \"%s\" could not begin: %s", qPrintable(nameOf(from)),
@@ -161,10 +173,11 @@ void SegueStackedWidget::setCurrentIndex(int index) {
         showOnly(to);
         emit currentChanged(m_current);
         emit transitionFinished(QStringLiteral("none"), true, false, why);
-        return;
+        return false;
     }
     auto *p = new Playing;
     p->transition = transition;
+    p->interactive = interactive;
     p->from = from;
     p->to = to;
     p->fromIndex = fromIndex;
@@ -185,6 +198,7 @@ void SegueStackedWidget::setCurrentIndex(int index) {
     p->timer.start();
     emit currentChanged(m_current);
     tick();
+    return true;
 }
 
 void SegueStackedWidget::tick() {
@@ -192,11 +206,26 @@ void SegueStackedWidget::tick() {
     if (!p) return;
     double duration = p->transition->duration();
     double t = m_hold >= 0 ? m_hold * duration : p->clock.nsecsElapsed() / 1e9;
+    if (p->interactive && m_hold < 0) {
+        if (p->released) {
+            // The rest at the ease-in-out pace, or linearly at the release's speed (as the GTK widget).
+            double x = p->seconds > 0 ? qBound(0.0, p->clock.nsecsElapsed() / 1e9 / p->seconds, 1.0) : 1;
+            double eased = p->linear ? x : segue_cubic_bezier_value(0.42, 0, 0.58, 1, x);
+            p->fraction = p->origin + (p->target - p->origin) * eased;
+        }
+        t = p->fraction * duration;
+    }
     p->transition->sample(qMin(t, duration));
     m_overlay->update();
     if (m_hold >= 0) return;
-    if (t >= duration) endTransition(true);
-    else p->transition->prefetch(t + p->timer.interval() / 1000.0);  // the next frame's answer, asked for now
+    if (p->interactive) {
+        if (p->released && p->fraction == p->target) endTransition(p->target == 1);
+        else if (p->released) p->transition->prefetch(t + p->timer.interval() / 1000.0);
+    } else if (t >= duration) {
+        endTransition(true);
+    } else {
+        p->transition->prefetch(t + p->timer.interval() / 1000.0);  // the next frame's answer, asked for now
+    }
 }
 
 void SegueStackedWidget::finishTransition(bool completed) {
@@ -260,3 +289,93 @@ bool SegueStackedWidget::event(QEvent *event) {
 }
 
 bool SegueStackedWidget::isLate() const { return m_playing && m_playing->transition->late(); }
+
+// ---- The edge swipe -----------------------------------------------------------
+
+static const double EdgeWidth = 24, DragThreshold = 12, RestSeconds = 0.1;
+
+static double nowSeconds() {
+    static QElapsedTimer clock;
+    if (!clock.isValid()) clock.start();
+    return clock.nsecsElapsed() / 1e9;
+}
+
+bool SegueStackedWidget::edgeSwipe() const { return m_edgeSwipe; }
+void SegueStackedWidget::setEdgeSwipe(bool on) { m_edgeSwipe = on; }
+
+void SegueStackedWidget::release(bool finish, double speed) {
+    Playing *p = m_playing;
+    m_swiping = false;
+    if (!p || !p->interactive || p->released) return;
+    p->released = true;
+    p->origin = p->fraction;
+    p->target = finish ? 1 : 0;
+    double distance = std::abs(p->target - p->origin), flick = std::isfinite(speed) ? std::abs(speed) : 0;
+    p->seconds = distance * p->transition->duration();
+    p->linear = false;
+    if (flick > 0 && distance / flick < p->seconds) {
+        p->seconds = distance / flick;
+        p->linear = true;
+    }
+    p->clock.restart();
+    tick();
+}
+
+// A press near the left edge may become the swipe back to the page before; it is claimed only once it
+// moves sideways past the threshold, so that a click there stays the child's.
+bool SegueStackedWidget::eventFilter(QObject *watched, QEvent *event) {
+    QEvent::Type type = event->type();
+    if (type != QEvent::MouseButtonPress && type != QEvent::MouseMove && type != QEvent::MouseButtonRelease) return false;
+    auto *target = qobject_cast<QWidget *>(watched);
+    // A press's moves and release go to the widget pressed: the stack's own events are its and its
+    // descendants' (the overlay's during the swipe).
+    if (!target || !(target == this || isAncestorOf(target))) return false;
+    auto *mouse = static_cast<QMouseEvent *>(event);
+#if QT_VERSION >= QT_VERSION_CHECK(6, 0, 0)
+    QPointF at = mapFromGlobal(mouse->globalPosition());
+#else
+    QPointF at = mapFromGlobal(mouse->globalPos());
+#endif
+    double now = nowSeconds();
+    switch (type) {
+    case QEvent::MouseButtonPress:
+        if (m_swiping) release(false, 0);  // the last one's release never came
+        m_swiping = false;
+        m_edgePress = m_edgeSwipe && isVisible() && at.x() >= 0 && at.x() <= EdgeWidth && at.y() >= 0 && at.y() < height() &&
+                      m_current > 0 && !m_playing;
+        m_pressAt = at;
+        return false;
+    case QEvent::MouseMove: {
+        double dx = at.x() - m_pressAt.x(), dy = at.y() - m_pressAt.y();
+        if (!m_swiping) {
+            if (!m_edgePress || dx < DragThreshold || std::abs(dy) > dx) return false;
+            m_edgePress = false;
+            if (!switchTo(m_current - 1, true)) return false;
+            m_swiping = true;
+            m_lastX = dx;
+            m_lastTime = now;
+            m_speed = 0;
+        }
+        if (!m_playing) return true;
+        if (dx == m_lastX) return true;  // the same move again, passed on to a parent
+        if (now > m_lastTime) m_speed = (dx - m_lastX) / (now - m_lastTime);
+        m_lastX = dx;
+        m_lastTime = now;
+        m_playing->fraction = width() > 0 ? qBound(0.0, dx / width(), 1.0) : 0;
+        tick();
+        return true;
+    }
+    case QEvent::MouseButtonRelease: {
+        m_edgePress = false;
+        if (!m_swiping) return false;
+        if (now - m_lastTime > RestSeconds) m_speed = 0;  // a finger that rested before it let go flings nothing
+        double dx = at.x() - m_pressAt.x();
+        bool finish = segue_edge_pan_finishes(dx, m_speed, width());
+        double flick = width() > 0 ? m_speed / width() : 0;
+        release(finish, finish ? qMax(flick, 0.0) : qMax(-flick, 0.0));
+        return true;
+    }
+    default:
+        return false;
+    }
+}

@@ -21,7 +21,11 @@ class SegueStackedOverlay;
  * QWidget::grab() when it begins) moved by each layer's state: flat layers through libsegue's
  * projective map (QPainter draws perspective), layers with a mesh (CurlUp) as the mesh's textured
  * triangles, lit and with the page's back as Segue shades them. The pages themselves do not move; the
- * overlay takes input while it plays. The pages' named elements are not described to the animator
+ * overlay takes input while it plays. A drag from the left edge (24 points) goes to the page before
+ * interactively: the transition follows the pointer, and on release libsegue's edge-pan rule
+ * (segue_edge_pan_finishes) finishes it or takes it back (transitionFinished says completed false); a
+ * press there that does not move sideways stays the child's (the stack watches the application's
+ * mouse events for it). The pages' named elements are not described to the animator
  * (element snapshot layers are not drawn).
  *
  * Threads: the GUI thread only, as every widget. The player (and its worker processes) is made at the
@@ -35,6 +39,7 @@ class SegueStackedWidget : public QWidget {
     Q_PROPERTY(QString configFile READ configFile WRITE setConfigFile)
     Q_PROPERTY(bool transitionRunning READ isTransitionRunning)
     Q_PROPERTY(double holdFraction READ holdFraction WRITE setHoldFraction)
+    Q_PROPERTY(bool edgeSwipe READ edgeSwipe WRITE setEdgeSwipe)
     Q_PROPERTY(bool late READ isLate)
 
 public:
@@ -71,6 +76,10 @@ public:
     // transition is sampled again every frame until it answers).
     bool isLate() const;
 
+    // Whether a drag from the left edge goes to the page before (true by default).
+    bool edgeSwipe() const;
+    void setEdgeSwipe(bool on);
+
 public Q_SLOTS:
     void setCurrentIndex(int index);
     void setCurrentWidget(QWidget *widget);
@@ -88,10 +97,13 @@ Q_SIGNALS:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
     bool event(QEvent *event) override;
 
 private:
     friend class SegueStackedOverlay;
+    bool switchTo(int index, bool interactive);
+    void release(bool finish, double speed);
     void tick();
     void endTransition(bool completed);
     void showOnly(QWidget *page);
@@ -103,6 +115,9 @@ private:
     double m_hold = -1;
     segueqt::Player *m_player = nullptr;
     bool m_playerFailed = false;
+    bool m_edgeSwipe = true, m_edgePress = false, m_swiping = false;
+    QPointF m_pressAt;
+    double m_lastX = 0, m_lastTime = 0, m_speed = 0;
     struct Playing;
     Playing *m_playing = nullptr;
     SegueStackedOverlay *m_overlay = nullptr;

@@ -5,6 +5,10 @@
 //   segue-qt-widgets-demo --frames DIR --animators A,B,... --fractions F,F,... [--from PAGE --to PAGE]
 //       holds each animator's switch at each fraction and writes the stack's pictures: DIR/rest-PAGE.png
 //       (each page at rest), DIR/A/frame-F.png (the stack then), DIR/A/page-PAGE-F.png (the pages then)
+//   segue-qt-widgets-demo --swipe
+//       shows the picture, then drags from the left edge past half way and lets go (back to the list),
+//       shows the picture again and drags a little, rests and lets go (it stays); prints
+//       "swipe|CURRENT_INDEX" after each
 //   segue-qt-widgets-demo --switches N --interval MS [--remove-mid]
 //       switches to the next page every MS milliseconds (during transitions too), N times, then prints
 //       the stack's state; with --remove-mid, removes the arriving page half way through one switch first.
@@ -23,6 +27,8 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QSocketNotifier>
+#include <QElapsedTimer>
+#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -160,6 +166,36 @@ static int frames(SegueStackedWidget &stack, const QStringList &args) {
     return 0;
 }
 
+// What a pointer does, sent as the window system would: to the widget under the press, then to it alone.
+static void mouse(QWidget *window, QWidget *&pressed, QEvent::Type type, QPoint at) {
+    if (type == QEvent::MouseButtonPress) pressed = window->childAt(at) ? window->childAt(at) : window;
+    Qt::MouseButtons held = type == QEvent::MouseButtonRelease ? Qt::NoButton : Qt::LeftButton;
+    QPoint global = window->mapToGlobal(at);
+    QMouseEvent event(type, pressed->mapFromGlobal(global), window->mapTo(window, at), global, Qt::LeftButton, held, Qt::NoModifier);
+    QApplication::sendEvent(pressed, &event);
+    settle();
+}
+
+static void swipe(QWidget *window, SegueStackedWidget &stack, const QList<int> &xs, int rest) {
+    stack.setCurrentIndex(1);
+    stack.finishTransition(true);
+    settle();
+    QWidget *pressed = nullptr;
+    mouse(window, pressed, QEvent::MouseButtonPress, QPoint(4, 400));
+    for (int x : xs) {
+        QThread::msleep(20);
+        mouse(window, pressed, QEvent::MouseMove, QPoint(x, 400));
+    }
+    std::printf("swiping|%d\n", stack.isTransitionRunning());
+    QThread::msleep(rest);
+    mouse(window, pressed, QEvent::MouseButtonRelease, QPoint(xs.last(), 400));
+    QElapsedTimer waited;
+    waited.start();
+    while (stack.isTransitionRunning() && waited.elapsed() < 10000) QApplication::processEvents(QEventLoop::WaitForMoreEvents, 20);
+    std::printf("swipe|%d\n", stack.currentIndex());
+    std::fflush(stdout);
+}
+
 int main(int argc, char **argv) {
     QApplication app(argc, argv);
     QStringList args = app.arguments();
@@ -185,7 +221,7 @@ int main(int argc, char **argv) {
     auto *layout = new QVBoxLayout(&window);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    bool frameMode = args.contains("--frames"), switchMode = args.contains("--switches");
+    bool frameMode = args.contains("--frames"), switchMode = args.contains("--switches") || args.contains("--swipe");
     if (frameMode || switchMode) {
         QPalette black = stack->palette();
         black.setColor(QPalette::Window, Qt::black);
@@ -209,6 +245,11 @@ int main(int argc, char **argv) {
     window.show();
     settle();
     if (frameMode) return frames(*stack, args);
+    if (args.contains("--swipe")) {
+        swipe(&window, *stack, { 20, 60, 120, 180, 240, 280 }, 200);  // past half way, rested: back to the list
+        swipe(&window, *stack, { 20, 40, 60, 80 }, 200);              // a little, rested: stays
+        return 0;
+    }
     if (switchMode) {
         int left = option(args, "--switches").toInt(), finished = 0;
         QObject::connect(stack, &SegueStackedWidget::transitionFinished, [&finished] { finished++; });
