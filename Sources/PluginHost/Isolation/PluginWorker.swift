@@ -150,6 +150,34 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         }
     }
 
+    /// Evaluates `slot` at each of `times` (at most `frames.capacity`) in one
+    /// round trip, each from the pre-filled `layers` (states and meshes), and
+    /// hands each answered frame to `take` (its index, in the order asked;
+    /// the worker's states at that frame, to copy with
+    /// ``PluginBoundary/takeLayerStates(from:frame:of:into:count:)``). The
+    /// worker may answer fewer than asked (``WorkerLayout/aheadBudget``).
+    /// Waits as ``evaluate(slot:name:t:layers:)`` does (the deadline counts
+    /// the budget too).
+    /// - Returns: how many frames were answered, or what went wrong (the worker is then gone).
+    func evaluate(slot: UInt32, name: String, times: UnsafeBufferPointer<Double>, layers: LayerStates,
+                  frames: WorkerLayout.AheadFrames, _ take: (Int, SharedMemory) -> Void) -> Result<Int, CallFailure> {
+        lock.withLock {
+            if let failure = _failure { return .failure(CallFailure(message: failure.quarantineReason)) }
+            guard let memory else { return .failure(CallFailure(message: "has no worker")) }
+            let asked = min(times.count, frames.capacity)
+            let count = send(layers, to: memory)
+            for j in 0..<asked { (memory.base + WorkerLayout.aheadTimes + j * 8).storeBytes(of: times[j], as: Double.self) }
+            let request = WorkerRequest(op: .evaluateAhead, slot: slot, argument: UInt32(count), length: UInt32(asked), t: times.first ?? 0)
+            switch call(request, name, times.first, settings.deadlines.evaluate + WorkerLayout.aheadBudget) {
+            case .failure(let why): return .failure(why)
+            case .success(let reply):
+                let answered = min(Int(reply.value), asked)
+                for j in 0..<answered { take(j, memory) }
+                return .success(answered)
+            }
+        }
+    }
+
     /// What ``evaluate(slot:name:t:layers:patience:)`` found.
     enum Bounded: Equatable {
         /// `layers` hold the states.
