@@ -129,6 +129,7 @@ struct Serving {
         var done = 0
         while done < wanted, done == 0 || MonotonicTime.now - began < WorkerLayout.aheadBudget {
             let t = (memory.base + WorkerLayout.aheadTimes + done * 8).loadUnaligned(as: Double.self)
+            memory.storeRelease(UInt32(done), at: WorkerLayout.aheadProgress)
             for i in 0..<count {
                 let state = (memory.base + frames.state(done, i)).assumingMemoryBound(to: segue_layer_state_t.self)
                 state.pointee = (memory.base + WorkerLayout.state(i)).load(as: segue_layer_state_t.self)

@@ -151,4 +151,36 @@ struct LibsegueAheadTests {
         #expect(seen[0].count == times.count * 8 && seen[0] == seen[1], "ahead \(seen[0]), one by one \(seen[1])")
         #expect(Set(seen[0]).count > 8, "the states change over the transition")
     }
+
+    /// A plugin in its worker asked for several frames at once: it answers
+    /// them all in one round trip; when it crashes at one of them (past a
+    /// quarter of its half second), the report names that frame's t, not
+    /// the first t asked for.
+    @Test func aWorkerThatCrashesWhileEvaluatingAheadIsReportedAtTheFrameItCrashedOn() throws {
+        let plugin = try CPlugin.fixture("ahead-crash", "FAULT_CRASH_EVALUATE")
+        let registry = AnimatorRegistry(folders: [plugin.folder], isolation: .process)
+        let descriptor = try #require(registry.animator(named: "TestFade"))
+        let animator = descriptor.makeAnimator(parameters: descriptor.parameters.map(\.defaultValue))
+        let ahead = try #require(animator as? any AheadEvaluation, "a plugin in a worker evaluates ahead")
+        let container = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let from = ViewController(name: "a", view: View(frame: container.bounds)), to = ViewController(name: "b", view: View(frame: container.bounds))
+        container.addSubview(from.view)
+        container.addSubview(to.view)
+        let context = TransitionContext(from: from, to: to, containerView: container, goingRight: true, isInteractive: false) { _ in }
+        guard case .animate(let plan) = animator.setup(context) else {
+            Issue.record("TestFade plans: \(String(describing: animator.failure))")
+            return
+        }
+        defer { animator.animationEnded(false) }
+        let layout = LayerBuffer.Layout(plan: plan, context: context)
+        let template = LayerBuffer(layout), frames = (0..<4).map { _ in LayerBuffer(layout) }
+        func ask(_ times: [Double]) -> Int {
+            times.withUnsafeBufferPointer { ahead.evaluate(ahead: $0, from: template.states) { frames[$0].states } }
+        }
+        #expect(ask([0, 0.05, 0.1]) == 3 && animator.failure == nil)
+        #expect(frames[1][0].alpha == 0.9 && frames[2][0].alpha == 0.8, "each frame its own t's answer: \(frames.map { $0[0].alpha })")
+        #expect(ask([0.09, 0.12, 0.15, 0.18]) == 0)
+        let failure = try #require(animator.failure)
+        #expect(failure.contains("crashed with signal 11") && failure.contains("in evaluate at t = 0.150 s"), "\(failure)")
+    }
 }

@@ -168,8 +168,15 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             let count = send(layers, to: memory)
             for j in 0..<asked { (memory.base + WorkerLayout.aheadTimes + j * 8).storeBytes(of: times[j], as: Double.self) }
             let request = WorkerRequest(op: .evaluateAhead, slot: slot, argument: UInt32(count), length: UInt32(asked), t: times.first ?? 0)
+            let settled = inFlight == nil
+            memory.storeRelease(0, at: WorkerLayout.aheadProgress)
             switch call(request, name, times.first, settings.deadlines.evaluate + WorkerLayout.aheadBudget) {
-            case .failure(let why): return .failure(why)
+            case .failure(let why):
+                // The report names the t of the frame the worker was at, as far as it said.
+                guard settled, asked > 1, var failure = _failure else { return .failure(why) }
+                failure.t = times[min(Int(memory.loadAcquire(at: WorkerLayout.aheadProgress)), asked - 1)]
+                _failure = failure
+                return .failure(CallFailure(message: "\(failure.description); the plugin is quarantined"))
             case .success(let reply):
                 let answered = min(Int(reply.value), asked)
                 for j in 0..<answered { take(j, memory) }

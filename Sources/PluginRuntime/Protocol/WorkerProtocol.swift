@@ -138,6 +138,9 @@ package enum WorkerLayout {
     package static let aheadTimes = 36 << 20
     /// The most frames one ``WorkerOp/evaluateAhead`` asks for.
     package static let aheadFrames = 16
+    /// The frame a worker evaluates ahead now (UInt32, stored before each):
+    /// what a failure report names (the host only picks one of its own times by it).
+    package static let aheadProgress = aheadTimes + aheadFrames * 8
     /// The frames ``WorkerOp/evaluateAhead`` answers (``AheadFrames``).
     package static let ahead = 37 << 20
     package static let aheadCapacity = 11 << 20
@@ -187,7 +190,7 @@ package enum WorkerLayout {
     package static func check() {
         precondition(MemoryLayout<segue_plan_t>.size <= 4096 && Int(SEGUE_MAX_LAYERS) * stateStride <= 8192)
         precondition(mesh(Int(SEGUE_MAX_LAYERS)) <= sandbox && sandbox + MemoryLayout<worker_sandbox_note_t>.size <= aheadTimes)
-        precondition(aheadTimes + aheadFrames * 8 <= ahead && ahead + aheadCapacity <= size)
+        precondition(aheadProgress + 4 <= ahead && ahead + aheadCapacity <= size)
     }
 }
 
