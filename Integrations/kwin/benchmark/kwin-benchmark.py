@@ -131,12 +131,15 @@ class KWin:
     def burst(self, since):
         """The frames painted from `since` (CLOCK_MONOTONIC ms) until none came for QUIET_MS."""
         deadline = time.monotonic() + 15
+        frames = []
         while time.monotonic() < deadline:
             frames = [f for f in self.frames() if f[0] >= since]
             if frames and time.monotonic() * 1000 - frames[-1][0] > QUIET_MS:
                 return frames
             time.sleep(0.05)
-        sys.exit("no end to the animation after 15 s: see %s" % self.log_path)
+        if not frames:
+            sys.exit("no frame painted in 15 s (did the window open?): see %s" % self.log_path)
+        sys.exit("no end to the animation after 15 s (%d frames): see %s" % (len(frames), self.log_path))
 
     def open_and_close(self):
         """One window opened, then closed once it is still: the frames of each."""
