@@ -27,7 +27,7 @@ struct PlayerSettings {
     var spinsForWorkers = true
     /// Seconds a sample may wait for a plugin.
     var sampleBound = 0.004
-    /// The memory all workers share; nil: as the config says (else 2 GiB).
+    /// The memory all workers share; nil: as the config says (else 4 GiB).
     var workersMemory: UInt64?
 }
 

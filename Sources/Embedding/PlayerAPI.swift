@@ -93,7 +93,7 @@ public func seguePlayerNew(_ options: UnsafePointer<segue_player_options_t>?,
         }
         if given.sample_bound_us > 0 { settings.sampleBound = Double(given.sample_bound_us) / 1e6 }
         guard given.workers_memory == 0 || given.workers_memory >= SandboxPolicy.minimumMemoryLimit else {
-            throw .init("options.workers_memory is \(given.workers_memory): expected 0 (the config's, else 2 GiB) or at least \(SandboxPolicy.minimumMemoryLimit) (256 MiB)")
+            throw .init("options.workers_memory is \(given.workers_memory): expected 0 (the config's, else 4 GiB) or at least \(SandboxPolicy.minimumMemoryLimit) (256 MiB)")
         }
         if given.workers_memory > 0 { settings.workersMemory = given.workers_memory }
     } catch {

@@ -30,7 +30,7 @@ public struct PluginHosting: Sendable {
     /// A worker's memory and thread limits; nil for the config's `limits`, else the standard ones.
     public var memoryLimit: UInt64?
     public var threadLimit: Int?
-    /// The memory all workers may use together; nil for the config's `"limits": {"totalMemory": ...}`, else 2 GiB.
+    /// The memory all workers may use together; nil for the config's `"limits": {"totalMemory": ...}`, else 4 GiB.
     public var totalMemory: UInt64?
     /// Load plugin files others could change (`SEGUE_ALLOW_INSECURE_PLUGINS=1` does too).
     public var allowsInsecurePlugins = false

@@ -317,11 +317,11 @@ extension ConfigTests {
         }
     }
 
-    /// The memory all workers share: 2 GiB unless the config says, the program's choice first.
+    /// The memory all workers share: 4 GiB unless the config says, the program's choice first.
     @Test func theWorkersMemoryBudgetIsChosenInTheSameOrder() throws {
         let config = try SegueConfig.parse(Data(#"{"limits": {"totalMemory": "3GiB"}}"#.utf8), file: "<test>", baseDirectory: "/cfg")
         #expect(config.totalMemory == 3 << 30)
-        #expect(try SandboxPolicy.chosen(mode: nil, memoryLimit: nil, threadLimit: nil, config: nil, environment: [:]).totalMemory == 2 << 30)
+        #expect(try SandboxPolicy.chosen(mode: nil, memoryLimit: nil, threadLimit: nil, config: nil, environment: [:]).totalMemory == 4 << 30)
         #expect(try SandboxPolicy.chosen(mode: nil, memoryLimit: nil, threadLimit: nil, config: config, environment: [:]).totalMemory == 3 << 30)
         #expect(try SandboxPolicy.chosen(mode: nil, memoryLimit: nil, threadLimit: nil, totalMemory: 512 << 20, config: config,
                                          environment: [:]).totalMemory == 512 << 20)

@@ -36,8 +36,8 @@ public struct SandboxPolicy: Sendable, Equatable {
     /// built-in default, saying so. Strict sandbox only (off sets no limit).
     public var totalMemory: UInt64
 
-    /// 2 GiB: two workers at the standard limit, or more that use less.
-    public static let defaultTotalMemory: UInt64 = 2 << 30
+    /// 4 GiB: four workers at the standard limit (four plugin files playing at once), or more that use less.
+    public static let defaultTotalMemory: UInt64 = 4 << 30
     /// 1 GiB.
     public static let defaultMemoryLimit: UInt64 = 1 << 30
     /// The least a worker needs for itself: the Swift runtime and the shared memory.
@@ -48,7 +48,7 @@ public struct SandboxPolicy: Sendable, Equatable {
     /// The fewest a worker may be given: its own threads and a plugin's one or two.
     public static let threadLimits = 8...4096
 
-    /// The default policy: strict, 1 GiB a worker, 64 threads, 2 GiB for all workers together.
+    /// The default policy: strict, 1 GiB a worker, 64 threads, 4 GiB for all workers together.
     public init(mode: Mode = .strict, memoryLimit: UInt64 = SandboxPolicy.defaultMemoryLimit,
                 threadLimit: Int = SandboxPolicy.defaultThreadLimit, totalMemory: UInt64 = SandboxPolicy.defaultTotalMemory) {
         (self.mode, self.memoryLimit, self.threadLimit, self.totalMemory) = (mode, memoryLimit, threadLimit, totalMemory)

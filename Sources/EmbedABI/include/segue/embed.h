@@ -294,7 +294,7 @@ typedef struct segue_player_options {
      * bytes: each worker's limit is what is left of it (at most the config's
      * "limits": {"memory"}); idle workers are ended to make room, oldest idle
      * first, and a transition that finds no room plays the built-in default,
-     * saying so. 0 for the config's "limits": {"totalMemory"}, else 2 GiB;
+     * saying so. 0 for the config's "limits": {"totalMemory"}, else 4 GiB;
      * otherwise at least 268435456 (256 MiB). Strict sandbox only. Since 1.4.
      */
     uint64_t workers_memory;
