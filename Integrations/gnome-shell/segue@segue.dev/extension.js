@@ -1,0 +1,456 @@
+// Segue window animations for GNOME Shell 43 and 44 (the init/enable/disable
+// form; GNOME 45 and later load extensions as ES modules, see docs/gnome-shell.md).
+//
+// Windows opening, closing, minimizing and coming back are Segue transitions,
+// played through libsegue by the SegueGLib-1 typelib (GJS calls C only
+// through GObject introspection): an appearance for an opening or a window
+// coming back, a disappearance for a closing or a minimizing, the animator
+// chosen by the user's ~/.config/segue/segue.json rules by application id.
+//
+// While enabled, the shell's own map, destroy, minimize and unminimize
+// handlers on global.window_manager are blocked and this extension's run in
+// their place; windows it does not animate (dialogs, transient and other
+// window types, the Overview showing, a window the shell skips, animations
+// switched off) are handed to the shell's own handler, so they keep the
+// shell's behaviour. Every window it animates ends in the matching
+// shellwm.completed_* call however its transition ends: completed, cut short
+// by the shell (kill-window-effects), by another change of the same window,
+// by an error, or by the extension being disabled.
+//
+// Each frame (a Clutter.Timeline on the window's actor) samples the
+// transition and sets the window actor's state: a flat layer through
+// actor.set_transform() (the map in the actor's own coordinates, in
+// perspective), a mesh (CurlUp's page) through a Clutter.DeformEffect whose
+// back faces are shaded as Segue shades a page's back, its alpha as the
+// actor's opacity. A plugin never holds the shell up beyond libsegue's
+// sample bound: a plugin that crashes or hangs costs its animation only (the
+// built-in default finishes it, the player's "fell-back" signal says why).
+'use strict';
+
+const {Clutter, Cogl, GLib, GObject, Graphene, Meta, Shell, St} = imports.gi;
+const Main = imports.ui.main;
+
+let SegueGLib = null;
+let importError = null;
+try {
+    imports.gi.versions.SegueGLib = '1';
+    SegueGLib = imports.gi.SegueGLib;
+} catch (e) {
+    importError = e;
+}
+
+const UUID = 'segue@segue.dev';
+
+/// The four changes of a window this extension animates, as the shell's signals name them.
+const CHANGES = {
+    map: {begins: 'opens', ends: 'opened', leaves: false, complete: 'completed_map'},
+    destroy: {begins: 'closes', ends: 'closed', leaves: true, complete: 'completed_destroy'},
+    minimize: {begins: 'minimizes', ends: 'minimized', leaves: true, complete: 'completed_minimize'},
+    unminimize: {begins: 'unminimizes', ends: 'unminimized', leaves: false, complete: 'completed_unminimize'},
+};
+
+/// The shell's own handler of each change (WindowManager's methods of GNOME 43 and 44).
+const SHELL_HANDLERS = {
+    map: '_mapWindow',
+    destroy: '_destroyWindow',
+    minimize: '_minimizeWindow',
+    unminimize: '_unminimizeWindow',
+};
+
+function say(message) {
+    log(`segue: ${message}`);
+}
+
+/// The name the config's rules match a window by, and where it comes from:
+/// its application's id as the shell knows it (the .desktop file's name,
+/// without .desktop), else the GApplication id it reports, else its WM class
+/// (on Wayland, its app id).
+function windowName(window) {
+    const app = Shell.WindowTracker.get_default().get_window_app(window);
+    if (app && !app.is_window_backed() && app.get_id())
+        return [app.get_id().replace(/\.desktop$/, ''), 'its application, as the shell matched it to a .desktop file'];
+    const gapplication = window.get_gtk_application_id();
+    if (gapplication)
+        return [gapplication, 'the GApplication id it reports'];
+    const wmClass = window.get_wm_class();
+    if (wmClass)
+        return [wmClass, window.get_client_type() === Meta.WindowClientType.WAYLAND ? 'its Wayland app id' : 'its X11 class'];
+    return [`window-${window.get_id()}`, 'no application id nor class: its window number'];
+}
+
+/// A CurlUp page: the window's actor drawn as a grid moved to the mesh's
+/// vertices, its back faces shaded as Segue's renderer shades a page's back,
+/// each vertex lit as Segue lights it.
+const PageEffect = GObject.registerClass(
+class SeguePageEffect extends Clutter.DeformEffect {
+    _init() {
+        super._init();
+        this._layer = null;
+        this._light = null;
+        this._backPipeline = null;
+        this._backTexture = null;
+    }
+
+    /// The layer to draw (its mesh over `frame`, the window's frame on the stage)
+    /// with the actor at `actorBox` (stage coordinates) and `bounds` the stage's size.
+    show(layer, frame, actorBox, bounds) {
+        const [columns, rows] = layer.get_mesh_size();
+        this._layer = layer;
+        this._columns = columns;
+        this._rows = rows;
+        this._vertices = layer.get_mesh_vertices();
+        this._light = layer.get_mesh_light(false);
+        this._frame = frame;
+        this._actorBox = actorBox;
+        this._bounds = bounds;
+        // The deform grid over the whole actor (shadows included): twice the mesh's cells.
+        if (this.x_tiles !== 2 * columns || this.y_tiles !== 2 * rows)
+            this.set_n_tiles(Math.max(1, 2 * columns), Math.max(1, 2 * rows));
+        this._updateBack();
+        this.invalidate();
+    }
+
+    /// The back faces' pipeline: the window's texture through Segue's page-back shading.
+    _updateBack() {
+        const texture = this.get_texture();
+        if (!texture || texture === this._backTexture)
+            return;
+        if (!this._backPipeline) {
+            const context = Clutter.get_default_backend().get_cogl_context();
+            this._backPipeline = new Cogl.Pipeline(context);
+            const snippet = Cogl.Snippet.new(Cogl.SnippetHook.FRAGMENT, SegueGLib.page_shading_glsl(),
+                'cogl_color_out = segue_page_back(cogl_color_out);');
+            this._backPipeline.add_snippet(snippet);
+        }
+        this._backPipeline.set_layer_texture(0, texture);
+        this._backTexture = texture;
+        this.set_back_material(this._backPipeline);
+    }
+
+    /// Where the mesh puts the content's point at (u, v) of the window's frame,
+    /// seen as Segue's renderer sees it (from 1000 points over the bounds' centre),
+    /// bilinear between the mesh's vertices (and beyond its edges, for shadows).
+    _at(u, v) {
+        const columns = this._columns, rows = this._rows, stride = columns + 1;
+        const fx = Math.min(Math.max(u * columns, 0), columns), fy = Math.min(Math.max(v * rows, 0), rows);
+        const i = Math.min(Math.floor(fx), columns - 1), j = Math.min(Math.floor(fy), rows - 1);
+        const a = u * columns - i, b = v * rows - j;
+        const cx = this._bounds[0] / 2, cy = this._bounds[1] / 2;
+        const corner = (ci, cj) => {
+            const k = 3 * (cj * stride + ci);
+            const s = 1000 / (1000 - this._vertices[k + 2]);
+            return [cx + (this._vertices[k] - cx) * s, cy + (this._vertices[k + 1] - cy) * s, this._light[cj * stride + ci]];
+        };
+        const p00 = corner(i, j), p10 = corner(i + 1, j), p01 = corner(i, j + 1), p11 = corner(i + 1, j + 1);
+        return [0, 1, 2].map(c => (1 - a) * (1 - b) * p00[c] + a * (1 - b) * p10[c] + (1 - a) * b * p01[c] + a * b * p11[c]);
+    }
+
+    vfunc_deform_vertex(width, height, vertex) {
+        if (!this._layer)
+            return;
+        // The vertex in stage coordinates at rest, as a point of the window's frame.
+        const box = this._actorBox, frame = this._frame;
+        const sx = box.x + vertex.tx * box.width, sy = box.y + vertex.ty * box.height;
+        const [x, y, light] = this._at((sx - frame.x) / frame.width, (sy - frame.y) / frame.height);
+        vertex.x = (x - box.x) * width / box.width;
+        vertex.y = (y - box.y) * height / box.height;
+        vertex.z = 0;
+        const shade = Math.round(255 * Math.min(Math.max(light, 0), 1));
+        vertex.color = Cogl.Color.init_from_4ub(shade, shade, shade, 255);
+    }
+});
+
+/// One window's transition: its actor driven each frame until it ends, then released.
+class WindowTransition {
+    constructor(owner, change, shellwm, actor, transition, name, frame) {
+        this._owner = owner;
+        this.change = change;
+        this._shellwm = shellwm;
+        this.actor = actor;
+        this.transition = transition;
+        this.name = name;
+        this.frame = frame;
+        this._slowDown = St.Settings.get().slow_down_factor;
+        this._frames = 0;
+        this._busy = 0;
+        this._began = GLib.get_monotonic_time();
+        this._ended = false;
+        this._effect = null;
+        this._side = CHANGES[change].leaves ? SegueGLib.Side.FROM : SegueGLib.Side.TO;
+        const milliseconds = Math.max(1, Math.round(transition.duration * this._slowDown * 1000));
+        this._timeline = new Clutter.Timeline({actor, duration: milliseconds});
+        this._timeline.connect('new-frame', () => this._frame());
+        this._timeline.connect('completed', () => {
+            if (this._owner.holdAt !== null && this._owner.holdAt !== undefined)
+                this._timeline.start(); // held for a photograph: frames keep coming, at the same time
+            else
+                this.end(true);
+        });
+        this._destroyId = actor.connect('destroy', () => this.end(false, 'its actor was destroyed'));
+    }
+
+    start() {
+        if (this.change === 'map' || this.change === 'unminimize')
+            this.actor.show();
+        this._frame();
+        this._timeline.start();
+    }
+
+    /// The transition's time now: the elapsed time, slowed as the shell slows its own
+    /// animations, or the fraction held for a photograph.
+    _time() {
+        const hold = this._owner.holdAt;
+        if (hold !== null && hold !== undefined)
+            return hold * this.transition.duration;
+        return (GLib.get_monotonic_time() - this._began) / 1e6 / this._slowDown;
+    }
+
+    _frame() {
+        if (this._ended)
+            return;
+        const began = GLib.get_monotonic_time();
+        try {
+            const [count] = this.transition.sample(Math.min(this._time(), this.transition.duration));
+            let drawn = null;
+            for (let i = 0; i < count; i++) {
+                const layer = this.transition.get_layer(i);
+                if (layer && layer.get_side() === this._side)
+                    drawn = layer; // the frontmost layer of the window's side
+            }
+            this._apply(drawn);
+        } catch (e) {
+            say(`${this.name} ${CHANGES[this.change].begins}: a sample failed (${e.message}); the window is released`);
+            this.end(false);
+            return;
+        }
+        this._frames += 1;
+        this._busy += GLib.get_monotonic_time() - began;
+        // Past its duration, it has ended (the timeline's own end may come a frame later).
+        if ((this._owner.holdAt === null || this._owner.holdAt === undefined) && this._time() >= this.transition.duration)
+            this.end(true);
+    }
+
+    /// The layer's state on the window's actor; none: not drawn.
+    _apply(layer) {
+        const actor = this.actor;
+        if (!layer || !layer.get_visible()) {
+            actor.opacity = 0;
+            return;
+        }
+        actor.opacity = Math.round(255 * Math.min(Math.max(layer.get_alpha(), 0), 1));
+        if (layer.get_has_mesh()) {
+            if (!this._effect) {
+                this._effect = new PageEffect();
+                actor.add_effect_with_name('segue-page', this._effect);
+            }
+            actor.set_transform(null);
+            const [x, y] = actor.get_position();
+            const box = {x, y, width: actor.width, height: actor.height};
+            this._effect.show(layer, this.frame, box, this._owner.bounds());
+            return;
+        }
+        this._removeEffect();
+        // The map in the frame's own coordinates, as the actor's: the actor (shadows included)
+        // rests at an offset o from the frame; T = translate(-o) * map * translate(o).
+        const [x, y] = actor.get_position();
+        const ox = this.frame.x - x, oy = this.frame.y - y;
+        const [, map] = [null, layer.get_local_matrix()];
+        const toFrame = new Graphene.Matrix().init_translate(new Graphene.Point3D({x: -ox, y: -oy, z: 0}));
+        const back = new Graphene.Matrix().init_translate(new Graphene.Point3D({x: ox, y: oy, z: 0}));
+        actor.set_transform(toFrame.multiply(map).multiply(back));
+    }
+
+    _removeEffect() {
+        if (this._effect) {
+            this.actor.remove_effect(this._effect);
+            this._effect = null;
+        }
+    }
+
+    /// Ends it once: the animator hears it, the actor is put back at rest and
+    /// handed back to the shell (completed_*), whatever happened.
+    end(completed, why) {
+        if (this._ended)
+            return;
+        this._ended = true;
+        this._owner.forget(this.actor);
+        let reason = why ?? '';
+        try {
+            this._timeline.stop();
+            this._timeline.run_dispose();
+        } catch (e) {
+            // nothing to stop
+        }
+        try {
+            const report = this.transition.finish(completed);
+            if (!why)
+                reason = report.get_reason();
+        } catch (e) {
+            reason = `${reason}${reason ? '; ' : ''}finishing failed: ${e.message}`;
+        }
+        const actor = this.actor;
+        try {
+            actor.disconnect(this._destroyId);
+            this._removeEffect();
+            actor.set_transform(null);
+            actor.opacity = 255;
+        } catch (e) {
+            // the actor is already gone
+        }
+        const seconds = (GLib.get_monotonic_time() - this._began) / 1e6;
+        const perFrame = this._frames ? this._busy / this._frames : 0;
+        say(`${this.name} ${CHANGES[this.change].ends}: ${completed ? 'completed' : 'cut short'} (${reason}); ` +
+            `${this._frames} frames in ${seconds.toFixed(3)} s, the extension's own time ${perFrame.toFixed(1)} us a frame`);
+        this._shellwm[CHANGES[this.change].complete](actor);
+    }
+}
+
+class SegueWindowAnimations {
+    constructor() {
+        /// A fraction of every transition to hold at (for tests' photographs), or null.
+        this.holdAt = null;
+        this._running = new Map();
+        this._blocked = [];
+        this._connected = [];
+        this._named = new Set();
+        this._player = null;
+    }
+
+    enable() {
+        if (!SegueGLib) {
+            say(`cannot play animators: the SegueGLib-1 typelib did not load (${importError}); the shell animates windows itself`);
+            return;
+        }
+        try {
+            this._player = new SegueGLib.Player({no_spin: true});
+            this._player.init(null);
+        } catch (e) {
+            this._player = null;
+            say(`cannot play animators: ${e.message}; the shell animates windows itself`);
+            return;
+        }
+        const player = this._player;
+        this._playerSignals = [
+            player.connect('log', (_p, _level, message) => say(message)),
+            player.connect('reloaded', (_p, message) => say(message)),
+            player.connect('config-error', (_p, message) => say(message)),
+            player.connect('fell-back', (_p, _transition, message) => say(message)),
+        ];
+        const shellwm = global.window_manager;
+        // The shell's own handlers, connected first (WindowManager's constructor): blocked while enabled.
+        for (const signal of Object.keys(CHANGES)) {
+            const id = GObject.signal_handler_find(shellwm, {signalId: signal});
+            if (id) {
+                GObject.signal_handler_block(shellwm, id);
+                this._blocked.push(id);
+            }
+            this._connected.push(shellwm.connect(signal, (wm, actor) => this._change(signal, wm, actor)));
+        }
+        this._connected.push(shellwm.connect('kill-window-effects', (_wm, actor) => this._running.get(actor)?.end(false, 'the shell cut it short')));
+        say('playing window animators');
+    }
+
+    disable() {
+        // Every window still animating is released, as it is at the end.
+        for (const running of [...this._running.values()])
+            running.end(false, 'the extension was disabled');
+        const shellwm = global.window_manager;
+        for (const id of this._connected)
+            shellwm.disconnect(id);
+        for (const id of this._blocked) {
+            if (GObject.signal_handler_is_connected(shellwm, id))
+                GObject.signal_handler_unblock(shellwm, id);
+        }
+        this._connected = [];
+        this._blocked = [];
+        if (this._player) {
+            for (const id of this._playerSignals)
+                this._player.disconnect(id);
+            this._player.run_dispose();
+            this._player = null;
+        }
+        this._named.clear();
+    }
+
+    forget(actor) {
+        this._running.delete(actor);
+    }
+
+    /// The container's size: the stage's (all monitors).
+    bounds() {
+        return [global.stage.width, global.stage.height];
+    }
+
+    /// Why the shell keeps this change of this window (its own handler runs), or null.
+    _leftToShell(change, actor) {
+        const window = actor.meta_window;
+        if (!window)
+            return 'no window';
+        // GNOME animates dialogs its own way, and some windows not at all: theirs stay the shell's.
+        if (window.get_window_type() !== Meta.WindowType.NORMAL)
+            return 'not a normal window';
+        if (window.get_transient_for())
+            return 'a transient window';
+        if (window._dimmed)
+            return 'a window under a modal dialog';
+        const wm = Main.wm;
+        if (wm._skippedActors?.has(actor))
+            return 'the shell skips its animation';
+        if (!St.Settings.get().enable_animations)
+            return 'animations are off (org.gnome.desktop.interface enable-animations)';
+        if (wm._shouldAnimate && !wm._shouldAnimate())
+            return 'the Overview shows or a gesture runs';
+        if (!actor.get_texture())
+            return 'it has nothing drawn yet';
+        return null;
+    }
+
+    _change(change, shellwm, actor) {
+        // Another change of the same window cuts the running one short; the new one starts from rest.
+        this._running.get(actor)?.end(false, `it ${CHANGES[change].begins}`);
+        const why = this._leftToShell(change, actor);
+        if (why) {
+            if (actor.meta_window?.get_window_type() === Meta.WindowType.NORMAL && !actor.meta_window.get_transient_for())
+                say(`${windowName(actor.meta_window)[0]} ${CHANGES[change].begins}, not animated: ${why}`);
+            Main.wm[SHELL_HANDLERS[change]](shellwm, actor);
+            return;
+        }
+        const window = actor.meta_window;
+        const [name, origin] = windowName(window);
+        const frame = window.get_frame_rect();
+        const [width, height] = this.bounds();
+        let transition;
+        try {
+            const request = new SegueGLib.Request({
+                kind: CHANGES[change].leaves ? SegueGLib.TransitionKind.DISAPPEAR : SegueGLib.TransitionKind.APPEAR,
+                bounds_width: width,
+                bounds_height: height,
+                going_right: true,
+            });
+            if (CHANGES[change].leaves) {
+                Object.assign(request, {from_name: name, from_x: frame.x, from_y: frame.y, from_width: frame.width, from_height: frame.height});
+            } else {
+                Object.assign(request, {to_name: name, to_x: frame.x, to_y: frame.y, to_width: frame.width, to_height: frame.height});
+            }
+            transition = this._player.begin(request);
+        } catch (e) {
+            say(`${name} ${CHANGES[change].begins}, not animated: ${e.message}`);
+            Main.wm[SHELL_HANDLERS[change]](shellwm, actor);
+            return;
+        }
+        const slowDown = St.Settings.get().slow_down_factor;
+        say(`${name} ${CHANGES[change].begins} at ${frame.x},${frame.y} ${frame.width}x${frame.height}: ${transition.animator} ` +
+            `for ${transition.duration * slowDown} s (the animator's ${transition.duration} s x ${slowDown}, the shell's slow-down factor; ${transition.reason})`);
+        if (!this._named.has(name)) {
+            this._named.add(name);
+            say(`window '${name}' (${origin}; rules match this name) ${CHANGES[change].begins} with ${transition.animator}: ${transition.reason}`);
+        }
+        const running = new WindowTransition(this, change, shellwm, actor, transition, name, frame);
+        this._running.set(actor, running);
+        running.start();
+    }
+}
+
+function init() {
+    return new SegueWindowAnimations();
+}
