@@ -24,6 +24,7 @@ final class GnomeShellSession {
                       "/usr/bin/gsettings": "libglib2.0-bin"]
         let missing = Set(needed.filter { !FileManager.default.fileExists(atPath: $0.key) }.map(\.value)).sorted()
         if !missing.isEmpty { return "skipped: GNOME Shell needs \(missing.joined(separator: ", ")) (apt-get install them; .ci/run does)" }
+        if let glib = GLibBuild.problem { return glib }
         guard (try? run("/usr/bin/python3", ["-c", "import dbus"]).status) == 0 else {
             return "skipped: talking to GNOME Shell needs python3-dbus (apt-get install python3-dbus; .ci/run does)"
         }
@@ -68,13 +69,13 @@ final class GnomeShellSession {
             try FileManager.default.createDirectory(atPath: home + "/.config/segue", withIntermediateDirectories: true)
             try json.write(toFile: config, atomically: true, encoding: .utf8)
         }
-        let prefix = try InstalledLibsegue.prefix.get()
+        let prefix = try GLibBuild.installed.get()
         let worker = tagged(tag, worker: prefix + "/libexec/segue/segue-worker")
         environment = [
             "SEGUE_TEST_TAG": tag, "HOME": home, "XDG_RUNTIME_DIR": folder + "/run", "XDG_CONFIG_HOME": home + "/.config",
             "XDG_DATA_HOME": home + "/.local/share", "XDG_CACHE_HOME": home + "/.cache", "LIBGL_ALWAYS_SOFTWARE": "1",
             "SEGUE_PLUGIN_PATH": plugins.joined(separator: ":"), "SEGUE_WORKER": worker["SEGUE_WORKER"] ?? "",
-            // The GObject library and its typelib where Scripts/install.sh put them (a user's prefix).
+            // libsegue (Scripts/install.sh) and the GObject library and its typelib (meson install) in a prefix of their own.
             "GI_TYPELIB_PATH": prefix + "/lib/girepository-1.0", "LD_LIBRARY_PATH": prefix + "/lib",
             "WAYLAND_DISPLAY": "wayland-0", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none",
         ]

@@ -27,12 +27,21 @@
 // built-in default finishes it, the player's "fell-back" signal says why).
 'use strict';
 
-const {Clutter, Cogl, GLib, GObject, Graphene, Meta, Shell, St} = imports.gi;
+const {Clutter, Cogl, Gio, GLib, GObject, Graphene, Meta, Shell, St} = imports.gi;
 const Main = imports.ui.main;
 
 let SegueGLib = null;
 let importError = null;
 try {
+    // Where Scripts/install.sh and Meson put the library for one user (~/.local) or all (/usr/local):
+    // Debian's introspection looks only in /usr/lib, and the shell's environment is not the user's to set.
+    const {GIRepository} = imports.gi;
+    for (const prefix of ['/usr/local', `${GLib.get_home_dir()}/.local`]) {
+        if (GLib.file_test(`${prefix}/lib/girepository-1.0/SegueGLib-1.typelib`, GLib.FileTest.EXISTS)) {
+            GIRepository.Repository.prepend_search_path(`${prefix}/lib/girepository-1.0`);
+            GIRepository.Repository.prepend_library_path(`${prefix}/lib`);
+        }
+    }
     imports.gi.versions.SegueGLib = '1';
     SegueGLib = imports.gi.SegueGLib;
 } catch (e) {
@@ -92,22 +101,24 @@ class SeguePageEffect extends Clutter.DeformEffect {
     }
 
     /// The layer to draw (its mesh over `frame`, the window's frame on the stage)
-    /// with the actor at `actorBox` (stage coordinates) and `bounds` the stage's size.
-    show(layer, frame, actorBox, bounds) {
+    /// with the actor at `actorBox` (stage coordinates). False when its mesh cannot be seen.
+    show(layer, frame, actorBox) {
         const [columns, rows] = layer.get_mesh_size();
         this._layer = layer;
         this._columns = columns;
         this._rows = rows;
-        this._vertices = layer.get_mesh_vertices();
+        this._points = layer.get_mesh_projected();
         this._light = layer.get_mesh_light(false);
         this._frame = frame;
         this._actorBox = actorBox;
-        this._bounds = bounds;
+        if (!this._points || !this._light)
+            return false;
         // The deform grid over the whole actor (shadows included): twice the mesh's cells.
         if (this.x_tiles !== 2 * columns || this.y_tiles !== 2 * rows)
             this.set_n_tiles(Math.max(1, 2 * columns), Math.max(1, 2 * rows));
         this._updateBack();
         this.invalidate();
+        return true;
     }
 
     /// The back faces' pipeline: the window's texture through Segue's page-back shading.
@@ -128,18 +139,16 @@ class SeguePageEffect extends Clutter.DeformEffect {
     }
 
     /// Where the mesh puts the content's point at (u, v) of the window's frame,
-    /// seen as Segue's renderer sees it (from 1000 points over the bounds' centre),
+    /// as Segue's renderer sees it (flat, its perspective applied), and its light:
     /// bilinear between the mesh's vertices (and beyond its edges, for shadows).
     _at(u, v) {
         const columns = this._columns, rows = this._rows, stride = columns + 1;
         const fx = Math.min(Math.max(u * columns, 0), columns), fy = Math.min(Math.max(v * rows, 0), rows);
         const i = Math.min(Math.floor(fx), columns - 1), j = Math.min(Math.floor(fy), rows - 1);
         const a = u * columns - i, b = v * rows - j;
-        const cx = this._bounds[0] / 2, cy = this._bounds[1] / 2;
         const corner = (ci, cj) => {
-            const k = 3 * (cj * stride + ci);
-            const s = 1000 / (1000 - this._vertices[k + 2]);
-            return [cx + (this._vertices[k] - cx) * s, cy + (this._vertices[k + 1] - cy) * s, this._light[cj * stride + ci]];
+            const k = cj * stride + ci;
+            return [this._points[2 * k], this._points[2 * k + 1], this._light[k]];
         };
         const p00 = corner(i, j), p10 = corner(i + 1, j), p01 = corner(i, j + 1), p11 = corner(i + 1, j + 1);
         return [0, 1, 2].map(c => (1 - a) * (1 - b) * p00[c] + a * (1 - b) * p10[c] + (1 - a) * b * p01[c] + a * b * p11[c]);
@@ -181,7 +190,7 @@ class WindowTransition {
         this._timeline = new Clutter.Timeline({actor, duration: milliseconds});
         this._timeline.connect('new-frame', () => this._frame());
         this._timeline.connect('completed', () => {
-            if (this._owner.holdAt !== null && this._owner.holdAt !== undefined)
+            if (this._held())
                 this._timeline.start(); // held for a photograph: frames keep coming, at the same time
             else
                 this.end(true);
@@ -199,10 +208,13 @@ class WindowTransition {
     /// The transition's time now: the elapsed time, slowed as the shell slows its own
     /// animations, or the fraction held for a photograph.
     _time() {
-        const hold = this._owner.holdAt;
-        if (hold !== null && hold !== undefined)
-            return hold * this.transition.duration;
+        if (this._held())
+            return this._owner.holdAt * this.transition.duration;
         return (GLib.get_monotonic_time() - this._began) / 1e6 / this._slowDown;
+    }
+
+    _held() {
+        return this._owner.holdAt !== null && this._owner.holdAt !== undefined;
     }
 
     _frame() {
@@ -223,10 +235,16 @@ class WindowTransition {
             this.end(false);
             return;
         }
+        // The next frame's time, asked for now: the plugin answers while the shell waits for the next refresh.
+        try {
+            this.transition.prefetch(this._held() ? this._time() : Math.min(this._time() + 1 / 60, this.transition.duration));
+        } catch (e) {
+            // ended: the next sample says so
+        }
         this._frames += 1;
         this._busy += GLib.get_monotonic_time() - began;
         // Past its duration, it has ended (the timeline's own end may come a frame later).
-        if ((this._owner.holdAt === null || this._owner.holdAt === undefined) && this._time() >= this.transition.duration)
+        if (!this._held() && this._time() >= this.transition.duration)
             this.end(true);
     }
 
@@ -246,7 +264,8 @@ class WindowTransition {
             actor.set_transform(null);
             const [x, y] = actor.get_position();
             const box = {x, y, width: actor.width, height: actor.height};
-            this._effect.show(layer, this.frame, box, this._owner.bounds());
+            if (!this._effect.show(layer, this.frame, box))
+                actor.opacity = 0; // a vertex behind the eye: not drawn, as Segue's renderer
             return;
         }
         this._removeEffect();
@@ -254,7 +273,7 @@ class WindowTransition {
         // rests at an offset o from the frame; T = translate(-o) * map * translate(o).
         const [x, y] = actor.get_position();
         const ox = this.frame.x - x, oy = this.frame.y - y;
-        const [, map] = [null, layer.get_local_matrix()];
+        const map = layer.get_local_matrix();
         const toFrame = new Graphene.Matrix().init_translate(new Graphene.Point3D({x: -ox, y: -oy, z: 0}));
         const back = new Graphene.Matrix().init_translate(new Graphene.Point3D({x: ox, y: oy, z: 0}));
         actor.set_transform(toFrame.multiply(map).multiply(back));
@@ -336,6 +355,7 @@ class SegueWindowAnimations {
             player.connect('config-error', (_p, message) => say(message)),
             player.connect('fell-back', (_p, _transition, message) => say(message)),
         ];
+        this._interface = new Gio.Settings({schema_id: 'org.gnome.desktop.interface'});
         const shellwm = global.window_manager;
         // The shell's own handlers, connected first (WindowManager's constructor): blocked while enabled.
         for (const signal of Object.keys(CHANGES)) {
@@ -370,6 +390,7 @@ class SegueWindowAnimations {
             this._player = null;
         }
         this._named.clear();
+        this._interface = null;
     }
 
     forget(actor) {
@@ -396,7 +417,9 @@ class SegueWindowAnimations {
         const wm = Main.wm;
         if (wm._skippedActors?.has(actor))
             return 'the shell skips its animation';
-        if (!St.Settings.get().enable_animations)
+        // The user's own setting. St's enable-animations also folds in the shell's inhibitions (software
+        // rendering, Xvnc, remote desktop), which turn the shell's animations off but not Segue's.
+        if (!this._interface.get_boolean('enable-animations'))
             return 'animations are off (org.gnome.desktop.interface enable-animations)';
         if (wm._shouldAnimate && !wm._shouldAnimate())
             return 'the Overview shows or a gesture runs';
