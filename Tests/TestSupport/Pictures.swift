@@ -45,17 +45,30 @@ public struct DecodedPNG {
     public var chunks: [String] = []
 }
 
-/// 8-bit RGBA rows with their filters (None, Sub or Up, as Segue writes them) undone.
+/// 8-bit RGBA rows with their filters undone: all five of PNG's (Segue writes None, Sub and Up; other
+/// programs, such as GNOME Shell's screenshots, Average and Paeth too).
 func unfiltered(_ raw: [UInt8], width: Int, height: Int) throws -> [UInt8] {
     let stride = width * 4
     var rgba = [UInt8](repeating: 0, count: stride * height)
     for y in 0..<height {
         let filter = raw[y * (stride + 1)]
-        #expect(filter <= 2)
+        #expect(filter <= 4)
         for x in 0..<stride {
             let d = raw[y * (stride + 1) + 1 + x]
             let left = x >= 4 ? rgba[y * stride + x - 4] : 0, up = y > 0 ? rgba[(y - 1) * stride + x] : 0
-            rgba[y * stride + x] = d &+ (filter == 1 ? left : filter == 2 ? up : 0)
+            let upLeft = x >= 4 && y > 0 ? rgba[(y - 1) * stride + x - 4] : 0
+            let predicted: UInt8
+            switch filter {
+            case 1: predicted = left
+            case 2: predicted = up
+            case 3: predicted = UInt8((Int(left) + Int(up)) / 2)
+            case 4:
+                let p = Int(left) + Int(up) - Int(upLeft)
+                let (pa, pb, pc) = (abs(p - Int(left)), abs(p - Int(up)), abs(p - Int(upLeft)))
+                predicted = pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft
+            default: predicted = 0
+            }
+            rgba[y * stride + x] = d &+ predicted
         }
     }
     return rgba
