@@ -20,14 +20,13 @@
 // Each frame (a Clutter.Timeline on the window's actor) samples the
 // transition and sets the window actor's state: a flat layer through
 // actor.set_transform() (the map in the actor's own coordinates, in
-// perspective), a mesh (CurlUp's page) through a Clutter.DeformEffect whose
-// back faces are shaded as Segue shades a page's back, its alpha as the
-// actor's opacity. A plugin never holds the shell up beyond libsegue's
+// perspective), a mesh (CurlUp's page) through a Clutter.DeformEffect lit
+// as Segue lights it, its alpha as the actor's opacity. A plugin never holds the shell up beyond libsegue's
 // sample bound: a plugin that crashes or hangs costs its animation only (the
 // built-in default finishes it, the player's "fell-back" signal says why).
 'use strict';
 
-const {Clutter, Cogl, Gio, GLib, GObject, Graphene, Meta, Shell, St} = imports.gi;
+const {Clutter, Gio, GLib, GObject, Graphene, Meta, Shell, St} = imports.gi;
 const Main = imports.ui.main;
 
 let SegueGLib = null;
@@ -88,16 +87,18 @@ function windowName(window) {
 }
 
 /// A CurlUp page: the window's actor drawn as a grid moved to the mesh's
-/// vertices, its back faces shaded as Segue's renderer shades a page's back,
-/// each vertex lit as Segue lights it.
+/// vertices (as Segue's renderer sees them, flat), each vertex lit as Segue
+/// lights the page's front. The page's back is drawn as its front (mirrored,
+/// in the front's light), not washed out as Segue's renderer shades it: a
+/// fragment snippet testing gl_FrontFacing on the offscreen effect's pipeline
+/// stalled GNOME Shell 43 on llvmpipe, and the deform effect's back material
+/// was refused.
 const PageEffect = GObject.registerClass(
 class SeguePageEffect extends Clutter.DeformEffect {
     _init() {
         super._init();
         this._layer = null;
         this._light = null;
-        this._backPipeline = null;
-        this._backTexture = null;
     }
 
     /// The layer to draw (its mesh over `frame`, the window's frame on the stage)
@@ -116,26 +117,8 @@ class SeguePageEffect extends Clutter.DeformEffect {
         // The deform grid over the whole actor (shadows included): twice the mesh's cells.
         if (this.x_tiles !== 2 * columns || this.y_tiles !== 2 * rows)
             this.set_n_tiles(Math.max(1, 2 * columns), Math.max(1, 2 * rows));
-        this._updateBack();
         this.invalidate();
         return true;
-    }
-
-    /// The back faces' pipeline: the window's texture through Segue's page-back shading.
-    _updateBack() {
-        const texture = this.get_texture();
-        if (!texture || texture === this._backTexture)
-            return;
-        if (!this._backPipeline) {
-            const context = Clutter.get_default_backend().get_cogl_context();
-            this._backPipeline = new Cogl.Pipeline(context);
-            const snippet = Cogl.Snippet.new(Cogl.SnippetHook.FRAGMENT, SegueGLib.page_shading_glsl(),
-                'cogl_color_out = segue_page_back(cogl_color_out);');
-            this._backPipeline.add_snippet(snippet);
-        }
-        this._backPipeline.set_layer_texture(0, texture);
-        this._backTexture = texture;
-        this.set_back_material(this._backPipeline);
     }
 
     /// Where the mesh puts the content's point at (u, v) of the window's frame,
@@ -164,8 +147,11 @@ class SeguePageEffect extends Clutter.DeformEffect {
         vertex.x = (x - box.x) * width / box.width;
         vertex.y = (y - box.y) * height / box.height;
         vertex.z = 0;
-        const shade = Math.round(255 * Math.min(Math.max(light, 0), 1));
-        vertex.color = Cogl.Color.init_from_4ub(shade, shade, shade, 255);
+        // Lit as Segue lights the page: the colour (premultiplied by the actor's opacity, which the
+        // effect put in the vertex's alpha) times the light.
+        const alpha = vertex.color.get_alpha_byte();
+        const shade = Math.round(alpha * Math.min(Math.max(light, 0), 1));
+        vertex.color.init_from_4ub(shade, shade, shade, alpha);
     }
 });
 
@@ -271,8 +257,10 @@ class WindowTransition {
         this._removeEffect();
         // The map in the frame's own coordinates, as the actor's: the actor (shadows included)
         // rests at an offset o from the frame; T = translate(-o) * map * translate(o).
+        // The frame now: a window that opens may still settle its size (a client-side decoration's first frames).
         const [x, y] = actor.get_position();
-        const ox = this.frame.x - x, oy = this.frame.y - y;
+        const frame = actor.meta_window?.get_frame_rect() ?? this.frame;
+        const ox = frame.x - x, oy = frame.y - y;
         const map = layer.get_local_matrix();
         const toFrame = new Graphene.Matrix().init_translate(new Graphene.Point3D({x: -ox, y: -oy, z: 0}));
         const back = new Graphene.Matrix().init_translate(new Graphene.Point3D({x: ox, y: oy, z: 0}));
