@@ -38,4 +38,119 @@ struct GnomeShellTests {
         #expect(session.stop() != nil, "the shell ended on SIGTERM")
         #expect(processesTagged(session.tag).isEmpty, "no shell, bus, worker or client left")
     }
+
+    /// The window's area at rest and the desktop's colour around it, from a photograph.
+    struct Picture {
+        let png: DecodedPNG
+        /// The desktop's colour (below the top bar, far from the window).
+        var background: [UInt8] { Array(png.rgba[((png.height - 8) * png.width + png.width - 8) * 4..<((png.height - 8) * png.width + png.width - 8) * 4 + 3]) }
+        /// Whether the pixel at (x, y) shows something other than the desktop.
+        func drawn(_ x: Int, _ y: Int) -> Bool {
+            let i = (y * png.width + x) * 4
+            return zip(png.rgba[i..<(i + 3)], background).contains { abs(Int($0) - Int($1)) > 24 }
+        }
+        /// The box around what is drawn below the top bar (32 points): x, y, width, height, and the pixel count.
+        var drawnBox: (x: Int, y: Int, width: Int, height: Int, count: Int) {
+            var (x0, y0, x1, y1, count) = (Int.max, Int.max, -1, -1, 0)
+            for y in 40..<png.height { for x in 0..<png.width where drawn(x, y) {
+                (x0, y0, x1, y1) = (min(x0, x), min(y0, y), max(x1, x), max(y1, y))
+                count += 1
+            } }
+            return x1 < 0 ? (0, 0, 0, 0, 0) : (x0, y0, x1 - x0 + 1, y1 - y0 + 1, count)
+        }
+        func save(_ name: String) throws {
+            guard let folder = ProcessInfo.processInfo.environment["SEGUE_TEST_PHOTOS"] else { return }
+            try Data(pngBytes(width: png.width, height: png.height, rgba: png.rgba)).write(to: URL(fileURLWithPath: folder + "/gnome-shell-\(name).png"))
+        }
+    }
+
+    /// gnome-calculator held halfway through its opening and its closing with
+    /// CurlUp and with Pop, photographed through the shell's screenshot
+    /// interface: Pop's window is scaled about its centre (smaller than at rest,
+    /// inside its frame); CurlUp's page is curled (part of the window's frame
+    /// shows the desktop, the rest of the window drawn). Released, each ends
+    /// as the window at rest, and closing removes it.
+    @Test func theCalculatorOpensAndClosesHeldHalfwayThroughCurlUpAndPop() throws {
+        let session = try GnomeShellSession(config: Self.rules("default", "default"), plugins: [])
+        let first = try session.open("/usr/bin/gnome-calculator")
+        session.wait(for: "\(Self.calculator) opened: completed")
+        // Its frame at rest (a GTK 4 window settles its height after the map, so not the one the opening logged).
+        let rect = try session.eval("const r = global.get_window_actors()[0].meta_window.get_frame_rect(); JSON.stringify([r.x, r.y, r.width, r.height])")
+        let numbers = rect.filter { "0123456789,".contains($0) }.split(separator: ",").compactMap { Int($0) }
+        try #require(numbers.count == 4, "the frame: \(rect)")
+        let frame = (x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+        let rest = Picture(png: try session.photograph(steadyOver: frame))
+        try rest.save("rest")
+        let restBox = rest.drawnBox
+        #expect(restBox.width >= frame.width - 2 && restBox.height >= frame.height - 2, "the window at rest: \(restBox) over \(frame)")
+        _ = first.stop(with: SIGTERM)
+        session.wait(for: "\(Self.calculator) closed: completed")
+        for (k, animator) in ["CurlUp", "Pop"].enumerated() {
+            let reloads = session.log.components(separatedBy: "segue.json").count
+            try replaceByRename(session.config, with: Self.rules(animator, animator))
+            session.wait(for: "segue.json", count: reloads)
+            try session.hold(at: 0.5)
+            let calculator = try session.open("/usr/bin/gnome-calculator")
+            let log = session.wait(for: "\(Self.calculator) opens at ", count: k + 2)
+            #expect(log.contains("\(Self.calculator) opens at \(frame.x),\(frame.y) ") && log.contains(": \(animator) for "), "\(log)")
+            for change in ["opening", "closing"] {
+                let held = Picture(png: try session.photograph(steadyOver: frame))
+                try held.save("\(animator)-\(change)")
+                let box = held.drawnBox
+                var inFrame = 0, shown = 0
+                for y in frame.y..<(frame.y + frame.height) { for x in frame.x..<(frame.x + frame.width) {
+                    inFrame += 1
+                    if held.drawn(x, y) { shown += 1 }
+                } }
+                let share = Double(shown) / Double(inFrame)
+                if animator == "Pop" {
+                    // Scaled about its centre: smaller than at rest in both directions, centred where it rests.
+                    #expect(box.width < restBox.width - 20 && box.height < restBox.height - 20 && box.count > 2_000,
+                            "\(animator) \(change): the window scaled down: \(box) against \(restBox)")
+                    #expect(abs((box.x + box.width / 2) - (frame.x + frame.width / 2)) <= 12
+                            && abs((box.y + box.height / 2) - (frame.y + frame.height / 2)) <= 12, "\(animator) \(change): about its centre: \(box)")
+                } else {
+                    // Curled: part of the window's frame shows the desktop, most of it the window.
+                    #expect(share > 0.2 && share < 0.97, "\(animator) \(change): \(Int(share * 100))% of the frame drawn: \(box)")
+                }
+                if change == "opening" {
+                    try session.hold(at: nil)
+                    session.wait(for: "\(Self.calculator) opened: completed", count: k + 2)
+                    let after = Picture(png: try session.photograph(steadyOver: frame))
+                    // (The calculator's own height varies by a point from one window to the next.)
+                    #expect(abs(after.drawnBox.width - restBox.width) <= 2 && abs(after.drawnBox.height - restBox.height) <= 2,
+                            "\(animator): at rest once released: \(after.drawnBox) against \(restBox)")
+                    try session.hold(at: 0.5)
+                    _ = calculator.stop(with: SIGTERM)
+                    session.wait(for: "\(Self.calculator) closes at ", count: k + 2)
+                }
+            }
+            try session.hold(at: nil)
+            let closed = session.wait(for: "\(Self.calculator) closed: completed", count: k + 2)
+            #expect(closed.contains("\(Self.calculator) closes at \(frame.x),\(frame.y) ") && closed.contains(": \(animator) for "),
+                    "it closes from its frame at rest: \(closed)")
+            #expect(try session.eval("global.get_window_actors().length") == "0", "the window is gone")
+        }
+        #expect(session.stop() != nil)
+        #expect(processesTagged(session.tag).isEmpty, "no shell, bus, worker or client left")
+    }
+
+    /// A plugin that crashes halfway through the calculator's closing costs
+    /// only its animation: the built-in default finishes it from the same
+    /// point (the reason logged), the window is destroyed, the shell lives on.
+    @Test func aPluginThatCrashesMidCloseCostsOnlyItsAnimation() throws {
+        let (folder, _) = try CPlugin.fixture("gnome-shell-crash", "FAULT_CRASH_EVALUATE")
+        let session = try GnomeShellSession(config: Self.rules("Pop", "TestFade"), plugins: [folder])
+        let calculator = try session.open("/usr/bin/gnome-calculator")
+        session.wait(for: "\(Self.calculator) opened: completed")
+        _ = calculator.stop(with: SIGTERM)
+        let log = session.wait(for: "\(Self.calculator) closed: ")
+        #expect(log.contains("\(Self.calculator) closes at ") && log.contains(": TestFade for "), "\(log)")
+        #expect(log.contains("\(Self.calculator) closed: completed"), "\(log)")
+        #expect(log.contains("the built-in default"), "the fallback is logged: \(log)")
+        #expect(try session.eval("global.get_window_actors().length") == "0", "the window is gone")
+        #expect(try session.eval("global.context.unsafe_mode") == "true", "the shell is alive")
+        #expect(session.stop() != nil)
+        #expect(processesTagged(session.tag).isEmpty, "no worker, client or shell left")
+    }
 }
