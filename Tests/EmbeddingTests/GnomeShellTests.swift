@@ -153,4 +153,53 @@ struct GnomeShellTests {
         #expect(session.stop() != nil)
         #expect(processesTagged(session.tag).isEmpty, "no worker, client or shell left")
     }
+
+    /// Minimizing is a disappearance and coming back an appearance, chosen by
+    /// the same rules: the window leaves with the disappearance's animator and
+    /// comes back where it was with the appearance's; the shell completes each.
+    @Test func aWindowMinimizesAndComesBackWithTheRulesAnimators() throws {
+        let session = try GnomeShellSession(config: Self.rules("SpringSlide", "Pop"), plugins: [])
+        let calculator = try session.open("/usr/bin/gnome-calculator")
+        defer { _ = calculator.stop(with: SIGTERM) }
+        session.wait(for: "\(Self.calculator) opened: completed")
+        try session.eval("global.get_window_actors()[0].meta_window.minimize()")
+        var log = session.wait(for: "\(Self.calculator) minimized: ")
+        #expect(log.contains("\(Self.calculator) minimizes at ") && log.contains(": Pop for "), "the disappearance's rule: \(log)")
+        #expect(log.contains("\(Self.calculator) minimized: completed"), "\(log)")
+        #expect(try session.eval("global.get_window_actors()[0].visible") == "false", "the minimized window is hidden")
+        try session.eval("global.get_window_actors()[0].meta_window.unminimize()")
+        log = session.wait(for: "\(Self.calculator) unminimized: ")
+        #expect(log.contains("\(Self.calculator) unminimizes at ") && log.split(separator: "\n").contains { $0.contains("unminimizes at ") && $0.contains(": SpringSlide for ") },
+                "the appearance's rule: \(log)")
+        #expect(log.contains("\(Self.calculator) unminimized: completed"), "\(log)")
+        let rest = try session.eval("const a = global.get_window_actors()[0]; JSON.stringify([a.visible, a.opacity, !a.transform_set])")
+        #expect(rest == #""[true,255,true]""#, "back at rest (visible, opaque, untransformed): \(rest)")
+        _ = calculator.stop(with: SIGTERM)
+        session.wait(for: "\(Self.calculator) closed: ")
+        #expect(session.stop() != nil)
+        #expect(processesTagged(session.tag).isEmpty)
+    }
+
+    /// The extension disabled while a window's opening is held releases it
+    /// (completed_map: drawn at rest), and the shell's own handlers are back:
+    /// the next window opens with GNOME's own animation, no Segue line.
+    @Test func disablingTheExtensionMidAnimationReleasesEveryWindow() throws {
+        let session = try GnomeShellSession(config: Self.rules("CurlUp", "CurlUp"), plugins: [])
+        try session.hold(at: 0.5)
+        let first = try session.open("/usr/bin/gnome-calculator")
+        defer { _ = first.stop(with: SIGTERM) }
+        session.wait(for: "\(Self.calculator) opens at ")
+        try session.eval("Main.extensionManager.disableExtension('\(GnomeShellSession.uuid)')")
+        let log = session.wait(for: "\(Self.calculator) opened: ")
+        #expect(log.contains("\(Self.calculator) opened: cut short (the extension was disabled)"), "\(log)")
+        let released = try session.eval("const a = global.get_window_actors()[0]; JSON.stringify([a.visible, a.opacity, !a.transform_set, a.get_effects().length])")
+        #expect(released == #""[true,255,true,0]""#, "released at rest (visible, opaque, untransformed, no page effect): \(released)")
+        _ = first.stop(with: SIGTERM)
+        let gone = Date().addingTimeInterval(30)
+        while (try? session.eval("global.get_window_actors().length")) != "0" && Date() < gone { usleep(50_000) }
+        #expect(try session.eval("global.get_window_actors().length") == "0", "closed by the shell's own handler")
+        #expect(!session.log.contains("\(Self.calculator) closes"), "Segue played nothing once disabled: \(session.log)")
+        #expect(session.stop() != nil)
+        #expect(processesTagged(session.tag).isEmpty)
+    }
 }
