@@ -135,11 +135,13 @@ struct GnomeShellTests {
         #expect(processesTagged(session.tag).isEmpty, "no shell, bus, worker or client left")
     }
 
-    /// A plugin that crashes halfway through the calculator's closing costs
-    /// only its animation: the built-in default finishes it from the same
-    /// point (the reason logged), the window is destroyed, the shell lives on.
-    @Test func aPluginThatCrashesMidCloseCostsOnlyItsAnimation() throws {
-        let (folder, _) = try CPlugin.fixture("gnome-shell-crash", "FAULT_CRASH_EVALUATE")
+    /// A plugin that crashes or hangs halfway through the calculator's closing
+    /// costs only its animation: the built-in default finishes it from the
+    /// same point (the reason logged), the window is destroyed, the shell
+    /// lives on, and no worker is left.
+    @Test(arguments: ["FAULT_CRASH_EVALUATE", "FAULT_HANG_EVALUATE"])
+    func aPluginThatFailsMidCloseCostsOnlyItsAnimation(_ fault: String) throws {
+        let (folder, _) = try CPlugin.fixture("gnome-shell-\(fault)", fault)
         let session = try GnomeShellSession(config: Self.rules("Pop", "TestFade"), plugins: [folder])
         let calculator = try session.open("/usr/bin/gnome-calculator")
         session.wait(for: "\(Self.calculator) opened: completed")
