@@ -114,9 +114,10 @@ class SeguePageEffect extends Clutter.DeformEffect {
         this._actorBox = actorBox;
         if (!this._points || !this._light)
             return false;
-        // The deform grid over the whole actor (shadows included): twice the mesh's cells.
-        if (this.x_tiles !== 2 * columns || this.y_tiles !== 2 * rows)
-            this.set_n_tiles(Math.max(1, 2 * columns), Math.max(1, 2 * rows));
+        // The deform grid over the whole actor (shadows included), as fine as the mesh: each of its
+        // vertices is a call into JavaScript as the shell paints.
+        if (this.x_tiles !== columns || this.y_tiles !== rows)
+            this.set_n_tiles(Math.max(1, columns), Math.max(1, rows));
         this.invalidate();
         return true;
     }
