@@ -139,7 +139,7 @@ class SeguePageEffect extends Clutter.DeformEffect {
     }
 
     vfunc_deform_vertex(width, height, vertex) {
-        if (!this._layer)
+        if (!this._layer || !this._points || !this._light)
             return;
         // The vertex in stage coordinates at rest, as a point of the window's frame.
         const box = this._actorBox, frame = this._frame;
