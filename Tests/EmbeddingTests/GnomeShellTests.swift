@@ -204,4 +204,19 @@ struct GnomeShellTests {
         #expect(session.stop() != nil)
         #expect(processesTagged(session.tag).isEmpty)
     }
+
+    /// A window of no installed application (weston's image viewer) is named
+    /// by its Wayland app id, and a rule by that name plays.
+    @Test func aWindowWithoutADesktopFileIsNamedByItsWaylandAppID() throws {
+        let weston = "org.freedesktop.weston.wayland-image"
+        let session = try GnomeShellSession(config: #"{"rules": [{"appear": "\#(weston)", "animator": "SpringSlide"}]}"#, plugins: [])
+        let client = try session.open("/usr/bin/weston-image", [Paths.packageRoot + "/docs/images/close-Pop.png"])
+        let log = session.wait(for: "\(weston) opened: ")
+        #expect(log.contains("segue: window '\(weston)' (its Wayland app id; rules match this name) opens with SpringSlide"), "\(log)")
+        #expect(log.contains("\(weston) opened: completed"), "\(log)")
+        _ = client.stop(with: SIGTERM)
+        #expect(session.wait(for: "\(weston) closed: ").contains("\(weston) closed: completed"), "the default plays its closing")
+        #expect(session.stop() != nil)
+        #expect(processesTagged(session.tag).isEmpty)
+    }
 }
