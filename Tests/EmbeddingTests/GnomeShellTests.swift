@@ -219,4 +219,29 @@ struct GnomeShellTests {
         #expect(session.stop() != nil)
         #expect(processesTagged(session.tag).isEmpty)
     }
+
+    /// No config at the login, then one written, then one broken, while the
+    /// shell runs: the default plays first, the written rule next, and a
+    /// broken file keeps the last good rules with the reason in the shell's log.
+    @Test func aConfigWrittenThenBrokenWhileTheShellRunsIsFollowed() throws {
+        let session = try GnomeShellSession(config: nil, plugins: [])
+        func openAndClose(_ k: Int) throws -> String {
+            let calculator = try session.open("/usr/bin/gnome-calculator")
+            let log = session.wait(for: "\(Self.calculator) opened: ", count: k)
+            _ = calculator.stop(with: SIGTERM)
+            session.wait(for: "\(Self.calculator) closed: ", count: k)
+            return log.split(separator: "\n").filter { $0.contains("\(Self.calculator) opens at ") }.last.map(String.init) ?? ""
+        }
+        #expect(try openAndClose(1).contains(": default for "), "no config: the built-in default")
+        try FileManager.default.createDirectory(atPath: (session.config as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try replaceByRename(session.config, with: Self.rules("Pop"))
+        session.wait(for: "\(session.config) appeared")
+        #expect(try openAndClose(2).contains(": Pop for "), "the written rule: \(session.log)")
+        try replaceByRename(session.config, with: #"{"rules": [{"appear": "", "animator": "CurlUp"}]}"#)
+        let broken = session.wait(for: "$.rules[0].appear")
+        #expect(broken.contains("$.rules[0].appear: expected a view's name"), "the reason is logged: \(broken)")
+        #expect(try openAndClose(3).contains(": Pop for "), "the last good rule: \(session.log)")
+        #expect(session.stop() != nil)
+        #expect(processesTagged(session.tag).isEmpty)
+    }
 }
