@@ -59,7 +59,7 @@ import AnimatorABI
         return status == SEGUE_OK ? states : []
     }
 
-    @Test(arguments: ["1.0", "1.2"])
+    @Test(arguments: ["1.0", "1.2", "1.3"])
     func anOlderPluginClosesAndOpensAWindowOverWhatIsBeneath(_ version: String) throws {
         let player = try LibseguePromiseTests.player(try CPlugin.curveSlide(builtAgainst: version))
         defer { seguePlayerFree(player) }
