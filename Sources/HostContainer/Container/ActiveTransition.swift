@@ -60,7 +60,7 @@ package final class ActiveTransition {
     private struct Pose {
         var frame: Rect, transform: Transform3D, alpha: Double, zPosition: Double, isHidden: Bool
         /// ABI 1.4's look: the view's own corner radius, clip and shadow.
-        var cornerRadius: Double, clip: Clip?, shadow: Shadow?
+        var cornerRadius: Double, masksToBounds: Bool, clip: Clip?, shadow: Shadow?
     }
 
     private init(animator: any TransitionAnimator, playback: KindPlayback, plan: TransitionPlan,
@@ -74,7 +74,7 @@ package final class ActiveTransition {
         self.restingPoses = layers.map {
             Pose(frame: $0.convert($0.bounds, to: context.containerView), transform: $0.transform,
                  alpha: $0.alpha, zPosition: $0.zPosition, isHidden: $0.isHidden,
-                 cornerRadius: $0.cornerRadius, clip: $0.clip, shadow: $0.shadow)
+                 cornerRadius: $0.cornerRadius, masksToBounds: $0.masksToBounds, clip: $0.clip, shadow: $0.shadow)
         }
         self.snapshots = snapshots
         self.hiddenElements = hiddenElements
@@ -246,6 +246,7 @@ package final class ActiveTransition {
             // A state rounds a view whose own corners are squarer; its clip and shadow replace the view's own.
             let pose = restingPoses[index]
             layer.cornerRadius = max(pose.cornerRadius, state.cornerRadius)
+            layer.masksToBounds = pose.masksToBounds || state.cornerRadius > 0
             layer.clip = state.clip ?? pose.clip
             layer.shadow = state.shadow ?? pose.shadow
             if layer.mesh !== meshes[index] { layer.mesh = meshes[index] }
@@ -264,7 +265,7 @@ package final class ActiveTransition {
             layer.alpha = pose.alpha
             layer.zPosition = pose.zPosition
             layer.isHidden = pose.isHidden
-            (layer.cornerRadius, layer.clip, layer.shadow) = (pose.cornerRadius, pose.clip, pose.shadow)
+            (layer.cornerRadius, layer.masksToBounds, layer.clip, layer.shadow) = (pose.cornerRadius, pose.masksToBounds, pose.clip, pose.shadow)
             layer.mesh = nil
         }
         let to = context.toViewController.view

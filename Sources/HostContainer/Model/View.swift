@@ -95,6 +95,10 @@ public final class View {
     public var fontSize: Double? = nil
     /// Rounded-corner radius in points.
     public var cornerRadius: Double = 0
+    /// Whether the subviews are cut to the view's bounds rounded by
+    /// ``cornerRadius`` (as `CALayer.masksToBounds`); the view's own
+    /// background is rounded either way.
+    public var masksToBounds = false
     /// When set, only what lies in this shape (in the view's bounds'
     /// coordinates) is drawn, subviews included.
     public var clip: Clip? = nil
