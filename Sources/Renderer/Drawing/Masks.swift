@@ -11,6 +11,8 @@ struct ClipMask: Equatable, Sendable {
     let shape: Clip
     /// The clipping view's points per pixel, on average over it.
     let pixelSize: Double
+    /// The pixels the shape may cover (nil: any, part of it behind the eye).
+    let bounds: PixelRect?
 
     /// The mask of `shape` in the plane of a `width` × `height` view whose
     /// points map to pixels by `matrix`; nil when that plane is degenerate.
@@ -25,6 +27,17 @@ struct ClipMask: Equatable, Sendable {
         let W = cx * H[2] + cy * H[5] + H[8]
         let jacobian = abs((H[0] * H[4] - H[1] * H[3])) / max(W * W, 1e-12)
         pixelSize = jacobian > 1e-12 ? 1 / jacobian.squareRoot() : 1
+        let r = shape.rect
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        for (u, v) in [(r.x, r.y), (r.x + r.width, r.y), (r.x + r.width, r.y + r.height), (r.x, r.y + r.height)] {
+            let W = u * H[2] + v * H[5] + H[8]
+            guard W > 1e-6 else { x0 = .nan; break }
+            let (x, y) = ((u * H[0] + v * H[3] + H[6]) / W, (u * H[1] + v * H[4] + H[7]) / W)
+            (x0, y0, x1, y1) = (min(x0, x), min(y0, y), max(x1, x), max(y1, y))
+        }
+        bounds = [x0, y0, x1, y1].allSatisfy({ $0.isFinite && abs($0) < 1e9 })
+            ? PixelRect(x0: Int(x0.rounded(.down)) - 1, y0: Int(y0.rounded(.down)) - 1, x1: Int(x1.rounded(.up)) + 2, y1: Int(y1.rounded(.up)) + 2)
+            : nil
     }
 
     /// Where pixel centre (x, y) lies in the clipping view's plane, or nil behind the eye.
@@ -92,7 +105,9 @@ extension [ClipMask] {
 /// with their corner radius, cut to its clips) blurred by a Gaussian and
 /// moved by an offset, drawn under it. The blur is worked out from the
 /// silhouette's signed distance (the coverage of a straight edge blurred by
-/// a Gaussian, erfc), so a pixel costs what a clip's does, whatever the radius.
+/// a Gaussian, Φ, as a smootherstep), so a pixel costs what a clip's does,
+/// whatever the radius; where the shadow is whole it is one colour, and a
+/// wide blur is worked out every few pixels and interpolated.
 struct ShadowItem: Equatable, Sendable {
     /// The silhouette: the view's rounded bounds, and the clips it is cut to.
     let silhouette: ClipMask
@@ -105,6 +120,15 @@ struct ShadowItem: Equatable, Sendable {
     let color: Color
     let alpha: Double
     let bounds: PixelRect
+    /// Where, without clips, the shadow is whole (the silhouette shrunk by
+    /// its corners and three deviations), projected and moved by the offset:
+    /// its rows' runs there are blended as one colour. Nil when none.
+    let whole: [(Double, Double)]?
+
+    static func == (a: Self, b: Self) -> Bool {
+        a.silhouette == b.silhouette && a.masks == b.masks && a.dx == b.dx && a.dy == b.dy && a.sigma == b.sigma
+            && a.color == b.color && a.alpha == b.alpha && a.bounds == b.bounds
+    }
 
     init?(_ shadow: Shadow, matrix: Transform3D, width: Double, height: Double, cornerRadius: Double, masks: [ClipMask],
           alpha: Double, scale: Double, canvas: PixelRect) {
@@ -133,6 +157,16 @@ struct ShadowItem: Equatable, Sendable {
         bounds = PixelRect(x0: Int((x0 + dx - grow).rounded(.down)), y0: Int((y0 + dy - grow).rounded(.down)),
                            x1: Int((x1 + dx + grow).rounded(.up)) + 1, y1: Int((y1 + dy + grow).rounded(.up)) + 1).intersection(canvas)
         if bounds.isEmpty { return nil }
+        let inset = min(cornerRadius, width / 2, height / 2) + 3 * sigma
+        var inner: [(Double, Double)] = []
+        if masks.isEmpty, inset < width / 2, inset < height / 2 {
+            for (u, v) in [(inset, inset), (width - inset, inset), (width - inset, height - inset), (inset, height - inset)] {
+                let W = u * m[3] + v * m[7] + m[15]
+                guard W > 1e-6 else { inner = []; break }
+                inner.append(((u * m[0] + v * m[4] + m[12]) / W + dx, (u * m[1] + v * m[5] + m[13]) / W + dy))
+            }
+        }
+        whole = inner.count == 4 ? inner : nil
     }
 
     /// How dark the shadow is at pixel centre (x, y), from 0 to 1 (before its opacity).
@@ -146,18 +180,43 @@ struct ShadowItem: Equatable, Sendable {
             guard let (mu, mv) = mask.point(sx, sy) else { return 0 }
             d = Swift.max(d, mask.shape.distance(mu, mv) * silhouette.pixelSize / mask.pixelSize)
         }
-        return 0.5 * erfc(d / (sigma * 2.0.squareRoot()))
+        // The Gaussian's integral across an edge, Φ(-d/σ), by a smootherstep over ±2.6σ (within 0.012 of it).
+        let t = min(max(0.5 - d / (5.2 * sigma), 0), 1)
+        return t * t * t * (t * (t * 6 - 15) + 10)
     }
 
     func draw(into target: DrawingTarget) {
         let area = bounds.intersection(target.clip)
         guard !area.isEmpty else { return }
         let (r, g, b) = (Float(color.red), Float(color.green), Float(color.blue))
+        // A deviation of several pixels changes little from one pixel to the next.
+        let step = max(min(Int(sigma / silhouette.pixelSize / 2), 4), 1)
+        let solid = Pixel.premultiplied(r: r, g: g, b: b, a: Float(alpha))
         for py in area.y0..<area.y1 {
             let y = Double(py) + 0.5
-            for px in area.x0..<area.x1 {
-                let a = Float(density(Double(px) + 0.5, y) * alpha)
-                if a > 1.0 / 512 { target.blend(x: px, y: py, r: r, g: g, b: b, a: a) }
+            // The run wholly in the shadow: one colour.
+            var (first, last) = (area.x1, area.x1 - 1)
+            if let whole, let (a, b) = QuadItem.span(whole, y, margin: 1e-3) {
+                (first, last) = (max(area.x0, ceilInt(a - 0.5)), min(area.x1 - 1, floorInt(b - 0.5)))
+                if first <= last { target.blend(solid, y: py, from: first, to: last) } else { (first, last) = (area.x1, area.x1 - 1) }
+            }
+            // Elsewhere, as blurred as it is, worked out every `step` pixels and interpolated between.
+            var px = area.x0
+            var (known, knownAt) = (density(Double(px) + 0.5, y), px)
+            while px < area.x1 {
+                if px == first {
+                    px = last + 1
+                    if px < area.x1 { (known, knownAt) = (density(Double(px) + 0.5, y), px) }
+                    continue
+                }
+                let end = min(px + step, first > px ? first : area.x1, area.x1)
+                let next = end < area.x1 ? density(Double(end) + 0.5, y) : known
+                let span = Double(max(end - knownAt, 1))
+                for x in px..<end {
+                    let a = Float((known + (next - known) * Double(x - knownAt) / span) * alpha)
+                    if a > 1.0 / 512 { target.blend(x: x, y: py, r: r, g: g, b: b, a: a) }
+                }
+                (known, knownAt, px) = (next, end, end)
             }
         }
     }

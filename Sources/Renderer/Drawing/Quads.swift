@@ -172,6 +172,9 @@ extension QuadItem {
     /// outline may touch mapped back to its plane, its coverage that of the
     /// rounded rectangle times the masks'.
     private func drawMasked(into target: DrawingTarget, area: PixelRect) {
+        var area = area
+        for mask in masks { if let b = mask.bounds { area = area.intersection(b) } }
+        guard !area.isEmpty else { return }
         let shader = Shader(background: background, content: content, picture: picture, typeface: typeface,
                             fontSize: fontSize, width: width, height: height, pixelSize: pixelSize)
         let inv = inverse
