@@ -59,6 +59,10 @@ public struct TransitionAnchor: Equatable, Sendable {
     /// Nothing known.
     public static let none = TransitionAnchor()
 
+    /// For `segue validate`: the parts not known reach a plugin as NaN rather
+    /// than zeros, so an animator that reads one without its flag shows it.
+    package var poisonsUnknownParts = false
+
     public static func == (a: Self, b: Self) -> Bool {
         a.rect == b.rect && a.point?.x == b.point?.x && a.point?.y == b.point?.y && (a.point == nil) == (b.point == nil)
     }

@@ -26,6 +26,7 @@ extension TransitionPayload {
         anchorPoint = ctx.anchor.point.map { [$0.x, $0.y] } ?? []
         windowType = ctx.windowType.rawValue
         modal = ctx.isModal
+        anchorPoisoned = ctx.anchor.poisonsUnknownParts
     }
 }
 
