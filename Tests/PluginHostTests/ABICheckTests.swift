@@ -91,7 +91,13 @@ struct ABICheckTests {
             let compared = try run("/usr/bin/env", ["abidiff", Abigail.baselines + "/" + release + "/" + name, today + "/" + name])
             let report = compared.out + compared.err
             #expect(report.contains("data member insertion"), "\(name) grew since \(release): \(report)")
-            #expect(Abigail.growthProblems(report).isEmpty, "\(name): \(Abigail.growthProblems(report))\n\(report)")
+            // Since API 1.4, segue_drawn_layer_t's members after the layer state it embeds moved as that state grew
+            // (ABI 1.4's look): libsegue writes 1.4's layout to a program whose struct_size says 1.4, as
+            // LibsegueSamplerTests.aProgramBuiltAgainstAPI14GetsItsOwnLayout checks. Nothing else may move.
+            let compensated = release == "release-1.3" && name == "libsegue.abi"
+                ? ["'bool visible' offset changed", "'bool has_mesh' offset changed", "'double map[9]' offset changed"] : []
+            let problems = Abigail.growthProblems(report).filter { p in !compensated.contains { p.hasPrefix($0) } }
+            #expect(problems.isEmpty, "\(name): \(problems)\n\(report)")
         }
     }
 
