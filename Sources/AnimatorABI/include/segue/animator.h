@@ -219,7 +219,7 @@ typedef struct segue_corner_radii {
  * drawn, anti-aliased, with everything else about the layer (its transform,
  * mesh, alpha) applied as usual. Plain data; animatable: write it each frame.
  *
- * The host checks it (see docs/abi.md, "Clips and shadows"): a non-finite
+ * The host checks it (see docs/abi.md, "What windows need"): a non-finite
  * member fails the frame like any non-finite state; a negative width or
  * height is taken as 0 (nothing is drawn); a negative radius as 0; a radius
  * larger than half the rect's shorter side as that half.
