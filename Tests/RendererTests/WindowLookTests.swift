@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import TestSupport
-import Timing
 
 @testable import HostContainer
 @testable import PluginHost
@@ -14,11 +13,11 @@ struct WindowLookTests {
     static let windowColor = Color(red: 0.9, green: 0.1, blue: 0.1)
     static let window = Rect(x: 170, y: 80, width: 300, height: 200)
 
-    /// A grey desktop with a red window over it (arriving or leaving as `kind` says), and its context with `anchor`.
+    /// A grey desktop with a red window over it (arriving, or leaving), and its context with `anchor`.
     final class Stage {
         let container = View(frame: Rect(x: 0, y: 0, width: 640, height: 360))
         let desktop: ViewController, window: ViewController, context: TransitionContext
-        init(_ kind: TransitionKind, anchor: TransitionAnchor) {
+        init(appears: Bool, anchor: TransitionAnchor) {
             container.backgroundColor = .white
             let back = View(frame: container.bounds)
             back.backgroundColor = Color(red: 0.5, green: 0.5, blue: 0.5)
@@ -28,8 +27,8 @@ struct WindowLookTests {
             window = ViewController(name: "window", view: front)
             container.addSubview(desktop.view)
             container.addSubview(window.view)
-            let (from, to) = kind == .appear ? (desktop, window) : (window, desktop)
-            context = TransitionContext(kind: kind, from: from, to: to, containerView: container, goingRight: true,
+            let (from, to) = appears ? (desktop, window) : (window, desktop)
+            context = TransitionContext(kind: appears ? .appear : .disappear, from: from, to: to, containerView: container, goingRight: true,
                                         frames: (from.view.frame, to.view.frame)) { _ in }
             context.anchor = anchor
         }
@@ -64,7 +63,7 @@ struct WindowLookTests {
         let folder = makeTemporaryFolder("iris")
         let file = try CPlugin.build(Paths.packageRoot + "/Examples/iris-animator/iris.c", name: "Iris", into: folder)
         let pointer = (x: 220.0, y: 120.0)
-        let stage = Stage(.appear, anchor: TransitionAnchor(point: pointer))
+        let stage = Stage(appears: true, anchor: TransitionAnchor(point: pointer))
         let canvases = try frames(try animator(file, "Iris"), stage, at: [0.35, 1], name: "iris")
         let mid = canvases[0]
         // Around the pointer the window shows; its far corner, not yet: the desktop's grey.
@@ -80,7 +79,7 @@ struct WindowLookTests {
 
     @Test func popMinimizesIntoTheTargetRectangleRoundedAndShadowed() throws {
         let entry = Rect(x: 20, y: 320, width: 40, height: 30)
-        let stage = Stage(.disappear, anchor: TransitionAnchor(rect: entry))
+        let stage = Stage(appears: false, anchor: TransitionAnchor(rect: entry))
         let canvases = try frames(try animator(Paths.plugin("Pop"), "Pop"), stage, at: [0.2, 0.8], name: "pop-minimize")
         func redCentre(_ c: Canvas) -> (Double, Double, Int) {
             var (sx, sy, n) = (0.0, 0.0, 0)
@@ -101,7 +100,7 @@ struct WindowLookTests {
         }
         #expect(late.2 < early.2 && distance(late) < distance(early) / 2, "the window shrinks towards the entry: \(early) then \(late)")
         // Early on it is rounded (its top-left corner pixel is not the window's) and casts a shadow below it.
-        let plain = Stage(.disappear, anchor: .none)
+        let plain = Stage(appears: false, anchor: .none)
         let t = try ActiveTransition.begin(try animator(Paths.plugin("Pop"), "Pop"), context: plain.context).get()
         t.apply(at: t.duration * 0.1)
         let layer = plain.window.view
@@ -112,7 +111,7 @@ struct WindowLookTests {
     }
 
     @Test func theBuiltInDefaultRoundsAndShadowsAWindowButNotASwitch() throws {
-        let stage = Stage(.appear, anchor: .none)
+        let stage = Stage(appears: true, anchor: .none)
         let t = try ActiveTransition.begin(DefaultAnimator.make(), context: stage.context).get()
         t.apply(at: t.duration * 0.3)
         #expect(stage.window.view.cornerRadius > 0 && stage.window.view.shadow != nil)
