@@ -10,7 +10,8 @@ _Static_assert(offsetof(segue_plan_info_t, struct_size) == 0, "struct_size comes
 _Static_assert(offsetof(segue_animator_info_t, struct_size) == 0, "struct_size comes first");
 _Static_assert(offsetof(segue_transition_report_t, struct_size) == 0, "struct_size comes first");
 _Static_assert(offsetof(segue_event_t, struct_size) == 0, "struct_size comes first");
-_Static_assert(sizeof(segue_player_options_t) == 72, "segue_player_options_t as in 1.0");
+_Static_assert(offsetof(segue_player_options_t, user_data) + sizeof(void *) == 72, "segue_player_options_t as in 1.0: CStruct.playerOptions10");
+_Static_assert(offsetof(segue_player_options_t, workers_memory) == 72, "1.4 appended workers_memory after every 1.0 member");
 _Static_assert(offsetof(segue_transition_desc_t, parameters_json) + sizeof(const char *) == 176,
                "segue_transition_desc_t as in 1.0: CStruct.transitionDesc10");
 _Static_assert(offsetof(segue_transition_desc_t, kind) == 176, "1.2 appended kind after every 1.0 member");

@@ -174,11 +174,14 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
             return
         }
         let failedHere = WeakReference<PlayedTransition>()
-        evaluator = Evaluator(animator: chosen.animator, layers: chosen.layout, hiddenAtFirst: chosen.arriving) { why, _ in
+        evaluator = Evaluator(animator: chosen.animator, layers: chosen.layout, hiddenAtFirst: chosen.arriving,
+                              duration: chosen.plan.duration) { why, _ in
             failedHere.value?.takeOver(why)
         }
         failedHere.value = self
         if evaluator == nil { takeOver("could not be given a thread to run on") }
+        // Hosts sample a transition's start first, most on a 60 Hz clock: those frames are asked for now.
+        evaluator?.start(at: chosen.localTime(0), step: chosen.localTime(1.0 / 60) - chosen.localTime(0))
     }
 
     /// `animator` set up for the transition `context` asks for, as it plays it (``KindPlayback``).

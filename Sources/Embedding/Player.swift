@@ -27,6 +27,8 @@ struct PlayerSettings {
     var spinsForWorkers = true
     /// Seconds a sample may wait for a plugin.
     var sampleBound = 0.004
+    /// The memory all workers share; nil: as the config says (else 4 GiB).
+    var workersMemory: UInt64?
 }
 
 /// The host behind libsegue: the animators (a registry), the config, the
@@ -94,6 +96,7 @@ final class Player {
         hosting.onlyGivenFolders = settings.onlyGivenFolders
         hosting.isolation = settings.isolation
         hosting.sandbox = settings.sandbox
+        hosting.totalMemory = settings.workersMemory
         hosting.allowsInsecurePlugins = settings.allowsInsecurePlugins
         if !settings.spinsForWorkers { hosting.workerSpin = 0 }
         // libsegue stands for the program: its installation's plugin folder is PREFIX/lib/segue/plugins.

@@ -92,6 +92,10 @@ public func seguePlayerNew(_ options: UnsafePointer<segue_player_options_t>?,
             throw .init("options.sample_bound_us is \(given.sample_bound_us): expected at most 100000 (0 for the standard 4000)")
         }
         if given.sample_bound_us > 0 { settings.sampleBound = Double(given.sample_bound_us) / 1e6 }
+        guard given.workers_memory == 0 || given.workers_memory >= SandboxPolicy.minimumMemoryLimit else {
+            throw .init("options.workers_memory is \(given.workers_memory): expected 0 (the config's, else 4 GiB) or at least \(SandboxPolicy.minimumMemoryLimit) (256 MiB)")
+        }
+        if given.workers_memory > 0 { settings.workersMemory = given.workers_memory }
     } catch {
         return refuse(SEGUE_E_INVALID_ARGUMENT, "segue_player_new: \(error.message)")
     }

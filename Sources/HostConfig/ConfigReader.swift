@@ -139,8 +139,9 @@ struct ConfigReader {
             config.sandbox = mode
         }
         if let value = top["limits"] {
-            let limits = try object(value, "$.limits", keys: ["memory", "threads"])
+            let limits = try object(value, "$.limits", keys: ["memory", "threads", "totalMemory"])
             if let memory = limits["memory"] { config.memoryLimit = try memorySize(memory, "$.limits.memory") }
+            if let total = limits["totalMemory"] { config.totalMemory = try memorySize(total, "$.limits.totalMemory") }
             if let threads = limits["threads"] {
                 let range = SandboxPolicy.threadLimits
                 guard case .number(let n) = threads, n == n.rounded(), n >= Double(range.lowerBound), n <= Double(range.upperBound) else {

@@ -29,7 +29,7 @@ extension SegueConfig {
       "enum": ["strict", "off"]
     },
     "limits": {
-      "description": "What a worker process may use.",
+      "description": "What worker processes may use.",
       "type": "object",
       "additionalProperties": false,
       "properties": {
@@ -43,6 +43,13 @@ extension SegueConfig {
         "threads": {
           "description": "The threads a worker may have at once, its own included; 64 by default. The next one fails and the attempt is named.",
           "type": "integer", "minimum": 8, "maximum": 4096
+        },
+        "totalMemory": {
+          "description": "The address space all of a program's workers may use together, a size like \"memory\"; at least 256 MiB; 4 GiB by default. Each worker's limit is what is left of it (at most \"memory\"); idle workers are ended to make room, oldest idle first, and a transition that finds none plays the built-in default, saying so. Strict sandbox only.",
+          "oneOf": [
+            {"type": "string", "pattern": "^ *[0-9]+(\\.[0-9]+)? *([KMG](iB)?|B)? *$"},
+            {"type": "integer", "minimum": 268435456}
+          ]
         }
       }
     },

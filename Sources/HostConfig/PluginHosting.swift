@@ -30,6 +30,8 @@ public struct PluginHosting: Sendable {
     /// A worker's memory and thread limits; nil for the config's `limits`, else the standard ones.
     public var memoryLimit: UInt64?
     public var threadLimit: Int?
+    /// The memory all workers may use together; nil for the config's `"limits": {"totalMemory": ...}`, else 4 GiB.
+    public var totalMemory: UInt64?
     /// Load plugin files others could change (`SEGUE_ALLOW_INSECURE_PLUGINS=1` does too).
     public var allowsInsecurePlugins = false
     /// The host's own file (an executable, or libsegue), and the PREFIX
@@ -74,7 +76,7 @@ public struct PluginHosting: Sendable {
         if let output { options.worker.output = output }
         if let workerSpin { options.worker.spin = workerSpin }
         options.worker.sandbox = try SandboxPolicy.chosen(mode: sandbox, memoryLimit: memoryLimit, threadLimit: threadLimit,
-                                                          config: config, environment: environment)
+                                                          totalMemory: totalMemory, config: config, environment: environment)
         return options
     }
 

@@ -161,6 +161,8 @@ public struct SegueConfig: Equatable, Sendable {
     public var memoryLimit: UInt64?
     /// The threads a worker may have at once (`"limits": {"threads": 64}`); nil when the config does not say.
     public var threadLimit: Int?
+    /// The address space all of a player's workers may use together (`"limits": {"totalMemory": "2GiB"}`); nil when the config does not say.
+    public var totalMemory: UInt64?
     /// The rules, in file order.
     public var rules: [Rule] = []
     /// The children, in order; the first is shown first.

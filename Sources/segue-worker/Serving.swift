@@ -1,6 +1,7 @@
 import AnimatorABI
 import Glibc
 import PluginRuntime
+import SystemCalls
 
 /// `segue-worker serve`: waits for the host to name a plugin file (it may be
 /// started before the host knows which), loads it and runs its animators'
@@ -33,6 +34,9 @@ struct Serving {
         // From the folder the host started it in: inside its file view, the root is another.
         let file = WorkerConfinement.absolute(String(decoding: memory.copy(at: WorkerLayout.text, count: Int(load.length),
                                                                           capacity: WorkerLayout.textCapacity), as: UTF8.self))
+        // The host may give this worker less memory than its command line says: what is left of the budget all its workers share.
+        var policy = policy
+        if load.argument > 0 { policy.memoryLimit = min(policy.memoryLimit, UInt64(load.argument) << 20) }
         switch Confinement.enter(policy, readable: WorkerConfinement.readable(forPlugin: file), memory: memory) {
         case .failure(let why):
             reply(WorkerReply.failed, text: why.description)
@@ -91,6 +95,9 @@ struct Serving {
                 transition.animator.evaluate(transition.animator.raw, transition.context.pointer, transition.plan, request.t,
                                              states, UInt32(count))
                 reply(WorkerReply.ok)
+            case .evaluateAhead?:
+                guard let transition = running[request.slot] else { exit(2) }
+                reply(WorkerReply.ok, value: UInt32(evaluateAhead(transition, request, states)))
             case .end?:
                 guard let transition = running.removeValue(forKey: request.slot) else { exit(2) }
                 transition.animator.end?(transition.animator.raw, transition.context.pointer, transition.plan, request.argument != 0)
@@ -100,6 +107,45 @@ struct Serving {
             }
         }
         exit(0)
+    }
+
+    /// Answers an ``WorkerOp/evaluateAhead``: each frame starts from the
+    /// pre-filled states and meshes the host left in the state and mesh
+    /// areas, in its own place in the ahead area. How many frames it answered.
+    private func evaluateAhead(_ transition: Running, _ request: WorkerRequest,
+                               _ states: UnsafeMutablePointer<UnsafeMutablePointer<segue_layer_state_t>?>) -> Int {
+        let began = MonotonicTime.now
+        let plan = transition.plan.pointee
+        let layerCount = min(Int(plan.layer_count), Int(SEGUE_MAX_LAYERS))
+        let vertices: [Int] = withUnsafeBytes(of: plan.layers) { raw in
+            let layers = raw.bindMemory(to: segue_layer_request_t.self)
+            return (0..<layerCount).map { i -> Int in
+                layers[i].mesh_columns > 0 ? Int(layers[i].mesh_columns + 1) * Int(layers[i].mesh_rows + 1) : 0
+            }
+        }
+        let frames = WorkerLayout.AheadFrames(vertices: vertices)
+        let count = min(Int(request.argument), frames.vertices.count)
+        let wanted = min(Int(request.length), frames.capacity)
+        var done = 0
+        while done < wanted, done == 0 || MonotonicTime.now - began < WorkerLayout.aheadBudget {
+            let t = (memory.base + WorkerLayout.aheadTimes + done * 8).loadUnaligned(as: Double.self)
+            memory.storeRelease(UInt32(done), at: WorkerLayout.aheadProgress)
+            for i in 0..<count {
+                let state = (memory.base + frames.state(done, i)).assumingMemoryBound(to: segue_layer_state_t.self)
+                state.pointee = (memory.base + WorkerLayout.state(i)).load(as: segue_layer_state_t.self)
+                let meshed = frames.vertices[i] > 0
+                if meshed {
+                    (memory.base + frames.mesh(done, i)).copyMemory(from: memory.base + WorkerLayout.mesh(i),
+                                                                     byteCount: frames.vertices[i] * WorkerLayout.vertexStride)
+                }
+                state.pointee.mesh = meshed ? (memory.base + frames.mesh(done, i)).assumingMemoryBound(to: segue_vec3_t.self) : nil
+                state.pointee.mesh_vertex_count = meshed ? UInt32(frames.vertices[i]) : 0
+                states[i] = state
+            }
+            transition.animator.evaluate(transition.animator.raw, transition.context.pointer, transition.plan, t, states, UInt32(count))
+            done += 1
+        }
+        return done
     }
 
     /// Sends a reply, then counts it in shared memory for a host that spins.

@@ -126,6 +126,30 @@ struct LibseguePromiseTests {
     /// once the first is answered, not the first's states after waiting out
     /// the whole bound (the bound here is long, so a lost wake-up shows as a
     /// held answer rather than as a late one on a busy machine).
+    /// options.workers_memory (1.4) sets the memory the player's workers
+    /// share; 0 leaves it to the config (else 4 GiB); less than a worker
+    /// needs is refused, naming the member.
+    @Test func thePlayersWorkersShareTheMemoryItsProgramGives() throws {
+        let folder = makeTemporaryFolder("workers-memory")
+        func budget(_ player: OpaquePointer) -> UInt64? {
+            let made = Unmanaged<Player>.fromOpaque(UnsafeRawPointer(player)).takeUnretainedValue()
+            return (made.registry.factory as? WorkerFactory)?.pool.settings.sandbox.totalMemory
+        }
+        let given = try Self.player(folder) { $0.workers_memory = 300 << 20 }
+        defer { seguePlayerFree(given) }
+        #expect(budget(given) == 300 << 20)
+        let standard = try Self.player(folder)
+        defer { seguePlayerFree(standard) }
+        #expect(budget(standard) == 4 << 30)
+
+        var options = segue_player_options_t()
+        options.struct_size = UInt32(MemoryLayout<segue_player_options_t>.size)
+        options.workers_memory = 1 << 20
+        var refused: OpaquePointer?
+        #expect(seguePlayerNew(&options, &refused) == SEGUE_E_INVALID_ARGUMENT && refused == nil)
+        #expect(String(cString: segueErrorMessage()!).contains("options.workers_memory is 1048576: expected 0 (the config's, else 4 GiB) or at least 268435456 (256 MiB)"))
+    }
+
     @Test func aSecondSamplingThreadGetsItsOwnAnswerOnceTheFirstIsAnswered() throws {
         let animator = GatedAnimator()
         let evaluator = try Self.evaluator(of: animator)

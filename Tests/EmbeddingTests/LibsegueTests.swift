@@ -235,8 +235,36 @@ struct LibsegueTests {
         #expect(lines["plan"]?.prefix(3) == ["1", "TestFade", "0"], "the first plays: \(ran.out)")
         let second = ran.out.split(separator: "\n").first { $0.hasPrefix("plan|2|") }.map(String.init) ?? ""
         #expect(second.hasPrefix("plan|2|default|1|"), "\(ran.out)")
-        #expect(second.contains("TestFade is quarantined: its plugin \(file) kept computing after its transition ended (")
-                && second.contains(" CPU-s in "), "\(second)")
+        #expect(second.contains("TestFade is quarantined: its plugin \(file) kept computing after its transition ended (used ")
+                && second.contains(" for a processor in "), "\(second)")
+        #expect(processesTagged(tag).isEmpty, "no worker outlives the player")
+    }
+
+    /// A plugin whose setup starts 8 threads that compute while its
+    /// transition plays (each evaluate in time): the worker asks more than
+    /// 2 processors' worth of its transition's wall time, is ended, the
+    /// default finishes the transition saying why, and the next transition
+    /// naming it plays the default. The transition is played slowed to 4 s,
+    /// so the watch reads it mid-way; what is measured (CPU time used and
+    /// time waited for a processor) does not shrink on a loaded machine.
+    /// Sandbox strict and off.
+    @Test(arguments: ["strict", "off"])
+    func aPluginThatComputesBesideItsCallsIsEnded(sandbox: String) throws {
+        let program = try InstalledLibsegue.program("play_twice")
+        let (folder, file) = try CPlugin.fixture("spin-during-\(sandbox)", "ATTEMPT_SPIN_DURING", "ATTEMPT_AT=3")
+        let tag = "SEGUE_TEST_TAG=libsegue-spin-during-\(sandbox)-\(getpid())"
+        let ran = try run(program, [folder, "TestFade", "0", "4"], environment: tagged(tag).merging(["SEGUE_SANDBOX": sandbox]) { $1 },
+                          timeout: 60)
+        #expect(ran.status == 0, "\(ran.out)\n\(ran.err)")
+        let lines = InstalledLibsegue.fields(ran.out)
+        #expect(lines["plan"]?.prefix(3) == ["1", "TestFade", "0"], "the first begins with the plugin: \(ran.out)")
+        let words = "computed beside its calls during its transition (used "
+        let finish = try #require(lines["finish"], "\(ran.out)")
+        #expect(finish[0] == "default" && finish[1] == "1" && finish[2].contains("its plugin \(file) \(words)")
+                && finish[2].contains(" for a processor in ") && finish[2].contains("more than 2x its wall time"), "\(finish)")
+        let second = ran.out.split(separator: "\n").first { $0.hasPrefix("plan|2|") }.map(String.init) ?? ""
+        #expect(second.hasPrefix("plan|2|default|1|") && second.contains("TestFade is quarantined: its plugin \(file) computed beside its calls"),
+                "\(second)")
         #expect(processesTagged(tag).isEmpty, "no worker outlives the player")
     }
 
@@ -349,7 +377,7 @@ struct LibseguePythonTests {
         let played = try JSONDecoder().decode(Played.self, from: Data(ran.out.utf8))
 
         #expect(played.version == 0x10005, "API 1.5")
-        #expect(played.sizes == ["options": 72, "desc": 248, "plan": 248, "info": 56, "state": 344], "ctypes lays the structs out as C does")
+        #expect(played.sizes == ["options": 80, "desc": 248, "plan": 248, "info": 56, "state": 344], "ctypes lays the structs out as C does")
         #expect(played.animators.map(\.name) == ["CurlUp", "ImageZoom", "Pop", "SpringSlide", "default"])
         let curl = try #require(played.animators.first { $0.name == "CurlUp" })
         #expect(curl.id == "org.segue.curl-up/1" && curl.file == Paths.binFolder + "/libCurlUp.so")

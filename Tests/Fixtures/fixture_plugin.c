@@ -51,6 +51,7 @@ static void change_descriptor(void);
 #endif
 
 #ifdef ATTEMPT_AT
+#include <sched.h>
 #include <arpa/inet.h>
 #include <sys/stat.h>
 #include <fcntl.h>
@@ -119,8 +120,17 @@ static void restore_shared_mappings(struct saved_mapping *saved, int kept) {
     }
 }
 #endif
-#if defined(ATTEMPT_THREADS) || defined(ATTEMPT_FUTEX) || defined(ATTEMPT_SPIN_AFTER)
+#if defined(ATTEMPT_THREADS) || defined(ATTEMPT_FUTEX) || defined(ATTEMPT_SPIN_AFTER) || defined(ATTEMPT_SPIN_DURING)
 #include <pthread.h>
+#endif
+#ifdef ATTEMPT_SPIN_DURING
+/* Threads that compute beside the plugin's calls while its transition plays (8, within the thread limit). */
+static volatile int spin_during;
+static void *spin_while_playing(void *unused) {
+    volatile double x = 0;
+    while (spin_during) x += 1;
+    return unused;
+}
 #endif
 #ifdef ATTEMPT_FUTEX
 #include <errno.h>
@@ -310,11 +320,37 @@ static void attempt(void) {
     }
 #endif
 #ifdef ATTEMPT_SPIN_AFTER
-    /* Once: two threads that never stop, then setup answers as ever. */
+    /* Once: two threads (SPIN_THREADS) that never stop, then setup answers as ever. */
+#ifndef SPIN_THREADS
+#define SPIN_THREADS 2
+#endif
     static int spinning;
-    for (; spinning < 2; spinning++) {
+    for (; spinning < SPIN_THREADS; spinning++) {
         pthread_t thread;
         if (pthread_create(&thread, NULL, spinner, NULL) == 0) pthread_detach(thread);
+    }
+#endif
+#ifdef ATTEMPT_SPIN_DURING
+    /* Eight threads that compute until the transition ends, then setup answers as ever. */
+    spin_during = 1;
+    for (int i = 0; i < 8; i++) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, spin_while_playing, NULL) == 0) pthread_detach(thread);
+    }
+#endif
+#ifdef ATTEMPT_HOARD
+    /* Once: memory in 16 MiB pieces, each touched, until no more is given (2 GiB at most), then the last two
+     * given back so that the worker can still answer; the rest kept for as long as the worker lives. */
+    static int hoarded;
+    if (!hoarded) {
+        static char *pieces[128];
+        int n = 0;
+        while (n < 128 && (pieces[n] = malloc(16u << 20)) != NULL) memset(pieces[n++], 1, 16u << 20);
+        for (int i = 0; i < 2 && n > 0; i++) free(pieces[--n]);
+        hoarded = n;
+        char said[64];
+        snprintf(said, sizeof said, "hoards %d MiB", n * 16);
+        if (fixture_host && SEGUE_HOST_HAS(fixture_host, log)) fixture_host->log(fixture_host, SEGUE_LOG_INFO, said);
     }
 #endif
 #ifdef ATTEMPT_PRIORITY
@@ -322,7 +358,9 @@ static void attempt(void) {
     char said[64];
     errno = 0;
     int given = getpriority(PRIO_PROCESS, 0);
-    snprintf(said, sizeof said, "runs at nice %d", errno == 0 ? given : -100);
+    int policy = sched_getscheduler(0);
+    snprintf(said, sizeof said, "runs at nice %d under %s", errno == 0 ? given : -100,
+             policy == SCHED_OTHER ? "SCHED_OTHER" : policy == SCHED_FIFO ? "SCHED_FIFO" : policy == SCHED_RR ? "SCHED_RR" : "another policy");
     if (fixture_host && SEGUE_HOST_HAS(fixture_host, log)) fixture_host->log(fixture_host, SEGUE_LOG_INFO, said);
     if (setpriority(PRIO_PROCESS, 0, 0) == 0 && getpriority(PRIO_PROCESS, 0) == 0) report("raised its priority to nice 0");
 #endif
@@ -692,6 +730,9 @@ FIXTURE_UNUSED static void end(const segue_animator_t *self, const segue_context
     (void)self; (void)ctx; (void)plan;
     fixture_end_calls++;
     fixture_last_completed = completed;
+#ifdef ATTEMPT_SPIN_DURING
+    spin_during = 0;
+#endif
 #ifdef FAULT_CRASH_END
     FIXTURE_CRASH();
 #endif

@@ -106,7 +106,8 @@ struct ConfigTests {
         (#"{"sandbox": "lax"}"#, "$.sandbox", #""strict" or "off""#, #"the string "lax""#),
         (#"{"limits": {"memory": "lots"}}"#, "$.limits.memory", #"a size of at least 256 MiB, like "512MiB" or "2GiB" (or a number of bytes)"#, #"the string "lots""#),
         (#"{"limits": {"memory": 1024}}"#, "$.limits.memory", #"a size of at least 256 MiB, like "512MiB" or "2GiB" (or a number of bytes)"#, "the number 1024"),
-        (#"{"limits": {"cpu": 1}}"#, "$.limits.cpu", "one of the keys 'memory', 'threads'", "the unknown key 'cpu'"),
+        (#"{"limits": {"cpu": 1}}"#, "$.limits.cpu", "one of the keys 'memory', 'threads', 'totalMemory'", "the unknown key 'cpu'"),
+        (#"{"limits": {"totalMemory": "128MiB"}}"#, "$.limits.totalMemory", #"a size of at least 256 MiB, like "512MiB" or "2GiB" (or a number of bytes)"#, #"the string "128MiB""#),
         (#"{"plugins": "p"}"#, "$.plugins", "an array", #"the string "p""#),
         (#"{"plugins": [3]}"#, "$.plugins[0]", "a non-empty string", "the number 3"),
         (#"{"children": ["a", "b", "c"], "rules": [{"to": "b"}]}"#, "$.rules[0].animator", "an animator name", "nothing (the key is missing)"),
@@ -314,5 +315,15 @@ extension ConfigTests {
         #expect(throws: SandboxChoiceError.self) {
             try SandboxPolicy.chosen(mode: nil, memoryLimit: nil, threadLimit: nil, config: nil, environment: ["SEGUE_SANDBOX": "loose"])
         }
+    }
+
+    /// The memory all workers share: 4 GiB unless the config says, the program's choice first.
+    @Test func theWorkersMemoryBudgetIsChosenInTheSameOrder() throws {
+        let config = try SegueConfig.parse(Data(#"{"limits": {"totalMemory": "3GiB"}}"#.utf8), file: "<test>", baseDirectory: "/cfg")
+        #expect(config.totalMemory == 3 << 30)
+        #expect(try SandboxPolicy.chosen(mode: nil, memoryLimit: nil, threadLimit: nil, config: nil, environment: [:]).totalMemory == 4 << 30)
+        #expect(try SandboxPolicy.chosen(mode: nil, memoryLimit: nil, threadLimit: nil, config: config, environment: [:]).totalMemory == 3 << 30)
+        #expect(try SandboxPolicy.chosen(mode: nil, memoryLimit: nil, threadLimit: nil, totalMemory: 512 << 20, config: config,
+                                         environment: [:]).totalMemory == 512 << 20)
     }
 }

@@ -63,6 +63,37 @@ import Testing
         #expect((0..<4).map { hostMesh[$0].x } == [0, 1, 2, 3], "as many vertices as the host's mesh has")
     }
 
+    /// A frame a worker evaluated ahead is read where the host's own layout
+    /// of the frames puts it (WorkerLayout.AheadFrames, from the plan's
+    /// meshes), member by member, its mesh no longer than the plan's.
+    @Test func aFrameEvaluatedAheadIsCopiedFromWhereTheHostsLayoutPutsIt() throws {
+        let memory = try #require(SharedMemory(size: WorkerLayout.size))
+        let frames = WorkerLayout.AheadFrames(vertices: [0, 4])
+        #expect(frames.capacity == WorkerLayout.aheadFrames && frames.stride % 64 == 0)
+        #expect(frames.mesh(1, 1) == frames.state(1, 0) + 2 * WorkerLayout.stateStride, "layer 1's mesh after the frame's two states")
+        let hostMesh = UnsafeMutablePointer<segue_vec3_t>.allocate(capacity: 4)
+        defer { hostMesh.deallocate() }
+        hostMesh.initialize(repeating: segue_vec3_t(), count: 4)
+        var flat = restingState(mesh: hostMesh, vertices: 0)
+        flat.mesh = nil
+        var targets = [flat, restingState(mesh: hostMesh, vertices: 4)]
+        for frame in 0..<2 {
+            for layer in 0..<2 {
+                var answer = restingState(mesh: UnsafeMutablePointer(bitPattern: 0x10)!, vertices: 1 << 30)
+                answer.alpha = Double(frame * 10 + layer) / 100
+                (memory.base + frames.state(frame, layer)).storeBytes(of: answer, as: segue_layer_state_t.self)
+            }
+            let vertices = (memory.base + frames.mesh(frame, 1)).bindMemory(to: segue_vec3_t.self, capacity: 5)
+            for i in 0..<5 { vertices[i] = segue_vec3_t(x: Double(frame * 10 + i), y: 1, z: 2) }
+        }
+        PluginBoundary.takeLayerStates(from: memory, frame: 1, of: frames, into: &targets, count: 2)
+        #expect(targets[0].alpha == 0.1 && targets[1].alpha == 0.11, "frame 1's states: \(targets.map(\.alpha))")
+        #expect(targets[0].mesh == nil && targets[1].mesh == hostMesh && targets[1].mesh_vertex_count == 4)
+        #expect((0..<4).map { hostMesh[$0].x } == [10, 11, 12, 13], "frame 1's vertices, as many as the plan's")
+        PluginBoundary.takeLayerStates(from: memory, frame: frames.capacity, of: frames, into: &targets, count: 2)
+        #expect(targets[1].alpha == 0.11, "a frame past the area is not read")
+    }
+
     @Test func aPlanIsReadFromACopyAndEachBrokenRuleIsNamed() {
         func read(_ result: segue_setup_result_t, _ change: (inout segue_plan_t) -> Void) -> PluginBoundary.Plan {
             var plan = segue_plan_t()

@@ -33,7 +33,7 @@ struct SandboxReachTests {
         #expect(run.status == 0)
         errno = 0
         let host = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        #expect(run.err.contains("runs at nice \(min(host + 10, 19))"), "\(run.err)")
+        #expect(run.err.contains("runs at nice \(min(host + 10, 19)) under SCHED_OTHER"), "\(run.err)")
         if sandbox == "strict" {
             #expect(run.reasons[0].hasPrefix("TestFade tried to change its scheduling priority (setpriority) in setup: refused by the sandbox (plugin \(file)); the plugin is quarantined"),
                     "reading its priority is allowed, raising it is refused and named: \(run.reasons[0])")
@@ -41,6 +41,27 @@ struct SandboxReachTests {
         } else if getuid() == 0 {
             #expect(run.err.contains("ATTEMPT SUCCEEDED: raised its priority to nice 0"), "\(run.err)")
         }
+    }
+
+    /// A host at a real-time priority (SCHED_FIFO, as a compositor's thread
+    /// may be) whose children would inherit it: its workers run under the
+    /// normal policy all the same, ten nice levels down, so a plugin never
+    /// runs ahead of ordinary programs. Needs the right to start a
+    /// real-time program (root's, as the tests' CI has).
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/chrt"),
+                   "skipped: needs root and chrt (util-linux) to start segue at SCHED_FIFO"),
+          arguments: ["strict", "off"])
+    func aWorkerOfARealTimeHostRunsUnderTheNormalPolicy(_ sandbox: String) throws {
+        let (folder, _) = try CPlugin.fixture("priority-rt-\(sandbox)", "ATTEMPT_PRIORITY", "ATTEMPT_AT=3")
+        let config = try IsolationTests.config(pluginsIn: folder)
+        let tag = UUID().uuidString
+        let result = try run("/usr/bin/chrt", ["--fifo", "1", Paths.segue, "run", "--json", "--config", config, "--sandbox", sandbox],
+                             environment: tagged(tag).merging(["SEGUE_PLUGIN_SYSTEM_PATH": ""]) { $1 }, timeout: 60)
+        #expect(processesTagged(tag).isEmpty, "no process is left behind")
+        #expect(result.status == 0, "\(result.err)")
+        errno = 0
+        let host = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        #expect(result.err.contains("runs at nice \(min(host + 10, 19)) under SCHED_OTHER"), "\(result.err)")
     }
 
     @Test func theHostsEnvironmentDoesNotReachAPlugin() throws {

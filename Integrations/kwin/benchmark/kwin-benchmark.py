@@ -4,7 +4,7 @@ effect playing each bundled animator, the C example (CurveSlide), the C++
 example (CardFlip) and the built-in default, beside KWin's own Scale and Fade
 effects on the same window, in the same headless KWin, rounds alternating.
 
-    Integrations/kwin/benchmark/kwin-benchmark.py [--prefix DIR] [--rounds N]
+    Integrations/kwin/benchmark/kwin-benchmark.py [--prefix DIR] [--rounds N] [--spinning]
 
 DIR is where Segue is installed (Scripts/install.sh --prefix DIR); without
 it, a release build is installed into a temporary folder first. Needs what
@@ -18,6 +18,12 @@ the outer probe saw of each pass less what lay beneath the inner one (KWin
 drawing the windows), so it is the animating effect's alone. llvmpipe's
 drawing threads are not counted in either. KWin runs with
 KWIN_EFFECTS_FORCE_ANIMATIONS=1, as its own effects refuse llvmpipe otherwise.
+
+--spinning then plays, once, a plugin whose first setup starts 8 threads that
+compute forever (the test fixture built with ATTEMPT_SPIN_AFTER), and the
+rounds of the built-in default again after it, in the same KWin with the
+Segue effect (its player and workers) kept loaded: what such a plugin costs
+every window afterwards.
 """
 import argparse
 import ctypes
@@ -125,12 +131,15 @@ class KWin:
     def burst(self, since):
         """The frames painted from `since` (CLOCK_MONOTONIC ms) until none came for QUIET_MS."""
         deadline = time.monotonic() + 15
+        frames = []
         while time.monotonic() < deadline:
             frames = [f for f in self.frames() if f[0] >= since]
             if frames and time.monotonic() * 1000 - frames[-1][0] > QUIET_MS:
                 return frames
             time.sleep(0.05)
-        sys.exit("no end to the animation after 15 s: see %s" % self.log_path)
+        if not frames:
+            sys.exit("no frame painted in 15 s (did the window open?): see %s" % self.log_path)
+        sys.exit("no end to the animation after 15 s (%d frames): see %s" % (len(frames), self.log_path))
 
     def open_and_close(self):
         """One window opened, then closed once it is still: the frames of each."""
@@ -170,6 +179,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prefix", help="where Segue is installed (default: a release build installed now)")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--spinning", action="store_true", help="then play a plugin whose threads spin forever once, and measure again")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="segue-kwin-benchmark-")
     prefix = os.path.abspath(args.prefix) if args.prefix else os.path.join(work, "prefix")
@@ -188,27 +198,36 @@ def main():
         os.path.join(ROOT, "Examples", "c-animator", "curve_slide.c")], os.path.join(work, "cc.log"))
     sh(["c++", "-std=c++17", "-O2", "-shared", "-fPIC", "-I", include, "-o", os.path.join(plugins, "libCardFlip.so"),
         os.path.join(ROOT, "Examples", "cpp-animator", "card_flip.cpp")], os.path.join(work, "c++.log"))
+    if args.spinning:
+        sh(["cc", "-std=c11", "-O2", "-shared", "-fPIC", "-I", include, "-DATTEMPT_SPIN_AFTER", "-DSPIN_THREADS=8", "-DATTEMPT_AT=3",
+            "-o", os.path.join(plugins, "libspin.so"), os.path.join(ROOT, "Tests", "Fixtures", "fixture_plugin.c"), "-lm"],
+           os.path.join(work, "spin.log"))
 
     kwin = KWin(work, prefix, plugins)
     results = {}  # mode -> [(opening summary, closing summary)]
     rss = {"without": kwin.rss_mib(), "with": 0.0}
     try:
         modes = list(KWIN_EFFECTS) + ["segue " + a for a in SEGUE_ANIMATORS]
-        for round in range(args.rounds):
-            for mode in modes:
+        plays = [(round, mode) for round in range(args.rounds) for mode in modes]
+        if args.spinning:  # the spinning plugin once, then the default again, the Segue effect (its player) kept loaded
+            plays += [(0, "segue TestFade")] + [(round, "segue default, after") for round in range(args.rounds)]
+        kept = False
+        for round, mode in plays:
                 if mode.startswith("segue "):
-                    animator = mode.split(" ", 1)[1]
+                    animator = mode.split(" ", 2)[1].rstrip(",")
                     with open(kwin.config, "w") as config:
                         json.dump({"rules": [{"appear": "*", "disappear": "*", "animator": animator}]}, config)
                     effect = "segue"
                 else:
-                    effect = KWIN_EFFECTS[mode]
-                if not kwin.effects.loadEffect(effect):
+                    effect = KWIN_EFFECTS[mode.split(",")[0]]
+                if not kept and not kwin.effects.loadEffect(effect):
                     sys.exit("KWin did not load %s: see %s" % (effect, kwin.log_path))
                 opening, closing = kwin.open_and_close()
                 if effect == "segue":
                     rss["with"] = max(rss["with"], kwin.rss_mib())
-                kwin.effects.unloadEffect(effect)
+                kept = mode == "segue TestFade" or mode.endswith(", after")
+                if not kept:
+                    kwin.effects.unloadEffect(effect)
                 results.setdefault(mode, []).append((summary(opening), summary(closing)))
                 print("round %d %-18s open %2d frames %5.1f fps, close %2d frames %5.1f fps" % (
                     round + 1, mode, results[mode][-1][0][0], results[mode][-1][0][1], results[mode][-1][1][0],
@@ -227,6 +246,10 @@ def main():
             cells.append("%5.1f %6.0f %6.0f %6.0f µs" % (fps, cpu, own, process))
         own_both = statistics.median([r[k][3] for r in rounds for k in (0, 1)])
         print("%-18s %s   %s   %.2fx scale's own" % (mode, cells[0], cells[1], own_both / scale_own if scale_own else 0))
+    if args.spinning:
+        with open(kwin.log_path, errors="replace") as log:
+            said = [line.strip() for line in log if "TestFade" in line and "quarantined" in line]
+        print("\nthe spinning plugin: %s" % (said[0] if said else "no word of it in KWin's log"))
     print("\nKWin's resident memory: %.0f MiB before the Segue effect was first loaded, %.0f MiB at most with it"
           % (rss["without"], rss["with"]))
     shutil.rmtree(work, ignore_errors=True)

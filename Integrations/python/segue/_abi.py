@@ -34,7 +34,7 @@ class PlayerOptions(C.Structure):
     _fields_ = [("struct_size", C.c_uint32), ("plugin_dirs", C.POINTER(C.c_char_p)), ("plugin_dir_count", C.c_uint32),
                 ("config_path", C.c_char_p), ("isolation", C.c_uint32), ("sandbox", C.c_uint32),
                 ("worker_path", C.c_char_p), ("flags", C.c_uint32), ("sample_bound_us", C.c_uint32),
-                ("on_event", EVENT_FN), ("user_data", C.c_void_p)]
+                ("on_event", EVENT_FN), ("user_data", C.c_void_p), ("workers_memory", C.c_uint64)]
 
 
 class AnimatorInfo(C.Structure):

@@ -8,7 +8,7 @@ import Timing
 /// setup, then each frame is one round trip through shared memory, however
 /// many layers there are. When the worker fails, ``failure`` says how, and the
 /// container lets the built-in default finish the transition.
-final class IsolatedAnimator: TransitionAnimator, BoundedEvaluation {
+final class IsolatedAnimator: TransitionAnimator, BoundedEvaluation, AheadEvaluation {
     let worker: PluginWorker
     let id: String
     let name: String
@@ -55,6 +55,29 @@ final class IsolatedAnimator: TransitionAnimator, BoundedEvaluation {
         }
     }
 
+    /// Where the worker puts frames evaluated ahead, laid out for the first layers asked for.
+    private var frames: WorkerLayout.AheadFrames?
+
+    func evaluate(ahead times: UnsafeBufferPointer<Double>, from layers: LayerStates, into frame: (Int) -> LayerStates) -> Int {
+        guard let slot, failure == nil, !times.isEmpty else { return 0 }
+        let frames = self.frames ?? WorkerLayout.AheadFrames(vertices: (0..<layers.count).map {
+            layers[$0].raw.mesh == nil ? 0 : Int(layers[$0].raw.mesh_vertex_count)
+        })
+        self.frames = frames
+        let answered = worker.evaluate(slot: slot, name: name, times: times, layers: layers, frames: frames) { j, memory in
+            let target = frame(j)
+            PluginBoundary.takeLayerStates(from: memory, frame: j, of: frames,
+                                           into: UnsafeMutableRawPointer(target.base).assumingMemoryBound(to: segue_layer_state_t.self),
+                                           count: target.count)
+        }
+        switch answered {
+        case .success(let n): return n
+        case .failure(let why):
+            failure = why.message
+            return 0
+        }
+    }
+
     func collect(into layers: LayerStates) -> Bool {
         switch worker.collect(into: layers) {
         case .collected: return true
@@ -83,6 +106,19 @@ package protocol BoundedEvaluation: AnyObject {
     /// evaluation left, and takes it into `layers`; false when there was none
     /// to take or the plugin failed (``TransitionAnimator/failure`` says how).
     func collect(into layers: LayerStates) -> Bool
+}
+
+/// An animator that can evaluate several times in one go: a plugin in a
+/// worker, which answers frames a host will show later in one round trip.
+/// Not for concurrent use with the animator's other calls.
+package protocol AheadEvaluation: AnyObject {
+    /// Evaluates at each of `times`, in order, each from the pre-filled
+    /// `from` (states and meshes, left as they were), into `frame(j)` for the
+    /// `j`th time (states laid out as `from`). May answer fewer than asked
+    /// (the first ones): a worker stops after a short budget.
+    /// - Returns: how many were answered; 0 when the plugin failed
+    ///   (``TransitionAnimator/failure`` says how).
+    func evaluate(ahead times: UnsafeBufferPointer<Double>, from layers: LayerStates, into frame: (Int) -> LayerStates) -> Int
 }
 
 /// What ``BoundedEvaluation/evaluate(at:layers:within:)`` found.

@@ -17,6 +17,13 @@ package enum PluginScanner {
     /// the file goes to a scanner: a file it rejects is not loaded. Each lane
     /// checks its next file while its scanner examines the current one.
     /// - Returns: one outcome per file, in the order given.
+    /// The address space each of `lanes` scanners' processes may use: the
+    /// worker limit, at most an equal share of ``SandboxPolicy/totalMemory``
+    /// (and never less than a worker needs: lanes are fewer when it is small).
+    static func memoryLimit(_ policy: SandboxPolicy, lanes: Int) -> UInt64 {
+        min(policy.memoryLimit, max(policy.totalMemory / UInt64(max(lanes, 1)), SandboxPolicy.minimumMemoryLimit))
+    }
+
     package static func scan(_ files: [String], settings: WorkerSettings,
                      check: @Sendable (String) -> PluginRejection? = { _ in nil }) -> [Result<PluginDescription, PluginRejection>] {
         guard !files.isEmpty else { return [] }
@@ -27,10 +34,14 @@ package enum PluginScanner {
         }
         // A scanner may read what each file's plugin may read, and nothing else.
         let folders = Set(files.flatMap { WorkerConfinement.readable(forPlugin: WorkerConfinement.absolute($0)) }).sorted()
-        let arguments = settings.sandbox.workerArguments + ["scan", "--deadline", "\(settings.deadlines.scan)"]
+        // The memory workers share bounds scanning too: each lane's process for a file may use its share of it.
+        var policy = settings.sandbox
+        let lanes = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount), (files.count + 7) / 8,
+                        max(1, Int(min(policy.totalMemory / SandboxPolicy.minimumMemoryLimit, 2))))
+        policy.memoryLimit = Self.memoryLimit(policy, lanes: lanes)
+        let arguments = policy.workerArguments + ["scan", "--deadline", "\(settings.deadlines.scan)"]
             + folders.flatMap { ["--read", $0] }
         let results = Results(count: files.count)
-        let lanes = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount), (files.count + 7) / 8)
         DispatchQueue.concurrentPerform(iterations: lanes) { _ in
             // Files a dead scanner was asked about but never started: asked again first.
             var retry: [Int] = []

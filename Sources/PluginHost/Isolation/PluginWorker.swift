@@ -65,9 +65,18 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     private var nextSlot: UInt32 = 1
     /// The slots of the transitions set up and not yet ended.
     private var active: Set<UInt32> = []
-    /// Since the last transition ended with none in flight: when, the worker's
-    /// CPU time then, and the animator that ended last (``watchWhileIdle()``).
-    private var idle: (since: Double, cpu: Double, animator: String)?
+    /// What the processor watch compares with (``checkProcessorUse()``):
+    /// since when, the worker's use then, and whether a transition was in flight.
+    private var window: (since: Double, use: ProcessorUse, busy: Bool)?
+    /// Counts the turns between a transition in flight and none (``turned()``).
+    private var phase: UInt64 = 0
+    /// The animator set up or ended last, named when the watch ends the worker.
+    private var lastAnimator = ""
+    /// The address space the running worker may use: what its pool granted
+    /// it (``WorkerPool/reserve(for:)``), or the policy's limit.
+    private var memoryLimit: UInt64
+    /// How many times a worker process was started for this file (the pool may end an idle one).
+    private var starts = 0
     /// Set once the worker failed: the plugin is quarantined.
     var failure: PluginFailure? { lock.withLock { _failure } }
     private var _failure: PluginFailure?
@@ -79,10 +88,14 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         self.pool = pool
         self.file = file
         self.settings = settings
+        memoryLimit = settings.sandbox.memoryLimit
         PluginBoundary.prepareToTakeLayerStates()
     }
 
-    deinit { channel?.close() }
+    deinit {
+        channel?.close()
+        pool?.release(ObjectIdentifier(self))
+    }
 
     /// The worker's process id once it has started.
     var processID: Int32? { lock.withLock { process?.pid } }
@@ -113,8 +126,9 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             case .success(let r) where r.status != WorkerReply.ok:
                 return .failed("could not be set up: \(PluginBoundary.text(in: memory, at: WorkerLayout.text, length: r.length, capacity: 4096))")
             case .success(let r):
+                if active.isEmpty { _ = turned(busy: true) }
                 active.insert(slot)
-                idle = nil
+                lastAnimator = name
                 return .planned(slot: slot, plan: PluginBoundary.plan(result: r.value, copyingFrom: memory.base + WorkerLayout.plan))
             }
         }
@@ -133,6 +147,41 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             }
             take(count, into: layers, from: memory)
             return nil
+        }
+    }
+
+    /// Evaluates `slot` at each of `times` (at most `frames.capacity`) in one
+    /// round trip, each from the pre-filled `layers` (states and meshes), and
+    /// hands each answered frame to `take` (its index, in the order asked;
+    /// the worker's states at that frame, to copy with
+    /// ``PluginBoundary/takeLayerStates(from:frame:of:into:count:)``). The
+    /// worker may answer fewer than asked (``WorkerLayout/aheadBudget``).
+    /// Waits as ``evaluate(slot:name:t:layers:)`` does (the deadline counts
+    /// the budget too).
+    /// - Returns: how many frames were answered, or what went wrong (the worker is then gone).
+    func evaluate(slot: UInt32, name: String, times: UnsafeBufferPointer<Double>, layers: LayerStates,
+                  frames: WorkerLayout.AheadFrames, _ take: (Int, SharedMemory) -> Void) -> Result<Int, CallFailure> {
+        lock.withLock {
+            if let failure = _failure { return .failure(CallFailure(message: failure.quarantineReason)) }
+            guard let memory else { return .failure(CallFailure(message: "has no worker")) }
+            let asked = min(times.count, frames.capacity)
+            let count = send(layers, to: memory)
+            for j in 0..<asked { (memory.base + WorkerLayout.aheadTimes + j * 8).storeBytes(of: times[j], as: Double.self) }
+            let request = WorkerRequest(op: .evaluateAhead, slot: slot, argument: UInt32(count), length: UInt32(asked), t: times.first ?? 0)
+            let settled = inFlight == nil
+            memory.storeRelease(0, at: WorkerLayout.aheadProgress)
+            switch call(request, name, times.first, settings.deadlines.evaluate + WorkerLayout.aheadBudget) {
+            case .failure(let why):
+                // The report names the t of the frame the worker was at, as far as it said.
+                guard settled, asked > 1, var failure = _failure else { return .failure(why) }
+                failure.t = times[min(Int(memory.loadAcquire(at: WorkerLayout.aheadProgress)), asked - 1)]
+                _failure = failure
+                return .failure(CallFailure(message: "\(failure.description); the plugin is quarantined"))
+            case .success(let reply):
+                let answered = min(Int(reply.value), asked)
+                for j in 0..<answered { take(j, memory) }
+                return .success(answered)
+            }
         }
     }
 
@@ -252,64 +301,122 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
                                              settings.deadlines.end) {
                 return why.message
             }
-            active.remove(slot)
-            if active.isEmpty, let cpu = processCPU() {
-                let watching = idle != nil
-                idle = (MonotonicTime.now, cpu, name)
-                if !watching { watchWhileIdle() }
+            if active.remove(slot) != nil, active.isEmpty {
+                defer { lastAnimator = name }
+                return turned(busy: false)
             }
             return nil
         }
     }
 
-    // MARK: - No work outside a request
+    // MARK: - Processor time kept in its place
 
-    /// The most CPU time a worker may use while no transition is in flight:
-    /// 0.1 CPU-seconds, plus a tenth of every second idle (its own
-    /// housekeeping is far less). A plugin that keeps computing, a thread it
-    /// left spinning, is over it within a second.
+    /// What a worker may ask of the processors beyond its requests: while no
+    /// transition is in flight, 0.1 CPU-seconds plus a tenth of every second
+    /// idle (its own housekeeping is far less; a thread left computing is
+    /// over it within a second); while one is, 2 processors' worth (2 s a
+    /// second of wall time, plus the 0.1 s), judged at every reading over
+    /// a window renewed each ``busyWindow`` and, when the transition ends,
+    /// over its last part. A plugin whose evaluate and setup run on the
+    /// thread that calls them asks at most one processor's worth, whatever
+    /// it computes: only threads computing beside it (fanning out) reach two.
+    /// What is asked is CPU time used plus time waited for a processor
+    /// (``ProcessorUse``), so a loaded machine neither hides a plugin's
+    /// threads nor blames an honest one.
     static let idleAllowance = (base: 0.1, perSecond: 0.1)
-    /// How often an idle worker's CPU time is read.
-    static let idleCheck = 0.5
+    /// How many processors' worth a worker may ask while a transition is in flight.
+    static let busyMultiple = 2.0
+    /// How long a window lasts while a transition does, in seconds.
+    static let busyWindow = 1.0
+    /// How often a worker's use is read.
+    static let watchInterval = 0.5
 
-    /// The worker process's CPU time so far (all its threads), in seconds.
-    private func processCPU() -> Double? {
-        guard let pid = process?.pid else { return nil }
-        var clock = clockid_t()
-        var now = timespec()
-        guard clock_getcpuclockid(pid, &clock) == 0, clock_gettime(clock, &now) == 0 else { return nil }
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-
-    /// Reads the worker's CPU time every ``idleCheck`` seconds while no
-    /// transition is in flight; one that uses more than ``idleAllowance`` is
-    /// ended and its plugin quarantined, saying so, as a crash is.
-    private func watchWhileIdle() {
+    /// Reads the worker's use every ``watchInterval`` seconds for as long
+    /// as it lives; one that asks more than it may (``idleAllowance``,
+    /// ``busyMultiple``) is ended and its plugin quarantined, saying so, as
+    /// a crash is.
+    private func watchProcessorUse() {
         // The worker is held only while it is checked, never while the thread sleeps: a worker its
         // pool lets go of ends (its process with it) as it would without the watch.
-        let started = detachThread { [weak self] in
-            while let stop = self?.checkWhileIdle(), !stop {
-                usleep(UInt32(PluginWorker.idleCheck * 1e6))
+        let start = starts
+        _ = detachThread { [weak self] in
+            while let stop = self?.checkProcessorUse(start: start), !stop {
+                usleep(UInt32(PluginWorker.watchInterval * 1e6))
             }
         }
-        if !started { idle = nil }
     }
 
-    /// One reading of an idle worker's CPU time: true when the watch is over
-    /// (a transition began, the worker is gone or failed, or it was ended now).
-    private func checkWhileIdle() -> Bool {
-        lock.withLock {
-            guard let idle, _failure == nil, let cpu = processCPU() else {
-                idle = nil
+    /// One reading of the worker's use: true when the watch is over (the
+    /// worker is gone or failed, or was ended now).
+    private func checkProcessorUse(start: Int) -> Bool {
+        let (pid, phase) = lock.withLock { (_failure == nil && starts == start ? process?.pid : nil, self.phase) }
+        guard let pid else { return true }
+        let use = ProcessorUse.read(pid: pid)  // outside the lock: a render thread's call never waits for /proc
+        let now = MonotonicTime.now
+        return lock.withLock {
+            guard _failure == nil, process?.pid == pid else { return true }
+            guard let use, phase == self.phase, let window else {
+                window = use.map { (now, $0, !active.isEmpty) }  // a transition began or the last ended meanwhile
+                return false
+            }
+            if let what = overUse(since: window, now: now, use: use) {
+                _ = fail(window.busy ? .evaluate : .end, animator: lastAnimator, t: nil, what: what, kill: true)
                 return true
             }
-            let (used, elapsed) = (cpu - idle.cpu, MonotonicTime.now - idle.since)
-            guard used > Self.idleAllowance.base + Self.idleAllowance.perSecond * elapsed else { return false }
-            let what = String(format: "kept computing after its transition ended (%.1f CPU-s in %.1f s)", used, elapsed)
-            self.idle = nil
-            _ = fail(.end, animator: idle.animator, t: nil, what: what, kill: true)
-            return true
+            if window.busy, now - window.since >= Self.busyWindow { self.window = (now, use, true) }
+            return false
         }
+    }
+
+    /// What the worker did beyond what it may since `window` began, or nil.
+    private func overUse(since window: (since: Double, use: ProcessorUse, busy: Bool), now: Double, use: ProcessorUse) -> String? {
+        let elapsed = now - window.since
+        let (used, waited) = use.since(window.use)
+        let asked = used + waited
+        let spent = String(format: "used %.2f CPU-s and waited %.2f s for a processor in %.2f s", used, waited, elapsed)
+        if !window.busy {
+            guard asked > Self.idleAllowance.base + Self.idleAllowance.perSecond * elapsed else { return nil }
+            return "kept computing after its transition ended (\(spent))"
+        }
+        guard asked > Self.idleAllowance.base + Self.busyMultiple * elapsed else { return nil }
+        return "computed beside its calls during its transition (\(spent): more than \(Int(Self.busyMultiple))x its wall time)"
+    }
+
+    /// A transition began with none in flight, or the last in flight ended:
+    /// the busy window that ends is judged, and a new one, of the other
+    /// kind, begins now. Nil, or why the worker was ended.
+    private func turned(busy: Bool) -> String? {
+        phase &+= 1
+        pool?.mark(ObjectIdentifier(self), idleSince: busy ? nil : MonotonicTime.now)
+        let now = MonotonicTime.now
+        guard let use = process.flatMap({ ProcessorUse.read(pid: $0.pid) }) else {
+            window = nil
+            return nil
+        }
+        if let window, window.busy, let what = overUse(since: window, now: now, use: use) {
+            self.window = nil
+            return fail(.evaluate, animator: lastAnimator, t: nil, what: what, kill: true)
+        }
+        window = (now, use, busy)
+        return nil
+    }
+
+    // MARK: - Memory shared with the pool's other workers
+
+    /// Ends the worker if it is idle (started, no transition in flight, not
+    /// failed) and no call holds it now, to make room in its pool's memory
+    /// budget. Not a failure: the next transition starts it again.
+    /// - Returns: whether it was ended.
+    func endIfIdle() -> Bool {
+        guard lock.try() else { return false }
+        defer { lock.unlock() }
+        guard let process, active.isEmpty, inFlight == nil, _failure == nil else { return false }
+        process.kill()
+        channel?.close()
+        (self.process, channel, memory, sandbox, window) = (nil, nil, nil, nil, nil)
+        phase &+= 1
+        pool?.release(ObjectIdentifier(self))
+        return true
     }
 
     // MARK: - The process
@@ -318,16 +425,26 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
     /// and has it load the plugin; nil, or why it could not.
     private func startIfNeeded(for name: String) -> String? {
         if process != nil { return nil }
+        memoryLimit = settings.sandbox.memoryLimit
+        if settings.sandbox.mode == .strict, let pool {
+            switch pool.reserve(for: self) {
+            case .failure(let why): return why.message
+            case .success(let bytes): memoryLimit = bytes
+            }
+        }
         let idle: IdleWorker
         switch pool?.takeIdle() ?? IdleWorker.start(settings: settings) {
-        case .failure(let why): return why.description
+        case .failure(let why):
+            pool?.release(ObjectIdentifier(self))
+            return why.description
         case .success(let started): idle = started
         }
+        starts += 1
         (process, channel, memory, sandbox) = (idle.process, idle.channel, idle.memory, nil)
         idle.process.output.relabel("plugin \(file)")
         let path = [UInt8](file.utf8)
         guard idle.memory.write(path, at: WorkerLayout.text, capacity: WorkerLayout.textCapacity),
-              idle.channel.send(WorkerRequest(op: .load, length: UInt32(path.count))) else {
+              idle.channel.send(WorkerRequest(op: .load, argument: UInt32(clamping: memoryLimit >> 20), length: UInt32(path.count))) else {
             return fail(.load, animator: name, t: nil, what: ended(), kill: true)
         }
         // First: the sandbox is entered, with the thread limit's listener when there is one.
@@ -356,6 +473,7 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
                 return fail(.load, animator: name, t: nil, what: "could not load it: \(text)", kill: true)
             }
             animatorIDs = Set(PluginBoundary.lines(in: idle.memory, at: WorkerLayout.text, length: r.length, capacity: 1 << 20))
+            watchProcessorUse()
             return nil
         }
     }
@@ -443,6 +561,8 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         let attempts = sandbox?.recorded.attempts()
         channel?.close()
         (process, channel, memory, sandbox) = (nil, nil, nil, nil)
+        inFlight = nil  // its answer will not come (the processor watch may end a worker mid-call)
+        pool?.release(ObjectIdentifier(self))
         var what = ended ?? "stopped answering", detail: String?
         if let attempts {
             (what, detail) = (attempts, "refused by the sandbox" + (ended.map { "; then it \($0)" } ?? ""))
@@ -450,9 +570,12 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
             // Garbage where the worker's note should be: no cause is made up from it.
             (what, detail) = ("wrote over its shared memory", ended.map { "then it \($0)" })
         } else if let ended, settings.sandbox.mode == .strict,
-                  note?.ranOutOfMemory(limit: settings.sandbox.memoryLimit) == true {
-            let limit = SandboxPolicy.formatted(settings.sandbox.memoryLimit)
-            (what, detail) = ("ran out of memory", "it reached its limit of \(limit) of address space and \(ended) (allow more with \"limits\": {\"memory\": ...} in the config or --plugin-memory)")
+                  note?.ranOutOfMemory(limit: memoryLimit) == true {
+            let limit = SandboxPolicy.formatted(memoryLimit)
+            let more = memoryLimit < settings.sandbox.memoryLimit
+                ? "what was left of the workers' memory budget; allow more with \"limits\": {\"totalMemory\": ...} in the config"
+                : "allow more with \"limits\": {\"memory\": ...} in the config or --plugin-memory"
+            (what, detail) = ("ran out of memory", "it reached its limit of \(limit) of address space and \(ended) (\(more))")
         }
         var failure = PluginFailure(file: file, animator: animator, call: op.name, t: t, what: what, detail: detail, date: Date())
         failure.refusedBySandbox = attempts != nil

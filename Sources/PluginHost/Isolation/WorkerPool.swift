@@ -37,7 +37,8 @@ struct IdleWorker: @unchecked Sendable {  // owned by one party at a time: the p
 /// worker that failed stays in the pool, failed, until it is cleared.
 final class WorkerPool: @unchecked Sendable {
     let settings: WorkerSettings
-    private let lock = NSLock()
+    /// Recursive: a worker the pool lets go of while it holds the lock (retire, clearQuarantine) releases its memory grant as it ends.
+    private let lock = NSRecursiveLock()
     private struct Key: Hashable {
         var file: String, identity: FileIdentity
     }
@@ -82,14 +83,83 @@ final class WorkerPool: @unchecked Sendable {
         return .success(waiting)
     }
 
+    // MARK: - The memory all workers share
+
+    /// What a worker serving a plugin was granted of ``SandboxPolicy/totalMemory``.
+    private struct Grant {
+        weak var worker: PluginWorker?
+        var bytes: UInt64
+        /// Since when no transition is in flight; nil while one is.
+        var idleSince: Double?
+    }
+    private var grants: [ObjectIdentifier: Grant] = [:]
+
+    /// Grants `worker`, about to start, its memory limit: at most the
+    /// policy's, from what is left of the budget all the pool's workers
+    /// share. When less than that is left, idle workers are ended to make
+    /// room, oldest idle first; when none can be and less than the least a
+    /// worker needs is left, the worker may not start. Call it with
+    /// `worker`'s lock held (it is not ended here; others are tried, never waited for).
+    /// - Returns: the bytes granted, or why none could be (to follow the animator's name).
+    func reserve(for worker: PluginWorker) -> Result<UInt64, CallFailure> {
+        let policy = settings.sandbox
+        let want = min(policy.memoryLimit, policy.totalMemory)
+        let least = min(SandboxPolicy.minimumMemoryLimit, want)
+        var tried: Set<ObjectIdentifier> = []
+        while true {
+            let (granted, idle, busy) = lock.withLock { () -> (UInt64?, [PluginWorker], Int) in
+                let used = grants.values.reduce(UInt64(0)) { $0 + $1.bytes }
+                let left = policy.totalMemory > used ? policy.totalMemory - used : 0
+                let idle = grants.filter { $0.value.idleSince != nil && !tried.contains($0.key) }
+                    .sorted { $0.value.idleSince! < $1.value.idleSince! }.compactMap(\.value.worker)
+                if left >= want || (idle.isEmpty && left >= least) {
+                    let bytes = min(want, left)
+                    grants[ObjectIdentifier(worker)] = Grant(worker: worker, bytes: bytes, idleSince: MonotonicTime.now)
+                    return (bytes, [], 0)
+                }
+                return (nil, idle, grants.count)
+            }
+            if let granted { return .success(granted) }
+            guard let oldest = idle.first else {
+                let total = SandboxPolicy.formatted(policy.totalMemory)
+                return .failure(CallFailure(message: "could not be started: the workers' memory budget of \(total) is in use by \(busy) worker\(busy == 1 ? "" : "s") in transitions (allow more with \"limits\": {\"totalMemory\": ...} in the config)"))
+            }
+            tried.insert(ObjectIdentifier(oldest))
+            _ = oldest.endIfIdle()  // releases its grant when it ends; one busy now is passed over
+        }
+    }
+
+    /// `worker`'s process ended: its grant is free again.
+    func release(_ worker: ObjectIdentifier) {
+        lock.withLock { _ = grants.removeValue(forKey: worker) }
+    }
+
+    /// `worker` has no transition in flight since `idleSince`, or (nil) has one.
+    func mark(_ worker: ObjectIdentifier, idleSince: Double?) {
+        lock.withLock { grants[worker]?.idleSince = idleSince }
+    }
+
+    /// The memory granted to the workers serving plugins, by plugin file, for tests.
+    var granted: [String: UInt64] {
+        lock.withLock { Dictionary(grants.values.compactMap { g in g.worker.map { ($0.file, g.bytes) } }, uniquingKeysWith: +) }
+    }
+
+    /// The process id of each plugin file's worker that runs, for tests.
+    var processIDsByFile: [String: Int32] {
+        let all = lock.withLock { Array(workers.values) }
+        return Dictionary(all.compactMap { w in w.processID.map { (w.file, $0) } }, uniquingKeysWith: { a, _ in a })
+    }
+
     /// The process ids of the pool's workers that have started, for tests that check none is left behind.
     var processIDs: [Int32] {
-        lock.withLock { workers.values.compactMap(\.processID) + (idle.map { [$0.process.pid] } ?? []) }
+        // Each worker is asked outside the pool's lock: a worker holds its own while it takes the pool's.
+        let (all, spare) = lock.withLock { (Array(workers.values), idle.map { [$0.process.pid] } ?? []) }
+        return all.compactMap(\.processID) + spare
     }
 
     /// How every quarantined plugin failed.
     var quarantined: [PluginFailure] {
-        lock.withLock { workers.values.compactMap(\.failure) }.sorted { $0.date < $1.date }
+        lock.withLock { Array(workers.values) }.compactMap(\.failure).sorted { $0.date < $1.date }
     }
 
     /// Forgets the workers of `file` as it was (`identity`): it changed or went

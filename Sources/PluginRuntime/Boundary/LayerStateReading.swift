@@ -21,14 +21,30 @@ extension PluginBoundary {
     /// position, `hidden` as 0 or 1, and as many mesh vertices as the host's
     /// own mesh has (its pointer and count are never read from the worker).
     package static func takeLayerStates(from memory: SharedMemory, into states: UnsafeMutablePointer<segue_layer_state_t>, count: Int) {
+        take(from: memory, into: states, count: count, state: WorkerLayout.state, mesh: { (WorkerLayout.mesh($0), WorkerLayout.meshCapacity) })
+    }
+
+    /// Copies frame `frame` of an ``WorkerOp/evaluateAhead`` answer (laid
+    /// out as `frames` says) into `states`, as ``takeLayerStates(from:into:count:)`` does.
+    package static func takeLayerStates(from memory: SharedMemory, frame: Int, of frames: WorkerLayout.AheadFrames,
+                                        into states: UnsafeMutablePointer<segue_layer_state_t>, count: Int) {
+        guard frame >= 0, frame < frames.capacity else { return }
+        take(from: memory, into: states, count: min(count, frames.vertices.count), state: { frames.state(frame, $0) },
+             mesh: { (frames.mesh(frame, $0), frames.vertices[$0]) })
+    }
+
+    /// The copy: layer `i`'s state at offset `state(i)`, its mesh at `mesh(i)` (with room for that many vertices).
+    private static func take(from memory: SharedMemory, into states: UnsafeMutablePointer<segue_layer_state_t>, count: Int,
+                             state: (Int) -> Int, mesh room: (Int) -> (offset: Int, vertices: Int)) {
         for i in 0..<min(count, Int(SEGUE_MAX_LAYERS)) {
-            let from = UnsafeRawPointer(memory.base + WorkerLayout.state(i))
+            let from = UnsafeRawPointer(memory.base + state(i))
             let to = UnsafeMutableRawPointer(states + i)
             for (offset, size) in copiedMembers { (to + offset).copyMemory(from: from + offset, byteCount: size) }
             to.storeBytes(of: from.load(fromByteOffset: hiddenOffset, as: UInt8.self) != 0, toByteOffset: hiddenOffset, as: Bool.self)
             if let mesh = states[i].mesh {
-                let vertices = min(Int(states[i].mesh_vertex_count), WorkerLayout.meshCapacity)
-                UnsafeMutableRawPointer(mesh).copyMemory(from: memory.base + WorkerLayout.mesh(i), byteCount: vertices * WorkerLayout.vertexStride)
+                let (offset, capacity) = room(i)
+                let vertices = min(Int(states[i].mesh_vertex_count), capacity)
+                UnsafeMutableRawPointer(mesh).copyMemory(from: memory.base + offset, byteCount: vertices * WorkerLayout.vertexStride)
             }
         }
     }

@@ -27,6 +27,15 @@ package enum WorkerOp: UInt32 {
     /// says why it could not be loaded. A worker can thus be started before
     /// anyone knows which plugin it will serve.
     case load = 5
+    /// Evaluate `slot` for `argument` layers at each of the first `length`
+    /// times (at most ``WorkerLayout/aheadFrames``) in the times area, in
+    /// order, each into a frame of its own in the ahead area
+    /// (``WorkerLayout/AheadFrames``), each from the pre-filled states and
+    /// meshes in the state and mesh areas. The worker stops after a frame once
+    /// ``WorkerLayout/aheadBudget`` has passed since the request came; the
+    /// reply's value is how many frames it answered (the first ones). Frames
+    /// a host will show later, asked for in one round trip.
+    case evaluateAhead = 6
 
     /// The call as reports name it: the plugin's function it runs ("setup"),
     /// "load" for loading the file, "scan" for examining files.
@@ -37,6 +46,7 @@ package enum WorkerOp: UInt32 {
         case .evaluate: "evaluate"
         case .end: "end"
         case .load: "load"
+        case .evaluateAhead: "evaluate"
         }
     }
 }
@@ -46,6 +56,8 @@ package struct WorkerRequest: BitwiseCopyable {
     package var op: UInt32
     /// The transition, numbered by the host.
     package var slot: UInt32
+    /// Evaluate: the layer count; end: 1 when completed; load: the worker's
+    /// memory limit in MiB (0: its command line's), at most that.
     package var argument: UInt32
     /// Bytes of text in the text area.
     package var length: UInt32
@@ -73,7 +85,7 @@ package struct WorkerReply: BitwiseCopyable {
     /// This build's worker protocol. Raise it with any change to a request,
     /// a reply, an operation or ``WorkerLayout``. 0 is a worker built before
     /// replies carried a version (the member was reserved, always 0).
-    package static let protocolVersion: UInt32 = 3
+    package static let protocolVersion: UInt32 = 4
 
     package init(status: UInt32, value: UInt32 = 0, length: UInt32 = 0) {
         (self.status, self.value, self.length, self.version) = (status, value, length, Self.protocolVersion)
@@ -89,7 +101,7 @@ package struct WorkerReply: BitwiseCopyable {
 /// ever reads a pointer or an offset from the other.
 package enum WorkerLayout {
     /// The whole region (sparse: only touched pages cost memory).
-    package static let size = 36 << 20
+    package static let size = 48 << 20
     /// The number of replies a worker has sent, or answers a scanner has
     /// written (UInt32, release-stored after each), so that the host can see
     /// one arrive without sleeping.
@@ -122,12 +134,63 @@ package enum WorkerLayout {
     /// by its supervisor, out of its reach: ``SandboxSupervisor``.)
     package static let sandbox = 35 << 20
 
+    /// ``aheadFrames`` times (Double) for ``WorkerOp/evaluateAhead``.
+    package static let aheadTimes = 36 << 20
+    /// The most frames one ``WorkerOp/evaluateAhead`` asks for.
+    package static let aheadFrames = 16
+    /// The frame a worker evaluates ahead now (UInt32, stored before each):
+    /// what a failure report names (the host only picks one of its own times by it).
+    package static let aheadProgress = aheadTimes + aheadFrames * 8
+    /// The frames ``WorkerOp/evaluateAhead`` answers (``AheadFrames``).
+    package static let ahead = 37 << 20
+    package static let aheadCapacity = 11 << 20
+    /// How long a worker goes on evaluating ahead: it starts no frame after
+    /// this many seconds since the request came (the first always), so that
+    /// a request takes at most this more than one evaluate.
+    package static let aheadBudget = 0.002
+
+    /// Where each frame of an ``WorkerOp/evaluateAhead`` lies: frame after
+    /// frame, each its layers' states, then their meshes' vertices (as many
+    /// as the plan's layer asks for, none without a mesh). Host and worker
+    /// work it out alike from the plan, so that neither reads an offset from
+    /// the other.
+    package struct AheadFrames: Sendable {
+        /// Vertices of each layer's mesh (0 without one).
+        package let vertices: [Int]
+        /// Where each layer's mesh starts in a frame.
+        private let meshStarts: [Int]
+        /// Bytes of one frame.
+        package let stride: Int
+        /// How many frames fit in the area (at most ``aheadFrames``).
+        package let capacity: Int
+
+        /// The frames for layers with `vertices` (each (columns + 1) x (rows + 1),
+        /// or 0): each clamped to ``meshCapacity``, at most `SEGUE_MAX_LAYERS`.
+        package init(vertices: [Int]) {
+            let clamped = vertices.prefix(Int(SEGUE_MAX_LAYERS)).map { min(max($0, 0), meshCapacity) }
+            var start = clamped.count * stateStride, starts: [Int] = []
+            for v in clamped {
+                starts.append(start)
+                start += v * vertexStride
+            }
+            (self.vertices, meshStarts) = (clamped, starts)
+            stride = (start + 63) & ~63
+            capacity = min(aheadFrames, aheadCapacity / max(stride, 1))
+        }
+
+        /// Where layer `layer`'s state of frame `frame` lies in the region.
+        package func state(_ frame: Int, _ layer: Int) -> Int { ahead + frame * stride + layer * stateStride }
+        /// Where layer `layer`'s mesh of frame `frame` lies in the region.
+        package func mesh(_ frame: Int, _ layer: Int) -> Int { ahead + frame * stride + meshStarts[layer] }
+    }
+
     package static func state(_ layer: Int) -> Int { states + layer * stateStride }
     package static func mesh(_ layer: Int) -> Int { meshes + layer * meshCapacity * vertexStride }
 
     package static func check() {
         precondition(MemoryLayout<segue_plan_t>.size <= 4096 && Int(SEGUE_MAX_LAYERS) * stateStride <= 8192)
-        precondition(mesh(Int(SEGUE_MAX_LAYERS)) <= sandbox && sandbox + MemoryLayout<worker_sandbox_note_t>.size <= size)
+        precondition(mesh(Int(SEGUE_MAX_LAYERS)) <= sandbox && sandbox + MemoryLayout<worker_sandbox_note_t>.size <= aheadTimes)
+        precondition(aheadProgress + 4 <= ahead && ahead + aheadCapacity <= size)
     }
 }
 

@@ -29,7 +29,15 @@ public struct SandboxPolicy: Sendable, Equatable {
     /// attempt is named; the host or scanner counts them, since no resource
     /// limit of the kernel bounds one process's threads.
     public var threadLimit: Int
+    /// The address space all the workers of one player (one registry's
+    /// factory) may use together, in bytes: each worker's limit is what is
+    /// left of it, at most ``memoryLimit``; idle workers are ended to make
+    /// room, oldest idle first, and a transition that finds none plays the
+    /// built-in default, saying so. Strict sandbox only (off sets no limit).
+    public var totalMemory: UInt64
 
+    /// 4 GiB: four workers at the standard limit (four plugin files playing at once), or more that use less.
+    public static let defaultTotalMemory: UInt64 = 4 << 30
     /// 1 GiB.
     public static let defaultMemoryLimit: UInt64 = 1 << 30
     /// The least a worker needs for itself: the Swift runtime and the shared memory.
@@ -40,10 +48,10 @@ public struct SandboxPolicy: Sendable, Equatable {
     /// The fewest a worker may be given: its own threads and a plugin's one or two.
     public static let threadLimits = 8...4096
 
-    /// The default policy: strict, 1 GiB, 64 threads.
+    /// The default policy: strict, 1 GiB a worker, 64 threads, 4 GiB for all workers together.
     public init(mode: Mode = .strict, memoryLimit: UInt64 = SandboxPolicy.defaultMemoryLimit,
-                threadLimit: Int = SandboxPolicy.defaultThreadLimit) {
-        (self.mode, self.memoryLimit, self.threadLimit) = (mode, memoryLimit, threadLimit)
+                threadLimit: Int = SandboxPolicy.defaultThreadLimit, totalMemory: UInt64 = SandboxPolicy.defaultTotalMemory) {
+        (self.mode, self.memoryLimit, self.threadLimit, self.totalMemory) = (mode, memoryLimit, threadLimit, totalMemory)
     }
 
     /// A memory size as people write it: `512M`, `512MiB`, `1G`, `1.5GiB`,

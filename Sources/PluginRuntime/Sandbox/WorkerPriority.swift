@@ -1,7 +1,8 @@
 import Glibc
 
 /// How a worker yields the processor to the program it serves: it runs 10
-/// nice levels below the host (at most 19), from before any plugin code runs,
+/// nice levels below the host (at most 19), under the normal policy even
+/// when its host is real-time, from before any plugin code runs,
 /// whatever the sandbox; the strict sandbox then refuses every call that
 /// would raise it (setpriority, sched_setattr, sched_setscheduler,
 /// sched_setparam), naming it, and the sandbox's dropped capabilities keep
@@ -12,8 +13,19 @@ package enum WorkerPriority {
     /// How many levels below its host a worker runs.
     package static let niceness: Int32 = 10
 
-    /// Lowers this process's priority by ``niceness`` (a thread started after inherits it).
+    /// Lowers this process's priority by ``niceness`` (a thread started after
+    /// inherits it). A host at a real-time priority (`SCHED_FIFO`, `SCHED_RR`:
+    /// a compositor's thread, say) whose children inherit it (no
+    /// `SCHED_RESET_ON_FORK`) would make this process real-time too, ahead of
+    /// every ordinary program: it first returns to the normal policy
+    /// (`SCHED_OTHER`), which any process may do. Call it while the process has one thread.
     package static func lower() {
+        let policy = sched_getscheduler(0)
+        if policy == SCHED_FIFO || policy == SCHED_RR {
+            var normal = sched_param()
+            normal.sched_priority = 0
+            _ = sched_setscheduler(0, SCHED_OTHER, &normal)
+        }
         errno = 0
         _ = nice(niceness)
     }

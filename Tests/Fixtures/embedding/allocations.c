@@ -8,7 +8,8 @@
  *   allocations PLUGIN_DIR ANIMATOR [trace]
  *
  * Prints "first|N" (the process's first sample), "steady|N" (1,000 samples
- * across the transition), "clamped|STATUS|N" (a sample past the end on a new
+ * across the transition), "ahead|N" (samples on a 60 Hz clock, each followed
+ * by the next frame's prefetch), "clamped|STATUS|N" (a sample past the end on a new
  * thread: that thread's first message), and, with "trace", the stack of
  * each counted call on standard error.
  */
@@ -68,8 +69,14 @@ static void *first_samples(void *unused) {
     segue_transition_sample(transition, plan.duration / 3, pointers, plan.layer_count);
     long first = counted;
     for (int i = 0; i < 1000; i++) segue_transition_sample(transition, plan.duration * i / 1000.0, pointers, plan.layer_count);
+    long steady = counted - first;
+    /* A compositor's frames: a sample on a 60 Hz clock, then the next frame's prefetch (frames evaluated ahead). */
+    for (int i = 0; i * (1 / 60.0) <= plan.duration; i++) {
+        segue_transition_sample(transition, i / 60.0, pointers, plan.layer_count);
+        segue_transition_prefetch(transition, (i + 1) / 60.0);
+    }
     counting = 0;
-    printf("first|%ld\nsteady|%ld\n", first, counted - first);
+    printf("first|%ld\nsteady|%ld\nahead|%ld\n", first, steady, counted - first - steady);
     return NULL;
 }
 

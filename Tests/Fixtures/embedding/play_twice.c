@@ -1,10 +1,13 @@
 /*
  * Plays ANIMATOR from PLUGIN_DIR once to its end, finishes it, waits WAIT
  * seconds (dispatching the player's events), then begins it again, and prints
- * what each plan said: plan|N|ANIMATOR|FELL_BACK|REASON, then done. Built
- * with the system C compiler against the installed header and library alone.
+ * what each plan said: plan|N|ANIMATOR|FELL_BACK|REASON, then done. Given
+ * PLAY, the first transition is sampled at 60 frames a second of real time,
+ * slowed to last PLAY seconds, and what its finish said follows its plan:
+ * finish|ANIMATOR|FELL_BACK|REASON. Built with the system C compiler against the installed
+ * header and library alone.
  *
- *   play_twice PLUGIN_DIR ANIMATOR WAIT
+ *   play_twice PLUGIN_DIR ANIMATOR WAIT [PLAY]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <segue/embed.h>
@@ -37,7 +40,7 @@ static segue_transition_t *begin(segue_player_t *player, const char *animator, i
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4) return 2;
+    if (argc != 4 && argc != 5) return 2;
     const char *dirs[] = { argv[1] };
     segue_player_options_t options = { .struct_size = sizeof options, .plugin_dirs = dirs, .plugin_dir_count = 1,
         .flags = SEGUE_PLAYER_ONLY_GIVEN_FOLDERS };
@@ -54,8 +57,19 @@ int main(int argc, char **argv) {
     }
     segue_plan_info_t plan = { .struct_size = sizeof plan };
     segue_transition_plan(first, &plan);
-    for (double t = 0; t <= plan.duration; t += 1.0 / 60) segue_transition_sample(first, t, layers, plan.layer_count);
-    segue_transition_finish(first, true, NULL);
+    if (argc == 5) {
+        double play = atof(argv[4]), started = now();
+        for (double elapsed = 0; elapsed <= play; elapsed = now() - started) {
+            segue_transition_sample(first, elapsed / play * plan.duration, layers, plan.layer_count);
+            nanosleep(&(struct timespec){ 0, 1000000000 / 60 }, NULL);
+        }
+        segue_transition_report_t report = { .struct_size = sizeof report };
+        segue_transition_finish(first, true, &report);
+        printf("finish|%s|%d|%s\n", report.animator, report.fell_back, report.reason ? report.reason : "");
+    } else {
+        for (double t = 0; t <= plan.duration; t += 1.0 / 60) segue_transition_sample(first, t, layers, plan.layer_count);
+        segue_transition_finish(first, true, NULL);
+    }
     segue_transition_free(first);
     double until = now() + atof(argv[3]);
     while (now() < until) {

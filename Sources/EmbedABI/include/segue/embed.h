@@ -292,6 +292,15 @@ typedef struct segue_player_options {
     segue_event_fn on_event;
     /** Passed to on_event as it is. */
     void *user_data;
+    /**
+     * The address space all of this player's workers may use together, in
+     * bytes: each worker's limit is what is left of it (at most the config's
+     * "limits": {"memory"}); idle workers are ended to make room, oldest idle
+     * first, and a transition that finds no room plays the built-in default,
+     * saying so. 0 for the config's "limits": {"totalMemory"}, else 4 GiB;
+     * otherwise at least 268435456 (256 MiB). Strict sandbox only. Since 1.4.
+     */
+    uint64_t workers_memory;
 } segue_player_options_t;
 
 /** Search only plugin_dirs (and the config's "plugins"), not the standard folders. */
@@ -489,7 +498,10 @@ typedef struct segue_transition_desc {
 
 /**
  * Begins a transition: chooses the animator, runs its setup (in its worker,
- * within the setup deadline of 1 s) and checks the plan. When nothing chose a
+ * within the setup deadline of 1 s) and checks the plan; a plugin in a worker
+ * then evaluates its first two frames on a 60 Hz clock (t = 0 and 1/60 s, in
+ * one round trip, within the evaluate deadline), so that the first samples
+ * find them (see segue_transition_prefetch). When nothing chose a
  * plugin, or its plugin declines, is quarantined, crashes, hangs or plans
  * something unusable, the built-in default runs and the plan says why; that
  * is a success. On success *out is yours: finish it once, then free it.
@@ -569,6 +581,20 @@ segue_status_t segue_transition_sample(segue_transition_t *transition, double t,
  * process (the built-in default), for states already in hand, or once the
  * plugin has failed. Returns SEGUE_OK, SEGUE_E_INVALID_ARGUMENT (a NULL
  * transition, a NaN t) or SEGUE_E_ENDED. Allocates nothing. [any]
+ *
+ * Since 1.4, frames ahead: on a regular clock (a prefetch of t + d after a
+ * sample at t, d at most 0.1 s), a plugin in a worker is asked for up to 16
+ * frames, t + d, t + 2d, ..., in one round trip (fewer at first: a batch is
+ * at most as long as all the frames answered before it, and a worker stops
+ * after 2 ms), and for the next ones when fewer than half are left ahead. A
+ * sample or a prefetch within 2 ms (of the transition's time) of a time so
+ * evaluated takes the plugin's answer at that time, never one made up
+ * between two: with a steady clock, most frames then cost no round trip and
+ * wake no thread. This is sound because an animator's evaluate depends only
+ * on t and its setup. A frame evaluated ahead that is not finite fails the
+ * transition when a sample reaches it; a worker that crashes, hangs or is
+ * refused while evaluating ahead fails it when that is known, at most one
+ * batch before the sample would have reached the t it failed at.
  */
 segue_status_t segue_transition_prefetch(segue_transition_t *transition, double t);
 

@@ -1,0 +1,464 @@
+#include "SegueStackView.h"
+
+#include "seguecore.h"
+
+#include <QElapsedTimer>
+#include <QQmlComponent>
+#include <QQmlContext>
+#include <QQmlEngine>
+#include <QQmlProperty>
+#include <QQuickPaintedItem>
+#include <QQuickWindow>
+#include <QPainter>
+#include <QTimer>
+#include <QMouseEvent>
+
+#include <cmath>
+
+void SegueLayerTransform::setMap(const double m[9]) {
+    // The 3x3 in the x, y and w rows and columns; z passes through.
+    const QMatrix4x4 matrix(static_cast<float>(m[0]), static_cast<float>(m[1]), 0, static_cast<float>(m[2]),
+                            static_cast<float>(m[3]), static_cast<float>(m[4]), 0, static_cast<float>(m[5]),
+                            0, 0, 1, 0,
+                            static_cast<float>(m[6]), static_cast<float>(m[7]), 0, static_cast<float>(m[8]));
+    if (matrix == m_matrix) return;
+    m_matrix = matrix;
+    update();
+}
+
+// The layers with a mesh, drawn with QPainter from pictures of the pages taken as the transition began
+// (the same triangles, light and back as SegueStackedWidget draws).
+class SegueMeshItem : public QQuickPaintedItem {
+public:
+    explicit SegueMeshItem(QQuickItem *parent) : QQuickPaintedItem(parent) {}
+    QVector<QPair<segue_drawn_layer_t, int>> layers;  // and the side each shows
+    QImage pictures[2], backs[2];
+    void paint(QPainter *painter) override {
+        for (const auto &layer : layers) {
+            int side = layer.second;
+            if (backs[side].isNull()) backs[side] = segueqt::backOf(pictures[side]);
+            segueqt::paintLayer(*painter, layer.first, pictures[side], backs[side], size().toSize());
+        }
+    }
+};
+
+struct SegueStackView::Playing {
+    segueqt::Transition *transition = nullptr;
+    // A gesture's: the fraction it is at, and once released where it goes, from where, how fast.
+    bool interactive = false, released = false, linear = false;
+    double fraction = 0, origin = 0, target = 1, seconds = 0;
+    QPointer<QQuickItem> pages[2];  // from, to
+    SegueLayerTransform *transforms[2] = { nullptr, nullptr };
+    bool layered[2] = { false, false };
+    SegueMeshItem *meshes = nullptr;  // when the plan has a mesh and the pages' pictures were taken  // layer.enabled set for the transition (alpha below 1)
+    QPointer<QQuickItem> leaving;  // popped or replaced: disposed of at the end
+    bool leavingOwned = false;
+    QElapsedTimer clock;
+    QTimer timer;
+};
+
+static const double EdgeWidth = 24, DragThreshold = 12, RestSeconds = 0.1;
+
+static double nowSeconds() {
+    static QElapsedTimer clock;
+    if (!clock.isValid()) clock.start();
+    return clock.nsecsElapsed() / 1e9;
+}
+
+SegueStackView::SegueStackView(QQuickItem *parent) : QQuickItem(parent) {
+    setClip(true);
+    setFiltersChildMouseEvents(true);
+    setAcceptedMouseButtons(Qt::LeftButton);
+}
+
+SegueStackView::~SegueStackView() {
+    if (m_playing) endTransition(true);
+    delete m_player;
+}
+
+void SegueStackView::setAnimator(const QString &animator) {
+    if (animator == m_animator) return;
+    m_animator = animator;
+    emit animatorChanged();
+}
+
+void SegueStackView::setHoldFraction(double fraction) {
+    m_hold = fraction >= 0 ? qMin(fraction, 1.0) : -1;
+    if (m_playing && m_hold < 0) m_playing->clock.restart();
+    if (m_playing) tick();
+}
+
+void SegueStackView::componentComplete() {
+    QQuickItem::componentComplete();
+    if (m_initial.isValid() && m_items.isEmpty()) push(m_initial);
+}
+
+#if QT_VERSION >= QT_VERSION_CHECK(6, 0, 0)
+void SegueStackView::geometryChange(const QRectF &now, const QRectF &before) {
+    QQuickItem::geometryChange(now, before);
+#else
+void SegueStackView::geometryChanged(const QRectF &now, const QRectF &before) {
+    QQuickItem::geometryChanged(now, before);
+#endif
+    for (const Entry &entry : m_items) place(entry.item);
+}
+
+void SegueStackView::place(QQuickItem *item) {
+    if (!item) return;
+    item->setPosition(QPointF(0, 0));
+    item->setSize(size());
+}
+
+QQuickItem *SegueStackView::take(const QVariant &value, bool *owned) {
+    QObject *object = value.value<QObject *>();
+    if (auto *item = qobject_cast<QQuickItem *>(object)) {
+        *owned = false;
+        item->setParentItem(this);
+        place(item);
+        return item;
+    }
+    auto *component = qobject_cast<QQmlComponent *>(object);
+    if (!component) {
+        qWarning("SegueStackView: push and replace take an Item or a Component, not %s", value.typeName() ? value.typeName() : "nothing");
+        return nullptr;
+    }
+    QQmlContext *context = component->creationContext() ? component->creationContext() : qmlContext(this);
+    QObject *created = component->beginCreate(context);
+    auto *item = qobject_cast<QQuickItem *>(created);
+    if (!item) {
+        qWarning("SegueStackView: the component made no Item: %s", qPrintable(component->errorString()));
+        delete created;
+        return nullptr;
+    }
+    item->setParentItem(this);
+    place(item);
+    component->completeCreate();
+    QQmlEngine::setObjectOwnership(item, QQmlEngine::CppOwnership);
+    *owned = true;
+    return item;
+}
+
+QQuickItem *SegueStackView::push(const QVariant &value) {
+    if (m_playing) endTransition(true);
+    bool owned = false;
+    QQuickItem *item = take(value, &owned);
+    if (!item) return nullptr;
+    QQuickItem *from = currentItem();
+    m_items.append(Entry { item, owned });
+    emit depthChanged();
+    emit currentItemChanged();
+    if (from) play(from, item, true, Entry { nullptr, false });
+    else item->setVisible(true);
+    return item;
+}
+
+QQuickItem *SegueStackView::pop() {
+    if (m_playing) endTransition(true);
+    if (m_items.size() < 2) return nullptr;
+    Entry leaving = m_items.takeLast();
+    emit depthChanged();
+    emit currentItemChanged();
+    play(leaving.item, currentItem(), false, leaving);
+    return leaving.item;
+}
+
+QQuickItem *SegueStackView::replace(const QVariant &value) {
+    if (m_items.isEmpty()) return push(value);
+    if (m_playing) endTransition(true);
+    bool owned = false;
+    QQuickItem *item = take(value, &owned);
+    if (!item) return nullptr;
+    Entry leaving = m_items.takeLast();
+    m_items.append(Entry { item, owned });
+    emit currentItemChanged();
+    play(leaving.item, item, true, leaving);
+    return item;
+}
+
+void SegueStackView::finishTransition() {
+    if (m_playing) endTransition(true);
+}
+
+bool SegueStackView::play(QQuickItem *from, QQuickItem *to, bool goingRight, Entry leaving, bool interactive) {
+    for (const Entry &entry : m_items) {
+        if (entry.item && entry.item != to) entry.item->setVisible(false);
+    }
+    QString why;
+    segueqt::Transition *transition = nullptr;
+    if (!window() || width() <= 0 || height() <= 0) {
+        why = QStringLiteral("the stack view is not shown or has no size");
+    } else {
+        if (!m_player && !m_playerFailed) {
+            m_player = new segueqt::Player(m_configFile);
+            m_playerFailed = m_player->handle() == nullptr;
+        }
+        if (m_playerFailed) {
+            why = QStringLiteral("Segue's player could not start (the log says why)");
+        } else {
+            transition = segueqt::Transition::begin(m_player->handle(), size().toSize(), from ? from->objectName() : QString(),
+                                                    to->objectName(), goingRight, interactive, m_animator, &why);
+            if (!transition) {
+                qWarning("SegueStackView: a transition could not begin: %s", qPrintable(why));
+                why = QStringLiteral("the transition could not begin: ") + why;
+            }
+        }
+    }
+    if (!transition) {
+        to->setVisible(true);
+        if (leaving.item) {
+            leaving.item->setVisible(false);
+            if (leaving.owned) leaving.item->deleteLater();
+        }
+        emit transitionFinished(QStringLiteral("none"), true, false, why);
+        return false;
+    }
+    auto *p = new Playing;
+    p->transition = transition;
+    p->interactive = interactive;
+    p->pages[0] = from;
+    p->pages[1] = to;
+    if (transition->hasMesh()) {
+        // Each page alone in the window, grabbed where the view is.
+        QRectF scene = mapRectToScene(boundingRect());
+        qreal scale = window()->effectiveDevicePixelRatio();
+        QRect at = QRectF(scene.topLeft() * scale, scene.size() * scale).toAlignedRect();
+        p->meshes = new SegueMeshItem(this);
+        p->meshes->setSize(size());
+        p->meshes->setVisible(false);
+        for (int side = 0; side < 2; side++) {
+            if (p->pages[side]) p->pages[side]->setVisible(true);
+            if (p->pages[1 - side]) p->pages[1 - side]->setVisible(false);
+            p->meshes->pictures[side] = window()->grabWindow().copy(at).convertToFormat(QImage::Format_ARGB32_Premultiplied);
+        }
+    }
+    p->leaving = leaving.item;
+    p->leavingOwned = leaving.owned;
+    for (int side = 0; side < 2; side++) {
+        if (!p->pages[side]) continue;
+        p->transforms[side] = new SegueLayerTransform(this);
+        p->transforms[side]->appendToItem(p->pages[side]);
+    }
+    m_playing = p;
+    p->timer.setTimerType(Qt::PreciseTimer);
+    p->timer.setInterval(16);
+    connect(&p->timer, &QTimer::timeout, this, &SegueStackView::tick);
+    p->clock.start();
+    p->timer.start();
+    emit busyChanged();
+    tick();
+    return true;
+}
+
+void SegueStackView::tick() {
+    Playing *p = m_playing;
+    if (!p) return;
+    double duration = p->transition->duration();
+    double t = m_hold >= 0 ? m_hold * duration : p->clock.nsecsElapsed() / 1e9;
+    if (p->interactive && m_hold < 0) {
+        if (p->released) {
+            // The rest at the ease-in-out pace, or linearly at the release's speed (as the GTK widget).
+            double x = p->seconds > 0 ? qBound(0.0, p->clock.nsecsElapsed() / 1e9 / p->seconds, 1.0) : 1;
+            double eased = p->linear ? x : segue_cubic_bezier_value(0.42, 0, 0.58, 1, x);
+            p->fraction = p->origin + (p->target - p->origin) * eased;
+        }
+        t = p->fraction * duration;
+    }
+    if (p->transition->sample(qMin(t, duration))) {
+        bool shown[2] = { false, false };
+        const QVector<segue_drawn_layer_t> &layers = p->transition->layers();
+        if (p->meshes) p->meshes->layers.clear();
+        for (int k = 0; k < layers.size(); k++) {
+            const segue_drawn_layer_t &layer = layers[k];
+            int side = layer.request.kind == SEGUE_LAYER_TO_VIEW ? 1 : layer.request.kind == SEGUE_LAYER_FROM_VIEW ? 0 : -1;
+            if (side < 0 || !p->pages[side] || !layer.visible) continue;  // element snapshots: no elements are described
+            if (layer.has_mesh && p->meshes && !p->meshes->pictures[side].isNull()) {
+                p->meshes->layers.append(qMakePair(layer, side));
+                p->meshes->setZ(k);
+                continue;
+            }
+            shown[side] = true;
+            const double *m = layer.map;
+            if (m[0] == 1 && m[1] == 0 && m[3] == 0 && m[4] == 1 && m[6] == 0 && m[7] == 0 && m[8] == 1) {
+                // A translation moves the item itself: Qt Quick's renderers draw a moved item as a
+                // StackView's slide, cheaper than an item under a transform.
+                static const double identity[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+                p->transforms[side]->setMap(identity);
+                p->pages[side]->setPosition(QPointF(m[2], m[5]));
+            } else {
+                p->pages[side]->setPosition(QPointF(0, 0));
+                p->transforms[side]->setMap(m);
+            }
+            p->pages[side]->setOpacity(qBound(0.0, layer.state.alpha, 1.0));
+            // A page fading (by more than half a level in 255) is drawn whole and then faded, as Segue
+            // draws a layer; without a layer Qt Quick would fade each of its items on its own, each
+            // showing through the next.
+            if (layer.state.alpha < 0.998 && !p->layered[side] && !QQmlProperty::read(p->pages[side], "layer.enabled").toBool()) {
+                p->layered[side] = QQmlProperty::write(p->pages[side], "layer.enabled", true);
+            }
+            p->pages[side]->setZ(k);  // back to front: Qt Quick draws siblings by z, then by order
+        }
+        for (int side = 0; side < 2; side++) {
+            if (p->pages[side]) p->pages[side]->setVisible(shown[side]);
+        }
+        if (p->meshes) {
+            p->meshes->setVisible(!p->meshes->layers.isEmpty());
+            p->meshes->update();
+        }
+    }
+    if (m_hold >= 0) return;
+    // The next frame's answer asked for now, while this one is drawn (a finger's next place is unknown).
+    if (!p->interactive || p->released) p->transition->prefetch(t + p->timer.interval() / 1000.0);
+    if (p->interactive) {
+        if (p->released && p->fraction == p->target) endTransition(p->target == 1);
+    } else if (t >= duration) {
+        endTransition(true);
+    }
+}
+
+void SegueStackView::endTransition(bool completed) {
+    Playing *p = m_playing;
+    if (!p) return;
+    m_playing = nullptr;
+    p->timer.stop();
+    segueqt::Report report = p->transition->finish(completed);
+    delete p->transition;
+    for (int side = 0; side < 2; side++) {
+        if (p->pages[side]) {
+            // Its transform list forgets a transform as it is destroyed.
+            p->pages[side]->setOpacity(1);
+            place(p->pages[side]);
+            if (p->layered[side]) QQmlProperty::write(p->pages[side], "layer.enabled", false);
+            p->pages[side]->setZ(0);
+        }
+        delete p->transforms[side];
+    }
+    delete p->meshes;
+    if (!completed && p->leaving) {
+        // A pop taken back: the page it was leaving is the top again.
+        m_items.append(Entry { p->leaving, p->leavingOwned });
+        p->leaving = nullptr;
+        emit depthChanged();
+        emit currentItemChanged();
+    }
+    for (const Entry &entry : m_items) {
+        if (entry.item) entry.item->setVisible(entry.item == currentItem());
+    }
+    if (p->leaving) {
+        p->leaving->setVisible(false);
+        if (p->leavingOwned) p->leaving->deleteLater();
+    }
+    delete p;
+    emit busyChanged();
+    emit transitionFinished(report.animator, report.completed, report.fellBack, report.reason);
+}
+
+bool SegueStackView::isLate() const { return m_playing && m_playing->transition->late(); }
+
+// ---- The edge swipe -----------------------------------------------------------
+
+void SegueStackView::release(bool finish, double speed) {
+    Playing *p = m_playing;
+    m_swiping = false;
+    if (!p || !p->interactive || p->released) return;
+    p->released = true;
+    p->origin = p->fraction;
+    p->target = finish ? 1 : 0;
+    double distance = std::abs(p->target - p->origin), flick = std::isfinite(speed) ? std::abs(speed) : 0;
+    p->seconds = distance * p->transition->duration();
+    p->linear = false;
+    if (flick > 0 && distance / flick < p->seconds) {
+        p->seconds = distance / flick;
+        p->linear = true;
+    }
+    p->clock.restart();
+    tick();
+}
+
+// A press near the left edge may become the swipe back; it is claimed only once it moves sideways past
+// the threshold, so that a click there stays the child's. True when the event is the swipe's.
+bool SegueStackView::edgeEvent(QEvent *event, QPointF at) {
+    double now = nowSeconds();
+    switch (event->type()) {
+    case QEvent::MouseButtonPress:
+        if (m_swiping) release(false, 0);  // the last one's release never came
+        m_swiping = false;
+        m_edgePress = m_edgeSwipe && at.x() <= EdgeWidth && m_items.size() > 1 && !m_playing;
+        m_pressAt = at;
+        return false;
+    case QEvent::MouseMove: {
+        double dx = at.x() - m_pressAt.x(), dy = at.y() - m_pressAt.y();
+        if (!m_swiping) {
+            if (!m_edgePress || dx < DragThreshold || std::abs(dy) > dx) return false;
+            m_edgePress = false;
+            Entry leaving = m_items.takeLast();
+            emit depthChanged();
+            emit currentItemChanged();
+            if (!play(leaving.item, currentItem(), false, leaving, true)) return false;
+            m_swiping = true;
+            m_lastX = dx;
+            m_lastTime = now;
+            m_speed = 0;
+            grabMouse();
+        }
+        if (!m_playing) return true;
+        if (now > m_lastTime) m_speed = (dx - m_lastX) / (now - m_lastTime);
+        m_lastX = dx;
+        m_lastTime = now;
+        m_playing->fraction = width() > 0 ? qBound(0.0, dx / width(), 1.0) : 0;
+        tick();
+        return true;
+    }
+    case QEvent::MouseButtonRelease: {
+        m_edgePress = false;
+        if (!m_swiping) return false;
+        // A finger that rested before it let go flings nothing.
+        if (now - m_lastTime > RestSeconds) m_speed = 0;
+        double dx = at.x() - m_pressAt.x();
+        bool finish = segue_edge_pan_finishes(dx, m_speed, width());
+        double flick = width() > 0 ? m_speed / width() : 0;
+        release(finish, finish ? qMax(flick, 0.0) : qMax(-flick, 0.0));
+        ungrabMouse();
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+static QPointF scenePoint(QMouseEvent *event) {
+#if QT_VERSION >= QT_VERSION_CHECK(6, 0, 0)
+    return event->scenePosition();
+#else
+    return event->windowPos();
+#endif
+}
+
+bool SegueStackView::childMouseEventFilter(QQuickItem *item, QEvent *event) {
+    switch (event->type()) {
+    case QEvent::MouseButtonPress:
+    case QEvent::MouseMove:
+    case QEvent::MouseButtonRelease: {
+        auto *mouse = static_cast<QMouseEvent *>(event);
+        return edgeEvent(event, mapFromScene(scenePoint(mouse)));
+    }
+    default:
+        return QQuickItem::childMouseEventFilter(item, event);
+    }
+}
+
+void SegueStackView::mousePressEvent(QMouseEvent *event) {
+    edgeEvent(event, event->pos());
+    // Kept only when it may become the swipe; else it goes on to what is below.
+    event->setAccepted(m_edgePress);
+}
+
+void SegueStackView::mouseMoveEvent(QMouseEvent *event) { event->setAccepted(edgeEvent(event, event->pos())); }
+
+void SegueStackView::mouseReleaseEvent(QMouseEvent *event) {
+    event->setAccepted(edgeEvent(event, event->pos())); }
+
+void SegueStackView::mouseUngrabEvent() {
+    // Qt Quick may move the grab between the view and the child it filters while a swipe goes on:
+    // the swipe ends with its release (seen either way), a new press, or a push or pop.
+    m_edgePress = false;
+}

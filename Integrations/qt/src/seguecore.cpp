@@ -1,0 +1,218 @@
+#include "seguecore.h"
+
+#include <QDebug>
+#include <QPainter>
+#include <QPainterPath>
+#include <QSocketNotifier>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace segueqt {
+
+static void onEvent(void *, const segue_event_t *event) {
+    // libsegue has escaped what a plugin wrote.
+    if (event->level >= SEGUE_LOG_WARNING || event->kind == SEGUE_EVENT_CONFIG_ERROR || event->kind == SEGUE_EVENT_FELL_BACK)
+        qWarning("Segue: %s", event->message);
+    else
+        qDebug("Segue: %s", event->message);
+}
+
+Player::Player(const QString &configFile, QObject *parent) : QObject(parent) {
+    QByteArray config = configFile.toUtf8();
+    segue_player_options_t options;
+    std::memset(&options, 0, sizeof options);
+    options.struct_size = sizeof options;
+    options.config_path = configFile.isEmpty() ? nullptr : config.constData();
+    options.flags = SEGUE_PLAYER_WATCH | SEGUE_PLAYER_STANDARD_CONFIG;
+    options.on_event = onEvent;
+    if (segue_player_new(&options, &m_player) != SEGUE_OK) {
+        m_error = QString::fromUtf8(segue_error_message());
+        qWarning("Segue's player could not start (%s); pages switch without transitions", qPrintable(m_error));
+        m_player = nullptr;
+        return;
+    }
+    segue_player_dispatch(m_player);
+    m_notifier = new QSocketNotifier(segue_player_fd(m_player), QSocketNotifier::Read, this);
+    QObject::connect(m_notifier, &QSocketNotifier::activated, this, [this] { segue_player_dispatch(m_player); });
+}
+
+Player::~Player() {
+    delete m_notifier;
+    segue_player_free(m_player);
+}
+
+Transition *Transition::begin(segue_player_t *player, QSize size, const QString &from, const QString &to, bool goingRight,
+                              bool interactive, const QString &animator, QString *error) {
+    QByteArray fromName = from.toUtf8(), toName = to.toUtf8(), chosen = animator.toUtf8();
+    segue_transition_desc_t desc;
+    std::memset(&desc, 0, sizeof desc);
+    desc.struct_size = sizeof desc;
+    desc.bounds = segue_rect_t { 0, 0, double(size.width()), double(size.height()) };
+    desc.from = segue_view_t { fromName.constData(), desc.bounds, nullptr, 0 };
+    desc.to = segue_view_t { toName.constData(), desc.bounds, nullptr, 0 };
+    desc.going_right = goingRight;
+    desc.interactive = interactive;
+    desc.animator = animator.isEmpty() ? nullptr : chosen.constData();
+    segue_transition_t *handle = nullptr;
+    if (segue_transition_begin(player, &desc, &handle) != SEGUE_OK) {
+        *error = QString::fromUtf8(segue_error_message());
+        return nullptr;
+    }
+    auto *t = new Transition;
+    t->m_transition = handle;
+    t->m_size = size;
+    t->m_plan.struct_size = sizeof t->m_plan;
+    segue_transition_plan(handle, &t->m_plan);
+    if (segue_sampler_new(handle, &t->m_sampler) != SEGUE_OK) t->m_sampler = nullptr;
+    return t;
+}
+
+Transition::~Transition() {
+    if (!m_finished) finish(false);
+    segue_sampler_free(m_sampler);  // before its transition
+    segue_transition_free(m_transition);
+}
+
+bool Transition::sample(double t) {
+    if (!m_sampler) return false;
+    uint32_t count = 0;
+    bool changed = false;
+    segue_status_t status = segue_sampler_sample(m_sampler, t, &count, &changed);
+    if (status < 0) {
+        qWarning("Segue: sampling the transition failed: %s", segue_error_message());
+        return false;
+    }
+    m_late = status == SEGUE_LATE;
+    if (changed) segue_transition_plan(m_transition, &m_plan);  // the default took over: its duration, its name
+    m_layers.resize(int(count));
+    for (uint32_t i = 0; i < count; i++) {
+        m_layers[int(i)] = segue_drawn_layer_t {};
+        m_layers[int(i)].struct_size = sizeof(segue_drawn_layer_t);
+        segue_sampler_layer(m_sampler, i, &m_layers[int(i)]);
+    }
+    return true;
+}
+
+Report Transition::finish(bool completed) {
+    if (m_finished) return m_report;
+    m_finished = true;
+    segue_transition_report_t report;
+    std::memset(&report, 0, sizeof report);
+    report.struct_size = sizeof report;
+    segue_transition_finish(m_transition, completed, &report);
+    m_report.animator = QString::fromUtf8(report.animator ? report.animator : (m_plan.animator ? m_plan.animator : ""));
+    m_report.completed = completed;
+    m_report.fellBack = report.fell_back;
+    m_report.reason = QString::fromUtf8(report.reason ? report.reason : "");
+    return m_report;
+}
+
+QTransform transformOf(const double m[9]) { return QTransform(m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]); }
+
+QImage backOf(const QImage &picture) {
+    QImage back = picture.convertToFormat(QImage::Format_ARGB32);
+    for (int y = 0; y < back.height(); y++) {
+        QRgb *row = reinterpret_cast<QRgb *>(back.scanLine(y));
+        for (int x = 0; x < back.width(); x++) {
+            float rgba[4] = { qRed(row[x]) / 255.f, qGreen(row[x]) / 255.f, qBlue(row[x]) / 255.f, qAlpha(row[x]) / 255.f };
+            segue_page_back(rgba, rgba);
+            row[x] = qRgba(int(std::lround(rgba[0] * 255)), int(std::lround(rgba[1] * 255)), int(std::lround(rgba[2] * 255)), qAlpha(row[x]));
+        }
+    }
+    return back.convertToFormat(QImage::Format_ARGB32_Premultiplied);
+}
+
+enum { Most = (SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1) };
+
+// The mesh's triangles: each the picture moved by the affine map that takes its texture corners to its
+// corners on screen, clipped to it, darkened to its light (the mean of its vertices').
+static void paintMesh(QPainter &painter, const segue_drawn_layer_t &layer, const QImage &picture, const QImage &back, QSize size) {
+    static thread_local std::vector<float> xy(2 * Most), uv(2 * Most), front(Most), behind(Most);
+    static thread_local std::vector<int32_t> grid(6 * SEGUE_MAX_MESH_DIVISIONS * SEGUE_MAX_MESH_DIVISIONS);
+    segue_rect_t bounds { 0, 0, double(size.width()), double(size.height()) };
+    uint32_t columns = 0, rows = 0;
+    uint32_t count = segue_layer_project(&layer.state, &layer.request, &bounds, 1, xy.data(), uv.data(), Most, &columns, &rows);
+    if (count == 0) return;  // behind the eye
+    uint32_t n = segue_grid_indices(columns, rows, grid.data(), uint32_t(grid.size()));
+    if (segue_mesh_light(&layer.state, &layer.request, false, front.data(), Most) != count ||
+        segue_mesh_light(&layer.state, &layer.request, true, behind.data(), Most) != count)
+        return;
+    // The content is the picture of the layer's resting frame.
+    const segue_rect_t rest = layer.resting_frame;
+    const double sx = picture.width() / double(size.width()), sy = picture.height() / double(size.height());
+    painter.save();
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, true);
+    const QTransform base = painter.transform();
+    for (uint32_t k = 0; k + 2 < n; k += 3) {
+        int32_t i[3] = { grid[k], grid[k + 1], grid[k + 2] };
+        QPointF p[3], s[3];
+        for (int j = 0; j < 3; j++) {
+            p[j] = QPointF(xy[2 * i[j]], xy[2 * i[j] + 1]);
+            s[j] = QPointF((rest.x + uv[2 * i[j]] * rest.width) * sx, (rest.y + uv[2 * i[j] + 1] * rest.height) * sy);
+        }
+        double onScreen = (p[1].x() - p[0].x()) * (p[2].y() - p[0].y()) - (p[1].y() - p[0].y()) * (p[2].x() - p[0].x());
+        double inPicture = (s[1].x() - s[0].x()) * (s[2].y() - s[0].y()) - (s[1].y() - s[0].y()) * (s[2].x() - s[0].x());
+        if (onScreen == 0 || inPicture == 0) continue;
+        bool turned = (onScreen > 0) != (inPicture > 0);
+        // The affine map taking s[0..2] to p[0..2]: [a c e; b d f].
+        double ux = s[1].x() - s[0].x(), uy = s[1].y() - s[0].y(), vx = s[2].x() - s[0].x(), vy = s[2].y() - s[0].y();
+        double det = ux * vy - vx * uy;
+        double px = p[1].x() - p[0].x(), py = p[1].y() - p[0].y(), qx = p[2].x() - p[0].x(), qy = p[2].y() - p[0].y();
+        double a = (px * vy - qx * uy) / det, c = (qx * ux - px * vx) / det;
+        double b = (py * vy - qy * uy) / det, d = (qy * ux - py * vx) / det;
+        double e = p[0].x() - a * s[0].x() - c * s[0].y(), f = p[0].y() - b * s[0].x() - d * s[0].y();
+        QPainterPath triangle;
+        triangle.moveTo(p[0]);
+        triangle.lineTo(p[1]);
+        triangle.lineTo(p[2]);
+        triangle.closeSubpath();
+        const float *shades = turned ? behind.data() : front.data();
+        double shade = (shades[i[0]] + shades[i[1]] + shades[i[2]]) / 3.0;
+        painter.setTransform(base);
+        painter.setClipPath(triangle);
+        painter.setTransform(QTransform(a, b, c, d, e, f) * base);
+        painter.drawImage(QPointF(0, 0), turned && !back.isNull() ? back : picture);
+        painter.setTransform(base);
+        if (shade < 1) painter.fillPath(triangle, QColor::fromRgbF(0, 0, 0, std::min(1.0, std::max(0.0, 1 - shade))));
+    }
+    painter.restore();
+}
+
+void paintLayer(QPainter &painter, const segue_drawn_layer_t &layer, const QImage &picture, const QImage &back, QSize size) {
+    if (!layer.visible || picture.isNull()) return;
+    const double alpha = std::min(1.0, std::max(0.0, layer.state.alpha));
+    if (layer.has_mesh) {
+        if (alpha >= 1) {
+            paintMesh(painter, layer, picture, back, size);
+        } else {
+            // Drawn whole first, then at its alpha: its triangles must not show through one another.
+            QImage whole(picture.size(), QImage::Format_ARGB32_Premultiplied);
+            whole.fill(Qt::transparent);
+            QPainter inner(&whole);
+            inner.scale(picture.width() / double(size.width()), picture.height() / double(size.height()));
+            paintMesh(inner, layer, picture, back, size);
+            inner.end();
+            painter.save();
+            painter.setOpacity(alpha * painter.opacity());
+            painter.drawImage(QRectF(0, 0, size.width(), size.height()), whole);
+            painter.restore();
+        }
+        return;
+    }
+    const segue_rect_t rest = layer.resting_frame;
+    if (rest.width <= 0 || rest.height <= 0) return;
+    const QRectF at(rest.x, rest.y, rest.width, rest.height);
+    const QRectF source(rest.x * picture.width() / size.width(), rest.y * picture.height() / size.height(),
+                        rest.width * picture.width() / size.width(), rest.height * picture.height() / size.height());
+    painter.save();
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, true);
+    painter.setTransform(transformOf(layer.map), true);
+    painter.setOpacity(alpha * painter.opacity());
+    painter.drawImage(at, picture, source);
+    painter.restore();
+}
+
+}  // namespace segueqt
