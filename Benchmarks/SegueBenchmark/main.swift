@@ -15,6 +15,8 @@
 // SEGUE_BENCH_FRAME=N drawing frame N alone, for a profiler): for each animator
 // at 390x844, the time and peak memory of `segue preview`, and GIF and PNG sizes
 // against gifsicle -O3 (where installed) and zlib level 6 on the same frames.
+// --look-only times one window's frame plain, rounded, shadowed and clipped
+// (ABI 1.4's look) in Segue's renderer.
 // --encoders-only times the terminal encoders (sixel, kitty inline) alone on
 // frames of the size segue show sends a terminal.
 //
@@ -217,6 +219,10 @@ func option(_ name: String, default value: Int, in arguments: [String] = Array(C
     return v
 }
 let frames = option("--frames", default: 20_000)
+if arguments.contains("--look-only") {
+    lookBenchmark()  // the renderer alone: no plugins needed
+    exit(0)
+}
 let binFolder = (try! FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") as NSString).deletingLastPathComponent
 
 // Plugin load time: the first scan of the build folder (three Swift plugins), in a scanner process.

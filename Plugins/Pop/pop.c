@@ -4,6 +4,12 @@
  * GNOME Shell's window open). Written for appearances and disappearances only
  * (ABI 1.3's kinds): Segue's built-in default runs switches instead.
  *
+ * On a 1.4 host (ABI 1.4's look and anchor) the window is rounded and casts a
+ * shadow; it opens from the pointer when the host knows where it was (growing
+ * about it rather than about its centre), opens out of the launcher's
+ * rectangle when known, and a minimize (a disappearance with a known target
+ * rectangle: the task-bar entry) shrinks into that rectangle.
+ *
  * Plain C, with nothing but the animator header.
  */
 #include "segue_animator.h"
@@ -12,7 +18,7 @@
 
 static const segue_host_t *host;
 
-enum { PARAM_DURATION, PARAM_SCALE, PARAM_CURVE, PARAM_COUNT };
+enum { PARAM_DURATION, PARAM_SCALE, PARAM_CURVE, PARAM_CORNERS, PARAM_SHADOW, PARAM_COUNT };
 
 static const segue_param_t duration_param = {
     .struct_size = sizeof(segue_param_t),
@@ -38,9 +44,32 @@ static const segue_param_t curve_param = {
     .default_value = SEGUE_CURVE_EASE_OUT, .min_value = 0, .max_value = 4,
 };
 
-static const segue_param_t *const params[PARAM_COUNT] = { &duration_param, &scale_param, &curve_param };
+static const segue_param_t corners_param = {
+    .struct_size = sizeof(segue_param_t),
+    .name = "corner_radius",
+    .explanation = "Radius of the window's rounded corners while it moves, in points (0: square).",
+    .type = SEGUE_PARAM_NUMBER,
+    .default_value = 12, .min_value = 0, .max_value = 64,
+};
+
+static const segue_param_t shadow_param = {
+    .struct_size = sizeof(segue_param_t),
+    .name = "shadow",
+    .explanation = "Blur radius of the shadow the window casts while it moves, in points (0: none).",
+    .type = SEGUE_PARAM_NUMBER,
+    .default_value = 24, .min_value = 0, .max_value = 200,
+};
+
+static const segue_param_t *const params[PARAM_COUNT] = { &duration_param, &scale_param, &curve_param, &corners_param, &shadow_param };
 
 static bool opening(const segue_context_t *ctx) { return ctx->kind == SEGUE_TRANSITION_APPEAR; }
+
+/* The anchor's rectangle, when the host gave one: a minimize's task-bar entry, or the launcher an opening came from. */
+static const segue_rect_t *anchor_rect(const segue_context_t *ctx) {
+    if (!SEGUE_CONTEXT_HAS(ctx, anchor) || !ctx->anchor.has_rect) return NULL;
+    const segue_rect_t *r = &ctx->anchor.rect;
+    return r->width > 0 && r->height > 0 ? r : NULL;
+}
 
 static segue_setup_result_t setup(const segue_animator_t *self, const segue_context_t *ctx, segue_plan_t *plan) {
     (void)self;
@@ -59,11 +88,45 @@ static void evaluate(const segue_animator_t *self, const segue_context_t *ctx, c
     /* How visible the window is: 0 invisible, 1 at rest. A close is the open run backwards in time. */
     double shown = host->cubic_bezier_value(c.x1, c.y1, c.x2, c.y2, opening(ctx) ? fraction : 1 - fraction);
     double s = ctx->params[PARAM_SCALE] + (1 - ctx->params[PARAM_SCALE]) * shown;
+    segue_layer_state_t *state = states[0];
+    const segue_rect_t f = state->frame;
+    double sx = s, sy = s, dx = 0, dy = 0;
+    double alpha = shown < 0 ? 0 : shown > 1 ? 1 : shown;
+    const segue_rect_t *target = anchor_rect(ctx);
+    if (target && f.width > 0 && f.height > 0) {
+        /* Into (or out of) the rectangle: the frame's centre moves onto its centre and the window takes its size. */
+        double away = 1 - shown;
+        sx = 1 + (target->width / f.width - 1) * away;
+        sy = 1 + (target->height / f.height - 1) * away;
+        dx = (target->x + target->width / 2 - (f.x + f.width / 2)) * away;
+        dy = (target->y + target->height / 2 - (f.y + f.height / 2)) * away;
+        alpha = shown * 3 > 1 ? 1 : shown * 3; /* seen all the way in, fading only in its last third */
+    } else if (opening(ctx) && SEGUE_CONTEXT_HAS(ctx, anchor) && ctx->anchor.has_point) {
+        /* Growing about the pointer: the point under it stays where it is while the window scales. */
+        dx = (ctx->anchor.point_x - (f.x + f.width / 2)) * (1 - s);
+        dy = (ctx->anchor.point_y - (f.y + f.height / 2)) * (1 - s);
+    }
     segue_transform3d_t m = SEGUE_TRANSFORM3D_IDENTITY;
-    m.m[0] = s;
-    m.m[5] = s;
-    states[0]->transform = m;
-    states[0]->alpha = shown < 0 ? 0 : shown > 1 ? 1 : shown;
+    m.m[0] = sx;
+    m.m[5] = sy;
+    m.m[12] = dx;
+    m.m[13] = dy;
+    state->transform = m;
+    state->alpha = alpha;
+    if (SEGUE_STATE_HAS(state, shadow)) {
+        /* Rounded, with a soft shadow below: in the window's own points, so corners keep their size as it scales. */
+        double radius = ctx->params[PARAM_CORNERS];
+        double smaller = sx < sy ? sx : sy;
+        double half = (f.width < f.height ? f.width : f.height) / 2; /* no rounder than a pill */
+        radius = smaller > 0.05 ? radius / smaller : radius;
+        state->corner_radius = radius < half ? radius : half > 0 ? half : 0;
+        double blur = ctx->params[PARAM_SHADOW];
+        if (blur > 0) {
+            state->shadow.radius = blur;
+            state->shadow.offset_y = blur / 3;
+            state->shadow.opacity = 0.4;
+        }
+    }
 }
 
 static const segue_animator_t pop = {

@@ -23,3 +23,12 @@ _Static_assert(sizeof(segue_cubic_bezier_t) == 32, "segue_cubic_bezier_t is four
 _Static_assert(offsetof(segue_plugin_t, animator_count) + sizeof(uint32_t) == 28, "SizedStruct.Minimum.plugin");
 _Static_assert(offsetof(segue_animator_t, end) == 80, "SizedStruct.Minimum.animator: through evaluate");
 _Static_assert(offsetof(segue_param_t, max_value) + sizeof(double) == 56, "SizedStruct.Minimum.parameter");
+/* 1.4 appended clip, corner_radius and shadow after every 1.3 member of a layer state, and the anchor,
+ * window type and modal flag after the context's kind: a 1.3 plugin reads and writes the same offsets. */
+_Static_assert(offsetof(segue_layer_state_t, clip) >= offsetof(segue_layer_state_t, mesh_vertex_count) + sizeof(uint32_t),
+               "clip comes after every 1.3 member");
+_Static_assert(offsetof(segue_layer_state_t, mesh_vertex_count) == 200, "the 1.3 layer state's last member stays put");
+_Static_assert(offsetof(segue_context_t, anchor) >= offsetof(segue_context_t, kind) + sizeof(uint32_t),
+               "anchor comes after every 1.3 member");
+_Static_assert(sizeof(segue_clip_t) == 72, "segue_clip_t: shape, rect, radii");
+_Static_assert(sizeof(segue_shadow_t) == 56, "segue_shadow_t is seven doubles");

@@ -14,6 +14,8 @@ enum CStruct {
     static let report10 = 40
     /// Sizes of the structs API 1.4 added.
     static let drawnLayer14 = 344
+    /// A layer state as the animator ABI 1.3 (libsegue API 1.4) had it: through `mesh_vertex_count`.
+    static let layerState13 = 208
 
     /// Why an argument was refused, in words naming it.
     struct Refusal: Error {

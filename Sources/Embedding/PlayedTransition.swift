@@ -38,6 +38,10 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         /// Nil: the config's rules.
         var animator: String?
         var parameters: [String: ParameterValue] = [:]
+        /// API 1.5: where it comes from or goes to, and the window's type.
+        var anchor = TransitionAnchor.none
+        var windowType = WindowType.normal
+        var isModal = false
     }
 
     /// One animator's part: the animator, set up, with its plan, and how it
@@ -211,8 +215,10 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         let from = controller(request.from), to = controller(request.to)
         container.addSubview(from.view)
         container.addSubview(to.view)
-        return TransitionContext(kind: request.kind, from: from, to: to, containerView: container, goingRight: request.goingRight,
-                                 isInteractive: request.interactive, frames: (own(request.from), own(request.to))) { _ in }
+        let context = TransitionContext(kind: request.kind, from: from, to: to, containerView: container, goingRight: request.goingRight,
+                                        isInteractive: request.interactive, frames: (own(request.from), own(request.to))) { _ in }
+        (context.anchor, context.windowType, context.isModal) = (request.anchor, request.windowType, request.isModal)
+        return context
     }
 
     // MARK: - Any thread

@@ -164,7 +164,12 @@ public func segueSamplerLayer(_ handle: OpaquePointer?, _ index: UInt32, _ layer
     guard Int(index) < sampler.drawn.count else {
         return refuse(SEGUE_E_NOT_FOUND, "segue_sampler_layer: index \(index) is past the last sample's \(sampler.drawn.count) layers")
     }
-    CStruct.write(sampler.drawn[Int(index)], to: layer, size: size)
+    let drawn = sampler.drawn[Int(index)]
+    if size < MemoryLayout<segue_drawn_layer_t>.size {
+        writeDrawnLayer14(drawn, to: layer, size: size)
+    } else {
+        CStruct.write(drawn, to: layer, size: size)
+    }
     return SEGUE_OK
 }
 
@@ -172,4 +177,26 @@ public func segueSamplerLayer(_ handle: OpaquePointer?, _ index: UInt32, _ layer
 public func segueSamplerFree(_ handle: OpaquePointer?) {
     guard let handle else { return }
     Unmanaged<Sampler>.fromOpaque(UnsafeRawPointer(handle)).release()
+}
+
+/// Writes `drawn` as API 1.4's segue_drawn_layer_t laid it out, for a program
+/// built against it: its `state` ended with the ABI 1.3 layer state (208
+/// bytes, without 1.5's clip, corner radius and shadow), so `visible`,
+/// `has_mesh` and `map` came right after it. Within the program's `size`.
+private func writeDrawnLayer14(_ drawn: segue_drawn_layer_t, to layer: UnsafeMutablePointer<segue_drawn_layer_t>, size: Int) {
+    let D = MemoryLayout<segue_drawn_layer_t>.self
+    var old = drawn
+    old.state.struct_size = UInt32(CStruct.layerState13)
+    let state = D.offset(of: \.state)!, stateEnd = state + CStruct.layerState13
+    let visible = D.offset(of: \.visible)!, map = D.offset(of: \.map)!
+    withUnsafeBytes(of: old) { bytes in
+        let to = UnsafeMutableRawPointer(layer)
+        func put(_ from: Int, _ at: Int, _ count: Int) {
+            let count = min(count, size - at)
+            if count > 0 { (to + at).copyMemory(from: bytes.baseAddress! + from, byteCount: count) }
+        }
+        put(4, 4, stateEnd - 4)
+        put(visible, stateEnd, 2)  // visible, has_mesh
+        put(map, (stateEnd + 2 + 7) / 8 * 8, 9 * 8)
+    }
 }

@@ -73,6 +73,16 @@ extension PlayedTransition.Request {
                   goingRight: desc.going_right, interactive: desc.interactive,
                   animator: try desc.animator.map { a throws(CStruct.Refusal) in try CStruct.text(a, "desc.animator", limit: 256) },
                   parameters: parameters ?? [:])
+        let a = desc.anchor
+        if a.has_rect { anchor.rect = try Self.rect(a.rect, "desc.anchor.rect") }
+        if a.has_point {
+            guard a.point_x.isFinite, a.point_y.isFinite else {
+                throw .init("desc.anchor.point is (\(a.point_x), \(a.point_y)): expected finite numbers")
+            }
+            anchor.point = (a.point_x, a.point_y)
+        }
+        windowType = WindowType(abiValue: desc.window_type)
+        isModal = desc.modal
     }
 
     private static func rect(_ r: segue_rect_t, _ name: String) throws(CStruct.Refusal) -> Rect {
@@ -195,6 +205,11 @@ public func segueTransitionSample(_ handle: OpaquePointer?, _ t: Double,
         out.pointee.alpha = min(max(state.raw.alpha, 0), 1)
         out.pointee.z_position = state.raw.z_position
         out.pointee.hidden = state.raw.hidden
+        if Int(out.pointee.struct_size) >= MemoryLayout<segue_layer_state_t>.size {
+            out.pointee.clip = state.raw.clip
+            out.pointee.corner_radius = state.raw.corner_radius
+            out.pointee.shadow = state.raw.shadow
+        }
         let vertices = Int(state.raw.mesh_vertex_count)
         if vertices > 0, let source = state.raw.mesh {
             guard let target = out.pointee.mesh, Int(out.pointee.mesh_vertex_count) >= vertices else {
@@ -234,9 +249,9 @@ private func problem(_ states: UnsafePointer<UnsafeMutablePointer<segue_layer_st
     for i in meshes.indices {
         guard let state = states[i] else { return (SEGUE_E_INVALID_ARGUMENT, "states[\(i)] is NULL") }
         let size = Int(state.pointee.struct_size)
-        guard size >= MemoryLayout<segue_layer_state_t>.size else {
+        guard size >= CStruct.layerState13 else {
             return (SEGUE_E_INVALID_ARGUMENT,
-                    "states[\(i)].struct_size is \(size): expected sizeof(segue_layer_state_t) (\(MemoryLayout<segue_layer_state_t>.size))")
+                    "states[\(i)].struct_size is \(size): expected sizeof(segue_layer_state_t) (\(MemoryLayout<segue_layer_state_t>.size), \(CStruct.layerState13) at the least)")
         }
         let needed = meshes[i]
         if needed > 0, state.pointee.mesh == nil || Int(state.pointee.mesh_vertex_count) < needed {

@@ -70,7 +70,7 @@ extension PluginValidator {
     /// the container) arriving over the other or leaving it, both in the container.
     final class Stage {
         let container: View, from: ViewController, to: ViewController, context: TransitionContext
-        init(_ s: Situation) {
+        init(_ s: Situation, poisoned: Bool = true) {
             container = View(frame: s.size)
             func child(_ name: String, element: String, frame: Rect) -> ViewController {
                 let root = View(frame: s.size.bounds)
@@ -87,6 +87,7 @@ extension PluginValidator {
             to.view.frame = s.size.bounds
             guard s.kind != .switch else {
                 context = TransitionContext(from: from, to: to, containerView: container, goingRight: s.goingRight) { _ in }
+                context.anchor = Self.anchor(s, poisoned: poisoned)
                 return
             }
             let window = s.kind == .appear ? to : from
@@ -95,6 +96,21 @@ extension PluginValidator {
             if s.kind == .disappear { container.addSubview(from.view) }  // the window on top
             context = TransitionContext(kind: s.kind, from: from, to: to, containerView: container, goingRight: s.goingRight,
                                         frames: (from.view.frame, to.view.frame)) { _ in }
+            context.anchor = Self.anchor(s, poisoned: poisoned)
+            context.windowType = s.shared ? .normal : .dialog
+        }
+
+        /// ABI 1.4's anchor: known (a task-bar entry at the bottom left and the pointer) in contexts without a
+        /// shared element, unknown in the others, where its parts are NaN (`poisoned`) for a plugin that
+        /// reads them without their flags to show it.
+        static func anchor(_ s: Situation, poisoned: Bool) -> TransitionAnchor {
+            guard !s.shared else {
+                var unknown = TransitionAnchor.none
+                unknown.poisonsUnknownParts = poisoned
+                return unknown
+            }
+            let (w, h) = (s.size.width, s.size.height)
+            return TransitionAnchor(rect: Rect(x: w * 0.05, y: h * 0.92, width: w * 0.1, height: h * 0.06), point: (w * 0.6, h * 0.3))
         }
     }
 
@@ -112,8 +128,8 @@ extension PluginValidator {
         return TracedAnimator(made, progress: progress)
     }
 
-    func begin(_ d: AnimatorDescriptor, _ s: Situation) -> Begun {
-        let stage = Stage(s)
+    func begin(_ d: AnimatorDescriptor, _ s: Situation, poisoned: Bool = true) -> Begun {
+        let stage = Stage(s, poisoned: poisoned)
         let animator = animator(d, s)
         if case .decline(let reason) = animator.setup(stage.context) { return .declined(reason) }
         // The plan is checked by the container's own rules; a second setup is harmless (setup may run again).

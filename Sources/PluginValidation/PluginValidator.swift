@@ -210,10 +210,19 @@ public struct PluginValidator {
     }
 
     func finiteCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
-        passing(overMatrix(d) { t, _, _ in
+        passing(overMatrix(d) { t, _, s in
             for time in sampleTimes(of: t) {
                 t.apply(at: time)
-                if let failure = t.failure { return "expected finite values; it \(failure)" }
+                guard let failure = t.failure else { continue }
+                // The anchor's unknown parts were NaN: finite with zeros there, the animator read a part it was not given.
+                if s.shared, case .running(let again, _) = begin(d, s, poisoned: false) {
+                    defer { end(again) }
+                    for time in sampleTimes(of: again) { again.apply(at: time) }
+                    if again.failure == nil {
+                        return "expected it to read context.anchor's rect and point only when has_rect and has_point say they are known; it read one that was not (NaN here), and \(failure)"
+                    }
+                }
+                return "expected finite values; it \(failure)"
             }
             return nil
         }) { "finite at t = 0, \(sampleCount - 1) sampled times and t = duration over \($0)" }
@@ -230,7 +239,7 @@ public struct PluginValidator {
                 if let problem = t.outOfRange { return "found \(problem)" }
             }
             return nil
-        }) { "alpha in [0, 1] and sizes of 0 or more at t = 0, \(sampleCount - 1) sampled times and t = duration over \($0)" }
+        }) { "alpha in [0, 1], sizes of 0 or more, clip radii within half the clip's shorter side, corner radii within half the frame's, shadows' radius of 0 or more and colour and opacity in [0, 1] at t = 0, \(sampleCount - 1) sampled times and t = duration over \($0)" }
     }
 
     func finalCheck(_ d: AnimatorDescriptor) -> (ValidationCheck.Status, String) {
@@ -258,8 +267,10 @@ public struct PluginValidator {
                 let bounds = stage.container.frame
                 let away = corners.allSatisfy { $0.0 >= bounds.width } || corners.allSatisfy { $0.0 <= 0 }
                     || corners.allSatisfy { $0.1 >= bounds.height } || corners.allSatisfy { $0.1 <= 0 }
-                return from.isHidden || from.alpha <= 0.001 || size < 1 || away ? nil
-                    : "expected the closing window hidden, transparent, shrunk to nothing or moved out of the container at t = duration; found \(from.frame) at alpha \(LayerState.rounded(from.alpha))"
+                // ABI 1.4: a clip of no area (an iris closed) hides it too.
+                let clippedAway = from.clip.map { $0.rect.width <= 0 || $0.rect.height <= 0 } ?? false
+                return from.isHidden || from.alpha <= 0.001 || size < 1 || away || clippedAway ? nil
+                    : "expected the closing window hidden, transparent, shrunk to nothing, clipped to nothing or moved out of the container at t = duration; found \(from.frame) at alpha \(LayerState.rounded(from.alpha))"
             }
             let gone = from.superview !== stage.container || from.isHidden || from.alpha <= 0.001
                 || close(from.frame, stage.context.finalFrame(for: stage.from))

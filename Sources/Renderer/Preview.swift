@@ -22,6 +22,9 @@ public struct TransitionPreview {
     public var kind = TransitionKind.switch
     /// Makes the window an appearance or a disappearance shows, with its frame.
     public var window: (() -> (ViewController, Rect?))?
+    /// For an appearance or a disappearance: where the window comes from or
+    /// goes to (the pointer, a task-bar entry), as a host would say it.
+    public var anchor = TransitionAnchor.none
 
     /// A preview of `from` -> `to` among the view controllers `children` makes, in a container of `size`.
     public init(children: @escaping () -> [ViewController], size: Rect, from: String, to: String, renderer: ViewRenderer) {
@@ -141,6 +144,7 @@ public struct TransitionPreview {
             container.runUntilIdle(advancing: clock)
         }
         container.delegate = delegate
+        container.presentationAnchor = anchor
         let box = ReportBox()
         container.onTransitionEnd = { box.value = $0 }
         switch (kind, window) {

@@ -133,6 +133,7 @@ public struct ViewRenderer: Sendable {
                             switch item {
                             case .quad(let quad): quad.draw(into: target.clipped(to: part))
                             case .mesh: meshes[k]?.composite(into: target.clipped(to: part))
+                            case .shadow(let shadow): shadow.draw(into: target.clipped(to: part))
                             }
                         }
                     }

@@ -289,6 +289,10 @@ enum Commands {
                   detail: "The child to switch to, or a PNG or JPEG file (a name ending in .png, .jpg or .jpeg) shown whole-frame as a child of its own. Without --from and --to, the first rule naming ANIMATOR in the config (or the built-in scene) decides; else the first two children. The rule that names ANIMATOR for that pair lends its parameters (--param overrides them); the output says which."),
             .init("--kind", .choice(["switch", "appear", "disappear"]), summary: "A switch, or a window opening or closing",
                   detail: "switch (the default): --from to --to; appear: the config's first window (the built-in scene's calculator) opening over --from; disappear: it closing, revealing --from. ANIMATOR plays it as segue run would, even when it was not written for that kind; but a switch by an animator that declares no switches (Pop) is played by the built-in default, and a warning says why. The rule that names ANIMATOR for that kind of the window's name lends its parameters (--param overrides them); the output says which."),
+            .init("--pointer", .text, placeholder: "X,Y", summary: "Where the pointer is, for a window's animator",
+                  detail: "With --kind appear or disappear: the pointer at X,Y (container points), handed to the animator as the context's anchor point (ABI 1.4): Pop grows an opening window about it, the iris example opens its circle there."),
+            .init("--target", .text, placeholder: "X,Y,W,H", summary: "The rectangle a window comes from or goes to",
+                  detail: "With --kind appear or disappear: a launcher or task-bar entry at X,Y of W x H (container points), handed to the animator as the context's anchor rectangle (ABI 1.4): Pop minimizes a closing window into it and opens one out of it."),
             config,
         ] + plugins + [
             size,

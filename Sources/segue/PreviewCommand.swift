@@ -70,6 +70,17 @@ enum PreviewCommand {
                       size: size, fps: fps, scale: scale, stills: stills, out: out,
                       format: format, animated: args.has("--animated"), ffmpeg: ffmpeg, dither: args.has("--dither"), json: args.has("--json"))
         job.kind = args.single("--kind").flatMap(TransitionKind.init(key:)) ?? .switch
+        func numbers(_ option: String, count: Int) throws(UsageError) -> [Double]? {
+            guard let text = args.single(option) else { return nil }
+            let values = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard values.count == count, values.allSatisfy(\.isFinite), count < 4 || (values[2] >= 0 && values[3] >= 0) else {
+                throw args.usage("\(option) \(text): expected \(count == 2 ? "X,Y" : "X,Y,W,H (a width and height of 0 or more)"), finite numbers")
+            }
+            guard job.kind != .switch else { throw args.usage("\(option) only works with --kind appear or disappear") }
+            return values
+        }
+        if let p = try numbers("--pointer", count: 2) { job.anchor.point = (p[0], p[1]) }
+        if let r = try numbers("--target", count: 4) { job.anchor.rect = Rect(x: r[0], y: r[1], width: r[2], height: r[3]) }
         let rendered = job.render(with: registry)
         guard watching else { return rendered ? .success : .failure }
 
@@ -127,6 +138,8 @@ enum PreviewCommand {
         let json: Bool
         /// A switch, or the scene's first window opening over `from` or closing.
         var kind = TransitionKind.switch
+        /// Where that window comes from or goes to (--pointer, --target).
+        var anchor = TransitionAnchor.none
 
         /// Renders the preview with `registry`'s animators and writes it,
         /// printing what was written or why not.
@@ -195,6 +208,7 @@ enum PreviewCommand {
             var preview = TransitionPreview(children: { Scene.viewControllers(for: children, size: size) }, size: size,
                                             from: shown, to: kind == .switch ? to : window?.name ?? to, renderer: renderer)
             preview.kind = kind
+            preview.anchor = anchor
             if let window { preview.window = { (Scene.viewControllers(for: [window], size: size)[0], window.frame) } }
             let what = switch kind {
             case .switch: "\(from) -> \(to)"

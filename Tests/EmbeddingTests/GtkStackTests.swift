@@ -6,7 +6,7 @@ import HostTestSupport
 @testable import Embedding
 import EmbedABI
 import AnimatorABI
-import HostContainer
+@testable import HostContainer
 import Renderer
 
 /// Integrations/gtk: SegueGtkStack, a GTK 4 container built with Meson
@@ -27,6 +27,8 @@ struct GtkStackTests {
             for file in ["SpringSlide", "CurlUp", "ImageZoom", "Pop"].map(Paths.plugin) {
                 try FileManager.default.copyItem(atPath: file, toPath: folder + "/" + (file as NSString).lastPathComponent)
             }
+            // The iris example: ABI 1.4's clip, a circle growing over the page.
+            _ = try CPlugin.build(Paths.packageRoot + "/Examples/iris-animator/iris.c", name: "Iris", into: folder)
             for examples in try SDLPlayerTests.plugins() where examples != Paths.binFolder {
                 for file in try FileManager.default.contentsOfDirectory(atPath: examples) where file.hasSuffix(".so") {
                     try FileManager.default.copyItem(atPath: examples + "/" + file, toPath: folder + "/" + file)
@@ -126,6 +128,11 @@ struct GtkStackTests {
             view.alpha = min(max(s.alpha, 0), 1)
             view.isHidden = s.hidden
             view.zPosition = s.z_position
+            // ABI 1.4's look, as the host draws it (clamped by LayerState).
+            var look = LayerState(frame: view.frame, zPosition: 0)
+            look.raw = s
+            (view.clip, view.shadow, view.cornerRadius) = (look.clip, look.shadow, look.cornerRadius)
+            view.masksToBounds = look.cornerRadius > 0
             switch layer.kind {
             case SEGUE_LAYER_FROM_VIEW.rawValue, SEGUE_LAYER_TO_VIEW.rawValue:
                 let page = layer.kind == SEGUE_LAYER_FROM_VIEW.rawValue ? from : to
@@ -191,7 +198,7 @@ struct GtkStackTests {
     static let flatTolerance = (mean: 1.5, far: 0.005)
     static let meshTolerance = (mean: 3.0, far: 0.02)
 
-    @Test(arguments: ["default", "SpringSlide", "CurlUp", "ImageZoom", "CardFlip"])
+    @Test(arguments: ["default", "SpringSlide", "CurlUp", "ImageZoom", "CardFlip", "Iris"])
     func eachAnimatorDrawsWithGTKsGLRendererAsSeguesRendererDrawsIt(_ animator: String) throws {
         let fractions = [0.3, 0.7]
         let held = try Self.hold(animator, at: fractions)

@@ -75,7 +75,7 @@ struct EmbedHeaderTests {
         lines += ["int main(void) {",
                   "    segue_player_options_t options\(cPlusPlus ? " = {}" : " = {0}");",
                   "    options.struct_size = sizeof options;",
-                  "    if (SEGUE_API_VERSION != SEGUE_MAKE_VERSION(1, 4) || !SEGUE_CHECK_VERSION(1, 0) || SEGUE_CHECK_VERSION(1, 5)) return 1;"]
+                  "    if (SEGUE_API_VERSION != SEGUE_MAKE_VERSION(1, 5) || !SEGUE_CHECK_VERSION(1, 0) || SEGUE_CHECK_VERSION(1, 6)) return 1;"]
         for name in structs {
             let alignment = cPlusPlus ? "alignof(\(name))" : "offsetof(struct { char c; \(name) t; }, t)"
             lines.append("    printf(\"\(name) %zu %zu\\n\", sizeof(\(name)), (size_t)\(alignment));")

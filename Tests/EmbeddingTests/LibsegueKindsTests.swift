@@ -59,7 +59,7 @@ import AnimatorABI
         return status == SEGUE_OK ? states : []
     }
 
-    @Test(arguments: ["1.0", "1.2"])
+    @Test(arguments: ["1.0", "1.2", "1.3"])
     func anOlderPluginClosesAndOpensAWindowOverWhatIsBeneath(_ version: String) throws {
         let player = try LibseguePromiseTests.player(try CPlugin.curveSlide(builtAgainst: version))
         defer { seguePlayerFree(player) }
@@ -89,6 +89,61 @@ import AnimatorABI
         #expect(last.count == 2 && LibsegueFramesTests.same(last[0].frame, Self.window), "and rests at its own frame")
         #expect(first.count == 2 && first[1].hidden && last[1].hidden)
         for transition in [close, open] { _ = segueTransitionFinish(transition, true, nil) }
+    }
+
+    /// API 1.5: the description's anchor reaches the animator (Pop minimizes
+    /// into the task-bar entry it names) and the sampled states carry its look
+    /// (ABI 1.4), written only into states whose struct_size covers it.
+    @Test func theAnchorReachesPopAndTheLookComesBack() throws {
+        let player = try LibseguePromiseTests.player(try LibsegueSamplerTests.bundled("Pop"))
+        defer { seguePlayerFree(player) }
+        var desc = segue_transition_desc_t()
+        desc.struct_size = UInt32(MemoryLayout<segue_transition_desc_t>.size)
+        desc.bounds = Self.output
+        desc.kind = SEGUE_TRANSITION_DISAPPEAR.rawValue
+        let entry = segue_rect_t(x: 10, y: Self.output.height - 40, width: 48, height: 32)
+        desc.anchor = segue_anchor_t(has_rect: true, has_point: false, rect: entry, point_x: 0, point_y: 0)
+        desc.window_type = SEGUE_WINDOW_DIALOG.rawValue
+        var made: OpaquePointer?
+        let status = "org.kde.kcalc".withCString { name in
+            desc.from = segue_view_t(name: name, frame: Self.window, elements: nil, element_count: 0)
+            desc.to = segue_view_t(name: nil, frame: segue_rect_t(), elements: nil, element_count: 0)
+            return "Pop".withCString { a in
+                desc.animator = a
+                return segueTransitionBegin(player, &desc, &made)
+            }
+        }
+        let transition = try #require(made, "\(status.rawValue) \(String(cString: segueErrorMessage()!))")
+        defer { segueTransitionFree(transition) }
+        let plan = LibseguePromiseTests.plan(transition)
+        #expect(plan.animator == "Pop" && !plan.fellBack, "\(plan.reason)")
+        var info = segue_plan_info_t()
+        info.struct_size = UInt32(MemoryLayout<segue_plan_info_t>.size)
+        #expect(segueTransitionPlan(transition, &info) == SEGUE_OK)
+        let duration = info.duration
+        let late = Self.states(transition, at: duration * 0.9)
+        let window = try #require(late.first)
+        // Its centre, moved by the transform's translation, is near the entry's; its scale near the entry's size.
+        let centre = (Self.window.x + Self.window.width / 2 + window.transform.m.12, Self.window.y + Self.window.height / 2 + window.transform.m.13)
+        let target = (entry.x + entry.width / 2, entry.y + entry.height / 2)
+        let start = (Self.window.x + Self.window.width / 2, Self.window.y + Self.window.height / 2)
+        #expect(abs(centre.0 - target.0) < abs(start.0 - target.0) / 4 && abs(centre.1 - target.1) < abs(start.1 - target.1) / 4,
+                "into the entry: \(centre) towards \(target)")
+        #expect(window.corner_radius > 0 && window.shadow.opacity > 0, "rounded and shadowed: \(window.corner_radius), \(window.shadow)")
+        // A program built against API 1.4 (a 1.3-sized state) is answered, and nothing past its 208 bytes is written.
+        var old = segue_layer_state_t()
+        old.struct_size = 208
+        old.corner_radius = -7
+        var stateOK = SEGUE_LATE
+        let deadline = Date().addingTimeInterval(10)
+        while stateOK == SEGUE_LATE && Date() < deadline {
+            stateOK = withUnsafeMutablePointer(to: &old) { p in
+                var pointers: [UnsafeMutablePointer<segue_layer_state_t>?] = [p]
+                return segueTransitionSample(transition, duration * 0.5, &pointers, 1)
+            }
+        }
+        #expect(stateOK == SEGUE_OK && old.corner_radius == -7 && old.alpha > 0 && old.alpha <= 1)
+        _ = segueTransitionFinish(transition, true, nil)
     }
 
     @Test func anAnimatorWrittenForTheKindsReadsThemAndItsWindowsFrame() throws {

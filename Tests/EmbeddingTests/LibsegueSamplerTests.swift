@@ -203,6 +203,37 @@ import HostContainer
         }
     }
 
+    /// A program built against API 1.4 (segue_drawn_layer_t of 344 bytes, its
+    /// state without ABI 1.4's look) gets 1.4's layout: the same state, then
+    /// visible, has_mesh and map where 1.4 had them; nothing past 344 bytes.
+    @Test func aProgramBuiltAgainstAPI14GetsItsOwnLayout() throws {
+        let player = try LibseguePromiseTests.player(try Self.bundled("SpringSlide"))
+        defer { seguePlayerFree(player) }
+        let transition = try LibseguePromiseTests.begin(player, "SpringSlide")
+        defer { segueTransitionFree(transition) }
+        var made: OpaquePointer?
+        #expect(segueSamplerNew(transition, &made) == SEGUE_OK)
+        let sampler = try #require(made)
+        defer { segueSamplerFree(sampler) }
+        let (status, count) = Self.sample(sampler, at: 0.3)
+        #expect(status == SEGUE_OK && count == 2)
+        let today = Self.layers(sampler, count: count)
+        for (index, now) in today.enumerated() {
+            var bytes = [UInt8](repeating: 0xAB, count: MemoryLayout<segue_drawn_layer_t>.size)
+            bytes.withUnsafeMutableBytes { raw in
+                raw.storeBytes(of: UInt32(344), as: UInt32.self)
+                #expect(segueSamplerLayer(sampler, UInt32(index), raw.baseAddress!.assumingMemoryBound(to: segue_drawn_layer_t.self)) == SEGUE_OK)
+            }
+            func load<T>(_ offset: Int, _: T.Type) -> T { bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) } }
+            #expect(load(56, UInt32.self) == 208, "the state's struct_size says 1.3's")
+            #expect(load(56 + 8, Double.self) == now.state.frame.x && load(56 + 168, Double.self) == now.state.alpha)
+            #expect(load(264, Bool.self) == now.visible && load(265, Bool.self) == now.has_mesh)
+            let map = (0..<9).map { load(272 + 8 * $0, Double.self) }
+            #expect(map == withUnsafeBytes(of: now.map) { Array($0.bindMemory(to: Double.self)) })
+            #expect(bytes[344...].allSatisfy { $0 == 0xAB }, "nothing written past the program's 344 bytes")
+        }
+    }
+
     @Test func badArgumentsGetAStatusAndAMessage() throws {
         var made: OpaquePointer?
         #expect(segueSamplerNew(nil, &made) == SEGUE_E_INVALID_ARGUMENT && made == nil)

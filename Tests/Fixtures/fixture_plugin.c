@@ -663,6 +663,16 @@ FIXTURE_UNUSED static void evaluate(const segue_animator_t *self, const segue_co
 #endif
     states[0]->alpha = 1 - f;
     states[1]->alpha = f * (f <= 0.5 ? 2 * ctx->params[0] : 1);
+#ifdef FAULT_CLIP_RADIUS
+    /* ABI 1.4: a corner radius larger than half the clip's shorter side (clamped by the host, reported by the validator). */
+    states[1]->clip.shape = SEGUE_CLIP_ROUNDED_RECT;
+    states[1]->clip.rect = (segue_rect_t){ 0, 0, 10, 8 };
+    states[1]->clip.radii.top_left = 6;
+#endif
+#ifdef FAULT_READS_UNKNOWN_ANCHOR
+    /* ABI 1.4: reads the anchor's rectangle without looking at has_rect. */
+    states[1]->frame.x += ctx->anchor.rect.x * 0;
+#endif
 #ifdef FAULT_ALPHA_OVER
 #ifdef FAULT_ALPHA_ODD
     if (f > 0.5) states[1]->alpha = 1.054795098758946; /* a value with many digits, printed rounded */

@@ -80,7 +80,7 @@ struct CurveTests {
         let (folder, _) = try CPlugin.fixture("future", "FIXTURE_PARAM_TYPE=5")
         let registry = AnimatorRegistry(folders: [folder], isolation: .none)
         #expect(registry.animators.isEmpty)
-        #expect(registry.rejections.first?.reason.contains("has unknown type 5; this host (ABI 1.3) knows 0 (number), 1 (integer), 2 (boolean), 3 (choice) and 4 (curve, since 1.1)") == true,
+        #expect(registry.rejections.first?.reason.contains("has unknown type 5; this host (ABI 1.4) knows 0 (number), 1 (integer), 2 (boolean), 3 (choice) and 4 (curve, since 1.1)") == true,
                 "\(registry.rejections)")
     }
 }

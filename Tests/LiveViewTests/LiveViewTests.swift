@@ -251,9 +251,9 @@ struct LiveViewTests {
         live.session.container.expectConsistentChildren()
     }
 
-    /// An animator built against the ABI 1.0 or 1.2 header opens and closes
+    /// An animator built against the ABI 1.0, 1.2 or 1.3 header opens and closes
     /// the window in the live view too, in its sandboxed worker.
-    @Test(arguments: ["1.0", "1.2"])
+    @Test(arguments: ["1.0", "1.2", "1.3"])
     func anOlderPluginOpensAndClosesTheWindow(_ version: String) throws {
         let folder = try CPlugin.curveSlide(builtAgainst: version)
         var config = SegueConfig.builtinScene

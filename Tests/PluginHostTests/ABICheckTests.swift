@@ -80,17 +80,24 @@ struct ABICheckTests {
         #expect(functions.joined(separator: "\n") + "\n" == declared, "libsegue exports exactly what segue/embed.h declares")
     }
 
-    /// Each change since ABI 1.2 (libsegue API 1.1), as released, is growth
-    /// the rule allows: members appended at a struct's end (or in its
-    /// padding), functions added; nothing removed, moved or retyped.
-    @Test(.enabled(if: Abigail.available, "\(Abigail.skipNote)"))
-    func theABIsOnlyGrewAtTheirEndsSinceTheLastRelease() throws {
+    /// Each change since ABI 1.2 (libsegue API 1.1) and since ABI 1.3
+    /// (libsegue API 1.4), as released, is growth the rule allows: members
+    /// appended at a struct's end (or in its padding), functions added;
+    /// nothing removed, moved or retyped.
+    @Test(.enabled(if: Abigail.available, "\(Abigail.skipNote)"), arguments: ["release-1.2", "release-1.3"])
+    func theABIsOnlyGrewAtTheirEndsSinceTheLastRelease(_ release: String) throws {
         let today = try Abigail.dump()
         for name in ["animator.abi", "libsegue.abi"] {
-            let compared = try run("/usr/bin/env", ["abidiff", Abigail.baselines + "/release-1.2/" + name, today + "/" + name])
+            let compared = try run("/usr/bin/env", ["abidiff", Abigail.baselines + "/" + release + "/" + name, today + "/" + name])
             let report = compared.out + compared.err
-            #expect(report.contains("data member insertion"), "\(name) grew since 1.2: \(report)")
-            #expect(Abigail.growthProblems(report).isEmpty, "\(name): \(Abigail.growthProblems(report))\n\(report)")
+            #expect(report.contains("data member insertion"), "\(name) grew since \(release): \(report)")
+            // Since API 1.4, segue_drawn_layer_t's members after the layer state it embeds moved as that state grew
+            // (ABI 1.4's look): libsegue writes 1.4's layout to a program whose struct_size says 1.4, as
+            // LibsegueSamplerTests.aProgramBuiltAgainstAPI14GetsItsOwnLayout checks. Nothing else may move.
+            let compensated = release == "release-1.3" && name == "libsegue.abi"
+                ? ["'bool visible' offset changed", "'bool has_mesh' offset changed", "'double map[9]' offset changed"] : []
+            let problems = Abigail.growthProblems(report).filter { p in !compensated.contains { p.hasPrefix($0) } }
+            #expect(problems.isEmpty, "\(name): \(problems)\n\(report)")
         }
     }
 

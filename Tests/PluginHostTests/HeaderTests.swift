@@ -137,6 +137,8 @@ struct HeaderTests {
             swift("segue_element_ref", segue_element_ref_t.self), swift("segue_plan", segue_plan_t.self),
             swift("segue_layer_state", segue_layer_state_t.self), swift("segue_animator", segue_animator_t.self),
             swift("segue_plugin", segue_plugin_t.self),
+            swift("segue_anchor", segue_anchor_t.self), swift("segue_corner_radii", segue_corner_radii_t.self),
+            swift("segue_clip", segue_clip_t.self), swift("segue_shadow", segue_shadow_t.self),
         ]
         #expect(Set(swiftLayouts.map(\.0)) == Set(structs.map(\.name)), "every struct of the header is checked from Swift")
         for (name, layout) in swiftLayouts {

@@ -126,6 +126,33 @@ struct PreviewCommandTests {
         #expect(middle(0) == [240, 20, 20] && middle(2) == [20, 20, 240], "\(middle(0)) \(middle(2))")
     }
 
+    /// `--target` hands a closing window's animator where it goes (ABI 1.4's
+    /// anchor): Pop minimizes the calculator into the bottom-left entry,
+    /// where without it the calculator shrinks about its centre.
+    @Test func previewMinimizesIntoTheTargetRectangle() throws {
+        let folder = makeTemporaryFolder("preview-target")
+        func centreOfWindow(_ extra: [String]) throws -> (Double, Double) {
+            let result = try run(Paths.segue, ["preview", "Pop", "--kind", "disappear", "--frames", "5", "--scale", "0.25",
+                                               "--out", "strip.png"] + extra, in: folder)
+            #expect(result.status == 0, "\(result.out)\(result.err)")
+            let strip = try decodePNG([UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/strip.png"))))
+            // Stills of 98 x 211 with 4-pixel gaps: the window in still 3 (0.19 s) is what differs from still 4 (gone).
+            func pixel(_ k: Int, _ x: Int, _ y: Int) -> [UInt8] {
+                let at = ((4 + y) * strip.width + 4 + k * (98 + 4) + x) * 4
+                return Array(strip.rgba[at..<at + 3])
+            }
+            var (sx, sy, n) = (0.0, 0.0, 0.0)
+            for y in 0..<211 { for x in 0..<98 where pixel(3, x, y) != pixel(4, x, y) { (sx, sy, n) = (sx + Double(x), sy + Double(y), n + 1) } }
+            #expect(n > 0)
+            return (sx / max(n, 1), sy / max(n, 1))
+        }
+        let (into, alone) = (try centreOfWindow(["--target", "20,780,60,44"]), try centreOfWindow([]))
+        #expect(into.0 < 30 && into.1 > 150, "in the bottom-left, towards the entry at (50, 802) points: \(into)")
+        #expect(abs(alone.0 - 49) < 15 && abs(alone.1 - 105) < 40, "about the window's own centre without one: \(alone)")
+        let refused = try run(Paths.segue, ["preview", "Pop", "--target", "1,2,3", "--kind", "disappear"], in: folder)
+        #expect(refused.status == 2 && refused.err.contains("--target 1,2,3: expected X,Y,W,H"), "\(refused.err)")
+    }
+
     /// A picture that cannot be decoded is named, with the config's key path and place or the option
     /// that gave it, before anything is drawn; nothing is written.
     @Test func aPictureThatCannotBeDecodedIsNamedBeforeAnythingIsDrawn() throws {

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Windows that open and close in `segue run` and `segue preview`: a plugin
-/// built against the ABI 1.0 or 1.2 header plays both, sandboxed, with one
+/// built against the ABI 1.0, 1.2 or 1.3 header plays both, sandboxed, with one
 /// report each and the container consistent; Pop plays them as written; a
 /// script that presents or dismisses out of order is refused by name.
 @Suite struct WindowTests {
@@ -25,7 +25,7 @@ import TestSupport
         return folder
     }
 
-    @Test(arguments: ["1.0", "1.2"])
+    @Test(arguments: ["1.0", "1.2", "1.3"])
     func anOlderPluginOpensAndClosesAWindowInRun(_ version: String) throws {
         let folder = try CPlugin.curveSlide(builtAgainst: version)
         let config = try Self.config(plugins: folder, animator: "CurveSlide",

@@ -1,5 +1,7 @@
 /* SegueGtkStack's drawing of a transition: each layer of the animator's plan, in z order, as the page's
- * or element's render node moved by GtkSnapshot (flat), or as a mesh drawn through GL. */
+ * or element's render node moved by GtkSnapshot (flat), or as a mesh drawn through GL. A flat layer's look
+ * (the animator ABI 1.4's corner radius and clip) is a rounded clip, its shadow GTK's outset shadow; a mesh
+ * is drawn without them. */
 #define G_LOG_DOMAIN "SegueGtk"
 #include "seguegtkstack-private.h"
 
@@ -68,6 +70,56 @@ static gboolean affine_of_corners(const double map[9], segue_rect_t rest, double
     return TRUE;
 }
 
+/* @r, a rectangle in the layer's own coordinates (its frame's top-left at 0, 0; the animator ABI 1.4's clip), in
+ * the content's, where it rests: scaled by @sx, @sy from the frame to the resting frame @rest. */
+static graphene_rect_t resting(segue_rect_t r, segue_rect_t rest, double sx, double sy) {
+    return GRAPHENE_RECT_INIT((float)(rest.x + r.x * sx), (float)(rest.y + r.y * sy), (float)(r.width * sx), (float)(r.height * sy));
+}
+
+/* Pushes the layer's look (ABI 1.4: its corner radius, then its clip) as rounded clips, and appends its shadow
+ * beneath; how many clips it pushed. Radii come clamped from libsegue. */
+static int push_look(const segue_drawn_layer_t *layer, const double linear[4], GtkSnapshot *snapshot) {
+    const segue_layer_state_t *state = &layer->state;
+    segue_rect_t rest = layer->resting_frame, frame = state->frame;
+    double sx = frame.width > 0 ? rest.width / frame.width : 1, sy = frame.height > 0 ? rest.height / frame.height : 1;
+    GskRoundedRect outline;
+    float r = (float)state->corner_radius;
+    gsk_rounded_rect_init(&outline, &GRAPHENE_RECT_INIT((float)rest.x, (float)rest.y, (float)rest.width, (float)rest.height),
+                          &GRAPHENE_SIZE_INIT(r * (float)sx, r * (float)sy), &GRAPHENE_SIZE_INIT(r * (float)sx, r * (float)sy),
+                          &GRAPHENE_SIZE_INIT(r * (float)sx, r * (float)sy), &GRAPHENE_SIZE_INIT(r * (float)sx, r * (float)sy));
+    if (state->shadow.opacity > 0) {
+        /* Its offset is in the container's points, after the map: taken back through the map's linear part. */
+        double det = linear[0] * linear[3] - linear[1] * linear[2], dx = state->shadow.offset_x, dy = state->shadow.offset_y;
+        double ox = det != 0 ? (linear[3] * dx - linear[2] * dy) / det : dx, oy = det != 0 ? (-linear[1] * dx + linear[0] * dy) / det : dy;
+        double scale = sqrt(fabs(det)) > 1e-6 ? sqrt(fabs(det)) : 1;
+        GdkRGBA color = { (float)state->shadow.red, (float)state->shadow.green, (float)state->shadow.blue, (float)state->shadow.opacity };
+        gtk_snapshot_append_outset_shadow(snapshot, &outline, &color, (float)ox, (float)oy, 0, (float)(state->shadow.radius / scale));
+    }
+    int pushed = 0;
+    if (r > 0) {
+        gtk_snapshot_push_rounded_clip(snapshot, &outline);
+        pushed++;
+    }
+    const segue_clip_t *clip = &state->clip;
+    if (clip->shape == SEGUE_CLIP_ROUNDED_RECT || clip->shape == SEGUE_CLIP_ELLIPSE) {
+        graphene_rect_t box = resting(clip->rect, rest, sx, sy);
+        GskRoundedRect shape;
+        const segue_corner_radii_t *c = &clip->radii;
+        if (clip->shape == SEGUE_CLIP_ELLIPSE) {
+            graphene_size_t half = GRAPHENE_SIZE_INIT(box.size.width / 2, box.size.height / 2);
+            gsk_rounded_rect_init(&shape, &box, &half, &half, &half, &half);
+        } else {
+            gsk_rounded_rect_init(&shape, &box, &GRAPHENE_SIZE_INIT((float)(c->top_left * sx), (float)(c->top_left * sy)),
+                                  &GRAPHENE_SIZE_INIT((float)(c->top_right * sx), (float)(c->top_right * sy)),
+                                  &GRAPHENE_SIZE_INIT((float)(c->bottom_right * sx), (float)(c->bottom_right * sy)),
+                                  &GRAPHENE_SIZE_INIT((float)(c->bottom_left * sx), (float)(c->bottom_left * sy)));
+        }
+        gtk_snapshot_push_rounded_clip(snapshot, &shape);
+        pushed++;
+    }
+    return pushed;
+}
+
 /* A flat layer: its content, where it rests, moved by libsegue's map. With @affine_only (the cairo renderer),
  * a map in perspective becomes the affine map of three of its projected corners. */
 static void snapshot_flat(const segue_drawn_layer_t *layer, gboolean affine_only, GtkSnapshot *snapshot, GskRenderNode *content) {
@@ -91,10 +143,13 @@ static void snapshot_flat(const segue_drawn_layer_t *layer, gboolean affine_only
         gtk_snapshot_restore(snapshot);
         return;
     }
-    gtk_snapshot_push_clip(snapshot, &GRAPHENE_RECT_INIT((float)rest.x, (float)rest.y, (float)rest.width, (float)rest.height));
     gtk_snapshot_push_opacity(snapshot, fmin(fmax(layer->state.alpha, 0), 1));
+    const double linear[4] = { m[0], m[3], m[1], m[4] };
+    int look = push_look(layer, linear, snapshot);
+    gtk_snapshot_push_clip(snapshot, &GRAPHENE_RECT_INIT((float)rest.x, (float)rest.y, (float)rest.width, (float)rest.height));
     gtk_snapshot_append_node(snapshot, content);
     gtk_snapshot_pop(snapshot);
+    for (int i = 0; i < look; i++) gtk_snapshot_pop(snapshot);
     gtk_snapshot_pop(snapshot);
     gtk_snapshot_restore(snapshot);
 }

@@ -289,6 +289,33 @@ void SegueEffect::windowUnminimized(EffectWindow *w)
     }
 }
 
+// The window's type as the animator ABI names it (segue_window_type_t), from KWin's own.
+static uint32_t windowType(const EffectWindow *w)
+{
+    if (w->isDialog()) {
+        return SEGUE_WINDOW_DIALOG;
+    }
+    if (w->isUtility()) {
+        return SEGUE_WINDOW_UTILITY;
+    }
+    if (w->isNotification() || w->isCriticalNotification()) {
+        return SEGUE_WINDOW_NOTIFICATION;
+    }
+    if (w->isMenu() || w->isPopupMenu() || w->isDropdownMenu()) {
+        return SEGUE_WINDOW_MENU;
+    }
+    if (w->isTooltip()) {
+        return SEGUE_WINDOW_TOOLTIP;
+    }
+    if (w->isSplash()) {
+        return SEGUE_WINDOW_SPLASH;
+    }
+    if (w->isDock()) {
+        return SEGUE_WINDOW_DOCK;
+    }
+    return SEGUE_WINDOW_NORMAL;
+}
+
 void SegueEffect::begin(EffectWindow *w, Change change)
 {
     // KWin's platform contract, as its own effects keep it: the change happens at once, or another effect plays it.
@@ -311,6 +338,19 @@ void SegueEffect::begin(EffectWindow *w, Change change)
     desc.from = appears ? beneath : window;
     desc.to = appears ? window : beneath;
     desc.going_right = appears;
+    // What KWin knows of where the window comes from or goes to (libsegue 1.5): a minimize's task-bar entry (its
+    // icon geometry, which a task manager sets; empty when none did) and the pointer; and the window's type.
+    const QRectF icon = w->iconGeometry();
+    if ((change == Change::Minimize || change == Change::Unminimize) && icon.width() > 0 && icon.height() > 0) {
+        desc.anchor.has_rect = true;
+        desc.anchor.rect = rect(icon);
+    }
+    const QPointF pointer = effects->cursorPos();
+    desc.anchor.has_point = true;
+    desc.anchor.point_x = pointer.x();
+    desc.anchor.point_y = pointer.y();
+    desc.window_type = windowType(w);
+    desc.modal = w->isModal();
     std::unique_ptr<segue::Transition> transition;
     segue::Plan plan;
     std::unique_ptr<segue::Sampler> sampler;

@@ -48,10 +48,15 @@ class Param(C.Structure):
                 ("choices", C.POINTER(C.c_char_p)), ("choice_count", C.c_uint32)]
 
 
+class Anchor(C.Structure):
+    _fields_ = [("has_rect", C.c_bool), ("has_point", C.c_bool), ("rect", Rect), ("point_x", C.c_double), ("point_y", C.c_double)]
+
+
 class TransitionDesc(C.Structure):
     _fields_ = [("struct_size", C.c_uint32), ("bounds", Rect), ("from_", View), ("to", View),
                 ("going_right", C.c_bool), ("interactive", C.c_bool),
-                ("animator", C.c_char_p), ("parameters_json", C.c_char_p), ("kind", C.c_uint32)]
+                ("animator", C.c_char_p), ("parameters_json", C.c_char_p), ("kind", C.c_uint32),
+                ("anchor", Anchor), ("window_type", C.c_uint32), ("modal", C.c_bool)]
 
 
 class LayerRequest(C.Structure):
@@ -71,10 +76,23 @@ class PlanInfo(C.Structure):
                 ("animator", C.c_char_p), ("file", C.c_char_p), ("fell_back", C.c_bool), ("reason", C.c_char_p)]
 
 
+class CornerRadii(C.Structure):
+    _fields_ = [("top_left", C.c_double), ("top_right", C.c_double), ("bottom_right", C.c_double), ("bottom_left", C.c_double)]
+
+
+class Clip(C.Structure):
+    _fields_ = [("shape", C.c_uint32), ("rect", Rect), ("radii", CornerRadii)]
+
+
+class Shadow(C.Structure):
+    _fields_ = [("radius", C.c_double), ("offset_x", C.c_double), ("offset_y", C.c_double), ("red", C.c_double),
+                ("green", C.c_double), ("blue", C.c_double), ("opacity", C.c_double)]
+
+
 class LayerState(C.Structure):
     _fields_ = [("struct_size", C.c_uint32), ("frame", Rect), ("transform", C.c_double * 16), ("alpha", C.c_double),
                 ("z_position", C.c_double), ("hidden", C.c_bool), ("mesh", C.POINTER(Vec3)),
-                ("mesh_vertex_count", C.c_uint32)]
+                ("mesh_vertex_count", C.c_uint32), ("clip", Clip), ("corner_radius", C.c_double), ("shadow", Shadow)]
 
 
 class TransitionReport(C.Structure):
@@ -92,7 +110,8 @@ STRUCTS = {"segue_rect_t": Rect, "segue_vec3_t": Vec3, "segue_element_t": Elemen
            "segue_event_t": Event, "segue_player_options_t": PlayerOptions, "segue_animator_info_t": AnimatorInfo,
            "segue_param_t": Param, "segue_transition_desc_t": TransitionDesc, "segue_layer_request_t": LayerRequest,
            "segue_element_ref_t": ElementRef, "segue_plan_info_t": PlanInfo, "segue_layer_state_t": LayerState,
-           "segue_transition_report_t": TransitionReport, "segue_drawn_layer_t": DrawnLayer}
+           "segue_transition_report_t": TransitionReport, "segue_drawn_layer_t": DrawnLayer,
+           "segue_anchor_t": Anchor, "segue_clip_t": Clip, "segue_shadow_t": Shadow}
 
 
 def layouts() -> Dict[str, Dict[str, Union[int, Dict[str, int]]]]:

@@ -59,6 +59,8 @@ package final class ActiveTransition {
     /// What a transition changes on a layer, to put back at its end.
     private struct Pose {
         var frame: Rect, transform: Transform3D, alpha: Double, zPosition: Double, isHidden: Bool
+        /// ABI 1.4's look: the view's own corner radius, clip and shadow.
+        var cornerRadius: Double, masksToBounds: Bool, clip: Clip?, shadow: Shadow?
     }
 
     private init(animator: any TransitionAnimator, playback: KindPlayback, plan: TransitionPlan,
@@ -71,7 +73,8 @@ package final class ActiveTransition {
         self.layers = layers
         self.restingPoses = layers.map {
             Pose(frame: $0.convert($0.bounds, to: context.containerView), transform: $0.transform,
-                 alpha: $0.alpha, zPosition: $0.zPosition, isHidden: $0.isHidden)
+                 alpha: $0.alpha, zPosition: $0.zPosition, isHidden: $0.isHidden,
+                 cornerRadius: $0.cornerRadius, masksToBounds: $0.masksToBounds, clip: $0.clip, shadow: $0.shadow)
         }
         self.snapshots = snapshots
         self.hiddenElements = hiddenElements
@@ -240,6 +243,12 @@ package final class ActiveTransition {
             layer.alpha = min(max(state.alpha, 0), 1)
             layer.zPosition = state.zPosition
             layer.isHidden = state.isHidden
+            // A state rounds a view whose own corners are squarer; its clip and shadow replace the view's own.
+            let pose = restingPoses[index]
+            layer.cornerRadius = max(pose.cornerRadius, state.cornerRadius)
+            layer.masksToBounds = pose.masksToBounds || state.cornerRadius > 0
+            layer.clip = state.clip ?? pose.clip
+            layer.shadow = state.shadow ?? pose.shadow
             if layer.mesh !== meshes[index] { layer.mesh = meshes[index] }
         }
     }
@@ -256,6 +265,7 @@ package final class ActiveTransition {
             layer.alpha = pose.alpha
             layer.zPosition = pose.zPosition
             layer.isHidden = pose.isHidden
+            (layer.cornerRadius, layer.masksToBounds, layer.clip, layer.shadow) = (pose.cornerRadius, pose.masksToBounds, pose.clip, pose.shadow)
             layer.mesh = nil
         }
         let to = context.toViewController.view

@@ -67,6 +67,10 @@ open class ContainerViewController: ViewController {
     private var pendingSelection: ViewController?
     /// Presentations and dismissals asked for while a transition ran, in order.
     var pendingPresentations: [PresentationRequest] = []
+    /// Where presentations come from and dismissals go to, as far as the
+    /// host knows (ABI 1.4's anchor: a launcher or task-bar entry, the
+    /// pointer), handed to every appearance's and disappearance's animator.
+    public var presentationAnchor = TransitionAnchor.none
 
     enum PresentationRequest {
         case present(ViewController, frame: Rect?)
@@ -318,6 +322,7 @@ open class ContainerViewController: ViewController {
             kind: kind, from: from, to: to, containerView: view, goingRight: true,
             frames: (from.view.frame, to.view.frame)
         ) { [unowned self] completed in self.finishTransition(completed: completed) }
+        context.anchor = presentationAnchor
         let resolution = delegate?.containerViewController(self, animationControllerFor: kind, of: presented, over: beneath)
             ?? .useDefault(reason: "no delegate")
         begin(context, resolution, interactive: false)

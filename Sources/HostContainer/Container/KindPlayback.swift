@@ -94,8 +94,11 @@ package struct KindPlayback {
         let from = request.fromViewController, to = request.toViewController
         func own(_ vc: ViewController) -> Rect { request.initialFrame(for: vc) }
         func context(_ kind: TransitionKind, from: ViewController, to: ViewController, goingRight: Bool) -> TransitionContext {
-            TransitionContext(kind: kind, from: from, to: to, containerView: request.containerView, goingRight: goingRight,
-                              isInteractive: request.isInteractive, frames: (own(from), own(to))) { request.completeTransition($0) }
+            let played = TransitionContext(kind: kind, from: from, to: to, containerView: request.containerView, goingRight: goingRight,
+                                           isInteractive: request.isInteractive, frames: (own(from), own(to))) { request.completeTransition($0) }
+            // What the host knows of the window (ABI 1.4) holds whichever way it is played.
+            (played.anchor, played.windowType, played.isModal) = (request.anchor, request.windowType, request.isModal)
+            return played
         }
         switch way {
         case .asWritten:

@@ -12,7 +12,7 @@ public enum DefaultAnimator {
     /// The version of its behaviour.
     public static let version = "1.0.0"
     /// What it does, for people.
-    public static let summary = "The container's private default animator: the to view slides in from one side and fades in while the from view slides out the other side and fades out, on a spring; a window opens growing from 85% and fading in, and closes shrinking and fading out, on the same spring. Its parameters default to the values of the original article; a rule naming \"default\" may set them."
+    public static let summary = "The container's private default animator: the to view slides in from one side and fades in while the from view slides out the other side and fades out, on a spring; a window opens growing from 85% and fading in, and closes shrinking and fading out, on the same spring, rounded and casting a shadow. Its parameters default to the values of the original article; a rule naming \"default\" may set them."
     /// Its parameters (duration, damping, velocity, padding, curve), in the order values are passed.
     public static var parameters: [ParameterDescriptor] { PrivateAnimatedTransition.parameters }
     /// The kinds it was written for: all three. A window opens as a desktop's
@@ -67,6 +67,9 @@ final class PrivateAnimatedTransition: TransitionAnimator {
 
     /// The size a window opens from and closes to, as a fraction of its own.
     static let windowScale = 0.85
+    /// A window's corners and shadow while it opens or closes (a switch has neither).
+    static let windowCornerRadius = 12.0
+    static let windowShadow = Shadow(radius: 24, offsetX: 0, offsetY: 8, color: Color(red: 0, green: 0, blue: 0, alpha: 0.4))
 
     private let duration: Double
     private let padding: Double
@@ -123,6 +126,11 @@ final class PrivateAnimatedTransition: TransitionAnimator {
             // spring's first half), so the window shows at once; closing, with it.
             let shown = kind == .appear ? 2 * p : 1 - p
             layers[0].alpha = min(max(shown, 0), 1)
+            // ABI 1.4's look: rounded (the radius in the window's own points, so it keeps its size as the window
+            // scales) and casting a soft shadow, as desktops draw windows.
+            let frame = layers[0].frame
+            layers[0].cornerRadius = min(Self.windowCornerRadius / max(size, 0.05), max(min(frame.width, frame.height), 0) / 2)
+            layers[0].shadow = Self.windowShadow
             return
         }
         layers[0].transform = .translation(travel * p, 0)

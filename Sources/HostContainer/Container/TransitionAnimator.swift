@@ -165,7 +165,64 @@ public struct LayerState {
             transform: segue_transform3d_t(m: Transform3D.identity.m),
             alpha: 1, z_position: zPosition, hidden: false,
             mesh: UnsafeMutableRawPointer(mesh.baseAddress)?.assumingMemoryBound(to: segue_vec3_t.self),
-            mesh_vertex_count: UInt32(mesh.count))
+            mesh_vertex_count: UInt32(mesh.count),
+            clip: segue_clip_t(), corner_radius: 0, shadow: segue_shadow_t())
+    }
+
+    /// Since ABI 1.4: the shape the layer is cut to, in its own coordinates,
+    /// as the host draws it: nil for none (or a shape it does not know), a
+    /// negative width or height taken as 0, each radius within 0 and half
+    /// the rect's shorter side. Read it only once the state is finite.
+    public var clip: Clip? {
+        get {
+            let c = raw.clip
+            let rect = Rect(x: c.rect.x, y: c.rect.y, width: max(c.rect.width, 0), height: max(c.rect.height, 0))
+            switch c.shape {
+            case SEGUE_CLIP_ROUNDED_RECT.rawValue:
+                let most = min(rect.width, rect.height) / 2
+                func r(_ v: Double) -> Double { min(max(v, 0), most) }
+                return .roundedRect(rect, CornerRadii(topLeft: r(c.radii.top_left), topRight: r(c.radii.top_right),
+                                                      bottomRight: r(c.radii.bottom_right), bottomLeft: r(c.radii.bottom_left)))
+            case SEGUE_CLIP_ELLIPSE.rawValue: return .ellipse(rect)
+            default: return nil
+            }
+        }
+        set {
+            switch newValue {
+            case nil: raw.clip = segue_clip_t()
+            case .roundedRect(let r, let radii)?:
+                raw.clip = segue_clip_t(shape: SEGUE_CLIP_ROUNDED_RECT.rawValue, rect: segue_rect_t(x: r.x, y: r.y, width: r.width, height: r.height),
+                                        radii: segue_corner_radii_t(top_left: radii.topLeft, top_right: radii.topRight,
+                                                                    bottom_right: radii.bottomRight, bottom_left: radii.bottomLeft))
+            case .ellipse(let r)?:
+                raw.clip = segue_clip_t(shape: SEGUE_CLIP_ELLIPSE.rawValue, rect: segue_rect_t(x: r.x, y: r.y, width: r.width, height: r.height),
+                                        radii: segue_corner_radii_t())
+            }
+        }
+    }
+
+    /// Since ABI 1.4: the radius of the layer's own corners as drawn: within 0
+    /// and half its frame's shorter side.
+    public var cornerRadius: Double {
+        get { min(max(raw.corner_radius, 0), max(min(frame.width, frame.height), 0) / 2) }
+        set { raw.corner_radius = newValue }
+    }
+
+    /// Since ABI 1.4: the shadow the layer casts as drawn, or nil for none
+    /// (opacity 0): radius at least 0, colour and opacity within [0, 1].
+    public var shadow: Shadow? {
+        get {
+            let s = raw.shadow
+            func unit(_ v: Double) -> Double { min(max(v, 0), 1) }
+            guard unit(s.opacity) > 0 else { return nil }
+            return Shadow(radius: max(s.radius, 0), offsetX: s.offset_x, offsetY: s.offset_y,
+                          color: Color(red: unit(s.red), green: unit(s.green), blue: unit(s.blue), alpha: unit(s.opacity)))
+        }
+        set {
+            guard let v = newValue else { raw.shadow = segue_shadow_t(); return }
+            raw.shadow = segue_shadow_t(radius: v.radius, offset_x: v.offsetX, offset_y: v.offsetY,
+                                        red: v.color.red, green: v.color.green, blue: v.color.blue, opacity: v.color.alpha)
+        }
     }
 
     /// Container coordinates.
@@ -214,6 +271,33 @@ public struct LayerState {
         if frame.width < 0 || frame.height < 0 {
             return "frame size \(Self.rounded(frame.width)) x \(Self.rounded(frame.height)) (expected a width and height of 0 or more)"
         }
+        return firstOutOfRangeLook
+    }
+
+    /// The first member ABI 1.4 added that is out of range (the host clamps
+    /// it as ``clip``, ``cornerRadius`` and ``shadow`` say), or nil.
+    var firstOutOfRangeLook: String? {
+        let c = raw.clip, r = Self.rounded
+        if c.shape > SEGUE_CLIP_ELLIPSE.rawValue { return "clip.shape \(c.shape) (expected 0 to 2; the host draws the layer unclipped)" }
+        if c.shape != SEGUE_CLIP_NONE.rawValue, c.rect.width < 0 || c.rect.height < 0 {
+            return "clip.rect size \(r(c.rect.width)) x \(r(c.rect.height)) (expected a width and height of 0 or more; the host draws nothing)"
+        }
+        if c.shape == SEGUE_CLIP_ROUNDED_RECT.rawValue {
+            let most = min(c.rect.width, c.rect.height) / 2
+            for (name, v) in [("top_left", c.radii.top_left), ("top_right", c.radii.top_right),
+                              ("bottom_right", c.radii.bottom_right), ("bottom_left", c.radii.bottom_left)] where v < 0 || v > most {
+                return "clip.radii.\(name) \(r(v)) (expected 0 to \(r(most)), half the clip's shorter side; the host clamps it)"
+            }
+        }
+        let most = max(min(frame.width, frame.height), 0) / 2
+        if raw.corner_radius < 0 || raw.corner_radius > most {
+            return "corner_radius \(r(raw.corner_radius)) (expected 0 to \(r(most)), half the frame's shorter side; the host clamps it)"
+        }
+        let s = raw.shadow
+        if s.radius < 0 { return "shadow.radius \(r(s.radius)) (expected 0 or more; the host takes 0)" }
+        for (name, v) in [("red", s.red), ("green", s.green), ("blue", s.blue), ("opacity", s.opacity)] where !(0...1).contains(v) {
+            return "shadow.\(name) \(r(v)) (expected 0 to 1; the host clamps it)"
+        }
         return nil
     }
 
@@ -237,6 +321,15 @@ public struct LayerState {
         if !alpha.isFinite { return "alpha" }
         if !zPosition.isFinite { return "z_position" }
         for vertex in mesh where !vertex.isFinite { return "mesh" }
+        let c = raw.clip
+        if c.shape != SEGUE_CLIP_NONE.rawValue {
+            if ![c.rect.x, c.rect.y, c.rect.width, c.rect.height].allSatisfy(\.isFinite) { return "clip.rect" }
+            if c.shape == SEGUE_CLIP_ROUNDED_RECT.rawValue,
+               ![c.radii.top_left, c.radii.top_right, c.radii.bottom_right, c.radii.bottom_left].allSatisfy(\.isFinite) { return "clip.radii" }
+        }
+        if !raw.corner_radius.isFinite { return "corner_radius" }
+        let s = raw.shadow
+        if ![s.radius, s.offset_x, s.offset_y, s.red, s.green, s.blue, s.opacity].allSatisfy(\.isFinite) { return "shadow" }
         return nil
     }
 }

@@ -34,6 +34,14 @@ public final class TransitionContext {
     /// True when the transition was started interactively
     /// (``ContainerViewController/selectInteractively(named:)``).
     public let isInteractive: Bool
+    /// Where the transition comes from (an appearance, a switch) or goes to
+    /// (a disappearance: a minimize's task-bar entry), as far as the host
+    /// knows; nothing unless it says.
+    public var anchor = TransitionAnchor.none
+    /// The kind of window that appears or disappears; normal for a switch.
+    public var windowType = WindowType.normal
+    /// Whether that window is modal.
+    public var isModal = false
 
     private let disappearingFrom, disappearingTo, appearingFrom, appearingTo: Rect
     private let onComplete: (Bool) -> Void

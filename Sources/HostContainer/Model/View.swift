@@ -95,6 +95,15 @@ public final class View {
     public var fontSize: Double? = nil
     /// Rounded-corner radius in points.
     public var cornerRadius: Double = 0
+    /// Whether the subviews are cut to the view's bounds rounded by
+    /// ``cornerRadius`` (as `CALayer.masksToBounds`); the view's own
+    /// background is rounded either way.
+    public var masksToBounds = false
+    /// When set, only what lies in this shape (in the view's bounds'
+    /// coordinates) is drawn, subviews included.
+    public var clip: Clip? = nil
+    /// When set, the view casts this shadow on what lies beneath it.
+    public var shadow: Shadow? = nil
     /// When set, the view is drawn as this mesh (container coordinates) instead of
     /// with frame and transform. Transitions set it for layers that asked for one.
     public var mesh: Mesh? = nil

@@ -22,6 +22,11 @@ extension TransitionPayload {
                   toFinal: box(ctx.finalFrame(for: ctx.toViewController)),
                   goingRight: ctx.goingRight, isAnimated: ctx.isAnimated, isInteractive: ctx.isInteractive,
                   parameters: parameters, curves: curves)
+        anchorRect = ctx.anchor.rect.map(box) ?? []
+        anchorPoint = ctx.anchor.point.map { [$0.x, $0.y] } ?? []
+        windowType = ctx.windowType.rawValue
+        modal = ctx.isModal
+        anchorPoisoned = ctx.anchor.poisonsUnknownParts
     }
 }
 

@@ -64,11 +64,16 @@ extension PluginBoundary {
     }
 
     /// The members of a layer state a worker's answer sets: everything but
-    /// the mesh pointer and count, and `hidden` (read as a byte).
+    /// the mesh pointer and count, and `hidden` (read as a byte). The clip's
+    /// shape is copied as the worker wrote it: an unknown one draws
+    /// unclipped (``LayerState/clip``), and every value is checked before use.
     private static let copiedMembers: [(offset: Int, size: Int)] = {
         let L = MemoryLayout<segue_layer_state_t>.self
         return [(L.offset(of: \.frame)!, MemoryLayout<segue_rect_t>.size),
                 (L.offset(of: \.transform)!, MemoryLayout<segue_transform3d_t>.size),
-                (L.offset(of: \.alpha)!, 8), (L.offset(of: \.z_position)!, 8)]
+                (L.offset(of: \.alpha)!, 8), (L.offset(of: \.z_position)!, 8),
+                // ABI 1.4: a plugin built before it never writes them, so they come back as the host sent them (resting).
+                (L.offset(of: \.clip)!, MemoryLayout<segue_clip_t>.size), (L.offset(of: \.corner_radius)!, 8),
+                (L.offset(of: \.shadow)!, MemoryLayout<segue_shadow_t>.size)]
     }()
 }

@@ -42,6 +42,15 @@ package struct TransitionPayload: Equatable, Sendable {
     /// For each parameter, its curve's control points (x1, y1, x2, y2) when it
     /// is a curve, else zeros (ABI 1.1's `segue_context_t.curves`).
     package var curves: [[Double]]
+    /// ABI 1.4's anchor: the rectangle (x, y, width, height) when known, else
+    /// empty; the point (x, y) when known, else empty.
+    package var anchorRect: Box = []
+    package var anchorPoint: [Double] = []
+    /// ABI 1.4's `segue_context_t.window_type` and `modal`.
+    package var windowType: UInt32 = 0
+    package var modal = false
+    /// For `segue validate`: the anchor's unknown parts are NaN in the C context, not zeros.
+    package var anchorPoisoned = false
 
     package init(kind: TransitionKind = .switch, bounds: Box, from: Side, to: Side, fromInitial: Box, fromFinal: Box,
                  toInitial: Box, toFinal: Box, goingRight: Bool, isAnimated: Bool, isInteractive: Bool,
@@ -76,6 +85,10 @@ package struct TransitionPayload: Equatable, Sendable {
         numbers(parameters)
         w.u32(UInt32(curves.count))
         for c in curves { numbers(c) }
+        numbers(anchorRect)
+        numbers(anchorPoint)
+        w.u32(windowType)
+        w.u8((modal ? 1 : 0) | (anchorPoisoned ? 2 : 0))
     }
 
     /// Reads what ``encode(into:)`` wrote; counts are never trusted past the bytes there are.
@@ -101,6 +114,10 @@ package struct TransitionPayload: Equatable, Sendable {
         self.init(kind: kind, bounds: bounds, from: from, to: to, fromInitial: fromInitial, fromFinal: fromFinal, toInitial: toInitial,
                   toFinal: toFinal, goingRight: flags & 1 != 0, isAnimated: flags & 2 != 0, isInteractive: flags & 4 != 0,
                   parameters: parameters, curves: curves)
+        (anchorRect, anchorPoint) = (try numbers(), try numbers())
+        windowType = try r.u32()
+        let windowFlags = try r.u8()
+        (modal, anchorPoisoned) = (windowFlags & 1 != 0, windowFlags & 2 != 0)
     }
 }
 
@@ -168,6 +185,16 @@ package final class CContext {
         }
         c.curves = UnsafePointer(curves)
         c.kind = payload.kind.abiValue
+        var anchor = segue_anchor_t()
+        if payload.anchorPoisoned {
+            anchor.rect = segue_rect_t(x: .nan, y: .nan, width: .nan, height: .nan)
+            (anchor.point_x, anchor.point_y) = (.nan, .nan)
+        }
+        if payload.anchorRect.count == 4 { (anchor.has_rect, anchor.rect) = (true, rect(payload.anchorRect)) }
+        if payload.anchorPoint.count == 2 { (anchor.has_point, anchor.point_x, anchor.point_y) = (true, payload.anchorPoint[0], payload.anchorPoint[1]) }
+        c.anchor = anchor
+        c.window_type = payload.windowType
+        c.modal = payload.modal
         pointer.initialize(to: c)
     }
 

@@ -7,12 +7,15 @@ import HostContainer
 enum DrawItem: Equatable, Sendable {
     case quad(QuadItem)
     case mesh(MeshItem)
+    /// A view's shadow, drawn just under it.
+    case shadow(ShadowItem)
 
     /// The pixels it may change.
     var bounds: PixelRect {
         switch self {
         case .quad(let q): q.bounds
         case .mesh(let m): m.bounds
+        case .shadow(let s): s.bounds
         }
     }
 }
@@ -49,11 +52,14 @@ struct QuadItem: Equatable, Sendable {
     /// background and no content, mapped without rotation or perspective,
     /// its anti-aliased edge and corners left out.
     let solid: SolidRun?
+    /// The clips it is cut to (its own or its superviews'): drawn pixel by pixel then.
+    let masks: [ClipMask]
 
     /// The item for a `width` × `height` rectangle mapped by `matrix`, or nil
     /// when nothing of it would show on a canvas of `canvas` pixels.
     init?(matrix: Transform3D, width w: Double, height h: Double, radius: Double, alpha: Double,
-          background: Color, content: ViewContent, typeface: Typeface?, fontSize: Double? = nil, scale: Double, canvas: PixelRect) {
+          background: Color, content: ViewContent, typeface: Typeface?, fontSize: Double? = nil, scale: Double, canvas: PixelRect,
+          masks: [ClipMask] = []) {
         guard w > 0, h > 0, background.alpha > 0 || content != .none else { return nil }
         let m = matrix.values
         let H = [m[0], m[1], m[3], m[4], m[5], m[7], m[12], m[13], m[15]]
@@ -81,8 +87,9 @@ struct QuadItem: Equatable, Sendable {
         (self.background, self.content) = (background, content)
         picture = if case .picture(let path, _) = content { PictureCache.shared.picture(at: path) } else { nil }
         (self.typeface, self.fontSize) = if case .label = content { (typeface, fontSize) } else { (nil, nil) }
-        let upright = H[1] == 0 && H[3] == 0 && H[2] == 0 && H[5] == 0 && H[8] == 1 && abs(H[0] - scale) < 1e-9 && abs(H[4] - scale) < 1e-9
-            && (background.alpha >= 1 || background.alpha <= 0)
+        self.masks = masks
+        let upright = masks.isEmpty && H[1] == 0 && H[3] == 0 && H[2] == 0 && H[5] == 0 && H[8] == 1 && abs(H[0] - scale) < 1e-9
+            && abs(H[4] - scale) < 1e-9 && (background.alpha >= 1 || background.alpha <= 0)
         textLayer = if upright, case .label(let text) = content, let typeface {
             TextLayer.layer(text, typeface: typeface, fontSize: fontSize, width: w, height: h, scale: scale, background: background)
         } else {
@@ -108,8 +115,8 @@ struct QuadItem: Equatable, Sendable {
                                  x1: pixel(right - 0.5 + 1e-9, .down) + 1, y1: pixel(bottom - 0.5 + 1e-9, .down) + 1)
             inside = rect.intersection(bounds)
         }
-        cover = opaque ? inside : .empty
-        solid = content == .none && background.alpha > 0 && !inside.isEmpty
+        cover = opaque && masks.isEmpty ? inside : .empty
+        solid = masks.isEmpty && content == .none && background.alpha > 0 && !inside.isEmpty
             ? SolidRun(rect: inside, word: Self.word(background, alpha: alpha)) : nil
     }
 
@@ -216,6 +223,8 @@ struct DisplayListBuilder {
     /// What labels are drawn in (nil: the built-in 5 x 7 font).
     let typeface: Typeface?
     private(set) var items: [DrawItem] = []
+    /// The clips of the views being added (ABI 1.4), outermost first.
+    private var masks: [ClipMask] = []
 
     init(scale: Double, root: View, canvas: PixelRect, typeface: Typeface?) {
         self.scale = scale
@@ -234,14 +243,34 @@ struct DisplayListBuilder {
             addMesh(view, mesh, alpha: opacity)
             return
         }
+        let outer = masks
+        defer { masks = outer }
+        if let clip = view.clip, let mask = ClipMask(clip, matrix: matrix, width: view.bounds.width, height: view.bounds.height) {
+            masks.append(mask)
+        }
+        if let shadow = view.shadow, let item = ShadowItem(shadow, matrix: matrix, width: view.bounds.width, height: view.bounds.height,
+                                                           cornerRadius: view.cornerRadius, masks: masks, alpha: opacity, scale: scale,
+                                                           canvas: canvas) {
+            items.append(.shadow(item))
+        }
         addQuad(view, matrix: matrix, alpha: opacity)
+        pushRoundedBounds(of: view, matrix: matrix)
         addSubviews(of: view, matrix: matrix, alpha: opacity)
+    }
+
+    /// A view that masks its subviews to its rounded bounds adds them as a clip.
+    private mutating func pushRoundedBounds(of view: View, matrix: Transform3D) {
+        let (w, h) = (view.bounds.width, view.bounds.height)
+        guard view.masksToBounds, !view.subviews.isEmpty,
+              let mask = ClipMask(.roundedRect(view.bounds, CornerRadii(min(max(view.cornerRadius, 0), w / 2, h / 2))),
+                                  matrix: matrix, width: w, height: h) else { return }
+        masks.append(mask)
     }
 
     private mutating func addQuad(_ view: View, matrix: Transform3D, alpha: Double) {
         if let quad = QuadItem(matrix: matrix, width: view.bounds.width, height: view.bounds.height, radius: view.cornerRadius,
                                alpha: alpha, background: view.backgroundColor, content: view.content, typeface: typeface,
-                               fontSize: view.fontSize, scale: scale, canvas: canvas) {
+                               fontSize: view.fontSize, scale: scale, canvas: canvas, masks: masks) {
             items.append(.quad(quad))
         }
     }
@@ -272,7 +301,10 @@ struct DisplayListBuilder {
         let textureWidth = max(pixel(w * textureScale, .up), 1), textureHeight = max(pixel(h * textureScale, .up), 1)
         var flat = DisplayListBuilder(scale: textureScale, root: root, canvas: PixelRect(x0: 0, y0: 0, x1: textureWidth, y1: textureHeight),
                                       typeface: typeface)
+        // Its clip cuts the page itself: in the texture, in the view's own coordinates.
+        if let clip = view.clip, let mask = ClipMask(clip, matrix: flat.scaling, width: w, height: h) { flat.masks.append(mask) }
         flat.addQuad(view, matrix: flat.scaling, alpha: 1)
+        flat.pushRoundedBounds(of: view, matrix: flat.scaling)
         flat.addSubviews(of: view, matrix: flat.scaling, alpha: 1)
         let item = MeshItem(mesh: mesh, alpha: alpha, texture: flat.items, textureWidth: textureWidth, textureHeight: textureHeight,
                             page: (w * textureScale, h * textureScale), root: root.bounds, scale: scale, canvas: canvas)

@@ -10,6 +10,7 @@ extension QuadItem {
     func draw(into target: DrawingTarget) {
         let area = bounds.intersection(target.clip)
         guard !area.isEmpty else { return }
+        if !masks.isEmpty { return drawMasked(into: target, area: area) }
         // A label whose text is drawn once: the box plain here, the text over it at the end.
         let shader = Shader(background: background, content: textLayer == nil ? content : .none, picture: picture, typeface: typeface,
                             fontSize: fontSize, width: width, height: height, pixelSize: pixelSize)
@@ -163,6 +164,40 @@ extension QuadItem {
                     }
                 }
                 px += 1
+            }
+        }
+    }
+
+    /// Draws the quad cut to its masks (ABI 1.4's clips): every pixel its
+    /// outline may touch mapped back to its plane, its coverage that of the
+    /// rounded rectangle times the masks'.
+    private func drawMasked(into target: DrawingTarget, area: PixelRect) {
+        var area = area
+        for mask in masks { if let b = mask.bounds { area = area.intersection(b) } }
+        guard !area.isEmpty else { return }
+        let shader = Shader(background: background, content: content, picture: picture, typeface: typeface,
+                            fontSize: fontSize, width: width, height: height, pixelSize: pixelSize)
+        let inv = inverse
+        let outer = polygon(-pixelSize, -pixelSize, width + pixelSize, height + pixelSize)
+        for py in area.y0..<area.y1 {
+            let y = Double(py) + 0.5
+            var (first, last) = (area.x0, area.x1 - 1)
+            if let outer {
+                guard let (a, b) = Self.span(outer, y) else { continue }
+                (first, last) = (max(first, ceilInt(a - 0.5) - 1), min(last, floorInt(b - 0.5) + 1))
+            }
+            guard first <= last else { continue }
+            for px in first...last {
+                let x = Double(px) + 0.5
+                let c = x * inv[2] + y * inv[5] + inv[8]
+                guard c > 0 else { continue }
+                let u = (x * inv[0] + y * inv[3] + inv[6]) / c, v = (x * inv[1] + y * inv[4] + inv[7]) / c
+                var coverage = roundedRectCoverage(u, v)
+                if coverage > 0 { coverage *= masks.coverage(x, y) }
+                guard coverage > 0 else { continue }
+                let color = shader.color(u: u, v: v, pixelSize: pixelSize)
+                let a = Float(color.alpha * coverage * alpha)
+                if a > 0 { target.blend(x: px, y: py, r: Float(color.red), g: Float(color.green), b: Float(color.blue), a: a) }
             }
         }
     }

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -136,7 +137,8 @@ int main(int argc, char **argv) {
     show("sample with NULL states", segue_transition_sample(transition, 0.1, NULL, plan.layer_count));
     show("sample with too few states", segue_transition_sample(transition, 0.1, pointers, plan.layer_count - 1));
     show("sample with struct_size 0", segue_transition_sample(transition, 0.1, pointers, plan.layer_count));
-    for (int i = 0; i < SEGUE_MAX_LAYERS; i++) states[i].struct_size = sizeof states[i] - 8;
+    /* 8 bytes short of the smallest state libsegue takes: the animator ABI 1.3's, through mesh_vertex_count. */
+    for (int i = 0; i < SEGUE_MAX_LAYERS; i++) states[i].struct_size = offsetof(segue_layer_state_t, clip) - 8;
     show("sample with a state 8 bytes short", segue_transition_sample(transition, 0.1, pointers, plan.layer_count));
     for (int i = 0; i < SEGUE_MAX_LAYERS; i++) states[i].struct_size = sizeof states[i];
     show("sample without room for the mesh", segue_transition_sample(transition, 0.1, pointers, plan.layer_count));

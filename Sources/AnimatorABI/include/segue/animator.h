@@ -25,6 +25,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "context.h"
@@ -190,11 +191,78 @@ typedef enum segue_setup_result {
 /* ---- Per-frame state ----------------------------------------------------- */
 
 /**
+ * Since 1.4: the shape a layer is cut to, in segue_clip_t.shape. Treat an
+ * unknown value as SEGUE_CLIP_NONE (the host draws such a layer unclipped).
+ */
+typedef enum segue_clip_shape {
+    SEGUE_CLIP_NONE = 0,         /**< not clipped: the resting value */
+    SEGUE_CLIP_ROUNDED_RECT = 1, /**< `rect` with its corners rounded by `radii` */
+    SEGUE_CLIP_ELLIPSE = 2,      /**< the ellipse inscribed in `rect` (a circle when it is square) */
+} segue_clip_shape_t;
+
+/**
+ * Since 1.4: the radii of a rectangle's four corners, in points. Plain data.
+ * A corner with a radius of 0 is square.
+ */
+typedef struct segue_corner_radii {
+    double top_left;
+    double top_right;
+    double bottom_right;
+    double bottom_left;
+} segue_corner_radii_t;
+
+/**
+ * Since 1.4: a clip, in the layer's own coordinates: points of its content
+ * before its transform, (0, 0) at the top-left of its frame and
+ * (frame.width, frame.height) at the bottom-right (for a layer with a mesh,
+ * of its content as the mesh's (i, j) address it). Only what lies inside is
+ * drawn, anti-aliased, with everything else about the layer (its transform,
+ * mesh, alpha) applied as usual. Plain data; animatable: write it each frame.
+ *
+ * The host checks it (see docs/abi.md, "What windows need"): a non-finite
+ * member fails the frame like any non-finite state; a negative width or
+ * height is taken as 0 (nothing is drawn); a negative radius as 0; a radius
+ * larger than half the rect's shorter side as that half.
+ */
+typedef struct segue_clip {
+    /** A segue_clip_shape_t value. */
+    uint32_t shape;
+    /** The rectangle clipped to (or the ellipse's box), layer coordinates. */
+    segue_rect_t rect;
+    /** For SEGUE_CLIP_ROUNDED_RECT: its corners' radii, points. Ignored otherwise. */
+    segue_corner_radii_t radii;
+} segue_clip_t;
+
+/**
+ * Since 1.4: the shadow a layer casts on what lies beneath it: its
+ * silhouette (the frame with its corner radius, cut to its clip), blurred,
+ * moved by the offset, in a colour, drawn just under the layer and faded with
+ * it (the layer's alpha multiplies `opacity`). Plain data; animatable. The
+ * resting value, all zeros, casts none. The host takes a negative radius as
+ * 0 and clamps colour and opacity to [0, 1]; a non-finite member fails the
+ * frame.
+ */
+typedef struct segue_shadow {
+    /** How far the blur spreads, in points: the Gaussian's standard deviation is half of it. 0: a sharp shadow. */
+    double radius;
+    /** How far the shadow is moved from the layer, in container points (x right, y down), after its transform. */
+    double offset_x;
+    double offset_y;
+    /** Its colour, each in [0, 1], not premultiplied. */
+    double red;
+    double green;
+    double blue;
+    /** Its opacity in [0, 1]; 0 casts none. */
+    double opacity;
+} segue_shadow_t;
+
+/**
  * The state of one layer at one time. Host-owned, written by evaluate.
  * Before each call the host fills it with the layer's resting values: its
  * frame at setup, identity transform, alpha 1, z_position equal to the layer's
- * index, not hidden. A mesh starts as a flat grid over the layer's frame and
- * is not reset between calls: write every vertex.
+ * index, not hidden (and, since 1.4, no clip, corner radius 0, no shadow).
+ * A mesh starts as a flat grid over the layer's frame and is not reset
+ * between calls: write every vertex.
  */
 typedef struct segue_layer_state {
     /** sizeof(segue_layer_state_t) as the host was built; write nothing past it. */
@@ -220,7 +288,31 @@ typedef struct segue_layer_state {
     segue_vec3_t *mesh;
     /** The number of vertices in `mesh`: (mesh_columns + 1) * (mesh_rows + 1), or 0. */
     uint32_t mesh_vertex_count;
+
+    /*
+     * Since 1.4: what windows need. The host's resting values are none: no
+     * clip, square corners, no shadow. Write them only when the host has room
+     * for them: SEGUE_STATE_HAS(state, shadow) (a 1.3 host's states end
+     * before them). An animator built before 1.4 never writes them, so its
+     * layers draw exactly as they did.
+     */
+    /** The shape the layer is cut to; resting: SEGUE_CLIP_NONE. */
+    segue_clip_t clip;
+    /**
+     * The radius of the layer's own corners (its frame's rectangle, in the
+     * layer's coordinates), points; resting 0. The host clamps it to
+     * [0, half the frame's shorter side]. With a clip, both apply.
+     */
+    double corner_radius;
+    /** The shadow the layer casts; resting: none. */
+    segue_shadow_t shadow;
+
+    /* Add new members here, at the end only. */
 } segue_layer_state_t;
+
+/** Whether `state` has `member` (false for members added after the host was built). Since 1.4. */
+#define SEGUE_STATE_HAS(state, member) \
+    ((state)->struct_size >= offsetof(segue_layer_state_t, member) + sizeof((state)->member))
 
 /* ---- The animator -------------------------------------------------------- */
 

@@ -87,6 +87,44 @@ typedef struct segue_cubic_bezier {
 } segue_cubic_bezier_t;
 
 /**
+ * Since 1.4: what kind of window a view is, in segue_context_t.window_type,
+ * as desktops tell them apart (EWMH's _NET_WM_WINDOW_TYPE, KWin's, GNOME's).
+ * Treat an unknown value as SEGUE_WINDOW_NORMAL.
+ */
+typedef enum segue_window_type {
+    SEGUE_WINDOW_NORMAL = 0,       /**< an application's main window, or not known */
+    SEGUE_WINDOW_DIALOG = 1,       /**< a dialog over another window */
+    SEGUE_WINDOW_UTILITY = 2,      /**< a palette or toolbox that stays beside its window */
+    SEGUE_WINDOW_NOTIFICATION = 3, /**< a notification bubble or banner */
+    SEGUE_WINDOW_MENU = 4,         /**< a menu: popup, drop-down or context */
+    SEGUE_WINDOW_TOOLTIP = 5,      /**< a tooltip */
+    SEGUE_WINDOW_SPLASH = 6,       /**< a splash screen */
+    SEGUE_WINDOW_DOCK = 7,         /**< a panel or dock */
+} segue_window_type_t;
+
+/**
+ * Since 1.4: where a transition comes from or goes to, as far as the host
+ * knows it, in container coordinates. In an appearance it is the origin
+ * (the launcher or task-bar entry clicked, the element a switch came from,
+ * the pointer); in a disappearance, the target (a minimize's task-bar entry:
+ * a close has none); in a switch, the element or pointer that started it.
+ * Each part is flagged: read a part only when its flag is true (the host
+ * zero-fills the rest, and `segue validate` checks that an animator does).
+ * Plain data, in the context, valid like it.
+ */
+typedef struct segue_anchor {
+    /** Whether `rect` is known. */
+    bool has_rect;
+    /** Whether `point` is known. */
+    bool has_point;
+    /** A rectangle: the launcher, the task-bar entry (a window's icon geometry), the element. */
+    segue_rect_t rect;
+    /** A point: the pointer when the transition began. */
+    double point_x;
+    double point_y;
+} segue_anchor_t;
+
+/**
  * Everything an animator may know about a transition. See the file comment for
  * ownership and lifetime. Read it from any thread the animator is called on;
  * never write to it.
@@ -147,6 +185,21 @@ typedef struct segue_context {
      * absent means a switch.
      */
     uint32_t kind;
+
+    /**
+     * Since 1.4: where the transition comes from or goes to (see
+     * segue_anchor_t). Check SEGUE_CONTEXT_HAS(ctx, anchor) on an older
+     * host: absent means nothing is known.
+     */
+    segue_anchor_t anchor;
+    /**
+     * Since 1.4: a segue_window_type_t value for the window that appears or
+     * disappears (`to` in an appearance, `from` in a disappearance); for a
+     * switch, SEGUE_WINDOW_NORMAL. Absent (an older host): normal.
+     */
+    uint32_t window_type;
+    /** Since 1.4: whether that window is modal (it blocks the window beneath it). Absent: false. */
+    bool modal;
 
     /* Add new members here, at the end only. */
 } segue_context_t;

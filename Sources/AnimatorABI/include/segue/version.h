@@ -34,9 +34,13 @@ extern "C" {
  * 1.1 added SEGUE_PARAM_CURVE and segue_context_t.curves;
  * 1.2 added segue_host_t.spring_init_physical;
  * 1.3 added kinds of transition (segue_context_t.kind, segue_animator_t.kinds)
- * and views with frames of their own.
+ * and views with frames of their own;
+ * 1.4 added what windows need: a layer's clip, corner radius and shadow
+ * (segue_layer_state_t), and where a transition comes from or goes to, the
+ * window's type and whether it is modal (segue_context_t.anchor,
+ * window_type, modal).
  */
-#define SEGUE_ABI_VERSION_MINOR 3
+#define SEGUE_ABI_VERSION_MINOR 4
 
 /** An ABI version. Plain data; copy freely. */
 typedef struct segue_version {

@@ -146,9 +146,12 @@ extern "C" {
  * and segue_animator_info_t.kinds, with the animator ABI 1.3; 1.3 added
  * SEGUE_PLAYER_NO_SPIN and segue_transition_prefetch; 1.4 added
  * SEGUE_PLAYER_STANDARD_CONFIG and the helpers for hosts: the sampler, a
- * page's shading and the edge pan's rule).
+ * page's shading and the edge pan's rule; 1.5, with the animator ABI 1.4,
+ * added segue_transition_desc_t.anchor, window_type and modal, and the
+ * layer state's clip, corner radius and shadow, which
+ * segue_transition_sample and segue_drawn_layer_t.state carry).
  */
-#define SEGUE_API_VERSION_MINOR 4
+#define SEGUE_API_VERSION_MINOR 5
 /** The version this header describes. */
 #define SEGUE_API_VERSION SEGUE_MAKE_VERSION(SEGUE_API_VERSION_MAJOR, SEGUE_API_VERSION_MINOR)
 /** True when this header is at least MAJOR.MINOR (and of the same major), for #if. */
@@ -473,6 +476,24 @@ typedef struct segue_transition_desc {
      * Another value is SEGUE_E_INVALID_ARGUMENT.
      */
     uint32_t kind;
+    /**
+     * Since 1.5: where the transition comes from or goes to, as far as you
+     * know it, in container coordinates (segue/context.h's segue_anchor_t:
+     * the launcher or element clicked, a minimize's task-bar entry, the
+     * pointer), each part flagged; handed to the animator as
+     * segue_context_t.anchor. Zero (a struct_size that ends before it): none
+     * known. A known part with a non-finite number, or a rectangle of
+     * negative size, is SEGUE_E_INVALID_ARGUMENT.
+     */
+    segue_anchor_t anchor;
+    /**
+     * Since 1.5: the segue_window_type_t of the window that appears or
+     * disappears (segue_context_t.window_type); 0, normal, when not covered.
+     * A value libsegue does not know is taken as normal.
+     */
+    uint32_t window_type;
+    /** Since 1.5: whether that window is modal (segue_context_t.modal). */
+    bool modal;
 } segue_transition_desc_t;
 
 /**
@@ -531,13 +552,17 @@ uint32_t segue_layer_mesh_vertex_count(const segue_layer_request_t *layer);
  * with a mesh its `mesh` to an array of at least
  * segue_layer_mesh_vertex_count vertices and `mesh_vertex_count` to that
  * array's length; libsegue writes frame, transform, alpha (clamped to [0, 1]),
- * z_position, hidden and the mesh vertices, and nothing else. Allocates
+ * z_position, hidden and the mesh vertices, and (since 1.5, when your
+ * struct_size covers them) clip, corner_radius and shadow as the host draws
+ * them: clamped as segue/animator.h says, a shape it does not know as none;
+ * nothing else. Allocates
  * nothing, from the first sample on, whatever it answers. Returns within the
  * player's sample bound (see the file comment): SEGUE_OK, SEGUE_LATE (held
  * states), SEGUE_DEFAULT_TOOK_OVER (once: states of the default's plan),
  * SEGUE_CLAMPED (t outside [0, duration]); or an error:
  * SEGUE_E_INVALID_ARGUMENT for a NaN t, NULL states, a NULL state or one
- * whose struct_size is less than sizeof(segue_layer_state_t);
+ * whose struct_size is less than the animator ABI 1.3's segue_layer_state_t
+ * (208 bytes, through mesh_vertex_count);
  * SEGUE_E_BUFFER_TOO_SMALL for fewer states or smaller meshes than the plan
  * needs; SEGUE_E_ENDED for a finished transition.
  * [any; several threads at once are fine]
@@ -629,7 +654,11 @@ typedef struct segue_drawn_layer {
     /**
      * Its state at the sampled time. `state.mesh`, for a layer with a mesh,
      * points into the sampler's storage: valid until the sampler's next
-     * sample or its free.
+     * sample or its free. Since 1.5 it carries the layer's clip, corner
+     * radius and shadow (clamped as for segue_transition_sample): a host
+     * draws the clip and corners as a coverage mask of the layer in its own
+     * coordinates, and the shadow beneath it. (A program built against 1.4,
+     * whose struct_size is 344, gets 1.4's layout: the state without them.)
      */
     segue_layer_state_t state;
     /**
