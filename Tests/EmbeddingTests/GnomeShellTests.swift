@@ -7,8 +7,10 @@ import TestSupport
 /// (application id org.gnome.Calculator) and weston's clients open and close
 /// through the animator the config's rules name by application id, held at a
 /// fraction and photographed through the shell's screenshot interface; a
-/// plugin that crashes mid-close costs only its animation; nothing is left
-/// running after the shell ends.
+/// plugin that crashes or hangs mid-close costs only its animation; nothing is
+/// left running after the shell ends. A shell takes a minute or two to start
+/// here, so the suite logs in three times only: each test plays its checks in
+/// turn in one session.
 @Suite(.serialized, .enabled(if: GnomeShellSession.problem == nil, "\(GnomeShellSession.problem ?? "")"))
 struct GnomeShellTests {
     static let calculator = "org.gnome.Calculator"
@@ -17,24 +19,124 @@ struct GnomeShellTests {
         #"{"rules": [{"appear": "\#(calculator)", "animator": "\#(appear)"}, {"disappear": "\#(calculator)", "animator": "\#(disappear)"}]}"#
     }
 
-    /// The extension is installed and enabled as a user does before logging
-    /// in, and plays: the shell's log says so; gnome-calculator's window
-    /// opens and closes through it, named by its application id.
-    @Test func theExtensionInstalledAsUsersDoPlaysTheCalculatorsWindow() throws {
-        let session = try GnomeShellSession(config: Self.rules("Pop", "Pop"), plugins: [])
+    /// One login with the extension installed and enabled as a user does
+    /// (`gnome-extensions install`, `enable`) and no config, then, in turn:
+    /// a config written, then broken, while the shell runs: the default plays
+    /// first, the written rule next, and a broken file keeps the last good
+    /// rules with the reason in the shell's log; the extension enabled in
+    /// unsafe mode, gnome-calculator's window opening and closing with the
+    /// rules' animator, named by its application id; a window of no installed
+    /// application (weston's image viewer) named by its Wayland app id, and a
+    /// rule by that name played; a window minimized and brought back with the
+    /// rules' disappearance and appearance animators; and last, the extension
+    /// disabled while a window's opening is held, which releases the window,
+    /// the shell's own handlers back. Nothing is left running after the shell ends.
+    @Test func oneLoginFollowsItsConfigNamesWindowsMinimizesAndIsDisabledMidAnimation() throws {
+        let session = try GnomeShellSession(config: nil, plugins: [])
+        /// The log written since `mark` (a length in bytes of an earlier log).
+        func since(_ mark: Int) -> String { String(decoding: session.log.utf8.dropFirst(mark), as: UTF8.self) }
+        /// How many times the log holds `text` so far.
+        func seen(_ text: String) -> Int { session.log.components(separatedBy: text).count - 1 }
+        /// Writes `json` as the config (renamed into place) and waits for the player to reload it.
+        func configure(_ json: String) throws {
+            let reloads = seen("segue.json")
+            try replaceByRename(session.config, with: json)
+            session.wait(for: "segue.json", count: reloads + 1)
+        }
+
+        // A config written, then broken, while the shell runs (no config at the login).
+        func openAndClose(_ k: Int) throws -> String {
+            let calculator = try session.open("/usr/bin/gnome-calculator")
+            let log = session.wait(for: "\(Self.calculator) opened: ", count: k)
+            _ = calculator.stop(with: SIGTERM)
+            session.wait(for: "\(Self.calculator) closed: ", count: k)
+            return log.split(separator: "\n").filter { $0.contains("\(Self.calculator) opens at ") }.last.map(String.init) ?? ""
+        }
+        #expect(try openAndClose(1).contains(": default for "), "no config: the built-in default")
+        // The window is named (once a session) by its application id, as the shell matched it to a .desktop file.
+        #expect(session.log.contains("segue: window '\(Self.calculator)' (its application, as the shell matched it to a .desktop file; rules match this name) opens with default"),
+                "\(session.log)")
+        try FileManager.default.createDirectory(atPath: (session.config as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try replaceByRename(session.config, with: Self.rules("Pop"))
+        session.wait(for: "\(session.config) appeared")
+        #expect(try openAndClose(2).contains(": Pop for "), "the written rule: \(session.log)")
+        try replaceByRename(session.config, with: #"{"rules": [{"appear": "", "animator": "CurlUp"}]}"#)
+        let broken = session.wait(for: "$.rules[0].appear")
+        #expect(broken.contains("$.rules[0].appear: expected a view's name"), "the reason is logged: \(broken)")
+        #expect(try openAndClose(3).contains(": Pop for "), "the last good rule: \(session.log)")
+
+        // The extension enabled, in unsafe mode, and playing: the calculator opens and closes with Pop.
         let state = try session.eval("JSON.stringify([Main.extensionManager.lookup('\(GnomeShellSession.uuid)').state, global.context.unsafe_mode])")
         #expect(state.contains("[1,true]"), "the extension is enabled (state 1, ENABLED): \(state)\n\(session.log)")
         #expect(session.log.contains("segue: playing window animators"), "\(session.log)")
+        try configure(Self.rules("Pop", "Pop"))
+        var mark = session.log.utf8.count
         let calculator = try session.open("/usr/bin/gnome-calculator")
-        var log = session.wait(for: "\(Self.calculator) opened: ")
-        #expect(log.contains("segue: \(Self.calculator) opens at "), "\(log)")
-        #expect(log.contains("segue: window '\(Self.calculator)' (its application, as the shell matched it to a .desktop file; rules match this name) opens with Pop"),
-                "\(log)")
+        session.wait(for: "\(Self.calculator) opened: ", count: 4)
+        var log = since(mark)
+        #expect(log.contains("segue: \(Self.calculator) opens at ") && log.contains(": Pop for "), "\(log)")
         #expect(log.contains("\(Self.calculator) opened: completed"), "\(log)")
         _ = calculator.stop(with: SIGTERM)
-        log = session.wait(for: "\(Self.calculator) closed: ")
-        #expect(log.contains("\(Self.calculator) closes at ") && log.contains("\(Self.calculator) closed: completed"), "\(log)")
+        session.wait(for: "\(Self.calculator) closed: ", count: 4)
+        log = since(mark)
+        #expect(log.contains("\(Self.calculator) closes at ") && log.split(separator: "\n").contains { $0.contains("closes at ") && $0.contains(": Pop for ") }
+                && log.contains("\(Self.calculator) closed: completed"), "\(log)")
         #expect(try session.eval("global.get_window_actors().length") == "0", "the window is gone")
+
+        // A window of no installed application is named by its Wayland app id.
+        let weston = "org.freedesktop.weston.wayland-image"
+        try configure(#"{"rules": [{"appear": "\#(weston)", "animator": "SpringSlide"}]}"#)
+        let client = try session.open("/usr/bin/weston-image", [Paths.packageRoot + "/docs/images/close-Pop.png"])
+        log = session.wait(for: "\(weston) opened: ")
+        #expect(log.contains("segue: window '\(weston)' (its Wayland app id; rules match this name) opens with SpringSlide"), "\(log)")
+        #expect(log.contains("\(weston) opened: completed"), "\(log)")
+        _ = client.stop(with: SIGTERM)
+        #expect(session.wait(for: "\(weston) closed: ").contains("\(weston) closed: completed"), "the default plays its closing")
+        #expect(try session.eval("global.get_window_actors().length") == "0", "the window is gone")
+
+        // Minimizing is a disappearance and coming back an appearance, chosen by the same rules.
+        try configure(Self.rules("SpringSlide", "Pop"))
+        mark = session.log.utf8.count
+        let minimized = try session.open("/usr/bin/gnome-calculator")
+        defer { _ = minimized.stop(with: SIGTERM) }
+        session.wait(for: "\(Self.calculator) opened: completed", count: 5)
+        try session.eval("global.get_window_actors()[0].meta_window.minimize()")
+        session.wait(for: "\(Self.calculator) minimized: ")
+        log = since(mark)
+        #expect(log.contains("\(Self.calculator) minimizes at ") && log.split(separator: "\n").contains { $0.contains("minimizes at ") && $0.contains(": Pop for ") },
+                "the disappearance's rule: \(log)")
+        #expect(log.contains("\(Self.calculator) minimized: completed"), "\(log)")
+        #expect(try session.eval("global.get_window_actors()[0].visible") == "false", "the minimized window is hidden")
+        try session.eval("global.get_window_actors()[0].meta_window.unminimize()")
+        log = session.wait(for: "\(Self.calculator) unminimized: ")
+        #expect(log.contains("\(Self.calculator) unminimizes at ") && log.split(separator: "\n").contains { $0.contains("unminimizes at ") && $0.contains(": SpringSlide for ") },
+                "the appearance's rule: \(log)")
+        #expect(log.contains("\(Self.calculator) unminimized: completed"), "\(log)")
+        let rest = try session.eval("const a = global.get_window_actors()[0]; JSON.stringify([a.visible, a.opacity, !a.transform_set])")
+        #expect(rest == #""[true,255,true]""#, "back at rest (visible, opaque, untransformed): \(rest)")
+        _ = minimized.stop(with: SIGTERM)
+        session.wait(for: "\(Self.calculator) closed: ", count: 5)
+        #expect(try session.eval("global.get_window_actors().length") == "0", "the window is gone")
+
+        // Last, the extension disabled while a window's opening is held releases it (completed_map: drawn at
+        // rest), and the shell's own handlers are back: the window closes with GNOME's own animation, no Segue line.
+        try configure(Self.rules("CurlUp", "CurlUp"))
+        mark = session.log.utf8.count
+        try session.hold(at: 0.5)
+        let first = try session.open("/usr/bin/gnome-calculator")
+        defer { _ = first.stop(with: SIGTERM) }
+        session.wait(for: "\(Self.calculator) opens at ", count: 6)
+        try session.eval("Main.extensionManager.disableExtension('\(GnomeShellSession.uuid)')")
+        session.wait(for: "\(Self.calculator) opened: ", count: 6)
+        log = since(mark)
+        #expect(log.contains("\(Self.calculator) opened: cut short (the extension was disabled)"), "\(log)")
+        let released = try session.eval("const a = global.get_window_actors()[0]; JSON.stringify([a.visible, a.opacity, !a.transform_set, a.get_effects().length])")
+        #expect(released == #""[true,255,true,0]""#, "released at rest (visible, opaque, untransformed, no page effect): \(released)")
+        _ = first.stop(with: SIGTERM)
+        let gone = Date().addingTimeInterval(30)
+        while (try? session.eval("global.get_window_actors().length")) != "0" && Date() < gone { usleep(50_000) }
+        #expect(try session.eval("global.get_window_actors().length") == "0", "closed by the shell's own handler")
+        #expect(!since(mark).contains("\(Self.calculator) closes"), "Segue played nothing once disabled: \(since(mark))")
         #expect(session.stop() != nil, "the shell ended on SIGTERM")
         #expect(processesTagged(session.tag).isEmpty, "no shell, bus, worker or client left")
     }
@@ -135,113 +237,36 @@ struct GnomeShellTests {
         #expect(processesTagged(session.tag).isEmpty, "no shell, bus, worker or client left")
     }
 
-    /// A plugin that crashes or hangs halfway through the calculator's closing
-    /// costs only its animation: the built-in default finishes it from the
-    /// same point (the reason logged), the window is destroyed, the shell
-    /// lives on, and no worker is left.
-    @Test(arguments: ["FAULT_CRASH_EVALUATE", "FAULT_HANG_EVALUATE"])
-    func aPluginThatFailsMidCloseCostsOnlyItsAnimation(_ fault: String) throws {
-        let (folder, _) = try CPlugin.fixture("gnome-shell-\(fault)", fault)
-        let session = try GnomeShellSession(config: Self.rules("Pop", "TestFade"), plugins: [folder])
-        let calculator = try session.open("/usr/bin/gnome-calculator")
-        session.wait(for: "\(Self.calculator) opened: completed")
-        _ = calculator.stop(with: SIGTERM)
-        let log = session.wait(for: "\(Self.calculator) closed: ")
-        #expect(log.contains("\(Self.calculator) closes at ") && log.contains(": TestFade for "), "\(log)")
-        #expect(log.contains("\(Self.calculator) closed: completed"), "\(log)")
-        #expect(log.contains("the built-in default"), "the fallback is logged: \(log)")
-        #expect(try session.eval("global.get_window_actors().length") == "0", "the window is gone")
-        #expect(try session.eval("global.context.unsafe_mode") == "true", "the shell is alive")
+    /// A plugin that crashes, and another that hangs, halfway through the
+    /// calculator's closing, in one session, cost only their animation: the
+    /// built-in default finishes each from the same point (the reason
+    /// logged), the window is destroyed, the shell lives on, and no worker is
+    /// left. (Two fixture plugins: their animators named CrashFade and HangFade.)
+    @Test func pluginsThatCrashOrHangMidCloseCostOnlyTheirAnimation() throws {
+        let (crashing, _) = try CPlugin.fixture("gnome-shell-crash", "FAULT_CRASH_EVALUATE", #"FIXTURE_NAME="CrashFade""#,
+                                                #"FIXTURE_ID="org.segue.test.crash/1""#)
+        let (hanging, _) = try CPlugin.fixture("gnome-shell-hang", "FAULT_HANG_EVALUATE", #"FIXTURE_NAME="HangFade""#,
+                                               #"FIXTURE_ID="org.segue.test.hang/1""#)
+        let session = try GnomeShellSession(config: Self.rules("Pop", "CrashFade"), plugins: [crashing, hanging])
+        for (k, animator) in ["CrashFade", "HangFade"].enumerated() {
+            if k > 0 {
+                let reloads = session.log.components(separatedBy: "segue.json").count
+                try replaceByRename(session.config, with: Self.rules("Pop", animator))
+                session.wait(for: "segue.json", count: reloads)
+            }
+            let mark = session.log.utf8.count
+            let calculator = try session.open("/usr/bin/gnome-calculator")
+            session.wait(for: "\(Self.calculator) opened: completed", count: k + 1)
+            _ = calculator.stop(with: SIGTERM)
+            session.wait(for: "\(Self.calculator) closed: ", count: k + 1)
+            let log = String(decoding: session.log.utf8.dropFirst(mark), as: UTF8.self)
+            #expect(log.contains("\(Self.calculator) closes at ") && log.contains(": \(animator) for "), "\(log)")
+            #expect(log.contains("\(Self.calculator) closed: completed"), "\(animator): \(log)")
+            #expect(log.contains("the built-in default"), "\(animator): the fallback is logged: \(log)")
+            #expect(try session.eval("global.get_window_actors().length") == "0", "\(animator): the window is gone")
+            #expect(try session.eval("global.context.unsafe_mode") == "true", "\(animator): the shell is alive")
+        }
         #expect(session.stop() != nil)
         #expect(processesTagged(session.tag).isEmpty, "no worker, client or shell left")
-    }
-
-    /// Minimizing is a disappearance and coming back an appearance, chosen by
-    /// the same rules: the window leaves with the disappearance's animator and
-    /// comes back where it was with the appearance's; the shell completes each.
-    @Test func aWindowMinimizesAndComesBackWithTheRulesAnimators() throws {
-        let session = try GnomeShellSession(config: Self.rules("SpringSlide", "Pop"), plugins: [])
-        let calculator = try session.open("/usr/bin/gnome-calculator")
-        defer { _ = calculator.stop(with: SIGTERM) }
-        session.wait(for: "\(Self.calculator) opened: completed")
-        try session.eval("global.get_window_actors()[0].meta_window.minimize()")
-        var log = session.wait(for: "\(Self.calculator) minimized: ")
-        #expect(log.contains("\(Self.calculator) minimizes at ") && log.contains(": Pop for "), "the disappearance's rule: \(log)")
-        #expect(log.contains("\(Self.calculator) minimized: completed"), "\(log)")
-        #expect(try session.eval("global.get_window_actors()[0].visible") == "false", "the minimized window is hidden")
-        try session.eval("global.get_window_actors()[0].meta_window.unminimize()")
-        log = session.wait(for: "\(Self.calculator) unminimized: ")
-        #expect(log.contains("\(Self.calculator) unminimizes at ") && log.split(separator: "\n").contains { $0.contains("unminimizes at ") && $0.contains(": SpringSlide for ") },
-                "the appearance's rule: \(log)")
-        #expect(log.contains("\(Self.calculator) unminimized: completed"), "\(log)")
-        let rest = try session.eval("const a = global.get_window_actors()[0]; JSON.stringify([a.visible, a.opacity, !a.transform_set])")
-        #expect(rest == #""[true,255,true]""#, "back at rest (visible, opaque, untransformed): \(rest)")
-        _ = calculator.stop(with: SIGTERM)
-        session.wait(for: "\(Self.calculator) closed: ")
-        #expect(session.stop() != nil)
-        #expect(processesTagged(session.tag).isEmpty)
-    }
-
-    /// The extension disabled while a window's opening is held releases it
-    /// (completed_map: drawn at rest), and the shell's own handlers are back:
-    /// the next window opens with GNOME's own animation, no Segue line.
-    @Test func disablingTheExtensionMidAnimationReleasesEveryWindow() throws {
-        let session = try GnomeShellSession(config: Self.rules("CurlUp", "CurlUp"), plugins: [])
-        try session.hold(at: 0.5)
-        let first = try session.open("/usr/bin/gnome-calculator")
-        defer { _ = first.stop(with: SIGTERM) }
-        session.wait(for: "\(Self.calculator) opens at ")
-        try session.eval("Main.extensionManager.disableExtension('\(GnomeShellSession.uuid)')")
-        let log = session.wait(for: "\(Self.calculator) opened: ")
-        #expect(log.contains("\(Self.calculator) opened: cut short (the extension was disabled)"), "\(log)")
-        let released = try session.eval("const a = global.get_window_actors()[0]; JSON.stringify([a.visible, a.opacity, !a.transform_set, a.get_effects().length])")
-        #expect(released == #""[true,255,true,0]""#, "released at rest (visible, opaque, untransformed, no page effect): \(released)")
-        _ = first.stop(with: SIGTERM)
-        let gone = Date().addingTimeInterval(30)
-        while (try? session.eval("global.get_window_actors().length")) != "0" && Date() < gone { usleep(50_000) }
-        #expect(try session.eval("global.get_window_actors().length") == "0", "closed by the shell's own handler")
-        #expect(!session.log.contains("\(Self.calculator) closes"), "Segue played nothing once disabled: \(session.log)")
-        #expect(session.stop() != nil)
-        #expect(processesTagged(session.tag).isEmpty)
-    }
-
-    /// A window of no installed application (weston's image viewer) is named
-    /// by its Wayland app id, and a rule by that name plays.
-    @Test func aWindowWithoutADesktopFileIsNamedByItsWaylandAppID() throws {
-        let weston = "org.freedesktop.weston.wayland-image"
-        let session = try GnomeShellSession(config: #"{"rules": [{"appear": "\#(weston)", "animator": "SpringSlide"}]}"#, plugins: [])
-        let client = try session.open("/usr/bin/weston-image", [Paths.packageRoot + "/docs/images/close-Pop.png"])
-        let log = session.wait(for: "\(weston) opened: ")
-        #expect(log.contains("segue: window '\(weston)' (its Wayland app id; rules match this name) opens with SpringSlide"), "\(log)")
-        #expect(log.contains("\(weston) opened: completed"), "\(log)")
-        _ = client.stop(with: SIGTERM)
-        #expect(session.wait(for: "\(weston) closed: ").contains("\(weston) closed: completed"), "the default plays its closing")
-        #expect(session.stop() != nil)
-        #expect(processesTagged(session.tag).isEmpty)
-    }
-
-    /// No config at the login, then one written, then one broken, while the
-    /// shell runs: the default plays first, the written rule next, and a
-    /// broken file keeps the last good rules with the reason in the shell's log.
-    @Test func aConfigWrittenThenBrokenWhileTheShellRunsIsFollowed() throws {
-        let session = try GnomeShellSession(config: nil, plugins: [])
-        func openAndClose(_ k: Int) throws -> String {
-            let calculator = try session.open("/usr/bin/gnome-calculator")
-            let log = session.wait(for: "\(Self.calculator) opened: ", count: k)
-            _ = calculator.stop(with: SIGTERM)
-            session.wait(for: "\(Self.calculator) closed: ", count: k)
-            return log.split(separator: "\n").filter { $0.contains("\(Self.calculator) opens at ") }.last.map(String.init) ?? ""
-        }
-        #expect(try openAndClose(1).contains(": default for "), "no config: the built-in default")
-        try FileManager.default.createDirectory(atPath: (session.config as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try replaceByRename(session.config, with: Self.rules("Pop"))
-        session.wait(for: "\(session.config) appeared")
-        #expect(try openAndClose(2).contains(": Pop for "), "the written rule: \(session.log)")
-        try replaceByRename(session.config, with: #"{"rules": [{"appear": "", "animator": "CurlUp"}]}"#)
-        let broken = session.wait(for: "$.rules[0].appear")
-        #expect(broken.contains("$.rules[0].appear: expected a view's name"), "the reason is logged: \(broken)")
-        #expect(try openAndClose(3).contains(": Pop for "), "the last good rule: \(session.log)")
-        #expect(session.stop() != nil)
-        #expect(processesTagged(session.tag).isEmpty)
     }
 }
