@@ -44,16 +44,13 @@ public:
 
 struct SegueStackView::Playing {
     segueqt::Transition *transition = nullptr;
-    // A gesture's: the fraction it is at, and once released where it goes, from where, how fast.
-    bool interactive = false, released = false, linear = false;
-    double fraction = 0, origin = 0, target = 1, seconds = 0;
+    segueqt::Playhead head;
     QPointer<QQuickItem> pages[2];  // from, to
     SegueLayerTransform *transforms[2] = { nullptr, nullptr };
     bool layered[2] = { false, false };
     SegueMeshItem *meshes = nullptr;  // when the plan has a mesh and the pages' pictures were taken  // layer.enabled set for the transition (alpha below 1)
     QPointer<QQuickItem> leaving;  // popped or replaced: disposed of at the end
     bool leavingOwned = false;
-    QElapsedTimer clock;
     QTimer timer;
 };
 
@@ -84,7 +81,7 @@ void SegueStackView::setAnimator(const QString &animator) {
 
 void SegueStackView::setHoldFraction(double fraction) {
     m_hold = fraction >= 0 ? qMin(fraction, 1.0) : -1;
-    if (m_playing && m_hold < 0) m_playing->clock.restart();
+    if (m_playing && m_hold < 0) m_playing->head.clock.restart();
     if (m_playing) tick();
 }
 
@@ -214,7 +211,7 @@ bool SegueStackView::play(QQuickItem *from, QQuickItem *to, bool goingRight, Ent
     }
     auto *p = new Playing;
     p->transition = transition;
-    p->interactive = interactive;
+    p->head.interactive = interactive;
     p->pages[0] = from;
     p->pages[1] = to;
     if (transition->hasMesh()) {
@@ -242,7 +239,7 @@ bool SegueStackView::play(QQuickItem *from, QQuickItem *to, bool goingRight, Ent
     p->timer.setTimerType(Qt::PreciseTimer);
     p->timer.setInterval(16);
     connect(&p->timer, &QTimer::timeout, this, &SegueStackView::tick);
-    p->clock.start();
+    p->head.clock.start();
     p->timer.start();
     emit busyChanged();
     tick();
@@ -253,16 +250,7 @@ void SegueStackView::tick() {
     Playing *p = m_playing;
     if (!p) return;
     double duration = p->transition->duration();
-    double t = m_hold >= 0 ? m_hold * duration : p->clock.nsecsElapsed() / 1e9;
-    if (p->interactive && m_hold < 0) {
-        if (p->released) {
-            // The rest at the ease-in-out pace, or linearly at the release's speed (as the GTK widget).
-            double x = p->seconds > 0 ? qBound(0.0, p->clock.nsecsElapsed() / 1e9 / p->seconds, 1.0) : 1;
-            double eased = p->linear ? x : segue_cubic_bezier_value(0.42, 0, 0.58, 1, x);
-            p->fraction = p->origin + (p->target - p->origin) * eased;
-        }
-        t = p->fraction * duration;
-    }
+    double t = p->head.time(duration, m_hold);
     if (p->transition->sample(qMin(t, duration))) {
         bool shown[2] = { false, false };
         const QVector<segue_drawn_layer_t> &layers = p->transition->layers();
@@ -307,9 +295,9 @@ void SegueStackView::tick() {
     }
     if (m_hold >= 0) return;
     // The next frame's answer asked for now, while this one is drawn (a finger's next place is unknown).
-    if (!p->interactive || p->released) p->transition->prefetch(t + p->timer.interval() / 1000.0);
-    if (p->interactive) {
-        if (p->released && p->fraction == p->target) endTransition(p->target == 1);
+    if (!p->head.interactive || p->head.released) p->transition->prefetch(t + p->timer.interval() / 1000.0);
+    if (p->head.interactive) {
+        if (p->head.arrived()) endTransition(p->head.target == 1);
     } else if (t >= duration) {
         endTransition(true);
     }
@@ -359,18 +347,8 @@ bool SegueStackView::isLate() const { return m_playing && m_playing->transition-
 void SegueStackView::release(bool finish, double speed) {
     Playing *p = m_playing;
     m_swiping = false;
-    if (!p || !p->interactive || p->released) return;
-    p->released = true;
-    p->origin = p->fraction;
-    p->target = finish ? 1 : 0;
-    double distance = std::abs(p->target - p->origin), flick = std::isfinite(speed) ? std::abs(speed) : 0;
-    p->seconds = distance * p->transition->duration();
-    p->linear = false;
-    if (flick > 0 && distance / flick < p->seconds) {
-        p->seconds = distance / flick;
-        p->linear = true;
-    }
-    p->clock.restart();
+    if (!p || !p->head.interactive || p->head.released) return;
+    p->head.release(finish, speed, p->transition->duration());
     tick();
 }
 
@@ -404,7 +382,7 @@ bool SegueStackView::edgeEvent(QEvent *event, QPointF at) {
         if (now > m_lastTime) m_speed = (dx - m_lastX) / (now - m_lastTime);
         m_lastX = dx;
         m_lastTime = now;
-        m_playing->fraction = width() > 0 ? qBound(0.0, dx / width(), 1.0) : 0;
+        m_playing->head.fraction = width() > 0 ? qBound(0.0, dx / width(), 1.0) : 0;
         tick();
         return true;
     }

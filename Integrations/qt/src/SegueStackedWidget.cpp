@@ -18,11 +18,8 @@ struct SegueStackedWidget::Playing {
     QPointer<QWidget> from, to;
     int fromIndex = -1;
     QImage pictures[2], backs[2];  // the from page's and the to page's, at rest; their backs, for meshes
-    QElapsedTimer clock;
     QTimer timer;
-    // A gesture's: the fraction it is at, and once released where it goes, from where, how fast.
-    bool interactive = false, released = false, linear = false;
-    double fraction = 0, origin = 0, target = 1, seconds = 0;
+    segueqt::Playhead head;
 };
 
 // Draws the transition over the pages: the background, then each layer back to front.
@@ -117,7 +114,7 @@ double SegueStackedWidget::holdFraction() const { return m_hold; }
 
 void SegueStackedWidget::setHoldFraction(double fraction) {
     m_hold = fraction >= 0 ? qMin(fraction, 1.0) : -1;
-    if (m_playing && m_hold < 0) m_playing->clock.restart();
+    if (m_playing && m_hold < 0) m_playing->head.clock.restart();
     if (m_playing) tick();
 }
 
@@ -177,7 +174,7 @@ bool SegueStackedWidget::switchTo(int index, bool interactive) {
     }
     auto *p = new Playing;
     p->transition = transition;
-    p->interactive = interactive;
+    p->head.interactive = interactive;
     p->from = from;
     p->to = to;
     p->fromIndex = fromIndex;
@@ -194,7 +191,7 @@ bool SegueStackedWidget::switchTo(int index, bool interactive) {
     p->timer.setTimerType(Qt::PreciseTimer);
     p->timer.setInterval(16);
     connect(&p->timer, &QTimer::timeout, this, &SegueStackedWidget::tick);
-    p->clock.start();
+    p->head.clock.start();
     p->timer.start();
     emit currentChanged(m_current);
     tick();
@@ -205,22 +202,13 @@ void SegueStackedWidget::tick() {
     Playing *p = m_playing;
     if (!p) return;
     double duration = p->transition->duration();
-    double t = m_hold >= 0 ? m_hold * duration : p->clock.nsecsElapsed() / 1e9;
-    if (p->interactive && m_hold < 0) {
-        if (p->released) {
-            // The rest at the ease-in-out pace, or linearly at the release's speed (as the GTK widget).
-            double x = p->seconds > 0 ? qBound(0.0, p->clock.nsecsElapsed() / 1e9 / p->seconds, 1.0) : 1;
-            double eased = p->linear ? x : segue_cubic_bezier_value(0.42, 0, 0.58, 1, x);
-            p->fraction = p->origin + (p->target - p->origin) * eased;
-        }
-        t = p->fraction * duration;
-    }
+    double t = p->head.time(duration, m_hold);
     p->transition->sample(qMin(t, duration));
     m_overlay->update();
     if (m_hold >= 0) return;
-    if (p->interactive) {
-        if (p->released && p->fraction == p->target) endTransition(p->target == 1);
-        else if (p->released) p->transition->prefetch(t + p->timer.interval() / 1000.0);
+    if (p->head.interactive) {
+        if (p->head.arrived()) endTransition(p->head.target == 1);
+        else if (p->head.released) p->transition->prefetch(t + p->timer.interval() / 1000.0);
     } else if (t >= duration) {
         endTransition(true);
     } else {
@@ -306,18 +294,8 @@ void SegueStackedWidget::setEdgeSwipe(bool on) { m_edgeSwipe = on; }
 void SegueStackedWidget::release(bool finish, double speed) {
     Playing *p = m_playing;
     m_swiping = false;
-    if (!p || !p->interactive || p->released) return;
-    p->released = true;
-    p->origin = p->fraction;
-    p->target = finish ? 1 : 0;
-    double distance = std::abs(p->target - p->origin), flick = std::isfinite(speed) ? std::abs(speed) : 0;
-    p->seconds = distance * p->transition->duration();
-    p->linear = false;
-    if (flick > 0 && distance / flick < p->seconds) {
-        p->seconds = distance / flick;
-        p->linear = true;
-    }
-    p->clock.restart();
+    if (!p || !p->head.interactive || p->head.released) return;
+    p->head.release(finish, speed, p->transition->duration());
     tick();
 }
 
@@ -361,7 +339,7 @@ bool SegueStackedWidget::eventFilter(QObject *watched, QEvent *event) {
         if (now > m_lastTime) m_speed = (dx - m_lastX) / (now - m_lastTime);
         m_lastX = dx;
         m_lastTime = now;
-        m_playing->fraction = width() > 0 ? qBound(0.0, dx / width(), 1.0) : 0;
+        m_playing->head.fraction = width() > 0 ? qBound(0.0, dx / width(), 1.0) : 0;
         tick();
         return true;
     }

@@ -215,4 +215,29 @@ void paintLayer(QPainter &painter, const segue_drawn_layer_t &layer, const QImag
     painter.restore();
 }
 
+double Playhead::time(double duration, double hold) {
+    if (hold >= 0) return hold * duration;
+    if (!interactive) return clock.nsecsElapsed() / 1e9;
+    if (released) {
+        double x = seconds > 0 ? qBound(0.0, clock.nsecsElapsed() / 1e9 / seconds, 1.0) : 1;
+        double eased = linear ? x : segue_cubic_bezier_value(0.42, 0, 0.58, 1, x);
+        fraction = origin + (target - origin) * eased;
+    }
+    return fraction * duration;
+}
+
+void Playhead::release(bool finish, double speed, double duration) {
+    released = true;
+    origin = fraction;
+    target = finish ? 1 : 0;
+    double distance = std::abs(target - origin), flick = std::isfinite(speed) ? std::abs(speed) : 0;
+    seconds = distance * duration;
+    linear = false;
+    if (flick > 0 && distance / flick < seconds) {
+        seconds = distance / flick;
+        linear = true;
+    }
+    clock.restart();
+}
+
 }  // namespace segueqt

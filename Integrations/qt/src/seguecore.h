@@ -85,6 +85,21 @@ private:
     bool m_late = false;
 };
 
+// Where a transition is played: by its clock, or for a gesture at the fraction the finger is at and,
+// once released, on its way to the end or back (ease-in-out over the rest of the duration, or linearly
+// at the flick's speed when that is sooner, as the GTK widget plays it).
+struct Playhead {
+    bool interactive = false, released = false, linear = false;
+    double fraction = 0, origin = 0, target = 1, seconds = 0;
+    QElapsedTimer clock;
+    // The time to sample, in seconds: `hold` of `duration` when held (hold >= 0), else as above.
+    double time(double duration, double hold);
+    // Lets the gesture go toward the end (`finish`) or back, at `speed` (fractions a second; NaN: none).
+    void release(bool finish, double speed, double duration);
+    // Whether a released gesture has arrived where it was going.
+    bool arrived() const { return released && fraction == target; }
+};
+
 // A flat layer's map (libsegue's row-major 3x3, content at rest to container) as a QTransform, whose
 // x' = m11 x + m21 y + m31 (its matrix is the transpose for row vectors).
 QTransform transformOf(const double map[9]);
