@@ -91,10 +91,7 @@ def die_with_parent():
 
 def spawn(command, **kwargs):
     """A child in the benchmark's process group, ending with it."""
-    if group[0]:
-        kwargs["process_group"] = group[0]
-    else:
-        kwargs["process_group"] = 0
+    kwargs["process_group"] = group[0]  # 0: the first child leads a new group
     child = subprocess.Popen(command, preexec_fn=die_with_parent, **kwargs)
     if not group[0]:
         group[0] = child.pid
@@ -272,8 +269,9 @@ class Shell:
 
     def bus_daemon(self, name):
         """A D-Bus daemon of the session kind, a child of the benchmark; its address."""
-        bus = spawn(["dbus-daemon", "--session", "--nofork", "--print-address=1"], cwd=self.folder, env=self.env,
-                    stdout=subprocess.PIPE, stderr=open(os.path.join(self.folder, name + ".log"), "w"), text=True)
+        with open(os.path.join(self.folder, name + ".log"), "w") as log:
+            bus = spawn(["dbus-daemon", "--session", "--nofork", "--print-address=1"], cwd=self.folder, env=self.env,
+                        stdout=subprocess.PIPE, stderr=log, text=True)
         address = bus.stdout.readline().strip()
         if not address:
             sys.exit("gnome-benchmark: dbus-daemon gave no address: see %s" % os.path.join(self.folder, name + ".log"))
