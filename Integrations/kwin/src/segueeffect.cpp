@@ -3,10 +3,12 @@
 #include <kwinglplatform.h>
 #include <kwingltexture.h>
 
+#include <QFile>
 #include <QLoggingCategory>
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 Q_LOGGING_CATEGORY(SEGUE_EFFECT, "segue.kwin", QtInfoMsg)
 
@@ -90,8 +92,9 @@ SegueEffect::SegueEffect()
     connect(m_notifier.get(), &QSocketNotifier::activated, this, [this]() {
         m_player->dispatch();
     });
-    if (const char *hold = std::getenv("SEGUE_KWIN_HOLD_AT")) {
-        m_holdAt = std::atof(hold);
+    m_holdAt = qgetenv("SEGUE_KWIN_HOLD_AT");
+    if (const char *look = std::getenv("SEGUE_KWIN_LOOK")) {
+        m_look = std::strcmp(look, "0") != 0;
     }
     connect(effects, &EffectsHandler::windowAdded, this, &SegueEffect::windowAdded);
     connect(effects, &EffectsHandler::windowClosed, this, &SegueEffect::windowClosed);
@@ -112,6 +115,21 @@ SegueEffect::~SegueEffect()
     while (!m_running.empty()) {
         end(m_running.begin()->first, false);
     }
+}
+
+double SegueEffect::holdAt() const
+{
+    if (m_holdAt.isEmpty()) {
+        return -1;
+    }
+    QByteArray fraction = m_holdAt;
+    if (fraction.startsWith('@')) {
+        QFile file(QString::fromLocal8Bit(fraction.mid(1)));
+        fraction = file.open(QIODevice::ReadOnly) ? file.readAll().trimmed() : QByteArray();
+    }
+    bool ok = false;
+    const double value = fraction.toDouble(&ok);
+    return ok ? value : -1;
 }
 
 bool SegueEffect::animates(EffectWindow *w)
@@ -273,6 +291,231 @@ void main()
     return m_pageShader.get();
 }
 
+bool SegueEffect::cut(const Running &running) const
+{
+    return running.corner > 0 || running.clip.shape == SEGUE_CLIP_ROUNDED_RECT || running.clip.shape == SEGUE_CLIP_ELLIPSE;
+}
+
+GLShader *SegueEffect::lookShader(bool shadow)
+{
+    if (!m_lookShadersTried) {
+        m_lookShadersTried = true;
+        if (GLPlatform::instance()->isGLES() || GLPlatform::instance()->glslVersion() < kVersionNumber(1, 40)) {
+            qCWarning(SEGUE_EFFECT) << "segue: layers are drawn without their clip, corners and shadow: they need GLSL 1.40";
+            return nullptr;
+        }
+        // Both draw a quad in the layer's plane through its map; each vertex carries its point of the layer's own
+        // coordinates (the texture coordinate's z and w), so the shapes below move with the layer, in perspective too.
+        static const QByteArray vertex = R"(#version 140
+uniform mat4 modelViewProjectionMatrix;
+in vec4 position;
+in vec4 texcoord;
+out vec2 texcoord0;
+out vec2 point;
+void main()
+{
+    texcoord0 = texcoord.st;
+    point = texcoord.pq;
+    gl_Position = modelViewProjectionMatrix * position;
+}
+)";
+        // The shapes' signed distances (negative inside), as Segue's renderer works them out (Masks.swift): exact
+        // for a rounded rectangle, the usual first-order estimate for an ellipse; in the layer's points.
+        static const QByteArray shapes = R"(#version 140
+uniform vec2 segue_size;
+uniform float segue_corner;
+uniform int segue_shape;
+uniform vec4 segue_clip_rect;
+uniform vec4 segue_clip_radii;
+uniform float segue_pixel;
+in vec2 texcoord0;
+in vec2 point;
+out vec4 fragColor;
+float segue_rounded_box(vec2 p, vec2 half_size, float radius)
+{
+    vec2 q = abs(p) - (half_size - vec2(radius));
+    float outside = (q.x > 0.0 && q.y > 0.0) ? length(q) : max(max(q.x, q.y), 0.0);
+    return outside + min(max(q.x, q.y), 0.0) - radius;
+}
+float segue_clip_distance(vec2 p)
+{
+    vec2 h = segue_clip_rect.zw * 0.5;
+    if (h.x <= 0.0 || h.y <= 0.0) {
+        return 1e9;
+    }
+    vec2 c = p - (segue_clip_rect.xy + h);
+    if (segue_shape == 1) {
+        vec4 r = segue_clip_radii;
+        return segue_rounded_box(c, h, c.x < 0.0 ? (c.y < 0.0 ? r.x : r.w) : (c.y < 0.0 ? r.y : r.z));
+    }
+    float k0 = length(c / h), k1 = length(c / (h * h));
+    return k1 > 1e-12 ? k0 * (k0 - 1.0) / k1 : -min(h.x, h.y);
+}
+)";
+        // The window: its picture (premultiplied) covered by the clip, and within its frame by its rounded corners
+        // (its decoration's shadow, outside the frame, is cut by the clip only), anti-aliased over a pixel.
+        static const QByteArray window = shapes + R"(
+uniform sampler2D sampler;
+uniform vec4 modulation;
+uniform float saturation;
+void main()
+{
+    float cover = 1.0;
+    if (segue_shape != 0) {
+        cover = clamp(0.5 - segue_clip_distance(point) / segue_pixel, 0.0, 1.0);
+    }
+    if (segue_corner > 0.0 && all(greaterThanEqual(point, vec2(0.0))) && all(lessThanEqual(point, segue_size))) {
+        cover *= clamp(0.5 - segue_rounded_box(point - segue_size * 0.5, segue_size * 0.5, segue_corner) / segue_pixel, 0.0, 1.0);
+    }
+    vec4 c = texture(sampler, texcoord0);
+    if (saturation != 1.0) {
+        vec3 desaturated = c.rgb * vec3(0.30, 0.59, 0.11);
+        desaturated = vec3(dot(desaturated, c.rgb));
+        c.rgb = c.rgb * vec3(saturation) + desaturated * vec3(1.0 - saturation);
+    }
+    fragColor = c * modulation * cover;
+}
+)";
+        // The shadow: the silhouette (the frame's rounded rectangle, cut to the clip) blurred by a Gaussian of
+        // deviation segue_sigma: Φ(-d/σ) across an edge, as a smootherstep over ±2.6σ, as Segue's renderer has it.
+        static const QByteArray shadow = shapes + R"(
+uniform vec4 segue_color;
+uniform float segue_sigma;
+void main()
+{
+    float d = segue_rounded_box(point - segue_size * 0.5, segue_size * 0.5, segue_corner);
+    if (segue_shape != 0) {
+        d = max(d, segue_clip_distance(point));
+    }
+    float t = clamp(0.5 - d / (5.2 * segue_sigma), 0.0, 1.0);
+    fragColor = segue_color * (t * t * t * (t * (t * 6.0 - 15.0) + 10.0));
+}
+)";
+        effects->makeOpenGLContextCurrent();
+        const QByteArray fragments[2] = {window, shadow};
+        for (int k = 0; k < 2; ++k) {
+            auto made = ShaderManager::instance()->generateCustomShader(k == 0 ? ShaderTrait::MapTexture | ShaderTrait::Modulate | ShaderTrait::AdjustSaturation
+                                                                              : ShaderTrait::UniformColor,
+                                                                     vertex, fragments[k]);
+            if (!made || !made->isValid()) {
+                qCWarning(SEGUE_EFFECT) << "segue: layers are drawn without their clip, corners and shadow: a shader did not compile";
+                m_lookShaders[0].reset();
+                m_lookShaders[1].reset();
+                break;
+            }
+            m_lookShaders[k] = std::move(made);
+        }
+    }
+    return m_lookShaders[shadow ? 1 : 0].get();
+}
+
+void SegueEffect::drawLook(EffectWindow *w, Running &running, bool shadow, const QRegion &region, const WindowPaintData &data)
+{
+    GLShader *shader = lookShader(shadow);
+    const segue_rect_t f = running.frame, r = running.resting;
+    if (!shader || f.width <= 0 || f.height <= 0 || r.width <= 0 || r.height <= 0) {
+        return;
+    }
+    // The layer's own coordinates from the window's content at rest (container points): scaled onto its frame.
+    const double sx = f.width / r.width, sy = f.height / r.height;
+    const double *m = running.map;
+    auto seen = [m](double x, double y) {
+        const double W = m[6] * x + m[7] * y + m[8];
+        return QPointF((m[0] * x + m[1] * y + m[2]) / W, (m[3] * x + m[4] * y + m[5]) / W);
+    };
+    // The layer's points per pixel at its centre (as Segue's renderer has it): from the map's Jacobian there.
+    const qreal scale = effects->renderTargetScale();
+    const double cx = r.x + r.width / 2, cy = r.y + r.height / 2;
+    const QPointF o = seen(cx, cy), ex = seen(cx + 1 / sx, cy) - o, ey = seen(cx, cy + 1 / sy) - o;
+    const double jacobian = std::abs(ex.x() * ey.y() - ex.y() * ey.x()) * scale * scale;
+    const double pixel = jacobian > 1e-12 ? 1 / std::sqrt(jacobian) : 1;
+    const double corner = std::min({running.corner, f.width / 2, f.height / 2});
+    const double sigma = std::max(running.shadow.radius / 2 * pixel * scale, pixel / 3);
+
+    // The quad in the layer's coordinates: the window's picture (its expanded geometry), or its frame grown by
+    // the shadow's reach. Vertices in the window's content at rest, drawn through the map.
+    QRectF quad;
+    if (shadow) {
+        const double grow = 3 * sigma + 2 * pixel;
+        quad = QRectF(-grow, -grow, f.width + 2 * grow, f.height + 2 * grow);
+    } else {
+        const QRectF e = w->expandedGeometry();
+        quad = QRectF((e.x() - r.x) * sx, (e.y() - r.y) * sy, e.width() * sx, e.height() * sy);
+    }
+    QMatrix4x4 texture;
+    QRectF expanded;
+    if (!shadow) {
+        texture = running.picture->matrix(NormalizedCoordinates);
+        expanded = w->expandedGeometry();
+    }
+    GLVertexBuffer *vbo = GLVertexBuffer::streamingBuffer();
+    vbo->reset();
+    const GLVertexAttrib layout[] = {
+        {VA_Position, 2, GL_FLOAT, offsetof(MeshVertex, x)},
+        {VA_TexCoord, 4, GL_FLOAT, offsetof(MeshVertex, u)}, // the picture's u, v; the layer's point
+    };
+    vbo->setAttribLayout(layout, 2, sizeof(MeshVertex));
+    auto *vertices = static_cast<MeshVertex *>(vbo->map(6 * sizeof(MeshVertex)));
+    const QPointF corners[6] = {quad.topLeft(), quad.topRight(), quad.bottomRight(), quad.topLeft(), quad.bottomRight(), quad.bottomLeft()};
+    for (int k = 0; k < 6; ++k) {
+        const double x = r.x + corners[k].x() / sx, y = r.y + corners[k].y() / sy; // the content at rest
+        QVector4D uv;
+        if (!shadow) {
+            uv = texture * QVector4D((x - expanded.x()) / expanded.width(), (y - expanded.y()) / expanded.height(), 0, 1);
+        }
+        vertices[k] = MeshVertex{float((x - w->x()) * scale), float((y - w->y()) * scale), uv.x(), uv.y(), float(corners[k].x()), float(corners[k].y())};
+    }
+    vbo->unmap();
+    vbo->bindArrays();
+
+    ShaderBinder binder(shader);
+    // The window's projection is the map's (paintWindow); the shadow is moved by its offset after it.
+    QMatrix4x4 mvp = data.projectionMatrix();
+    if (shadow) {
+        QMatrix4x4 offset;
+        offset.translate(running.shadow.offset_x * scale, running.shadow.offset_y * scale);
+        const QMatrix4x4 map(m[0], m[1], 0, m[2], m[3], m[4], 0, m[5], 0, 0, 0, 0, m[6], m[7], 0, m[8]);
+        mvp = m_projection * offset * map;
+    }
+    mvp.translate(w->x() * scale, w->y() * scale);
+    shader->setUniform(GLShader::ModelViewProjectionMatrix, mvp * data.toMatrix(scale));
+    shader->setUniform("segue_size", QVector2D(f.width, f.height));
+    shader->setUniform("segue_corner", float(corner));
+    const bool clipped = running.clip.shape == SEGUE_CLIP_ROUNDED_RECT || running.clip.shape == SEGUE_CLIP_ELLIPSE;
+    shader->setUniform("segue_shape", clipped ? int(running.clip.shape) : 0);
+    const segue_rect_t c = running.clip.rect;
+    const segue_corner_radii_t radii = running.clip.radii;
+    shader->setUniform("segue_clip_rect", QVector4D(c.x, c.y, c.width, c.height));
+    shader->setUniform("segue_clip_radii", QVector4D(radii.top_left, radii.top_right, radii.bottom_right, radii.bottom_left));
+    shader->setUniform("segue_pixel", float(pixel));
+    if (shadow) {
+        // Premultiplied, faded with the layer (its alpha is in the window's opacity).
+        const double a = running.shadow.opacity * data.opacity();
+        shader->setUniform("segue_color", QVector4D(running.shadow.red * a, running.shadow.green * a, running.shadow.blue * a, a));
+        shader->setUniform("segue_sigma", float(sigma));
+    } else {
+        const qreal rgb = data.brightness() * data.opacity();
+        shader->setUniform(GLShader::ModulationConstant, QVector4D(rgb, rgb, rgb, data.opacity()));
+        shader->setUniform(GLShader::Saturation, data.saturation());
+        running.picture->bind();
+    }
+    const bool clipping = region != infiniteRegion();
+    if (clipping) {
+        glEnable(GL_SCISSOR_TEST);
+    }
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    vbo->draw(clipping ? effects->mapToRenderTarget(region) : infiniteRegion(), GL_TRIANGLES, 0, 6, clipping);
+    glDisable(GL_BLEND);
+    if (clipping) {
+        glDisable(GL_SCISSOR_TEST);
+    }
+    if (!shadow) {
+        running.picture->unbind();
+    }
+    vbo->unbindArrays();
+}
+
 void SegueEffect::windowMinimized(EffectWindow *w)
 {
     if (animates(w) && minimizeIsOurs()) {
@@ -379,7 +622,17 @@ void SegueEffect::begin(EffectWindow *w, Change change)
                                               .arg(QString::fromStdString(id), nameOrigin(w), beginning(change),
                                                    QString::fromStdString(plan.animator), QString::fromStdString(plan.reason));
     }
+    // What the animator was told of where the window comes from or goes to, and what it is.
+    QString told = QStringLiteral("the pointer at %1,%2").arg(pointer.x()).arg(pointer.y());
+    if (desc.anchor.has_rect) {
+        told += QStringLiteral(", the task-bar entry at %1,%2 %3x%4").arg(icon.x()).arg(icon.y()).arg(icon.width()).arg(icon.height());
+    }
+    qCInfo(SEGUE_EFFECT).noquote() << QStringLiteral("segue: %1 %2: the animator is told %3; window type %4%5")
+                                          .arg(QString::fromStdString(id), beginning(change), told)
+                                          .arg(desc.window_type)
+                                          .arg(desc.modal ? QStringLiteral(", modal") : QString());
     Running &running = m_running[w];
+    running.hold = holdAt();
     running.transition = std::move(transition);
     running.sampler = std::move(sampler);
     running.duration = plan.duration;
@@ -448,6 +701,11 @@ void SegueEffect::sample(Running &running)
         running.meshed = layer.has_mesh;
         if (!running.meshed) {
             std::copy(layer.map, layer.map + 9, running.map);
+            running.frame = layer.state.frame;
+            running.resting = layer.resting_frame;
+            running.clip = layer.state.clip;
+            running.corner = layer.state.corner_radius;
+            running.shadow = layer.state.shadow;
         } else if (!running.mesh.update(layer, running.bounds)) {
             running.visible = false; // behind the eye, or nothing to draw
         }
@@ -463,7 +721,7 @@ void SegueEffect::prePaintScreen(ScreenPrePaintData &data, std::chrono::millisec
         }
         const double duration = running.duration;
         running.elapsed = (presentTime - running.start).count() / 1000.0;
-        running.t = m_holdAt >= 0 ? m_holdAt * duration : running.elapsed / running.factor;
+        running.t = running.hold >= 0 ? running.hold * duration : running.elapsed / running.factor;
         // KWin's presentation times are whole milliseconds: a frame within 2 ms of the time asked for
         // ahead shows that time, whose answer is ready.
         if (running.prefetched >= 0 && std::abs(running.t - running.prefetched) * running.factor <= 0.002) {
@@ -552,6 +810,21 @@ void SegueEffect::drawPicture(EffectWindow *w, Running &running)
 void SegueEffect::drawWindow(EffectWindow *w, int mask, const QRegion &region, WindowPaintData &data)
 {
     auto it = m_running.find(w);
+    if (it != m_running.end() && !it->second.meshed && m_look) {
+        // A flat layer: its shadow under it, then the window cut to its clip and corners, or as KWin draws it.
+        Running &running = it->second;
+        const auto began = std::chrono::steady_clock::now();
+        if (running.shadow.opacity > 0) {
+            drawLook(w, running, true, region, data);
+        }
+        if (cut(running) && lookShader(false)) {
+            drawPicture(w, running);
+            drawLook(w, running, false, region, data);
+            running.busy += std::chrono::steady_clock::now() - began;
+            return;
+        }
+        running.busy += std::chrono::steady_clock::now() - began;
+    }
     if (it == m_running.end() || !it->second.meshed || it->second.mesh.vertex_count() == 0) {
         effects->drawWindow(w, mask, region, data); // a flat layer (through its matrix), or no pose yet
         return;
@@ -621,7 +894,7 @@ void SegueEffect::postPaintScreen()
 {
     std::vector<EffectWindow *> done;
     for (auto &[w, running] : m_running) {
-        if (m_holdAt < 0 && running.t >= running.duration) {
+        if (running.hold < 0 && running.t >= running.duration) {
             done.push_back(w);
         }
     }
@@ -632,7 +905,7 @@ void SegueEffect::postPaintScreen()
     for (auto &[w, running] : m_running) {
         const EffectScreen *screen = w->screen();
         const double refresh = screen && screen->refreshRate() > 0 ? screen->refreshRate() / 1000.0 : 60.0;
-        const double next = m_holdAt >= 0 ? running.t : std::min(running.t + 1 / refresh / running.factor, running.duration);
+        const double next = running.hold >= 0 ? running.t : std::min(running.t + 1 / refresh / running.factor, running.duration);
         running.transition->prefetch(next);
         running.prefetched = next;
     }

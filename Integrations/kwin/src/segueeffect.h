@@ -63,6 +63,8 @@ private:
         /// The transition's time asked for ahead, once the last frame was drawn (negative: none).
         double prefetched = -1;
         Change change = Change::Open;
+        /// The fraction of its duration it is held at (the test hook SEGUE_KWIN_HOLD_AT), or negative: played.
+        double hold = -1;
         /// Frames painted, and the effect's own time spent on them (sampling and quads), for the log.
         int frames = 0;
         std::chrono::nanoseconds busy{0};
@@ -72,6 +74,13 @@ private:
         bool visible = true, meshed = false;
         double alpha = 1;
         double map[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+        /// A flat layer's look (the animator ABI 1.4): its frame now and the window's at rest (the layer's own
+        /// coordinates are its frame's, the window's content at rest scaled onto it), its clip, its corners' radius
+        /// and its shadow, clamped by libsegue.
+        segue_rect_t frame{}, resting{};
+        segue_clip_t clip{};
+        double corner = 0;
+        segue_shadow_t shadow{};
         segue::LitMesh mesh;
         /// A mesh's picture: the window drawn offscreen, again whenever KWin says it changed.
         std::unique_ptr<GLTexture> picture;
@@ -102,6 +111,13 @@ private:
     /// The mesh shader, made once: KWin's texture shader with a per-vertex light, and libsegue's page shading
     /// (GLSL 1.40 and up; else KWin's own shader draws the mesh unlit, its back as its front).
     GLShader *pageShader();
+    /// Whether a flat layer is cut (a clip, or rounded corners): then the effect draws the window itself, masked.
+    bool cut(const Running &running) const;
+    /// The shaders of ABI 1.4's look, made once (null when they cannot be: the look is not drawn, and the log says so):
+    /// a window's picture masked by its clip and corners, and a shadow from the silhouette's signed distance.
+    GLShader *lookShader(bool shadow);
+    /// Draws the running flat layer's shadow (under it) or its picture cut to its clip and corners, through its map.
+    void drawLook(EffectWindow *w, Running &running, bool shadow, const QRegion &region, const WindowPaintData &data);
     /// What rules match a window by: its application id (Wayland) or class (X11).
     static std::string name(EffectWindow *w);
     /// Where that name comes from, for the log: people write rules from xprop's
@@ -116,13 +132,21 @@ private:
     /// Draws a mesh's picture lit by its angle, its back washed out, as Segue's renderer shades a page (null: KWin's own).
     std::unique_ptr<GLShader> m_pageShader;
     bool m_pageShaderTried = false;
+    /// ABI 1.4's look: the masked window's shader and the shadow's (see lookShader).
+    std::unique_ptr<GLShader> m_lookShaders[2];
+    bool m_lookShadersTried = false;
+    /// A switch for comparisons and the benchmark: SEGUE_KWIN_LOOK=0 draws every layer without its look.
+    bool m_look = true;
     /// The triangles of the largest mesh's grid (segue_grid_indices), for the meshes' vertex buffers.
     std::vector<int32_t> m_grid;
     uint32_t m_gridColumns = 0, m_gridRows = 0;
     /// The frame's projection from the output's coordinates, as the scene paints it.
     QMatrix4x4 m_projection;
-    /// A test hook: SEGUE_KWIN_HOLD_AT=F holds every transition at fraction F (0 to 1) of its duration.
-    double m_holdAt = -1;
+    /// A test hook: SEGUE_KWIN_HOLD_AT=F holds every transition at fraction F (0 to 1) of its duration;
+    /// SEGUE_KWIN_HOLD_AT=@FILE holds each transition at the fraction FILE holds as it begins (none: it plays).
+    QByteArray m_holdAt;
+    /// The fraction a transition beginning now is held at, or a negative number: played.
+    double holdAt() const;
 };
 
 } // namespace KWin
