@@ -22,6 +22,13 @@ final class KWinSession {
         return nil
     }()
 
+    /// Why X11 clients (`openX11`: Xwayland, ImageMagick's display, xprop, xdotool) cannot be tried here, or nil.
+    static let x11Problem: String? = {
+        let needed = ["/usr/bin/Xwayland": "xwayland", "/usr/bin/xprop": "x11-utils", "/usr/bin/xdotool": "xdotool", "/usr/bin/display": "imagemagick"]
+        let missing = needed.filter { !FileManager.default.fileExists(atPath: $0.key) }.map(\.value).sorted()
+        return missing.isEmpty ? nil : "skipped: KWin's X11 windows need \(missing.joined(separator: ", ")) (apt-get install them; .ci/run does)"
+    }()
+
     /// The effect, built once against the installed libsegue as a Plasma user builds it.
     static let effect: Result<String, InstalledLibsegue.SetupFailure> = {
         do {
@@ -59,9 +66,10 @@ final class KWinSession {
     /// as System Settings' slider writes it (kdeglobals' AnimationDurationFactor);
     /// scripted effects of the
     /// test's (`scriptedEffects`: id to JavaScript) installed as a user's
-    /// packages, for `loadEffect` (KWin lists packages as it starts).
+    /// packages, for `loadEffect` (KWin lists packages as it starts);
+    /// with `xwayland`, Xwayland for X11 clients (`openX11`).
     init(config json: String?, plugins: [String], holdAt: Double? = nil, animationSpeed: Double? = nil,
-         scriptedEffects: [String: String] = [:]) throws {
+         scriptedEffects: [String: String] = [:], xwayland: Bool = false) throws {
         folder = makeTemporaryFolder("kwin")
         let effect = try Self.effect.get()
         let pluginFolder = folder + "/qt/kwin/effects/plugins"
@@ -98,15 +106,40 @@ final class KWinSession {
             // KWin's own animations run on llvmpipe only when forced, as on a desktop with a GPU.
             "KWIN_EFFECTS_FORCE_ANIMATIONS": "1",
         ]
-        if let holdAt { environment["SEGUE_KWIN_HOLD_AT"] = String(holdAt) }
+        // The fraction transitions are held at, read from a file as each begins: `hold(at:)` changes it.
+        environment["SEGUE_KWIN_HOLD_AT"] = "@" + folder + "/hold"
+        try (holdAt.map { String($0) } ?? "").write(toFile: folder + "/hold", atomically: true, encoding: .utf8)
         // Started with no signal blocked (a test runner's thread may block some, and its children inherit
         // the mask): KWin must hear SIGTERM as a session ending.
         let unblocked = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"]
         kwin = try LiveProcess("/usr/bin/python3", unblocked + ["/usr/bin/dbus-run-session", "--", "/bin/sh", "-c", """
             echo "$DBUS_SESSION_BUS_ADDRESS" > bus; exec ./kwin_wayland --virtual --width 1024 --height 768 \
-            --socket \(socket) --no-lockscreen --no-global-shortcuts --no-kactivities > kwin.log 2>&1
+            --socket \(socket) --no-lockscreen --no-global-shortcuts --no-kactivities \(xwayland ? "--xwayland" : "") > kwin.log 2>&1 \
+            \(xwayland ? "\"/bin/sh -c 'echo \\$DISPLAY > display.new && mv display.new display'\"" : "")
             """], in: folder, environment: environment)
         wait(for: "segue: playing window animators")
+    }
+
+    /// Holds each transition that begins from now on at `fraction` of its duration (nil: they play); one held
+    /// stays until its window closes (a window that skips close animations goes at once).
+    func hold(at fraction: Double?) {
+        try? (fraction.map { String($0) } ?? "").write(toFile: folder + "/hold", atomically: true, encoding: .utf8)
+    }
+
+    /// Xwayland's display, for X11 clients (a session started with `xwayland`), once KWin has started it (30 s at most).
+    var display: String {
+        get throws {
+            let deadline = Date().addingTimeInterval(30)
+            while !FileManager.default.fileExists(atPath: folder + "/display") && Date() < deadline { usleep(20_000) }
+            let display = try String(contentsOfFile: folder + "/display", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            try #require(!display.isEmpty, "KWin started Xwayland: \(log)")
+            return display
+        }
+    }
+
+    /// An X11 client, `program` with `arguments`, on Xwayland (a session started with `xwayland`).
+    func openX11(_ program: String, _ arguments: [String]) throws -> LiveProcess {
+        try LiveProcess(program, arguments, in: folder, environment: ["DISPLAY": try display, "SEGUE_TEST_TAG": tag])
     }
 
     /// KWin's log so far: its standard error, written to a file (a pipe KWin fills could stall it).
