@@ -7,8 +7,6 @@
 #include <QLoggingCategory>
 
 #include <cmath>
-#include <cstdlib>
-#include <cstring>
 
 Q_LOGGING_CATEGORY(SEGUE_EFFECT, "segue.kwin", QtInfoMsg)
 
@@ -60,6 +58,15 @@ bool leftToOthers(const QString &windowClass)
     };
     return classes.contains(windowClass);
 }
+/// A test hook's value: the environment variable's, or with @FILE, what FILE holds now (empty when it cannot be read).
+QByteArray hook(const QByteArray &value)
+{
+    if (!value.startsWith('@')) {
+        return value;
+    }
+    QFile file(QString::fromLocal8Bit(value.mid(1)));
+    return file.open(QIODevice::ReadOnly) ? file.readAll().trimmed() : QByteArray();
+}
 } // namespace
 
 bool SegueEffect::supported()
@@ -93,9 +100,7 @@ SegueEffect::SegueEffect()
         m_player->dispatch();
     });
     m_holdAt = qgetenv("SEGUE_KWIN_HOLD_AT");
-    if (const char *look = std::getenv("SEGUE_KWIN_LOOK")) {
-        m_look = std::strcmp(look, "0") != 0;
-    }
+    m_look = hook(qgetenv("SEGUE_KWIN_LOOK")) != "0";
     connect(effects, &EffectsHandler::windowAdded, this, &SegueEffect::windowAdded);
     connect(effects, &EffectsHandler::windowClosed, this, &SegueEffect::windowClosed);
     connect(effects, &EffectsHandler::windowMinimized, this, &SegueEffect::windowMinimized);
@@ -119,13 +124,9 @@ SegueEffect::~SegueEffect()
 
 double SegueEffect::holdAt() const
 {
-    if (m_holdAt.isEmpty()) {
+    const QByteArray fraction = hook(m_holdAt);
+    if (fraction.isEmpty()) {
         return -1;
-    }
-    QByteArray fraction = m_holdAt;
-    if (fraction.startsWith('@')) {
-        QFile file(QString::fromLocal8Bit(fraction.mid(1)));
-        fraction = file.open(QIODevice::ReadOnly) ? file.readAll().trimmed() : QByteArray();
     }
     bool ok = false;
     const double value = fraction.toDouble(&ok);

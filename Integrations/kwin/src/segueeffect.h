@@ -135,7 +135,8 @@ private:
     /// ABI 1.4's look: the masked window's shader and the shadow's (see lookShader).
     std::unique_ptr<GLShader> m_lookShaders[2];
     bool m_lookShadersTried = false;
-    /// A switch for comparisons and the benchmark: SEGUE_KWIN_LOOK=0 draws every layer without its look.
+    /// A switch for comparisons and the benchmark: SEGUE_KWIN_LOOK=0 (or @FILE holding 0 as the effect loads)
+    /// draws every layer without its look.
     bool m_look = true;
     /// The triangles of the largest mesh's grid (segue_grid_indices), for the meshes' vertex buffers.
     std::vector<int32_t> m_grid;
