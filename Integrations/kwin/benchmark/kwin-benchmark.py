@@ -4,7 +4,7 @@ effect playing each bundled animator, the C example (CurveSlide), the C++
 example (CardFlip) and the built-in default, beside KWin's own Scale and Fade
 effects on the same window, in the same headless KWin, rounds alternating.
 
-    Integrations/kwin/benchmark/kwin-benchmark.py [--prefix DIR] [--rounds N] [--spinning]
+    Integrations/kwin/benchmark/kwin-benchmark.py [--prefix DIR] [--rounds N] [--spinning] [--look]
 
 DIR is where Segue is installed (Scripts/install.sh --prefix DIR); without
 it, a release build is installed into a temporary folder first. Needs what
@@ -18,6 +18,11 @@ the outer probe saw of each pass less what lay beneath the inner one (KWin
 drawing the windows), so it is the animating effect's alone. llvmpipe's
 drawing threads are not counted in either. KWin runs with
 KWIN_EFFECTS_FORCE_ANIMATIONS=1, as its own effects refuse llvmpipe otherwise.
+
+--look plays only Pop and the built-in default (which round windows and
+give them a shadow: ABI 1.4's look), each with the look drawn and without
+it (the effect loaded with SEGUE_KWIN_LOOK=0), beside Scale: what drawing
+the look costs a frame.
 
 --spinning then plays, once, a plugin whose first setup starts 8 threads that
 compute forever (the test fixture built with ATTEMPT_SPIN_AFTER), and the
@@ -86,7 +91,9 @@ class KWin:
         self.socket = "segue-bench-%d" % os.getpid()
         env = dict(os.environ, XDG_RUNTIME_DIR=os.path.join(work, "run"), XDG_CONFIG_HOME=os.path.join(work, "config"),
                    QT_PLUGIN_PATH=os.path.join(work, "qt"), KWIN_EFFECTS_FORCE_ANIMATIONS="1",
-                   SEGUE_PLUGIN_PATH=plugins, SEGUE_WORKER=os.path.join(prefix, "libexec", "segue", "segue-worker"))
+                   SEGUE_PLUGIN_PATH=plugins, SEGUE_WORKER=os.path.join(prefix, "libexec", "segue", "segue-worker"),
+                   SEGUE_KWIN_LOOK="@" + os.path.join(work, "look"))
+        self.look = os.path.join(work, "look")
         self.env = env
         self.session = subprocess.Popen(
             ["dbus-run-session", "--", "/bin/sh", "-c",
@@ -180,6 +187,7 @@ def main():
     parser.add_argument("--prefix", help="where Segue is installed (default: a release build installed now)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--spinning", action="store_true", help="then play a plugin whose threads spin forever once, and measure again")
+    parser.add_argument("--look", action="store_true", help="only Pop and the default, with their look (corners, shadow) and without")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="segue-kwin-benchmark-")
     prefix = os.path.abspath(args.prefix) if args.prefix else os.path.join(work, "prefix")
@@ -208,6 +216,8 @@ def main():
     rss = {"without": kwin.rss_mib(), "with": 0.0}
     try:
         modes = list(KWIN_EFFECTS) + ["segue " + a for a in SEGUE_ANIMATORS]
+        if args.look:
+            modes = ["scale"] + ["segue %s%s" % (a, look) for a in ("Pop", "default") for look in ("", ", no look")]
         plays = [(round, mode) for round in range(args.rounds) for mode in modes]
         if args.spinning:  # the spinning plugin once, then the default again, the Segue effect (its player) kept loaded
             plays += [(0, "segue TestFade")] + [(round, "segue default, after") for round in range(args.rounds)]
@@ -218,6 +228,8 @@ def main():
                     with open(kwin.config, "w") as config:
                         json.dump({"rules": [{"appear": "*", "disappear": "*", "animator": animator}]}, config)
                     effect = "segue"
+                    with open(kwin.look, "w") as look:  # read as the effect loads
+                        look.write("0" if mode.endswith("no look") else "1")
                 else:
                     effect = KWIN_EFFECTS[mode.split(",")[0]]
                 if not kept and not kwin.effects.loadEffect(effect):
