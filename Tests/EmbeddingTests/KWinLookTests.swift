@@ -1,0 +1,152 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+import EmbedABI
+import AnimatorABI
+import Renderer
+
+/// ABI 1.4's look in a real KWin 5.27: a window opening through Pop (rounded,
+/// casting a shadow) and through the iris example (a circle clip), held at
+/// a fraction and photographed over a white window, is what Segue's renderer
+/// draws of the same layer states over the same desktop; and a window
+/// minimized with an icon geometry (_NET_WM_ICON_GEOMETRY, as a task manager
+/// sets it on an X11 window) shrinks into that rectangle. One KWin, with
+/// Xwayland; the windows are ImageMagick's `display`, undecorated by a KWin
+/// window rule (the decoration's own shadow is not Segue's to compare).
+@Suite(.serialized, .enabled(if: KWinSession.problem == nil && KWinSession.x11Problem == nil, "\(KWinSession.problem ?? KWinSession.x11Problem ?? "")"))
+struct KWinLookTests {
+    /// The task-bar entry the window minimizes into: a 48-point square at the bottom left.
+    static let icon = segue_rect_t(x: 40, y: 700, width: 48, height: 48)
+
+    @Test func kwinDrawsEachLayersLookAsSeguesRendererDoesAndMinimizesIntoTheIcon() throws {
+        let plugins = makeTemporaryFolder("kwin-look-plugins")
+        _ = try CPlugin.build(Paths.packageRoot + "/Examples/iris-animator/iris.c", name: "Iris", into: plugins)
+        let rules = { (animator: String) in #"{"rules": [{"appear": "*", "animator": "\#(animator)"}, {"disappear": "*", "animator": "Pop"}]}"# }
+        let session = try KWinSession(config: rules("Pop"), plugins: [plugins], xwayland: true)
+        // ImageMagick's windows undecorated (KWin's window rule, read again on reconfigure).
+        try """
+            [General]
+            count=1
+            rules=1
+
+            [1]
+            Description=segue test: no decoration
+            noborder=true
+            noborderrule=2
+            wmclass=display
+            wmclassmatch=2
+            """.write(toFile: session.folder + "/config/kwinrulesrc", atomically: true, encoding: .utf8)
+        let reconfigured = try run("/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=org.kde.KWin", "/KWin", "org.kde.KWin.reconfigure"],
+                                   environment: ["DBUS_SESSION_BUS_ADDRESS": try session.bus], timeout: 30)
+        try #require(reconfigured.status == 0, "\(reconfigured.err)")
+
+        // The desktop beneath: a white window over most of it.
+        let white = try session.openX11("/usr/bin/display", ["-size", "1000x740", "xc:white"])
+        defer { _ = white.stop(with: SIGTERM) }
+        var log = session.wait(for: " opened: completed")
+        let name = try #require(log.firstMatch(of: /segue: window '([^']+)' \(X11 class/).map { String($0.1) }, "\(log)")
+        let beneath = session.folder + "/beneath.png"
+        let beneathShot = try session.photograph()
+        try Data(pngBytes(width: beneathShot.width, height: beneathShot.height, rgba: beneathShot.rgba)).write(to: URL(fileURLWithPath: beneath))
+
+        // The window at rest, photographed over it.
+        let picture = Paths.packageRoot + "/docs/images/close-Pop.png"
+        var client = try session.openX11("/usr/bin/display", ["-resize", "480x", picture])
+        log = session.wait(for: " opened: completed", count: 2)
+        let rest = try #require(session.frame("opens", count: 2), "\(log)")
+        let window = session.folder + "/window.png"
+        try KWinPictures.crop(try session.photograph(), rest, to: window)
+
+        // (c) Minimized into its task-bar entry, held late (0.95): drawn small about the entry, nowhere else.
+        let found = try run("/usr/bin/xdotool", ["search", "--name", "close-Pop"], environment: ["DISPLAY": try session.display])
+        let id = try #require(found.out.split(separator: "\n").last.map(String.init), "xdotool: \(found.out)\(found.err)")
+        let set = try run("/usr/bin/xprop", ["-id", id, "-f", "_NET_WM_ICON_GEOMETRY", "32c", "-set", "_NET_WM_ICON_GEOMETRY",
+                                             "\(Int(Self.icon.x)), \(Int(Self.icon.y)), \(Int(Self.icon.width)), \(Int(Self.icon.height))"],
+                          environment: ["DISPLAY": try session.display])
+        try #require(set.status == 0, "xprop: \(set.err)")
+        session.hold(at: 0.95)
+        func minimized(_ on: Bool) -> String {
+            "workspace.clientList().forEach(function (c) { if (c.caption.indexOf('close-Pop') >= 0) { c.minimized = \(on); } });"
+        }
+        try session.script(minimized(true))
+        log = session.wait(for: "\(name) minimizes: the animator is told ")
+        #expect(log.contains("\(name) minimizes: the animator is told the pointer at ") && log.contains(", the task-bar entry at 40,700 48x48"),
+                "the icon geometry is the anchor's rectangle: \(log)")
+        let minimizing = try session.photograph()
+        let minimizeFile = session.folder + "/kwin-minimize-into-icon.png"
+        try Data(pngBytes(width: minimizing.width, height: minimizing.height, rgba: minimizing.rgba)).write(to: URL(fileURLWithPath: minimizeFile))
+        let frame = segue_rect_t(x: Double(rest.x), y: Double(rest.y), width: Double(rest.width), height: Double(rest.height))
+        let pointer = try #require(log.firstMatch(of: /minimizes: the animator is told the pointer at ([-0-9.]+),([-0-9.]+)/)
+                                    .map { (x: Double($0.1) ?? 0, y: Double($0.2) ?? 0) })
+        // Where libsegue says Pop has the window then: its frame scaled about its centre and moved.
+        let leaving = try KWinPictures.states("Pop", kind: SEGUE_TRANSITION_DISAPPEAR, name: name, plugins: [], at: 0.95, frame: frame,
+                                              pointer: pointer, icon: Self.icon).states[0]
+        let m = leaving.transform.m, f = leaving.frame
+        let (cx, cy) = (f.x + f.width / 2 + m.12, f.y + f.height / 2 + m.13)
+        let seen = (x0: cx - f.width * m.0 / 2, y0: cy - f.height * m.5 / 2, x1: cx + f.width * m.0 / 2, y1: cy + f.height * m.5 / 2)
+        #expect(seen.x1 - seen.x0 < 0.3 * f.width && abs(cx - 64) < 48 && abs(cy - 724) < 48, "Pop takes it near the entry: \(seen)")
+        // The pixels that differ from the desktop beneath: the window there (its shadow reaching a little further).
+        var changed = 0, outside = 0
+        var box = (x0: Int.max, y0: Int.max, x1: Int.min, y1: Int.min)
+        for y in 0..<minimizing.height {
+            for x in 0..<minimizing.width {
+                let i = (y * minimizing.width + x) * 4
+                guard (0..<3).contains(where: { abs(Int(minimizing.rgba[i + $0]) - Int(beneathShot.rgba[i + $0])) > 24 }) else { continue }
+                changed += 1
+                box = (min(box.x0, x), min(box.y0, y), max(box.x1, x), max(box.y1, y))
+                let reach = 40.0 // the shadow: 3 deviations and its offset
+                if Double(x) < seen.x0 - reach || Double(x) > seen.x1 + reach || Double(y) < seen.y0 - reach || Double(y) > seen.y1 + reach {
+                    outside += 1
+                }
+            }
+        }
+        let area = (seen.x1 - seen.x0) * (seen.y1 - seen.y0)
+        #expect(Double(changed) > 0.5 * area && outside == 0,
+                "drawn where Pop has it (\(seen)), about the entry: \(changed) pixels changed, \(outside) elsewhere, within \(box) (\(minimizeFile))")
+        // Back (played, not held), then closed at once (it skips close animations).
+        session.hold(at: nil)
+        try session.script(minimized(false))
+        session.wait(for: "\(name) unminimized: completed")
+        let skip = "workspace.clientList().forEach(function (c) { if (c.caption.indexOf('close-Pop') >= 0) { c.skipsCloseAnimation = true; } });"
+        try session.script(skip)
+        _ = client.stop(with: SIGTERM)
+        session.wait(for: "\(name) closes, not animated: ")
+
+        // (a) and (b): opening through Pop (rounded, shadowed), then the iris example (a circle), held halfway.
+        var figures: [String] = []
+        for (k, animator) in ["Pop", "Iris"].enumerated() {
+            if animator != "Pop" {
+                let reloads = session.log.components(separatedBy: "segue.json").count
+                try replaceByRename(session.config, with: rules(animator))
+                session.wait(for: "segue.json", count: reloads)
+            }
+            session.hold(at: 0.5)
+            client = try session.openX11("/usr/bin/display", ["-resize", "480x", picture])
+            log = session.wait(for: "\(name) opens: the animator is told ", count: 3 + k)
+            let at = try #require(session.frame("opens", count: 3 + k), "\(log)")
+            let told = try #require(log.split(separator: "\n").filter { $0.contains("\(name) opens: the animator is told the pointer at ") }.last?
+                                        .firstMatch(of: /the pointer at ([-0-9.]+),([-0-9.]+)/).map { (x: Double($0.1) ?? 0, y: Double($0.2) ?? 0) })
+            #expect(log.contains(": \(animator) for "), "\(animator) plays: \(log)")
+            let shot = try session.photograph()
+            let opening = segue_rect_t(x: Double(at.x), y: Double(at.y), width: Double(at.width), height: Double(at.height))
+            let sampled = try KWinPictures.states(animator, kind: SEGUE_TRANSITION_APPEAR, name: name, plugins: [plugins], at: 0.5,
+                                                  frame: opening, pointer: told)
+            let drawn = KWinPictures.expected(sampled, window: window, over: beneath)
+            // Around the window, as far as Pop's shadow reaches.
+            let difference = KWinPictures.difference(shot, drawn, within: (at.x - 48, at.y - 48, at.x + at.width + 48, at.y + at.height + 64))
+            figures.append("\(animator) \(String(format: "mean %.2f, %.2f%% far apart", difference.mean, difference.far * 100))")
+            try Data(pngBytes(width: drawn.width, height: drawn.height, rgba: drawn.rgba8))
+                .write(to: URL(fileURLWithPath: session.folder + "/expected-\(animator).png"))
+            try Data(pngBytes(width: shot.width, height: shot.height, rgba: shot.rgba)).write(to: URL(fileURLWithPath: session.folder + "/kwin-\(animator).png"))
+            #expect(difference.mean <= 3 && difference.far <= 0.01, "\(animator): KWin and Segue's renderer differ: \(difference) (\(session.folder))")
+            try session.script(skip)
+            _ = client.stop(with: SIGTERM)
+            session.wait(for: "\(name) closes, not animated: ", count: 2 + k)
+        }
+        print("KWin against Segue's renderer, the look at 0.5 of each opening, around the window (colour difference 0-255): \(figures.joined(separator: "; ")); \(session.folder)")
+        _ = white.stop(with: SIGTERM)
+        #expect(session.stop() != nil, "KWin ended on SIGTERM")
+        #expect(processesTagged(session.tag).isEmpty, "no process left")
+    }
+}
