@@ -670,13 +670,14 @@ void SegueEffect::end(EffectWindow *w, bool completed)
         reason = error.what();
     }
     const double perFrame = running.frames ? std::chrono::duration<double, std::micro>(running.busy).count() / running.frames : 0;
-    qCInfo(SEGUE_EFFECT).noquote() << QStringLiteral("segue: %1 %2: %3 (%4); %5 frames in %6 s, the effect's own time %7 us a frame")
+    qCInfo(SEGUE_EFFECT).noquote() << QStringLiteral("segue: %1 %2: %3 (%4); %5 frames in %6 s, the effect's own time %7 us a frame (the window drawn offscreen %8 times)")
                                           .arg(QString::fromStdString(name(w)), ending(running.change),
                                                completed ? QStringLiteral("completed") : QStringLiteral("cut short"),
                                                QString::fromStdString(reason))
                                           .arg(running.frames)
                                           .arg(running.elapsed, 0, 'f', 3)
-                                          .arg(perFrame, 0, 'f', 1);
+                                          .arg(perFrame, 0, 'f', 1)
+                                          .arg(running.pictures);
     if (running.picture) {
         effects->makeOpenGLContextCurrent(); // the picture's texture and framebuffer go with it
     }
@@ -806,6 +807,7 @@ void SegueEffect::drawPicture(EffectWindow *w, Running &running)
     effects->drawWindow(w, PAINT_WINDOW_TRANSFORMED | PAINT_WINDOW_TRANSLUCENT, infiniteRegion(), data);
     GLFramebuffer::popFramebuffer();
     running.stale = false;
+    running.pictures += 1;
 }
 
 void SegueEffect::drawWindow(EffectWindow *w, int mask, const QRegion &region, WindowPaintData &data)

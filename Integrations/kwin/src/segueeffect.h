@@ -67,6 +67,8 @@ private:
         double hold = -1;
         /// Frames painted, and the effect's own time spent on them (sampling and quads), for the log.
         int frames = 0;
+        /// Times the window was drawn offscreen (a mesh's or a cut layer's picture), for the log.
+        int pictures = 0;
         std::chrono::nanoseconds busy{0};
         /// The window's layer at the last sample: whether it is drawn, its opacity, and either its flat
         /// map (the window at rest to where it is seen, libsegue's segue_drawn_layer_t.map) or its mesh,
