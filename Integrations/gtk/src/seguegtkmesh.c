@@ -19,7 +19,7 @@ typedef struct {
 struct SegueGtkMesh {
     GdkGLContext *context;
     GLuint program, vao, buffer, indices, framebuffer;
-    GLint size_at, alpha_at;
+    GLint size_at, alpha_at, layer_size_at, texel_at, corner_at, clip_shape_at, clip_rect_at, clip_radii_at;
     GLuint pictures[SLOTS];
     GPtrArray *targets; /* Target *, freed with the painter */
     float vertices[6 * MOST];
@@ -44,15 +44,43 @@ static const char vertex_source[] =
     "}\n";
 
 /* The picture is premultiplied; a page's back and its light are Segue's (libsegue's
- * segue_page_shading_glsl, put before this main). */
+ * segue_page_shading_glsl, put before this main). The layer's look (the animator ABI 1.4) cuts the
+ * picture as Segue's renderer cuts a mesh's texture: its corner radius and its clip in the layer's own
+ * coordinates (uv times the layer's size), each an anti-aliased coverage from the shape's signed
+ * distance (Sources/Renderer/Drawing/Masks.swift), a texel wide. */
 static const char fragment_source[] =
     "in vec2 uv;\n"
     "in vec2 light;\n"
     "uniform sampler2D picture;\n"
     "uniform float alpha;\n"
+    "uniform vec2 layer_size;\n"
+    "uniform float texel;\n"
+    "uniform float corner;\n"
+    "uniform int clip_shape;\n"
+    "uniform vec4 clip_rect;\n"
+    "uniform vec4 clip_radii;\n"
     "out vec4 color;\n"
+    "float rounded_box(vec2 p, vec2 half_size, float r) {\n"
+    "    vec2 q = abs(p) - (half_size - r);\n"
+    "    float outside = q.x > 0.0 && q.y > 0.0 ? length(q) : max(max(q.x, q.y), 0.0);\n"
+    "    return outside + min(max(q.x, q.y), 0.0) - r;\n"
+    "}\n"
+    "float covered(float distance) { return clamp(0.5 - distance / texel, 0.0, 1.0); }\n"
+    "float look(vec2 at) {\n"
+    "    float c = 1.0;\n"
+    "    if (corner > 0.0) c *= covered(rounded_box(at - layer_size * 0.5, layer_size * 0.5, corner));\n"
+    "    if (clip_shape == 0) return c;\n"
+    "    if (clip_rect.z <= 0.0 || clip_rect.w <= 0.0) return 0.0;\n"
+    "    vec2 half_size = clip_rect.zw * 0.5, p = at - (clip_rect.xy + half_size);\n"
+    "    if (clip_shape == 1) {\n"
+    "        float r = p.x < 0.0 ? (p.y < 0.0 ? clip_radii.x : clip_radii.w) : (p.y < 0.0 ? clip_radii.y : clip_radii.z);\n"
+    "        return c * covered(rounded_box(p, half_size, r));\n"
+    "    }\n"
+    "    float k0 = length(p / half_size), k1 = length(p / (half_size * half_size));\n"
+    "    return c * covered(k1 > 1e-12 ? k0 * (k0 - 1.0) / k1 : -min(half_size.x, half_size.y));\n"
+    "}\n"
     "void main() {\n"
-    "    vec4 c = texture(picture, uv);\n"
+    "    vec4 c = texture(picture, uv) * look(uv * layer_size);\n"
     "    c = gl_FrontFacing ? segue_page_lit(segue_page_back(c), light.y) : segue_page_lit(c, light.x);\n"
     "    color = c * alpha;\n"
     "}\n";
@@ -104,6 +132,12 @@ SegueGtkMesh *segue_gtk_mesh_new(GdkDisplay *display, GError **error) {
     glDeleteShader(fragment);
     mesh->size_at = glGetUniformLocation(mesh->program, "size");
     mesh->alpha_at = glGetUniformLocation(mesh->program, "alpha");
+    mesh->layer_size_at = glGetUniformLocation(mesh->program, "layer_size");
+    mesh->texel_at = glGetUniformLocation(mesh->program, "texel");
+    mesh->corner_at = glGetUniformLocation(mesh->program, "corner");
+    mesh->clip_shape_at = glGetUniformLocation(mesh->program, "clip_shape");
+    mesh->clip_rect_at = glGetUniformLocation(mesh->program, "clip_rect");
+    mesh->clip_radii_at = glGetUniformLocation(mesh->program, "clip_radii");
     glGenVertexArrays(1, &mesh->vao);
     glGenBuffers(1, &mesh->buffer);
     glGenBuffers(1, &mesh->indices);
@@ -246,6 +280,17 @@ GdkTexture *segue_gtk_mesh_draw(SegueGtkMesh *mesh, guint slot, const segue_laye
     glUseProgram(mesh->program);
     glUniform2f(mesh->size_at, (float)width, (float)height);
     glUniform1f(mesh->alpha_at, (float)fmin(fmax(state->alpha, 0), 1));
+    /* The look, in the layer's own coordinates: the picture (the container at @scale) spans its frame. */
+    segue_rect_t f = state->frame;
+    glUniform2f(mesh->layer_size_at, (float)f.width, (float)f.height);
+    glUniform1f(mesh->texel_at, (float)fmax((f.width / width + f.height / height) / (2.0 * scale), 1e-6));
+    glUniform1f(mesh->corner_at, (float)fmax(state->corner_radius, 0));
+    const segue_clip_t *clip = &state->clip;
+    int shape = clip->shape == SEGUE_CLIP_ROUNDED_RECT || clip->shape == SEGUE_CLIP_ELLIPSE ? (int)clip->shape : 0;
+    glUniform1i(mesh->clip_shape_at, shape);
+    glUniform4f(mesh->clip_rect_at, (float)clip->rect.x, (float)clip->rect.y, (float)clip->rect.width, (float)clip->rect.height);
+    glUniform4f(mesh->clip_radii_at, (float)clip->radii.top_left, (float)clip->radii.top_right, (float)clip->radii.bottom_right,
+                (float)clip->radii.bottom_left);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, mesh->pictures[slot]);
     glBindVertexArray(mesh->vao);
