@@ -247,6 +247,25 @@ const char *segue_gtk_stack_get_page_name(SegueGtkStack *stack, GtkWidget *child
 void segue_gtk_stack_set_visible_child(SegueGtkStack *stack, GtkWidget *child);
 
 /**
+ * segue_gtk_stack_set_visible_child_from:
+ * @stack: a stack
+ * @child: one of its pages
+ * @origin: (nullable): the widget the switch comes from (the button, row or
+ *   picture clicked), anywhere in the stack's window, or %NULL
+ *
+ * As segue_gtk_stack_set_visible_child(), telling the animator where the
+ * switch comes from: @origin's bounds in the stack's coordinates, measured
+ * now, are the transition's anchor rectangle (`segue_anchor_t.rect`), which
+ * animators such as Pop open from and Iris grows from (unless the pointer
+ * is known: see "Anchor" in docs/gtk.md). @origin is not kept: it may go
+ * once this returns. An @origin that is not in the stack's window gives no
+ * rectangle (the log says so); the switch plays all the same.
+ *
+ * Since: 1.4
+ */
+void segue_gtk_stack_set_visible_child_from(SegueGtkStack *stack, GtkWidget *child, GtkWidget *origin);
+
+/**
  * segue_gtk_stack_get_visible_child:
  * @stack: a stack
  *
@@ -362,6 +381,23 @@ gboolean segue_gtk_stack_get_edge_swipe(SegueGtkStack *stack);
  * shown); nothing is switched then and no signal emitted.
  */
 gboolean segue_gtk_stack_begin_interactive(SegueGtkStack *stack, const char *name);
+
+/**
+ * segue_gtk_stack_begin_interactive_from:
+ * @stack: a stack
+ * @name: the page to go to
+ * @origin: (nullable): the widget the gesture began on, anywhere in the
+ *   stack's window, or %NULL
+ *
+ * As segue_gtk_stack_begin_interactive(), with @origin's bounds in the
+ * stack's coordinates as the transition's anchor rectangle, as
+ * segue_gtk_stack_set_visible_child_from() gives it. @origin is not kept.
+ *
+ * Returns: as segue_gtk_stack_begin_interactive().
+ *
+ * Since: 1.4
+ */
+gboolean segue_gtk_stack_begin_interactive_from(SegueGtkStack *stack, const char *name, GtkWidget *origin);
 
 /**
  * segue_gtk_stack_update_interactive:

@@ -72,6 +72,10 @@ struct _SegueGtkStack {
     /* The swipe: whether a drag began at the edge, and its last two offsets in time for the release speed. */
     gboolean edge_press, swiping;
     double last_x, last_time, speed;
+    /* The pointer's last position over the stack, in its coordinates, while it is over it: each
+     * transition's anchor point. */
+    gboolean pointer_known;
+    double pointer_x, pointer_y;
 };
 
 /* The model is going: the stack stops telling it of changes (seguegtkstack.c). */

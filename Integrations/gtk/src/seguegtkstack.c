@@ -26,7 +26,7 @@ G_DEFINE_FINAL_TYPE_WITH_CODE(SegueGtkStack, segue_gtk_stack, GTK_TYPE_WIDGET,
                               G_IMPLEMENT_INTERFACE(GTK_TYPE_BUILDABLE, segue_gtk_stack_buildable_init))
 
 static void end_transition(SegueGtkStack *self, gboolean completed);
-static void switch_to(SegueGtkStack *self, Page *page, const char *animator, const char *parameters);
+static void switch_to(SegueGtkStack *self, Page *page, const char *animator, const char *parameters, GtkWidget *origin);
 static void switch_at_once(SegueGtkStack *self, Page *page, const char *reason);
 
 /* What "transition-finished" names as the animator of a switch that played none. */
@@ -386,10 +386,30 @@ static gboolean animations_enabled(SegueGtkStack *self) {
     return enabled;
 }
 
-/* Begins a transition from the visible page to @to; FALSE when none can play (the switch is then
- * immediate), with why in @why (a new string). */
+/* Where a switch comes from (segue_anchor_t): @origin's bounds in the stack's coordinates, when given and
+ * in the stack's window, and the pointer while it is over the stack. */
+static segue_anchor_t anchor_of(SegueGtkStack *self, GtkWidget *origin) {
+    segue_anchor_t anchor = { 0 };
+    graphene_rect_t bounds;
+    if (origin && gtk_widget_compute_bounds(origin, GTK_WIDGET(self), &bounds) && bounds.size.width >= 0 && bounds.size.height >= 0) {
+        anchor.has_rect = true;
+        anchor.rect = (segue_rect_t){ bounds.origin.x, bounds.origin.y, bounds.size.width, bounds.size.height };
+    } else if (origin) {
+        g_warning("the origin of a switch (a %s) is not in the stack's window: the switch has no anchor rectangle",
+                  G_OBJECT_TYPE_NAME(origin));
+    }
+    if (self->pointer_known && isfinite(self->pointer_x) && isfinite(self->pointer_y)) {
+        anchor.has_point = true;
+        anchor.point_x = self->pointer_x;
+        anchor.point_y = self->pointer_y;
+    }
+    return anchor;
+}
+
+/* Begins a transition from the visible page to @to, coming from @origin (may be NULL); FALSE when none
+ * can play (the switch is then immediate), with why in @why (a new string). */
 static gboolean begin_transition(SegueGtkStack *self, Page *to, const char *animator, const char *parameters, gboolean interactive,
-                                 char **why) {
+                                 GtkWidget *origin, char **why) {
     double width = gtk_widget_get_width(GTK_WIDGET(self)), height = gtk_widget_get_height(GTK_WIDGET(self));
     const char *refusal = !self->visible                              ? "no page was visible"
                           : !animations_enabled(self)                 ? "animations are off (gtk-enable-animations)"
@@ -412,6 +432,8 @@ static gboolean begin_transition(SegueGtkStack *self, Page *to, const char *anim
     memset(&desc, 0, sizeof desc);
     desc.struct_size = sizeof desc;
     desc.bounds = (segue_rect_t){ 0, 0, width, height };
+    /* Measured before the arriving page is laid out: @origin is most often on the page leaving. */
+    desc.anchor = anchor_of(self, origin);
     /* The arriving page is laid out (it was not) before its elements are measured. */
     update_child_visibility(self);
     gtk_widget_allocate(to->widget, (int)width, (int)height, -1, NULL);
@@ -495,7 +517,7 @@ static void switch_at_once(SegueGtkStack *self, Page *page, const char *reason) 
     g_free(from);
 }
 
-static void switch_to(SegueGtkStack *self, Page *page, const char *animator, const char *parameters) {
+static void switch_to(SegueGtkStack *self, Page *page, const char *animator, const char *parameters, GtkWidget *origin) {
     if (self->playing) end_transition(self, TRUE);
     if (page == self->visible) return;
     if (!page_visible(page)) {
@@ -505,7 +527,7 @@ static void switch_to(SegueGtkStack *self, Page *page, const char *animator, con
         return;
     }
     char *why = NULL;
-    if (!begin_transition(self, page, animator, parameters, FALSE, &why)) {
+    if (!begin_transition(self, page, animator, parameters, FALSE, origin, &why)) {
         switch_at_once(self, page, why);
         g_free(why);
         return;
@@ -516,10 +538,15 @@ static void switch_to(SegueGtkStack *self, Page *page, const char *animator, con
 }
 
 void segue_gtk_stack_set_visible_child(SegueGtkStack *self, GtkWidget *child) {
+    segue_gtk_stack_set_visible_child_from(self, child, NULL);
+}
+
+void segue_gtk_stack_set_visible_child_from(SegueGtkStack *self, GtkWidget *child, GtkWidget *origin) {
     g_return_if_fail(SEGUE_GTK_IS_STACK(self));
+    g_return_if_fail(origin == NULL || GTK_IS_WIDGET(origin));
     Page *page = page_of(self, child);
     g_return_if_fail(page != NULL);
-    switch_to(self, page, NULL, NULL);
+    switch_to(self, page, NULL, NULL, origin);
 }
 
 void segue_gtk_stack_set_visible_child_full(SegueGtkStack *self, const char *name, const char *animator,
@@ -530,7 +557,7 @@ void segue_gtk_stack_set_visible_child_full(SegueGtkStack *self, const char *nam
         g_warning("the stack has no page called \"%s\"", name ? name : "(null)");
         return;
     }
-    switch_to(self, page, animator, parameters_json);
+    switch_to(self, page, animator, parameters_json, NULL);
 }
 
 void segue_gtk_stack_set_visible_child_name(SegueGtkStack *self, const char *name) {
@@ -545,11 +572,16 @@ gboolean segue_gtk_stack_get_transition_running(SegueGtkStack *self) {
 /* ---- Interaction --------------------------------------------------------- */
 
 gboolean segue_gtk_stack_begin_interactive(SegueGtkStack *self, const char *name) {
+    return segue_gtk_stack_begin_interactive_from(self, name, NULL);
+}
+
+gboolean segue_gtk_stack_begin_interactive_from(SegueGtkStack *self, const char *name, GtkWidget *origin) {
     g_return_val_if_fail(SEGUE_GTK_IS_STACK(self), FALSE);
+    g_return_val_if_fail(origin == NULL || GTK_IS_WIDGET(origin), FALSE);
     Page *page = page_named(self, name);
     if (!page || page == self->visible || self->playing || !page_visible(page)) return FALSE;
     char *why = NULL;
-    if (!begin_transition(self, page, NULL, NULL, TRUE, &why)) {
+    if (!begin_transition(self, page, NULL, NULL, TRUE, origin, &why)) {
         g_debug("no interactive switch to \"%s\": %s", name, why);
         g_free(why);
         return FALSE;
@@ -921,6 +953,19 @@ static void segue_gtk_stack_class_init(SegueGtkStackClass *klass) {
     g_type_ensure(SEGUE_GTK_TYPE_STACK_PAGE);
 }
 
+/* The pointer over the stack (or over a page in it), for the anchor. */
+static void on_pointer_at(GtkEventControllerMotion *motion, double x, double y, SegueGtkStack *self) {
+    (void)motion;
+    self->pointer_known = TRUE;
+    self->pointer_x = x;
+    self->pointer_y = y;
+}
+
+static void on_pointer_left(GtkEventControllerMotion *motion, SegueGtkStack *self) {
+    (void)motion;
+    self->pointer_known = FALSE;
+}
+
 static void segue_gtk_stack_init(SegueGtkStack *self) {
     self->pages = g_ptr_array_new();
     self->edge_swipe = TRUE;
@@ -933,6 +978,12 @@ static void segue_gtk_stack_init(SegueGtkStack *self) {
     g_signal_connect(drag, "cancel", G_CALLBACK(on_drag_cancel), self);
     gtk_event_controller_set_propagation_phase(GTK_EVENT_CONTROLLER(drag), GTK_PHASE_CAPTURE);
     gtk_widget_add_controller(GTK_WIDGET(self), GTK_EVENT_CONTROLLER(drag));
+    GtkEventController *motion = gtk_event_controller_motion_new();
+    g_signal_connect(motion, "enter", G_CALLBACK(on_pointer_at), self);
+    g_signal_connect(motion, "motion", G_CALLBACK(on_pointer_at), self);
+    g_signal_connect(motion, "leave", G_CALLBACK(on_pointer_left), self);
+    gtk_event_controller_set_propagation_phase(motion, GTK_PHASE_CAPTURE);
+    gtk_widget_add_controller(GTK_WIDGET(self), motion);
 }
 
 GtkWidget *segue_gtk_stack_new(void) { return g_object_new(SEGUE_GTK_TYPE_STACK, NULL); }
