@@ -11,12 +11,16 @@
  *       each switch's end is a line on standard output:
  *       finished|FROM|TO|ANIMATOR|COMPLETED|FELL_BACK|REASON
  *       (ANIMATOR "none" when it played no transition: animations off)
- *   segue-gtk-demo --frames DIR --animator NAME --fractions F,F,... [--from P --to P]
+ *   segue-gtk-demo --frames DIR --animator NAME --fractions F,F,... [--from P --to P] [--origin ELEMENT] [--wait-pointer]
  *       (the stack alone in the window, no switcher) holds the switch at each fraction and writes what the window's
  *       renderer draws: DIR/rest-PAGE.png (each page at rest), and per
  *       fraction DIR/frame-F.png (the stack over black) and DIR/page-PAGE-F.png
  *       (each page as drawn then, its hidden elements hidden); lines:
- *       element|SIDE|NAME|X|Y|W|H and held|F|PATH, then done
+ *       element|SIDE|NAME|X|Y|W|H and held|F|PATH, then done; with --origin, each
+ *       switch comes from the from page's element of that name (the anchor's
+ *       rectangle), first told as origin|X|Y|W|H; with --wait-pointer, it says
+ *       waiting-pointer and waits (30 s at most) for the pointer to move over
+ *       the stack, then says pointer|X|Y (the stack's anchor point) first
  *   segue-gtk-demo --benchmark [--animators A,B,...] [--rounds N]
  *       plays each animator and GtkStack's own ROTATE_LEFT and SLIDE_LEFT
  *       between the same pages and prints each one's frame times:
@@ -35,9 +39,9 @@ static const char *const page_titles[] = { "Places", "Booking", "Lofoten" };
 enum { PAGES = 3 };
 
 static struct {
-    const char *config, *animator, *frames, *fractions, *from, *to, *animators;
+    const char *config, *animator, *frames, *fractions, *from, *to, *animators, *origin;
     int width, height, rounds;
-    gboolean benchmark;
+    gboolean benchmark, wait_pointer;
 } options = { .width = 390, .height = 844, .from = "list", .to = "picture", .rounds = 3,
               .animators = "default,SpringSlide,CurlUp,ImageZoom" };
 
@@ -77,18 +81,20 @@ static GdkTexture *landscape(int width, int height) {
     return texture;
 }
 
-static void go(int step) {
+/* Goes @step pages on; @origin (may be NULL), the button clicked, is where the switch comes from. */
+static void go(int step, GtkWidget *origin) {
     const char *visible = segue_gtk_stack_get_visible_child_name(SEGUE_GTK_STACK(stack));
     for (int i = 0; i < PAGES; i++) {
         if (strcmp(page_names[i], visible) == 0 && i + step >= 0 && i + step < PAGES) {
-            segue_gtk_stack_set_visible_child_name(SEGUE_GTK_STACK(stack), page_names[i + step]);
+            GtkWidget *page = segue_gtk_stack_get_child_by_name(SEGUE_GTK_STACK(stack), page_names[i + step]);
+            segue_gtk_stack_set_visible_child_from(SEGUE_GTK_STACK(stack), page, origin);
             return;
         }
     }
 }
 
-static void on_next(GtkButton *button, gpointer data) { (void)button; (void)data; go(1); }
-static void on_back(GtkButton *button, gpointer data) { (void)button; (void)data; go(-1); }
+static void on_next(GtkButton *button, gpointer data) { (void)data; go(1, GTK_WIDGET(button)); }
+static void on_back(GtkButton *button, gpointer data) { (void)data; go(-1, GTK_WIDGET(button)); }
 
 static GtkWidget *page(const char *css_class, const char *title, gboolean back, gboolean next) {
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12);
@@ -272,6 +278,17 @@ static void jump(const char *name) {
     until(transition_ended);
 }
 
+/* The element called @name inside @widget, or NULL. */
+static GtkWidget *element_named(GtkWidget *widget, const char *name) {
+    for (GtkWidget *child = gtk_widget_get_first_child(widget); child; child = gtk_widget_get_next_sibling(child)) {
+        const char *element = segue_gtk_get_element_name(child);
+        if (element && strcmp(element, name) == 0) return child;
+        GtkWidget *inside = element_named(child, name);
+        if (inside) return inside;
+    }
+    return NULL;
+}
+
 static void print_elements(int side, GtkWidget *widget) {
     for (GtkWidget *child = gtk_widget_get_first_child(widget); child; child = gtk_widget_get_next_sibling(child)) {
         const char *name = segue_gtk_get_element_name(child);
@@ -282,8 +299,37 @@ static void print_elements(int side, GtkWidget *widget) {
     }
 }
 
+/* Where the pointer last moved over the stack, as the stack sees it (its anchor point). */
+static gboolean pointer_seen;
+static double pointer_x, pointer_y;
+static void on_pointer(GtkEventControllerMotion *motion, double x, double y, gpointer data) {
+    (void)motion, (void)data;
+    pointer_seen = TRUE;
+    pointer_x = x;
+    pointer_y = y;
+}
+static gint64 pointer_deadline;
+static gboolean pointer_or_deadline(void) { return pointer_seen || g_get_monotonic_time() > pointer_deadline; }
+static gboolean wake(gpointer data) { (void)data; return G_SOURCE_CONTINUE; }
+
 static int frames(void) {
     char path[4096];
+    if (options.wait_pointer) {
+        GtkEventController *motion = gtk_event_controller_motion_new();
+        g_signal_connect(motion, "motion", G_CALLBACK(on_pointer), NULL);
+        gtk_widget_add_controller(stack, motion);
+        printf("waiting-pointer\n");
+        fflush(stdout);
+        pointer_deadline = g_get_monotonic_time() + 30 * G_USEC_PER_SEC;
+        guint waking = g_timeout_add(100, wake, NULL); /* the deadline is looked at with nothing else to do */
+        until(pointer_or_deadline);
+        g_source_remove(waking);
+        if (!pointer_seen) {
+            fprintf(stderr, "segue-gtk-demo: the pointer did not move over the stack in 30 s\n");
+            return 1;
+        }
+        printf("pointer|%g|%g\n", pointer_x, pointer_y);
+    }
     segue_gtk_stack_set_animator(SEGUE_GTK_STACK(stack), options.animator);
     next_frames(2);
     for (int i = 0; i < PAGES; i++) {
@@ -297,10 +343,17 @@ static int frames(void) {
     GtkWidget *from = segue_gtk_stack_get_child_by_name(SEGUE_GTK_STACK(stack), options.from);
     GtkWidget *to = segue_gtk_stack_get_child_by_name(SEGUE_GTK_STACK(stack), options.to);
     print_elements(0, from);
+    GtkWidget *origin = options.origin ? element_named(from, options.origin) : NULL;
+    graphene_rect_t b;
+    if (options.origin && !(origin && gtk_widget_compute_bounds(origin, stack, &b))) {
+        fprintf(stderr, "segue-gtk-demo: the page %s has no element called %s\n", options.from, options.origin);
+        return 1;
+    }
+    if (origin) printf("origin|%g|%g|%g|%g\n", b.origin.x, b.origin.y, b.size.width, b.size.height);
     gchar **fractions = g_strsplit(options.fractions, ",", -1);
     for (gchar **f = fractions; *f; f++) {
         double fraction = g_ascii_strtod(*f, NULL);
-        if (!segue_gtk_stack_begin_interactive(SEGUE_GTK_STACK(stack), options.to)) {
+        if (!segue_gtk_stack_begin_interactive_from(SEGUE_GTK_STACK(stack), options.to, origin)) {
             fprintf(stderr, "segue-gtk-demo: cannot begin a switch to %s\n", options.to);
             return 1;
         }
@@ -413,8 +466,8 @@ static int benchmark(GdkTexture *photo) {
 
 static gboolean on_key(GtkEventControllerKey *keys, guint keyval, guint keycode, GdkModifierType state, gpointer data) {
     (void)keys, (void)keycode, (void)state, (void)data;
-    if (keyval == GDK_KEY_Right) go(1);
-    else if (keyval == GDK_KEY_Left) go(-1);
+    if (keyval == GDK_KEY_Right) go(1, NULL);
+    else if (keyval == GDK_KEY_Left) go(-1, NULL);
     else if (keyval == GDK_KEY_q || keyval == GDK_KEY_Escape) g_main_loop_quit(loop);
     else return FALSE;
     return TRUE;
@@ -431,13 +484,16 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--fractions") == 0 && next) options.fractions = argv[++i];
         else if (strcmp(argv[i], "--from") == 0 && next) options.from = argv[++i];
         else if (strcmp(argv[i], "--to") == 0 && next) options.to = argv[++i];
+        else if (strcmp(argv[i], "--origin") == 0 && next) options.origin = argv[++i];
         else if (strcmp(argv[i], "--animators") == 0 && next) options.animators = argv[++i];
         else if (strcmp(argv[i], "--rounds") == 0 && next) options.rounds = atoi(argv[++i]);
         else if (strcmp(argv[i], "--size") == 0 && next && sscanf(argv[i + 1], "%dx%d", &options.width, &options.height) == 2) i++;
         else if (strcmp(argv[i], "--benchmark") == 0) options.benchmark = TRUE;
+        else if (strcmp(argv[i], "--wait-pointer") == 0) options.wait_pointer = TRUE;
         else {
             fprintf(stderr, "usage: segue-gtk-demo [--config FILE] [--animator NAME] [--size WxH]\n"
-                            "       segue-gtk-demo --frames DIR --animator NAME --fractions F,... [--from PAGE --to PAGE]\n"
+                            "       segue-gtk-demo --frames DIR --animator NAME --fractions F,... [--from PAGE --to PAGE] [--origin ELEMENT]\n"
+                            "                      [--wait-pointer]\n"
                             "       segue-gtk-demo --benchmark [--animators A,B,...] [--rounds N]\n");
             return 2;
         }
