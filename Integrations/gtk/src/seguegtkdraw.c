@@ -77,6 +77,28 @@ static graphene_rect_t resting(segue_rect_t r, segue_rect_t rest, double sx, dou
     return GRAPHENE_RECT_INIT((float)(rest.x + r.x * sx), (float)(rest.y + r.y * sy), (float)(r.width * sx), (float)(r.height * sy));
 }
 
+/* Whether @inner's outline lies within @outer (points along its straight sides and round its corners). */
+static gboolean rounded_within(const GskRoundedRect *inner, const GskRoundedRect *outer) {
+    const graphene_rect_t *b = &inner->bounds;
+    /* The corners' centres and which way each looks: top-left, top-right, bottom-right, bottom-left (GSK's order). */
+    const float cx[4] = { b->origin.x + inner->corner[0].width, b->origin.x + b->size.width - inner->corner[1].width,
+                          b->origin.x + b->size.width - inner->corner[2].width, b->origin.x + inner->corner[3].width };
+    const float cy[4] = { b->origin.y + inner->corner[0].height, b->origin.y + inner->corner[1].height,
+                          b->origin.y + b->size.height - inner->corner[2].height, b->origin.y + b->size.height - inner->corner[3].height };
+    const float dx[4] = { -1, 1, 1, -1 }, dy[4] = { -1, -1, 1, 1 };
+    enum { STEPS = 8 };
+    for (int c = 0; c < 4; c++) {
+        for (int k = 0; k <= STEPS; k++) {
+            float a = (float)(G_PI / 2 * k / STEPS);
+            /* A hair inside the outline: a point on a shared side counts as within. */
+            graphene_point_t p = GRAPHENE_POINT_INIT(cx[c] + dx[c] * (inner->corner[c].width * cosf(a) - 0.01f),
+                                                     cy[c] + dy[c] * (inner->corner[c].height * sinf(a) - 0.01f));
+            if (!gsk_rounded_rect_contains_point(outer, &p)) return FALSE;
+        }
+    }
+    return TRUE;
+}
+
 /* Pushes the layer's look (ABI 1.4: its corner radius, then its clip) as rounded clips, and appends its shadow
  * beneath; how many clips it pushed. Radii come clamped from libsegue. */
 static int push_look(const segue_drawn_layer_t *layer, const double linear[4], GtkSnapshot *snapshot) {
@@ -88,23 +110,11 @@ static int push_look(const segue_drawn_layer_t *layer, const double linear[4], G
     gsk_rounded_rect_init(&outline, &GRAPHENE_RECT_INIT((float)rest.x, (float)rest.y, (float)rest.width, (float)rest.height),
                           &GRAPHENE_SIZE_INIT(r * (float)sx, r * (float)sy), &GRAPHENE_SIZE_INIT(r * (float)sx, r * (float)sy),
                           &GRAPHENE_SIZE_INIT(r * (float)sx, r * (float)sy), &GRAPHENE_SIZE_INIT(r * (float)sx, r * (float)sy));
-    if (state->shadow.opacity > 0) {
-        /* Its offset is in the container's points, after the map: taken back through the map's linear part. */
-        double det = linear[0] * linear[3] - linear[1] * linear[2], dx = state->shadow.offset_x, dy = state->shadow.offset_y;
-        double ox = det != 0 ? (linear[3] * dx - linear[2] * dy) / det : dx, oy = det != 0 ? (-linear[1] * dx + linear[0] * dy) / det : dy;
-        double scale = sqrt(fabs(det)) > 1e-6 ? sqrt(fabs(det)) : 1;
-        GdkRGBA color = { (float)state->shadow.red, (float)state->shadow.green, (float)state->shadow.blue, (float)state->shadow.opacity };
-        gtk_snapshot_append_outset_shadow(snapshot, &outline, &color, (float)ox, (float)oy, 0, (float)(state->shadow.radius / scale));
-    }
-    int pushed = 0;
-    if (r > 0) {
-        gtk_snapshot_push_rounded_clip(snapshot, &outline);
-        pushed++;
-    }
     const segue_clip_t *clip = &state->clip;
-    if (clip->shape == SEGUE_CLIP_ROUNDED_RECT || clip->shape == SEGUE_CLIP_ELLIPSE) {
+    gboolean clipped = clip->shape == SEGUE_CLIP_ROUNDED_RECT || clip->shape == SEGUE_CLIP_ELLIPSE;
+    GskRoundedRect shape;
+    if (clipped) {
         graphene_rect_t box = resting(clip->rect, rest, sx, sy);
-        GskRoundedRect shape;
         const segue_corner_radii_t *c = &clip->radii;
         if (clip->shape == SEGUE_CLIP_ELLIPSE) {
             graphene_size_t half = GRAPHENE_SIZE_INIT(box.size.width / 2, box.size.height / 2);
@@ -115,6 +125,23 @@ static int push_look(const segue_drawn_layer_t *layer, const double linear[4], G
                                   &GRAPHENE_SIZE_INIT((float)(c->bottom_right * sx), (float)(c->bottom_right * sy)),
                                   &GRAPHENE_SIZE_INIT((float)(c->bottom_left * sx), (float)(c->bottom_left * sy)));
         }
+    }
+    if (state->shadow.opacity > 0) {
+        /* Its offset is in the container's points, after the map: taken back through the map's linear part. */
+        double det = linear[0] * linear[3] - linear[1] * linear[2], dx = state->shadow.offset_x, dy = state->shadow.offset_y;
+        double ox = det != 0 ? (linear[3] * dx - linear[2] * dy) / det : dx, oy = det != 0 ? (-linear[1] * dx + linear[0] * dy) / det : dy;
+        double scale = sqrt(fabs(det)) > 1e-6 ? sqrt(fabs(det)) : 1;
+        GdkRGBA color = { (float)state->shadow.red, (float)state->shadow.green, (float)state->shadow.blue, (float)state->shadow.opacity };
+        /* The layer's silhouette is its rounded frame cut to its clip: the clip, when that lies within the frame. */
+        const GskRoundedRect *silhouette = clipped && rounded_within(&shape, &outline) ? &shape : &outline;
+        gtk_snapshot_append_outset_shadow(snapshot, silhouette, &color, (float)ox, (float)oy, 0, (float)(state->shadow.radius / scale));
+    }
+    int pushed = 0;
+    if (r > 0) {
+        gtk_snapshot_push_rounded_clip(snapshot, &outline);
+        pushed++;
+    }
+    if (clipped) {
         gtk_snapshot_push_rounded_clip(snapshot, &shape);
         pushed++;
     }
