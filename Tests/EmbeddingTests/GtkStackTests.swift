@@ -29,6 +29,8 @@ struct GtkStackTests {
             }
             // The iris example: ABI 1.4's clip, a circle growing over the page.
             _ = try CPlugin.build(Paths.packageRoot + "/Examples/iris-animator/iris.c", name: "Iris", into: folder)
+            // A mesh page with ABI 1.4's look: a rounded clip, rounded corners and a shadow.
+            _ = try CPlugin.build(Paths.packageRoot + "/Tests/Fixtures/gtk/mesh_look.c", name: "MeshLook", into: folder)
             for examples in try SDLPlayerTests.plugins() where examples != Paths.binFolder {
                 for file in try FileManager.default.contentsOfDirectory(atPath: examples) where file.hasSuffix(".so") {
                     try FileManager.default.copyItem(atPath: examples + "/" + file, toPath: folder + "/" + file)
@@ -46,6 +48,10 @@ struct GtkStackTests {
     struct Held {
         let folder: String
         let lines: [[String]]
+        /// The numbers of the first line that begins with `tag` (origin|X|Y|W|H, pointer|X|Y).
+        func numbers(_ tag: String) -> [Double]? {
+            lines.first { $0.first == tag }.map { $0.dropFirst().compactMap { Double($0) } }
+        }
         var elements: [(side: Int, name: String, frame: segue_rect_t)] {
             lines.filter { $0.first == "element" && $0.count == 7 }.map {
                 (Int($0[1])!, $0[2], segue_rect_t(x: Double($0[3])!, y: Double($0[4])!, width: Double($0[5])!, height: Double($0[6])!))
@@ -55,12 +61,12 @@ struct GtkStackTests {
 
     /// Runs the demo holding a switch from `from` to `to` at each fraction, with `renderer` (GSK_RENDERER).
     static func hold(_ animator: String, at fractions: [Double], renderer: String = "gl", from: String = "list", to: String = "picture",
-                     plugins extra: [String] = []) throws -> Held {
+                     plugins extra: [String] = [], more: [String] = []) throws -> Held {
         let build = try GtkBuild.built.get()
         let folder = makeTemporaryFolder("gtk-frames")
         let display = try VirtualDisplay()
         let result = try run(build + "/segue-gtk-demo", ["--frames", folder, "--animator", animator, "--from", from, "--to", to,
-                                                         "--fractions", fractions.map { String($0) }.joined(separator: ",")],
+                                                         "--fractions", fractions.map { String($0) }.joined(separator: ",")] + more,
                              environment: try GtkBuild.environment(display: display.name, renderer: renderer, plugins: extra), timeout: 120)
         let lines = result.out.split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
         guard result.status == 0, lines.last == ["done"] else {
@@ -69,8 +75,10 @@ struct GtkStackTests {
         return Held(folder: folder, lines: lines)
     }
 
-    /// The layer states libsegue gives the same switch at `fraction`, in a player of the same plugins.
-    static func states(_ animator: String, _ held: Held, at fraction: Double, from: String = "list", to: String = "picture") throws
+    /// The layer states libsegue gives the same switch at `fraction`, in a player of the same plugins,
+    /// told `anchor` (none by default).
+    static func states(_ animator: String, _ held: Held, at fraction: Double, from: String = "list", to: String = "picture",
+                       anchor: segue_anchor_t = segue_anchor_t()) throws
         -> (states: [segue_layer_state_t], layers: [segue_layer_request_t], meshes: [[segue_vec3_t]], elements: [[segue_rect_t]]) {
         let player = try LibseguePromiseTests.player(try plugins.get())
         defer { seguePlayerFree(player) }
@@ -100,6 +108,7 @@ struct GtkStackTests {
                                     desc.going_right = true
                                     desc.interactive = true
                                     desc.animator = chosen
+                                    desc.anchor = anchor
                                     return segueTransitionBegin(player, &desc, &made)
                                 }
                             }
@@ -198,7 +207,7 @@ struct GtkStackTests {
     static let flatTolerance = (mean: 1.5, far: 0.005)
     static let meshTolerance = (mean: 3.0, far: 0.02)
 
-    @Test(arguments: ["default", "SpringSlide", "CurlUp", "ImageZoom", "CardFlip", "Iris"])
+    @Test(arguments: ["default", "SpringSlide", "CurlUp", "ImageZoom", "CardFlip", "Iris", "MeshLook"])
     func eachAnimatorDrawsWithGTKsGLRendererAsSeguesRendererDrawsIt(_ animator: String) throws {
         let fractions = [0.3, 0.7]
         let held = try Self.hold(animator, at: fractions)
@@ -231,7 +240,7 @@ extension GtkStackTests {
 
     /// GTK's cairo renderer cannot draw 3D: a perspective (CardFlip) is drawn with the affine map of its
     /// corners, a mesh (CurlUp) flat at its frame, as Segue's renderer draws it without the mesh; never pink.
-    @Test(arguments: ["CardFlip", "CurlUp"])
+    @Test(arguments: ["CardFlip", "CurlUp", "MeshLook"])
     func theCairoRendererDrawsTheFlatFallbackNotItsPinkBox(_ animator: String) throws {
         let fraction = 0.35
         let held = try Self.hold(animator, at: [fraction], renderer: "cairo")
@@ -251,5 +260,74 @@ extension GtkStackTests {
             let moved = stride(from: 0, to: min(shot.rgba.count, rest.rgba.count), by: 4).filter { shot.rgba[$0] != rest.rgba[$0] }.count
             #expect(moved > shot.rgba.count / 4 / 10, "\(animator) moved the page: \(moved) pixels differ from the page at rest")
         }
+    }
+}
+
+/// The anchor (ABI 1.4's segue_anchor_t): where a switch comes from. Iris grows its circle from the
+/// anchor's point, else from the centre of its rectangle, else from the page's centre.
+extension GtkStackTests {
+    /// How the GL frame held at `fraction` differs from Segue's renderer drawing the same switch told
+    /// `anchor`, and told none.
+    static func anchored(_ animator: String, _ held: Held, at fraction: Double, anchor: segue_anchor_t, photo: String) throws
+        -> (told: (mean: Double, far: Double), untold: (mean: Double, far: Double)) {
+        let shot = try picture("\(held.folder)/frame-\(fraction).png")
+        let told = try expected(try states(animator, held, at: fraction, anchor: anchor), held, at: fraction)
+        let untold = try expected(try states(animator, held, at: fraction), held, at: fraction)
+        if let photos = ProcessInfo.processInfo.environment["SEGUE_TEST_PHOTOS"] {
+            try Data(PNG.encode(told)).write(to: URL(fileURLWithPath: "\(photos)/gtk-\(photo)-segue.png"))
+            try? FileManager.default.copyItem(atPath: "\(held.folder)/frame-\(fraction).png", toPath: "\(photos)/gtk-\(photo)-gtk.png")
+        }
+        let differences = (told: difference(shot, told), untold: difference(shot, untold))
+        print("GTK \(animator) from \(photo): mean difference \(String(format: "%.2f", differences.told.mean))/255, "
+              + "\(String(format: "%.2f", differences.told.far * 100))% far; from the centre: \(String(format: "%.2f", differences.untold.far * 100))% far")
+        return differences
+    }
+
+    /// segue_gtk_stack_begin_interactive_from (as _set_visible_child_from) hands the animator the origin
+    /// widget's bounds in the stack as the anchor's rectangle: Iris's circle grows from the list's
+    /// thumbnail, as Segue's renderer draws it told that rectangle, not from the page's centre.
+    @Test func aSwitchFromAnOriginWidgetOpensFromItsRectangle() throws {
+        let fraction = 0.3
+        let held = try Self.hold("Iris", at: [fraction], more: ["--origin", "photo"])
+        let thumbnail = try #require(held.elements.first { $0.side == 0 && $0.name == "photo" }, "the list's thumbnail: \(held.lines)")
+        let origin = try #require(held.numbers("origin"), "the demo told the origin: \(held.lines)")
+        #expect(origin == [thumbnail.frame.x, thumbnail.frame.y, thumbnail.frame.width, thumbnail.frame.height])
+        var anchor = segue_anchor_t()
+        (anchor.has_rect, anchor.rect) = (true, thumbnail.frame)
+        let (told, untold) = try Self.anchored("Iris", held, at: fraction, anchor: anchor, photo: "iris-from-origin")
+        #expect(told.mean <= Self.flatTolerance.mean && told.far <= Self.flatTolerance.far,
+                "Iris from the thumbnail: \(told.mean)/255, \(told.far * 100)% far (\(held.folder))")
+        #expect(untold.far > 0.05, "drawn from the page's centre it differs: \(untold.far * 100)% far")
+    }
+
+    /// The pointer's last position over the stack is the anchor's point: moved there before a switch,
+    /// Iris's circle grows from it.
+    @Test func thePointerOverTheStackIsTheAnchorsPoint() throws {
+        let fraction = 0.3
+        let build = try GtkBuild.built.get()
+        let folder = makeTemporaryFolder("gtk-frames")
+        let display = try VirtualDisplay()
+        let tag = "gtk-\(UUID().uuidString)"
+        let demo = try LiveProcess(build + "/segue-gtk-demo", ["--frames", folder, "--animator", "Iris", "--fractions", String(fraction),
+                                                               "--wait-pointer"],
+                                   in: build, environment: try GtkBuild.environment(display: display.name, tag: tag))
+        #expect(demo.waitForOutput("waiting-pointer").contains("waiting-pointer"), "the demo waits: \(demo.standardError)")
+        let window = try #require(try display.window(named: "Segue GTK demo"), "no window: \(demo.standardError)")
+        // The pointer starts at the middle of the 1200 x 1000 screen, right of the window: this is a move over the stack.
+        try display.tool("xdotool", ["mousemove", "--window", window, "300", "600"])
+        let out = demo.waitForOutput("\ndone\n", timeout: 120)
+        let deadline = Date().addingTimeInterval(10)
+        while demo.process.isRunning && Date() < deadline { usleep(10_000) }
+        if demo.process.isRunning { _ = demo.stop(with: SIGKILL) }
+        let held = Held(folder: folder, lines: out.split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) })
+        try #require(held.lines.last == ["done"], "the demo held the switch: \(out)\n\(demo.standardError)")
+        #expect(held.numbers("pointer") == [300, 600], "the pointer over the stack: \(held.lines)")
+        var anchor = segue_anchor_t()
+        (anchor.has_point, anchor.point_x, anchor.point_y) = (true, 300, 600)
+        let (told, untold) = try Self.anchored("Iris", held, at: fraction, anchor: anchor, photo: "iris-from-pointer")
+        #expect(told.mean <= Self.flatTolerance.mean && told.far <= Self.flatTolerance.far,
+                "Iris from the pointer: \(told.mean)/255, \(told.far * 100)% far (\(folder))")
+        #expect(untold.far > 0.05, "drawn from the page's centre it differs: \(untold.far * 100)% far")
+        #expect(processesTagged(tag).isEmpty, "no worker left")
     }
 }
