@@ -430,7 +430,9 @@ void segue_gtk_stack_end_interactive(SegueGtkStack *stack, gboolean finish, doub
  * shows its page's icon ("icon-name", the title as its tooltip), else its
  * title, else its name; a page that needs attention has its button marked
  * (CSS class "needs-attention"); the visible page's button is pressed. A
- * click shows that page with a transition. It follows the stack's "pages"
+ * click shows that page with a transition that comes from the button (the
+ * anchor's rectangle, as segue_gtk_stack_set_visible_child_from() gives
+ * it). It follows the stack's "pages"
  * model: pages added, removed, shown, hidden or retitled. Accessible roles:
  * GTK_ACCESSIBLE_ROLE_TAB_LIST, each button GTK_ACCESSIBLE_ROLE_TAB (its
  * "selected" state the visible page's). CSS name "seguestackswitcher",

@@ -27,11 +27,13 @@ static void sync_selection(SegueGtkStackSwitcher *self) {
     }
 }
 
-/* A click shows the button's page (with a transition); the buttons then show what is visible, so a
- * click on the pressed one leaves it pressed. */
+/* A click shows the button's page with a transition that comes from the button (the anchor's
+ * rectangle); the buttons then show what is visible, so a click on the pressed one leaves it pressed. */
 static void on_clicked(GtkButton *button, SegueGtkStackSwitcher *self) {
     guint position = GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(button), position_key));
-    gtk_selection_model_select_item(self->pages, position, TRUE);
+    SegueGtkStackPage *page = self->pages ? g_list_model_get_item(G_LIST_MODEL(self->pages), position) : NULL;
+    if (page && self->stack) segue_gtk_stack_set_visible_child_from(self->stack, page->widget, GTK_WIDGET(button));
+    g_clear_object(&page);
     sync_selection(self);
 }
 
