@@ -1,8 +1,8 @@
 /* SegueGtkStack's drawing of a transition: each layer of the animator's plan, in z order, as the page's
  * or element's render node moved by GtkSnapshot (flat), or as a mesh drawn through GL. A flat layer's look
  * (the animator ABI 1.4's corner radius and clip) is a rounded clip, its shadow GTK's outset shadow; a mesh's
- * corner radius and clip cut its picture in the mesh's shader, and it casts no such shadow (as in Segue's
- * renderer, whose mesh casts only the shadow of its lifted cells). */
+ * corner radius and clip cut its picture in the mesh's shader, and it casts only its lifted cells' shadow, not
+ * its look's (as in Segue's renderer). */
 #define G_LOG_DOMAIN "SegueGtk"
 #include "seguegtkstack-private.h"
 

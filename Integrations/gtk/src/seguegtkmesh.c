@@ -22,6 +22,12 @@ struct SegueGtkMesh {
     GLint size_at, alpha_at, layer_size_at, texel_at, corner_at, clip_shape_at, clip_rect_at, clip_radii_at;
     GLuint pictures[SLOTS];
     GPtrArray *targets; /* Target *, freed with the painter */
+    /* The shadow of the lifted cells (0 when its shaders did not build): its programs, a buffer of footprint
+     * triangles, a quad over the target, and two masks of half the target's size blurred one into the other. */
+    GLuint footprint_program, blur_program, shade_program, shadow_vao, shadow_buffer, quad_vao, quad_buffer, masks[2];
+    GLint footprint_size_at, blur_step_at, blur_reach_at, shade_span_at, shade_alpha_at;
+    int mask_width, mask_height;
+    float footprints[3 * 6 * SEGUE_MAX_MESH_DIVISIONS * SEGUE_MAX_MESH_DIVISIONS];
     float vertices[6 * MOST];
     float xy[2 * MOST], uv[2 * MOST], front[MOST], back[MOST];
     int32_t grid[6 * SEGUE_MAX_MESH_DIVISIONS * SEGUE_MAX_MESH_DIVISIONS];
@@ -85,6 +91,60 @@ static const char fragment_source[] =
     "    color = c * alpha;\n"
     "}\n";
 
+/* The shadow of a mesh's lifted cells, as Segue's renderer casts it (Sources/Renderer/Drawing/MeshShadow.swift):
+ * each lifted cell's footprint on the plane beneath, moved down by a quarter of its height and darker the
+ * higher it is (0.45 at 40 points), drawn at half the target's resolution, blurred by two box passes along
+ * each axis whose reach grows with the highest lift, and put beneath the page as black. Footprints are in
+ * mask pixels, rows down from the top as the target's are. */
+static const char footprint_vertex[] =
+    "in vec2 position;\n"
+    "in float dark;\n"
+    "uniform vec2 size;\n"
+    "out float darkness;\n"
+    "void main() {\n"
+    "    darkness = dark;\n"
+    "    gl_Position = vec4(position * 2.0 / size - 1.0, 0.0, 1.0);\n"
+    "}\n";
+static const char footprint_fragment[] =
+    "in float darkness;\n"
+    "out vec4 color;\n"
+    "void main() { color = vec4(darkness); }\n";
+/* A quad over the whole of what is drawn into: `at` from 0 to 1 across it. */
+static const char quad_vertex[] =
+    "in vec2 position;\n"
+    "out vec2 at;\n"
+    "void main() {\n"
+    "    at = position * 0.5 + 0.5;\n"
+    "    gl_Position = vec4(position, 0.0, 1.0);\n"
+    "}\n";
+/* One box pass: the mean of the 2 reach + 1 mask pixels along `step`, nothing beyond the mask. */
+static const char blur_fragment[] =
+    "in vec2 at;\n"
+    "uniform sampler2D mask;\n"
+    "uniform ivec2 step;\n"
+    "uniform int reach;\n"
+    "out vec4 color;\n"
+    "void main() {\n"
+    "    ivec2 size = textureSize(mask, 0), p = ivec2(gl_FragCoord.xy);\n"
+    "    float sum = 0.0;\n"
+    "    for (int k = -reach; k <= reach; k++) {\n"
+    "        ivec2 q = p + step * k;\n"
+    "        if (q.x >= 0 && q.y >= 0 && q.x < size.x && q.y < size.y) sum += texelFetch(mask, q, 0).r;\n"
+    "    }\n"
+    "    color = vec4(sum / float(2 * reach + 1));\n"
+    "}\n";
+/* The blurred darkness read bilinearly at each target pixel (`span`: how much of the mask the target covers), as black. */
+static const char shade_fragment[] =
+    "in vec2 at;\n"
+    "uniform sampler2D mask;\n"
+    "uniform vec2 span;\n"
+    "uniform float alpha;\n"
+    "out vec4 color;\n"
+    "void main() {\n"
+    "    float d = texture(mask, at * span).r;\n"
+    "    color = vec4(0.0, 0.0, 0.0, d > 0.002 ? d * alpha : 0.0);\n"
+    "}\n";
+
 static GLuint compile(GLenum kind, const char *header, const char *shading, const char *source, GError **error) {
     GLuint shader = glCreateShader(kind);
     const char *parts[3] = { header, shading, source };
@@ -100,6 +160,63 @@ static GLuint compile(GLenum kind, const char *header, const char *shading, cons
         return 0;
     }
     return shader;
+}
+
+/* A program of two shaders, its attributes bound in order from 0; 0 (and why in @error) when one does not compile. */
+static GLuint link_program(const char *header, const char *vertex_text, const char *fragment_text, const char *const *attributes, GError **error) {
+    GLuint vertex = compile(GL_VERTEX_SHADER, header, "", vertex_text, error);
+    GLuint fragment = vertex ? compile(GL_FRAGMENT_SHADER, header, "", fragment_text, error) : 0;
+    if (!fragment) {
+        if (vertex) glDeleteShader(vertex);
+        return 0;
+    }
+    GLuint program = glCreateProgram();
+    glAttachShader(program, vertex);
+    glAttachShader(program, fragment);
+    for (GLuint i = 0; attributes[i]; i++) glBindAttribLocation(program, i, attributes[i]);
+    glLinkProgram(program);
+    glDeleteShader(vertex);
+    glDeleteShader(fragment);
+    return program;
+}
+
+/* The shadow's programs and buffers; without them (said once) meshes cast no shadow. */
+static void prepare_shadow(SegueGtkMesh *mesh, const char *header) {
+    GError *error = NULL;
+    static const char *const footprint_attributes[] = { "position", "dark", NULL }, *const quad_attributes[] = { "position", NULL };
+    mesh->footprint_program = link_program(header, footprint_vertex, footprint_fragment, footprint_attributes, &error);
+    mesh->blur_program = mesh->footprint_program ? link_program(header, quad_vertex, blur_fragment, quad_attributes, &error) : 0;
+    mesh->shade_program = mesh->blur_program ? link_program(header, quad_vertex, shade_fragment, quad_attributes, &error) : 0;
+    if (!mesh->shade_program) {
+        g_warning("meshes cast no shadow: %s", error ? error->message : "no program");
+        g_clear_error(&error);
+        glDeleteProgram(mesh->footprint_program);
+        glDeleteProgram(mesh->blur_program);
+        mesh->footprint_program = mesh->blur_program = 0;
+        return;
+    }
+    mesh->footprint_size_at = glGetUniformLocation(mesh->footprint_program, "size");
+    mesh->blur_step_at = glGetUniformLocation(mesh->blur_program, "step");
+    mesh->blur_reach_at = glGetUniformLocation(mesh->blur_program, "reach");
+    mesh->shade_span_at = glGetUniformLocation(mesh->shade_program, "span");
+    mesh->shade_alpha_at = glGetUniformLocation(mesh->shade_program, "alpha");
+    glGenVertexArrays(1, &mesh->shadow_vao);
+    glGenBuffers(1, &mesh->shadow_buffer);
+    glBindVertexArray(mesh->shadow_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, mesh->shadow_buffer);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 3 * sizeof(float), (void *)0);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 3 * sizeof(float), (void *)(2 * sizeof(float)));
+    static const float quad[] = { -1, -1, 1, -1, -1, 1, 1, 1 };
+    glGenVertexArrays(1, &mesh->quad_vao);
+    glGenBuffers(1, &mesh->quad_buffer);
+    glBindVertexArray(mesh->quad_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, mesh->quad_buffer);
+    glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), (void *)0);
+    glBindVertexArray(0);
 }
 
 SegueGtkMesh *segue_gtk_mesh_new(GdkDisplay *display, GError **error) {
@@ -150,6 +267,7 @@ SegueGtkMesh *segue_gtk_mesh_new(GdkDisplay *display, GError **error) {
         glVertexAttribPointer(i, 2, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)(2 * i * sizeof(float)));
     }
     glBindVertexArray(0);
+    prepare_shadow(mesh, header);
     mesh->targets = g_ptr_array_new_with_free_func(g_free);
     return mesh;
 }
@@ -174,6 +292,14 @@ void segue_gtk_mesh_free(SegueGtkMesh *mesh) {
             glDeleteTextures(1, &target->id);
         }
     }
+    glDeleteTextures(2, mesh->masks);
+    glDeleteBuffers(1, &mesh->shadow_buffer);
+    glDeleteBuffers(1, &mesh->quad_buffer);
+    glDeleteVertexArrays(1, &mesh->shadow_vao);
+    glDeleteVertexArrays(1, &mesh->quad_vao);
+    glDeleteProgram(mesh->footprint_program);
+    glDeleteProgram(mesh->blur_program);
+    glDeleteProgram(mesh->shade_program);
     glDeleteFramebuffers(1, &mesh->framebuffer);
     glDeleteBuffers(1, &mesh->buffer);
     glDeleteBuffers(1, &mesh->indices);
@@ -245,6 +371,97 @@ static Target *target_for(SegueGtkMesh *mesh, int width, int height) {
     return target;
 }
 
+/* Draws into mask @index from now on (attached to the painter's framebuffer, which is bound). */
+static void draw_into_mask(SegueGtkMesh *mesh, int index) {
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, mesh->masks[index], 0);
+    glViewport(0, 0, mesh->mask_width, mesh->mask_height);
+}
+
+/* Puts the shadow of the lifted cells of @state's mesh (@columns x @rows cells) beneath what the texture @target
+ * holds (@width x @height pixels, @scale pixels a point; attached to the painter's framebuffer, which is bound),
+ * faded by @alpha. */
+static void draw_shadow(SegueGtkMesh *mesh, const segue_layer_state_t *state, uint32_t columns, uint32_t rows, GLuint target, int width,
+                        int height, int scale, float alpha) {
+    if (!mesh->shade_program) return;
+    double lift = 0;
+    for (uint32_t k = 0; k < state->mesh_vertex_count; k++) lift = fmax(lift, state->mesh[k].z);
+    if (!(lift > 0.5)) return;
+    /* The footprints of the cells with a corner lifted, in mask pixels (two target pixels). */
+    uint32_t n = 0;
+    for (uint32_t j = 0; j < rows; j++)
+        for (uint32_t i = 0; i < columns; i++) {
+            const uint32_t corners[4] = { j * (columns + 1) + i, j * (columns + 1) + i + 1, (j + 1) * (columns + 1) + i + 1,
+                                          (j + 1) * (columns + 1) + i };
+            gboolean lifted = FALSE;
+            for (int c = 0; c < 4; c++) lifted |= state->mesh[corners[c]].z > 0.5;
+            if (!lifted) continue;
+            static const int order[6] = { 0, 1, 2, 0, 2, 3 };
+            for (int k = 0; k < 6; k++) {
+                const segue_vec3_t *p = &state->mesh[corners[order[k]]];
+                float *v = &mesh->footprints[3 * n++];
+                v[0] = (float)(p->x * scale / 2);
+                v[1] = (float)((p->y + 0.25 * p->z) * scale / 2);
+                v[2] = (float)(0.45 * fmin(p->z / 40, 1));
+            }
+        }
+    int mask_width = (width + 1) / 2, mask_height = (height + 1) / 2;
+    if (mask_width != mesh->mask_width || mask_height != mesh->mask_height || !mesh->masks[0]) {
+        glDeleteTextures(2, mesh->masks);
+        glGenTextures(2, mesh->masks);
+        for (int m = 0; m < 2; m++) {
+            glBindTexture(GL_TEXTURE_2D, mesh->masks[m]);
+            if (gdk_gl_context_get_use_es(mesh->context))
+                glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, mask_width, mask_height, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+            else
+                glTexImage2D(GL_TEXTURE_2D, 0, GL_R16F, mask_width, mask_height, 0, GL_RED, GL_FLOAT, NULL);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+        }
+        mesh->mask_width = mask_width;
+        mesh->mask_height = mask_height;
+    }
+    /* The footprints, the darkest where they overlap. */
+    draw_into_mask(mesh, 0);
+    glClearColor(0, 0, 0, 0);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glUseProgram(mesh->footprint_program);
+    glUniform2f(mesh->footprint_size_at, (float)mask_width, (float)mask_height);
+    glBindVertexArray(mesh->shadow_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, mesh->shadow_buffer);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(3 * n * sizeof(float)), mesh->footprints, GL_STREAM_DRAW);
+    glEnable(GL_BLEND);
+    glBlendEquation(GL_MAX);
+    glBlendFunc(GL_ONE, GL_ONE);
+    glDrawArrays(GL_TRIANGLES, 0, (GLsizei)n);
+    glBlendEquation(GL_FUNC_ADD);
+    glDisable(GL_BLEND);
+    /* Two box blurs along each axis, from one mask into the other: across, down, across, down. */
+    int reach = (int)fmax(round(fmin(lift, 60) * 0.2 * scale / 2), 1);
+    glUseProgram(mesh->blur_program);
+    glUniform1i(mesh->blur_reach_at, reach);
+    glBindVertexArray(mesh->quad_vao);
+    glActiveTexture(GL_TEXTURE0);
+    for (int pass = 0; pass < 4; pass++) {
+        draw_into_mask(mesh, (pass + 1) % 2);
+        glBindTexture(GL_TEXTURE_2D, mesh->masks[pass % 2]);
+        glUniform2i(mesh->blur_step_at, pass % 2 == 0, pass % 2 == 1);
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    }
+    /* Beneath what the page drew: black, as dark as the mask, where the page leaves anything uncovered. */
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target, 0);
+    glViewport(0, 0, width, height);
+    glUseProgram(mesh->shade_program);
+    glUniform2f(mesh->shade_span_at, (float)width / 2 / (float)mask_width, (float)height / 2 / (float)mask_height);
+    glUniform1f(mesh->shade_alpha_at, alpha);
+    glBindTexture(GL_TEXTURE_2D, mesh->masks[0]);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE_MINUS_DST_ALPHA, GL_ONE);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glDisable(GL_BLEND);
+}
+
 GdkTexture *segue_gtk_mesh_draw(SegueGtkMesh *mesh, guint slot, const segue_layer_state_t *state, uint32_t columns,
                                 uint32_t rows, int width, int height, int scale) {
     if (slot >= SLOTS || !mesh->pictures[slot] || !state->mesh || width <= 0 || height <= 0) return NULL;
@@ -299,6 +516,7 @@ GdkTexture *segue_gtk_mesh_draw(SegueGtkMesh *mesh, guint slot, const segue_laye
     glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(n * sizeof(int32_t)), mesh->grid, GL_STREAM_DRAW);
     /* Triangles in the grid's order, each over the ones before: a page curling over itself covers itself. */
     glDrawElements(GL_TRIANGLES, (GLsizei)n, GL_UNSIGNED_INT, NULL);
+    draw_shadow(mesh, state, columns, rows, target->id, width * scale, height * scale, scale, (float)fmin(fmax(state->alpha, 0), 1));
     glBindVertexArray(0);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glFlush();

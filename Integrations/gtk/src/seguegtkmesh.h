@@ -2,8 +2,8 @@
  * A mesh layer (CurlUp's page) drawn through GL: the page's picture as a
  * texture, its grid of vertices as triangles, lit by their angle to the light
  * and washed out where the page shows its back, as Segue's renderer shades
- * paper, and cut to the layer's corner radius and clip (the animator ABI
- * 1.4) in its own coordinates. The result is a GdkTexture to append to a GtkSnapshot. Private to
+ * paper, cut to the layer's corner radius and clip (the animator ABI 1.4)
+ * in its own coordinates, over the shadow its lifted cells cast. The result is a GdkTexture to append to a GtkSnapshot. Private to
  * SegueGtkStack; main thread only.
  */
 #pragma once
