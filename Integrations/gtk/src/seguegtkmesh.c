@@ -386,8 +386,9 @@ static void draw_shadow(SegueGtkMesh *mesh, const segue_layer_state_t *state, ui
     double lift = 0;
     for (uint32_t k = 0; k < state->mesh_vertex_count; k++) lift = fmax(lift, state->mesh[k].z);
     if (!(lift > 0.5)) return;
-    /* The footprints of the cells with a corner lifted, in mask pixels (two target pixels). */
+    /* The footprints of the cells with a corner lifted, in mask pixels (two target pixels), and the box round them. */
     uint32_t n = 0;
+    float lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
     for (uint32_t j = 0; j < rows; j++)
         for (uint32_t i = 0; i < columns; i++) {
             const uint32_t corners[4] = { j * (columns + 1) + i, j * (columns + 1) + i + 1, (j + 1) * (columns + 1) + i + 1,
@@ -402,6 +403,10 @@ static void draw_shadow(SegueGtkMesh *mesh, const segue_layer_state_t *state, ui
                 v[0] = (float)(p->x * scale / 2);
                 v[1] = (float)((p->y + 0.25 * p->z) * scale / 2);
                 v[2] = (float)(0.45 * fmin(p->z / 40, 1));
+                for (int a = 0; a < 2; a++) {
+                    lo[a] = fminf(lo[a], v[a]);
+                    hi[a] = fmaxf(hi[a], v[a]);
+                }
             }
         }
     int mask_width = (width + 1) / 2, mask_height = (height + 1) / 2;
@@ -422,10 +427,21 @@ static void draw_shadow(SegueGtkMesh *mesh, const segue_layer_state_t *state, ui
         mesh->mask_width = mask_width;
         mesh->mask_height = mask_height;
     }
-    /* The footprints, the darkest where they overlap. */
-    draw_into_mask(mesh, 0);
+    /* The blur reaches 2 reach + 2 mask pixels past the footprints (as far as the renderer's mask goes): only that
+     * box is drawn, in both masks, cleared whole (what lies past the box reads as nothing). */
+    int reach = (int)fmax(round(fmin(lift, 60) * 0.2 * scale / 2), 1), grow = 2 * reach + 2;
+    if (!(lo[0] <= hi[0] && lo[1] <= hi[1])) return;
+    int x0 = (int)fmax(floorf(lo[0]) - grow, 0), y0 = (int)fmax(floorf(lo[1]) - grow, 0);
+    int x1 = (int)fmin(ceilf(hi[0]) + grow + 1, mask_width), y1 = (int)fmin(ceilf(hi[1]) + grow + 1, mask_height);
+    if (x0 >= x1 || y0 >= y1) return;
     glClearColor(0, 0, 0, 0);
+    draw_into_mask(mesh, 1);
     glClear(GL_COLOR_BUFFER_BIT);
+    draw_into_mask(mesh, 0);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(x0, y0, x1 - x0, y1 - y0);
+    /* The footprints, the darkest where they overlap. */
     glUseProgram(mesh->footprint_program);
     glUniform2f(mesh->footprint_size_at, (float)mask_width, (float)mask_height);
     glBindVertexArray(mesh->shadow_vao);
@@ -438,7 +454,6 @@ static void draw_shadow(SegueGtkMesh *mesh, const segue_layer_state_t *state, ui
     glBlendEquation(GL_FUNC_ADD);
     glDisable(GL_BLEND);
     /* Two box blurs along each axis, from one mask into the other: across, down, across, down. */
-    int reach = (int)fmax(round(fmin(lift, 60) * 0.2 * scale / 2), 1);
     glUseProgram(mesh->blur_program);
     glUniform1i(mesh->blur_reach_at, reach);
     glBindVertexArray(mesh->quad_vao);
@@ -452,6 +467,7 @@ static void draw_shadow(SegueGtkMesh *mesh, const segue_layer_state_t *state, ui
     /* Beneath what the page drew: black, as dark as the mask, where the page leaves anything uncovered. */
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target, 0);
     glViewport(0, 0, width, height);
+    glScissor(2 * x0, 2 * y0, 2 * (x1 - x0), 2 * (y1 - y0));
     glUseProgram(mesh->shade_program);
     glUniform2f(mesh->shade_span_at, (float)width / 2 / (float)mask_width, (float)height / 2 / (float)mask_height);
     glUniform1f(mesh->shade_alpha_at, alpha);
@@ -460,6 +476,7 @@ static void draw_shadow(SegueGtkMesh *mesh, const segue_layer_state_t *state, ui
     glBlendFunc(GL_ONE_MINUS_DST_ALPHA, GL_ONE);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     glDisable(GL_BLEND);
+    glDisable(GL_SCISSOR_TEST);
 }
 
 GdkTexture *segue_gtk_mesh_draw(SegueGtkMesh *mesh, guint slot, const segue_layer_state_t *state, uint32_t columns,
