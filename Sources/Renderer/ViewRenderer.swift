@@ -40,6 +40,11 @@ public struct ViewRenderer: Sendable {
     /// What labels are drawn in: the standard typeface (DejaVu Sans, through
     /// FreeType) unless told; nil draws them in the built-in 5 x 7 font.
     public var typeface: Typeface?
+    /// Draws ABI 1.4's look (rounded corners, clips, shadows) by its plain
+    /// definition, each pixel's coverage and shadow worked out alone, rather
+    /// than by the fast paths that draw the same: the reference the look's
+    /// tests compare those with.
+    var drawsLookPixelByPixel = false
 
     /// A renderer at `scale` pixels per point over `background`, labels in `typeface`.
     public init(scale: Double = 1, background: Color = .white, typeface: Typeface? = try? Typeface.standard.get()) {
@@ -131,9 +136,9 @@ public struct ViewRenderer: Sendable {
                             guard !part.isEmpty else { continue }
                             runs.store(within: part)
                             switch item {
-                            case .quad(let quad): quad.draw(into: target.clipped(to: part))
+                            case .quad(let quad): quad.draw(into: target.clipped(to: part), pixelByPixel: drawsLookPixelByPixel)
                             case .mesh: meshes[k]?.composite(into: target.clipped(to: part))
-                            case .shadow(let shadow): shadow.draw(into: target.clipped(to: part))
+                            case .shadow(let shadow): shadow.draw(into: target.clipped(to: part), pixelByPixel: drawsLookPixelByPixel)
                             }
                         }
                     }

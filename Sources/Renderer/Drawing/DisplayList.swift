@@ -52,8 +52,11 @@ struct QuadItem: Equatable, Sendable {
     /// background and no content, mapped without rotation or perspective,
     /// its anti-aliased edge and corners left out.
     let solid: SolidRun?
-    /// The clips it is cut to (its own or its superviews'): drawn pixel by pixel then.
+    /// The clips it is cut to (its own or its superviews').
     let masks: [ClipMask]
+    /// Whether every pixel it covers wholly (its rounded rectangle's coverage,
+    /// times its masks', is 1) it paints opaque, whatever lies beneath.
+    let opaque: Bool
 
     /// The item for a `width` × `height` rectangle mapped by `matrix`, or nil
     /// when nothing of it would show on a canvas of `canvas` pixels.
@@ -97,7 +100,7 @@ struct QuadItem: Equatable, Sendable {
         }
         pixelSize = (w * h / area).squareRoot()
         bounds = PixelRect(x0: minX, y0: minY, x1: maxX + 1, y1: maxY + 1)
-        let opaque: Bool = switch content {
+        opaque = switch content {
         case .none, .label: alpha >= 1 && background.alpha >= 1
         // A procedural picture is opaque; a file is when all its pixels are and it fills the view (or the view's
         // background is opaque where a contained picture leaves it).
@@ -248,12 +251,13 @@ struct DisplayListBuilder {
         if let clip = view.clip, let mask = ClipMask(clip, matrix: matrix, width: view.bounds.width, height: view.bounds.height) {
             masks.append(mask)
         }
+        let quad = quad(view, matrix: matrix, alpha: opacity)
         if let shadow = view.shadow, let item = ShadowItem(shadow, matrix: matrix, width: view.bounds.width, height: view.bounds.height,
                                                            cornerRadius: view.cornerRadius, masks: masks, alpha: opacity, scale: scale,
-                                                           canvas: canvas) {
+                                                           canvas: canvas, caster: quad) {
             items.append(.shadow(item))
         }
-        addQuad(view, matrix: matrix, alpha: opacity)
+        if let quad { items.append(.quad(quad)) }
         pushRoundedBounds(of: view, matrix: matrix)
         addSubviews(of: view, matrix: matrix, alpha: opacity)
     }
@@ -268,11 +272,14 @@ struct DisplayListBuilder {
     }
 
     private mutating func addQuad(_ view: View, matrix: Transform3D, alpha: Double) {
-        if let quad = QuadItem(matrix: matrix, width: view.bounds.width, height: view.bounds.height, radius: view.cornerRadius,
-                               alpha: alpha, background: view.backgroundColor, content: view.content, typeface: typeface,
-                               fontSize: view.fontSize, scale: scale, canvas: canvas, masks: masks) {
-            items.append(.quad(quad))
-        }
+        if let quad = quad(view, matrix: matrix, alpha: alpha) { items.append(.quad(quad)) }
+    }
+
+    /// The quad of `view` alone (nil when nothing of it shows), cut to the clips being added.
+    private func quad(_ view: View, matrix: Transform3D, alpha: Double) -> QuadItem? {
+        QuadItem(matrix: matrix, width: view.bounds.width, height: view.bounds.height, radius: view.cornerRadius, alpha: alpha,
+                 background: view.backgroundColor, content: view.content, typeface: typeface, fontSize: view.fontSize, scale: scale,
+                 canvas: canvas, masks: masks)
     }
 
     private mutating func addSubviews(of view: View, matrix: Transform3D, alpha: Double) {

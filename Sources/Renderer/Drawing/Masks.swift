@@ -40,6 +40,34 @@ struct ClipMask: Equatable, Sendable {
             : nil
     }
 
+    /// A mask of `shape` in the plane that pixels map to by `inverse`, `pixelSize` of its points a pixel.
+    init(_ shape: Clip, inverse: [Double], pixelSize: Double, bounds: PixelRect?) {
+        (self.shape, self.inverse, self.pixelSize, self.bounds) = (shape, inverse, pixelSize, bounds)
+    }
+
+    /// Whether pixels map to the plane without perspective: a row of pixels is then a line of it, stepped evenly.
+    var isAffine: Bool { inverse[2] == 0 && inverse[5] == 0 && inverse[8] == 1 }
+
+    /// Where along the row of pixel centres at height `y` the shape's signed
+    /// distance is at most `level` (in the plane's units), as pixel centres' x
+    /// (see ``Clip/span(u:v:du:dv:level:)`` for how exact); nil when that
+    /// cannot be told (a map in perspective, a shape it does not know).
+    @inline(__always)
+    func rowSpan(_ y: Double, level: Double) -> LineSpan? {
+        guard isAffine else { return nil }
+        // Pixel centre (x, y) lies at (u0 + x du, v0 + x dv): the row is a line of the plane, x along it.
+        return shape.span(u: y * inverse[3] + inverse[6], v: y * inverse[4] + inverse[7], du: inverse[0], dv: inverse[1], level: level)
+    }
+
+    /// The pixel centres of row `y` that are wholly in the shape (``coverage(_:_:)`` is 1
+    /// there: half a pixel or more inside it), and those it may cover at all (it is 0
+    /// beyond: half a pixel or more outside it); nil when that cannot be told.
+    @inline(__always)
+    func rowSpans(_ y: Double) -> (inside: LineSpan, reach: LineSpan)? {
+        guard let inside = rowSpan(y, level: -0.5 * pixelSize), let reach = rowSpan(y, level: 0.5 * pixelSize) else { return nil }
+        return (inside, reach)
+    }
+
     /// Where pixel centre (x, y) lies in the clipping view's plane, or nil behind the eye.
     @inline(__always)
     func point(_ x: Double, _ y: Double) -> (Double, Double)? {
@@ -78,6 +106,65 @@ extension Clip {
         }
     }
 
+    /// The part of the line (u + t du, v + t dv) of the shape's plane where
+    /// its signed distance (``distance(_:_:)``) is at most `level`, as values
+    /// of t. Exact for a rounded rectangle. For an ellipse, whose distance is
+    /// an estimate, a part of those points when `level` is below 0 (the
+    /// estimate is surely at most `level` there) and a span holding every one
+    /// of them when it is above (the estimate is surely `level` or more
+    /// beyond): what a row needs to know which pixels are wholly in and which
+    /// wholly out. Nil when it cannot be told (radii beyond a rounded
+    /// rectangle's half sides, an infinite line).
+    func span(u: Double, v: Double, du: Double, dv: Double, level: Double) -> LineSpan? {
+        guard u.isFinite, v.isFinite, du.isFinite, dv.isFinite, level.isFinite, du != 0 || dv != 0 else { return nil }
+        switch self {
+        case .roundedRect(let r, let radii):
+            guard r.width > 0, r.height > 0 else { return LineSpan.empty }  // the distance is infinite everywhere
+            let (hx, hy) = (r.width / 2, r.height / 2)
+            let most = min(hx, hy)
+            func fits(_ radius: Double) -> Bool { radius >= 0 && radius <= most }
+            guard fits(radii.topLeft), fits(radii.topRight), fits(radii.bottomRight), fits(radii.bottomLeft) else { return nil }
+            // Relative to the centre. Where the distance is at most `level` is the rectangle grown by `level`
+            // (shrunk when it is negative), each corner rounded by its radius plus `level` about the same centre
+            // as the corner's own (square when that is 0 or less): a convex shape, so one span.
+            let (x0, y0) = (u - (r.x + hx), v - (r.y + hy))
+            let (ex, ey) = (hx + level, hy + level)
+            guard ex > 0, ey > 0 else { return LineSpan.empty }
+            // The grown rectangle's span: where |x| <= ex and |y| <= ey.
+            var span = LineSpan.slab(x0, du, ex).intersection(LineSpan.slab(y0, dv, ey))
+            guard !span.isEmpty else { return LineSpan.empty }
+            // An end in a corner's square (beyond its circle's centre both ways) but outside its circle is not in
+            // the shape: the line meets the shape where it meets that circle (it leaves the square through the
+            // square's inner sides, which lie within the circle, or misses the shape).
+            func corner(_ t: Double, entering: Bool) -> Double? {
+                let (x, y) = (x0 + t * du, y0 + t * dv)
+                let radius = x < 0 ? (y < 0 ? radii.topLeft : radii.bottomLeft) : (y < 0 ? radii.topRight : radii.bottomRight)
+                let rounded = radius + level
+                let (cx, cy) = (hx - radius, hy - radius)
+                guard rounded > 0, abs(x) > cx, abs(y) > cy else { return t }
+                let (ox, oy) = (x - (x < 0 ? -cx : cx), y - (y < 0 ? -cy : cy))
+                guard ox * ox + oy * oy > rounded * rounded else { return t }
+                guard let (a, b) = LineSpan.circle(ox, oy, du, dv, rounded) else { return nil }
+                return entering ? t + a : t + b
+            }
+            guard let from = corner(span.from, entering: true), let to = corner(span.to, entering: false) else { return LineSpan.empty }
+            span = LineSpan(from: from, to: to)
+            return span.isEmpty ? LineSpan.empty : span
+        case .ellipse(let r):
+            guard r.width > 0, r.height > 0 else { return LineSpan.empty }
+            // The estimate is (k0 - 1) / g with k0 = 1 on the outline and g between 1 / (longer half-axis) and
+            // 1 / (shorter one, b) along each ray from the centre: it is at most `level` where k0 <= 1 + level / b
+            // when `level` is negative, and at least `level` where k0 >= 1 + level / b when it is positive (exactly
+            // so for a circle): inside the ellipse scaled by 1 + level / b.
+            let (a, b) = (r.width / 2, r.height / 2)
+            let s = 1 + level / min(a, b)
+            guard s > 0 else { return LineSpan.empty }
+            let (x0, y0) = ((u - (r.x + a)) / (a * s), (v - (r.y + b)) / (b * s))
+            guard let (t0, t1) = LineSpan.circle(x0, y0, du / (a * s), dv / (b * s), 1) else { return LineSpan.empty }
+            return LineSpan(from: t0, to: t1)
+        }
+    }
+
     /// The signed distance from (px, py), relative to a box's centre, to the
     /// box of half-sides (hx, hy) with corners of `radius`.
     @inline(__always)
@@ -85,6 +172,47 @@ extension Clip {
         let qx = abs(px) - (hx - radius), qy = abs(py) - (hy - radius)
         let outside = qx > 0 && qy > 0 ? (qx * qx + qy * qy).squareRoot() : max(qx, qy, 0)
         return outside + min(max(qx, qy), 0) - radius
+    }
+}
+
+/// An interval of a line's parameter (of pixel centres' x, along a row):
+/// from `from` to `to`, both included; empty when `from` is beyond `to`.
+struct LineSpan: Equatable {
+    var from, to: Double
+
+    static let empty = LineSpan(from: .infinity, to: -.infinity)
+    static let all = LineSpan(from: -.infinity, to: .infinity)
+
+    var isEmpty: Bool { !(from <= to) }
+
+    func intersection(_ other: LineSpan) -> LineSpan { LineSpan(from: Swift.max(from, other.from), to: Swift.min(to, other.to)) }
+
+    /// Moved by `d`.
+    func offset(by d: Double) -> LineSpan { LineSpan(from: from + d, to: to + d) }
+
+    /// The pixels of columns `x0..<x1` whose centres (x + 0.5) lie in it: first and last, first beyond last when none.
+    func columns(_ x0: Int, _ x1: Int) -> (first: Int, last: Int) {
+        guard !isEmpty, to - 0.5 >= Double(x0), from - 0.5 <= Double(x1 - 1) else { return (x1, x1 - 1) }
+        let first = from - 0.5 > Double(x0) ? ceilInt(from - 0.5) : x0, last = to - 0.5 < Double(x1 - 1) ? floorInt(to - 0.5) : x1 - 1
+        return first <= last ? (first, last) : (x1, x1 - 1)
+    }
+
+    /// Where |x0 + t d| <= e.
+    @inline(__always)
+    static func slab(_ x0: Double, _ d: Double, _ e: Double) -> LineSpan {
+        if d == 0 { return abs(x0) <= e ? .all : .empty }
+        let (a, b) = ((-e - x0) / d, (e - x0) / d)
+        return a < b ? LineSpan(from: a, to: b) : LineSpan(from: b, to: a)
+    }
+
+    /// Where the point (x0 + t dx, y0 + t dy) lies within `radius` of the origin: its two values of t, nil when it misses.
+    @inline(__always)
+    static func circle(_ x0: Double, _ y0: Double, _ dx: Double, _ dy: Double, _ radius: Double) -> (Double, Double)? {
+        let a = dx * dx + dy * dy, b = x0 * dx + y0 * dy, c = x0 * x0 + y0 * y0 - radius * radius
+        let q = b * b - a * c
+        guard a > 0, q >= 0 else { return nil }
+        let root = q.squareRoot()
+        return ((-b - root) / a, (-b + root) / a)
     }
 }
 
@@ -122,16 +250,22 @@ struct ShadowItem: Equatable, Sendable {
     let bounds: PixelRect
     /// Where, without clips, the shadow is whole (the silhouette shrunk by
     /// its corners and three deviations), projected and moved by the offset:
-    /// its rows' runs there are blended as one colour. Nil when none.
+    /// its rows' runs there are blended as one colour. Nil when none. (In
+    /// perspective; without, each row's runs are worked out from the shapes.)
     let whole: [(Double, Double)]?
+    /// The outline of the view casting it, when that view paints opaque every
+    /// pixel it covers wholly: there (within `masks` too) the shadow is
+    /// hidden beneath it and not drawn. Nil when the view does not.
+    let caster: ClipMask?
 
     static func == (a: Self, b: Self) -> Bool {
         a.silhouette == b.silhouette && a.masks == b.masks && a.dx == b.dx && a.dy == b.dy && a.sigma == b.sigma
-            && a.color == b.color && a.alpha == b.alpha && a.bounds == b.bounds
+            && a.color == b.color && a.alpha == b.alpha && a.bounds == b.bounds && a.caster == b.caster
     }
 
+    /// The shadow of a view whose quad (drawn just over it) is `caster`.
     init?(_ shadow: Shadow, matrix: Transform3D, width: Double, height: Double, cornerRadius: Double, masks: [ClipMask],
-          alpha: Double, scale: Double, canvas: PixelRect) {
+          alpha: Double, scale: Double, canvas: PixelRect, caster: QuadItem?) {
         let opacity = shadow.color.alpha * alpha
         guard opacity > 0, width > 0, height > 0,
               let silhouette = ClipMask(.roundedRect(Rect(x: 0, y: 0, width: width, height: height), CornerRadii(min(cornerRadius, width / 2, height / 2))),
@@ -167,6 +301,7 @@ struct ShadowItem: Equatable, Sendable {
             }
         }
         whole = inner.count == 4 ? inner : nil
+        self.caster = caster.flatMap { $0.opaque && $0.masks == masks ? $0.outline : nil }
     }
 
     /// How dark the shadow is at pixel centre (x, y), from 0 to 1 (before its opacity).
@@ -180,15 +315,31 @@ struct ShadowItem: Equatable, Sendable {
             guard let (mu, mv) = mask.point(sx, sy) else { return 0 }
             d = Swift.max(d, mask.shape.distance(mu, mv) * silhouette.pixelSize / mask.pixelSize)
         }
-        // The Gaussian's integral across an edge, Φ(-d/σ), by a smootherstep over ±2.6σ (within 0.012 of it).
+        return Self.blurred(d, sigma: sigma)
+    }
+
+    /// How dark a shadow whose silhouette's outline is `d` away (negative
+    /// inside) is, from 0 to 1: the Gaussian's integral across an edge,
+    /// Φ(-d/σ), by a smootherstep over ±2.6σ (within 0.012 of it). 1 from
+    /// 2.6σ inside, 0 from 2.6σ outside.
+    @inline(__always)
+    static func blurred(_ d: Double, sigma: Double) -> Double {
         let t = min(max(0.5 - d / (5.2 * sigma), 0), 1)
         return t * t * t * (t * (t * 6 - 15) + 10)
     }
 
-    func draw(into target: DrawingTarget) {
+    /// Draws the shadow; `pixelByPixel` by the plain definition, ``density(_:_:)``
+    /// at every pixel (the reference the look's tests compare with).
+    func draw(into target: DrawingTarget, pixelByPixel: Bool = false) {
         let area = bounds.intersection(target.clip)
         guard !area.isEmpty else { return }
         let (r, g, b) = (Float(color.red), Float(color.green), Float(color.blue))
+        if pixelByPixel {
+            for py in area.y0..<area.y1 { blend(row: py, from: area.x0, to: area.x1 - 1, into: target) }
+            return
+        }
+        if silhouette.isAffine, masks.allSatisfy(\.isAffine) { return drawRuns(into: target, area: area) }
+        // In perspective: where the shadow is whole (`whole`) one colour; elsewhere interpolated between every few pixels.
         // A deviation of several pixels changes little from one pixel to the next.
         let step = max(min(Int(sigma / silhouette.pixelSize / 2), 4), 1)
         let solid = Pixel.premultiplied(r: r, g: g, b: b, a: Float(alpha))
@@ -218,6 +369,99 @@ struct ShadowItem: Equatable, Sendable {
                 }
                 (known, knownAt, px) = (next, end, end)
             }
+        }
+    }
+
+    /// Without perspective a row is a line of each shape's plane: where the
+    /// shadow is whole (every shape 2.6 deviations or more inside, so the
+    /// density is 1), where it is nothing (one shape that far outside: 0) and
+    /// where an opaque caster hides it are spans worked out from the shapes
+    /// (``ClipMask/rowSpan(_:level:)``). Only its blurred ring is worked out
+    /// pixel by pixel, as ``density(_:_:)`` defines it; the whole part is one
+    /// colour, ``density(_:_:)``'s 1 there; the hidden part is not drawn.
+    private func drawRuns(into target: DrawingTarget, area: PixelRect) {
+        let shapes = [silhouette] + masks
+        // 2.6 deviations in each shape's units (a mask's distance counts in the silhouette's scaled by their pixels' sizes).
+        let reach = shapes.map { 2.6 * sigma * $0.pixelSize / silhouette.pixelSize }
+        let solid = Pixel.premultiplied(r: Float(color.red), g: Float(color.green), b: Float(color.blue), a: Float(alpha))
+        // The colour at each opacity a pixel's is rounded to (the shadow's own at its density, within half of 1/255).
+        let words = (0...255).map { Pixel.premultiplied(r: Float(color.red), g: Float(color.green), b: Float(color.blue), a: Float($0) / 255) }
+        // Each shape's line along the row being drawn, made anew for each row in the same memory.
+        var lines: [Line] = []
+        lines.reserveCapacity(shapes.count)
+        for py in area.y0..<area.y1 {
+            let y = Double(py) + 0.5
+            // The shadow's pixel (x, y) is the silhouette's (x - dx, y - dy).
+            var whole = LineSpan.all, touched = LineSpan.all
+            for (shape, level) in zip(shapes, reach) {
+                if let s = shape.rowSpan(y - dy, level: level) { touched = touched.intersection(s.offset(by: dx)) }
+                whole = shape.rowSpan(y - dy, level: -level).map { whole.intersection($0.offset(by: dx)) } ?? .empty
+            }
+            let (first, last) = touched.columns(area.x0, area.x1)
+            guard first <= last else { continue }
+            var hidden = LineSpan.empty
+            if let caster, let spans = caster.rowSpans(y) {
+                hidden = masks.reduce(spans.inside) { $0.intersection($1.rowSpans(y)?.inside ?? .empty) }
+            }
+            let (hiddenFirst, hiddenLast) = hidden.columns(first, last + 1)
+            let (wholeFirst, wholeLast) = whole.columns(first, last + 1)
+            lines.removeAll(keepingCapacity: true)
+            for shape in shapes { lines.append(Line(shape, row: y - dy, dx: dx, scale: silhouette.pixelSize / shape.pixelSize)) }
+            lines.withUnsafeBufferPointer { lines in words.withUnsafeBufferPointer { words in
+                let words = words.baseAddress!
+                // The row but for what the caster hides (at most two runs), each blended as one colour where the shadow
+                // is whole and pixel by pixel on either side.
+                for (a, b) in [(first, min(last, hiddenFirst - 1)), (max(first, hiddenLast + 1), last)] where a <= b {
+                    blend(row: py, from: a, to: min(b, wholeFirst - 1), along: lines, words: words, into: target)
+                    target.blend(solid, y: py, from: max(a, wholeFirst), to: min(b, wholeLast))
+                    blend(row: py, from: max(a, wholeLast + 1), to: b, along: lines, words: words, into: target)
+                }
+            } }
+        }
+    }
+
+    /// A shape's part in ``density(_:_:)`` along a row of pixels, without
+    /// perspective: pixel x's point in its plane is (u + x du, v + x dv), and
+    /// its distance counts `scale` times (in the silhouette's units).
+    struct Line {
+        let shape: Clip
+        let u: Double, v: Double, du: Double, dv: Double, scale: Double
+
+        /// The line of `mask`'s plane the shadow's row at height `y` (moved by the offset) maps to, its pixels `dx` further.
+        init(_ mask: ClipMask, row y: Double, dx: Double, scale: Double) {
+            let inv = mask.inverse
+            // Pixel x's centre is the silhouette's (x + 0.5 - dx, y).
+            (shape, self.scale) = (mask.shape, scale)
+            (u, v) = ((0.5 - dx) * inv[0] + y * inv[3] + inv[6], (0.5 - dx) * inv[1] + y * inv[4] + inv[7])
+            (du, dv) = (inv[0], inv[1])
+        }
+    }
+
+    /// Blends pixels `first...last` of row `py` each at its ``density(_:_:)``,
+    /// the largest of the shapes' distances along `lines`, in the colour of
+    /// `words` (the shadow's, premultiplied at each opacity from 0 to 255).
+    @inline(__always)
+    private func blend(row py: Int, from first: Int, to last: Int, along lines: UnsafeBufferPointer<Line>, words: UnsafePointer<UInt32>,
+                       into target: DrawingTarget) {
+        guard first <= last else { return }
+        let row = target.row(py)
+        for px in first...last {
+            let x = Double(px)
+            var d = -Double.infinity
+            for line in lines { d = Swift.max(d, line.shape.distance(line.u + x * line.du, line.v + x * line.dv) * line.scale) }
+            let k = Int(Self.blurred(d, sigma: sigma) * alpha * 255 + 0.5)
+            if k > 0 { row[px] = Pixel.over(words[k], row[px]) }
+        }
+    }
+
+    /// Blends pixels `first...last` of row `py` each at its ``density(_:_:)``.
+    private func blend(row py: Int, from first: Int, to last: Int, into target: DrawingTarget) {
+        guard first <= last else { return }
+        let (r, g, b) = (Float(color.red), Float(color.green), Float(color.blue))
+        let y = Double(py) + 0.5
+        for px in first...last {
+            let a = Float(density(Double(px) + 0.5, y) * alpha)
+            if a > 1.0 / 512 { target.blend(x: px, y: py, r: r, g: g, b: b, a: a) }
         }
     }
 }

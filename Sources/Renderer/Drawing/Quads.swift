@@ -6,11 +6,22 @@ import HostContainer
 /// distance; the run between them, wholly inside, is drawn without it.
 /// Every pixel maps back to the view's plane exactly (no approximation), so
 /// a quad looks the same whether its map is affine or in perspective.
+///
+/// Without perspective a row of pixels is a line of the view's plane: where
+/// it is wholly inside the rounded rectangle and each clip, and where it
+/// leaves them all, is worked out from the shapes (``Clip/span(u:v:du:dv:level:)``),
+/// corners included, so only the pixels a border crosses are worked out one
+/// by one. ``drawPixelByPixel(into:area:)`` is the plain definition, every
+/// pixel's coverage the product of the shapes': the fast paths draw the same.
 extension QuadItem {
-    func draw(into target: DrawingTarget) {
-        let area = bounds.intersection(target.clip)
+    /// Draws the quad; `pixelByPixel` draws a quad with rounded corners or
+    /// clips by the plain definition (the reference the look's tests compare with).
+    func draw(into target: DrawingTarget, pixelByPixel: Bool = false) {
+        var area = bounds.intersection(target.clip)
+        for mask in masks { if let b = mask.bounds { area = area.intersection(b) } }
         guard !area.isEmpty else { return }
-        if !masks.isEmpty { return drawMasked(into: target, area: area) }
+        let affine = inverse[2] == 0 && inverse[5] == 0 && inverse[8] == 1
+        if (pixelByPixel && (radius > 0 || !masks.isEmpty)) || (!affine && !masks.isEmpty) { return drawPixelByPixel(into: target, area: area) }
         // A label whose text is drawn once: the box plain here, the text over it at the end.
         let shader = Shader(background: background, content: textLayer == nil ? content : .none, picture: picture, typeface: typeface,
                             fontSize: fontSize, width: width, height: height, pixelSize: pixelSize)
@@ -34,8 +45,9 @@ extension QuadItem {
         // A plain quad's colour, premultiplied: its covered runs are blended as words (stored when opaque).
         let constant: UInt32? = shader.isPlain && background.alpha > 0 ? Self.word(background, alpha: alpha) : nil
         let inv = inverse
-        let affine = inv[2] == 0 && inv[5] == 0 && inv[8] == 1
-        let upright = h[1] == 0 && h[3] == 0 && h[2] == 0 && h[5] == 0 && h[8] == 1 && h[0] != 0 && h[4] != 0
+        let upright = masks.isEmpty && h[1] == 0 && h[3] == 0 && h[2] == 0 && h[5] == 0 && h[8] == 1 && h[0] != 0 && h[4] != 0
+        // Turned or cut to clips, without perspective: each row's spans worked out from the shapes.
+        let shapes = affine && !upright ? [outline] + masks : []
         // A plain upright quad's rows between its corners are alike (coverage then depends on the column
         // alone): the first such row's edge pixels are kept, as words, for the others.
         var edges: (first: Int, innerFirst: Int, innerLast: Int, last: Int, words: [UInt32])?
@@ -63,7 +75,15 @@ extension QuadItem {
             py += 1
             let y = Double(py) + 0.5
             var first = area.x0, last = area.x1 - 1
-            if let uprightSpan {
+            // Where every shape is whole (coverage 1), and beyond which one is missed (coverage 0).
+            var inside = LineSpan.all, reach = LineSpan.all
+            if !shapes.isEmpty {
+                for shape in shapes {
+                    guard let spans = shape.rowSpans(y) else { inside = .empty; continue }
+                    (inside, reach) = (inside.intersection(spans.inside), reach.intersection(spans.reach))
+                }
+                (first, last) = reach.columns(first, last + 1)
+            } else if let uprightSpan {
                 guard y >= uprightSpan.top, y <= uprightSpan.bottom else { continue }
                 (first, last) = (uprightSpan.first, uprightSpan.last)
             } else if let outer {
@@ -73,7 +93,9 @@ extension QuadItem {
             }
             guard first <= last else { continue }
             var innerFirst = last + 1, innerLast = last
-            if upright, let straight = straightRun, straightRows.contains(y) {
+            if !shapes.isEmpty {
+                (innerFirst, innerLast) = inside.columns(first, last + 1)
+            } else if upright, let straight = straightRun, straightRows.contains(y) {
                 (innerFirst, innerLast) = straight
             } else if upright {
                 // Without rotation the covered run of a row is exact, corners included.
@@ -152,7 +174,8 @@ extension QuadItem {
                 if c > 0 {
                     // An affine map keeps c at 1: no division.
                     let u = affine ? x * inv[0] + uRow : (x * inv[0] + uRow) / c, v = affine ? x * inv[1] + vRow : (x * inv[1] + vRow) / c
-                    let coverage = roundedRectCoverage(u, v)
+                    var coverage = roundedRectCoverage(u, v)
+                    if coverage > 0, !masks.isEmpty { coverage *= masks.coverage(x, y) }
                     if coverage > 0, let sampler {
                         // A picture's edge: its premultiplied colour there, scaled by what is covered.
                         let k = UInt32(min(coverage * alpha, 1) * 255 + 0.5)
@@ -168,13 +191,16 @@ extension QuadItem {
         }
     }
 
-    /// Draws the quad cut to its masks (ABI 1.4's clips): every pixel its
-    /// outline may touch mapped back to its plane, its coverage that of the
-    /// rounded rectangle times the masks'.
-    private func drawMasked(into target: DrawingTarget, area: PixelRect) {
-        var area = area
-        for mask in masks { if let b = mask.bounds { area = area.intersection(b) } }
-        guard !area.isEmpty else { return }
+    /// The rounded rectangle as a mask of the quad's plane: where its rows cross it.
+    var outline: ClipMask {
+        ClipMask(.roundedRect(Rect(x: 0, y: 0, width: width, height: height), CornerRadii(radius)), inverse: inverse, pixelSize: pixelSize,
+                 bounds: nil)
+    }
+
+    /// Draws the quad cut to its masks (ABI 1.4's clips) by the plain
+    /// definition: every pixel its outline may touch mapped back to its
+    /// plane, its coverage that of the rounded rectangle times the masks'.
+    private func drawPixelByPixel(into target: DrawingTarget, area: PixelRect) {
         let shader = Shader(background: background, content: content, picture: picture, typeface: typeface,
                             fontSize: fontSize, width: width, height: height, pixelSize: pixelSize)
         let inv = inverse
