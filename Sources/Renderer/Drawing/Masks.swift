@@ -381,8 +381,11 @@ struct ShadowItem: Equatable, Sendable {
     /// colour, ``density(_:_:)``'s 1 there; the hidden part is not drawn.
     private func drawRuns(into target: DrawingTarget, area: PixelRect) {
         let shapes = [silhouette] + masks
-        // 2.6 deviations in each shape's units (a mask's distance counts in the silhouette's scaled by their pixels' sizes).
-        let reach = shapes.map { 2.6 * sigma * $0.pixelSize / silhouette.pixelSize }
+        // Whole 2.6 deviations inside every shape; from `faint` outside one, too faint to change a byte (below half
+        // of 1/255: ``blend(row:from:to:along:words:into:)`` draws nothing there, nor does the plain definition).
+        let faint = (0.5 - Self.faintest(alpha: alpha)) * 5.2 * sigma
+        // In each shape's units (a mask's distance counts in the silhouette's scaled by their pixels' sizes).
+        let units = shapes.map { $0.pixelSize / silhouette.pixelSize }
         let solid = Pixel.premultiplied(r: Float(color.red), g: Float(color.green), b: Float(color.blue), a: Float(alpha))
         // The colour at each opacity a pixel's is rounded to (the shadow's own at its density, within half of 1/255).
         let words = (0...255).map { Pixel.premultiplied(r: Float(color.red), g: Float(color.green), b: Float(color.blue), a: Float($0) / 255) }
@@ -393,9 +396,9 @@ struct ShadowItem: Equatable, Sendable {
             let y = Double(py) + 0.5
             // The shadow's pixel (x, y) is the silhouette's (x - dx, y - dy).
             var whole = LineSpan.all, touched = LineSpan.all
-            for (shape, level) in zip(shapes, reach) {
-                if let s = shape.rowSpan(y - dy, level: level) { touched = touched.intersection(s.offset(by: dx)) }
-                whole = shape.rowSpan(y - dy, level: -level).map { whole.intersection($0.offset(by: dx)) } ?? .empty
+            for (shape, unit) in zip(shapes, units) {
+                if let s = shape.rowSpan(y - dy, level: faint * unit) { touched = touched.intersection(s.offset(by: dx)) }
+                whole = shape.rowSpan(y - dy, level: -2.6 * sigma * unit).map { whole.intersection($0.offset(by: dx)) } ?? .empty
             }
             let (first, last) = touched.columns(area.x0, area.x1)
             guard first <= last else { continue }
@@ -437,6 +440,18 @@ struct ShadowItem: Equatable, Sendable {
         }
     }
 
+    /// The smootherstep's t (see ``blurred(_:sigma:)``) below which a shadow
+    /// of opacity `alpha` is less than half of 1/255: a pixel there is left as
+    /// it is. Found by halving, on the low side.
+    static func faintest(alpha: Double) -> Double {
+        var (low, high) = (0.0, 1.0)
+        for _ in 0..<50 {
+            let t = (low + high) / 2
+            if t * t * t * (t * (t * 6 - 15) + 10) * alpha * 255 < 0.5 { low = t } else { high = t }
+        }
+        return low
+    }
+
     /// Blends pixels `first...last` of row `py` each at its ``density(_:_:)``,
     /// the largest of the shapes' distances along `lines`, in the colour of
     /// `words` (the shadow's, premultiplied at each opacity from 0 to 255).
@@ -445,6 +460,17 @@ struct ShadowItem: Equatable, Sendable {
                        into target: DrawingTarget) {
         guard first <= last else { return }
         let row = target.row(py)
+        if lines.count == 1, case .roundedRect(let r, let radii) = lines[0].shape, r.width > 0, r.height > 0 {
+            // The silhouette alone, its corners alike: ``Clip/distance(_:_:)``'s rounded box, its centre found once.
+            let (hx, hy) = (r.width / 2, r.height / 2)
+            let (u, v, du, dv) = (lines[0].u - (r.x + hx), lines[0].v - (r.y + hy), lines[0].du, lines[0].dv)
+            for px in first...last {
+                let x = Double(px)
+                let k = Int(Self.blurred(Clip.roundedBox(u + x * du, v + x * dv, hx, hy, radii.topLeft), sigma: sigma) * alpha * 255 + 0.5)
+                if k > 0 { row[px] = Pixel.over(words[k], row[px]) }
+            }
+            return
+        }
         for px in first...last {
             let x = Double(px)
             var d = -Double.infinity
