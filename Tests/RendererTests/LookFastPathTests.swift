@@ -18,7 +18,7 @@ struct LookFastPathTests {
     }
 
     static let looks = ["corners", "corners + shadow", "circle clip + shadow", "turned ellipse clip + shadow", "corner clip + shadow",
-                        "translucent + shadow", "perspective + shadow", "upright + shadow"]
+                        "translucent + shadow", "perspective + shadow", "upright + shadow", "picture in a circle + shadow"]
     static let cases = looks.flatMap { look in [1.0, 2.0].map { Case(look: look, scale: $0) } }
 
     static let shadow = Shadow(radius: 30, offsetX: 0, offsetY: 12, color: Color(red: 0, green: 0, blue: 0, alpha: 0.5))
@@ -63,6 +63,12 @@ struct LookFastPathTests {
             var m = Transform3D.identity.values
             (m[0], m[2], m[8], m[10], m[3]) = (cos(0.5), -sin(0.5), sin(0.5), cos(0.5), sin(0.5) / 800)
             window.transform = Transform3D(m).concatenating(turned(0, by: 0.8))
+            window.shadow = shadow
+        case "picture in a circle + shadow":
+            // A picture cut to a circle: its inside sampled along each row, as an unclipped picture's is.
+            window.content = .image(seed: 3)
+            window.clip = .ellipse(Rect(x: 45, y: 260, width: 300, height: 300))
+            window.transform = turned(0.2)
             window.shadow = shadow
         case "upright + shadow":
             window.transform = turned(0)
