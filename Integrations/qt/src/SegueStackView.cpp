@@ -12,8 +12,14 @@
 #include <QPainter>
 #include <QTimer>
 #include <QMouseEvent>
+#include <QSGGeometryNode>
+#include <QSGOpacityNode>
+#include <QSGRendererInterface>
+#include <QSGTextureMaterial>
+#include <QSGVertexColorMaterial>
 
 #include <cmath>
+#include <vector>
 
 void SegueLayerTransform::setMap(const double m[9]) {
     // The 3x3 in the x, y and w rows and columns; z passes through.
@@ -26,21 +32,137 @@ void SegueLayerTransform::setMap(const double m[9]) {
     update();
 }
 
-// The layers with a mesh, drawn with QPainter from pictures of the pages taken as the transition began
-// (the same triangles, light and back as SegueStackedWidget draws).
+// The pictures of the two pages taken as the transition began, and the mesh layers to draw from them
+// (with the side each shows), by either of the items below.
+struct SegueMeshes {
+    QVector<QPair<segue_drawn_layer_t, int>> layers;
+    QImage pictures[2];
+};
+
+// The layers with a mesh drawn with QPainter (the same triangles, light and back as SegueStackedWidget
+// draws): for Qt Quick's software renderer, which draws no custom geometry.
 class SegueMeshItem : public QQuickPaintedItem {
 public:
-    explicit SegueMeshItem(QQuickItem *parent) : QQuickPaintedItem(parent) {}
-    QVector<QPair<segue_drawn_layer_t, int>> layers;  // and the side each shows
-    QImage pictures[2], backs[2];
+    SegueMeshItem(QQuickItem *parent, const SegueMeshes *meshes) : QQuickPaintedItem(parent), m_meshes(meshes) {}
     void paint(QPainter *painter) override {
-        for (const auto &layer : layers) {
+        for (const auto &layer : m_meshes->layers) {
             int side = layer.second;
-            if (backs[side].isNull()) backs[side] = segueqt::backOf(pictures[side]);
-            segueqt::paintLayer(*painter, layer.first, pictures[side], backs[side], size().toSize());
+            if (m_backs[side].isNull()) m_backs[side] = segueqt::backOf(m_meshes->pictures[side]);
+            segueqt::paintLayer(*painter, layer.first, m_meshes->pictures[side], m_backs[side], size().toSize());
         }
     }
+
+private:
+    const SegueMeshes *m_meshes;
+    QImage m_backs[2];
 };
+
+// The node tree of SegueMeshGrid: owns the pages' textures (front and back of each side).
+class SegueMeshRoot : public QSGNode {
+public:
+    ~SegueMeshRoot() override {
+        for (QSGTexture *texture : textures) delete texture;
+    }
+    QSGTexture *textures[4] = { nullptr, nullptr, nullptr, nullptr };  // side * 2 + (back ? 1 : 0)
+};
+
+// The layers with a mesh drawn in the scene graph (OpenGL, or Qt 6's RHI): each a textured grid of its
+// projected vertices, a page's picture (or its back's, where a triangle turns away) with Qt's stock
+// texture material, and over it the same triangles in black with per-vertex alpha 1 - light, the light
+// segue_mesh_light gives each vertex interpolated across the triangle as Segue's renderer lights it.
+// Triangles keep the grid's order: a run of those facing one way is a pair of nodes.
+class SegueMeshGrid : public QQuickItem {
+public:
+    SegueMeshGrid(QQuickItem *parent, const SegueMeshes *meshes) : QQuickItem(parent), m_meshes(meshes) { setFlag(ItemHasContents, true); }
+
+protected:
+    QSGNode *updatePaintNode(QSGNode *old, UpdatePaintNodeData *) override;
+
+private:
+    const SegueMeshes *m_meshes;
+};
+
+enum { MostVertices = (SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1) };
+
+QSGNode *SegueMeshGrid::updatePaintNode(QSGNode *old, UpdatePaintNodeData *) {
+    auto *root = static_cast<SegueMeshRoot *>(old);
+    if (!root) root = new SegueMeshRoot;
+    while (QSGNode *child = root->firstChild()) delete child;  // owned by their parent: removed as deleted
+    static thread_local std::vector<float> xy(2 * MostVertices), uv(2 * MostVertices), front(MostVertices), behind(MostVertices);
+    static thread_local std::vector<int32_t> grid(6 * SEGUE_MAX_MESH_DIVISIONS * SEGUE_MAX_MESH_DIVISIONS);
+    const segue_rect_t bounds { 0, 0, width(), height() };
+    for (const auto &entry : m_meshes->layers) {
+        const segue_drawn_layer_t &layer = entry.first;
+        const int side = entry.second;
+        const QImage &picture = m_meshes->pictures[side];
+        uint32_t columns = 0, rows = 0;
+        uint32_t count = segue_layer_project(&layer.state, &layer.request, &bounds, 1, xy.data(), uv.data(), MostVertices, &columns, &rows);
+        if (count == 0) continue;  // behind the eye
+        uint32_t n = segue_grid_indices(columns, rows, grid.data(), uint32_t(grid.size()));
+        if (segue_mesh_light(&layer.state, &layer.request, false, front.data(), MostVertices) != count ||
+            segue_mesh_light(&layer.state, &layer.request, true, behind.data(), MostVertices) != count)
+            continue;
+        for (int back = 0; back < 2; back++) {
+            QSGTexture *&texture = root->textures[side * 2 + back];
+            if (!texture) texture = window()->createTextureFromImage(back ? segueqt::backOf(picture) : picture);
+            if (texture) texture->setFiltering(QSGTexture::Linear);
+        }
+        // Where each vertex is in the picture (the content is the picture of the layer's resting frame),
+        // and whether each triangle turns away (its winding on screen against its winding in the picture).
+        const segue_rect_t rest = layer.resting_frame;
+        auto texel = [&](int32_t i) {
+            return QPointF((rest.x + uv[2 * i] * rest.width) / width(), (rest.y + uv[2 * i + 1] * rest.height) / height());
+        };
+        auto turned = [&](uint32_t k) {
+            const int32_t a = grid[k], b = grid[k + 1], c = grid[k + 2];
+            double onScreen = (xy[2 * b] - xy[2 * a]) * (xy[2 * c + 1] - xy[2 * a + 1]) - (xy[2 * b + 1] - xy[2 * a + 1]) * (xy[2 * c] - xy[2 * a]);
+            QPointF s0 = texel(a), s1 = texel(b), s2 = texel(c);
+            double inPicture = (s1.x() - s0.x()) * (s2.y() - s0.y()) - (s1.y() - s0.y()) * (s2.x() - s0.x());
+            return onScreen == 0 || inPicture == 0 ? -1 : (onScreen > 0) != (inPicture > 0) ? 1 : 0;
+        };
+        auto *group = new QSGOpacityNode;
+        group->setOpacity(qBound(0.0, layer.state.alpha, 1.0));
+        root->appendChildNode(group);
+        for (uint32_t k = 0; k + 2 < n;) {
+            int facing = turned(k);
+            if (facing < 0) { k += 3; continue; }
+            uint32_t end = k;
+            while (end + 2 < n && turned(end) == facing) end += 3;
+            const int vertices = int(end - k);
+            QSGTexture *texture = root->textures[side * 2 + facing];
+            const QRectF sub = texture ? texture->normalizedTextureSubRect() : QRectF(0, 0, 1, 1);
+            const float *shades = facing ? behind.data() : front.data();
+            auto *textured = new QSGGeometry(QSGGeometry::defaultAttributes_TexturedPoint2D(), vertices);
+            auto *shaded = new QSGGeometry(QSGGeometry::defaultAttributes_ColoredPoint2D(), vertices);
+            textured->setDrawingMode(QSGGeometry::DrawTriangles);
+            shaded->setDrawingMode(QSGGeometry::DrawTriangles);
+            QSGGeometry::TexturedPoint2D *t = textured->vertexDataAsTexturedPoint2D();
+            QSGGeometry::ColoredPoint2D *c = shaded->vertexDataAsColoredPoint2D();
+            for (int v = 0; v < vertices; v++) {
+                const int32_t i = grid[k + uint32_t(v)];
+                const QPointF s = texel(i);
+                t[v].set(xy[2 * i], xy[2 * i + 1], float(sub.x() + s.x() * sub.width()), float(sub.y() + s.y() * sub.height()));
+                // Premultiplied black: the colour times the light.
+                c[v].set(xy[2 * i], xy[2 * i + 1], 0, 0, 0, uchar(std::lround(255 * qBound(0.0f, 1 - shades[i], 1.0f))));
+            }
+            auto *page = new QSGGeometryNode;
+            page->setGeometry(textured);
+            auto *material = new QSGTextureMaterial;  // blends: a page's picture may have alpha
+            material->setTexture(texture);
+            material->setFiltering(QSGTexture::Linear);
+            page->setMaterial(material);
+            page->setFlags(QSGNode::OwnsGeometry | QSGNode::OwnsMaterial);
+            group->appendChildNode(page);
+            auto *light = new QSGGeometryNode;
+            light->setGeometry(shaded);
+            light->setMaterial(new QSGVertexColorMaterial);
+            light->setFlags(QSGNode::OwnsGeometry | QSGNode::OwnsMaterial);
+            group->appendChildNode(light);
+            k = end;
+        }
+    }
+    return root;
+}
 
 struct SegueStackView::Playing {
     segueqt::Transition *transition = nullptr;
@@ -48,7 +170,8 @@ struct SegueStackView::Playing {
     QPointer<QQuickItem> pages[2];  // from, to
     SegueLayerTransform *transforms[2] = { nullptr, nullptr };
     bool layered[2] = { false, false };
-    SegueMeshItem *meshes = nullptr;  // when the plan has a mesh and the pages' pictures were taken  // layer.enabled set for the transition (alpha below 1)
+    SegueMeshes meshes;
+    QQuickItem *meshItem = nullptr;  // a SegueMeshGrid or SegueMeshItem, when the plan has a mesh
     QPointer<QQuickItem> leaving;  // popped or replaced: disposed of at the end
     bool leavingOwned = false;
     QTimer timer;
@@ -219,14 +342,16 @@ bool SegueStackView::play(QQuickItem *from, QQuickItem *to, bool goingRight, Ent
         QRectF scene = mapRectToScene(boundingRect());
         qreal scale = window()->effectiveDevicePixelRatio();
         QRect at = QRectF(scene.topLeft() * scale, scene.size() * scale).toAlignedRect();
-        p->meshes = new SegueMeshItem(this);
-        p->meshes->setSize(size());
-        p->meshes->setVisible(false);
         for (int side = 0; side < 2; side++) {
             if (p->pages[side]) p->pages[side]->setVisible(true);
             if (p->pages[1 - side]) p->pages[1 - side]->setVisible(false);
-            p->meshes->pictures[side] = window()->grabWindow().copy(at).convertToFormat(QImage::Format_ARGB32_Premultiplied);
+            p->meshes.pictures[side] = window()->grabWindow().copy(at).convertToFormat(QImage::Format_ARGB32_Premultiplied);
         }
+        // Qt Quick's software renderer draws no custom geometry: QPainter draws there.
+        if (window()->rendererInterface()->graphicsApi() == QSGRendererInterface::Software) p->meshItem = new SegueMeshItem(this, &p->meshes);
+        else p->meshItem = new SegueMeshGrid(this, &p->meshes);
+        p->meshItem->setSize(size());
+        p->meshItem->setVisible(false);
     }
     p->leaving = leaving.item;
     p->leavingOwned = leaving.owned;
@@ -254,14 +379,14 @@ void SegueStackView::tick() {
     if (p->transition->sample(qMin(t, duration))) {
         bool shown[2] = { false, false };
         const QVector<segue_drawn_layer_t> &layers = p->transition->layers();
-        if (p->meshes) p->meshes->layers.clear();
+        p->meshes.layers.clear();
         for (int k = 0; k < layers.size(); k++) {
             const segue_drawn_layer_t &layer = layers[k];
             int side = layer.request.kind == SEGUE_LAYER_TO_VIEW ? 1 : layer.request.kind == SEGUE_LAYER_FROM_VIEW ? 0 : -1;
             if (side < 0 || !p->pages[side] || !layer.visible) continue;  // element snapshots: no elements are described
-            if (layer.has_mesh && p->meshes && !p->meshes->pictures[side].isNull()) {
-                p->meshes->layers.append(qMakePair(layer, side));
-                p->meshes->setZ(k);
+            if (layer.has_mesh && p->meshItem && !p->meshes.pictures[side].isNull()) {
+                p->meshes.layers.append(qMakePair(layer, side));
+                p->meshItem->setZ(k);
                 continue;
             }
             shown[side] = true;
@@ -288,9 +413,9 @@ void SegueStackView::tick() {
         for (int side = 0; side < 2; side++) {
             if (p->pages[side]) p->pages[side]->setVisible(shown[side]);
         }
-        if (p->meshes) {
-            p->meshes->setVisible(!p->meshes->layers.isEmpty());
-            p->meshes->update();
+        if (p->meshItem) {
+            p->meshItem->setVisible(!p->meshes.layers.isEmpty());
+            p->meshItem->update();
         }
     }
     if (m_hold >= 0) return;
@@ -320,7 +445,7 @@ void SegueStackView::endTransition(bool completed) {
         }
         delete p->transforms[side];
     }
-    delete p->meshes;
+    delete p->meshItem;
     if (!completed && p->leaving) {
         // A pop taken back: the page it was leaving is the top again.
         m_items.append(Entry { p->leaving, p->leavingOwned });
@@ -338,6 +463,11 @@ void SegueStackView::endTransition(bool completed) {
     delete p;
     emit busyChanged();
     emit transitionFinished(report.animator, report.completed, report.fellBack, report.reason);
+}
+
+QString SegueStackView::meshDrawing() const {
+    if (!m_playing || !m_playing->meshItem) return QString();
+    return dynamic_cast<SegueMeshGrid *>(m_playing->meshItem) ? QStringLiteral("scenegraph") : QStringLiteral("painted");
 }
 
 bool SegueStackView::isLate() const { return m_playing && m_playing->transition->late(); }

@@ -36,10 +36,12 @@ private:
  * libsegue's sandboxed worker (a crash or hang costs only its transition). Each layer moves its page
  * item by a SegueLayerTransform (the full matrix), its opacity and its stacking order (z, back to
  * front as libsegue's sampler hands them: Qt Quick does not sort by depth); a page fading is drawn
- * through a layer (layer.enabled) while it fades. A layer with a mesh (CurlUp) is drawn by a
- * QQuickPaintedItem as the mesh's textured triangles, lit and with the page's back as Segue shades
- * them, from pictures of the two pages grabbed from the window as the transition begins (so what
- * covers the view in the window is in them too).
+ * through a layer (layer.enabled) while it fades. A layer with a mesh (CurlUp) is drawn from pictures
+ * of the two pages grabbed from the window as the transition begins (so what covers the view in the
+ * window is in them too): in the scene graph as a textured grid of the mesh's projected vertices with
+ * Qt's stock materials, the light per vertex and the page's back as Segue shades them; with Qt Quick's
+ * software renderer (no custom geometry) by a QQuickPaintedItem as the same triangles. A layer's look
+ * (ABI 1.4: clip, corner radius, shadow) is not drawn here.
  * A drag from the left edge (24 points) pops interactively: the transition follows the finger, and on
  * release libsegue's edge-pan rule (segue_edge_pan_finishes) finishes it or takes it back (the page
  * stays, transitionFinished says completed false); a press there that does not move sideways stays
@@ -57,6 +59,7 @@ class SegueStackView : public QQuickItem {
     Q_PROPERTY(QString configFile READ configFile WRITE setConfigFile)
     Q_PROPERTY(double holdFraction READ holdFraction WRITE setHoldFraction)
     Q_PROPERTY(bool late READ isLate)
+    Q_PROPERTY(QString meshDrawing READ meshDrawing)
     Q_PROPERTY(bool edgeSwipe READ edgeSwipe WRITE setEdgeSwipe)
 
 public:
@@ -79,6 +82,9 @@ public:
     // Whether the transition's last frame held older states because the plugin was late (a held
     // transition is sampled again every frame until it answers).
     bool isLate() const;
+    // How the running transition's mesh layers are drawn: "scenegraph" (a textured grid: OpenGL or Qt 6's
+    // RHI), "painted" (QPainter: Qt Quick's software renderer), or empty (no mesh, or no transition).
+    QString meshDrawing() const;
 
     // An Item, or a Component the view creates the item of; the item pushed (null for anything else).
     Q_INVOKABLE QQuickItem *push(const QVariant &item);
