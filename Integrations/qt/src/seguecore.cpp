@@ -181,6 +181,58 @@ static void paintMesh(QPainter &painter, const segue_drawn_layer_t &layer, const
     painter.restore();
 }
 
+// A rectangle of the layer's own coordinates (its frame's top-left at 0, 0) in the content's where it
+// rests, scaled from the frame to the resting frame.
+static QRectF resting(const segue_rect_t &r, const segue_rect_t &rest, double sx, double sy) {
+    return QRectF(rest.x + r.x * sx, rest.y + r.y * sy, r.width * sx, r.height * sy);
+}
+
+// A rounded rectangle with each corner's radius (scaled by sx, sy: an elliptic corner).
+static QPainterPath rounded(const QRectF &box, const double radii[4], double sx, double sy) {
+    QPainterPath path;
+    const double tl = radii[0], tr = radii[1], br = radii[2], bl = radii[3];
+    path.moveTo(box.left() + tl * sx, box.top());
+    path.lineTo(box.right() - tr * sx, box.top());
+    path.arcTo(QRectF(box.right() - 2 * tr * sx, box.top(), 2 * tr * sx, 2 * tr * sy), 90, -90);
+    path.lineTo(box.right(), box.bottom() - br * sy);
+    path.arcTo(QRectF(box.right() - 2 * br * sx, box.bottom() - 2 * br * sy, 2 * br * sx, 2 * br * sy), 0, -90);
+    path.lineTo(box.left() + bl * sx, box.bottom());
+    path.arcTo(QRectF(box.left(), box.bottom() - 2 * bl * sy, 2 * bl * sx, 2 * bl * sy), 270, -90);
+    path.lineTo(box.left(), box.top() + tl * sy);
+    path.arcTo(QRectF(box.left(), box.top(), 2 * tl * sx, 2 * tl * sy), 180, -90);
+    path.closeSubpath();
+    return path;
+}
+
+bool lookOf(const segue_drawn_layer_t &layer, QPainterPath *path) {
+    const segue_layer_state_t &state = layer.state;
+    const segue_rect_t rest = layer.resting_frame, frame = state.frame;
+    const double sx = frame.width > 0 ? rest.width / frame.width : 1, sy = frame.height > 0 ? rest.height / frame.height : 1;
+    bool cut = false;
+    QPainterPath shape;
+    shape.addRect(QRectF(rest.x, rest.y, rest.width, rest.height));
+    if (state.corner_radius > 0) {  // clamped by libsegue
+        const double r[4] = { state.corner_radius, state.corner_radius, state.corner_radius, state.corner_radius };
+        shape = rounded(QRectF(rest.x, rest.y, rest.width, rest.height), r, sx, sy);
+        cut = true;
+    }
+    const segue_clip_t &clip = state.clip;
+    if (clip.shape == SEGUE_CLIP_ROUNDED_RECT || clip.shape == SEGUE_CLIP_ELLIPSE) {
+        const QRectF box = resting(clip.rect, rest, sx, sy);
+        QPainterPath inner;
+        if (clip.shape == SEGUE_CLIP_ELLIPSE) {
+            inner.addEllipse(box);
+        } else {
+            const double r[4] = { clip.radii.top_left, clip.radii.top_right, clip.radii.bottom_right, clip.radii.bottom_left };
+            inner = rounded(box, r, sx, sy);
+        }
+        shape = shape.intersected(inner);
+        cut = true;
+    }
+    if (cut) *path = shape;
+    return cut;
+}
+
 void paintLayer(QPainter &painter, const segue_drawn_layer_t &layer, const QImage &picture, const QImage &back, QSize size) {
     if (!layer.visible || picture.isNull()) return;
     const double alpha = std::min(1.0, std::max(0.0, layer.state.alpha));
@@ -211,6 +263,11 @@ void paintLayer(QPainter &painter, const segue_drawn_layer_t &layer, const QImag
     painter.setRenderHint(QPainter::SmoothPixmapTransform, true);
     painter.setTransform(transformOf(layer.map), true);
     painter.setOpacity(alpha * painter.opacity());
+    QPainterPath look;
+    if (lookOf(layer, &look)) {
+        painter.setRenderHint(QPainter::Antialiasing, true);
+        painter.setClipPath(look);
+    }
     painter.drawImage(at, picture, source);
     painter.restore();
 }

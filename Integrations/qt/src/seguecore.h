@@ -14,6 +14,8 @@
 
 #include <segue/embed.h>
 
+class QPainterPath;
+
 class QPainter;
 class QSocketNotifier;
 
@@ -107,6 +109,10 @@ QTransform transformOf(const double map[9]);
 // The picture of a page's back as Segue shades it (segue_page_back on each pixel): what a mesh's
 // triangles seen from behind show.
 QImage backOf(const QImage &picture);
+
+// The layer's look (ABI 1.4: its corner radius and clip) as a path in the content's coordinates where
+// it rests (drawn through the layer's map); false when it has none. Its shadow is not drawn.
+bool lookOf(const segue_drawn_layer_t &layer, QPainterPath *path);
 
 // Draws `layer`'s content `picture` (a page as it rests, the size of the container) moved as the layer
 // is: a flat layer through its map, a layer with a mesh as the mesh's triangles (each textured by the
