@@ -38,6 +38,19 @@ Window {
     function seguePop() { segue.pop(); segue.finishTransition() }
     function qtPush() { qtStack.push(second) }
     function qtPop() { qtStack.pop(null, StackView.Immediate) }
+    // --fade: StackView's push slides and cross-fades both pages, as SpringSlide does (the same kind).
+    function fadeStackView() {
+        qtStack.pushEnter = fadeEnter
+        qtStack.pushExit = fadeExit
+    }
+    property Transition fadeEnter: Transition {
+        XAnimator { from: qtStack.width; to: 0; duration: 400; easing.type: Easing.OutCubic }
+        OpacityAnimator { from: 0; to: 1; duration: 400; easing.type: Easing.OutCubic }
+    }
+    property Transition fadeExit: Transition {
+        XAnimator { from: 0; to: -qtStack.width; duration: 400; easing.type: Easing.OutCubic }
+        OpacityAnimator { from: 1; to: 0; duration: 400; easing.type: Easing.OutCubic }
+    }
     SegueStackView { id: segue; x: 0; width: 390; height: 844; initialItem: first }
     StackView { id: qtStack; x: 390; width: 390; height: 844; initialItem: first }
 }

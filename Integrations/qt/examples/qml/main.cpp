@@ -4,10 +4,12 @@
 //   segue-qt-qml-demo [--animator NAME]
 //   segue-qt-qml-demo --frames DIR --animators A,B,... --fractions F,F,... [--to PAGE]
 //       holds the push from the list to PAGE (picture) with each animator at each fraction and writes
-//       the window's pictures: DIR/rest-PAGE.png (each page at rest), DIR/A/frame-F.png, DIR/A/page-PAGE-F.png
-//   segue-qt-qml-demo --benchmark N [--animator NAME]
+//       the window's pictures: DIR/rest-PAGE.png (each page at rest), DIR/A/frame-F.png, DIR/A/page-PAGE-F.png,
+//       and prints "held|A|F|meshes HOW" (HOW: the view's meshDrawing then)
+//   segue-qt-qml-demo --benchmark N [--animator NAME] [--fade]
 //       pushes N times with a SegueStackView (SpringSlide unless named) and with Qt Quick Controls'
-//       StackView (its own slide) in one window, and prints the GUI thread's CPU time per frame drawn
+//       StackView (its own slide; with --fade, a slide that cross-fades the pages as SpringSlide does)
+//       in one window, and prints the GUI thread's CPU time per frame drawn
 //       during each (median and 90th percentile, milliseconds): Qt Quick renders on that thread here
 //       (offscreen, or QSG_RENDER_LOOP=basic)
 //   segue-qt-qml-demo --swipe
@@ -98,6 +100,7 @@ static int frames(QQuickWindow *window, QObject *stack, const QStringList &args)
             answered(stack);
             window->grabWindow();  // a page's layer (made as it began to fade) is drawn from the next frame on
             window->grabWindow().save(dir + "/" + animator + "/frame-" + fraction + ".png");
+            std::printf("held|%s|%s|meshes %s\n", qPrintable(animator), qPrintable(fraction), qPrintable(stack->property("meshDrawing").toString()));
             QFile::copy(dir + "/rest-list.png", dir + "/" + animator + "/page-list-" + fraction + ".png");
             QFile::copy(dir + "/rest-" + to + ".png", dir + "/" + animator + "/page-" + to + "-" + fraction + ".png");
             QMetaObject::invokeMethod(stack, "finishTransition");
@@ -154,13 +157,14 @@ static int benchmark(QQmlApplicationEngine &engine, const QStringList &args) {
     QObject *segue = window->property("segue").value<QObject *>(), *qt = window->property("qtStack").value<QObject *>();
     segue->setProperty("animator", option(args, "--animator", "SpringSlide"));
     int runs = option(args, "--benchmark", "20").toInt();
+    if (args.contains("--fade")) QMetaObject::invokeMethod(window, "fadeStackView");
     settle();
     frameTimes(window, segue, "segue", 2);  // the worker started, the pages drawn once
     frameTimes(window, qt, "qt", 2);
     std::vector<double> ours = frameTimes(window, segue, "segue", runs), theirs = frameTimes(window, qt, "qt", runs);
     auto at = [](const std::vector<double> &v, double q) { return v.empty() ? 0.0 : v[std::min(v.size() - 1, size_t(q * v.size()))]; };
     std::printf("segue|%s|frames %zu|median %.3f ms|p90 %.3f ms\n", qPrintable(segue->property("animator").toString()), ours.size(), at(ours, 0.5), at(ours, 0.9));
-    std::printf("stackview|push|frames %zu|median %.3f ms|p90 %.3f ms\n", theirs.size(), at(theirs, 0.5), at(theirs, 0.9));
+    std::printf("stackview|%s|frames %zu|median %.3f ms|p90 %.3f ms\n", args.contains("--fade") ? "push slid and faded" : "push", theirs.size(), at(theirs, 0.5), at(theirs, 0.9));
     std::printf("ratio|median %.2fx|p90 %.2fx\n", at(ours, 0.5) / at(theirs, 0.5), at(ours, 0.9) / at(theirs, 0.9));
     return 0;
 }
