@@ -16,16 +16,21 @@ import Renderer
 /// worker behind.
 @Suite(.serialized)
 struct QtAppTests {
-    static let animators = ["default", "SpringSlide", "CurlUp", "ImageZoom", "Pop"]
+    /// The bundled animators and the C++ example (CardFlip, a perspective).
+    static let animators = ["default", "SpringSlide", "CurlUp", "ImageZoom", "Pop", "CardFlip"]
+    /// ABI 1.4's look, drawn by the widget container only: the iris example's clip, a circle.
+    static let looks = ["Iris"]
     static let fractions = [0.3, 0.7]
     /// ImageZoom needs an element both pages name, Pop plays only appearances: the apps describe no
     /// elements and play switches, so both run the built-in default, said in the report.
     static let fallsBack: Set<String> = ["ImageZoom", "Pop"]
 
-    /// Runs `demo` of Qt `major` with `arguments`, on a display of its own for Qt 5; its output.
-    static func runDemo(_ major: Int, _ demo: String, _ arguments: [String], plugins: [String] = [], tag: String? = nil) throws -> (status: Int32, out: String, err: String) {
+    /// Runs `demo` of Qt `major` with `arguments`, on a display of its own for Qt 5 (and for Qt 6 with
+    /// `gl`: OpenGL through its RHI, not the offscreen software renderer); its output.
+    static func runDemo(_ major: Int, _ demo: String, _ arguments: [String], plugins: [String] = [], tag: String? = nil,
+                        gl: Bool = false) throws -> (status: Int32, out: String, err: String) {
         let build = try QtBuild.built(major)
-        let display = major == 5 ? try VirtualDisplay() : nil
+        let display = major == 5 || gl ? try VirtualDisplay() : nil
         return try run(build + "/" + demo, arguments, environment: try QtBuild.environment(major, display: display?.name, plugins: plugins, tag: tag),
                        timeout: 120)
     }
@@ -33,19 +38,31 @@ struct QtAppTests {
     @Test(arguments: [6, 5])
     func eachBundledAnimatorDrawsAsSeguesRendererDrawsIt(_ major: Int) throws {
         if let problem = QtBuild.problem(major) { print(problem); return }
-        for demo in ["segue-qt-widgets-demo", "segue-qt-qml-demo"] {
+        // Qt 6's QML demo also on OpenGL (its RHI), where meshes go through the scene graph as in Qt 5.
+        let runs = [("segue-qt-widgets-demo", false), ("segue-qt-qml-demo", false)] + (major == 6 ? [("segue-qt-qml-demo", true)] : [])
+        for (demo, gl) in runs {
             let folder = makeTemporaryFolder("qt\(major)-frames")
-            let result = try Self.runDemo(major, demo, ["--frames", folder, "--animators", Self.animators.joined(separator: ","),
-                                                        "--fractions", Self.fractions.map { String($0) }.joined(separator: ",")])
+            let animators = gl ? ["CurlUp", "CardFlip"] : Self.animators + (demo == "segue-qt-widgets-demo" ? Self.looks : [])
+            let result = try Self.runDemo(major, demo, ["--frames", folder, "--animators", animators.joined(separator: ","),
+                                                        "--fractions", Self.fractions.map { String($0) }.joined(separator: ",")], gl: gl)
             try #require(result.status == 0 && result.out.hasSuffix("done\n"), "\(demo) --frames: \(result.status)\n\(result.out)\n\(result.err)")
+            if demo == "segue-qt-qml-demo" {
+                // A mesh through the scene graph (a textured grid) wherever Qt Quick draws with OpenGL; with
+                // the software renderer (Qt 6 offscreen), which draws no custom geometry, with QPainter.
+                let how = major == 5 || gl ? "scenegraph" : "painted"
+                for fraction in Self.fractions {
+                    #expect(result.out.contains("held|CurlUp|\(fraction)|meshes \(how)\n"), "Qt \(major)\(gl ? " GL" : ""): CurlUp's mesh drawn \(how): \(result.out)")
+                }
+            }
+            let name = demo + (gl ? "-gl" : "")
             let finished = GtkAppTests.finishedLines(result.out.replacingOccurrences(of: "finished|", with: "finished|-|-|"))
-            for animator in Self.animators {
+            for animator in animators {
                 let ran = Self.fallsBack.contains(animator) ? "default" : animator
                 if Self.fallsBack.contains(animator) {
                     #expect(finished.contains { $0[3] == "default" && $0[5] == "1" && $0[6].contains(animator) },
-                            "\(demo): \(animator) fell back to the default, said: \(result.out)")
+                            "\(name): \(animator) fell back to the default, said: \(result.out)")
                 } else {
-                    #expect(finished.contains { $0[3] == animator && $0[5] == "0" }, "\(demo): \(animator) ran: \(result.out)")
+                    #expect(finished.contains { $0[3] == animator && $0[5] == "0" }, "\(name): \(animator) ran: \(result.out)")
                 }
                 let held = GtkStackTests.Held(folder: folder + "/" + animator, lines: [])
                 for fraction in Self.fractions {
@@ -53,25 +70,26 @@ struct QtAppTests {
                     let mesh = sampled.layers.contains { $0.mesh_columns > 0 }
                     let canvas = try GtkStackTests.expected(sampled, held, at: fraction)
                     let shot = try GtkStackTests.picture("\(held.folder)/frame-\(fraction).png")
-                    #expect(shot.width == GtkStackTests.width && shot.height == GtkStackTests.height, "\(demo) grabbed \(shot.width)x\(shot.height)")
+                    #expect(shot.width == GtkStackTests.width && shot.height == GtkStackTests.height, "\(name) grabbed \(shot.width)x\(shot.height)")
                     let (mean, far) = GtkStackTests.difference(shot, canvas)
                     let tolerance = mesh ? QtAppTests.meshTolerance : GtkStackTests.flatTolerance
                     if let photos = ProcessInfo.processInfo.environment["SEGUE_TEST_PHOTOS"] {
-                        try Data(PNG.encode(canvas)).write(to: URL(fileURLWithPath: "\(photos)/qt\(major)-\(demo)-\(animator)-\(fraction)-segue.png"))
-                        try? FileManager.default.removeItem(atPath: "\(photos)/qt\(major)-\(demo)-\(animator)-\(fraction)-qt.png")
+                        try Data(PNG.encode(canvas)).write(to: URL(fileURLWithPath: "\(photos)/qt\(major)-\(name)-\(animator)-\(fraction)-segue.png"))
+                        try? FileManager.default.removeItem(atPath: "\(photos)/qt\(major)-\(name)-\(animator)-\(fraction)-qt.png")
                         try FileManager.default.copyItem(atPath: "\(held.folder)/frame-\(fraction).png",
-                                                          toPath: "\(photos)/qt\(major)-\(demo)-\(animator)-\(fraction)-qt.png")
+                                                          toPath: "\(photos)/qt\(major)-\(name)-\(animator)-\(fraction)-qt.png")
                     }
-                    print("Qt \(major) \(demo) \(animator) at \(fraction): mean difference \(String(format: "%.2f", mean))/255, \(String(format: "%.2f", far * 100))% far")
+                    print("Qt \(major) \(name) \(animator) at \(fraction): mean difference \(String(format: "%.2f", mean))/255, \(String(format: "%.2f", far * 100))% far")
                     #expect(mean <= tolerance.mean && far <= tolerance.far,
-                            "Qt \(major) \(demo) \(animator) at \(fraction): mean difference \(mean)/255, \(far * 100)% far (\(held.folder))")
+                            "Qt \(major) \(name) \(animator) at \(fraction): mean difference \(mean)/255, \(far * 100)% far (\(held.folder))")
                 }
             }
         }
     }
 
-    /// A mesh drawn with QPainter: each triangle textured by its affine map and lit by the mean of its
-    /// corners' light (Segue's renderer interpolates the light), its edges rasterised apart.
+    /// A mesh drawn as triangles: in the scene graph lit per vertex as Segue's renderer lights it, with
+    /// QPainter each textured by its affine map and lit by the mean of its corners' light; either way
+    /// its edges rasterised apart.
     static let meshTolerance = (mean: 3.0, far: 0.02)
 
     /// Fields of the `state|...` line a demo prints after its switches.

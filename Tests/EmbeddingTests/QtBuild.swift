@@ -55,8 +55,9 @@ enum QtBuild {
         return try result.get()
     }
 
-    /// An app's environment: Qt `major`'s platform (offscreen, or xcb on `display`), no user config (an
-    /// empty XDG_CONFIG_HOME unless `config` is given), the test's plugins, libsegue's worker, and `tag`.
+    /// An app's environment: Qt `major`'s platform (offscreen, or xcb on `display`: Qt 5, or Qt 6 with
+    /// OpenGL through its RHI when `display` is given), no user config (an empty XDG_CONFIG_HOME unless
+    /// `config` is given), the test's plugins, libsegue's worker, and `tag`.
     static func environment(_ major: Int, display: String?, plugins extra: [String] = [], config: String? = nil, tag: String? = nil) throws -> [String: String] {
         let prefix = try InstalledLibsegue.prefix.get()
         var environment = [
@@ -64,10 +65,11 @@ enum QtBuild {
             "SEGUE_WORKER": prefix + "/libexec/segue/segue-worker",
             "SEGUE_PLUGIN_PATH": ([try GtkStackTests.plugins.get()] + extra).joined(separator: ":"),
         ]
-        if major == 6 {
+        if major == 6 && display == nil {
             environment["QT_QPA_PLATFORM"] = "offscreen"
         } else {
             environment.merge(["QT_QPA_PLATFORM": "xcb", "DISPLAY": display ?? "", "LIBGL_ALWAYS_SOFTWARE": "1", "QSG_RENDER_LOOP": "basic"]) { $1 }
+            if major == 6 { environment["QSG_RHI_BACKEND"] = "opengl" }
         }
         if let tag { environment.merge(tagged(tag, worker: prefix + "/libexec/segue/segue-worker")) { $1 } }
         return environment
