@@ -130,7 +130,11 @@ QSGNode *SegueMeshGrid::updatePaintNode(QSGNode *old, UpdatePaintNodeData *) {
             while (end + 2 < n && turned(end) == facing) end += 3;
             const int vertices = int(end - k);
             QSGTexture *texture = root->textures[side * 2 + facing];
-            const QRectF sub = texture ? texture->normalizedTextureSubRect() : QRectF(0, 0, 1, 1);
+            if (!texture) {  // the picture could not become a texture: the run is left out
+                k = end;
+                continue;
+            }
+            const QRectF sub = texture->normalizedTextureSubRect();
             const float *shades = facing ? behind.data() : front.data();
             auto *textured = new QSGGeometry(QSGGeometry::defaultAttributes_TexturedPoint2D(), vertices);
             auto *shaded = new QSGGeometry(QSGGeometry::defaultAttributes_ColoredPoint2D(), vertices);
