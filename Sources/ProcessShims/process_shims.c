@@ -52,7 +52,11 @@ int process_shims_spawn(const char *path, char *const argv[], char *const envp[]
     posix_spawnattr_t attributes;
     if (rc == 0) rc = posix_spawnattr_init(&attributes);
     if (rc == 0) {
-        rc = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID);
+        /* No signal blocked, whatever the starting thread blocks (a Dispatch thread blocks most). */
+        sigset_t none;
+        sigemptyset(&none);
+        rc = posix_spawnattr_setsigmask(&attributes, &none);
+        if (rc == 0) rc = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
         if (rc == 0) rc = posix_spawn(pid, path, &actions, &attributes, argv, envp);
         posix_spawnattr_destroy(&attributes);
     }

@@ -22,7 +22,8 @@ int process_shims_shared_memory(const char *name, size_t size);
  * terminal or its files, reaches the child), `fds[i]` becomes descriptor
  * 3 + i, and every other descriptor is closed. The child starts its own
  * session and process group (setsid), so that no signal meant for a group
- * reaches both. Returns 0 and sets `*pid`, or an errno value.
+ * reaches both, with no signal blocked (whatever the calling thread blocks).
+ * Returns 0 and sets `*pid`, or an errno value.
  */
 int process_shims_spawn(const char *path, char *const argv[], char *const envp[], const int *fds, int fd_count,
                         int output, pid_t *pid);
