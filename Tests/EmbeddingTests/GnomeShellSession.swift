@@ -98,9 +98,8 @@ final class GnomeShellSession {
                                in: folder, environment: environment, timeout: 60)
         try #require(prepared.status == 0, "before the login: \(prepared.out)\(prepared.err)")
         // The system bus a daemon of its own, forked with its output in a file (holding the test's pipes, it
-        // would keep the shell's wrapper from being seen to end). Started with no signal blocked (a test runner's thread may block some): the shell must hear SIGTERM.
-        let unblocked = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"]
-        shell = try LiveProcess("/usr/bin/python3", unblocked + ["/bin/sh", "-c", """
+        // would keep the shell's wrapper from being seen to end). Started with no signal blocked (LiveProcess's way): the shell must hear SIGTERM.
+        shell = try LiveProcess("/bin/sh", ["-c", """
             dbus-daemon --session --fork --print-address=3 --print-pid=4 3> system-bus 4> system-bus.pid < /dev/null > system-bus.log 2>&1
             export DBUS_SYSTEM_BUS_ADDRESS="$(cat system-bus)"
             exec dbus-run-session -- /bin/sh -c 'echo "$DBUS_SESSION_BUS_ADDRESS" > bus; exec gnome-shell --headless --wayland --no-x11 \

@@ -52,10 +52,6 @@ final class KWinSession {
         }
     }()
 
-    /// python3's arguments that run a program (the next argument, then its own) with no signal blocked:
-    /// a test runner's thread may block some, and a child inherits the mask.
-    static let unblocked = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"]
-
     let folder: String
     let tag = "kwin-" + UUID().uuidString
     let config: String
@@ -113,9 +109,8 @@ final class KWinSession {
         // The fraction transitions are held at, read from a file as each begins: `hold(at:)` changes it.
         environment["SEGUE_KWIN_HOLD_AT"] = "@" + folder + "/hold"
         try (holdAt.map { String($0) } ?? "").write(toFile: folder + "/hold", atomically: true, encoding: .utf8)
-        // Started with no signal blocked (a test runner's thread may block some, and its children inherit
-        // the mask): KWin must hear SIGTERM as a session ending.
-        kwin = try LiveProcess("/usr/bin/python3", Self.unblocked + ["/usr/bin/dbus-run-session", "--", "/bin/sh", "-c", """
+        // LiveProcess starts it with no signal blocked: KWin must hear SIGTERM as a session ending.
+        kwin = try LiveProcess("/usr/bin/dbus-run-session", ["--", "/bin/sh", "-c", """
             echo "$DBUS_SESSION_BUS_ADDRESS" > bus; exec ./kwin_wayland --virtual --width 1024 --height 768 \
             --socket \(socket) --no-lockscreen --no-global-shortcuts --no-kactivities \(xwayland ? "--xwayland" : "") > kwin.log 2>&1 \
             \(xwayland ? "\"/bin/sh -c 'echo \\$DISPLAY > display.new && mv display.new display'\"" : "")
@@ -161,10 +156,8 @@ final class KWinSession {
     }
 
     /// A window showing `picture` (weston-image, application id org.freedesktop.weston.wayland-image).
-    /// Started with no signal blocked, as KWin is: a client deaf to SIGTERM would close only when
-    /// `stop(with: SIGTERM)` gives up and kills it, 10 s later.
     func open(_ picture: String) throws -> LiveProcess {
-        try LiveProcess("/usr/bin/python3", Self.unblocked + ["/usr/bin/weston-image", picture], in: folder,
+        try LiveProcess("/usr/bin/weston-image", [picture], in: folder,
                         environment: ["WAYLAND_DISPLAY": socket, "XDG_RUNTIME_DIR": folder + "/run", "SEGUE_TEST_TAG": tag])
     }
 

@@ -134,11 +134,8 @@ struct LiveWindowTests {
             // Xft, as desktops draw type: with X core fonts, mlterm reports a text area that is not its window's
             // once Type 1 fonts are installed (ImageMagick brings Ghostscript's), and the frame overflows it.
             : ["-g", "100x50", "--sb=false", "--type=xft", "--title", title, "-e", Paths.segue, "show", "--terminal"]
-        // The test runner's threads block signals, and a child keeps its parent's mask: mlterm, which
-        // learns that its program ended from SIGCHLD, would never close. The terminal starts as a shell starts it.
-        let unblocked = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
-                         "/usr/bin/" + terminal]
-        let process = try LiveProcess("/usr/bin/python3", unblocked + arguments, in: NSTemporaryDirectory(),
+        // LiveProcess starts it with no signal blocked: mlterm learns that its program ended from SIGCHLD.
+        let process = try LiveProcess("/usr/bin/" + terminal, arguments, in: NSTemporaryDirectory(),
                                       environment: tagged(tag).merging(["DISPLAY": display.name, "LIBGL_ALWAYS_SOFTWARE": "1"]) { $1 })
         defer { if process.process.isRunning { _ = process.stop(with: SIGKILL) } }
         // A terminal drawing with software GL can take long to map its window on a loaded two-core machine.

@@ -23,6 +23,29 @@ import TestSupport
         return stat.components(separatedBy: ") ").dropFirst().first?.hasPrefix("T") == true
     }
 
+    /// The signals `pid` blocks (/proc's SigBlk mask), or nil when it cannot be read.
+    static func blockedSignals(_ pid: String) -> UInt64? {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        return status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }
+            .flatMap { UInt64($0.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16) }
+    }
+
+    /// A program a test starts hears SIGTERM and SIGINT, whatever the test's thread blocks (a Dispatch
+    /// thread blocks most, and a child starts with its starter's mask): else `stop(with: SIGTERM)` would
+    /// wait out its deadline and kill it, and a terminal would never hear that its program ended.
+    @Test func aProgramATestStartsBlocksNoSignal() throws {
+        var blocked = sigset_t(), previous = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGTERM)
+        sigaddset(&blocked, SIGCHLD)
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        let sleeper = try LiveProcess("/bin/sleep", ["60"], in: NSTemporaryDirectory(), environment: [:])
+        defer { if sleeper.process.isRunning { kill(sleeper.process.processIdentifier, SIGKILL) } }
+        #expect(Self.blockedSignals(String(sleeper.process.processIdentifier)) == 0)
+        #expect(sleeper.stop(with: SIGTERM, timeout: 30) != nil, "it ended on SIGTERM, not killed at the deadline")
+    }
+
     @Test(arguments: ["strict", "off"])
     func aStoppedWorkerEndsWhenSegueExits(_ sandbox: String) throws {
         let (folder, _) = try CPlugin.fixture("stop-\(sandbox)", "ATTEMPT_STOP_AFTER_END")
@@ -49,6 +72,7 @@ import TestSupport
             workers = processesTagged(tag, within: 0).filter { $0 != String(watching.process.processIdentifier) }
         }
         #expect(workers.contains(where: Self.isStopped), "a worker stopped itself: \(workers)")
+        #expect(workers.allSatisfy { Self.blockedSignals($0) == 0 }, "workers start with no signal blocked: \(workers.map(Self.blockedSignals))")
         #expect(watching.stop(with: SIGKILL) == nil || !watching.process.isRunning)
         #expect(processesTagged(tag).isEmpty, "no worker outlives a host killed outright")
     }

@@ -23,6 +23,13 @@ public final class LiveProcess: @unchecked Sendable {
         let outPipe = Pipe(), errPipe = Pipe()
         (process.standardOutput, process.standardError) = (outPipe, errPipe)
         process.standardInput = FileHandle.nullDevice
+        // A test runs on a Dispatch worker thread, which blocks most signals, and a child starts with the
+        // mask of the thread that started it: the program would not hear SIGTERM, and `stop(with:)` would
+        // wait out its deadline. It is started with none blocked, as from a shell.
+        var none = sigset_t(), previous = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         try process.run()
         collect(outPipe.fileHandleForReading) { $0.out += $1 }
         collect(errPipe.fileHandleForReading) { $0.err += $1 }
