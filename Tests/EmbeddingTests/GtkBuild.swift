@@ -72,18 +72,22 @@ enum GtkBuild {
     }()
 
     /// Builds `Tests/Fixtures/gtk/NAME.c` as the docs say a program is built against the installed
-    /// widget (`cc app.c $(pkg-config --cflags --libs segue-gtk4)`, only PKG_CONFIG_PATH set).
+    /// widget (`cc app.c $(pkg-config --cflags --libs segue-gtk4)`, only PKG_CONFIG_PATH set); once a
+    /// run, the tests that run it share it.
     static func program(_ name: String) throws -> String {
-        let prefix = try installed.get()
-        let output = makeTemporaryFolder("gtk-c") + "/" + name
-        let built = try run("/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", "PKG_CONFIG_PATH=\(prefix)/lib/pkgconfig", "/bin/sh", "-c",
-                                             "cc -std=c11 -Wall -Wextra -Werror \"$0\" $(pkg-config --cflags --libs segue-gtk4) -o \"$1\"",
-                                             Paths.packageRoot + "/Tests/Fixtures/gtk/\(name).c", output])
-        guard built.status == 0 else {
-            throw InstalledLibsegue.SetupFailure(message: "cc \(name).c against \(prefix)/lib/pkgconfig/segue-gtk4.pc: \(built.err)")
+        try programs.value(name) {
+            let prefix = try installed.get()
+            let output = makeTemporaryFolder("gtk-c") + "/" + name
+            let built = try run("/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", "PKG_CONFIG_PATH=\(prefix)/lib/pkgconfig", "/bin/sh", "-c",
+                                                 "cc -std=c11 -Wall -Wextra -Werror \"$0\" $(pkg-config --cflags --libs segue-gtk4) -o \"$1\"",
+                                                 Paths.packageRoot + "/Tests/Fixtures/gtk/\(name).c", output])
+            guard built.status == 0 else {
+                throw InstalledLibsegue.SetupFailure(message: "cc \(name).c against \(prefix)/lib/pkgconfig/segue-gtk4.pc: \(built.err)")
+            }
+            return output
         }
-        return output
     }
+    private static let programs = OncePerRun<String>()
 
     /// `/usr/bin/env` and its arguments that run `program` with nothing of the test's environment:
     /// a user's session on `display` (no accessibility bus, an empty home) and `variables`.

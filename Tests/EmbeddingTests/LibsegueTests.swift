@@ -37,15 +37,19 @@ enum InstalledLibsegue {
         ["PATH": "/usr/bin:/bin", "PKG_CONFIG_PATH": prefix + "/lib/pkgconfig", "LD_LIBRARY_PATH": ""]
     }
 
-    /// Builds `Tests/Fixtures/embedding/NAME.c` as a program would: `cc NAME.c $(pkg-config --cflags --libs segue)`.
+    /// Builds `Tests/Fixtures/embedding/NAME.c` as a program would: `cc NAME.c $(pkg-config --cflags --libs segue)`;
+    /// once a run, the tests that run it share it.
     static func program(_ name: String) throws -> String {
-        let prefix = try prefix.get()
-        let output = makeTemporaryFolder("program") + "/" + name
-        let built = try run("/bin/sh", ["-c", "cc -std=c99 -Wall -Wextra -Werror \"$0\" $(pkg-config --cflags --libs segue) -lm -lpthread -o \"$1\"",
-                                        fixtures + "/\(name).c", output], environment: environment(prefix))
-        guard built.status == 0 else { throw SetupFailure(message: "cc \(name).c: " + built.err) }
-        return output
+        try programs.value(name) {
+            let prefix = try prefix.get()
+            let output = makeTemporaryFolder("program") + "/" + name
+            let built = try run("/bin/sh", ["-c", "cc -std=c99 -Wall -Wextra -Werror \"$0\" $(pkg-config --cflags --libs segue) -lm -lpthread -o \"$1\"",
+                                            fixtures + "/\(name).c", output], environment: environment(prefix))
+            guard built.status == 0 else { throw SetupFailure(message: "cc \(name).c: " + built.err) }
+            return output
+        }
     }
+    private static let programs = OncePerRun<String>()
 
     /// Lines `A|B|C` of a program's output, by their first field.
     static func fields(_ output: String) -> [String: [String]] {
