@@ -134,11 +134,7 @@ struct KWinEffectTests {
 
     @Test func eachAnimatorDrawsInKWinAsSeguesRendererDrawsIt() throws {
         let (picture, frame) = try Self.rest.get()
-        let examples = makeTemporaryFolder("kwin-examples")
-        _ = try CPlugin.build(Paths.packageRoot + "/Examples/c-animator/curve_slide.c", name: "CurveSlide", into: examples)
-        let cpp = try run("/usr/bin/env", ["c++", "-std=c++17", "-shared", "-fPIC", "-I", Paths.header, "-o", examples + "/libCardFlip.so",
-                                           Paths.packageRoot + "/Examples/cpp-animator/card_flip.cpp"])
-        try #require(cpp.status == 0, "\(cpp.err)")
+        let examples = try SDLPlayerTests.examples.get()
         let session = try KWinSession(config: Self.rules("default"), plugins: [examples], holdAt: Self.held)
         let window = segue_rect_t(x: Double(frame.x), y: Double(frame.y), width: Double(frame.width), height: Double(frame.height))
         var figures: [String] = []

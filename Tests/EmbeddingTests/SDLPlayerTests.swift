@@ -18,8 +18,8 @@ struct SDLPlayerTests {
         && Toolchain.canBuildCPlusPlus
     static let skipNote = "skipped: needs SDL2's development files and c++ (apt-get install libsdl2-dev g++; .ci/run does)"
 
-    /// The player, built with its Makefile's command against the installed libsegue.
-    static func build() throws -> String {
+    /// The player, built once a run with its Makefile's command against the installed libsegue.
+    static let player: Result<String, Error> = Result {
         let prefix = try InstalledLibsegue.prefix.get()
         let output = makeTemporaryFolder("sdl-player") + "/sdl-player"
         let built = try run("/usr/bin/env", ["make", "-s", "-C", folder, "CFLAGS=-O2 -std=c99 -Wall -Wextra -Werror",
@@ -28,15 +28,19 @@ struct SDLPlayerTests {
         return output
     }
 
-    /// The plugin folders of the tour: the bundled animators, the C example
-    /// (CurveSlide) and the C++ example (CardFlip, a perspective), built as their authors build them.
-    static func plugins() throws -> [String] {
+    /// The C example (CurveSlide) and the C++ example (CardFlip, a perspective), built once a run as
+    /// their authors build them, in a folder of their own: the tour's, GtkStackTests' and
+    /// KWinEffectTests' example plugins (read only).
+    static let examples: Result<String, Error> = Result {
         let examples = makeTemporaryFolder("examples")
         _ = try CPlugin.build(Paths.packageRoot + "/Examples/c-animator/curve_slide.c", name: "CurveSlide", into: examples)
         let built = try run("/usr/bin/env", ["make", "-s", "-C", Paths.packageRoot + "/Examples/cpp-animator", "OUT=\(examples)"])
         guard built.status == 0 else { throw InstalledLibsegue.SetupFailure(message: "make CardFlip: \(built.err)") }
-        return [Paths.binFolder, examples]
+        return examples
     }
+
+    /// The plugin folders of the tour: the bundled animators and the `examples`.
+    static func plugins() throws -> [String] { [Paths.binFolder, try examples.get()] }
 
     /// The player's screens, as Segue's model: the same flat colours and elements as sdl_player.c's.
     static let screens: [String: (background: String, elements: [(String, Rect, String)])] = [
@@ -116,7 +120,7 @@ struct SDLPlayerTests {
 
     @Test(.enabled(if: hasSDLDevelopment, "\(skipNote)"))
     func midTransitionFramesMatchSeguesOwnRenderer() throws {
-        let player = try Self.build()
+        let player = try Self.player.get()
         let plugins = try Self.plugins()
         let frames = makeTemporaryFolder("sdl-frames")
         let ran = try run(player, ["--frames", frames, "--config", Self.folder + "/segue.json"] + plugins.flatMap { ["--plugins", $0] },
@@ -157,7 +161,7 @@ struct SDLPlayerTests {
 
     @Test(.enabled(if: hasSDLDevelopment && VirtualDisplay.available && VirtualDisplay.hasSDL, "\(skipNote); and Xvfb, xdotool, xwd"))
     func leftAndRightSwitchScreensInAWindow() throws {
-        let player = try Self.build()
+        let player = try Self.player.get()
         let plugins = try Self.plugins()
         let display = try VirtualDisplay()
         let playing = try LiveProcess(player, ["--config", Self.folder + "/segue.json"] + plugins.flatMap { ["--plugins", $0] },
