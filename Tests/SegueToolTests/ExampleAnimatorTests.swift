@@ -59,10 +59,10 @@ struct ExampleAnimatorTests {
         #expect(still(1) != still(0) && still(1) != still(2), "the middle still is mid-transition")
     }
 
-    /// `make install` puts the animator in the user's plugin folder.
-    static func proveInstall(_ example: String, name: String) throws {
-        let out = makeTemporaryFolder(example + "-install")
-        try proveInstall(["-C", Paths.packageRoot + "/Examples/" + example, "OUT=\(out)"], in: out, name: name)
+    /// `make install` puts the animator in the user's plugin folder: run after `make`, as a user runs
+    /// them, with the build in `folder` (the plugin is not built again).
+    static func proveInstall(_ example: String, builtIn folder: String, name: String) throws {
+        try proveInstall(["-C", Paths.packageRoot + "/Examples/" + example, "OUT=\(folder)"], in: folder, name: name)
     }
 
     /// `make ARGUMENTS install`, run in `folder`, puts the animator `name` in the user's plugin folder.
@@ -77,15 +77,16 @@ struct ExampleAnimatorTests {
 
     @Test(.enabled(if: Toolchain.canBuildCPlusPlus, "skipped: the C++ example needs c++ and make (apt-get install g++ make; .ci/run does)"))
     func theCPlusPlusExampleIsAWorkingAnimator() throws {
-        try Self.prove("CardFlip", in: try Self.build("cpp-animator"), parameters: ["duration", "perspective", "axis"],
-                       setting: #""axis": "horizontal""#)
-        try Self.proveInstall("cpp-animator", name: "CardFlip")
+        let folder = try Self.build("cpp-animator")
+        try Self.prove("CardFlip", in: folder, parameters: ["duration", "perspective", "axis"], setting: #""axis": "horizontal""#)
+        try Self.proveInstall("cpp-animator", builtIn: folder, name: "CardFlip")
     }
 
     @Test(.enabled(if: Toolchain.canBuildZig, "skipped: the Zig example needs Zig 0.14 (pip install ziglang==0.14.1; .ci/run does) and make"))
     func theZigExampleIsAWorkingAnimator() throws {
-        try Self.prove("SlideUp", in: try Self.build("zig-animator"), parameters: ["duration", "fade"], setting: #""fade": 0.8"#)
-        try Self.proveInstall("zig-animator", name: "SlideUp")
+        let folder = try Self.build("zig-animator")
+        try Self.prove("SlideUp", in: folder, parameters: ["duration", "fade"], setting: #""fade": 0.8"#)
+        try Self.proveInstall("zig-animator", builtIn: folder, name: "SlideUp")
     }
 
     /// Why bindgen cannot be used, or nil: it is run once, because Debian's
@@ -122,6 +123,6 @@ struct ExampleAnimatorTests {
                             environment: ["CARGO_TARGET_DIR": folder + "/target"], timeout: 600)
         #expect(tests.status == 0 && tests.out.contains("bindgen_test_layout_segue_plan ... ok") && tests.out.contains("test result: ok."), "\(tests.out)\(tests.err)")
         try Self.prove("ZoomFade", in: folder, parameters: ["duration", "depth"], setting: #""depth": 0.3"#)
-        try Self.proveInstall("rust-animator", name: "ZoomFade")
+        try Self.proveInstall("rust-animator", builtIn: folder, name: "ZoomFade")
     }
 }
