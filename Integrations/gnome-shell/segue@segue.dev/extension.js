@@ -222,6 +222,11 @@ class WindowTransition {
             this.end(false);
             return;
         }
+        // The frames drawn so far handed to the GPU, as a monitor's swap does. Mutter 43 does not flush a
+        // virtual monitor's frames (its offscreen swap is a fake one): on llvmpipe a whole animation's frames
+        // were then drawn at once at the next wait on the GPU, the next closing's first frame (0.3-1 s).
+        for (const view of global.stage.peek_stage_views())
+            view.get_framebuffer().flush();
         // The next frame's time, asked for now: the plugin answers while the shell waits for the next refresh.
         try {
             this.transition.prefetch(this._held() ? this._time() : Math.min(this._time() + 1 / 60, this.transition.duration));
