@@ -13,11 +13,15 @@ struct SampledLayers {
     var layers: [segue_layer_request_t] = []
     var states: [segue_layer_state_t] = []
     var meshes: [[segue_vec3_t]] = []
+    /// The animator that runs, and why: copied, so they outlive the transition (the plan's strings do not).
+    let animator: String
+    let reason: String
 
     /// Samples `transition` at `fraction` of its planned duration, again while the plugin is late (10 s at most).
     init(_ transition: OpaquePointer, at fraction: Double) throws {
         plan.struct_size = UInt32(MemoryLayout<segue_plan_info_t>.size)
         _ = segueTransitionPlan(transition, &plan)
+        (animator, reason) = (String(cString: plan.animator), String(cString: plan.reason))
         let layers = withUnsafeBytes(of: plan.layers) { Array($0.bindMemory(to: segue_layer_request_t.self).prefix(Int(plan.layer_count))) }
         var meshes = layers.map { layer -> [segue_vec3_t] in
             var l = layer
@@ -44,8 +48,4 @@ struct SampledLayers {
         try #require(status == SEGUE_OK, "sample: \(status.rawValue)")
         (self.layers, self.states, self.meshes) = (layers, states, meshes)
     }
-
-    /// The animator that runs, and why.
-    var animator: String { String(cString: plan.animator) }
-    var reason: String { String(cString: plan.reason) }
 }
