@@ -18,7 +18,6 @@ struct KWinEffectTests {
     static let appID = "org.freedesktop.weston.wayland-image"
     /// A picture with detail everywhere, for the client to show.
     static let picture = Paths.packageRoot + "/docs/images/close-Pop.png"
-    static let output = segue_rect_t(x: 0, y: 0, width: 1024, height: 768)
     /// Where in each opening KWin is held and photographed: far enough that every animator shows the window.
     static let held = 0.9
 
@@ -49,61 +48,6 @@ struct KWinEffectTests {
         }
     }
     static let rest = resting(picture)
-
-    /// The layer states libsegue gives the window opening at `fraction` of the
-    /// transition, in a player of the same plugins and rules as KWin's.
-    static func states(_ animator: String, plugins: [String], at fraction: Double, frame: segue_rect_t) throws
-        -> (states: [segue_layer_state_t], layers: [segue_layer_request_t], meshes: [[segue_vec3_t]]) {
-        // The bundled animators and the examples in one folder, as KWin's player finds them.
-        let folder = makeTemporaryFolder("kwin-player")
-        for file in ["SpringSlide", "CurlUp", "ImageZoom", "Pop"].map(Paths.plugin)
-            + plugins.flatMap({ p in ((try? FileManager.default.contentsOfDirectory(atPath: p)) ?? []).map { p + "/" + $0 } })
-            where file.hasSuffix(".so") {
-            try FileManager.default.copyItem(atPath: file, toPath: folder + "/" + (file as NSString).lastPathComponent)
-        }
-        let player = try LibseguePromiseTests.player(folder)
-        defer { seguePlayerFree(player) }
-        var desc = segue_transition_desc_t()
-        desc.struct_size = UInt32(MemoryLayout<segue_transition_desc_t>.size)
-        desc.bounds = output
-        desc.kind = SEGUE_TRANSITION_APPEAR.rawValue
-        desc.going_right = true
-        var made: OpaquePointer?
-        _ = appID.withCString { name in
-            animator.withCString { chosen in
-                desc.to = segue_view_t(name: name, frame: frame, elements: nil, element_count: 0)
-                desc.from = segue_view_t(name: nil, frame: segue_rect_t(), elements: nil, element_count: 0)
-                desc.animator = chosen
-                return segueTransitionBegin(player, &desc, &made)
-            }
-        }
-        let transition = try #require(made, "\(String(cString: segueErrorMessage()!))")
-        defer { segueTransitionFree(transition) }
-        let sampled = try SampledLayers(transition, at: fraction)
-        return (sampled.states, sampled.layers, sampled.meshes)
-    }
-
-    /// What Segue's renderer draws of the window's layer (the to view) over KWin's black desktop.
-    static func expected(_ sampled: (states: [segue_layer_state_t], layers: [segue_layer_request_t], meshes: [[segue_vec3_t]]),
-                         window picture: String) -> Canvas {
-        let root = View(frame: Rect(x: 0, y: 0, width: output.width, height: output.height))
-        root.backgroundColor = Color(red: 0, green: 0, blue: 0)
-        for (i, layer) in sampled.layers.enumerated() where layer.kind == SEGUE_LAYER_TO_VIEW.rawValue {
-            let s = sampled.states[i]
-            let view = View(frame: Rect(x: s.frame.x, y: s.frame.y, width: s.frame.width, height: s.frame.height))
-            view.transform = Transform3D(m: s.transform.m)
-            view.alpha = min(max(s.alpha, 0), 1)
-            view.isHidden = s.hidden
-            view.content = .picture(path: picture, fit: .fill)
-            if layer.mesh_columns > 0 {
-                let mesh = Mesh(columns: Int(layer.mesh_columns), rows: Int(layer.mesh_rows), covering: view.frame)
-                for (k, v) in sampled.meshes[i].enumerated() { mesh.vertices[k] = Vec3(x: v.x, y: v.y, z: v.z) }
-                view.mesh = mesh
-            }
-            root.addSubview(view)
-        }
-        return ViewRenderer(scale: 1, background: Color(red: 0, green: 0, blue: 0)).render(root)
-    }
 
     /// How two pictures of the desktop differ: the share of the pixels either
     /// draws (not black) that only one draws (where the window is), and the
@@ -148,8 +92,9 @@ struct KWinEffectTests {
             #expect(log.contains("\(Self.appID) opens at \(frame.x),\(frame.y) \(frame.width)x\(frame.height): \(animator == "ImageZoom" ? "default" : animator)"),
                     "\(animator): \(log)")
             let shot = try session.photograph()
-            let sampled = try Self.states(animator, plugins: [examples], at: Self.held, frame: window)
-            let drawn = Self.expected(sampled, window: picture)
+            let sampled = try KWinPictures.states(animator, kind: SEGUE_TRANSITION_APPEAR, name: Self.appID, plugins: [examples],
+                                                  at: Self.held, frame: window)
+            let drawn = KWinPictures.expected(sampled, window: picture)
             let difference = Self.difference(shot, drawn)
             figures.append("\(animator) \(String(format: "%.1f%% %.1f%% %.1f", difference.kwinOnly * 100, difference.oneOnly * 100, difference.colour))")
             // The window is seen in both; where KWin draws it, Segue does (all but 3%); the two draw the same
@@ -213,7 +158,8 @@ struct KWinEffectTests {
         session.wait(for: "\(Self.appID) opens at ")
         let shot = try session.photograph()
         let window = segue_rect_t(x: Double(frame.x), y: Double(frame.y), width: Double(frame.width), height: Double(frame.height))
-        let drawn = Self.expected(try Self.states("CurlUp", plugins: [], at: 0.5, frame: window), window: picture)
+        let drawn = KWinPictures.expected(try KWinPictures.states("CurlUp", kind: SEGUE_TRANSITION_APPEAR, name: Self.appID, plugins: [],
+                                                                  at: 0.5, frame: window), window: picture)
         try Data(pngBytes(width: drawn.width, height: drawn.height, rgba: drawn.rgba8)).write(to: URL(fileURLWithPath: session.folder + "/expected-lit.png"))
         try Data(pngBytes(width: shot.width, height: shot.height, rgba: shot.rgba)).write(to: URL(fileURLWithPath: session.folder + "/kwin-lit.png"))
         let expected = drawn.rgba8

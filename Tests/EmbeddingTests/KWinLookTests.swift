@@ -80,8 +80,10 @@ struct KWinLookTests {
         let pointer = try #require(log.firstMatch(of: /minimizes: the animator is told the pointer at ([-0-9.]+),([-0-9.]+)/)
                                     .map { (x: Double($0.1) ?? 0, y: Double($0.2) ?? 0) })
         // Where libsegue says Pop has the window then: its frame scaled about its centre and moved.
-        let leaving = try KWinPictures.states("Pop", kind: SEGUE_TRANSITION_DISAPPEAR, name: name, plugins: [], at: 0.95, frame: frame,
-                                              pointer: pointer, icon: Self.icon).states[0]
+        let sampledLeaving = try KWinPictures.states("Pop", kind: SEGUE_TRANSITION_DISAPPEAR, name: name, plugins: [], at: 0.95, frame: frame,
+                                                     pointer: pointer, icon: Self.icon)
+        try #require(sampledLeaving.animator == "Pop", "Pop plays: \(sampledLeaving.reason)")
+        let leaving = sampledLeaving.states[0]
         let m = leaving.transform.m, f = leaving.frame
         let (cx, cy) = (f.x + f.width / 2 + m.12, f.y + f.height / 2 + m.13)
         let seen = (x0: cx - f.width * m.0 / 2, y0: cy - f.height * m.5 / 2, x1: cx + f.width * m.0 / 2, y1: cy + f.height * m.5 / 2)
@@ -132,6 +134,7 @@ struct KWinLookTests {
             let opening = segue_rect_t(x: Double(at.x), y: Double(at.y), width: Double(at.width), height: Double(at.height))
             let sampled = try KWinPictures.states(animator, kind: SEGUE_TRANSITION_APPEAR, name: name, plugins: [plugins], at: 0.5,
                                                   frame: opening, pointer: told)
+            try #require(sampled.animator == animator, "\(animator) plays: \(sampled.reason)")
             let drawn = KWinPictures.expected(sampled, window: window, over: beneath)
             // Around the window, as far as Pop's shadow reaches.
             let difference = KWinPictures.difference(shot, drawn, within: (at.x - 48, at.y - 48, at.x + at.width + 48, at.y + at.height + 64))

@@ -14,11 +14,12 @@ import Renderer
 /// included, over a photograph of the desktop beneath.
 enum KWinPictures {
     /// The states of the transition of a window of `name` at `frame` at `fraction` of its duration, played by
-    /// `animator` from the plugins in `folders` (Pop is Segue's), told `pointer` and `icon` as the effect tells them.
+    /// `animator` (or what plays instead: see `animator` in the result) from the bundled plugins and those in
+    /// `folders`, as KWin's player finds them, told `pointer` and `icon` as the effect tells them.
     static func states(_ animator: String, kind: segue_transition_kind_t, name: String, plugins folders: [String], at fraction: Double,
-                       frame: segue_rect_t, pointer: (x: Double, y: Double)?, icon: segue_rect_t? = nil) throws -> SampledLayers {
-        let folder = makeTemporaryFolder("kwin-look-player")
-        for file in [Paths.plugin("Pop")] + folders.flatMap({ p in ((try? FileManager.default.contentsOfDirectory(atPath: p)) ?? []).map { p + "/" + $0 } })
+                       frame: segue_rect_t, pointer: (x: Double, y: Double)? = nil, icon: segue_rect_t? = nil) throws -> SampledLayers {
+        let folder = makeTemporaryFolder("kwin-player")
+        for file in ["SpringSlide", "CurlUp", "ImageZoom", "Pop"].map(Paths.plugin) + folders.flatMap({ p in ((try? FileManager.default.contentsOfDirectory(atPath: p)) ?? []).map { p + "/" + $0 } })
             where file.hasSuffix(".so") {
             try FileManager.default.copyItem(atPath: file, toPath: folder + "/" + (file as NSString).lastPathComponent)
         }
@@ -44,16 +45,14 @@ enum KWinPictures {
         }
         let transition = try #require(made, "\(String(cString: segueErrorMessage()!))")
         defer { segueTransitionFree(transition) }
-        let sampled = try SampledLayers(transition, at: fraction)
-        try #require(sampled.animator == animator, "\(animator) plays: \(sampled.reason)")
-        return sampled
+        return try SampledLayers(transition, at: fraction)
     }
 
-    /// What Segue's renderer draws of the window's layers (flat; `window` their picture at rest) with their
-    /// look, over `beneath` (a photograph of the whole output).
-    static func expected(_ sampled: SampledLayers, window picture: String, over beneath: String) -> Canvas {
+    /// What Segue's renderer draws of the window's layers (`window` their picture at rest; a mesh's too) with
+    /// their look, over `beneath` (a photograph of the whole output; nil: KWin's black desktop).
+    static func expected(_ sampled: SampledLayers, window picture: String, over beneath: String? = nil) -> Canvas {
         let root = View(frame: Rect(x: 0, y: 0, width: 1024, height: 768))
-        root.content = .picture(path: beneath, fit: .fill)
+        if let beneath { root.content = .picture(path: beneath, fit: .fill) } else { root.backgroundColor = Color(red: 0, green: 0, blue: 0) }
         for (i, layer) in sampled.layers.enumerated() where layer.kind == SEGUE_LAYER_TO_VIEW.rawValue || layer.kind == SEGUE_LAYER_FROM_VIEW.rawValue {
             let s = sampled.states[i]
             let view = View(frame: Rect(x: s.frame.x, y: s.frame.y, width: s.frame.width, height: s.frame.height))
@@ -65,6 +64,11 @@ enum KWinPictures {
             var look = LayerState(frame: view.frame, zPosition: 0)
             look.raw = s
             (view.clip, view.shadow, view.cornerRadius) = (look.clip, look.shadow, look.cornerRadius)
+            if layer.mesh_columns > 0 {
+                let mesh = Mesh(columns: Int(layer.mesh_columns), rows: Int(layer.mesh_rows), covering: view.frame)
+                for (k, v) in sampled.meshes[i].enumerated() { mesh.vertices[k] = Vec3(x: v.x, y: v.y, z: v.z) }
+                view.mesh = mesh
+            }
             root.addSubview(view)
         }
         return ViewRenderer(scale: 1, background: Color(red: 0, green: 0, blue: 0)).render(root)
