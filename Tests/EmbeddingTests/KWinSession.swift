@@ -170,9 +170,11 @@ final class KWinSession {
         return parts.count == 4 ? (parts[0], parts[1], parts[2], parts[3]) : nil
     }
 
-    /// The whole output, as KWin draws it, once two photographs in a row agree (10 s at most).
+    /// The whole output, as KWin draws it, once three photographs in a row agree (10 s at most): a client
+    /// still drawing its picture on a busy machine can leave one unchanged for the tenth of a second a
+    /// photograph takes.
     func photograph() throws -> DecodedPNG {
-        var last: DecodedPNG?
+        var last: DecodedPNG?, agreeing = 0
         let deadline = Date().addingTimeInterval(10)
         while true {
             let out = folder + "/shot-\(UUID().uuidString).png"
@@ -181,9 +183,10 @@ final class KWinSession {
                                environment: ["DBUS_SESSION_BUS_ADDRESS": bus], timeout: 30)
             try #require(shot.status == 0, "screenshot: \(shot.err)")
             let picture = try decodePNG(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
-            if let last, last.rgba == picture.rgba || Date() > deadline { return picture }
+            agreeing = last?.rgba == picture.rgba ? agreeing + 1 : 0
+            if agreeing == 2 || Date() > deadline { return picture }
             last = picture
-            usleep(100_000)
+            usleep(150_000)
         }
     }
 
