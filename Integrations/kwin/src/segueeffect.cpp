@@ -25,6 +25,23 @@ struct MeshVertex {
     float x, y, u, v, front, back;
 };
 
+/// The vertex shader of Segue's own shaders: a vertex's place through KWin's matrix, its texture coordinate, and
+/// two more values in the texture coordinate's z and w (a mesh vertex's light, front and back; or a layer's
+/// point in its own coordinates), passed on as `extra`.
+const QByteArray quadVertexShader = R"(#version 140
+uniform mat4 modelViewProjectionMatrix;
+in vec4 position;
+in vec4 texcoord;
+out vec2 texcoord0;
+out vec2 extra;
+void main()
+{
+    texcoord0 = texcoord.st;
+    extra = texcoord.pq;
+    gl_Position = modelViewProjectionMatrix * position;
+}
+)";
+
 /// Minimizing is a disappearance, coming back an appearance: the same rules choose their animators.
 bool leaves(SegueEffect::Change change) { return change == SegueEffect::Change::Close || change == SegueEffect::Change::Minimize; }
 
@@ -248,30 +265,17 @@ GLShader *SegueEffect::pageShader()
     // KWin's texture shader, with each vertex's light (libsegue's segue_mesh_light, front and back) and Segue's
     // page shading (segue_page_shading_glsl): lit by its angle where the page faces the viewer; where a triangle
     // is seen from behind, the front washed out, in the back's light. The picture is premultiplied.
-    static const QByteArray vertex = R"(#version 140
-uniform mat4 modelViewProjectionMatrix;
-in vec4 position;
-in vec4 texcoord;
-out vec2 texcoord0;
-out vec2 light;
-void main()
-{
-    texcoord0 = texcoord.st;
-    light = texcoord.pq;
-    gl_Position = modelViewProjectionMatrix * position;
-}
-)";
     static const QByteArray fragment = QByteArray("#version 140\n") + segue::page_shading_glsl() + R"(
 uniform sampler2D sampler;
 uniform vec4 modulation;
 uniform float saturation;
 in vec2 texcoord0;
-in vec2 light;
+in vec2 extra; // the vertex's light: front, back
 out vec4 fragColor;
 void main()
 {
     vec4 c = texture(sampler, texcoord0);
-    c = gl_FrontFacing ? segue_page_lit(c, light.x) : segue_page_lit(segue_page_back(c), light.y);
+    c = gl_FrontFacing ? segue_page_lit(c, extra.x) : segue_page_lit(segue_page_back(c), extra.y);
     if (saturation != 1.0) {
         vec3 desaturated = c.rgb * vec3(0.30, 0.59, 0.11);
         desaturated = vec3(dot(desaturated, c.rgb));
@@ -283,7 +287,7 @@ void main()
     effects->makeOpenGLContextCurrent();
     auto shader = ShaderManager::instance()->generateCustomShader(ShaderTrait::MapTexture | ShaderTrait::Modulate
                                                                       | ShaderTrait::AdjustSaturation,
-                                                                  vertex, fragment);
+                                                                  quadVertexShader, fragment);
     if (shader && shader->isValid()) {
         m_pageShader = std::move(shader);
     } else {
@@ -306,20 +310,7 @@ GLShader *SegueEffect::lookShader(bool shadow)
             return nullptr;
         }
         // Both draw a quad in the layer's plane through its map; each vertex carries its point of the layer's own
-        // coordinates (the texture coordinate's z and w), so the shapes below move with the layer, in perspective too.
-        static const QByteArray vertex = R"(#version 140
-uniform mat4 modelViewProjectionMatrix;
-in vec4 position;
-in vec4 texcoord;
-out vec2 texcoord0;
-out vec2 point;
-void main()
-{
-    texcoord0 = texcoord.st;
-    point = texcoord.pq;
-    gl_Position = modelViewProjectionMatrix * position;
-}
-)";
+        // coordinates (quadVertexShader's `extra`), so the shapes below move with the layer, in perspective too.
         // The shapes' signed distances (negative inside), as Segue's renderer works them out (Masks.swift): exact
         // for a rounded rectangle, the usual first-order estimate for an ellipse; in the layer's points.
         static const QByteArray shapes = R"(#version 140
@@ -330,7 +321,7 @@ uniform vec4 segue_clip_rect;
 uniform vec4 segue_clip_radii;
 uniform float segue_pixel;
 in vec2 texcoord0;
-in vec2 point;
+in vec2 extra; // the fragment's point in the layer's own coordinates
 out vec4 fragColor;
 float segue_rounded_box(vec2 p, vec2 half_size, float radius)
 {
@@ -361,6 +352,7 @@ uniform vec4 modulation;
 uniform float saturation;
 void main()
 {
+    vec2 point = extra;
     float cover = 1.0;
     if (segue_shape != 0) {
         cover = clamp(0.5 - segue_clip_distance(point) / segue_pixel, 0.0, 1.0);
@@ -384,6 +376,7 @@ uniform vec4 segue_color;
 uniform float segue_sigma;
 void main()
 {
+    vec2 point = extra;
     float d = segue_rounded_box(point - segue_size * 0.5, segue_size * 0.5, segue_corner);
     if (segue_shape != 0) {
         d = max(d, segue_clip_distance(point));
@@ -397,7 +390,7 @@ void main()
         for (int k = 0; k < 2; ++k) {
             auto made = ShaderManager::instance()->generateCustomShader(k == 0 ? ShaderTrait::MapTexture | ShaderTrait::Modulate | ShaderTrait::AdjustSaturation
                                                                               : ShaderTrait::UniformColor,
-                                                                     vertex, fragments[k]);
+                                                                     quadVertexShader, fragments[k]);
             if (!made || !made->isValid()) {
                 qCWarning(SEGUE_EFFECT) << "segue: layers are drawn without their clip, corners and shadow: a shader did not compile";
                 m_lookShaders[0].reset();
