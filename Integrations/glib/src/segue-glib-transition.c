@@ -105,6 +105,36 @@ void segue_glib_layer_get_resting_frame(const SegueGLibLayer *layer, double *x, 
     if (height) *height = layer->resting.height;
 }
 
+void segue_glib_layer_get_frame(const SegueGLibLayer *layer, double *x, double *y, double *width, double *height) {
+    g_return_if_fail(layer != NULL);
+    if (x) *x = layer->state.frame.x;
+    if (y) *y = layer->state.frame.y;
+    if (width) *width = layer->state.frame.width;
+    if (height) *height = layer->state.frame.height;
+}
+
+double segue_glib_layer_get_corner_radius(const SegueGLibLayer *layer) {
+    g_return_val_if_fail(layer != NULL, 0);
+    return layer->state.corner_radius; /* clamped by libsegue */
+}
+
+guint segue_glib_layer_get_clip(const SegueGLibLayer *layer, double *x, double *y, double *width, double *height,
+                                double *top_left, double *top_right, double *bottom_right, double *bottom_left) {
+    g_return_val_if_fail(layer != NULL, SEGUE_CLIP_NONE);
+    const segue_clip_t *clip = &layer->state.clip;
+    gboolean shaped = clip->shape == SEGUE_CLIP_ROUNDED_RECT || clip->shape == SEGUE_CLIP_ELLIPSE;
+    gboolean rounded = clip->shape == SEGUE_CLIP_ROUNDED_RECT;
+    if (x) *x = shaped ? clip->rect.x : 0;
+    if (y) *y = shaped ? clip->rect.y : 0;
+    if (width) *width = shaped ? clip->rect.width : 0;
+    if (height) *height = shaped ? clip->rect.height : 0;
+    if (top_left) *top_left = rounded ? clip->radii.top_left : 0;
+    if (top_right) *top_right = rounded ? clip->radii.top_right : 0;
+    if (bottom_right) *bottom_right = rounded ? clip->radii.bottom_right : 0;
+    if (bottom_left) *bottom_left = rounded ? clip->radii.bottom_left : 0;
+    return shaped ? clip->shape : SEGUE_CLIP_NONE;
+}
+
 const double *segue_glib_layer_get_map(const SegueGLibLayer *layer) {
     g_return_val_if_fail(layer != NULL, NULL);
     return layer->map;

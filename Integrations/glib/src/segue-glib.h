@@ -463,6 +463,56 @@ double segue_glib_layer_get_alpha(const SegueGLibLayer *layer);
 void segue_glib_layer_get_resting_frame(const SegueGLibLayer *layer, double *x, double *y, double *width, double *height);
 
 /**
+ * segue_glib_layer_get_frame:
+ * @layer: a layer
+ * @x: (out) (optional): the left edge, container coordinates
+ * @y: (out) (optional): the top edge
+ * @width: (out) (optional): the width
+ * @height: (out) (optional): the height
+ *
+ * Its frame at this sample, before its transform: the layer's own
+ * coordinates (its clip's and corner radius') run from (0, 0) at its
+ * top-left to (width, height); its content, as it rests
+ * (segue_glib_layer_get_resting_frame()), is stretched over it.
+ */
+void segue_glib_layer_get_frame(const SegueGLibLayer *layer, double *x, double *y, double *width, double *height);
+
+/**
+ * segue_glib_layer_get_corner_radius:
+ * @layer: a layer
+ *
+ * Since the animator ABI 1.4: the radius of its corners, in its own
+ * coordinates (segue_glib_layer_get_frame()), within 0 and half its frame's
+ * shorter side; 0: square corners.
+ *
+ * Returns: the radius, in points
+ */
+double segue_glib_layer_get_corner_radius(const SegueGLibLayer *layer);
+
+/**
+ * segue_glib_layer_get_clip:
+ * @layer: a layer
+ * @x: (out) (optional): the clip rectangle's left edge, the layer's own coordinates
+ * @y: (out) (optional): its top edge
+ * @width: (out) (optional): its width (at least 0)
+ * @height: (out) (optional): its height (at least 0)
+ * @top_left: (out) (optional): a rounded rectangle's top-left radius (within 0 and half the rect's shorter side)
+ * @top_right: (out) (optional): its top-right radius
+ * @bottom_right: (out) (optional): its bottom-right radius
+ * @bottom_left: (out) (optional): its bottom-left radius
+ *
+ * Since the animator ABI 1.4: the shape the layer is cut to, in its own
+ * coordinates (segue_glib_layer_get_frame()): only what lies inside is
+ * drawn, anti-aliased, its transform and alpha applied as usual.
+ *
+ * Returns: the shape, as segue/animator.h's segue_clip_shape_t: 0 none
+ *   (the other values are then 0), 1 the rounded rectangle, 2 the ellipse
+ *   inscribed in the rectangle.
+ */
+guint segue_glib_layer_get_clip(const SegueGLibLayer *layer, double *x, double *y, double *width, double *height,
+                                double *top_left, double *top_right, double *bottom_right, double *bottom_left);
+
+/**
  * segue_glib_layer_get_map:
  * @layer: a layer
  *
