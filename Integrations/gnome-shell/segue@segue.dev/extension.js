@@ -26,7 +26,7 @@
 // built-in default finishes it, the player's "fell-back" signal says why).
 'use strict';
 
-const {Clutter, Gio, GLib, GObject, Graphene, Meta, Shell, St} = imports.gi;
+const {Clutter, Cogl, Gio, GLib, GObject, Graphene, Meta, Shell, St} = imports.gi;
 const Main = imports.ui.main;
 
 let SegueGLib = null;
@@ -88,17 +88,27 @@ function windowName(window) {
 
 /// A CurlUp page: the window's actor drawn as a grid moved to the mesh's
 /// vertices (as Segue's renderer sees them, flat), each vertex lit as Segue
-/// lights the page's front. The page's back is drawn as its front (mirrored,
-/// in the front's light), not washed out as Segue's renderer shades it: a
-/// fragment snippet testing gl_FrontFacing on the offscreen effect's pipeline
+/// lights the page, its front or its back, and the back washed out as Segue's
+/// renderer shades paper (libsegue's segue_page_back, in GLSL). Which side a
+/// vertex shows is known from the projected mesh (a cell turned over faces
+/// away), so it travels with the vertex's colour: red the light, green 1 on
+/// the back, alpha the actor's opacity; the texture is not modulated by it
+/// (its layer replaces the colour) and a fragment snippet on the effect's
+/// pipeline shades each pixel from both. (A snippet testing gl_FrontFacing
 /// stalled GNOME Shell 43 on llvmpipe, and the deform effect's back material
-/// was refused.
+/// was refused from GJS.) Across the one cell where the page turns over, the
+/// back's wash is interpolated from one side to the other.
+const PAGE_CODE = `
+cogl_color_out = segue_page_lit(mix(cogl_color_out, segue_page_back(cogl_color_out), cogl_color_in.g), cogl_color_in.r) * cogl_color_in.a;
+`;
+
 const PageEffect = GObject.registerClass(
 class SeguePageEffect extends Clutter.DeformEffect {
     _init() {
         super._init();
         this._layer = null;
         this._light = null;
+        this._shaded = null;
     }
 
     /// The layer to draw (its mesh over `frame`, the window's frame on the stage)
@@ -110,10 +120,23 @@ class SeguePageEffect extends Clutter.DeformEffect {
         this._rows = rows;
         this._points = layer.get_mesh_projected();
         this._light = layer.get_mesh_light(false);
+        this._backLight = layer.get_mesh_light(true);
         this._frame = frame;
         this._actorBox = actorBox;
-        if (!this._points || !this._light)
+        if (!this._points || !this._light || !this._backLight)
             return false;
+        // Which way each cell of the mesh faces: its projected corners' turn (y down: positive faces the viewer).
+        this._facing = [];
+        const stride = columns + 1, p = this._points;
+        for (let j = 0; j < rows; j++) {
+            for (let i = 0; i < columns; i++) {
+                const k = j * stride + i;
+                const ax = p[2 * (k + 1)] - p[2 * k], ay = p[2 * (k + 1) + 1] - p[2 * k + 1];
+                const bx = p[2 * (k + stride)] - p[2 * k], by = p[2 * (k + stride) + 1] - p[2 * k + 1];
+                const cx = p[2 * (k + stride + 1)] - p[2 * k], cy = p[2 * (k + stride + 1) + 1] - p[2 * k + 1];
+                this._facing.push(ax * cy - ay * cx + cx * by - cy * bx >= 0);
+            }
+        }
         // The deform grid over the whole actor (shadows included), as fine as the mesh: each of its
         // vertices is a call into JavaScript as the shell paints.
         if (this.x_tiles !== columns || this.y_tiles !== rows)
@@ -123,19 +146,34 @@ class SeguePageEffect extends Clutter.DeformEffect {
     }
 
     /// Where the mesh puts the content's point at (u, v) of the window's frame,
-    /// as Segue's renderer sees it (flat, its perspective applied), and its light:
+    /// as Segue's renderer sees it (flat, its perspective applied), its light on
+    /// the side it shows, and 1 when that is the back:
     /// bilinear between the mesh's vertices (and beyond its edges, for shadows).
     _at(u, v) {
         const columns = this._columns, rows = this._rows, stride = columns + 1;
         const fx = Math.min(Math.max(u * columns, 0), columns), fy = Math.min(Math.max(v * rows, 0), rows);
         const i = Math.min(Math.floor(fx), columns - 1), j = Math.min(Math.floor(fy), rows - 1);
         const a = u * columns - i, b = v * rows - j;
+        const front = this._facing[j * columns + i];
+        const light = front ? this._light : this._backLight;
         const corner = (ci, cj) => {
             const k = cj * stride + ci;
-            return [this._points[2 * k], this._points[2 * k + 1], this._light[k]];
+            return [this._points[2 * k], this._points[2 * k + 1], light[k]];
         };
         const p00 = corner(i, j), p10 = corner(i + 1, j), p01 = corner(i, j + 1), p11 = corner(i + 1, j + 1);
-        return [0, 1, 2].map(c => (1 - a) * (1 - b) * p00[c] + a * (1 - b) * p10[c] + (1 - a) * b * p01[c] + a * b * p11[c]);
+        const [x, y, shade] = [0, 1, 2].map(c => (1 - a) * (1 - b) * p00[c] + a * (1 - b) * p10[c] + (1 - a) * b * p01[c] + a * b * p11[c]);
+        return [x, y, shade, front ? 0 : 1];
+    }
+
+    vfunc_paint_target(node, paintContext) {
+        // The page's shading on the effect's pipeline (made as it first paints), once.
+        const pipeline = this.get_pipeline();
+        if (pipeline && this._shaded !== pipeline) {
+            pipeline.set_layer_combine(0, 'RGBA = REPLACE(TEXTURE)');
+            pipeline.add_snippet(Cogl.Snippet.new(Cogl.SnippetHook.FRAGMENT, SegueGLib.page_shading_glsl(), PAGE_CODE));
+            this._shaded = pipeline;
+        }
+        super.vfunc_paint_target(node, paintContext);
     }
 
     vfunc_deform_vertex(width, height, vertex) {
@@ -144,15 +182,90 @@ class SeguePageEffect extends Clutter.DeformEffect {
         // The vertex in stage coordinates at rest, as a point of the window's frame.
         const box = this._actorBox, frame = this._frame;
         const sx = box.x + vertex.tx * box.width, sy = box.y + vertex.ty * box.height;
-        const [x, y, light] = this._at((sx - frame.x) / frame.width, (sy - frame.y) / frame.height);
+        const [x, y, light, back] = this._at((sx - frame.x) / frame.width, (sy - frame.y) / frame.height);
         vertex.x = (x - box.x) * width / box.width;
         vertex.y = (y - box.y) * height / box.height;
         vertex.z = 0;
-        // Lit as Segue lights the page: the colour (premultiplied by the actor's opacity, which the
-        // effect put in the vertex's alpha) times the light.
+        // The actor's opacity (the effect put it in the vertex's alpha), the light and the side, for the snippet.
         const alpha = vertex.color.get_alpha_byte();
-        const shade = Math.round(alpha * Math.min(Math.max(light, 0), 1));
-        vertex.color.init_from_4ub(shade, shade, shade, alpha);
+        vertex.color.init_from_4ub(Math.round(255 * Math.min(Math.max(light, 0), 1)), back * 255, 0, alpha);
+    }
+});
+
+/// A flat layer's look (the animator ABI 1.4): its corners rounded and its clip (a rounded rectangle or
+/// an ellipse), drawn as an anti-aliased coverage mask over the window's actor in the actor's own
+/// coordinates (the offscreen effect paints the actor untransformed, then puts it where its transform
+/// says). The corners cut the window's frame only: the window's own shadow, outside its frame, stays
+/// (Segue's shadow is not drawn: the window's own stands for it). A clip cuts everything, shadow included.
+const LOOK_DECLARATIONS = `
+uniform vec2 segue_size;
+uniform vec4 segue_frame;
+uniform vec2 segue_corner;
+uniform float segue_shape;
+uniform vec4 segue_clip;
+uniform vec4 segue_clip_rx;
+uniform vec4 segue_clip_ry;
+
+float segue_rounded(vec2 p, vec4 box, vec4 rx, vec4 ry) {
+    vec2 lo = box.xy, hi = box.xy + box.zw;
+    float cover = clamp(min(min(p.x - lo.x, hi.x - p.x), min(p.y - lo.y, hi.y - p.y)) + 0.5, 0.0, 1.0);
+    bool left = p.x < lo.x + 0.5 * box.z, top = p.y < lo.y + 0.5 * box.w;
+    vec2 r = top ? (left ? vec2(rx.x, ry.x) : vec2(rx.y, ry.y)) : (left ? vec2(rx.w, ry.w) : vec2(rx.z, ry.z));
+    vec2 d = (p - vec2(left ? lo.x + r.x : hi.x - r.x, top ? lo.y + r.y : hi.y - r.y)) * vec2(left ? -1.0 : 1.0, top ? -1.0 : 1.0);
+    if (r.x > 0.0 && r.y > 0.0 && d.x > 0.0 && d.y > 0.0)
+        cover = min(cover, clamp((1.0 - length(d / r)) * min(r.x, r.y) + 0.5, 0.0, 1.0));
+    return cover;
+}
+
+float segue_ellipse(vec2 p, vec4 box) {
+    vec2 r = 0.5 * box.zw;
+    if (r.x <= 0.0 || r.y <= 0.0)
+        return 0.0;
+    return clamp((1.0 - length((p - box.xy - r) / r)) * min(r.x, r.y) + 0.5, 0.0, 1.0);
+}
+`;
+const LOOK_CODE = `
+vec2 p = cogl_tex_coord_in[0].xy * segue_size;
+float cover = 1.0;
+if (p.x > segue_frame.x && p.y > segue_frame.y && p.x < segue_frame.x + segue_frame.z && p.y < segue_frame.y + segue_frame.w)
+    cover = segue_rounded(p, segue_frame, vec4(segue_corner.x), vec4(segue_corner.y));
+if (segue_shape > 1.5)
+    cover *= segue_ellipse(p, segue_clip);
+else if (segue_shape > 0.5)
+    cover *= segue_rounded(p, segue_clip, segue_clip_rx, segue_clip_ry);
+cogl_color_out *= cover;
+`;
+
+const LookEffect = GObject.registerClass(
+class SegueLookEffect extends Shell.GLSLEffect {
+    vfunc_build_pipeline() {
+        this.add_glsl_snippet(Shell.SnippetHook.FRAGMENT, LOOK_DECLARATIONS, LOOK_CODE, false);
+    }
+
+    _set(name, values) {
+        this.set_uniform_float(this.get_uniform_location(name), values.length, values);
+    }
+
+    /// The layer's corners and clip over an actor of `size`, the window's frame at `frame` in the actor's
+    /// coordinates (the content as it rests, which the layer's own coordinates stretch over).
+    /// False when the layer has neither (the effect is not needed).
+    show(layer, size, frame) {
+        const [, , width, height] = layer.get_frame();
+        const radius = layer.get_corner_radius();
+        const [shape, cx, cy, cw, ch, tl, tr, br, bl] = layer.get_clip();
+        if (radius <= 0 && shape === 0)
+            return false;
+        // From the layer's own coordinates to the actor's.
+        const sx = width > 0 ? frame.width / width : 1, sy = height > 0 ? frame.height / height : 1;
+        this._set('segue_size', [size.width, size.height]);
+        this._set('segue_frame', [frame.x, frame.y, frame.width, frame.height]);
+        this._set('segue_corner', [radius * sx, radius * sy]);
+        this._set('segue_shape', [shape]);
+        this._set('segue_clip', [frame.x + cx * sx, frame.y + cy * sy, cw * sx, ch * sy]);
+        this._set('segue_clip_rx', [tl * sx, tr * sx, br * sx, bl * sx]);
+        this._set('segue_clip_ry', [tl * sy, tr * sy, br * sy, bl * sy]);
+        this.queue_repaint();
+        return true;
     }
 });
 
@@ -172,6 +285,7 @@ class WindowTransition {
         this._began = GLib.get_monotonic_time();
         this._ended = false;
         this._effect = null;
+        this._look = null;
         this._side = CHANGES[change].leaves ? SegueGLib.Side.FROM : SegueGLib.Side.TO;
         const milliseconds = Math.max(1, Math.round(transition.duration * this._slowDown * 1000));
         this._timeline = new Clutter.Timeline({actor, duration: milliseconds});
@@ -249,6 +363,7 @@ class WindowTransition {
         }
         actor.opacity = Math.round(255 * Math.min(Math.max(layer.get_alpha(), 0), 1));
         if (layer.get_has_mesh()) {
+            this._removeLook(); // a page has no corners nor clip here
             if (!this._effect) {
                 this._effect = new PageEffect();
                 actor.add_effect_with_name('segue-page', this._effect);
@@ -271,6 +386,28 @@ class WindowTransition {
         const toFrame = new Graphene.Matrix().init_translate(new Graphene.Point3D({x: -ox, y: -oy, z: 0}));
         const back = new Graphene.Matrix().init_translate(new Graphene.Point3D({x: ox, y: oy, z: 0}));
         actor.set_transform(toFrame.multiply(map).multiply(back));
+        this._showLook(layer, {x: ox, y: oy, width: frame.width, height: frame.height});
+    }
+
+    /// The layer's corners and clip, through a look effect on the actor while it has either.
+    _showLook(layer, frame) {
+        if (layer.get_corner_radius() <= 0 && layer.get_clip()[0] === 0) {
+            this._removeLook();
+            return;
+        }
+        if (!this._look) {
+            this._look = new LookEffect();
+            this.actor.add_effect_with_name('segue-look', this._look);
+        }
+        if (!this._look.show(layer, {width: this.actor.width, height: this.actor.height}, frame))
+            this._removeLook();
+    }
+
+    _removeLook() {
+        if (this._look) {
+            this.actor.remove_effect(this._look);
+            this._look = null;
+        }
     }
 
     _removeEffect() {
@@ -305,6 +442,7 @@ class WindowTransition {
         try {
             actor.disconnect(this._destroyId);
             this._removeEffect();
+            this._removeLook();
             actor.set_transform(null);
             actor.opacity = 255;
         } catch (e) {
