@@ -125,6 +125,11 @@ class SeguePageEffect extends Clutter.DeformEffect {
         this._actorBox = actorBox;
         if (!this._points || !this._light || !this._backLight)
             return false;
+        // Held (a photograph) or between two changes of the plugin's frames: the same page, not painted again.
+        const key = `${this._points.join()} ${frame.x},${frame.y},${frame.width},${frame.height} ${actorBox.x},${actorBox.y},${actorBox.width},${actorBox.height}`;
+        if (key === this._key)
+            return true;
+        this._key = key;
         // Which way each cell of the mesh faces: its projected corners' turn (y down: positive faces the viewer).
         this._facing = [];
         const stride = columns + 1, p = this._points;
