@@ -20,10 +20,13 @@
 // Each frame (a Clutter.Timeline on the window's actor) samples the
 // transition and sets the window actor's state: a flat layer through
 // actor.set_transform() (the map in the actor's own coordinates, in
-// perspective), a mesh (CurlUp's page) through a Clutter.DeformEffect lit
-// as Segue lights it, its alpha as the actor's opacity. A plugin never holds the shell up beyond libsegue's
-// sample bound: a plugin that crashes or hangs costs its animation only (the
-// built-in default finishes it, the player's "fell-back" signal says why).
+// perspective), its corners and clip (the animator ABI 1.4) through a
+// Shell.GLSLEffect mask, a mesh (CurlUp's page) through a Clutter.DeformEffect
+// lit and its back washed out as Segue's renderer shades them, its alpha as
+// the actor's opacity; the window's own shadow stands for Segue's. A plugin
+// never holds the shell up beyond libsegue's sample bound: a plugin that
+// crashes or hangs costs its animation only (the built-in default finishes
+// it, the player's "fell-back" signal says why).
 'use strict';
 
 const {Clutter, Cogl, Gio, GLib, GObject, Graphene, Meta, Shell, St} = imports.gi;
