@@ -55,6 +55,7 @@ ifneq ($(strip $(SOURCES)),)
 # library it does not link, and -lm is the maths library sin and exp come from.
 SEGUE_LINK = $(if $(filter %.cpp %.cc %.cxx,$(SOURCES)),$(CXX) $(CXXFLAGS),$(CC) $(CFLAGS))
 $(PLUGIN_LIB): $(SOURCES)
+	@mkdir -p $(OUT)
 	$(SEGUE_LINK) $(SEGUE_CFLAGS) -shared -fPIC -Wl,-z,defs -o $@ $(SOURCES) -lm
 endif
 

@@ -11,8 +11,8 @@
  * clip in its states) the window fades instead.
  *
  * Build it with nothing but the header:
- *   cc -std=c11 -shared -fPIC -I Sources/AnimatorABI/include \
- *      -o libIris.so Examples/iris-animator/iris.c
+ *   cc -std=c11 -shared -fPIC -Wl,-z,defs -I Sources/AnimatorABI/include \
+ *      -o libIris.so Examples/iris-animator/iris.c -lm
  */
 #include "segue_animator.h"
 
