@@ -178,7 +178,9 @@ struct SegueStackView::Playing {
     QQuickItem *meshItem = nullptr;  // a SegueMeshGrid or SegueMeshItem, when the plan has a mesh
     QPointer<QQuickItem> leaving;  // popped or replaced: disposed of at the end
     bool leavingOwned = false;
-    QTimer timer;
+    QTimer timer;                   // ticks when the window draws no frame (hidden): a frame's tick restarts it
+    QMetaObject::Connection frames;  // the window's afterAnimating: a tick each frame it draws
+    double lastTick = -1, step = 1 / 60.0;  // the last tick's time and the time between the last two ticks
 };
 
 static const double EdgeWidth = 24, DragThreshold = 12, RestSeconds = 0.1;
@@ -365,9 +367,12 @@ bool SegueStackView::play(QQuickItem *from, QQuickItem *to, bool goingRight, Ent
         p->transforms[side]->appendToItem(p->pages[side]);
     }
     m_playing = p;
-    p->timer.setTimerType(Qt::PreciseTimer);
-    p->timer.setInterval(16);
+    // Sampled as the window animates each frame (as Qt Quick's own animations are), so that the view
+    // moves at the window's frame rate: one sample a frame drawn, none lost between a timer and the
+    // frames. The timer ticks only when the window draws no frame (hidden, or not yet shown).
+    p->timer.setInterval(100);
     connect(&p->timer, &QTimer::timeout, this, &SegueStackView::tick);
+    if (window()) p->frames = connect(window(), &QQuickWindow::afterAnimating, this, &SegueStackView::tick);
     p->head.clock.start();
     p->timer.start();
     emit busyChanged();
@@ -422,9 +427,16 @@ void SegueStackView::tick() {
             p->meshItem->update();
         }
     }
-    if (m_hold >= 0) return;
+    p->timer.start();
+    if (p->lastTick >= 0 && t > p->lastTick) p->step = qBound(0.004, t - p->lastTick, 0.1);
+    p->lastTick = t;
+    if (m_hold >= 0) {
+        if (p->transition->late() && window()) window()->update();  // sampled again next frame until it answers
+        return;
+    }
+    if (window()) window()->update();  // the next frame, where the transition is sampled again
     // The next frame's answer asked for now, while this one is drawn (a finger's next place is unknown).
-    if (!p->head.interactive || p->head.released) p->transition->prefetch(t + p->timer.interval() / 1000.0);
+    if (!p->head.interactive || p->head.released) p->transition->prefetch(t + p->step);
     if (p->head.interactive) {
         if (p->head.arrived()) endTransition(p->head.target == 1);
     } else if (t >= duration) {
@@ -437,6 +449,7 @@ void SegueStackView::endTransition(bool completed) {
     if (!p) return;
     m_playing = nullptr;
     p->timer.stop();
+    disconnect(p->frames);
     segueqt::Report report = p->transition->finish(completed);
     delete p->transition;
     for (int side = 0; side < 2; side++) {
