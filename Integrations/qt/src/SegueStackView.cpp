@@ -174,6 +174,9 @@ struct SegueStackView::Playing {
     QPointer<QQuickItem> pages[2];  // from, to
     SegueLayerTransform *transforms[2] = { nullptr, nullptr };
     bool layered[2] = { false, false };
+    // A fading page's stand-in: a ShaderEffectSource of it (the page hidden), moved and faded in its place.
+    QQuickItem *proxies[2] = { nullptr, nullptr };
+    SegueLayerTransform *proxyTransforms[2] = { nullptr, nullptr };
     SegueMeshes meshes;
     QQuickItem *meshItem = nullptr;  // a SegueMeshGrid or SegueMeshItem, when the plan has a mesh
     QPointer<QQuickItem> leaving;  // popped or replaced: disposed of at the end
@@ -380,6 +383,25 @@ bool SegueStackView::play(QQuickItem *from, QQuickItem *to, bool goingRight, Ent
     return true;
 }
 
+// A ShaderEffectSource of `page` in the view (the page hidden while it lives), or null when the view has
+// no QML engine or it could not be made.
+QQuickItem *SegueStackView::standIn(QQuickItem *page) {
+    QQmlEngine *engine = qmlEngine(this);
+    if (!engine || !page) return nullptr;
+    QQmlComponent component(engine);
+    // Unsmoothed, as layer.enabled draws a layer by default.
+    component.setData("import QtQuick 2.15\nShaderEffectSource { hideSource: true; live: true; smooth: false }", QUrl());
+    auto *proxy = qobject_cast<QQuickItem *>(component.create());
+    if (!proxy) {
+        qWarning("Segue: a fading page is drawn through layer.enabled (no ShaderEffectSource: %s)", qPrintable(component.errorString()));
+        return nullptr;
+    }
+    proxy->setParentItem(this);
+    proxy->setProperty("sourceItem", QVariant::fromValue(page));
+    proxy->setSize(page->size());
+    return proxy;
+}
+
 void SegueStackView::tick() {
     Playing *p = m_playing;
     if (!p) return;
@@ -399,28 +421,40 @@ void SegueStackView::tick() {
                 continue;
             }
             shown[side] = true;
+            // A page fading (by more than half a level in 255) is drawn whole and then faded, as Segue
+            // draws a layer; faded as an item Qt Quick would fade each of its items on its own, each
+            // showing through the next. A ShaderEffectSource of the page stands in for it: moved and
+            // faded, it draws its picture again only when the page changes (layer.enabled on the
+            // moving page cost Qt 6's software renderer a tenth more a frame); layer.enabled where it
+            // cannot be made.
+            if (layer.state.alpha < 0.998 && !p->proxies[side] && !p->layered[side] && !QQmlProperty::read(p->pages[side], "layer.enabled").toBool()) {
+                if (QQuickItem *proxy = standIn(p->pages[side])) {
+                    p->proxies[side] = proxy;
+                    p->proxyTransforms[side] = new SegueLayerTransform(this);
+                    p->proxyTransforms[side]->appendToItem(proxy);
+                } else {
+                    p->layered[side] = QQmlProperty::write(p->pages[side], "layer.enabled", true);
+                }
+            }
+            QQuickItem *drawn = p->proxies[side] ? p->proxies[side] : p->pages[side].data();
+            SegueLayerTransform *transform = p->proxies[side] ? p->proxyTransforms[side] : p->transforms[side];
             const double *m = layer.map;
             if (m[0] == 1 && m[1] == 0 && m[3] == 0 && m[4] == 1 && m[6] == 0 && m[7] == 0 && m[8] == 1) {
                 // A translation moves the item itself: Qt Quick's renderers draw a moved item as a
                 // StackView's slide, cheaper than an item under a transform.
                 static const double identity[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
-                p->transforms[side]->setMap(identity);
-                p->pages[side]->setPosition(QPointF(m[2], m[5]));
+                transform->setMap(identity);
+                drawn->setPosition(QPointF(m[2], m[5]));
             } else {
-                p->pages[side]->setPosition(QPointF(0, 0));
-                p->transforms[side]->setMap(m);
+                drawn->setPosition(QPointF(0, 0));
+                transform->setMap(m);
             }
-            p->pages[side]->setOpacity(qBound(0.0, layer.state.alpha, 1.0));
-            // A page fading (by more than half a level in 255) is drawn whole and then faded, as Segue
-            // draws a layer; without a layer Qt Quick would fade each of its items on its own, each
-            // showing through the next.
-            if (layer.state.alpha < 0.998 && !p->layered[side] && !QQmlProperty::read(p->pages[side], "layer.enabled").toBool()) {
-                p->layered[side] = QQmlProperty::write(p->pages[side], "layer.enabled", true);
-            }
-            p->pages[side]->setZ(k);  // back to front: Qt Quick draws siblings by z, then by order
+            drawn->setOpacity(qBound(0.0, layer.state.alpha, 1.0));
+            drawn->setZ(k);  // back to front: Qt Quick draws siblings by z, then by order
         }
         for (int side = 0; side < 2; side++) {
             if (p->pages[side]) p->pages[side]->setVisible(shown[side]);
+            if (p->proxies[side]) p->proxies[side]->setVisible(shown[side]);
         }
         if (p->meshItem) {
             p->meshItem->setVisible(!p->meshes.layers.isEmpty());
@@ -460,7 +494,9 @@ void SegueStackView::endTransition(bool completed) {
             if (p->layered[side]) QQmlProperty::write(p->pages[side], "layer.enabled", false);
             p->pages[side]->setZ(0);
         }
+        delete p->proxies[side];  // before its transform: the transform would update a destroyed item
         delete p->transforms[side];
+        delete p->proxyTransforms[side];
     }
     delete p->meshItem;
     if (!completed && p->leaving) {

@@ -35,8 +35,10 @@ private:
  * (~/.config/segue/segue.json, or `configFile`), else the built-in default; the plugin runs in
  * libsegue's sandboxed worker (a crash or hang costs only its transition). Each layer moves its page
  * item by a SegueLayerTransform (the full matrix), its opacity and its stacking order (z, back to
- * front as libsegue's sampler hands them: Qt Quick does not sort by depth); a page fading is drawn
- * through a layer (layer.enabled) while it fades. A layer with a mesh (CurlUp) is drawn from pictures
+ * front as libsegue's sampler hands them: Qt Quick does not sort by depth), sampled once a frame as
+ * the window animates; a page fading is drawn whole through a ShaderEffectSource of it (the page
+ * hidden) moved and faded in its place, or layer.enabled when none can be made. A layer with a mesh
+ * (CurlUp) is drawn from pictures
  * of the two pages grabbed from the window as the transition begins (so what covers the view in the
  * window is in them too): in the scene graph as a textured grid of the mesh's projected vertices with
  * Qt's stock materials, the light per vertex and the page's back as Segue shades them; with Qt Quick's
@@ -127,6 +129,7 @@ private:
     bool edgeEvent(QEvent *event, QPointF at);
     void release(bool finish, double speed);
     void tick();
+    QQuickItem *standIn(QQuickItem *page);
     void endTransition(bool completed);
     void place(QQuickItem *item);
 
