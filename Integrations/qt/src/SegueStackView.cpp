@@ -388,12 +388,14 @@ bool SegueStackView::play(QQuickItem *from, QQuickItem *to, bool goingRight, Ent
 QQuickItem *SegueStackView::standIn(QQuickItem *page) {
     QQmlEngine *engine = qmlEngine(this);
     if (!engine || !page) return nullptr;
-    QQmlComponent component(engine);
-    // Unsmoothed, as layer.enabled draws a layer by default.
-    component.setData("import QtQuick 2.15\nShaderEffectSource { hideSource: true; live: true; smooth: false }", QUrl());
-    auto *proxy = qobject_cast<QQuickItem *>(component.create());
+    if (!m_standIn) {  // compiled once a view
+        m_standIn = new QQmlComponent(engine, this);
+        // Unsmoothed, as layer.enabled draws a layer by default.
+        m_standIn->setData("import QtQuick 2.15\nShaderEffectSource { hideSource: true; live: true; smooth: false }", QUrl());
+    }
+    auto *proxy = qobject_cast<QQuickItem *>(m_standIn->create());
     if (!proxy) {
-        qWarning("Segue: a fading page is drawn through layer.enabled (no ShaderEffectSource: %s)", qPrintable(component.errorString()));
+        qWarning("Segue: a fading page is drawn through layer.enabled (no ShaderEffectSource: %s)", qPrintable(m_standIn->errorString()));
         return nullptr;
     }
     proxy->setParentItem(this);

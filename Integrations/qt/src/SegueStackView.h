@@ -7,6 +7,8 @@
 #include <QVariant>
 #include <QtQml/qqml.h>
 
+class QQmlComponent;
+
 namespace segueqt {
 class Player;
 class Transition;
@@ -142,6 +144,7 @@ private:
     bool m_edgeSwipe = true, m_edgePress = false, m_swiping = false;
     QPointF m_pressAt;
     double m_lastX = 0, m_lastTime = 0, m_speed = 0;
+    QQmlComponent *m_standIn = nullptr;  // makes a fading page's ShaderEffectSource stand-in
     struct Playing;
     Playing *m_playing = nullptr;
 };
