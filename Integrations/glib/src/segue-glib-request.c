@@ -14,6 +14,9 @@ struct _SegueGLibRequest {
     double bounds_width, bounds_height;
     char *animator, *parameters_json;
     gboolean going_right, interactive;
+    segue_anchor_t anchor;
+    SegueGLibWindowType window_type;
+    gboolean modal;
     GArray *elements[2];                /* of Element */
     GPtrArray *element_pointers[2];     /* what the description borrows: pointers into elements */
 };
@@ -25,6 +28,8 @@ enum {
     PROP_FROM_X, PROP_FROM_Y, PROP_FROM_WIDTH, PROP_FROM_HEIGHT,
     PROP_TO_X, PROP_TO_Y, PROP_TO_WIDTH, PROP_TO_HEIGHT,
     PROP_BOUNDS_WIDTH, PROP_BOUNDS_HEIGHT, PROP_ANIMATOR, PROP_PARAMETERS_JSON, PROP_GOING_RIGHT, PROP_INTERACTIVE,
+    PROP_ANCHOR_HAS_RECT, PROP_ANCHOR_HAS_POINT, PROP_ANCHOR_X, PROP_ANCHOR_Y, PROP_ANCHOR_WIDTH, PROP_ANCHOR_HEIGHT,
+    PROP_ANCHOR_POINT_X, PROP_ANCHOR_POINT_Y, PROP_WINDOW_TYPE, PROP_MODAL,
     N_PROPS
 };
 
@@ -40,6 +45,12 @@ static double *frame_value(SegueGLibRequest *self, guint id) {
     case PROP_TO_HEIGHT: return &self->frames[1].height;
     case PROP_BOUNDS_WIDTH: return &self->bounds_width;
     case PROP_BOUNDS_HEIGHT: return &self->bounds_height;
+    case PROP_ANCHOR_X: return &self->anchor.rect.x;
+    case PROP_ANCHOR_Y: return &self->anchor.rect.y;
+    case PROP_ANCHOR_WIDTH: return &self->anchor.rect.width;
+    case PROP_ANCHOR_HEIGHT: return &self->anchor.rect.height;
+    case PROP_ANCHOR_POINT_X: return &self->anchor.point_x;
+    case PROP_ANCHOR_POINT_Y: return &self->anchor.point_y;
     default: return NULL;
     }
 }
@@ -59,6 +70,10 @@ static void set_property(GObject *object, guint id, const GValue *value, GParamS
     case PROP_PARAMETERS_JSON: g_free(self->parameters_json); self->parameters_json = g_value_dup_string(value); break;
     case PROP_GOING_RIGHT: self->going_right = g_value_get_boolean(value); break;
     case PROP_INTERACTIVE: self->interactive = g_value_get_boolean(value); break;
+    case PROP_ANCHOR_HAS_RECT: self->anchor.has_rect = g_value_get_boolean(value); break;
+    case PROP_ANCHOR_HAS_POINT: self->anchor.has_point = g_value_get_boolean(value); break;
+    case PROP_WINDOW_TYPE: self->window_type = g_value_get_enum(value); break;
+    case PROP_MODAL: self->modal = g_value_get_boolean(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
     }
 }
@@ -78,6 +93,10 @@ static void get_property(GObject *object, guint id, GValue *value, GParamSpec *p
     case PROP_PARAMETERS_JSON: g_value_set_string(value, self->parameters_json); break;
     case PROP_GOING_RIGHT: g_value_set_boolean(value, self->going_right); break;
     case PROP_INTERACTIVE: g_value_set_boolean(value, self->interactive); break;
+    case PROP_ANCHOR_HAS_RECT: g_value_set_boolean(value, self->anchor.has_rect); break;
+    case PROP_ANCHOR_HAS_POINT: g_value_set_boolean(value, self->anchor.has_point); break;
+    case PROP_WINDOW_TYPE: g_value_set_enum(value, self->window_type); break;
+    case PROP_MODAL: g_value_set_boolean(value, self->modal); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
     }
 }
@@ -117,6 +136,100 @@ static void segue_glib_request_class_init(SegueGLibRequestClass *class) {
     props[PROP_PARAMETERS_JSON] = g_param_spec_string("parameters-json", NULL, NULL, NULL, flags);
     props[PROP_GOING_RIGHT] = g_param_spec_boolean("going-right", NULL, NULL, FALSE, flags);
     props[PROP_INTERACTIVE] = g_param_spec_boolean("interactive", NULL, NULL, FALSE, flags);
+    /**
+     * SegueGLibRequest:anchor-has-rect:
+     *
+     * Whether "anchor-x", "anchor-y", "anchor-width" and "anchor-height" are
+     * known: the rectangle the window comes out of or goes into, in container
+     * coordinates (a minimized window's task-bar entry, its icon geometry; the
+     * launcher an opening came from). libsegue's segue_anchor_t.has_rect: an
+     * animator reads the rectangle only when this is %TRUE (Pop minimizes a
+     * closing window into it and opens one out of it).
+     *
+     * Since: 1.1
+     */
+    props[PROP_ANCHOR_HAS_RECT] = g_param_spec_boolean("anchor-has-rect", NULL, NULL, FALSE, flags);
+    /**
+     * SegueGLibRequest:anchor-has-point:
+     *
+     * Whether "anchor-point-x" and "anchor-point-y" are known: a point the
+     * transition comes from, in container coordinates (the pointer when it
+     * began). libsegue's segue_anchor_t.has_point (Pop grows an opening
+     * window about it).
+     *
+     * Since: 1.1
+     */
+    props[PROP_ANCHOR_HAS_POINT] = g_param_spec_boolean("anchor-has-point", NULL, NULL, FALSE, flags);
+    /**
+     * SegueGLibRequest:anchor-x:
+     *
+     * The anchor rectangle's left edge, container coordinates (read when
+     * "anchor-has-rect" is %TRUE). Likewise "anchor-y" (its top edge),
+     * "anchor-width" and "anchor-height" (its size; an animator ignores a
+     * rectangle of no area).
+     *
+     * Since: 1.1
+     */
+    /**
+     * SegueGLibRequest:anchor-y:
+     *
+     * The anchor rectangle's top edge (see "anchor-x").
+     *
+     * Since: 1.1
+     */
+    /**
+     * SegueGLibRequest:anchor-width:
+     *
+     * The anchor rectangle's width (see "anchor-x").
+     *
+     * Since: 1.1
+     */
+    /**
+     * SegueGLibRequest:anchor-height:
+     *
+     * The anchor rectangle's height (see "anchor-x").
+     *
+     * Since: 1.1
+     */
+    /**
+     * SegueGLibRequest:anchor-point-x:
+     *
+     * The anchor point's x, container coordinates (read when
+     * "anchor-has-point" is %TRUE).
+     *
+     * Since: 1.1
+     */
+    /**
+     * SegueGLibRequest:anchor-point-y:
+     *
+     * The anchor point's y (see "anchor-point-x").
+     *
+     * Since: 1.1
+     */
+    static const char *const anchors[] = { [PROP_ANCHOR_X] = "anchor-x", [PROP_ANCHOR_Y] = "anchor-y",
+        [PROP_ANCHOR_WIDTH] = "anchor-width", [PROP_ANCHOR_HEIGHT] = "anchor-height",
+        [PROP_ANCHOR_POINT_X] = "anchor-point-x", [PROP_ANCHOR_POINT_Y] = "anchor-point-y" };
+    for (guint id = PROP_ANCHOR_X; id <= PROP_ANCHOR_POINT_Y; id++)
+        props[id] = g_param_spec_double(anchors[id], NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, flags);
+    /**
+     * SegueGLibRequest:window-type:
+     *
+     * What kind of window appears or disappears ("to" in an appearance,
+     * "from" in a disappearance; ignored in a switch): libsegue's
+     * segue_transition_desc_t.window_type.
+     *
+     * Since: 1.1
+     */
+    props[PROP_WINDOW_TYPE] = g_param_spec_enum("window-type", NULL, NULL, SEGUE_GLIB_TYPE_WINDOW_TYPE, SEGUE_GLIB_WINDOW_TYPE_NORMAL, flags);
+    /**
+     * SegueGLibRequest:modal:
+     *
+     * Whether that window is modal (it blocks the window beneath it):
+     * libsegue's segue_transition_desc_t.modal.
+     *
+     * Since: 1.1
+     */
+    props[PROP_MODAL] = g_param_spec_boolean("modal", NULL, NULL, FALSE, flags);
     g_object_class_install_properties(object_class, N_PROPS, props);
 }
 
@@ -163,6 +276,9 @@ void segue_glib_request_fill(SegueGLibRequest *request, segue_transition_desc_t 
     desc->animator = request->animator;
     desc->parameters_json = request->parameters_json;
     desc->kind = request->kind;
+    desc->anchor = request->anchor;
+    desc->window_type = (uint32_t)request->window_type;
+    desc->modal = request->modal;
 }
 
 const char *segue_glib_request_element_name(SegueGLibRequest *request, SegueGLibSide side, guint index) {

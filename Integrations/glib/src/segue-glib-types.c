@@ -38,6 +38,19 @@ G_DEFINE_ENUM_TYPE(SegueGLibLogLevel, segue_glib_log_level,
     G_DEFINE_ENUM_VALUE(SEGUE_GLIB_LOG_LEVEL_WARNING, "warning"),
     G_DEFINE_ENUM_VALUE(SEGUE_GLIB_LOG_LEVEL_ERROR, "error"))
 
+G_DEFINE_ENUM_TYPE(SegueGLibWindowType, segue_glib_window_type,
+    G_DEFINE_ENUM_VALUE(SEGUE_GLIB_WINDOW_TYPE_NORMAL, "normal"),
+    G_DEFINE_ENUM_VALUE(SEGUE_GLIB_WINDOW_TYPE_DIALOG, "dialog"),
+    G_DEFINE_ENUM_VALUE(SEGUE_GLIB_WINDOW_TYPE_UTILITY, "utility"),
+    G_DEFINE_ENUM_VALUE(SEGUE_GLIB_WINDOW_TYPE_NOTIFICATION, "notification"),
+    G_DEFINE_ENUM_VALUE(SEGUE_GLIB_WINDOW_TYPE_MENU, "menu"),
+    G_DEFINE_ENUM_VALUE(SEGUE_GLIB_WINDOW_TYPE_TOOLTIP, "tooltip"),
+    G_DEFINE_ENUM_VALUE(SEGUE_GLIB_WINDOW_TYPE_SPLASH, "splash"),
+    G_DEFINE_ENUM_VALUE(SEGUE_GLIB_WINDOW_TYPE_DOCK, "dock"))
+
+/* The animator ABI's values, which the request copies as they are. */
+G_STATIC_ASSERT(SEGUE_GLIB_WINDOW_TYPE_DIALOG == (int)SEGUE_WINDOW_DIALOG && SEGUE_GLIB_WINDOW_TYPE_DOCK == (int)SEGUE_WINDOW_DOCK);
+
 gboolean segue_glib_fail(GError **error, segue_status_t status, const char *what) {
     int code = status < 0 && status >= SEGUE_E_SYSTEM ? -status : SEGUE_GLIB_ERROR_FAILED;
     const char *message = segue_error_message();

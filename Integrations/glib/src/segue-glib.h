@@ -181,6 +181,36 @@ typedef enum {
 GType segue_glib_log_level_get_type(void);
 #define SEGUE_GLIB_TYPE_LOG_LEVEL (segue_glib_log_level_get_type())
 
+/**
+ * SegueGLibWindowType:
+ * @SEGUE_GLIB_WINDOW_TYPE_NORMAL: an application's main window, or not known
+ * @SEGUE_GLIB_WINDOW_TYPE_DIALOG: a dialog over another window
+ * @SEGUE_GLIB_WINDOW_TYPE_UTILITY: a palette or toolbox that stays beside its window
+ * @SEGUE_GLIB_WINDOW_TYPE_NOTIFICATION: a notification bubble or banner
+ * @SEGUE_GLIB_WINDOW_TYPE_MENU: a menu: popup, drop-down or context
+ * @SEGUE_GLIB_WINDOW_TYPE_TOOLTIP: a tooltip
+ * @SEGUE_GLIB_WINDOW_TYPE_SPLASH: a splash screen
+ * @SEGUE_GLIB_WINDOW_TYPE_DOCK: a panel or dock
+ *
+ * What kind of window appears or disappears, as desktops tell them apart
+ * (the animator ABI's segue_window_type_t, same values): a request's
+ * "window-type".
+ *
+ * Since: 1.1
+ */
+typedef enum {
+    SEGUE_GLIB_WINDOW_TYPE_NORMAL = 0,
+    SEGUE_GLIB_WINDOW_TYPE_DIALOG = 1,
+    SEGUE_GLIB_WINDOW_TYPE_UTILITY = 2,
+    SEGUE_GLIB_WINDOW_TYPE_NOTIFICATION = 3,
+    SEGUE_GLIB_WINDOW_TYPE_MENU = 4,
+    SEGUE_GLIB_WINDOW_TYPE_TOOLTIP = 5,
+    SEGUE_GLIB_WINDOW_TYPE_SPLASH = 6,
+    SEGUE_GLIB_WINDOW_TYPE_DOCK = 7,
+} SegueGLibWindowType;
+GType segue_glib_window_type_get_type(void);
+#define SEGUE_GLIB_TYPE_WINDOW_TYPE (segue_glib_window_type_get_type())
+
 /* ---- The request ------------------------------------------------------------ */
 
 /**
@@ -204,6 +234,15 @@ GType segue_glib_log_level_get_type(void);
  * object as a config rule writes parameters, %NULL for the rule's or the
  * animator's defaults); "going-right" (%TRUE when "to" comes after "from")
  * and "interactive" (%TRUE when a gesture drives the transition).
+ *
+ * Since 1.1, what the host knows of the window that appears or disappears
+ * (libsegue's segue_transition_desc_t anchor, window_type and modal, each
+ * described on its property): "anchor-has-rect" with "anchor-x",
+ * "anchor-y", "anchor-width", "anchor-height" (the task-bar entry or
+ * launcher it goes into or comes out of, container coordinates);
+ * "anchor-has-point" with "anchor-point-x", "anchor-point-y" (the pointer);
+ * "window-type" (#SegueGLibWindowType, default NORMAL) and "modal". Left
+ * unset, nothing is known: animators play as they did before.
  */
 #define SEGUE_GLIB_TYPE_REQUEST (segue_glib_request_get_type())
 G_DECLARE_FINAL_TYPE(SegueGLibRequest, segue_glib_request, SEGUE_GLIB, REQUEST, GObject)
