@@ -84,7 +84,9 @@ enum GLibBuild {
 /// mesh (CurlUp by a config rule), read layers against the 3x3 map and
 /// against libsegue's own answers, get errors as GError, receive the
 /// player's signals on the GLib main loop (a crashing plugin's fallback, a
-/// watched config broken and fixed), and leave no worker behind; a C program
+/// watched config broken and fixed), tell Pop a minimize's task-bar entry
+/// (the request's anchor: the window ends on it, and without it shrinks in
+/// place), and leave no worker behind; a C program
 /// built against the installed pkg-config file runs with no variables.
 @Suite(.serialized, .enabled(if: GLibBuild.problem == nil, "\(GLibBuild.problem ?? "")"))
 struct GLibLibraryTests {
@@ -147,7 +149,8 @@ struct GLibLibraryTests {
                                                           prefix: prefix, tag: tag, variables), timeout: 120)
         #expect(ran.status == 0, "\(ran.err)")
         Self.expectChecks(Self.bothCheck + ["libsegue-package", "pop-layers-as-libsegue", "mesh-as-libsegue", "mesh-projected", "element-layer",
-                                            "other-thread-refused", "other-thread-samples", "fell-back-after-drop-names-none"], in: ran.out, ran.err)
+                                            "other-thread-refused", "other-thread-samples", "fell-back-after-drop-names-none",
+                                            "pop-minimizes-into-anchor", "anchor-properties", "pop-without-anchor-shrinks-in-place"], in: ran.out, ran.err)
         #expect(processesTagged(tag).isEmpty, "no worker left after python3 ended")
     }
 

@@ -128,6 +128,47 @@ if reference:
     reference.finish()
     reference.close()
 
+
+def pop_closing_box(**told):
+    """Where Pop's closing window is seen at the end of its transition (the box around its corners through the map),
+    the request telling it `told` (an anchor, a window type), and the request as the player read it."""
+    request = SegueGLib.Request(kind=SegueGLib.TransitionKind.DISAPPEAR, from_name="org.gnome.Calculator", from_x=100,
+                                from_y=80, from_width=700, from_height=475, bounds_width=1280, bounds_height=720,
+                                animator="Pop", **told)
+    tr = player.begin(request)
+    count, _ = fresh(tr, tr.props.duration)
+    box = None
+    for layer in (tr.get_layer(i) for i in range(count)):
+        if layer.get_side() == SegueGLib.Side.FROM:
+            rx, ry, rw, rh = layer.get_resting_frame()
+            m = layer.get_map()
+            seen_at = [((m[0] * X + m[1] * Y + m[2]) / (m[6] * X + m[7] * Y + m[8]),
+                        (m[3] * X + m[4] * Y + m[5]) / (m[6] * X + m[7] * Y + m[8]))
+                       for X, Y in ((rx, ry), (rx + rw, ry), (rx, ry + rh), (rx + rw, ry + rh))]
+            xs, ys = [p[0] for p in seen_at], [p[1] for p in seen_at]
+            box = (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+    tr.finish(True)
+    return box, request
+
+
+def near(box, rect, within):
+    return box is not None and all(abs(a - b) <= within for a, b in zip(box, rect))
+
+
+# Minimizing into a task-bar entry: told the anchor's rectangle, Pop's window ends on it; not told, it shrinks
+# about its own centre. The window type and modal go through the typelib as the enum and a boolean.
+entry = (600, 680, 48, 40)
+anchored, told = pop_closing_box(anchor_has_rect=True, anchor_x=entry[0], anchor_y=entry[1], anchor_width=entry[2],
+                                 anchor_height=entry[3], anchor_has_point=True, anchor_point_x=10, anchor_point_y=20,
+                                 window_type=SegueGLib.WindowType.DIALOG, modal=True)
+check("pop-minimizes-into-anchor", near(anchored, entry, 0.5), f"{anchored} for the entry {entry}")
+check("anchor-properties", told.props.window_type == SegueGLib.WindowType.DIALOG and told.props.modal
+      and told.props.anchor_has_rect and told.props.anchor_width == 48 and told.props.anchor_point_y == 20,
+      (told.props.window_type, told.props.modal))
+unanchored, _ = pop_closing_box()
+check("pop-without-anchor-shrinks-in-place", unanchored is not None and not near(unanchored, entry, 40)
+      and abs(unanchored[0] + unanchored[2] / 2 - 450) < 1 and abs(unanchored[1] + unanchored[3] / 2 - 317.5) < 1, unanchored)
+
 # A mesh: CurlUp, chosen by the config's rule for a -> b.
 tr = player.begin(SegueGLib.Request(from_name="a", to_name="b", bounds_width=390, bounds_height=844))
 check("curlup-by-rule", tr.props.animator == "CurlUp" and "rules[0]" in tr.props.reason, tr.props.reason)
