@@ -582,6 +582,7 @@ class SegueWindowAnimations {
         const [name, origin] = windowName(window);
         const frame = window.get_frame_rect();
         const [width, height] = this.bounds();
+        const [told, said] = toldOf(change, window);
         let transition;
         try {
             const request = new SegueGLib.Request({
@@ -590,6 +591,7 @@ class SegueWindowAnimations {
                 bounds_height: height,
                 going_right: true,
             });
+            Object.assign(request, told);
             if (CHANGES[change].leaves) {
                 Object.assign(request, {from_name: name, from_x: frame.x, from_y: frame.y, from_width: frame.width, from_height: frame.height});
             } else {
@@ -608,10 +610,51 @@ class SegueWindowAnimations {
             this._named.add(name);
             say(`window '${name}' (${origin}; rules match this name) ${CHANGES[change].begins} with ${transition.animator}: ${transition.reason}`);
         }
+        say(`${name} ${CHANGES[change].begins}: the animator is told ${said}`);
         const running = new WindowTransition(this, change, shellwm, actor, transition, name, frame);
         this._running.set(actor, running);
         running.start();
     }
+}
+
+/// The SegueGLib.WindowType of a window (Meta.WindowType folded into the animator ABI's eight kinds).
+function windowType(window) {
+    const T = Meta.WindowType, S = SegueGLib.WindowType;
+    switch (window.get_window_type()) {
+    case T.DIALOG: case T.MODAL_DIALOG: return S.DIALOG;
+    case T.UTILITY: case T.TOOLBAR: return S.UTILITY;
+    case T.NOTIFICATION: return S.NOTIFICATION;
+    case T.MENU: case T.DROPDOWN_MENU: case T.POPUP_MENU: case T.COMBO: return S.MENU;
+    case T.TOOLTIP: return S.TOOLTIP;
+    case T.SPLASHSCREEN: return S.SPLASH;
+    case T.DOCK: return S.DOCK;
+    default: return S.NORMAL;
+    }
+}
+
+/// What the shell knows of where a window comes from or goes to, and what it is, as a SegueGLib.Request's
+/// properties (SegueGLib 1.1, libsegue 1.5): the pointer always; for a minimize and an unminimize the window's
+/// icon geometry when something set it (a dock or task-bar extension; the shell itself sets none); its type, and
+/// whether it is modal. With them, the line for the log saying what the animator is told.
+function toldOf(change, window) {
+    if (!SegueGLib.WindowType)
+        return [{}, 'nothing (the SegueGLib library is older than 1.1)'];
+    const [pointerX, pointerY] = global.get_pointer();
+    const told = {
+        anchor_has_point: true, anchor_point_x: pointerX, anchor_point_y: pointerY,
+        window_type: windowType(window),
+        modal: window.get_window_type() === Meta.WindowType.MODAL_DIALOG || window.is_attached_dialog(),
+    };
+    let said = `the pointer at ${pointerX},${pointerY}`;
+    if (change === 'minimize' || change === 'unminimize') {
+        const [known, icon] = window.get_icon_geometry();
+        if (known && icon.width > 0 && icon.height > 0) {
+            Object.assign(told, {anchor_has_rect: true, anchor_x: icon.x, anchor_y: icon.y, anchor_width: icon.width, anchor_height: icon.height});
+            said += `, the task-bar entry at ${icon.x},${icon.y} ${icon.width}x${icon.height}`;
+        }
+    }
+    const typeName = Object.keys(SegueGLib.WindowType).find(key => SegueGLib.WindowType[key] === told.window_type).toLowerCase();
+    return [told, `${said}; window type ${typeName}${told.modal ? ', modal' : ''}`];
 }
 
 function init() {
