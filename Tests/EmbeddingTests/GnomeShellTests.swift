@@ -96,8 +96,8 @@ struct GnomeShellTests {
         #expect(try session.eval("global.get_window_actors().length") == "0", "the window is gone")
 
         // Minimizing is a disappearance and coming back an appearance, chosen by the same rules. The window's icon
-        // geometry, as a dock or task-bar extension sets it, is the task-bar entry the animator is told: held at 95%
-        // of its minimizing, Pop's window is small, by the entry.
+        // geometry, as a dock or task-bar extension sets it, is the task-bar entry the animator is told: held at 90%
+        // of its minimizing (Pop fades the window in its last third), Pop's window is small, by the entry.
         try configure(Self.rules("SpringSlide", "Pop"))
         mark = session.log.utf8.count
         let minimized = try session.open("/usr/bin/gnome-calculator")
@@ -106,17 +106,19 @@ struct GnomeShellTests {
         let entry = (x: 600, y: 640, width: 64, height: 48)
         try session.eval("global.get_window_actors()[0].meta_window.set_icon_geometry(new imports.gi.Meta.Rectangle("
                          + "{x: \(entry.x), y: \(entry.y), width: \(entry.width), height: \(entry.height)}))")
-        try session.hold(at: 0.95)
+        try session.hold(at: 0.9)
         try session.eval("global.get_window_actors()[0].meta_window.minimize()")
         let told = session.wait(for: "\(Self.calculator) minimizes: the animator is told ")
         #expect(told.contains("\(Self.calculator) minimizes: the animator is told the pointer at ")
                 && told.contains(", the task-bar entry at \(entry.x),\(entry.y) \(entry.width)x\(entry.height); window type normal"), "\(told)")
-        let shrunk = Picture(png: try session.photograph()).drawnBox
+        let picture = Picture(png: try session.photograph())
+        try picture.save("minimize-into-entry")
+        let shrunk = picture.drawnBox
         let window = session.frame("minimizes")
-        #expect(window != nil && shrunk.count > 0 && shrunk.width < window!.width / 3
+        #expect(window != nil && shrunk.count > 0 && shrunk.width < window!.width / 2
                 && abs(shrunk.x + shrunk.width / 2 - (entry.x + entry.width / 2)) < 80
                 && abs(shrunk.y + shrunk.height / 2 - (entry.y + entry.height / 2)) < 80,
-                "held at 95%, small by the entry \(entry): drawn \(shrunk), the window at rest \(String(describing: window))")
+                "held at 90%, small by the entry \(entry): drawn \(shrunk), the window at rest \(String(describing: window))")
         try session.hold(at: nil)
         session.wait(for: "\(Self.calculator) minimized: ")
         log = since(mark)
