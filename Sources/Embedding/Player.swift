@@ -85,12 +85,12 @@ final class Player {
             guard let standard else { throw .config("\(error)") }
             config = SegueConfig(file: standard)
             events.post(.init(kind: SEGUE_EVENT_CONFIG_ERROR.rawValue, level: SEGUE_LOG_ERROR.rawValue,
-                              message: PluginText.escaped("\(error); no rules apply (the built-in default plays every transition) until \(standard) is fixed")))
+                              message: PluginText.escaped("\(error); no rules apply (the built-in default plays every transition not given an animator) until \(standard) is fixed")))
         }
         if missing, let standard {
             let followed = settings.watches ? "; it is read when it appears" : ""
             events.post(.init(kind: SEGUE_EVENT_LOG.rawValue, level: SEGUE_LOG_INFO.rawValue,
-                              message: PluginText.escaped("segue: no config at \(standard): the built-in default plays every transition\(followed)")))
+                              message: PluginText.escaped("segue: no config at \(standard): the built-in default plays every transition not given an animator\(followed)")))
         }
         var hosting = PluginHosting(folders: settings.folders)
         hosting.onlyGivenFolders = settings.onlyGivenFolders

@@ -40,7 +40,7 @@ public final class ConfigReloader {
         /// segue.json is fixed", "segue.json is good again"; nil when neither.
         public func configState(naming file: String) -> String? {
             if configErrors > 0 { return "keeping the last good config until \(file) is fixed" }
-            if configVanished { return "\(file) is gone: no rules apply (the built-in default plays every transition) until it is back" }
+            if configVanished { return "\(file) is gone: no rules apply (the built-in default plays every transition not given an animator) until it is back" }
             if configAppeared { return "\(file) appeared and is followed" }
             return configRecovered ? "\(file) is good again" : nil
         }

@@ -481,7 +481,7 @@ struct KWinEffectTests {
     /// writes is read while KWin runs, with no restart.
     @Test func aConfigWrittenAfterKWinStartedIsFollowed() throws {
         let session = try KWinSession(config: nil, plugins: [])
-        let missing = "no config at \(session.config): the built-in default plays every transition; it is read when it appears"
+        let missing = "no config at \(session.config): the built-in default plays every transition not given an animator; it is read when it appears"
         #expect(session.wait(for: missing).contains(missing), "said once, at the start: \(session.log)")
         try FileManager.default.createDirectory(atPath: (session.config as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try replaceByRename(session.config, with: Self.rules("Pop"))

@@ -196,11 +196,11 @@ struct LibsegueTests {
         #expect(stages == ["stage|absent|default", "stage|written|TestFade", "stage|broken|TestFade", "stage|removed|default", "stage|back|TestFade"],
                 "\(ran.out)")
         let config = home + "/segue/segue.json"
-        #expect(lines.first == "event|0|segue: no config at \(config): the built-in default plays every transition; it is read when it appears",
+        #expect(lines.first == "event|0|segue: no config at \(config): the built-in default plays every transition not given an animator; it is read when it appears",
                 "said once, at the start: \(ran.out)")
         #expect(lines.contains { $0.hasPrefix("event|2|") && $0.contains(config) && $0.contains("keeping the last good config until \(config) is fixed") },
                 "\(ran.out)")
-        #expect(lines.contains("event|1|\(config) is gone: no rules apply (the built-in default plays every transition) until it is back"), "\(ran.out)")
+        #expect(lines.contains("event|1|\(config) is gone: no rules apply (the built-in default plays every transition not given an animator) until it is back"), "\(ran.out)")
         #expect(lines.contains("event|1|\(config) appeared and is followed"), "\(ran.out)")
         #expect(processesTagged(tag).isEmpty, "no worker outlives the player")
     }
@@ -216,7 +216,7 @@ struct LibsegueTests {
         let ran = try run(program, [folder], environment: ["XDG_CONFIG_HOME": home], timeout: 90)
         let lines = ran.out.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("event|2|\(home)/segue/segue.json:1:") == true
-                && lines.first?.hasSuffix("no rules apply (the built-in default plays every transition) until \(home)/segue/segue.json is fixed") == true,
+                && lines.first?.hasSuffix("no rules apply (the built-in default plays every transition not given an animator) until \(home)/segue/segue.json is fixed") == true,
                 "\(ran.out)")
         #expect(lines.contains("stage|absent|default") && lines.contains("stage|written|TestFade"), "\(ran.out)")
     }

@@ -321,7 +321,7 @@ typedef struct segue_player_options {
  * Since 1.4: with config_path NULL, follow the standard config, as a
  * desktop's hosts do: $XDG_CONFIG_HOME/segue/segue.json, else
  * ~/.config/segue/segue.json. Whatever state it is in, the player starts:
- * absent, no rules apply (the built-in default plays every transition) and
+ * absent, no rules apply (the built-in default plays every transition not given an animator) and
  * one SEGUE_EVENT_LOG says so; broken, likewise, with one
  * SEGUE_EVENT_CONFIG_ERROR naming the file, line:column and key. With
  * SEGUE_PLAYER_WATCH it is followed as it appears, changes, breaks (the last
