@@ -205,8 +205,7 @@ struct GnomeShellTests {
     /// Pop's window scaled about its centre, CurlUp's page curled; released,
     /// each ends as the window at rest, and closing removes it.
     @Test func eachAnimatorDrawsInGnomeShellAsSeguesRendererDrawsIt() throws {
-        let examples = makeTemporaryFolder("gnome-shell-examples")
-        try RendererComparison.examples(into: examples)
+        let examples = try SDLPlayerTests.examples.get()
         let session = try GnomeShellSession(config: Self.rules("default", "default"), plugins: [examples],
                                             settings: [("org.gnome.desktop.interface", "color-scheme", "prefer-dark")])
         let pictures = makeTemporaryFolder("gnome-shell-pictures")

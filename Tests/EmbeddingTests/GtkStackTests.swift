@@ -20,15 +20,14 @@ import Renderer
 struct GtkStackTests {
     static let width = 390, height = 844
 
-    /// The plugin folder every run uses: the bundled animators, the C example (CurveSlide) and the C++ one (CardFlip, a perspective).
+    /// The plugin folder every run uses: the bundled animators, a mesh fixture (MeshLook), and the examples built once a run
+    /// (SDLPlayerTests.examples: the C example's CurveSlide, the C++ one's CardFlip, a perspective, the iris example's Iris, a clip).
     static let plugins: Result<String, InstalledLibsegue.SetupFailure> = {
         do {
             let folder = makeTemporaryFolder("gtk-plugins")
             for file in ["SpringSlide", "CurlUp", "ImageZoom", "Pop"].map(Paths.plugin) {
                 try FileManager.default.copyItem(atPath: file, toPath: folder + "/" + (file as NSString).lastPathComponent)
             }
-            // The iris example: ABI 1.4's clip, a circle growing over the page.
-            _ = try CPlugin.build(Paths.packageRoot + "/Examples/iris-animator/iris.c", name: "Iris", into: folder)
             // A mesh page with ABI 1.4's look: a rounded clip, rounded corners and a shadow.
             _ = try CPlugin.build(Paths.packageRoot + "/Tests/Fixtures/gtk/mesh_look.c", name: "MeshLook", into: folder)
             for examples in try SDLPlayerTests.plugins() where examples != Paths.binFolder {

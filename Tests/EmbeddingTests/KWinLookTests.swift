@@ -20,10 +20,9 @@ struct KWinLookTests {
     static let icon = segue_rect_t(x: 40, y: 700, width: 48, height: 48)
 
     @Test func kwinDrawsEachLayersLookAsSeguesRendererDoesAndMinimizesIntoTheIcon() throws {
-        let plugins = makeTemporaryFolder("kwin-look-plugins")
-        _ = try CPlugin.build(Paths.packageRoot + "/Examples/iris-animator/iris.c", name: "Iris", into: plugins)
+        let examples = try SDLPlayerTests.examples.get() // the iris example among them
         let rules = { (animator: String) in #"{"rules": [{"appear": "*", "animator": "\#(animator)"}, {"disappear": "*", "animator": "Pop"}]}"# }
-        let session = try KWinSession(config: rules("Pop"), plugins: [plugins], xwayland: true)
+        let session = try KWinSession(config: rules("Pop"), plugins: [examples], xwayland: true)
         // ImageMagick's windows undecorated (KWin's window rule, read again on reconfigure).
         try """
             [General]
@@ -137,7 +136,7 @@ struct KWinLookTests {
             #expect(log.contains(": \(animator) for "), "\(animator) plays: \(log)")
             let shot = try session.photograph()
             let opening = segue_rect_t(x: Double(at.x), y: Double(at.y), width: Double(at.width), height: Double(at.height))
-            let sampled = try KWinPictures.states(animator, kind: SEGUE_TRANSITION_APPEAR, name: name, plugins: [plugins], at: 0.5,
+            let sampled = try KWinPictures.states(animator, kind: SEGUE_TRANSITION_APPEAR, name: name, plugins: [examples], at: 0.5,
                                                   frame: opening, pointer: told)
             try #require(sampled.animator == animator, "\(animator) plays: \(sampled.reason)")
             let drawn = KWinPictures.expected(sampled, window: window, over: beneath)

@@ -15,17 +15,6 @@ import Renderer
 /// (KWinEffectTests keeps copies of `states`, `expected` and `difference` of
 /// its own, made before these, over KWin's black desktop.)
 enum RendererComparison {
-    /// The bundled animators and the examples (the C example's CurveSlide,
-    /// the C++ example's CardFlip, the iris example's Iris) built into
-    /// `folder`: the plugin folder a compositor's player is given.
-    static func examples(into folder: String) throws {
-        _ = try CPlugin.build(Paths.packageRoot + "/Examples/c-animator/curve_slide.c", name: "CurveSlide", into: folder)
-        _ = try CPlugin.build(Paths.packageRoot + "/Examples/iris-animator/iris.c", name: "Iris", into: folder)
-        let cpp = try run("/usr/bin/env", ["c++", "-std=c++17", "-shared", "-fPIC", "-I", Paths.header, "-o", folder + "/libCardFlip.so",
-                                           Paths.packageRoot + "/Examples/cpp-animator/card_flip.cpp"])
-        try #require(cpp.status == 0, "\(cpp.err)")
-    }
-
     /// The layer states libsegue gives `name`'s window opening in `frame`
     /// (bounds: the screen) at `fraction` of the transition, with `animator`,
     /// in a player of the bundled animators and those in `plugins`.

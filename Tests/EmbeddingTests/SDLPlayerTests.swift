@@ -28,12 +28,14 @@ struct SDLPlayerTests {
         return output
     }
 
-    /// The C example (CurveSlide) and the C++ example (CardFlip, a perspective), built once a run as
-    /// their authors build them, in a folder of their own: the tour's, GtkStackTests' and
-    /// KWinEffectTests' example plugins (read only).
+    /// The C example (CurveSlide), the C++ example (CardFlip, a perspective) and the iris example (Iris,
+    /// ABI 1.4's clip: a circle growing from the anchor), built once a run as their authors build them, in a
+    /// folder of their own: the tour's, GtkStackTests', the KWin tests' and GnomeShellTests' example
+    /// plugins (read only).
     static let examples: Result<String, Error> = Result {
         let examples = makeTemporaryFolder("examples")
         _ = try CPlugin.build(Paths.packageRoot + "/Examples/c-animator/curve_slide.c", name: "CurveSlide", into: examples)
+        _ = try CPlugin.build(Paths.packageRoot + "/Examples/iris-animator/iris.c", name: "Iris", into: examples)
         let built = try run("/usr/bin/env", ["make", "-s", "-C", Paths.packageRoot + "/Examples/cpp-animator", "OUT=\(examples)"])
         guard built.status == 0 else { throw InstalledLibsegue.SetupFailure(message: "make CardFlip: \(built.err)") }
         return examples
