@@ -174,21 +174,11 @@ final class GnomeShellSession {
                                environment: ["DBUS_SESSION_BUS_ADDRESS": try bus], timeout: 30)
             try #require(shot.status == 0, "screenshot: \(shot.out)\(shot.err)")
             let picture = try decodePNG(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
-            let region = Self.crop(picture, area ?? (0, 0, picture.width, picture.height))
+            let region = RendererComparison.pixels(picture, area ?? (0, 0, picture.width, picture.height))
             if let last, last == region || Date() > deadline { return picture }
             last = region
             usleep(100_000)
         }
-    }
-
-    /// The pixels (RGBA) of `area` of `picture`, clipped to it.
-    static func crop(_ picture: DecodedPNG, _ area: (x: Int, y: Int, width: Int, height: Int)) -> [UInt8] {
-        var pixels = [UInt8]()
-        let x0 = max(0, area.x), x1 = min(picture.width, area.x + area.width)
-        for y in max(0, area.y)..<min(picture.height, area.y + area.height) where x1 > x0 {
-            pixels += picture.rgba[((y * picture.width + x0) * 4)..<((y * picture.width + x1) * 4)]
-        }
-        return pixels
     }
 
     /// Ends the shell as its session would (SIGTERM) and waits for it, then

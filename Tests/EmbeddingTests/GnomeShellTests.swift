@@ -199,7 +199,8 @@ struct GnomeShellTests {
     /// only, and where both show it their colours differ by at most 8/255 on
     /// average (measured figures in the test's output and docs/gnome-shell.md).
     /// Shadows are left out: the window's own, which GNOME keeps, and Segue's,
-    /// which the renderer draws and GNOME does not (RendererComparison.difference). Then gnome-calculator
+    /// which the renderer draws and GNOME does not (RendererComparison.difference,
+    /// which counts a darkened desktop as no window). Then gnome-calculator
     /// (in the dark style, where a page's washed-out back shows plainly) held
     /// halfway through its opening and its closing with CurlUp and with Pop:
     /// Pop's window scaled about its centre, CurlUp's page curled; released,
@@ -233,11 +234,9 @@ struct GnomeShellTests {
         session.wait(for: "\(weston) opened: completed")
         let window = try frameNow()
         let resting = try session.photograph(steadyOver: window)
-        try Data(pngBytes(width: window.width, height: window.height, rgba: GnomeShellSession.crop(resting, window)))
-            .write(to: URL(fileURLWithPath: pictures + "/window.png"))
+        try RendererComparison.crop(resting, window, to: pictures + "/window.png")
         _ = viewer.stop(with: SIGTERM)
         session.wait(for: "\(weston) closed: completed")
-        let screen = segue_rect_t(x: 0, y: 0, width: Double(GnomeShellSession.size.width), height: Double(GnomeShellSession.size.height))
         var figures: [String] = []
         for (k, animator) in ["default", "Pop", "SpringSlide", "CurlUp", "ImageZoom", "CurveSlide", "CardFlip", "Iris"].enumerated() {
             try configure(westonRules(animator))
@@ -247,12 +246,12 @@ struct GnomeShellTests {
             let played = animator == "ImageZoom" ? "default" : animator // ImageZoom zooms an element; a window has none
             #expect(log.contains("\(weston) opens at \(window.x),\(window.y) \(window.width)x\(window.height): \(played) for "), "\(animator): \(log)")
             let shot = try session.photograph()
-            let sampled = try RendererComparison.states(animator, name: weston, plugins: [examples], at: Self.held,
+            let sampled = try RendererComparison.states(animator, SEGUE_TRANSITION_APPEAR, name: weston,
                                                         frame: segue_rect_t(x: Double(window.x), y: Double(window.y),
                                                                             width: Double(window.width), height: Double(window.height)),
-                                                        bounds: screen)
-            let drawn = RendererComparison.expected(sampled, window: pictures + "/window.png", desktop: pictures + "/desktop.png",
-                                                    size: GnomeShellSession.size, shadows: false)
+                                                        screen: GnomeShellSession.size, plugins: [examples], at: Self.held)
+            let drawn = RendererComparison.expected(sampled, SEGUE_TRANSITION_APPEAR, window: pictures + "/window.png", over: pictures + "/desktop.png",
+                                                    screen: GnomeShellSession.size, shadows: false)
             let difference = RendererComparison.difference(shot, drawn, desktop: empty, top: Self.topBar)
             figures.append("\(animator) \(String(format: "%.1f%% %.1f", difference.oneOnly * 100, difference.colour))")
             let matches = difference.both > 2_000 && difference.oneOnly <= 0.03 && difference.colour <= 8

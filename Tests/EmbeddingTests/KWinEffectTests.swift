@@ -36,12 +36,7 @@ struct KWinEffectTests {
             guard let frame = session.frame("opens") else { return .failure(.init(message: "no frame in \(session.log)")) }
             let shot = try session.photograph()
             let file = makeTemporaryFolder("kwin-rest") + "/window.png"
-            var window = [UInt8]()
-            for y in frame.y..<(frame.y + frame.height) {
-                let start = (y * shot.width + frame.x) * 4
-                window += shot.rgba[start..<(start + frame.width * 4)]
-            }
-            try Data(pngBytes(width: frame.width, height: frame.height, rgba: window)).write(to: URL(fileURLWithPath: file))
+            try RendererComparison.crop(shot, frame, to: file)
             return .success((file, frame))
         } catch {
             return .failure(.init(message: "\(error)"))
@@ -76,6 +71,10 @@ struct KWinEffectTests {
                 both == 0 ? 255 : total / Double(both))
     }
 
+    /// Every animator Segue bundles and the C and C++ examples' held at
+    /// `held` of the window's opening: what KWin draws over its black desktop
+    /// is what Segue's renderer draws of the same layer states, the window at
+    /// rest as the layer's picture (`difference`).
     @Test func eachAnimatorDrawsInKWinAsSeguesRendererDrawsIt() throws {
         let (picture, frame) = try Self.rest.get()
         let examples = try SDLPlayerTests.examples.get()
@@ -92,9 +91,9 @@ struct KWinEffectTests {
             #expect(log.contains("\(Self.appID) opens at \(frame.x),\(frame.y) \(frame.width)x\(frame.height): \(animator == "ImageZoom" ? "default" : animator)"),
                     "\(animator): \(log)")
             let shot = try session.photograph()
-            let sampled = try KWinPictures.states(animator, kind: SEGUE_TRANSITION_APPEAR, name: Self.appID, plugins: [examples],
-                                                  at: Self.held, frame: window)
-            let drawn = KWinPictures.expected(sampled, window: picture)
+            let sampled = try RendererComparison.states(animator, SEGUE_TRANSITION_APPEAR, name: Self.appID, frame: window,
+                                                        screen: KWinSession.size, plugins: [examples], at: Self.held)
+            let drawn = RendererComparison.expected(sampled, SEGUE_TRANSITION_APPEAR, window: picture, over: nil, screen: KWinSession.size)
             let difference = Self.difference(shot, drawn)
             figures.append("\(animator) \(String(format: "%.1f%% %.1f%% %.1f", difference.kwinOnly * 100, difference.oneOnly * 100, difference.colour))")
             // The window is seen in both; where KWin draws it, Segue does (all but 3%); the two draw the same
@@ -158,8 +157,9 @@ struct KWinEffectTests {
         session.wait(for: "\(Self.appID) opens at ")
         let shot = try session.photograph()
         let window = segue_rect_t(x: Double(frame.x), y: Double(frame.y), width: Double(frame.width), height: Double(frame.height))
-        let drawn = KWinPictures.expected(try KWinPictures.states("CurlUp", kind: SEGUE_TRANSITION_APPEAR, name: Self.appID, plugins: [],
-                                                                  at: 0.5, frame: window), window: picture)
+        let sampled = try RendererComparison.states("CurlUp", SEGUE_TRANSITION_APPEAR, name: Self.appID, frame: window,
+                                                    screen: KWinSession.size, plugins: [], at: 0.5)
+        let drawn = RendererComparison.expected(sampled, SEGUE_TRANSITION_APPEAR, window: picture, over: nil, screen: KWinSession.size)
         try Data(pngBytes(width: drawn.width, height: drawn.height, rgba: drawn.rgba8)).write(to: URL(fileURLWithPath: session.folder + "/expected-lit.png"))
         try Data(pngBytes(width: shot.width, height: shot.height, rgba: shot.rgba)).write(to: URL(fileURLWithPath: session.folder + "/kwin-lit.png"))
         let expected = drawn.rgba8

@@ -59,7 +59,7 @@ struct KWinLookTests {
         let rest = try #require(session.frame("opens", count: 2), "\(log)")
         try #require(abs(rest.width - 480) <= 2, "the second window KWin opened is the picture's: \(log)")
         let window = session.folder + "/window.png"
-        try KWinPictures.crop(try session.photograph(), rest, to: window)
+        try RendererComparison.crop(try session.photograph(), rest, to: window)
 
         // (c) Minimized into its task-bar entry, held late (0.95): drawn small about the entry, nowhere else.
         let found = try run("/usr/bin/xdotool", ["search", "--name", "close-Pop"], environment: ["DISPLAY": try session.display])
@@ -83,8 +83,8 @@ struct KWinLookTests {
         let pointer = try #require(log.firstMatch(of: /minimizes: the animator is told the pointer at ([-0-9.]+),([-0-9.]+)/)
                                     .map { (x: Double($0.1) ?? 0, y: Double($0.2) ?? 0) })
         // Where libsegue says Pop has the window then: its frame scaled about its centre and moved.
-        let sampledLeaving = try KWinPictures.states("Pop", kind: SEGUE_TRANSITION_DISAPPEAR, name: name, plugins: [], at: 0.95, frame: frame,
-                                                     pointer: pointer, icon: Self.icon)
+        let sampledLeaving = try RendererComparison.states("Pop", SEGUE_TRANSITION_DISAPPEAR, name: name, frame: frame, screen: KWinSession.size,
+                                                           plugins: [], at: 0.95, pointer: pointer, icon: Self.icon)
         try #require(sampledLeaving.animator == "Pop", "Pop plays: \(sampledLeaving.reason)")
         let leaving = sampledLeaving.states[0]
         let m = leaving.transform.m, f = leaving.frame
@@ -136,12 +136,12 @@ struct KWinLookTests {
             #expect(log.contains(": \(animator) for "), "\(animator) plays: \(log)")
             let shot = try session.photograph()
             let opening = segue_rect_t(x: Double(at.x), y: Double(at.y), width: Double(at.width), height: Double(at.height))
-            let sampled = try KWinPictures.states(animator, kind: SEGUE_TRANSITION_APPEAR, name: name, plugins: [examples], at: 0.5,
-                                                  frame: opening, pointer: told)
+            let sampled = try RendererComparison.states(animator, SEGUE_TRANSITION_APPEAR, name: name, frame: opening, screen: KWinSession.size,
+                                                        plugins: [examples], at: 0.5, pointer: told)
             try #require(sampled.animator == animator, "\(animator) plays: \(sampled.reason)")
-            let drawn = KWinPictures.expected(sampled, window: window, over: beneath)
-            // Around the window, as far as Pop's shadow reaches.
-            let difference = KWinPictures.difference(shot, drawn, within: (at.x - 48, at.y - 48, at.x + at.width + 48, at.y + at.height + 64))
+            let drawn = RendererComparison.expected(sampled, SEGUE_TRANSITION_APPEAR, window: window, over: beneath, screen: KWinSession.size)
+            // Every pixel around the window, as far as Pop's shadow reaches: the look, shadow included.
+            let difference = RendererComparison.difference(shot, drawn, within: (at.x - 48, at.y - 48, at.x + at.width + 48, at.y + at.height + 64))
             figures.append("\(animator) \(String(format: "mean %.2f, %.2f%% far apart", difference.mean, difference.far * 100))")
             try Data(pngBytes(width: drawn.width, height: drawn.height, rgba: drawn.rgba8))
                 .write(to: URL(fileURLWithPath: session.folder + "/expected-\(animator).png"))

@@ -9,6 +9,8 @@ import Testing
 /// photographed through its own screenshot interface. Every process it starts
 /// carries a tag, so a test can check that none is left.
 final class KWinSession {
+    /// The size of KWin's one virtual output, its screen.
+    static let size = (width: 1024, height: 768)
     /// Why KWin cannot be tried here, or nil.
     static let problem: String? = {
         let needed = ["/usr/bin/kwin_wayland": "kwin-wayland", "/usr/bin/dbus-run-session": "dbus", "/usr/bin/weston-image": "weston",
@@ -111,7 +113,7 @@ final class KWinSession {
         try (holdAt.map { String($0) } ?? "").write(toFile: folder + "/hold", atomically: true, encoding: .utf8)
         // LiveProcess starts it with no signal blocked: KWin must hear SIGTERM as a session ending.
         kwin = try LiveProcess("/usr/bin/dbus-run-session", ["--", "/bin/sh", "-c", """
-            echo "$DBUS_SESSION_BUS_ADDRESS" > bus; exec ./kwin_wayland --virtual --width 1024 --height 768 \
+            echo "$DBUS_SESSION_BUS_ADDRESS" > bus; exec ./kwin_wayland --virtual --width \(Self.size.width) --height \(Self.size.height) \
             --socket \(socket) --no-lockscreen --no-global-shortcuts --no-kactivities \(xwayland ? "--xwayland" : "") > kwin.log 2>&1 \
             \(xwayland ? "\"/bin/sh -c 'echo \\$DISPLAY > display.new && mv display.new display'\"" : "")
             """], in: folder, environment: environment)

@@ -7,22 +7,42 @@ import AnimatorABI
 import HostContainer
 import Renderer
 
-/// What Segue's own renderer draws of a window's opening, for the
-/// compositors' tests to hold their photographs against: the layer states
-/// libsegue gives at a fraction of the transition, drawn over a picture of the
-/// desktop with the window at rest as the layer's content, and how a
-/// photograph differs from that drawing.
-/// (KWinEffectTests keeps copies of `states`, `expected` and `difference` of
-/// its own, made before these, over KWin's black desktop.)
+/// What Segue's own renderer draws of a compositor's window, for the
+/// compositors' tests (KWinEffectTests, KWinLookTests, GnomeShellTests) to
+/// hold their photographs against: the layer states libsegue gives a window's
+/// transition at a fraction of its duration, drawn with their look (ABI 1.4's
+/// corners, clip and shadow) and meshes, the window at rest as the layers'
+/// picture, over a photograph of the desktop beneath (or a compositor's black
+/// desktop); and how a photograph differs from that drawing.
 enum RendererComparison {
-    /// The layer states libsegue gives `name`'s window opening in `frame`
-    /// (bounds: the screen) at `fraction` of the transition, with `animator`,
-    /// in a player of the bundled animators and those in `plugins`.
-    static func states(_ animator: String, name: String, plugins: [String], at fraction: Double, frame: segue_rect_t,
-                       bounds: segue_rect_t) throws -> SampledLayers {
+    /// The window at rest: the part of a photograph under `frame` (clipped to it), written as a PNG of its own to `file`.
+    static func crop(_ shot: DecodedPNG, _ frame: (x: Int, y: Int, width: Int, height: Int), to file: String) throws {
+        let x0 = max(0, frame.x), x1 = min(shot.width, frame.x + frame.width), y0 = max(0, frame.y), y1 = min(shot.height, frame.y + frame.height)
+        try Data(pngBytes(width: max(x1 - x0, 0), height: max(y1 - y0, 0), rgba: pixels(shot, frame)))
+            .write(to: URL(fileURLWithPath: file))
+    }
+
+    /// The pixels (RGBA rows) of `area` of `picture`, clipped to it.
+    static func pixels(_ picture: DecodedPNG, _ area: (x: Int, y: Int, width: Int, height: Int)) -> [UInt8] {
+        var pixels = [UInt8]()
+        let x0 = max(0, area.x), x1 = min(picture.width, area.x + area.width)
+        for y in max(0, area.y)..<min(picture.height, area.y + area.height) where x1 > x0 {
+            pixels += picture.rgba[((y * picture.width + x0) * 4)..<((y * picture.width + x1) * 4)]
+        }
+        return pixels
+    }
+
+    /// The layer states libsegue gives a window of `name` at `frame` appearing or disappearing (`kind`) on a
+    /// screen of `screen`'s size (the transition's bounds) at `fraction` of the transition, played by `animator`
+    /// (or what plays instead: see `animator` in the result) in a player of the bundled animators and the
+    /// plugins in `folders`, as a compositor's player finds them; told `pointer` and `icon` (the anchor's point
+    /// and rectangle: a minimize's task-bar entry) as the compositor tells them.
+    static func states(_ animator: String, _ kind: segue_transition_kind_t, name: String, frame: segue_rect_t,
+                       screen: (width: Int, height: Int), plugins folders: [String], at fraction: Double,
+                       pointer: (x: Double, y: Double)? = nil, icon: segue_rect_t? = nil) throws -> SampledLayers {
         let folder = makeTemporaryFolder("renderer-player")
         for file in ["SpringSlide", "CurlUp", "ImageZoom", "Pop"].map(Paths.plugin)
-            + plugins.flatMap({ p in ((try? FileManager.default.contentsOfDirectory(atPath: p)) ?? []).map { p + "/" + $0 } })
+            + folders.flatMap({ p in ((try? FileManager.default.contentsOfDirectory(atPath: p)) ?? []).map { p + "/" + $0 } })
             where file.hasSuffix(".so") {
             try FileManager.default.copyItem(atPath: file, toPath: folder + "/" + (file as NSString).lastPathComponent)
         }
@@ -30,14 +50,18 @@ enum RendererComparison {
         defer { seguePlayerFree(player) }
         var desc = segue_transition_desc_t()
         desc.struct_size = UInt32(MemoryLayout<segue_transition_desc_t>.size)
-        desc.bounds = bounds
-        desc.kind = SEGUE_TRANSITION_APPEAR.rawValue
-        desc.going_right = true
+        desc.bounds = segue_rect_t(x: 0, y: 0, width: Double(screen.width), height: Double(screen.height))
+        desc.kind = kind.rawValue
+        let appears = kind == SEGUE_TRANSITION_APPEAR
+        desc.going_right = appears
+        if let pointer { (desc.anchor.has_point, desc.anchor.point_x, desc.anchor.point_y) = (true, pointer.x, pointer.y) }
+        if let icon { (desc.anchor.has_rect, desc.anchor.rect) = (true, icon) }
         var made: OpaquePointer?
         _ = name.withCString { name in
             animator.withCString { chosen in
-                desc.to = segue_view_t(name: name, frame: frame, elements: nil, element_count: 0)
-                desc.from = segue_view_t(name: nil, frame: segue_rect_t(), elements: nil, element_count: 0)
+                let window = segue_view_t(name: name, frame: frame, elements: nil, element_count: 0)
+                let beneath = segue_view_t(name: nil, frame: segue_rect_t(), elements: nil, element_count: 0)
+                (desc.from, desc.to) = appears ? (beneath, window) : (window, beneath)
                 desc.animator = chosen
                 return segueTransitionBegin(player, &desc, &made)
             }
@@ -47,13 +71,17 @@ enum RendererComparison {
         return try SampledLayers(transition, at: fraction)
     }
 
-    /// What Segue's renderer draws of the window's layer (the to view, the
-    /// picture `window` as its content) with its look (corner radius, clip;
-    /// its shadow only when `shadows`) over the picture `desktop` (the screen without the window).
-    static func expected(_ sampled: SampledLayers, window: String, desktop: String, size: (width: Int, height: Int), shadows: Bool) -> Canvas {
-        let root = View(frame: Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)))
-        root.content = .picture(path: desktop, fit: .fill)
-        for (i, layer) in sampled.layers.enumerated() where layer.kind == SEGUE_LAYER_TO_VIEW.rawValue {
+    /// What Segue's renderer draws, on a screen of `screen`'s size, of the window's layers of `sampled` (the to
+    /// view's for an appearance, the from view's for a disappearance: `kind`), each showing the picture `window`
+    /// (the window at rest) with its look, clamped as a host clamps it (corner radius, clip, and its shadow
+    /// unless `shadows` is false) and its mesh, over the picture `desktop` (the screen without the window;
+    /// nil: a black desktop, as KWin's).
+    static func expected(_ sampled: SampledLayers, _ kind: segue_transition_kind_t, window: String, over desktop: String?,
+                         screen: (width: Int, height: Int), shadows: Bool = true) -> Canvas {
+        let root = View(frame: Rect(x: 0, y: 0, width: Double(screen.width), height: Double(screen.height)))
+        if let desktop { root.content = .picture(path: desktop, fit: .fill) } else { root.backgroundColor = Color(red: 0, green: 0, blue: 0) }
+        let shown = kind == SEGUE_TRANSITION_APPEAR ? SEGUE_LAYER_TO_VIEW : SEGUE_LAYER_FROM_VIEW
+        for (i, layer) in sampled.layers.enumerated() where layer.kind == shown.rawValue {
             let s = sampled.states[i]
             let view = View(frame: Rect(x: s.frame.x, y: s.frame.y, width: s.frame.width, height: s.frame.height))
             view.transform = Transform3D(m: s.transform.m)
@@ -108,5 +136,26 @@ enum RendererComparison {
         let dd = d.reduce(0.0) { $0 + Double($1) * Double($1) }
         let k = dd == 0 ? 0 : zip(p, d).reduce(0.0) { $0 + Double($1.0) * Double($1.1) } / dd
         return !(k >= 0.45 && k <= 1 && zip(p, d).allSatisfy { abs(Double($0) - k * Double($1)) <= 6 })
+    }
+
+    /// How a compositor's photograph (`shot`) differs from Segue's drawing (`canvas`) at every pixel of `area`
+    /// (clipped to the photograph), the desktop and the shadows included: the mean colour difference (0 to 255),
+    /// and the share of the pixels more than 48 apart in some channel. It holds the look (a rounded corner, a
+    /// clip, a shadow cast over the desktop), which the window's pixels of `difference(_:_:desktop:top:)` leave out
+    /// as not the window; a mean over an area, the desktop mostly, says too little of where the window is for
+    /// that one's tolerances.
+    static func difference(_ shot: DecodedPNG, _ canvas: Canvas, within area: (x0: Int, y0: Int, x1: Int, y1: Int)) -> (mean: Double, far: Double) {
+        let drawn = canvas.rgba8
+        var total = 0.0, far = 0, count = 0
+        for y in max(area.y0, 0)..<min(area.y1, shot.height) {
+            for x in max(area.x0, 0)..<min(area.x1, shot.width) {
+                let i = (y * shot.width + x) * 4
+                let apart = (0..<3).map { abs(Int(shot.rgba[i + $0]) - Int(drawn[i + $0])) }
+                total += Double(apart.reduce(0, +)) / 3
+                far += apart.contains { $0 > 48 } ? 1 : 0
+                count += 1
+            }
+        }
+        return (count == 0 ? 255 : total / Double(count), count == 0 ? 1 : Double(far) / Double(count))
     }
 }
