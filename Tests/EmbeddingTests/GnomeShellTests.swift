@@ -252,7 +252,7 @@ struct GnomeShellTests {
                                                         screen: GnomeShellSession.size, plugins: [examples], at: Self.held)
             let drawn = RendererComparison.expected(sampled, SEGUE_TRANSITION_APPEAR, window: pictures + "/window.png", over: pictures + "/desktop.png",
                                                     screen: GnomeShellSession.size, shadows: false)
-            let difference = RendererComparison.difference(shot, drawn, desktop: empty, top: Self.topBar)
+            let difference = RendererComparison.difference(shot, drawn, over: empty, top: Self.topBar)
             figures.append("\(animator) \(String(format: "%.1f%% %.1f", difference.oneOnly * 100, difference.colour))")
             let matches = difference.both > 2_000 && difference.oneOnly <= 0.03 && difference.colour <= 8
             #expect(matches, "\(animator): GNOME Shell and Segue's renderer differ: \(difference)")

@@ -44,37 +44,12 @@ struct KWinEffectTests {
     }
     static let rest = resting(picture)
 
-    /// How two pictures of the desktop differ: the share of the pixels either
-    /// draws (not black) that only one draws (where the window is), and the
-    /// mean difference of the colours, 0 to 255, where both draw.
-    /// How KWin's picture (`shot`) differs from Segue's (`canvas`): the pixels
-    /// both draw (not black); the share of those KWin draws that Segue does
-    /// not (where the window is); of those either draws that only one does;
-    /// and the mean difference of the colours, 0 to 255, where both draw.
-    static func difference(_ shot: DecodedPNG, _ canvas: Canvas) -> (both: Int, kwinOnly: Double, oneOnly: Double, colour: Double) {
-        let drawn = canvas.rgba8
-        var total = 0.0, both = 0, onlyKWin = 0, onlySegue = 0
-        for i in stride(from: 0, to: min(shot.rgba.count, drawn.count), by: 4) {
-            let a = shot.rgba[i..<(i + 3)], b = drawn[i..<(i + 3)]
-            let inA = a.contains { $0 > 24 }, inB = b.contains { $0 > 24 }
-            if inA && inB {
-                total += zip(a, b).reduce(0.0) { $0 + abs(Double($1.0) - Double($1.1)) } / 3
-                both += 1
-            } else if inA {
-                onlyKWin += 1
-            } else if inB {
-                onlySegue += 1
-            }
-        }
-        let kwin = both + onlyKWin, either = both + onlyKWin + onlySegue
-        return (both, kwin == 0 ? 1 : Double(onlyKWin) / Double(kwin), either == 0 ? 1 : Double(onlyKWin + onlySegue) / Double(either),
-                both == 0 ? 255 : total / Double(both))
-    }
-
     /// Every animator Segue bundles and the C and C++ examples' held at
     /// `held` of the window's opening: what KWin draws over its black desktop
     /// is what Segue's renderer draws of the same layer states, the window at
-    /// rest as the layer's picture (`difference`).
+    /// rest as the layer's picture (RendererComparison: of the pixels either
+    /// draws, not black, which only one draws, which KWin draws and Segue
+    /// does not, and how far their colours are where both do).
     @Test func eachAnimatorDrawsInKWinAsSeguesRendererDrawsIt() throws {
         let (picture, frame) = try Self.rest.get()
         let examples = try SDLPlayerTests.examples.get()
@@ -94,12 +69,12 @@ struct KWinEffectTests {
             let sampled = try RendererComparison.states(animator, SEGUE_TRANSITION_APPEAR, name: Self.appID, frame: window,
                                                         screen: KWinSession.size, plugins: [examples], at: Self.held)
             let drawn = RendererComparison.expected(sampled, SEGUE_TRANSITION_APPEAR, window: picture, over: nil, screen: KWinSession.size)
-            let difference = Self.difference(shot, drawn)
-            figures.append("\(animator) \(String(format: "%.1f%% %.1f%% %.1f", difference.kwinOnly * 100, difference.oneOnly * 100, difference.colour))")
+            let difference = RendererComparison.difference(shot, drawn)
+            figures.append("\(animator) \(String(format: "%.1f%% %.1f%% %.1f", difference.shotOnly * 100, difference.oneOnly * 100, difference.colour))")
             // The window is seen in both; where KWin draws it, Segue does (all but 3%); the two draw the same
             // pixels (all but 1%) in colours within 2/255 on average (measured: 0.0% and at most 0.1): a flat
             // layer drawn by KWin through a matrix, exact in perspective, and a mesh lit and shaded by libsegue.
-            let matches = difference.both > 2_000 && difference.kwinOnly <= 0.03 && difference.oneOnly <= 0.01 && difference.colour <= 2
+            let matches = difference.both > 2_000 && difference.shotOnly <= 0.03 && difference.oneOnly <= 0.01 && difference.colour <= 2
             #expect(matches, "\(animator): KWin and Segue's renderer differ: \(difference)")
             if !matches {
                 try Data(pngBytes(width: drawn.width, height: drawn.height, rgba: drawn.rgba8))

@@ -103,30 +103,34 @@ enum RendererComparison {
         return ViewRenderer(scale: 1, background: Color(red: 0, green: 0, blue: 0)).render(root)
     }
 
-    /// How a compositor's photograph (`shot`) differs from Segue's drawing
-    /// (`canvas`), both over the same `desktop`, from row `top` down: a pixel
-    /// shows the window where it differs from the desktop by more than 24 (of
-    /// 255) in a channel and is not the desktop darkened (to 45% at
-    /// most: a shadow, the window's own in a compositor or a curl's in the
-    /// renderer, is not the window). The pixels both show it; the share of
-    /// those either shows it in that only one does; and the mean colour
-    /// difference, 0 to 255, where both do.
-    static func difference(_ shot: DecodedPNG, _ canvas: Canvas, desktop: DecodedPNG, top: Int)
-        -> (both: Int, oneOnly: Double, colour: Double) {
+    /// How a compositor's photograph (`shot`) differs from Segue's drawing (`canvas`) where either shows the
+    /// window, both over `desktop` (nil: black), from row `top` down. A pixel shows the window where it differs
+    /// from the desktop by more than 24 (of 255) in a channel and is not the desktop darkened (to 45% at most:
+    /// a shadow, the window's own in a compositor or a curl's in the renderer, is not the window; over black
+    /// nothing is a shadow). The pixels both show it in; of those the photograph shows it in, the share the
+    /// drawing does not; of those either shows it in, the share only one does; and the mean colour difference,
+    /// 0 to 255, where both do: where the window is and how it is coloured, shadows left out (the look's
+    /// shadow is held by `difference(_:_:within:)`).
+    static func difference(_ shot: DecodedPNG, _ canvas: Canvas, over desktop: DecodedPNG? = nil, top: Int = 0)
+        -> (both: Int, shotOnly: Double, oneOnly: Double, colour: Double) {
         let drawn = canvas.rgba8
-        var total = 0.0, both = 0, one = 0
-        for i in stride(from: top * shot.width * 4, to: min(shot.rgba.count, drawn.count, desktop.rgba.count), by: 4) {
-            let a = shot.rgba[i..<(i + 3)], b = drawn[i..<(i + 3)], d = desktop.rgba[i..<(i + 3)]
+        let black: [UInt8] = [0, 0, 0]
+        var total = 0.0, both = 0, onlyShot = 0, onlyDrawn = 0
+        for i in stride(from: top * shot.width * 4, to: min(shot.rgba.count, drawn.count, desktop?.rgba.count ?? .max), by: 4) {
+            let a = shot.rgba[i..<(i + 3)], b = drawn[i..<(i + 3)], d = desktop?.rgba[i..<(i + 3)] ?? black[0..<3]
             let inA = shows(a, d), inB = shows(b, d)
             if inA && inB {
                 total += zip(a, b).reduce(0.0) { $0 + abs(Double($1.0) - Double($1.1)) } / 3
                 both += 1
-            } else if inA || inB {
-                one += 1
+            } else if inA {
+                onlyShot += 1
+            } else if inB {
+                onlyDrawn += 1
             }
         }
-        let either = both + one
-        return (both, either == 0 ? 1 : Double(one) / Double(either), both == 0 ? 255 : total / Double(both))
+        let shown = both + onlyShot, either = both + onlyShot + onlyDrawn
+        return (both, shown == 0 ? 1 : Double(onlyShot) / Double(shown), either == 0 ? 1 : Double(onlyShot + onlyDrawn) / Double(either),
+                both == 0 ? 255 : total / Double(both))
     }
 
     /// Whether `p` shows a window over the desktop's `d`: far from it, and not it darkened to 45% or more (a shadow over it).
@@ -141,7 +145,7 @@ enum RendererComparison {
     /// How a compositor's photograph (`shot`) differs from Segue's drawing (`canvas`) at every pixel of `area`
     /// (clipped to the photograph), the desktop and the shadows included: the mean colour difference (0 to 255),
     /// and the share of the pixels more than 48 apart in some channel. It holds the look (a rounded corner, a
-    /// clip, a shadow cast over the desktop), which the window's pixels of `difference(_:_:desktop:top:)` leave out
+    /// clip, a shadow cast over the desktop), which the window's pixels of `difference(_:_:over:top:)` leave out
     /// as not the window; a mean over an area, the desktop mostly, says too little of where the window is for
     /// that one's tolerances.
     static func difference(_ shot: DecodedPNG, _ canvas: Canvas, within area: (x0: Int, y0: Int, x1: Int, y1: Int)) -> (mean: Double, far: Double) {
