@@ -82,52 +82,34 @@ private:
     const SegueMeshes *m_meshes;
 };
 
-enum { MostVertices = (SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1) };
-
 QSGNode *SegueMeshGrid::updatePaintNode(QSGNode *old, UpdatePaintNodeData *) {
     auto *root = static_cast<SegueMeshRoot *>(old);
     if (!root) root = new SegueMeshRoot;
     while (QSGNode *child = root->firstChild()) delete child;  // owned by their parent: removed as deleted
-    static thread_local std::vector<float> xy(2 * MostVertices), uv(2 * MostVertices), front(MostVertices), behind(MostVertices);
-    static thread_local std::vector<int32_t> grid(6 * SEGUE_MAX_MESH_DIVISIONS * SEGUE_MAX_MESH_DIVISIONS);
-    const segue_rect_t bounds { 0, 0, width(), height() };
     for (const auto &entry : m_meshes->layers) {
         const segue_drawn_layer_t &layer = entry.first;
         const int side = entry.second;
         const QImage &picture = m_meshes->pictures[side];
-        uint32_t columns = 0, rows = 0;
-        uint32_t count = segue_layer_project(&layer.state, &layer.request, &bounds, 1, xy.data(), uv.data(), MostVertices, &columns, &rows);
-        if (count == 0) continue;  // behind the eye
-        uint32_t n = segue_grid_indices(columns, rows, grid.data(), uint32_t(grid.size()));
-        if (segue_mesh_light(&layer.state, &layer.request, false, front.data(), MostVertices) != count ||
-            segue_mesh_light(&layer.state, &layer.request, true, behind.data(), MostVertices) != count)
-            continue;
+        segueqt::ProjectedMesh mesh;
+        if (!segueqt::projectMesh(layer, size(), mesh)) continue;  // behind the eye, or unlit
         for (int back = 0; back < 2; back++) {
             QSGTexture *&texture = root->textures[side * 2 + back];
             if (!texture) texture = window()->createTextureFromImage(back ? segueqt::backOf(picture) : picture);
             if (texture) texture->setFiltering(QSGTexture::Linear);
         }
-        // Where each vertex is in the picture (the content is the picture of the layer's resting frame),
-        // and whether each triangle turns away (its winding on screen against its winding in the picture).
+        // Where each vertex is in the picture (the content is the picture of the layer's resting frame).
         const segue_rect_t rest = layer.resting_frame;
         auto texel = [&](int32_t i) {
-            return QPointF((rest.x + uv[2 * i] * rest.width) / width(), (rest.y + uv[2 * i + 1] * rest.height) / height());
-        };
-        auto turned = [&](uint32_t k) {
-            const int32_t a = grid[k], b = grid[k + 1], c = grid[k + 2];
-            double onScreen = (xy[2 * b] - xy[2 * a]) * (xy[2 * c + 1] - xy[2 * a + 1]) - (xy[2 * b + 1] - xy[2 * a + 1]) * (xy[2 * c] - xy[2 * a]);
-            QPointF s0 = texel(a), s1 = texel(b), s2 = texel(c);
-            double inPicture = (s1.x() - s0.x()) * (s2.y() - s0.y()) - (s1.y() - s0.y()) * (s2.x() - s0.x());
-            return onScreen == 0 || inPicture == 0 ? -1 : (onScreen > 0) != (inPicture > 0) ? 1 : 0;
+            return QPointF((rest.x + mesh.uv[2 * i] * rest.width) / width(), (rest.y + mesh.uv[2 * i + 1] * rest.height) / height());
         };
         auto *group = new QSGOpacityNode;
         group->setOpacity(qBound(0.0, layer.state.alpha, 1.0));
         root->appendChildNode(group);
-        for (uint32_t k = 0; k + 2 < n;) {
-            int facing = turned(k);
+        for (uint32_t k = 0; k + 2 < mesh.indices;) {
+            int facing = mesh.facing(k, rest);
             if (facing < 0) { k += 3; continue; }
             uint32_t end = k;
-            while (end + 2 < n && turned(end) == facing) end += 3;
+            while (end + 2 < mesh.indices && mesh.facing(end, rest) == facing) end += 3;
             const int vertices = int(end - k);
             QSGTexture *texture = root->textures[side * 2 + facing];
             if (!texture) {  // the picture could not become a texture: the run is left out
@@ -135,7 +117,7 @@ QSGNode *SegueMeshGrid::updatePaintNode(QSGNode *old, UpdatePaintNodeData *) {
                 continue;
             }
             const QRectF sub = texture->normalizedTextureSubRect();
-            const float *shades = facing ? behind.data() : front.data();
+            const float *shades = facing ? mesh.behind : mesh.front;
             auto *textured = new QSGGeometry(QSGGeometry::defaultAttributes_TexturedPoint2D(), vertices);
             auto *shaded = new QSGGeometry(QSGGeometry::defaultAttributes_ColoredPoint2D(), vertices);
             textured->setDrawingMode(QSGGeometry::DrawTriangles);
@@ -143,11 +125,11 @@ QSGNode *SegueMeshGrid::updatePaintNode(QSGNode *old, UpdatePaintNodeData *) {
             QSGGeometry::TexturedPoint2D *t = textured->vertexDataAsTexturedPoint2D();
             QSGGeometry::ColoredPoint2D *c = shaded->vertexDataAsColoredPoint2D();
             for (int v = 0; v < vertices; v++) {
-                const int32_t i = grid[k + uint32_t(v)];
+                const int32_t i = mesh.grid[k + uint32_t(v)];
                 const QPointF s = texel(i);
-                t[v].set(xy[2 * i], xy[2 * i + 1], float(sub.x() + s.x() * sub.width()), float(sub.y() + s.y() * sub.height()));
+                t[v].set(mesh.xy[2 * i], mesh.xy[2 * i + 1], float(sub.x() + s.x() * sub.width()), float(sub.y() + s.y() * sub.height()));
                 // Premultiplied black: the colour times the light.
-                c[v].set(xy[2 * i], xy[2 * i + 1], 0, 0, 0, uchar(std::lround(255 * qBound(0.0f, 1 - shades[i], 1.0f))));
+                c[v].set(mesh.xy[2 * i], mesh.xy[2 * i + 1], 0, 0, 0, uchar(std::lround(255 * qBound(0.0f, 1 - shades[i], 1.0f))));
             }
             auto *page = new QSGGeometryNode;
             page->setGeometry(textured);

@@ -129,36 +129,51 @@ QImage backOf(const QImage &picture) {
 
 enum { Most = (SEGUE_MAX_MESH_DIVISIONS + 1) * (SEGUE_MAX_MESH_DIVISIONS + 1) };
 
+bool projectMesh(const segue_drawn_layer_t &layer, QSizeF size, ProjectedMesh &mesh) {
+    static thread_local std::vector<float> xy(2 * Most), uv(2 * Most), front(Most), behind(Most);
+    static thread_local std::vector<int32_t> grid(6 * SEGUE_MAX_MESH_DIVISIONS * SEGUE_MAX_MESH_DIVISIONS);
+    const segue_rect_t bounds { 0, 0, size.width(), size.height() };
+    uint32_t columns = 0, rows = 0;
+    const uint32_t count = segue_layer_project(&layer.state, &layer.request, &bounds, 1, xy.data(), uv.data(), Most, &columns, &rows);
+    if (count == 0) return false;  // behind the eye
+    if (segue_mesh_light(&layer.state, &layer.request, false, front.data(), Most) != count ||
+        segue_mesh_light(&layer.state, &layer.request, true, behind.data(), Most) != count)
+        return false;
+    mesh = ProjectedMesh { xy.data(), uv.data(), front.data(), behind.data(), grid.data(), count,
+                           segue_grid_indices(columns, rows, grid.data(), uint32_t(grid.size())) };
+    return true;
+}
+
+int ProjectedMesh::facing(uint32_t k, const segue_rect_t &rest) const {
+    const int32_t a = grid[k], b = grid[k + 1], c = grid[k + 2];
+    auto texel = [&](int32_t i) { return QPointF(rest.x + uv[2 * i] * rest.width, rest.y + uv[2 * i + 1] * rest.height); };
+    const double onScreen = (xy[2 * b] - xy[2 * a]) * (xy[2 * c + 1] - xy[2 * a + 1]) - (xy[2 * b + 1] - xy[2 * a + 1]) * (xy[2 * c] - xy[2 * a]);
+    const QPointF s0 = texel(a), s1 = texel(b), s2 = texel(c);
+    const double inPicture = (s1.x() - s0.x()) * (s2.y() - s0.y()) - (s1.y() - s0.y()) * (s2.x() - s0.x());
+    return onScreen == 0 || inPicture == 0 ? -1 : (onScreen > 0) != (inPicture > 0) ? 1 : 0;
+}
+
 // The mesh's triangles: each the picture moved by the affine map that takes its texture corners to its
 // corners on screen, clipped to it, darkened to its light (the mean of its vertices').
 static void paintMesh(QPainter &painter, const segue_drawn_layer_t &layer, const QImage &picture, const QImage &back, QSize size) {
-    static thread_local std::vector<float> xy(2 * Most), uv(2 * Most), front(Most), behind(Most);
-    static thread_local std::vector<int32_t> grid(6 * SEGUE_MAX_MESH_DIVISIONS * SEGUE_MAX_MESH_DIVISIONS);
-    segue_rect_t bounds { 0, 0, double(size.width()), double(size.height()) };
-    uint32_t columns = 0, rows = 0;
-    uint32_t count = segue_layer_project(&layer.state, &layer.request, &bounds, 1, xy.data(), uv.data(), Most, &columns, &rows);
-    if (count == 0) return;  // behind the eye
-    uint32_t n = segue_grid_indices(columns, rows, grid.data(), uint32_t(grid.size()));
-    if (segue_mesh_light(&layer.state, &layer.request, false, front.data(), Most) != count ||
-        segue_mesh_light(&layer.state, &layer.request, true, behind.data(), Most) != count)
-        return;
+    ProjectedMesh mesh;
+    if (!projectMesh(layer, size, mesh)) return;
     // The content is the picture of the layer's resting frame.
     const segue_rect_t rest = layer.resting_frame;
     const double sx = picture.width() / double(size.width()), sy = picture.height() / double(size.height());
     painter.save();
     painter.setRenderHint(QPainter::SmoothPixmapTransform, true);
     const QTransform base = painter.transform();
-    for (uint32_t k = 0; k + 2 < n; k += 3) {
-        int32_t i[3] = { grid[k], grid[k + 1], grid[k + 2] };
+    for (uint32_t k = 0; k + 2 < mesh.indices; k += 3) {
+        const int facing = mesh.facing(k, rest);
+        if (facing < 0) continue;
+        const bool turned = facing == 1;
+        int32_t i[3] = { mesh.grid[k], mesh.grid[k + 1], mesh.grid[k + 2] };
         QPointF p[3], s[3];
         for (int j = 0; j < 3; j++) {
-            p[j] = QPointF(xy[2 * i[j]], xy[2 * i[j] + 1]);
-            s[j] = QPointF((rest.x + uv[2 * i[j]] * rest.width) * sx, (rest.y + uv[2 * i[j] + 1] * rest.height) * sy);
+            p[j] = QPointF(mesh.xy[2 * i[j]], mesh.xy[2 * i[j] + 1]);
+            s[j] = QPointF((rest.x + mesh.uv[2 * i[j]] * rest.width) * sx, (rest.y + mesh.uv[2 * i[j] + 1] * rest.height) * sy);
         }
-        double onScreen = (p[1].x() - p[0].x()) * (p[2].y() - p[0].y()) - (p[1].y() - p[0].y()) * (p[2].x() - p[0].x());
-        double inPicture = (s[1].x() - s[0].x()) * (s[2].y() - s[0].y()) - (s[1].y() - s[0].y()) * (s[2].x() - s[0].x());
-        if (onScreen == 0 || inPicture == 0) continue;
-        bool turned = (onScreen > 0) != (inPicture > 0);
         // The affine map taking s[0..2] to p[0..2]: [a c e; b d f].
         double ux = s[1].x() - s[0].x(), uy = s[1].y() - s[0].y(), vx = s[2].x() - s[0].x(), vy = s[2].y() - s[0].y();
         double det = ux * vy - vx * uy;
@@ -171,7 +186,7 @@ static void paintMesh(QPainter &painter, const segue_drawn_layer_t &layer, const
         triangle.lineTo(p[1]);
         triangle.lineTo(p[2]);
         triangle.closeSubpath();
-        const float *shades = turned ? behind.data() : front.data();
+        const float *shades = turned ? mesh.behind : mesh.front;
         double shade = (shades[i[0]] + shades[i[1]] + shades[i[2]]) / 3.0;
         painter.setTransform(base);
         painter.setClipPath(triangle);

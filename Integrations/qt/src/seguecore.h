@@ -110,6 +110,25 @@ QTransform transformOf(const double map[9]);
 // triangles seen from behind show.
 QImage backOf(const QImage &picture);
 
+// A mesh layer projected onto a surface: its vertices there (`xy`, x then y, `count` of them), the
+// points of its resting picture they show (`uv`, 0 to 1 of the layer's resting frame), each vertex's
+// light front and back (segue_mesh_light), and its triangles (`grid`, `indices` entries, three a
+// triangle). The arrays are the calling thread's, valid until its next projectMesh.
+struct ProjectedMesh {
+    const float *xy = nullptr, *uv = nullptr, *front = nullptr, *behind = nullptr;
+    const int32_t *grid = nullptr;
+    uint32_t count = 0, indices = 0;
+
+    // Whether the triangle at grid[k] shows the picture's back (1), its front (0), or nothing (-1: it
+    // is edge-on, on the surface or in the picture): its winding on the surface against its winding in
+    // the picture of the layer resting at `rest`.
+    int facing(uint32_t k, const segue_rect_t &rest) const;
+};
+
+// Projects `layer`'s mesh onto a surface of `size` points; false when it is behind the eye or its
+// light cannot be had.
+bool projectMesh(const segue_drawn_layer_t &layer, QSizeF size, ProjectedMesh &mesh);
+
 // The layer's look (ABI 1.4: its corner radius and clip) as a path in the content's coordinates where
 // it rests (drawn through the layer's map); false when it has none. Its shadow is not drawn.
 bool lookOf(const segue_drawn_layer_t &layer, QPainterPath *path);
