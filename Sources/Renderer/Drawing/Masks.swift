@@ -324,9 +324,12 @@ struct ShadowItem: Equatable, Sendable {
     /// 2.6σ inside, 0 from 2.6σ outside.
     @inline(__always)
     static func blurred(_ d: Double, sigma: Double) -> Double {
-        let t = min(max(0.5 - d / (5.2 * sigma), 0), 1)
-        return t * t * t * (t * (t * 6 - 15) + 10)
+        smootherstep(min(max(0.5 - d / (5.2 * sigma), 0), 1))
     }
+
+    /// 6t⁵ − 15t⁴ + 10t³: 0 at 0, 1 at 1, flat at both.
+    @inline(__always)
+    static func smootherstep(_ t: Double) -> Double { t * t * t * (t * (t * 6 - 15) + 10) }
 
     /// Draws the shadow; `pixelByPixel` by the plain definition, ``density(_:_:)``
     /// at every pixel (the reference the look's tests compare with).
@@ -447,7 +450,7 @@ struct ShadowItem: Equatable, Sendable {
         var (low, high) = (0.0, 1.0)
         for _ in 0..<50 {
             let t = (low + high) / 2
-            if t * t * t * (t * (t * 6 - 15) + 10) * alpha * 255 < 0.5 { low = t } else { high = t }
+            if smootherstep(t) * alpha * 255 < 0.5 { low = t } else { high = t }
         }
         return low
     }
