@@ -42,6 +42,9 @@ void main()
 }
 )";
 
+/// Whether a layer's clip cuts anything: a rounded rectangle or an ellipse (an unknown shape is none).
+bool clips(const segue_clip_t &clip) { return clip.shape == SEGUE_CLIP_ROUNDED_RECT || clip.shape == SEGUE_CLIP_ELLIPSE; }
+
 /// Minimizing is a disappearance, coming back an appearance: the same rules choose their animators.
 bool leaves(SegueEffect::Change change) { return change == SegueEffect::Change::Close || change == SegueEffect::Change::Minimize; }
 
@@ -298,7 +301,7 @@ void main()
 
 bool SegueEffect::cut(const Running &running) const
 {
-    return running.corner > 0 || running.clip.shape == SEGUE_CLIP_ROUNDED_RECT || running.clip.shape == SEGUE_CLIP_ELLIPSE;
+    return running.corner > 0 || clips(running.clip);
 }
 
 GLShader *SegueEffect::lookShader(bool shadow)
@@ -475,8 +478,7 @@ void SegueEffect::drawLook(EffectWindow *w, Running &running, bool shadow, const
     shader->setUniform(GLShader::ModelViewProjectionMatrix, mvp * data.toMatrix(scale));
     shader->setUniform("segue_size", QVector2D(f.width, f.height));
     shader->setUniform("segue_corner", float(corner));
-    const bool clipped = running.clip.shape == SEGUE_CLIP_ROUNDED_RECT || running.clip.shape == SEGUE_CLIP_ELLIPSE;
-    shader->setUniform("segue_shape", clipped ? int(running.clip.shape) : 0);
+    shader->setUniform("segue_shape", clips(running.clip) ? int(running.clip.shape) : 0);
     const segue_rect_t c = running.clip.rect;
     const segue_corner_radii_t radii = running.clip.radii;
     shader->setUniform("segue_clip_rect", QVector4D(c.x, c.y, c.width, c.height));
