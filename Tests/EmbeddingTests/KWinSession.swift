@@ -177,12 +177,18 @@ final class KWinSession {
     /// photograph takes.
     func photograph() throws -> DecodedPNG {
         var last: DecodedPNG?, agreeing = 0
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(10), available = Date().addingTimeInterval(30)
         while true {
             let out = folder + "/shot-\(UUID().uuidString).png"
             let bus = try String(contentsOfFile: folder + "/bus", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             let shot = try run("/usr/bin/python3", [Paths.packageRoot + "/Tests/Fixtures/kwin/screenshot.py", out],
                                environment: ["DBUS_SESSION_BUS_ADDRESS": bus], timeout: 30)
+            // KWin takes its screenshot interface away while it restarts compositing (as a reconfigure may
+            // make it do): wait for it to be back (30 s at most).
+            if shot.status != 0, shot.err.contains("UnknownObject"), Date() < available {
+                usleep(100_000)
+                continue
+            }
             try #require(shot.status == 0, "screenshot: \(shot.err)")
             let picture = try decodePNG(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
             agreeing = last?.rgba == picture.rgba ? agreeing + 1 : 0
