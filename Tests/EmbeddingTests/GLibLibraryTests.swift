@@ -148,7 +148,7 @@ struct GLibLibraryTests {
         let ran = try run("/usr/bin/env", GLibBuild.alone("/usr/bin/python3", [Self.fixtures + "/player.py", crasher, config],
                                                           prefix: prefix, tag: tag, variables), timeout: 120)
         #expect(ran.status == 0, "\(ran.err)")
-        Self.expectChecks(Self.bothCheck + ["libsegue-package", "pop-layers-as-libsegue", "mesh-as-libsegue", "mesh-projected", "element-layer",
+        Self.expectChecks(Self.bothCheck + ["libsegue-package", "pop-layers-as-libsegue", "mesh-as-libsegue", "mesh-projected", "mesh-texels", "element-layer",
                                             "other-thread-refused", "other-thread-samples", "fell-back-after-drop-names-none",
                                             "pop-minimizes-into-anchor", "anchor-properties", "pop-without-anchor-shrinks-in-place"], in: ran.out, ran.err)
         #expect(processesTagged(tag).isEmpty, "no worker left after python3 ended")

@@ -1,6 +1,8 @@
 /* SegueGLibTransition over libsegue's transition and sampler; its layers as snapshots; its report. */
 #include "segue-glib-private.h"
 
+#include <math.h>
+
 /* ---- Layers ------------------------------------------------------------------------------------ */
 
 struct _SegueGLibLayer {
@@ -219,6 +221,37 @@ float *segue_glib_layer_get_mesh_light(const SegueGLibLayer *layer, gboolean bac
     }
     if (n_values) *n_values = written;
     return shades;
+}
+
+GBytes *segue_glib_layer_get_mesh_texels(const SegueGLibLayer *layer, double origin_x, double origin_y, double scale_x,
+                                         double scale_y, guint *width, guint *height) {
+    g_return_val_if_fail(layer != NULL, NULL);
+    if (width) *width = 0;
+    if (height) *height = 0;
+    gsize n_points = 0, n_front = 0, n_back = 0;
+    g_autofree float *points = segue_glib_layer_get_mesh_projected(layer, &n_points);
+    g_autofree float *front = segue_glib_layer_get_mesh_light(layer, FALSE, &n_front);
+    g_autofree float *back = segue_glib_layer_get_mesh_light(layer, TRUE, &n_back);
+    guint columns = 0, rows = 0;
+    segue_glib_layer_get_mesh_size(layer, &columns, &rows);
+    gsize count = (gsize)(columns + 1) * (rows + 1);
+    if (!points || !front || !back || columns == 0 || rows == 0 || n_points < 2 * count || n_front < count || n_back < count)
+        return NULL;
+    guint8 *bytes = g_malloc0(8 * count);
+    for (gsize k = 0; k < count; k++) {
+        double at[2] = { (points[2 * k] - origin_x) * scale_x, (points[2 * k + 1] - origin_y) * scale_y };
+        for (int c = 0; c < 2; c++) {
+            double fixed = round((at[c] + 4096) * 8);
+            guint16 value = isfinite(fixed) ? (guint16)CLAMP(fixed, 0, 65535) : 0;
+            bytes[8 * k + 2 * c] = value >> 8;
+            bytes[8 * k + 2 * c + 1] = value & 255;
+        }
+        bytes[8 * k + 4] = (guint8)lround(255 * CLAMP(isfinite(front[k]) ? front[k] : 1, 0, 1));
+        bytes[8 * k + 5] = (guint8)lround(255 * CLAMP(isfinite(back[k]) ? back[k] : 1, 0, 1));
+    }
+    if (width) *width = 2 * (columns + 1);
+    if (height) *height = rows + 1;
+    return g_bytes_new_take(bytes, 8 * count);
 }
 
 /* ---- Reports ----------------------------------------------------------------------------------- */

@@ -72,3 +72,16 @@ void segue_glib_page_back(double red, double green, double blue, double alpha, d
 const char *segue_glib_page_shading_glsl(void) {
     return segue_page_shading_glsl();
 }
+
+const char *segue_glib_mesh_texels_glsl(void) {
+    return "vec4 segue_mesh_texel(sampler2D mesh, vec2 vertices, float x, float y) {\n"
+           "    return texture2DLod(mesh, vec2((x + 0.5) / (2.0 * vertices.x), (y + 0.5) / vertices.y), 0.0);\n"
+           "}\n"
+           "vec2 segue_mesh_point(sampler2D mesh, vec2 vertices, vec2 at) {\n"
+           "    vec4 t = floor(segue_mesh_texel(mesh, vertices, 2.0 * at.x, at.y) * 255.0 + 0.5);\n"
+           "    return vec2(t.r * 256.0 + t.g, t.b * 256.0 + t.a) / 8.0 - 4096.0;\n"
+           "}\n"
+           "vec2 segue_mesh_light(sampler2D mesh, vec2 vertices, vec2 at) {\n"
+           "    return segue_mesh_texel(mesh, vertices, 2.0 * at.x + 1.0, at.y).rg;\n"
+           "}\n";
+}

@@ -664,6 +664,37 @@ float *segue_glib_layer_get_mesh_projected(const SegueGLibLayer *layer, gsize *n
  */
 float *segue_glib_layer_get_mesh_light(const SegueGLibLayer *layer, gboolean back, gsize *n_values);
 
+/**
+ * segue_glib_layer_get_mesh_texels:
+ * @layer: a layer
+ * @origin_x: subtracted from each projected x first
+ * @origin_y: subtracted from each projected y first
+ * @scale_x: then each x is multiplied by it
+ * @scale_y: then each y is multiplied by it
+ * @width: (out) (optional): the texture's width in texels: 2 per vertex across
+ * @height: (out) (optional): its height: one row per row of vertices
+ *
+ * The mesh packed as a small RGBA texture (8 bits a channel) for a vertex
+ * shader to place a grid by, for hosts whose language cannot hand the GPU
+ * an array of floats (GJS with Cogl: GNOME Shell's extension). Vertex
+ * (i, j) of segue_glib_layer_get_mesh_projected(), moved to
+ * ((x - @origin_x) * @scale_x, (y - @origin_y) * @scale_y) (the host's own
+ * coordinates), is texel (2i, j): x then y, each in 1/8 of a unit from
+ * -4096 as 16 bits, high byte first (so -4096 to 4096 in steps of 0.125,
+ * clamped); texel (2i + 1, j) holds its light
+ * (segue_glib_layer_get_mesh_light()) on the front in red and on the back
+ * in green, 0 to 255 for 0 to 1. Blue and alpha are 0. Upload the bytes
+ * unconverted (Cogl: as RGBA_8888_PRE) and sample with nearest filtering;
+ * segue_glib_mesh_texels_glsl() reads them.
+ *
+ * Returns: (transfer full) (nullable): the bytes, 8 a vertex, row-major, no
+ *   padding; %NULL without a mesh, or when a vertex is behind the eye.
+ *
+ * Since: 1.2
+ */
+GBytes *segue_glib_layer_get_mesh_texels(const SegueGLibLayer *layer, double origin_x, double origin_y, double scale_x,
+                                         double scale_y, guint *width, guint *height);
+
 /* ---- The transition: its functions ---------------------------------------------- */
 
 /**
@@ -868,5 +899,23 @@ void segue_glib_page_back(double red, double green, double blue, double alpha, d
  * Returns: (transfer none): the source, valid for the life of the process.
  */
 const char *segue_glib_page_shading_glsl(void);
+
+/**
+ * segue_glib_mesh_texels_glsl:
+ *
+ * GLSL for a vertex shader to read a texture of
+ * segue_glib_layer_get_mesh_texels(), to put before its main:
+ * `vec2 segue_mesh_point(sampler2D mesh, vec2 vertices, vec2 at)`, the
+ * point of vertex `at` (i, j) of a mesh of `vertices` (columns + 1,
+ * rows + 1), and `vec2 segue_mesh_light(sampler2D mesh, vec2 vertices,
+ * vec2 at)`, its light on the front and on the back. Uses texture2DLod
+ * (desktop GLSL 1.10 to 1.40 and ES 2.0 vertex shaders); no version line.
+ * Any thread.
+ *
+ * Returns: (transfer none): the source, valid for the life of the process.
+ *
+ * Since: 1.2
+ */
+const char *segue_glib_mesh_texels_glsl(void);
 
 G_END_DECLS

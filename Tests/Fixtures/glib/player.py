@@ -190,6 +190,19 @@ if meshes:
           and any(abs(vertices[3 * k + 2]) > 1 for k in range(n)), len(projected))
     check("mesh-light", len(light) == n and all(0.3 - 1e-6 <= v <= 1 + 1e-6 for v in light) and min(light) < 0.999,
           (min(light), max(light)))
+    # The same mesh packed for a vertex shader: texel (2i, j) its point, less (10, 20) and doubled across, in
+    # 1/8 from -4096 as two 16-bit values; texel (2i + 1, j) its light on the front and on the back, to 1/255.
+    texels, width, height = page.get_mesh_texels(10, 20, 2, 1)
+    data = texels.get_data() if texels else b""
+    back = page.get_mesh_light(True)
+    def unpacked(k):
+        return ((data[8 * k] * 256 + data[8 * k + 1]) / 8 - 4096, (data[8 * k + 2] * 256 + data[8 * k + 3]) / 8 - 4096,
+                data[8 * k + 4] / 255, data[8 * k + 5] / 255)
+    check("mesh-texels", (width, height) == (2 * (columns + 1), rows + 1) and len(data) == 8 * n
+          and all(abs(x - (projected[2 * k] - 10) * 2) <= 1 / 16 + 1e-6 and abs(y - (projected[2 * k + 1] - 20)) <= 1 / 16 + 1e-6
+                  and abs(f - light[k]) <= 0.5 / 255 + 1e-6 and abs(b - back[k]) <= 0.5 / 255 + 1e-6
+                  for k, (x, y, f, b) in enumerate(map(unpacked, range(n))))
+          and any(abs(b - f) > 0.01 for _, _, f, b in map(unpacked, range(n))), (width, height, len(data)))
     if segue:
         with segue.Player([], config_path) as direct:
             with direct.begin(segue.View("a"), segue.View("b"), (390, 844)) as theirs:
