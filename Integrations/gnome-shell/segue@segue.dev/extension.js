@@ -89,114 +89,136 @@ function windowName(window) {
     return [`window-${window.get_id()}`, 'no application id nor class: its window number'];
 }
 
-/// A CurlUp page: the window's actor drawn as a grid moved to the mesh's
-/// vertices (as Segue's renderer sees them, flat), each vertex lit as Segue
-/// lights the page, its front or its back, and the back washed out as Segue's
-/// renderer shades paper (libsegue's segue_page_back, in GLSL). Which side a
-/// vertex shows is known from the projected mesh (a cell turned over faces
-/// away), so it travels with the vertex's colour: red the light, green 1 on
-/// the back, alpha the actor's opacity; the texture is not modulated by it
-/// (its layer replaces the colour) and a fragment snippet on the effect's
-/// pipeline shades each pixel from both. (A snippet testing gl_FrontFacing
-/// stalled GNOME Shell 43 on llvmpipe, and the deform effect's back material
-/// was refused from GJS.) Across the one cell where the page turns over, the
-/// back's wash is interpolated from one side to the other.
-const PAGE_CODE = `
-cogl_color_out = segue_page_lit(mix(cogl_color_out, segue_page_back(cogl_color_out), cogl_color_in.g), cogl_color_in.r) * cogl_color_in.a;
+/// A CurlUp page: the window's actor drawn as a Clutter.DeformEffect grid as
+/// fine as the mesh, built once, whose vertices a vertex shader moves each
+/// frame to where the mesh puts them (as Segue's renderer sees it, flat), lit
+/// as Segue lights the page, its front or its back, the back washed out as
+/// Segue's renderer shades paper (libsegue's segue_page_back, in GLSL). The
+/// deform effect's own way, a call into JavaScript for every vertex every
+/// frame, cost 15-20 ms a frame for CurlUp's mesh on llvmpipe. The mesh goes to
+/// the GPU as a small texture SegueGLib packs (get_mesh_texels: GJS cannot hand
+/// Cogl a uniform array), and each grid vertex is placed bilinearly between the
+/// mesh's vertices around its point of the window's frame (beyond its edges,
+/// for the window's shadow). Which side a pixel shows is its triangle's turn
+/// from the window's picture to the screen (a snippet testing gl_FrontFacing
+/// stalled GNOME Shell 43 on llvmpipe).
+const PAGE_DECLARATIONS = `
+varying vec2 segue_drawn;
+varying vec2 segue_light;
+`;
+const PAGE_VERTEX_DECLARATIONS = `${PAGE_DECLARATIONS}
+uniform float segue_columns, segue_rows;
+uniform float segue_frame_x, segue_frame_y, segue_frame_width, segue_frame_height;
+`;
+// (Layer 1 is the mesh: Cogl declares its sampler, cogl_sampler1.)
+const PAGE_VERTEX_CODE = `
+vec2 segue_vertices = vec2(segue_columns + 1.0, segue_rows + 1.0);
+vec2 segue_at = vec2((cogl_tex_coord0_in.s - segue_frame_x) / segue_frame_width * segue_columns,
+                     (cogl_tex_coord0_in.t - segue_frame_y) / segue_frame_height * segue_rows);
+vec2 segue_cell = clamp(floor(segue_at), vec2(0.0), vec2(segue_columns - 1.0, segue_rows - 1.0));
+vec2 segue_f = segue_at - segue_cell;
+vec2 segue_p00 = segue_mesh_point(cogl_sampler1, segue_vertices, segue_cell);
+vec2 segue_p10 = segue_mesh_point(cogl_sampler1, segue_vertices, segue_cell + vec2(1.0, 0.0));
+vec2 segue_p01 = segue_mesh_point(cogl_sampler1, segue_vertices, segue_cell + vec2(0.0, 1.0));
+vec2 segue_p11 = segue_mesh_point(cogl_sampler1, segue_vertices, segue_cell + vec2(1.0, 1.0));
+vec2 segue_l00 = segue_mesh_light(cogl_sampler1, segue_vertices, segue_cell);
+vec2 segue_l10 = segue_mesh_light(cogl_sampler1, segue_vertices, segue_cell + vec2(1.0, 0.0));
+vec2 segue_l01 = segue_mesh_light(cogl_sampler1, segue_vertices, segue_cell + vec2(0.0, 1.0));
+vec2 segue_l11 = segue_mesh_light(cogl_sampler1, segue_vertices, segue_cell + vec2(1.0, 1.0));
+segue_drawn = mix(mix(segue_p00, segue_p10, segue_f.x), mix(segue_p01, segue_p11, segue_f.x), segue_f.y);
+segue_light = clamp(mix(mix(segue_l00, segue_l10, segue_f.x), mix(segue_l01, segue_l11, segue_f.x), segue_f.y), 0.0, 1.0);
+cogl_position_out = cogl_modelview_projection_matrix * vec4(segue_drawn, 0.0, 1.0);
+`;
+const PAGE_FRAGMENT_DECLARATIONS = `${PAGE_DECLARATIONS}
+uniform float segue_alpha;
+`;
+const PAGE_FRAGMENT_CODE = `
+vec2 segue_dx = dFdx(segue_drawn), segue_dy = dFdy(segue_drawn);
+vec2 segue_sx = dFdx(cogl_tex_coord_in[0].st), segue_sy = dFdy(cogl_tex_coord_in[0].st);
+bool segue_back = (segue_dx.x * segue_dy.y - segue_dx.y * segue_dy.x) * (segue_sx.x * segue_sy.y - segue_sx.y * segue_sy.x) < 0.0;
+cogl_color_out = (segue_back ? segue_page_lit(segue_page_back(cogl_color_out), segue_light.y)
+                             : segue_page_lit(cogl_color_out, segue_light.x)) * segue_alpha;
 `;
 
 const PageEffect = GObject.registerClass(
 class SeguePageEffect extends Clutter.DeformEffect {
     _init() {
         super._init();
-        this._layer = null;
-        this._light = null;
-        this._shaded = null;
+        this._pipeline = null;
+        this._uniforms = null;
+        this._image = Clutter.Image.new();
+        this._values = null;
+        this._tiles = null;
     }
 
     /// The layer to draw (its mesh over `frame`, the window's frame on the stage)
     /// with the actor at `actorBox` (stage coordinates). False when its mesh cannot be seen.
     show(layer, frame, actorBox) {
         const [columns, rows] = layer.get_mesh_size();
-        this._layer = layer;
-        this._columns = columns;
-        this._rows = rows;
-        this._points = layer.get_mesh_projected();
-        this._light = layer.get_mesh_light(false);
-        this._backLight = layer.get_mesh_light(true);
-        this._frame = frame;
-        this._actorBox = actorBox;
-        if (!this._points || !this._light || !this._backLight)
+        // The mesh in the deform grid's coordinates (the offscreen texture's size over the actor's),
+        // packed by SegueGLib (a loop over its vertices here cost GJS about 0.3 ms a frame).
+        const [sized, targetWidth, targetHeight] = this.get_target_size();
+        const sx = sized && actorBox.width > 0 ? targetWidth / actorBox.width : 1;
+        const sy = sized && actorBox.height > 0 ? targetHeight / actorBox.height : 1;
+        const [texels, width, height] = layer.get_mesh_texels(actorBox.x, actorBox.y, sx, sy);
+        if (!texels || columns < 1 || rows < 1)
             return false;
-        // Held (a photograph) or between two changes of the plugin's frames: the same page, not painted again.
-        const key = `${this._points.join()} ${frame.x},${frame.y},${frame.width},${frame.height} ${actorBox.x},${actorBox.y},${actorBox.width},${actorBox.height}`;
-        if (key === this._key)
-            return true;
-        this._key = key;
-        // Which way each cell of the mesh faces: its projected corners' turn (y down: positive faces the viewer).
-        this._facing = [];
-        const stride = columns + 1, p = this._points;
-        for (let j = 0; j < rows; j++) {
-            for (let i = 0; i < columns; i++) {
-                const k = j * stride + i;
-                const ax = p[2 * (k + 1)] - p[2 * k], ay = p[2 * (k + 1) + 1] - p[2 * k + 1];
-                const bx = p[2 * (k + stride)] - p[2 * k], by = p[2 * (k + stride) + 1] - p[2 * k + 1];
-                const cx = p[2 * (k + stride + 1)] - p[2 * k], cy = p[2 * (k + stride + 1) + 1] - p[2 * k + 1];
-                this._facing.push(ax * cy - ay * cx + cx * by - cy * bx >= 0);
-            }
+        // Stored as given (premultiplied in, premultiplied kept): Cogl uploads the bytes unchanged. One
+        // texture while the mesh keeps its size, its texels replaced each frame.
+        const texture = this._image.get_texture();
+        if (texture && texture.get_width() === width && texture.get_height() === height)
+            texture.set_region(0, 0, 0, 0, width, height, width, height, Cogl.PixelFormat.RGBA_8888_PRE, 4 * width, texels.toArray());
+        else
+            this._image.set_bytes(texels, Cogl.PixelFormat.RGBA_8888_PRE, width, height, 4 * width);
+        this._values = {
+            segue_columns: columns,
+            segue_rows: rows,
+            segue_frame_x: (frame.x - actorBox.x) / actorBox.width,
+            segue_frame_y: (frame.y - actorBox.y) / actorBox.height,
+            segue_frame_width: frame.width / actorBox.width,
+            segue_frame_height: frame.height / actorBox.height,
+        };
+        // The grid, as fine as the mesh (rebuilt only when this changes or the actor's size does).
+        if (this._tiles !== `${columns}x${rows}`) {
+            this.set_n_tiles(columns, rows);
+            this._tiles = `${columns}x${rows}`;
         }
-        // The deform grid over the whole actor (shadows included), as fine as the mesh: each of its
-        // vertices is a call into JavaScript as the shell paints.
-        if (this.x_tiles !== columns || this.y_tiles !== rows)
-            this.set_n_tiles(Math.max(1, columns), Math.max(1, rows));
-        this.invalidate();
+        this.queue_repaint();
         return true;
     }
 
-    /// Where the mesh puts the content's point at (u, v) of the window's frame,
-    /// as Segue's renderer sees it (flat, its perspective applied), its light on
-    /// the side it shows, and 1 when that is the back:
-    /// bilinear between the mesh's vertices (and beyond its edges, for shadows).
-    _at(u, v) {
-        const columns = this._columns, rows = this._rows, stride = columns + 1;
-        const fx = Math.min(Math.max(u * columns, 0), columns), fy = Math.min(Math.max(v * rows, 0), rows);
-        const i = Math.min(Math.floor(fx), columns - 1), j = Math.min(Math.floor(fy), rows - 1);
-        const a = u * columns - i, b = v * rows - j;
-        const front = this._facing[j * columns + i];
-        const light = front ? this._light : this._backLight;
-        const corner = (ci, cj) => {
-            const k = cj * stride + ci;
-            return [this._points[2 * k], this._points[2 * k + 1], light[k]];
-        };
-        const p00 = corner(i, j), p10 = corner(i + 1, j), p01 = corner(i, j + 1), p11 = corner(i + 1, j + 1);
-        const [x, y, shade] = [0, 1, 2].map(c => (1 - a) * (1 - b) * p00[c] + a * (1 - b) * p10[c] + (1 - a) * b * p01[c] + a * b * p11[c]);
-        return [x, y, shade, front ? 0 : 1];
-    }
-
     vfunc_paint_target(node, paintContext) {
-        // The page's shading on the effect's pipeline (made as it first paints), once.
         const pipeline = this.get_pipeline();
-        if (pipeline && this._shaded !== pipeline) {
-            pipeline.set_layer_combine(0, 'RGBA = REPLACE(TEXTURE)');
-            pipeline.add_snippet(Cogl.Snippet.new(Cogl.SnippetHook.FRAGMENT, SegueGLib.page_shading_glsl(), PAGE_CODE));
-            this._shaded = pipeline;
+        if (pipeline && this._values) {
+            // The page's placing and shading on the effect's pipeline (made as it first paints, again
+            // when the actor's size changes), once.
+            if (this._pipeline !== pipeline) {
+                pipeline.set_layer_combine(0, 'RGBA = REPLACE(TEXTURE)');
+                pipeline.set_layer_combine(1, 'RGBA = REPLACE(PREVIOUS)');
+                pipeline.set_layer_filters(1, Cogl.PipelineFilter.NEAREST, Cogl.PipelineFilter.NEAREST);
+                pipeline.add_snippet(Cogl.Snippet.new(Cogl.SnippetHook.VERTEX,
+                    `${PAGE_VERTEX_DECLARATIONS}${SegueGLib.mesh_texels_glsl()}`, PAGE_VERTEX_CODE));
+                pipeline.add_snippet(Cogl.Snippet.new(Cogl.SnippetHook.FRAGMENT,
+                    `${PAGE_FRAGMENT_DECLARATIONS}${SegueGLib.page_shading_glsl()}`, PAGE_FRAGMENT_CODE));
+                this._pipeline = pipeline;
+                this._uniforms = {};
+            }
+            pipeline.set_layer_texture(1, this._image.get_texture());
+            // The uniforms that changed (most stay the same through a transition).
+            this._values.segue_alpha = this.get_actor().get_paint_opacity() / 255;
+            for (const name in this._values) {
+                const uniform = this._uniforms[name] ??= {location: pipeline.get_uniform_location(name), value: null};
+                if (uniform.value !== this._values[name]) {
+                    pipeline.set_uniform_1f(uniform.location, this._values[name]);
+                    uniform.value = this._values[name];
+                }
+            }
         }
         super.vfunc_paint_target(node, paintContext);
     }
 
+    /// The grid at rest: the vertex shader places it (called once a grid, not every frame).
     vfunc_deform_vertex(width, height, vertex) {
-        if (!this._layer || !this._points || !this._light)
-            return;
-        // The vertex in stage coordinates at rest, as a point of the window's frame.
-        const box = this._actorBox, frame = this._frame;
-        const sx = box.x + vertex.tx * box.width, sy = box.y + vertex.ty * box.height;
-        const [x, y, light, back] = this._at((sx - frame.x) / frame.width, (sy - frame.y) / frame.height);
-        vertex.x = (x - box.x) * width / box.width;
-        vertex.y = (y - box.y) * height / box.height;
-        vertex.z = 0;
-        // The actor's opacity (the effect put it in the vertex's alpha), the light and the side, for the snippet.
-        const alpha = vertex.color.get_alpha_byte();
-        vertex.color.init_from_4ub(Math.round(255 * Math.min(Math.max(light, 0), 1)), back * 255, 0, alpha);
     }
 });
 
@@ -294,6 +316,7 @@ class WindowTransition {
         this._ended = false;
         this._effect = null;
         this._look = null;
+        this._transformed = false;
         this._side = CHANGES[change].leaves ? SegueGLib.Side.FROM : SegueGLib.Side.TO;
         const milliseconds = Math.max(1, Math.round(transition.duration * this._slowDown * 1000));
         this._timeline = new Clutter.Timeline({actor, duration: milliseconds});
@@ -376,7 +399,11 @@ class WindowTransition {
                 this._effect = new PageEffect();
                 actor.add_effect_with_name('segue-page', this._effect);
             }
-            actor.set_transform(null);
+            // (Only when a flat layer set one: setting a transform redraws the window into the page's
+            // offscreen picture, a frame's main cost on llvmpipe.)
+            if (this._transformed)
+                actor.set_transform(null);
+            this._transformed = false;
             const [x, y] = actor.get_position();
             const box = {x, y, width: actor.width, height: actor.height};
             if (!this._effect.show(layer, this.frame, box))
@@ -394,6 +421,7 @@ class WindowTransition {
         const toFrame = new Graphene.Matrix().init_translate(new Graphene.Point3D({x: -ox, y: -oy, z: 0}));
         const back = new Graphene.Matrix().init_translate(new Graphene.Point3D({x: ox, y: oy, z: 0}));
         actor.set_transform(toFrame.multiply(map).multiply(back));
+        this._transformed = true;
         this._showLook(layer, {x: ox, y: oy, width: frame.width, height: frame.height});
     }
 
