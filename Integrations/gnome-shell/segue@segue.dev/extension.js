@@ -337,12 +337,15 @@ class WindowTransition {
         this._timeline.start();
     }
 
-    /// The transition's time now: the elapsed time, slowed as the shell slows its own
-    /// animations, or the fraction held for a photograph.
+    /// The transition's time now: the frame's, as the shell's frame clock steps the timeline
+    /// (one refresh a frame, as the shell's own animations see it, so a sample meets the frame
+    /// prefetched for it; the clock read in the handler strayed by more than libsegue's 2 ms, and
+    /// each such sample waited on the worker), slowed as the shell slows its own animations, or
+    /// the fraction held for a photograph.
     _time() {
         if (this._held())
             return this._owner.holdAt * this.transition.duration;
-        return (GLib.get_monotonic_time() - this._began) / 1e6 / this._slowDown;
+        return this._timeline.get_elapsed_time() / 1000 / this._slowDown;
     }
 
     _held() {
