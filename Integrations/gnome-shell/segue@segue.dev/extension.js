@@ -155,13 +155,15 @@ class SeguePageEffect extends Clutter.DeformEffect {
     /// with the actor at `actorBox` (stage coordinates). False when its mesh cannot be seen.
     show(layer, frame, actorBox) {
         const [columns, rows] = layer.get_mesh_size();
+        if (columns < 1 || rows < 1 || actorBox.width <= 0 || actorBox.height <= 0)
+            return false;
         // The mesh in the deform grid's coordinates (the offscreen texture's size over the actor's),
-        // packed by SegueGLib (a loop over its vertices here cost GJS about 0.3 ms a frame).
+        // packed by SegueGLib: the same loop over the vertices in GJS cost 3-4 ms a frame (an
+        // extension's top-level names, Math included, are looked up at every use).
         const [sized, targetWidth, targetHeight] = this.get_target_size();
-        const sx = sized && actorBox.width > 0 ? targetWidth / actorBox.width : 1;
-        const sy = sized && actorBox.height > 0 ? targetHeight / actorBox.height : 1;
+        const sx = sized ? targetWidth / actorBox.width : 1, sy = sized ? targetHeight / actorBox.height : 1;
         const [texels, width, height] = layer.get_mesh_texels(actorBox.x, actorBox.y, sx, sy);
-        if (!texels || columns < 1 || rows < 1)
+        if (!texels)
             return false;
         // Stored as given (premultiplied in, premultiplied kept): Cogl uploads the bytes unchanged. One
         // texture while the mesh keeps its size, its texels replaced each frame.
@@ -402,8 +404,8 @@ class WindowTransition {
                 this._effect = new PageEffect();
                 actor.add_effect_with_name('segue-page', this._effect);
             }
-            // (Only when a flat layer set one: setting a transform redraws the window into the page's
-            // offscreen picture, a frame's main cost on llvmpipe.)
+            // (Only when a flat layer set one: setting it, even to none, redraws the window itself,
+            // into the page's offscreen picture again.)
             if (this._transformed)
                 actor.set_transform(null);
             this._transformed = false;
