@@ -680,7 +680,7 @@ float *segue_glib_layer_get_mesh_light(const SegueGLibLayer *layer, gboolean bac
  * (i, j) of segue_glib_layer_get_mesh_projected(), moved to
  * ((x - @origin_x) * @scale_x, (y - @origin_y) * @scale_y) (the host's own
  * coordinates), is texel (2i, j): x then y, each in 1/8 of a unit from
- * -4096 as 16 bits, high byte first (so -4096 to 4096 in steps of 0.125,
+ * -4096 as 16 bits, high byte first (so -4096 to 4095.875 in steps of 0.125,
  * clamped); texel (2i + 1, j) holds its light
  * (segue_glib_layer_get_mesh_light()) on the front in red and on the back
  * in green, 0 to 255 for 0 to 1. Blue and alpha are 0. Upload the bytes
