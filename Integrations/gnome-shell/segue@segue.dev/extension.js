@@ -274,6 +274,18 @@ class SegueLookEffect extends Shell.GLSLEffect {
         this.add_glsl_snippet(Shell.SnippetHook.FRAGMENT, LOOK_DECLARATIONS, LOOK_CODE, false);
     }
 
+    vfunc_paint_target(node, paintContext) {
+        // Shell.GLSLEffect blends as if its colours were straight (it multiplies them by their alpha
+        // again); the window's offscreen picture is premultiplied, so a faded window came out darker,
+        // its framebuffer alpha below 1. Blend premultiplied colours, once a pipeline.
+        const pipeline = this.get_pipeline();
+        if (pipeline && this._blended !== pipeline) {
+            pipeline.set_blend('RGBA = ADD (SRC_COLOR, DST_COLOR * (1 - SRC_COLOR[A]))');
+            this._blended = pipeline;
+        }
+        super.vfunc_paint_target(node, paintContext);
+    }
+
     _set(name, values) {
         this.set_uniform_float(this.get_uniform_location(name), values.length, values);
     }
