@@ -681,7 +681,7 @@ float *segue_glib_layer_get_mesh_light(const SegueGLibLayer *layer, gboolean bac
  * ((x - @origin_x) * @scale_x, (y - @origin_y) * @scale_y) (the host's own
  * coordinates), is texel (2i, j): x then y, each in 1/8 of a unit from
  * -4096 as 16 bits, high byte first (so -4096 to 4095.875 in steps of 0.125,
- * clamped); texel (2i + 1, j) holds its light
+ * clamped, after the scale: choose one that keeps pixels whole units); texel (2i + 1, j) holds its light
  * (segue_glib_layer_get_mesh_light()) on the front in red and on the back
  * in green, 0 to 255 for 0 to 1. Blue and alpha are 0. Upload the bytes
  * unconverted (Cogl: as RGBA_8888_PRE) and sample with nearest filtering;
@@ -907,10 +907,15 @@ const char *segue_glib_page_shading_glsl(void);
  * segue_glib_layer_get_mesh_texels(), to put before its main:
  * `vec2 segue_mesh_point(sampler2D mesh, vec2 vertices, vec2 at)`, the
  * point of vertex `at` (i, j) of a mesh of `vertices` (columns + 1,
- * rows + 1), and `vec2 segue_mesh_light(sampler2D mesh, vec2 vertices,
- * vec2 at)`, its light on the front and on the back. Uses texture2DLod
- * (desktop GLSL 1.10 to 1.40 and ES 2.0 vertex shaders); no version line.
- * Any thread.
+ * rows + 1), in the coordinates the texels were packed in (the origin
+ * subtracted and the scale applied: still to go through the shader's own
+ * matrices), and `vec2 segue_mesh_light(sampler2D mesh, vec2 vertices,
+ * vec2 at)`, its light on the front (x) and on the back (y); both read
+ * through `vec4 segue_mesh_texel(sampler2D mesh, vec2 vertices, float x,
+ * float y)`, texel (x, y). A grid that does not sit on the mesh's vertices
+ * interpolates between the four around each of its points (GNOME Shell's
+ * extension does). Uses texture2DLod (desktop GLSL 1.10 to 1.40
+ * compatibility, ES 2.0 vertex shaders); no version line. Any thread.
  *
  * Returns: (transfer none): the source, valid for the life of the process.
  *
