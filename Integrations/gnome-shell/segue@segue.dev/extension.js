@@ -290,15 +290,12 @@ class SegueLookEffect extends Shell.GLSLEffect {
         this.set_uniform_float(this.get_uniform_location(name), values.length, values);
     }
 
-    /// The layer's corners and clip over an actor of `size`, the window's frame at `frame` in the actor's
-    /// coordinates (the content as it rests, which the layer's own coordinates stretch over).
-    /// False when the layer has neither (the effect is not needed).
-    show(layer, size, frame) {
+    /// The layer's corners (`radius`) and clip (`clip`, as get_clip() gives it) over an actor of `size`,
+    /// the window's frame at `frame` in the actor's coordinates (the content as it rests, which the
+    /// layer's own coordinates stretch over).
+    show(layer, radius, clip, size, frame) {
         const [, , width, height] = layer.get_frame();
-        const radius = layer.get_corner_radius();
-        const [shape, cx, cy, cw, ch, tl, tr, br, bl] = layer.get_clip();
-        if (radius <= 0 && shape === 0)
-            return false;
+        const [shape, cx, cy, cw, ch, tl, tr, br, bl] = clip;
         // From the layer's own coordinates to the actor's.
         const sx = width > 0 ? frame.width / width : 1, sy = height > 0 ? frame.height / height : 1;
         this._set('segue_size', [size.width, size.height]);
@@ -309,7 +306,6 @@ class SegueLookEffect extends Shell.GLSLEffect {
         this._set('segue_clip_rx', [tl * sx, tr * sx, br * sx, bl * sx]);
         this._set('segue_clip_ry', [tl * sy, tr * sy, br * sy, bl * sy]);
         this.queue_repaint();
-        return true;
     }
 });
 
@@ -444,7 +440,8 @@ class WindowTransition {
 
     /// The layer's corners and clip, through a look effect on the actor while it has either.
     _showLook(layer, frame) {
-        if (layer.get_corner_radius() <= 0 && layer.get_clip()[0] === 0) {
+        const radius = layer.get_corner_radius(), clip = layer.get_clip();
+        if (radius <= 0 && clip[0] === 0) {
             this._removeLook();
             return;
         }
@@ -452,8 +449,7 @@ class WindowTransition {
             this._look = new LookEffect();
             this.actor.add_effect_with_name('segue-look', this._look);
         }
-        if (!this._look.show(layer, {width: this.actor.width, height: this.actor.height}, frame))
-            this._removeLook();
+        this._look.show(layer, radius, clip, {width: this.actor.width, height: this.actor.height}, frame);
     }
 
     _removeLook() {
