@@ -228,26 +228,33 @@ GBytes *segue_glib_layer_get_mesh_texels(const SegueGLibLayer *layer, double ori
     g_return_val_if_fail(layer != NULL, NULL);
     if (width) *width = 0;
     if (height) *height = 0;
-    gsize n_points = 0, n_front = 0, n_back = 0;
-    g_autofree float *points = segue_glib_layer_get_mesh_projected(layer, &n_points);
-    g_autofree float *front = segue_glib_layer_get_mesh_light(layer, FALSE, &n_front);
-    g_autofree float *back = segue_glib_layer_get_mesh_light(layer, TRUE, &n_back);
-    guint columns = 0, rows = 0;
-    segue_glib_layer_get_mesh_size(layer, &columns, &rows);
+    if (!layer->has_mesh) return NULL;
+    /* A compositor calls this every frame on its drawing thread: one scratch block for the points, their
+     * (unused) texture coordinates and both lights, and no call into libm per value. */
+    guint columns = layer->request.mesh_columns, rows = layer->request.mesh_rows;
     gsize count = (gsize)(columns + 1) * (rows + 1);
-    if (!points || !front || !back || columns == 0 || rows == 0 || n_points < 2 * count || n_front < count || n_back < count)
+    if (columns == 0 || rows == 0 || layer->state.mesh_vertex_count < count) return NULL;
+    g_autofree float *scratch = g_new(float, 6 * count);
+    float *points = scratch, *uv = scratch + 2 * count, *front = scratch + 4 * count, *back = scratch + 5 * count;
+    if (segue_layer_project(&layer->state, &layer->request, &layer->bounds, 1, points, uv, (uint32_t)count, NULL, NULL) != count ||
+        segue_mesh_light(&layer->state, &layer->request, false, front, (uint32_t)count) != count ||
+        segue_mesh_light(&layer->state, &layer->request, true, back, (uint32_t)count) != count)
         return NULL;
     guint8 *bytes = g_malloc0(8 * count);
     for (gsize k = 0; k < count; k++) {
         double at[2] = { (points[2 * k] - origin_x) * scale_x, (points[2 * k + 1] - origin_y) * scale_y };
         for (int c = 0; c < 2; c++) {
-            double fixed = round((at[c] + 4096) * 8);
-            guint16 value = isfinite(fixed) ? (guint16)CLAMP(fixed, 0, 65535) : 0;
+            /* Eighths from -4096, rounded to the nearest; out of range (or NaN) clamped, as the GLSL reads it. */
+            double fixed = (at[c] + 4096) * 8 + 0.5;
+            guint16 value = fixed >= 0 ? (fixed < 65535 ? (guint16)fixed : 65535) : 0;
             bytes[8 * k + 2 * c] = value >> 8;
             bytes[8 * k + 2 * c + 1] = value & 255;
         }
-        bytes[8 * k + 4] = (guint8)lround(255 * CLAMP(isfinite(front[k]) ? front[k] : 1, 0, 1));
-        bytes[8 * k + 5] = (guint8)lround(255 * CLAMP(isfinite(back[k]) ? back[k] : 1, 0, 1));
+        float lights[2] = { front[k], back[k] };
+        for (int side = 0; side < 2; side++) {
+            float light = isfinite(lights[side]) ? CLAMP(lights[side], 0.0f, 1.0f) : 1.0f;
+            bytes[8 * k + 4 + side] = (guint8)(255 * light + 0.5f);
+        }
     }
     if (width) *width = 2 * (columns + 1);
     if (height) *height = rows + 1;
