@@ -144,34 +144,52 @@ const PageEffect = GObject.registerClass(
 class SeguePageEffect extends Clutter.DeformEffect {
     _init() {
         super._init();
-        this._pipeline = null;
-        this._uniforms = null;
         this._image = Clutter.Image.new();
-        this._values = null;
-        this._tiles = null;
+        this._texture = null; // the image's texture, and the texels' size in it
+        this._texels = '';
+        this._tiles = '';
+        this._pipeline = null; // the effect's pipeline once the page's snippets are on it
+        this._uniforms = {};
+        this._scale = null; // the offscreen picture's size over the actor's, once the effect knows it
     }
 
-    /// The layer to draw (its mesh over `frame`, the window's frame on the stage)
-    /// with the actor at `actorBox` (stage coordinates). False when its mesh cannot be seen.
-    show(layer, frame, actorBox) {
-        const [columns, rows] = layer.get_mesh_size();
-        if (columns < 1 || rows < 1 || actorBox.width <= 0 || actorBox.height <= 0)
+    /// The actor's size changed: its offscreen picture will be made again, at a size to ask for then.
+    resized() {
+        this._scale = null;
+    }
+
+    /// The layer to draw (its mesh over `frame`, the window's frame on the stage) with the actor at
+    /// `actorBox` (stage coordinates) and its paint opacity `opacity` (0-255). False when its mesh
+    /// cannot be seen. Each frame costs GNOME Shell's thread a call into C per step below: on
+    /// llvmpipe each took about 10 us in the shell, so what does not change is kept from frame to frame.
+    show(layer, frame, actorBox, opacity) {
+        if (actorBox.width <= 0 || actorBox.height <= 0)
             return false;
         // The mesh in the deform grid's coordinates (the offscreen texture's size over the actor's),
         // packed by SegueGLib: the same loop over the vertices in GJS cost 3-4 ms a frame (an
         // extension's top-level names, Math included, are looked up at every use).
-        const [sized, targetWidth, targetHeight] = this.get_target_size();
-        const sx = sized ? targetWidth / actorBox.width : 1, sy = sized ? targetHeight / actorBox.height : 1;
+        if (!this._scale) {
+            const [sized, targetWidth, targetHeight] = this.get_target_size();
+            if (sized)
+                this._scale = [targetWidth / actorBox.width, targetHeight / actorBox.height];
+        }
+        const [sx, sy] = this._scale ?? [1, 1];
         const [texels, width, height] = layer.get_mesh_texels(actorBox.x, actorBox.y, sx, sy);
         if (!texels)
             return false;
+        // Two texels a vertex: the mesh's size, from the texture's.
+        const columns = width / 2 - 1, rows = height - 1;
         // Stored as given (premultiplied in, premultiplied kept): Cogl uploads the bytes unchanged. One
         // texture while the mesh keeps its size, its texels replaced each frame.
-        const texture = this._image.get_texture();
-        if (texture && texture.get_width() === width && texture.get_height() === height)
-            texture.set_region(0, 0, 0, 0, width, height, width, height, Cogl.PixelFormat.RGBA_8888_PRE, 4 * width, texels.toArray());
-        else
+        if (this._texels === `${width}x${height}`) {
+            this._texture.set_region(0, 0, 0, 0, width, height, width, height, Cogl.PixelFormat.RGBA_8888_PRE, 4 * width,
+                texels.toArray());
+        } else {
             this._image.set_bytes(texels, Cogl.PixelFormat.RGBA_8888_PRE, width, height, 4 * width);
+            this._texture = this._image.get_texture();
+            this._texels = `${width}x${height}`;
+            this._pipeline?.set_layer_texture(1, this._texture);
+        }
         this._values = {
             segue_columns: columns,
             segue_rows: rows,
@@ -179,7 +197,10 @@ class SeguePageEffect extends Clutter.DeformEffect {
             segue_frame_y: (frame.y - actorBox.y) / actorBox.height,
             segue_frame_width: frame.width / actorBox.width,
             segue_frame_height: frame.height / actorBox.height,
+            segue_alpha: opacity / 255,
         };
+        if (this._pipeline)
+            this._setUniforms();
         // The grid, as fine as the mesh (rebuilt only when this changes or the actor's size does).
         if (this._tiles !== `${columns}x${rows}`) {
             this.set_n_tiles(columns, rows);
@@ -189,32 +210,33 @@ class SeguePageEffect extends Clutter.DeformEffect {
         return true;
     }
 
+    /// The uniforms that changed (most stay the same through a transition) on the page's pipeline.
+    _setUniforms() {
+        for (const name in this._values) {
+            const uniform = this._uniforms[name] ??= {location: this._pipeline.get_uniform_location(name), value: null};
+            if (uniform.value !== this._values[name]) {
+                this._pipeline.set_uniform_1f(uniform.location, this._values[name]);
+                uniform.value = this._values[name];
+            }
+        }
+    }
+
     vfunc_paint_target(node, paintContext) {
+        // The page's placing and shading on the effect's pipeline, once: it is made as the effect first
+        // paints, and again when the actor's size changes. show() keeps its uniforms and texture after.
         const pipeline = this.get_pipeline();
-        if (pipeline && this._values) {
-            // The page's placing and shading on the effect's pipeline (made as it first paints, again
-            // when the actor's size changes), once.
-            if (this._pipeline !== pipeline) {
-                pipeline.set_layer_combine(0, 'RGBA = REPLACE(TEXTURE)');
-                pipeline.set_layer_combine(1, 'RGBA = REPLACE(PREVIOUS)');
-                pipeline.set_layer_filters(1, Cogl.PipelineFilter.NEAREST, Cogl.PipelineFilter.NEAREST);
-                pipeline.add_snippet(Cogl.Snippet.new(Cogl.SnippetHook.VERTEX,
-                    `${PAGE_VERTEX_DECLARATIONS}${SegueGLib.mesh_texels_glsl()}`, PAGE_VERTEX_CODE));
-                pipeline.add_snippet(Cogl.Snippet.new(Cogl.SnippetHook.FRAGMENT,
-                    `${PAGE_FRAGMENT_DECLARATIONS}${SegueGLib.page_shading_glsl()}`, PAGE_FRAGMENT_CODE));
-                this._pipeline = pipeline;
-                this._uniforms = {};
-            }
-            pipeline.set_layer_texture(1, this._image.get_texture());
-            // The uniforms that changed (most stay the same through a transition).
-            this._values.segue_alpha = this.get_actor().get_paint_opacity() / 255;
-            for (const name in this._values) {
-                const uniform = this._uniforms[name] ??= {location: pipeline.get_uniform_location(name), value: null};
-                if (uniform.value !== this._values[name]) {
-                    pipeline.set_uniform_1f(uniform.location, this._values[name]);
-                    uniform.value = this._values[name];
-                }
-            }
+        if (pipeline !== this._pipeline && pipeline && this._values) {
+            pipeline.set_layer_combine(0, 'RGBA = REPLACE(TEXTURE)');
+            pipeline.set_layer_combine(1, 'RGBA = REPLACE(PREVIOUS)');
+            pipeline.set_layer_filters(1, Cogl.PipelineFilter.NEAREST, Cogl.PipelineFilter.NEAREST);
+            pipeline.set_layer_texture(1, this._texture);
+            pipeline.add_snippet(Cogl.Snippet.new(Cogl.SnippetHook.VERTEX,
+                `${PAGE_VERTEX_DECLARATIONS}${SegueGLib.mesh_texels_glsl()}`, PAGE_VERTEX_CODE));
+            pipeline.add_snippet(Cogl.Snippet.new(Cogl.SnippetHook.FRAGMENT,
+                `${PAGE_FRAGMENT_DECLARATIONS}${SegueGLib.page_shading_glsl()}`, PAGE_FRAGMENT_CODE));
+            this._pipeline = pipeline;
+            this._uniforms = {};
+            this._setUniforms();
         }
         super.vfunc_paint_target(node, paintContext);
     }
@@ -320,9 +342,15 @@ class WindowTransition {
         this.name = name;
         this.frame = frame;
         this._slowDown = St.Settings.get().slow_down_factor;
+        // Kept in JavaScript (read again when the plan changes): reading a GObject's property is a call
+        // into C, and each such call measured about 10 us on the shell's thread on llvmpipe.
+        this._duration = transition.duration;
+        this._opacity = null; // the actor's opacity as last set
+        this._box = null; // the actor's position and size on the stage, until its allocation changes
         this._frames = 0;
-        this._busy = 0;
         this._began = GLib.get_monotonic_time();
+        // The framebuffers to flush each frame (see _frame), the stage's as the transition begins.
+        this._framebuffers = global.stage.peek_stage_views().map(view => view.get_framebuffer());
         this._ended = false;
         this._effect = null;
         this._look = null;
@@ -330,7 +358,7 @@ class WindowTransition {
         this._side = CHANGES[change].leaves ? SegueGLib.Side.FROM : SegueGLib.Side.TO;
         const milliseconds = Math.max(1, Math.round(transition.duration * this._slowDown * 1000));
         this._timeline = new Clutter.Timeline({actor, duration: milliseconds});
-        this._timeline.connect('new-frame', () => this._frame());
+        this._timeline.connect('new-frame', (_timeline, elapsed) => this._frame(elapsed));
         this._timeline.connect('completed', () => {
             if (this._held())
                 this._timeline.start(); // held for a photograph: frames keep coming, at the same time
@@ -338,38 +366,47 @@ class WindowTransition {
                 this.end(true);
         });
         this._destroyId = actor.connect('destroy', () => this.end(false, 'its actor was destroyed'));
+        this._allocationId = actor.connect('notify::allocation', () => {
+            this._box = null;
+            this._effect?.resized();
+        });
     }
 
     start() {
         if (this.change === 'map' || this.change === 'unminimize')
             this.actor.show();
-        this._frame();
+        this._frame(0);
         this._timeline.start();
     }
 
-    /// The transition's time now: the frame's, as the shell's frame clock steps the timeline
-    /// (one refresh a frame, as the shell's own animations see it, so a sample meets the frame
+    /// The transition's time at a frame whose timeline has run `elapsed` ms: the frame clock's,
+    /// as the shell's own animations see it (one refresh a frame, so a sample meets the frame
     /// prefetched for it; the clock read in the handler strayed by more than libsegue's 2 ms, and
     /// each such sample waited on the worker), slowed as the shell slows its own animations, or
     /// the fraction held for a photograph.
-    _time() {
+    _time(elapsed) {
         if (this._held())
-            return this._owner.holdAt * this.transition.duration;
-        return this._timeline.get_elapsed_time() / 1000 / this._slowDown;
+            return this._owner.holdAt * this._duration;
+        return elapsed / 1000 / this._slowDown;
     }
 
     _held() {
         return this._owner.holdAt !== null && this._owner.holdAt !== undefined;
     }
 
-    _frame() {
+    /// A frame, `elapsed` ms into the timeline. Each call into C here costs the shell's thread about
+    /// 10 us on llvmpipe (a frame's budget is about 2 ms): what does not change is kept in JavaScript.
+    _frame(elapsed) {
         if (this._ended)
             return;
-        const began = GLib.get_monotonic_time();
+        const time = this._time(elapsed);
+        const t = Math.min(time, this._duration);
         try {
-            const [count] = this.transition.sample(Math.min(this._time(), this.transition.duration));
+            const [count, planChanged] = this.transition.sample(t);
+            if (planChanged)
+                this._duration = this.transition.duration;
             let drawn = null;
-            for (let i = 0; i < count; i++) {
+            for (let i = count - 1; i >= 0 && !drawn; i--) {
                 const layer = this.transition.get_layer(i);
                 if (layer && layer.get_side() === this._side)
                     drawn = layer; // the frontmost layer of the window's side
@@ -383,18 +420,17 @@ class WindowTransition {
         // The frames drawn so far handed to the GPU, as a monitor's swap does. Mutter 43 does not flush a
         // virtual monitor's frames (its offscreen swap is a fake one): on llvmpipe a whole animation's frames
         // were then drawn at once at the next wait on the GPU, the next closing's first frame (0.3-1 s).
-        for (const view of global.stage.peek_stage_views())
-            view.get_framebuffer().flush();
+        for (const framebuffer of this._framebuffers)
+            framebuffer.flush();
         // The next frame's time, asked for now: the plugin answers while the shell waits for the next refresh.
         try {
-            this.transition.prefetch(this._held() ? this._time() : Math.min(this._time() + 1 / 60, this.transition.duration));
+            this.transition.prefetch(this._held() ? t : Math.min(time + 1 / 60, this._duration));
         } catch (e) {
             // ended: the next sample says so
         }
         this._frames += 1;
-        this._busy += GLib.get_monotonic_time() - began;
         // Past its duration, it has ended (the timeline's own end may come a frame later).
-        if (!this._held() && this._time() >= this.transition.duration)
+        if (!this._held() && time >= this._duration)
             this.end(true);
     }
 
@@ -402,10 +438,10 @@ class WindowTransition {
     _apply(layer) {
         const actor = this.actor;
         if (!layer || !layer.get_visible()) {
-            actor.opacity = 0;
+            this._setOpacity(0);
             return;
         }
-        actor.opacity = Math.round(255 * Math.min(Math.max(layer.get_alpha(), 0), 1));
+        this._setOpacity(Math.round(255 * Math.min(Math.max(layer.get_alpha(), 0), 1)));
         if (layer.get_has_mesh()) {
             this._removeLook(); // a page has no corners nor clip here
             if (!this._effect) {
@@ -417,10 +453,13 @@ class WindowTransition {
             if (this._transformed)
                 actor.set_transform(null);
             this._transformed = false;
-            const [x, y] = actor.get_position();
-            const box = {x, y, width: actor.width, height: actor.height};
-            if (!this._effect.show(layer, this.frame, box))
-                actor.opacity = 0; // a vertex behind the eye: not drawn, as Segue's renderer
+            if (!this._box) {
+                const [x, y] = actor.get_position();
+                const [width, height] = actor.get_size();
+                this._box = {x, y, width, height};
+            }
+            if (!this._effect.show(layer, this.frame, this._box, actor.get_paint_opacity()))
+                this._setOpacity(0); // a vertex behind the eye: not drawn, as Segue's renderer
             return;
         }
         this._removeEffect();
@@ -436,6 +475,13 @@ class WindowTransition {
         actor.set_transform(toFrame.multiply(map).multiply(back));
         this._transformed = true;
         this._showLook(layer, {x: ox, y: oy, width: frame.width, height: frame.height});
+    }
+
+    _setOpacity(opacity) {
+        if (opacity !== this._opacity) {
+            this.actor.opacity = opacity;
+            this._opacity = opacity;
+        }
     }
 
     /// The layer's corners and clip, through a look effect on the actor while it has either.
@@ -490,6 +536,7 @@ class WindowTransition {
         const actor = this.actor;
         try {
             actor.disconnect(this._destroyId);
+            actor.disconnect(this._allocationId);
             this._removeEffect();
             this._removeLook();
             actor.set_transform(null);
@@ -498,9 +545,8 @@ class WindowTransition {
             // the actor is already gone
         }
         const seconds = (GLib.get_monotonic_time() - this._began) / 1e6;
-        const perFrame = this._frames ? this._busy / this._frames : 0;
         say(`${this.name} ${CHANGES[this.change].ends}: ${completed ? 'completed' : 'cut short'} (${reason}); ` +
-            `${this._frames} frames in ${seconds.toFixed(3)} s, the extension's own time ${perFrame.toFixed(1)} us a frame`);
+            `${this._frames} frames in ${seconds.toFixed(3)} s`);
         this._shellwm[CHANGES[this.change].complete](actor);
     }
 }
