@@ -308,8 +308,14 @@ class SegueLookEffect extends Shell.GLSLEffect {
         super.vfunc_paint_target(node, paintContext);
     }
 
+    /// A uniform, only when its values changed (most stay the same through a transition); whether they did.
     _set(name, values) {
-        this.set_uniform_float(this.get_uniform_location(name), values.length, values);
+        const uniform = (this._uniforms ??= {})[name] ??= {location: this.get_uniform_location(name), values: null};
+        if (uniform.values && uniform.values.every((value, i) => value === values[i]))
+            return false;
+        this.set_uniform_float(uniform.location, values.length, values);
+        uniform.values = values;
+        return true;
     }
 
     /// The layer's corners (`radius`) and clip (`clip`, as get_clip() gives it) over an actor of `size`,
@@ -320,14 +326,18 @@ class SegueLookEffect extends Shell.GLSLEffect {
         const [shape, cx, cy, cw, ch, tl, tr, br, bl] = clip;
         // From the layer's own coordinates to the actor's.
         const sx = width > 0 ? frame.width / width : 1, sy = height > 0 ? frame.height / height : 1;
-        this._set('segue_size', [size.width, size.height]);
-        this._set('segue_frame', [frame.x, frame.y, frame.width, frame.height]);
-        this._set('segue_corner', [radius * sx, radius * sy]);
-        this._set('segue_shape', [shape]);
-        this._set('segue_clip', [frame.x + cx * sx, frame.y + cy * sy, cw * sx, ch * sy]);
-        this._set('segue_clip_rx', [tl * sx, tr * sx, br * sx, bl * sx]);
-        this._set('segue_clip_ry', [tl * sy, tr * sy, br * sy, bl * sy]);
-        this.queue_repaint();
+        const changed = [
+            this._set('segue_size', [size.width, size.height]),
+            this._set('segue_frame', [frame.x, frame.y, frame.width, frame.height]),
+            this._set('segue_corner', [radius * sx, radius * sy]),
+            this._set('segue_shape', [shape]),
+            this._set('segue_clip', [frame.x + cx * sx, frame.y + cy * sy, cw * sx, ch * sy]),
+            this._set('segue_clip_rx', [tl * sx, tr * sx, br * sx, bl * sx]),
+            this._set('segue_clip_ry', [tl * sy, tr * sy, br * sy, bl * sy]),
+        ];
+        // (The actor's new transform repaints it each frame; the mask alone, as Iris's clip grows, does not.)
+        if (changed.includes(true))
+            this.queue_repaint();
     }
 });
 
@@ -453,12 +463,7 @@ class WindowTransition {
             if (this._transformed)
                 actor.set_transform(null);
             this._transformed = false;
-            if (!this._box) {
-                const [x, y] = actor.get_position();
-                const [width, height] = actor.get_size();
-                this._box = {x, y, width, height};
-            }
-            if (!this._effect.show(layer, this.frame, this._box, actor.get_paint_opacity()))
+            if (!this._effect.show(layer, this.frame, this._actorBox(), actor.get_paint_opacity()))
                 this._setOpacity(0); // a vertex behind the eye: not drawn, as Segue's renderer
             return;
         }
@@ -466,15 +471,30 @@ class WindowTransition {
         // The map in the frame's own coordinates, as the actor's: the actor (shadows included)
         // rests at an offset o from the frame; T = translate(-o) * map * translate(o).
         // The frame now: a window that opens may still settle its size (a client-side decoration's first frames).
-        const [x, y] = actor.get_position();
+        const {x, y} = this._actorBox();
         const frame = actor.meta_window?.get_frame_rect() ?? this.frame;
         const ox = frame.x - x, oy = frame.y - y;
-        const map = layer.get_local_matrix();
-        const toFrame = new Graphene.Matrix().init_translate(new Graphene.Point3D({x: -ox, y: -oy, z: 0}));
-        const back = new Graphene.Matrix().init_translate(new Graphene.Point3D({x: ox, y: oy, z: 0}));
-        actor.set_transform(toFrame.multiply(map).multiply(back));
+        if (this._offset?.x !== ox || this._offset?.y !== oy) {
+            this._offset = {
+                x: ox,
+                y: oy,
+                toFrame: new Graphene.Matrix().init_translate(new Graphene.Point3D({x: -ox, y: -oy, z: 0})),
+                back: new Graphene.Matrix().init_translate(new Graphene.Point3D({x: ox, y: oy, z: 0})),
+            };
+        }
+        actor.set_transform(this._offset.toFrame.multiply(layer.get_local_matrix()).multiply(this._offset.back));
         this._transformed = true;
         this._showLook(layer, {x: ox, y: oy, width: frame.width, height: frame.height});
+    }
+
+    /// The actor's position and size on the stage, read again only when its allocation changes.
+    _actorBox() {
+        if (!this._box) {
+            const [x, y] = this.actor.get_position();
+            const [width, height] = this.actor.get_size();
+            this._box = {x, y, width, height};
+        }
+        return this._box;
     }
 
     _setOpacity(opacity) {
@@ -495,7 +515,7 @@ class WindowTransition {
             this._look = new LookEffect();
             this.actor.add_effect_with_name('segue-look', this._look);
         }
-        this._look.show(layer, radius, clip, {width: this.actor.width, height: this.actor.height}, frame);
+        this._look.show(layer, radius, clip, this._actorBox(), frame);
     }
 
     _removeLook() {
