@@ -233,7 +233,7 @@ GBytes *segue_glib_layer_get_mesh_texels(const SegueGLibLayer *layer, double ori
      * (unused) texture coordinates and both lights, and no call into libm per value. */
     guint columns = layer->request.mesh_columns, rows = layer->request.mesh_rows;
     gsize count = (gsize)(columns + 1) * (rows + 1);
-    if (columns == 0 || rows == 0 || layer->state.mesh_vertex_count < count) return NULL;
+    /* (libsegue checks the mesh's size and vertices: a call that writes fewer than `count` values refuses it.) */
     g_autofree float *scratch = g_new(float, 6 * count);
     float *points = scratch, *uv = scratch + 2 * count, *front = scratch + 4 * count, *back = scratch + 5 * count;
     if (segue_layer_project(&layer->state, &layer->request, &layer->bounds, 1, points, uv, (uint32_t)count, NULL, NULL) != count ||
