@@ -234,6 +234,17 @@ struct GnomeShellTests {
         session.wait(for: "\(weston) opened: completed")
         let window = try frameNow()
         let resting = try session.photograph(steadyOver: window)
+        /// The window actor's paint box on the stage (its paint volume, transformed); nil when unknown.
+        func paintBox() throws -> (x1: Double, y1: Double, x2: Double, y2: Double)? {
+            let box = try session.eval("const [ok, b] = global.get_window_actors()[0].get_paint_box(); JSON.stringify(ok ? [b.x1, b.y1, b.x2, b.y2] : [])")
+            let numbers = box.filter { "0123456789,.-".contains($0) }.split(separator: ",").compactMap { Double($0) }
+            return numbers.count == 4 ? (numbers[0], numbers[1], numbers[2], numbers[3]) : nil
+        }
+        // How far the paint volume reaches round the window drawn at rest (its shadow): left, right, below.
+        let restPaint = try #require(try paintBox(), "the window's paint box at rest")
+        let restDrawn = Picture(png: resting).drawnBox
+        let restMargins = (Double(restDrawn.x) - restPaint.x1, restPaint.x2 - Double(restDrawn.x + restDrawn.width),
+                           restPaint.y2 - Double(restDrawn.y + restDrawn.height))
         try RendererComparison.crop(resting, window, to: pictures + "/window.png")
         _ = viewer.stop(with: SIGTERM)
         session.wait(for: "\(weston) closed: completed")
@@ -246,6 +257,22 @@ struct GnomeShellTests {
             let played = animator == "ImageZoom" ? "default" : animator // ImageZoom zooms an element; a window has none
             #expect(log.contains("\(weston) opens at \(window.x),\(window.y) \(window.width)x\(window.height): \(played) for "), "\(animator): \(log)")
             let shot = try session.photograph()
+            // The actor's paint volume covers what is drawn (a monitor redraws only there; the headless one
+            // redraws the whole stage, so the photograph alone would not show a short one). Where the extension
+            // places the window through its look effect (the default, Pop), it is also as tight as the
+            // transform would make it: no wider round the window than at rest.
+            let drawnNow = Picture(png: shot).drawnBox
+            if let paint = try paintBox() {
+                #expect(paint.x1 <= Double(drawnNow.x) + 1 && paint.x2 >= Double(drawnNow.x + drawnNow.width) - 1
+                        && paint.y2 >= Double(drawnNow.y + drawnNow.height) - 1,
+                        "\(animator): the paint volume \(paint) covers what is drawn \(drawnNow)")
+                if animator == "default" || animator == "Pop" {
+                    let margins = (Double(drawnNow.x) - paint.x1, paint.x2 - Double(drawnNow.x + drawnNow.width),
+                                   paint.y2 - Double(drawnNow.y + drawnNow.height))
+                    #expect(margins.0 <= restMargins.0 + 3 && margins.1 <= restMargins.1 + 3 && margins.2 <= restMargins.2 + 3,
+                            "\(animator): the paint volume \(paint) hugs what is drawn \(drawnNow): margins \(margins), at rest \(restMargins)")
+                }
+            }
             // Told the pointer, as the extension told the animator (Pop and Iris open from it).
             let sampled = try RendererComparison.states(animator, SEGUE_TRANSITION_APPEAR, name: weston,
                                                         frame: segue_rect_t(x: Double(window.x), y: Double(window.y),

@@ -20,10 +20,11 @@
 // Each frame (a Clutter.Timeline on the window's actor) samples the
 // transition and sets the window actor's state: a flat layer through
 // actor.set_transform() (the map in the actor's own coordinates, in
-// perspective), its corners and clip (the animator ABI 1.4) through a
-// Shell.GLSLEffect mask, a mesh (CurlUp's page) through a Clutter.DeformEffect
-// lit and its back washed out as Segue's renderer shades them, its alpha as
-// the actor's opacity; the window's own shadow stands for Segue's. A plugin
+// perspective) and its alpha as the actor's opacity; one with corners or a
+// clip (the animator ABI 1.4) through a Shell.GLSLEffect that masks, places
+// and fades the window's offscreen picture; a mesh (CurlUp's page) through a
+// Clutter.DeformEffect lit and its back washed out as Segue's renderer shades
+// them; the window's own shadow stands for Segue's. A plugin
 // never holds the shell up beyond libsegue's sample bound: a plugin that
 // crashes or hangs costs its animation only (the built-in default finishes
 // it, the player's "fell-back" signal says why).
@@ -246,12 +247,64 @@ class SeguePageEffect extends Clutter.DeformEffect {
     }
 });
 
-/// A flat layer's look (the animator ABI 1.4): its corners rounded and its clip (a rounded rectangle or
+/// The layer's map (segue_glib_layer_get_map(): 3x3, row-major, in container coordinates) in the
+/// coordinates of an actor whose top-left corner rests at (x, y) in the container:
+/// translate(x, y), then the map, then translate(-x, -y).
+function actorMap(layer, x, y) {
+    const m = layer.get_map();
+    const local = [
+        m[0], m[1], m[0] * x + m[1] * y + m[2],
+        m[3], m[4], m[3] * x + m[4] * y + m[5],
+        m[6], m[7], m[6] * x + m[7] * y + m[8],
+    ];
+    for (let column = 0; column < 3; column++) {
+        local[column] -= x * local[6 + column];
+        local[3 + column] -= y * local[6 + column];
+    }
+    return local;
+}
+
+/// A 3x3 map (as actorMap() gives it) as the 4x4 graphene matrix Clutter takes (row vectors: the
+/// transpose, z passing through).
+function matrixOfMap(m) {
+    return new Graphene.Matrix().init_from_float([
+        m[0], m[3], 0, m[6],
+        m[1], m[4], 0, m[7],
+        0, 0, 1, 0,
+        m[2], m[5], 0, m[8],
+    ]);
+}
+
+/// The bounds of where a 3x3 map (as actorMap() gives it) puts a box {x, y, width, height}: their origin
+/// (a Graphene.Point3D), width and height; null when a corner is at or behind the eye (w <= 0), where
+/// they are unbounded.
+function mappedBounds(m, {x, y, width, height}) {
+    let x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
+    for (const [px, py] of [[x, y], [x + width, y], [x, y + height], [x + width, y + height]]) {
+        const w = m[6] * px + m[7] * py + m[8];
+        if (!(w > 1e-6))
+            return null;
+        const qx = (m[0] * px + m[1] * py + m[2]) / w, qy = (m[3] * px + m[4] * py + m[5]) / w;
+        x1 = Math.min(x1, qx);
+        y1 = Math.min(y1, qy);
+        x2 = Math.max(x2, qx);
+        y2 = Math.max(y2, qy);
+    }
+    return {origin: new Graphene.Point3D({x: x1, y: y1, z: 0}), width: x2 - x1, height: y2 - y1};
+}
+
+/// A flat layer with a look (the animator ABI 1.4): its corners rounded and its clip (a rounded rectangle or
 /// an ellipse), drawn as an anti-aliased coverage mask over the window's actor in the actor's own
-/// coordinates (the offscreen effect paints the actor untransformed, then puts it where its transform
-/// says). The corners cut the window's frame only: the window's own shadow, outside its frame, stays
+/// coordinates. The corners cut the window's frame only: the window's own shadow, outside its frame, stays
 /// (Segue's shadow is not drawn: the window's own stands for it). A clip cuts everything, shadow included.
+///
+/// The effect also places the layer (its map, under the offscreen picture) and fades it, so the actor's
+/// own transform and opacity stay at rest: setting either marks the actor dirty, and an offscreen effect
+/// then draws the window into its picture again, every frame (about 0.4 ms a frame on llvmpipe). The
+/// picture is the actor untransformed, so it is drawn again only when the window's content changes. The
+/// effect's paint volume covers where the map puts the actor, for the stage's redraw clip and culling.
 const LOOK_DECLARATIONS = `
+uniform float segue_alpha;
 uniform vec2 segue_size;
 uniform vec4 segue_frame;
 uniform vec2 segue_corner;
@@ -287,7 +340,7 @@ if (segue_shape > 1.5)
     cover *= segue_ellipse(p, segue_clip);
 else if (segue_shape > 0.5)
     cover *= segue_rounded(p, segue_clip, segue_clip_rx, segue_clip_ry);
-cogl_color_out *= cover;
+cogl_color_out *= cover * segue_alpha;
 `;
 
 const LookEffect = GObject.registerClass(
@@ -296,48 +349,86 @@ class SegueLookEffect extends Shell.GLSLEffect {
         this.add_glsl_snippet(Shell.SnippetHook.FRAGMENT, LOOK_DECLARATIONS, LOOK_CODE, false);
     }
 
-    vfunc_paint_target(node, paintContext) {
+    /// The layer's map around the effect's drawing (the offscreen picture is drawn, when it is, under the
+    /// offscreen's own matrices, which this does not touch).
+    vfunc_paint(node, paintContext, flags) {
+        if (this._matrix) {
+            const placed = Clutter.TransformNode.new(this._matrix);
+            node.add_child(placed);
+            node = placed;
+        }
+        super.vfunc_paint(node, paintContext, flags);
         // Shell.GLSLEffect blends as if its colours were straight (it multiplies them by their alpha
         // again); the window's offscreen picture is premultiplied, so a faded window came out darker,
-        // its framebuffer alpha below 1. Blend premultiplied colours, once a pipeline.
+        // its framebuffer alpha below 1. Blend premultiplied colours, once a pipeline (made by the paint
+        // above, before its nodes draw).
         const pipeline = this.get_pipeline();
         if (pipeline && this._blended !== pipeline) {
             pipeline.set_blend('RGBA = ADD (SRC_COLOR, DST_COLOR * (1 - SRC_COLOR[A]))');
             this._blended = pipeline;
         }
-        super.vfunc_paint_target(node, paintContext);
     }
 
-    /// A uniform, only when its values changed (most stay the same through a transition); whether they did.
+    /// The actor's size changed: its own volume will be read again.
+    resized() {
+        this._volume = null;
+    }
+
+    /// Where the map puts the actor's own volume (in the actor's coordinates): the bounds of its corners, as
+    /// the actor's transform would have put it; none known (the whole stage redrawn) when a corner is at or
+    /// behind the eye. Clutter asks for it about twice a frame: what it needs is kept until the map or the
+    /// actor's size changes.
+    vfunc_modify_paint_volume(volume) {
+        const m = this._map;
+        if (!m)
+            return true; // not shown yet
+        if (!this._volume) {
+            const {x, y} = volume.get_origin();
+            this._volume = {x, y, width: volume.get_width(), height: volume.get_height()};
+            this._bounds = undefined;
+        }
+        if (this._bounds === undefined)
+            this._bounds = mappedBounds(m, this._volume);
+        if (!this._bounds)
+            return false;
+        const {origin, width, height} = this._bounds;
+        volume.set_origin(origin);
+        volume.set_width(width);
+        volume.set_height(height);
+        return true;
+    }
+
+    /// A uniform, only when its values changed (most stay the same through a transition).
     _set(name, values) {
         const uniform = (this._uniforms ??= {})[name] ??= {location: this.get_uniform_location(name), values: null};
         if (uniform.values && uniform.values.every((value, i) => value === values[i]))
-            return false;
+            return;
         this.set_uniform_float(uniform.location, values.length, values);
         uniform.values = values;
-        return true;
     }
 
     /// The layer's corners (`radius`) and clip (`clip`, as get_clip() gives it) over an actor of `size`,
     /// the window's frame at `frame` in the actor's coordinates (the content as it rests, which the
-    /// layer's own coordinates stretch over).
-    show(layer, radius, clip, size, frame) {
+    /// layer's own coordinates stretch over), placed by `map` (in the actor's coordinates, see actorMap())
+    /// and faded to `alpha` (0-1).
+    show(layer, radius, clip, size, frame, map, alpha) {
         const [, , width, height] = layer.get_frame();
         const [shape, cx, cy, cw, ch, tl, tr, br, bl] = clip;
         // From the layer's own coordinates to the actor's.
         const sx = width > 0 ? frame.width / width : 1, sy = height > 0 ? frame.height / height : 1;
-        const changed = [
-            this._set('segue_size', [size.width, size.height]),
-            this._set('segue_frame', [frame.x, frame.y, frame.width, frame.height]),
-            this._set('segue_corner', [radius * sx, radius * sy]),
-            this._set('segue_shape', [shape]),
-            this._set('segue_clip', [frame.x + cx * sx, frame.y + cy * sy, cw * sx, ch * sy]),
-            this._set('segue_clip_rx', [tl * sx, tr * sx, br * sx, bl * sx]),
-            this._set('segue_clip_ry', [tl * sy, tr * sy, br * sy, bl * sy]),
-        ];
-        // (The actor's new transform repaints it each frame; the mask alone, as Iris's clip grows, does not.)
-        if (changed.includes(true))
-            this.queue_repaint();
+        this._set('segue_alpha', [alpha]);
+        this._set('segue_size', [size.width, size.height]);
+        this._set('segue_frame', [frame.x, frame.y, frame.width, frame.height]);
+        this._set('segue_corner', [radius * sx, radius * sy]);
+        this._set('segue_shape', [shape]);
+        this._set('segue_clip', [frame.x + cx * sx, frame.y + cy * sy, cw * sx, ch * sy]);
+        this._set('segue_clip_rx', [tl * sx, tr * sx, br * sx, bl * sx]);
+        this._set('segue_clip_ry', [tl * sy, tr * sy, br * sy, bl * sy]);
+        this._map = map;
+        this._matrix = matrixOfMap(map);
+        this._bounds = undefined;
+        // Only the effect is drawn again: its picture stays while the window's content does.
+        this.queue_repaint();
     }
 });
 
@@ -379,6 +470,7 @@ class WindowTransition {
         this._allocationId = actor.connect('notify::allocation', () => {
             this._box = null;
             this._effect?.resized();
+            this._look?.resized();
         });
     }
 
@@ -451,40 +543,54 @@ class WindowTransition {
             this._setOpacity(0);
             return;
         }
-        this._setOpacity(Math.round(255 * Math.min(Math.max(layer.get_alpha(), 0), 1)));
+        const alpha = Math.min(Math.max(layer.get_alpha(), 0), 1);
         if (layer.get_has_mesh()) {
             this._removeLook(); // a page has no corners nor clip here
+            this._setOpacity(Math.round(255 * alpha));
             if (!this._effect) {
                 this._effect = new PageEffect();
                 actor.add_effect_with_name('segue-page', this._effect);
             }
-            // (Only when a flat layer set one: setting it, even to none, redraws the window itself,
-            // into the page's offscreen picture again.)
-            if (this._transformed)
-                actor.set_transform(null);
-            this._transformed = false;
+            this._setTransform(null);
             if (!this._effect.show(layer, this.frame, this._actorBox(), actor.get_paint_opacity()))
                 this._setOpacity(0); // a vertex behind the eye: not drawn, as Segue's renderer
             return;
         }
         this._removeEffect();
-        // The map in the frame's own coordinates, as the actor's: the actor (shadows included)
-        // rests at an offset o from the frame; T = translate(-o) * map * translate(o).
-        // The frame now: a window that opens may still settle its size (a client-side decoration's first frames).
+        // The map in the actor's own coordinates: the actor (shadows included) rests at an offset o from
+        // the frame, the frame at the layer's resting frame. The frame now: a window that opens may still
+        // settle its size (a client-side decoration's first frames).
         const {x, y} = this._actorBox();
         const frame = actor.meta_window?.get_frame_rect() ?? this.frame;
         const ox = frame.x - x, oy = frame.y - y;
-        if (this._offset?.x !== ox || this._offset?.y !== oy) {
-            this._offset = {
-                x: ox,
-                y: oy,
-                toFrame: new Graphene.Matrix().init_translate(new Graphene.Point3D({x: -ox, y: -oy, z: 0})),
-                back: new Graphene.Matrix().init_translate(new Graphene.Point3D({x: ox, y: oy, z: 0})),
-            };
+        const [restX, restY] = layer.get_resting_frame();
+        const map = actorMap(layer, restX - ox, restY - oy);
+        const radius = layer.get_corner_radius(), clip = layer.get_clip();
+        if (radius <= 0 && clip[0] === 0) {
+            // No look: the actor itself is placed and faded, drawn as it is, with no offscreen picture.
+            this._removeLook();
+            this._setOpacity(Math.round(255 * alpha));
+            this._setTransform(matrixOfMap(map));
+            return;
         }
-        actor.set_transform(this._offset.toFrame.multiply(layer.get_local_matrix()).multiply(this._offset.back));
-        this._transformed = true;
-        this._showLook(layer, {x: ox, y: oy, width: frame.width, height: frame.height});
+        // A look: its effect places and fades the actor (see LookEffect), which stays at rest.
+        this._setOpacity(255);
+        this._setTransform(null);
+        if (!this._look) {
+            this._look = new LookEffect();
+            actor.add_effect_with_name('segue-look', this._look);
+        }
+        this._look.show(layer, radius, clip, this._actorBox(), {x: ox, y: oy, width: frame.width, height: frame.height},
+            map, alpha);
+    }
+
+    /// The actor's own transform; none: at rest. (Only when one was set: setting it, even to none,
+    /// redraws the window itself, into an effect's offscreen picture again.)
+    _setTransform(matrix) {
+        if (!matrix && !this._transformed)
+            return;
+        this.actor.set_transform(matrix);
+        this._transformed = matrix !== null;
     }
 
     /// The actor's position and size on the stage, read again only when its allocation changes.
@@ -502,20 +608,6 @@ class WindowTransition {
             this.actor.opacity = opacity;
             this._opacity = opacity;
         }
-    }
-
-    /// The layer's corners and clip, through a look effect on the actor while it has either.
-    _showLook(layer, frame) {
-        const radius = layer.get_corner_radius(), clip = layer.get_clip();
-        if (radius <= 0 && clip[0] === 0) {
-            this._removeLook();
-            return;
-        }
-        if (!this._look) {
-            this._look = new LookEffect();
-            this.actor.add_effect_with_name('segue-look', this._look);
-        }
-        this._look.show(layer, radius, clip, this._actorBox(), frame);
     }
 
     _removeLook() {
