@@ -3,6 +3,7 @@ import Glibc
 
 import HostContainer
 import Renderer
+import TestSupport
 
 /// An X server of the test's own (Xvfb) and the X tools that drive and
 /// photograph windows on it (xdotool, xwd).
@@ -32,6 +33,7 @@ public final class VirtualDisplay {
         server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
         server.arguments = ["-displayfd", "1", "-noreset", "-screen", "0", "1200x1000x24", "-nolisten", "tcp"]
+        server.environment = guardedEnvironment()
         let announced = Pipe()
         server.standardOutput = announced
         server.standardError = FileHandle.nullDevice
@@ -68,7 +70,7 @@ public final class VirtualDisplay {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/" + name)
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": self.name]) { $1 }
+        process.environment = guardedEnvironment().merging(["DISPLAY": self.name]) { $1 }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -54,7 +54,7 @@ final class PseudoTerminal {
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         posix_spawnattr_setflags(&attributes, 0x80  /* POSIX_SPAWN_SETSID */)
-        var env = ProcessInfo.processInfo.environment
+        var env = guardedEnvironment()
         env["SEGUE_REGISTRY_CACHE"] = Paths.testCache
         env["XDG_DATA_HOME"] = Paths.emptyDataHome
         env["TERM"] = "xterm-256color"

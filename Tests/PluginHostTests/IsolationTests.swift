@@ -366,7 +366,7 @@ struct IsolationTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Paths.segue)
         process.arguments = ["run", "--json", "--config", config]
-        var env = ProcessInfo.processInfo.environment
+        var env = guardedEnvironment()
         env.merge(tagged(tag)) { $1 }
         env["SEGUE_REGISTRY_CACHE"] = Paths.testCache
         process.environment = env

@@ -174,7 +174,7 @@ struct ValidateTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Paths.segue)
         process.arguments = ["validate", file, "--timeout", "600"]
-        process.environment = ProcessInfo.processInfo.environment.merging(tagged(tag)) { $1 }
+        process.environment = guardedEnvironment().merging(tagged(tag)) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

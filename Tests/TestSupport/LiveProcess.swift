@@ -11,7 +11,7 @@ public final class LiveProcess: @unchecked Sendable {
     public init(_ program: String, _ arguments: [String], in folder: String, environment: [String: String]) throws {
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
+        var env = guardedEnvironment()
         env["SEGUE_REGISTRY_CACHE"] = Paths.testCache
         env["XDG_DATA_HOME"] = Paths.emptyDataHome
         env["XDG_CONFIG_HOME"] = Paths.emptyConfigHome
