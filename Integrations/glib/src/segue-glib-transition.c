@@ -159,20 +159,32 @@ void segue_glib_layer_get_matrix(const SegueGLibLayer *layer, graphene_matrix_t 
     matrix_of_map(layer->map, matrix);
 }
 
-void segue_glib_layer_get_local_matrix(const SegueGLibLayer *layer, graphene_matrix_t *matrix) {
-    g_return_if_fail(layer != NULL && matrix != NULL);
-    /* translate(-corner) . map . translate(corner), corner the resting frame's top-left. */
-    const double *m = layer->map, x = layer->resting.x, y = layer->resting.y;
-    double local[9] = {
-        m[0], m[1], m[0] * x + m[1] * y + m[2],
-        m[3], m[4], m[3] * x + m[4] * y + m[5],
-        m[6], m[7], m[6] * x + m[7] * y + m[8],
-    };
+/* The 3x3 map m in coordinates whose origin is the container's point (x, y): translate(-origin) . m .
+ * translate(origin), into `local`. */
+static void map_at(const double m[9], double x, double y, double local[9]) {
+    for (int row = 0; row < 3; row++) {
+        local[3 * row] = m[3 * row];
+        local[3 * row + 1] = m[3 * row + 1];
+        local[3 * row + 2] = m[3 * row] * x + m[3 * row + 1] * y + m[3 * row + 2];
+    }
     for (int column = 0; column < 3; column++) {
         local[column] -= x * local[6 + column];
         local[3 + column] -= y * local[6 + column];
     }
+}
+
+void segue_glib_layer_get_local_matrix(const SegueGLibLayer *layer, graphene_matrix_t *matrix) {
+    g_return_if_fail(layer != NULL && matrix != NULL);
+    double local[9];
+    map_at(layer->map, layer->resting.x, layer->resting.y, local);
     matrix_of_map(local, matrix);
+}
+
+double *segue_glib_layer_get_map_at(const SegueGLibLayer *layer, double x, double y) {
+    g_return_val_if_fail(layer != NULL, NULL);
+    double *local = g_new(double, 9);
+    map_at(layer->map, x, y, local);
+    return local;
 }
 
 gboolean segue_glib_layer_get_has_mesh(const SegueGLibLayer *layer) {

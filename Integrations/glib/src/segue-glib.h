@@ -595,6 +595,28 @@ void segue_glib_layer_get_matrix(const SegueGLibLayer *layer, graphene_matrix_t 
 void segue_glib_layer_get_local_matrix(const SegueGLibLayer *layer, graphene_matrix_t *matrix);
 
 /**
+ * segue_glib_layer_get_map_at:
+ * @layer: a layer
+ * @x: the origin's x, in container coordinates
+ * @y: the origin's y, in container coordinates
+ *
+ * The map (segue_glib_layer_get_map()) in coordinates whose origin is the
+ * container's point (@x, @y): translate by the origin, map, and translate
+ * back; row-major, as segue_glib_layer_get_map() gives it.
+ * segue_glib_layer_get_local_matrix() is this at the resting frame's
+ * top-left corner, as a graphene matrix. For a program that needs the
+ * numbers themselves (GJS cannot read a graphene matrix's in one call), or
+ * the map around another corner (a compositor's window actor, whose shadow
+ * puts its corner away from the window's frame). Any thread.
+ *
+ * Returns: (transfer full) (array fixed-size=9): the 9 values; free them
+ *   with g_free().
+ *
+ * Since: 1.3
+ */
+double *segue_glib_layer_get_map_at(const SegueGLibLayer *layer, double x, double y);
+
+/**
  * segue_glib_layer_get_has_mesh:
  * @layer: a layer
  *

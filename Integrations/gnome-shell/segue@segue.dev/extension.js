@@ -247,24 +247,7 @@ class SeguePageEffect extends Clutter.DeformEffect {
     }
 });
 
-/// The layer's map (segue_glib_layer_get_map(): 3x3, row-major, in container coordinates) in the
-/// coordinates of an actor whose top-left corner rests at (x, y) in the container:
-/// translate(x, y), then the map, then translate(-x, -y).
-function actorMap(layer, x, y) {
-    const m = layer.get_map();
-    const local = [
-        m[0], m[1], m[0] * x + m[1] * y + m[2],
-        m[3], m[4], m[3] * x + m[4] * y + m[5],
-        m[6], m[7], m[6] * x + m[7] * y + m[8],
-    ];
-    for (let column = 0; column < 3; column++) {
-        local[column] -= x * local[6 + column];
-        local[3 + column] -= y * local[6 + column];
-    }
-    return local;
-}
-
-/// A 3x3 map (as actorMap() gives it) as the 4x4 graphene matrix Clutter takes (row vectors: the
+/// A 3x3 map (as get_map_at() gives it) as the 4x4 graphene matrix Clutter takes (row vectors: the
 /// transpose, z passing through).
 function matrixOfMap(m) {
     return new Graphene.Matrix().init_from_float([
@@ -275,7 +258,7 @@ function matrixOfMap(m) {
     ]);
 }
 
-/// The bounds of where a 3x3 map (as actorMap() gives it) puts a box {x, y, width, height}: their origin
+/// The bounds of where a 3x3 map (as get_map_at() gives it) puts a box {x, y, width, height}: their origin
 /// (a Graphene.Point3D), width and height; null when a corner is at or behind the eye (w <= 0), where
 /// they are unbounded.
 function mappedBounds(m, {x, y, width, height}) {
@@ -410,8 +393,8 @@ class SegueLookEffect extends Shell.GLSLEffect {
 
     /// The layer's corners (`radius`) and clip (`clip`, as get_clip() gives it) over an actor of `size`,
     /// the window's frame at `frame` in the actor's coordinates (the content as it rests, which the
-    /// layer's own coordinates stretch over), placed by `map` (in the actor's coordinates, see actorMap())
-    /// and faded to `alpha` (0-1).
+    /// layer's own coordinates stretch over), placed by `map` (in the actor's coordinates, as get_map_at()
+    /// gives it) and faded to `alpha` (0-1).
     show(layer, radius, clip, size, frame, map, alpha) {
         const [, , width, height] = layer.get_frame();
         const [shape, cx, cy, cw, ch, tl, tr, br, bl] = clip;
@@ -565,7 +548,7 @@ class WindowTransition {
         const frame = actor.meta_window?.get_frame_rect() ?? this.frame;
         const ox = frame.x - x, oy = frame.y - y;
         const [restX, restY] = layer.get_resting_frame();
-        const map = actorMap(layer, restX - ox, restY - oy);
+        const map = layer.get_map_at(restX - ox, restY - oy); // the actor's corner rests at the frame's, less o
         const radius = layer.get_corner_radius(), clip = layer.get_clip();
         if (radius <= 0 && clip[0] === 0) {
             // No look: the actor itself is placed and faded, drawn as it is, with no offscreen picture.
