@@ -20,9 +20,9 @@
 // Each frame (a Clutter.Timeline on the window's actor) samples the
 // transition and sets the window actor's state: a flat layer through
 // actor.set_transform() (the map in the actor's own coordinates, in
-// perspective) and its alpha as the actor's opacity; one with corners or a
-// clip (the animator ABI 1.4) through a Shell.GLSLEffect that masks, places
-// and fades the window's offscreen picture; a mesh (CurlUp's page) through a
+// perspective) and its alpha as the actor's opacity, its corners and clip
+// (the animator ABI 1.4) as a Shell.GLSLEffect masking the window's surface;
+// a mesh (CurlUp's page) through a
 // Clutter.DeformEffect lit and its back washed out as Segue's renderer shades
 // them; the window's own shadow stands for Segue's. A plugin
 // never holds the shell up beyond libsegue's sample bound: a plugin that
@@ -258,37 +258,17 @@ function matrixOfMap(m) {
     ]);
 }
 
-/// The bounds of where a 3x3 map (as get_map_at() gives it) puts a box {x, y, width, height}: their origin
-/// (a Graphene.Point3D), width and height; null when a corner is at or behind the eye (w <= 0), where
-/// they are unbounded.
-function mappedBounds(m, {x, y, width, height}) {
-    let x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
-    for (const [px, py] of [[x, y], [x + width, y], [x, y + height], [x + width, y + height]]) {
-        const w = m[6] * px + m[7] * py + m[8];
-        if (!(w > 1e-6))
-            return null;
-        const qx = (m[0] * px + m[1] * py + m[2]) / w, qy = (m[3] * px + m[4] * py + m[5]) / w;
-        x1 = Math.min(x1, qx);
-        y1 = Math.min(y1, qy);
-        x2 = Math.max(x2, qx);
-        y2 = Math.max(y2, qy);
-    }
-    return {origin: new Graphene.Point3D({x: x1, y: y1, z: 0}), width: x2 - x1, height: y2 - y1};
-}
-
 /// A flat layer with a look (the animator ABI 1.4): its corners rounded and its clip (a rounded rectangle or
-/// an ellipse), drawn as an anti-aliased coverage mask over the window's actor in the actor's own
+/// an ellipse), drawn as an anti-aliased coverage mask over the window's surface, in the surface's own
 /// coordinates. The corners cut the window's frame only: the window's own shadow, outside its frame, stays
 /// (Segue's shadow is not drawn: the window's own stands for it). A clip cuts everything, shadow included.
 ///
-/// The effect also places the layer (its map, under the offscreen picture) and fades it, so the actor's
-/// own transform and opacity stay at rest: setting either marks the actor dirty, and an offscreen effect
-/// then draws the window into its picture again, every frame (0.3-0.5 ms of an opening's frame on
-/// llvmpipe). The picture is the actor untransformed, so it is drawn again only when the window's content
-/// changes. The effect's paint volume covers where the map puts the actor, for the stage's redraw clip
-/// and culling. (The pointer finds the window where it rests meanwhile.)
+/// The effect sits on the window actor's surface (its last child: the surface, or on Wayland the surfaces'
+/// container), not on the window actor, which is placed and faded as a flat layer is: a change of an
+/// actor's transform or opacity marks that actor dirty, and an offscreen effect on it would draw the window
+/// into its picture again every frame (0.3-0.5 ms of a frame on llvmpipe). A parent's change leaves its
+/// children clean, so the surface's picture is drawn again only when the window's content changes.
 const LOOK_DECLARATIONS = `
-uniform float segue_alpha;
 uniform vec2 segue_size;
 uniform vec4 segue_frame;
 uniform vec2 segue_corner;
@@ -324,7 +304,7 @@ if (segue_shape > 1.5)
     cover *= segue_ellipse(p, segue_clip);
 else if (segue_shape > 0.5)
     cover *= segue_rounded(p, segue_clip, segue_clip_rx, segue_clip_ry);
-cogl_color_out *= cover * segue_alpha;
+cogl_color_out *= cover;
 `;
 
 const LookEffect = GObject.registerClass(
@@ -333,86 +313,46 @@ class SegueLookEffect extends Shell.GLSLEffect {
         this.add_glsl_snippet(Shell.SnippetHook.FRAGMENT, LOOK_DECLARATIONS, LOOK_CODE, false);
     }
 
-    /// The layer's map around the effect's drawing (the offscreen picture is drawn, when it is, under the
-    /// offscreen's own matrices, which this does not touch).
-    vfunc_paint(node, paintContext, flags) {
-        if (this._matrix) {
-            const placed = Clutter.TransformNode.new(this._matrix);
-            node.add_child(placed);
-            node = placed;
-        }
-        super.vfunc_paint(node, paintContext, flags);
-        // Shell.GLSLEffect blends as if its colours were straight (it multiplies them by their alpha
-        // again); the window's offscreen picture is premultiplied, so a faded window came out darker,
-        // its framebuffer alpha below 1. Blend premultiplied colours, once a pipeline (made by the paint
-        // above, before its nodes draw).
-        const pipeline = this.get_pipeline();
-        if (pipeline && this._blended !== pipeline) {
-            pipeline.set_blend('RGBA = ADD (SRC_COLOR, DST_COLOR * (1 - SRC_COLOR[A]))');
-            this._blended = pipeline;
-        }
-    }
-
-    /// The actor's size changed: its own volume will be read again.
-    resized() {
-        this._volume = null;
-    }
-
-    /// Where the map puts the actor's own volume (in the actor's coordinates): the bounds of its corners, as
-    /// the actor's transform would have put it; none known (the whole stage redrawn) when a corner is at or
-    /// behind the eye. Clutter asks for it about twice a frame: what it needs is kept until the map or the
-    /// actor's size changes.
-    vfunc_modify_paint_volume(volume) {
-        const m = this._map;
-        if (!m)
-            return true; // not shown yet
-        if (!this._volume) {
-            const {x, y} = volume.get_origin();
-            this._volume = {x, y, width: volume.get_width(), height: volume.get_height()};
-            this._bounds = undefined;
-        }
-        if (this._bounds === undefined)
-            this._bounds = mappedBounds(m, this._volume);
-        if (!this._bounds)
-            return false;
-        const {origin, width, height} = this._bounds;
-        volume.set_origin(origin);
-        volume.set_width(width);
-        volume.set_height(height);
-        return true;
-    }
-
     /// A uniform, only when its values changed (most stay the same through a transition).
     _set(name, values) {
         const uniform = (this._uniforms ??= {})[name] ??= {location: this.get_uniform_location(name), values: null};
         if (uniform.values && uniform.values.every((value, i) => value === values[i]))
-            return;
+            return false;
         this.set_uniform_float(uniform.location, values.length, values);
         uniform.values = values;
+        return true;
     }
 
-    /// The layer's corners (`radius`) and clip (`clip`, as get_clip() gives it) over an actor of `size`,
-    /// the window's frame at `frame` in the actor's coordinates (the content as it rests, which the
-    /// layer's own coordinates stretch over), placed by `map` (in the actor's coordinates, as get_map_at()
-    /// gives it) and faded to `alpha` (0-1).
-    show(layer, radius, clip, size, frame, map, alpha) {
+    /// The layer's corners (`radius`) and clip (`clip`, as get_clip() gives it) over a surface of `size`,
+    /// the window's frame at `frame` in the surface's coordinates (the content as it rests, which the
+    /// layer's own coordinates stretch over).
+    show(layer, radius, clip, size, frame) {
         const [, , width, height] = layer.get_frame();
         const [shape, cx, cy, cw, ch, tl, tr, br, bl] = clip;
-        // From the layer's own coordinates to the actor's.
+        // From the layer's own coordinates to the surface's.
         const sx = width > 0 ? frame.width / width : 1, sy = height > 0 ? frame.height / height : 1;
-        this._set('segue_alpha', [alpha]);
-        this._set('segue_size', [size.width, size.height]);
-        this._set('segue_frame', [frame.x, frame.y, frame.width, frame.height]);
-        this._set('segue_corner', [radius * sx, radius * sy]);
-        this._set('segue_shape', [shape]);
-        this._set('segue_clip', [frame.x + cx * sx, frame.y + cy * sy, cw * sx, ch * sy]);
-        this._set('segue_clip_rx', [tl * sx, tr * sx, br * sx, bl * sx]);
-        this._set('segue_clip_ry', [tl * sy, tr * sy, br * sy, bl * sy]);
-        this._map = map;
-        this._matrix = matrixOfMap(map);
-        this._bounds = undefined;
-        // Only the effect is drawn again: its picture stays while the window's content does.
-        this.queue_repaint();
+        const changed = [
+            this._set('segue_size', [size.width, size.height]),
+            this._set('segue_frame', [frame.x, frame.y, frame.width, frame.height]),
+            this._set('segue_corner', [radius * sx, radius * sy]),
+            this._set('segue_shape', [shape]),
+            this._set('segue_clip', [frame.x + cx * sx, frame.y + cy * sy, cw * sx, ch * sy]),
+            this._set('segue_clip_rx', [tl * sx, tr * sx, br * sx, bl * sx]),
+            this._set('segue_clip_ry', [tl * sy, tr * sy, br * sy, bl * sy]),
+        ];
+        // Shell.GLSLEffect blends as if its colours were straight (it multiplies them by their alpha again);
+        // the surface's offscreen picture is premultiplied, so a faded window came out darker, its framebuffer
+        // alpha below 1. Its pipeline blends premultiplied colours once the effect has one (made as the
+        // picture is first drawn, kept after; Clutter 11 cannot hand it to JavaScript earlier).
+        if (!this._blended) {
+            const pipeline = this.get_pipeline();
+            pipeline?.set_blend('RGBA = ADD (SRC_COLOR, DST_COLOR * (1 - SRC_COLOR[A]))');
+            this._blended = pipeline !== null;
+            changed.push(this._blended);
+        }
+        // Only the effect is drawn again (its picture stays), should the window actor not be.
+        if (changed.includes(true))
+            this.queue_repaint();
     }
 });
 
@@ -439,6 +379,7 @@ class WindowTransition {
         this._ended = false;
         this._effect = null;
         this._look = null;
+        this._surfaceBox = null; // the actor the look is on, its place and size, and its allocation handler
         this._transformed = false;
         this._side = CHANGES[change].leaves ? SegueGLib.Side.FROM : SegueGLib.Side.TO;
         const milliseconds = Math.max(1, Math.round(transition.duration * this._slowDown * 1000));
@@ -454,7 +395,6 @@ class WindowTransition {
         this._allocationId = actor.connect('notify::allocation', () => {
             this._box = null;
             this._effect?.resized();
-            this._look?.resized();
         });
     }
 
@@ -548,24 +488,44 @@ class WindowTransition {
         const frame = actor.meta_window?.get_frame_rect() ?? this.frame;
         const ox = frame.x - x, oy = frame.y - y;
         const [restX, restY] = layer.get_resting_frame();
-        const map = layer.get_map_at(restX - ox, restY - oy); // the actor's corner rests at the frame's, less o
+        this._setOpacity(Math.round(255 * alpha));
+        // The actor's corner rests at the frame's, less o.
+        this._setTransform(matrixOfMap(layer.get_map_at(restX - ox, restY - oy)));
         const radius = layer.get_corner_radius(), clip = layer.get_clip();
-        if (radius <= 0 && clip[0] === 0) {
-            // No look: the actor itself is placed and faded, drawn as it is, with no offscreen picture.
+        const surface = radius > 0 || clip[0] !== 0 ? this._surface() : null;
+        if (!surface) {
+            // No look (or no surface to put it on): the window is drawn as it is, with no offscreen picture.
             this._removeLook();
-            this._setOpacity(Math.round(255 * alpha));
-            this._setTransform(matrixOfMap(map));
             return;
         }
-        // A look: its effect places and fades the actor (see LookEffect), which stays at rest.
-        this._setOpacity(255);
-        this._setTransform(null);
         if (!this._look) {
             this._look = new LookEffect();
-            actor.add_effect_with_name('segue-look', this._look);
+            surface.actor.add_effect_with_name('segue-look', this._look);
         }
-        this._look.show(layer, radius, clip, this._actorBox(), {x: ox, y: oy, width: frame.width, height: frame.height},
-            map, alpha);
+        this._look.show(layer, radius, clip, surface,
+            {x: ox - surface.x, y: oy - surface.y, width: frame.width, height: frame.height});
+    }
+
+    /// The window actor's surface, which a look is drawn over (see LookEffect): its last child (the surface,
+    /// or on Wayland the surfaces' container, which mutter keeps last), with its place in the window actor
+    /// and its size; read again when its allocation changes. None: the window actor has no child.
+    _surface() {
+        const child = this.actor.get_last_child();
+        if (child !== this._surfaceBox?.actor) {
+            this._removeLook();
+            if (!child)
+                return null;
+            const allocationId = child.connect('notify::allocation', () => {
+                this._surfaceBox.x = null;
+            });
+            this._surfaceBox = {actor: child, allocationId, x: null};
+        }
+        const box = this._surfaceBox;
+        if (box.x === null) {
+            [box.x, box.y] = child.get_position();
+            [box.width, box.height] = child.get_size();
+        }
+        return box;
     }
 
     /// The actor's own transform; none: at rest. (Only when one was set: setting it, even to none,
@@ -596,8 +556,12 @@ class WindowTransition {
 
     _removeLook() {
         if (this._look) {
-            this.actor.remove_effect(this._look);
+            this._surfaceBox.actor.remove_effect(this._look);
             this._look = null;
+        }
+        if (this._surfaceBox) {
+            this._surfaceBox.actor.disconnect(this._surfaceBox.allocationId);
+            this._surfaceBox = null;
         }
     }
 
