@@ -18,8 +18,7 @@ struct _SegueGLibLayer {
     segue_layer_request_t request;
     segue_layer_state_t state; /* state.mesh points to `mesh`, for segue_mesh_light */
     segue_vec3_t *mesh;
-    float *vertices;
-    gsize vertex_values;
+    float *vertices; /* the mesh as floats, made at the first get_mesh_vertices (atomically) */
 };
 
 G_DEFINE_BOXED_TYPE(SegueGLibLayer, segue_glib_layer, segue_glib_layer_ref, segue_glib_layer_unref)
@@ -61,13 +60,6 @@ static SegueGLibLayer *layer_new(const segue_drawn_layer_t *drawn, const char *e
         layer->mesh = g_memdup2(drawn->state.mesh, sizeof(segue_vec3_t) * count);
         layer->state.mesh = layer->mesh;
         layer->state.mesh_vertex_count = count;
-        layer->vertex_values = 3 * (gsize)count;
-        layer->vertices = g_new(float, layer->vertex_values);
-        for (uint32_t i = 0; i < count; i++) {
-            layer->vertices[3 * i] = (float)layer->mesh[i].x;
-            layer->vertices[3 * i + 1] = (float)layer->mesh[i].y;
-            layer->vertices[3 * i + 2] = (float)layer->mesh[i].z;
-        }
     } else {
         layer->has_mesh = FALSE;
     }
@@ -200,8 +192,29 @@ void segue_glib_layer_get_mesh_size(const SegueGLibLayer *layer, guint *columns,
 
 const float *segue_glib_layer_get_mesh_vertices(const SegueGLibLayer *layer, gsize *n_values) {
     g_return_val_if_fail(layer != NULL, NULL);
-    if (n_values) *n_values = layer->vertex_values;
-    return layer->vertices;
+    if (n_values) *n_values = 0;
+    if (!layer->has_mesh) return NULL;
+    /* Made at the first call, not with every layer: a compositor drawing through get_mesh_texels never asks,
+     * and a layer is made every frame. Any thread may ask first: the first made is kept. */
+    SegueGLibLayer *cache = (SegueGLibLayer *)layer; /* the floats only: what the layer shows stays as it is */
+    gsize count = layer->state.mesh_vertex_count;
+    float *vertices = g_atomic_pointer_get(&cache->vertices);
+    if (!vertices) {
+        float *made = g_new(float, 3 * count);
+        for (gsize i = 0; i < count; i++) {
+            made[3 * i] = (float)layer->mesh[i].x;
+            made[3 * i + 1] = (float)layer->mesh[i].y;
+            made[3 * i + 2] = (float)layer->mesh[i].z;
+        }
+        if (g_atomic_pointer_compare_and_exchange(&cache->vertices, NULL, made)) {
+            vertices = made;
+        } else {
+            g_free(made);
+            vertices = g_atomic_pointer_get(&cache->vertices);
+        }
+    }
+    if (n_values) *n_values = 3 * count;
+    return vertices;
 }
 
 float *segue_glib_layer_get_mesh_projected(const SegueGLibLayer *layer, gsize *n_values) {
