@@ -261,7 +261,8 @@ function matrixOfMap(m) {
 /// A flat layer with a look (the animator ABI 1.4): its corners rounded and its clip (a rounded rectangle or
 /// an ellipse), drawn as an anti-aliased coverage mask over the window's surface, in the surface's own
 /// coordinates. The corners cut the window's frame only: the window's own shadow, outside its frame, stays
-/// (Segue's shadow is not drawn: the window's own stands for it). A clip cuts everything, shadow included.
+/// (Segue's shadow is not drawn: the window's own stands for it). A clip cuts everything the surface draws,
+/// the window's own shadow included (not the shadow mutter draws beside an X11 window's surface).
 ///
 /// The effect sits on the window actor's surface (its last child: the surface, or on Wayland the surfaces'
 /// container), not on the window actor, which is placed and faded as a flat layer is: a change of an
