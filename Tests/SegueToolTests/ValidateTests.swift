@@ -148,7 +148,7 @@ struct ValidateTests {
             #expect(failed.contains(c.check))
         }
         // Every check of the plan has an outcome, even after a crash or a hang.
-        #expect(Set(outcome.names).count == outcome.names.count && outcome.names.count >= 2)
+        #expect(Set(outcome.names).count == outcome.names.count && outcome.names.count >= 2, "\(outcome.names)")
     }
 
     @Test func aPerspectiveTermAloneLooksTheSameAndPassesTheFinalState() throws {
