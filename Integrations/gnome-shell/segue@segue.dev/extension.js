@@ -162,7 +162,7 @@ class SeguePageEffect extends Clutter.DeformEffect {
     /// The layer to draw (its mesh over `frame`, the window's frame on the stage) with the actor at
     /// `actorBox` (stage coordinates) and its paint opacity `opacity` (0-255). False when its mesh
     /// cannot be seen. What does not change is kept from frame to frame: packing the mesh costs the
-    /// shell's thread 50-65 us a frame on llvmpipe, and the effect's grid and texture more when remade.
+    /// shell's thread 40-65 us a frame on llvmpipe, and the effect's grid and texture more when remade.
     show(layer, frame, actorBox, opacity) {
         if (actorBox.width <= 0 || actorBox.height <= 0)
             return false;
