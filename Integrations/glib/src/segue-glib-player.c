@@ -114,10 +114,17 @@ static gboolean on_readable(int fd, GIOCondition condition, gpointer data) {
     (void)fd;
     (void)condition;
     SegueGLibPlayer *self = g_object_ref(data);
-    segue_player_dispatch(self->player);
+    gboolean dispatched = segue_player_dispatch(self->player) != SEGUE_E_WRONG_THREAD;
+    if (!dispatched) {
+        /* Another thread took over the context after init: libsegue answers only its own thread, so the
+         * descriptor would stay readable and the loop spin. Said once; the player's events are not delivered. */
+        g_critical("SegueGLib: the player's events are dispatched on a thread other than the one that initialized "
+                   "it, which runs its main context now; they are no longer delivered (initialize the player on "
+                   "the thread that runs its context)");
+    }
     emit_pending(self);
     g_object_unref(self);
-    return G_SOURCE_CONTINUE;
+    return dispatched ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
 static gboolean initable_init(GInitable *initable, GCancellable *cancellable, GError **error) {
@@ -128,6 +135,20 @@ static gboolean initable_init(GInitable *initable, GCancellable *cancellable, GE
         return self->init_error == NULL;
     }
     self->initialized = TRUE;
+    GMainContext *context = g_main_context_ref_thread_default();
+    /* libsegue dispatches only on this thread: a context another thread runs would never see its events. */
+    if (!g_main_context_acquire(context)) {
+        gboolean global = context == g_main_context_default();
+        g_main_context_unref(context);
+        g_set_error(&self->init_error, SEGUE_GLIB_ERROR, SEGUE_GLIB_ERROR_WRONG_THREAD,
+                    "Segue's player could not start: another thread runs the main context its events would be "
+                    "delivered on (%s), and the player answers only the thread that initializes it; initialize it "
+                    "on that thread, or push a context of this thread's own first (g_main_context_push_thread_default)",
+                    global ? "the global default context, as this thread pushed none" : "this thread's default context");
+        g_propagate_error(error, g_error_copy(self->init_error));
+        return FALSE;
+    }
+    g_main_context_release(context);
     segue_player_options_t options;
     memset(&options, 0, sizeof options);
     options.struct_size = sizeof options;
@@ -145,13 +166,13 @@ static gboolean initable_init(GInitable *initable, GCancellable *cancellable, GE
     segue_status_t status = segue_player_new(&options, &self->player);
     if (status != SEGUE_OK) {
         self->player = NULL;
+        g_main_context_unref(context);
         segue_glib_fail(&self->init_error, status, "Segue's player could not start");
         g_propagate_error(error, g_error_copy(self->init_error));
         return FALSE;
     }
     /* What the player has to say from its start (a standard config absent or broken) waits behind the
      * descriptor too: it arrives once the program runs its loop, after it has connected its handlers. */
-    GMainContext *context = g_main_context_ref_thread_default();
     self->source = g_unix_fd_source_new(segue_player_fd(self->player), G_IO_IN);
     g_source_set_callback(self->source, G_SOURCE_FUNC(on_readable), self, NULL);
     g_source_set_name(self->source, "Segue player");

@@ -25,8 +25,12 @@
  * properties and drop the last reference there. Its events (log lines,
  * reloads, config errors, fallbacks) are signals emitted on the GMainContext
  * that was the thread-default one when the player was initialized (the
- * global default context when none was pushed): run that context's loop to
- * receive them. segue_glib_transition_sample() and
+ * global default context when none was pushed): run that context's loop, on
+ * that same thread, to receive them. Initializing fails with
+ * %SEGUE_GLIB_ERROR_WRONG_THREAD while another thread runs that context;
+ * should another thread run it later, the player's events stop there, with
+ * a critical warning (libsegue answers only its own thread, so they could
+ * not be delivered). segue_glib_transition_sample() and
  * segue_glib_transition_get_layer() may run on another thread (a render
  * thread), one thread at a time for one transition; a #SegueGLibLayer is an
  * immutable snapshot any thread may read.
@@ -311,8 +315,10 @@ G_DECLARE_FINAL_TYPE(SegueGLibTransition, segue_glib_transition, SEGUE_GLIB, TRA
  * `player.init(null)`; in Python `SegueGLib.Player(...)` then
  * `player.init(None)`). Initializing makes the calling thread the player's
  * thread and attaches a #GSource for libsegue's descriptor to the
- * thread-default #GMainContext; calling init again answers as the first
- * time did. A player that failed to initialize is unusable.
+ * thread-default #GMainContext (it fails with
+ * %SEGUE_GLIB_ERROR_WRONG_THREAD when another thread runs that context);
+ * calling init again answers as the first time did. A player that failed
+ * to initialize is unusable.
  *
  * Construct-only properties:
  * - "config-path" (string, default %NULL): a config file the program names

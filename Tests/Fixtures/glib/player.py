@@ -299,6 +299,64 @@ check("other-thread-refused", isinstance(refused, GLib.Error) and refused.matche
 check("other-thread-samples", outcome.get("count", 0) > 0 and outcome.get("layer") is not None, outcome)
 tr.finish(True)
 
+# The player answers only the thread that initialized it. Initializing is refused while another thread runs
+# the context its events would come on; should another thread run that context later, the player's events
+# stop there, said once, rather than leave the loop spinning on a descriptor that stays readable.
+context = GLib.MainContext.default()
+context.acquire()
+made = {}
+
+
+def init_elsewhere():
+    try:
+        SegueGLib.Player(config_path=config_path, plugin_dirs=[crash_folder]).init(None)
+        made["init"] = "no error"
+    except GLib.Error as e:
+        made["init"] = e
+
+
+thread = threading.Thread(target=init_elsewhere)
+thread.start()
+thread.join(20)
+context.release()
+refused = made.get("init")
+check("init-refused-where-another-thread-runs-the-context",
+      isinstance(refused, GLib.Error) and refused.matches(SegueGLib.error_quark(), SegueGLib.Error.WRONG_THREAD)
+      and "another thread runs the main context" in refused.message, refused)
+
+# A player whose standard config is broken has a config error to tell from its start.
+import os, shutil, tempfile
+config_home = tempfile.mkdtemp()
+os.makedirs(config_home + "/segue")
+with open(config_home + "/segue/segue.json", "w") as f:
+    f.write('{"rules": [')
+saved_home = os.environ.get("XDG_CONFIG_HOME")
+os.environ["XDG_CONFIG_HOME"] = config_home
+ready, done = threading.Event(), threading.Event()
+
+
+def init_and_wait():
+    elsewhere = SegueGLib.Player(watch=False, plugin_dirs=[crash_folder])
+    elsewhere.init(None)
+    ready.set()
+    done.wait(20)  # then dropped on its own thread
+
+
+thread = threading.Thread(target=init_and_wait)
+thread.start()
+told = ready.wait(20)
+if saved_home is None:
+    del os.environ["XDG_CONFIG_HOME"]
+else:
+    os.environ["XDG_CONFIG_HOME"] = saved_home
+dispatches = 0
+while told and dispatches < 100 and context.iteration(False):
+    dispatches += 1
+done.set()
+thread.join(20)
+check("events-another-thread-runs-stop-without-spinning", told and 0 < dispatches < 100, f"{dispatches} dispatches")
+shutil.rmtree(config_home)
+
 # The config, watched: broken after the start, then fixed.
 with open(config_path, "w") as f:
     f.write('{"rules": [')
