@@ -42,7 +42,8 @@
  * and the player its workers, until the last transition made from it is
  * gone. What a getter returns with (transfer none) is owned by the object
  * and valid as long as it is (for a transition's strings: until the
- * transition is finalized).
+ * transition is disposed, as its last reference goes or by
+ * g_object_run_dispose()).
  *
  * Errors are #GError in the SEGUE_GLIB_ERROR domain, with libsegue's own
  * message (naming the file, key or argument, what was expected and found).
