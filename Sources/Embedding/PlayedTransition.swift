@@ -121,6 +121,7 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
     private let evaluator: Evaluator?
     private let bound: Double
     private let events: EventQueue
+    private let finishers: Finishers
     /// The model the animators were set up on; they may read it until they end.
     private let context: TransitionContext
 
@@ -166,6 +167,7 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         (self.fellBack, reason) = (fellBack, CString(why))
         bound = player.settings.sampleBound
         events = player.events
+        finishers = player.finishers
         mainThread = player.mainThread
         self.player = player
         let needsThread = chosen.animator.source != .builtin || chosen.plan.layers.contains { $0.meshColumns > 0 }
@@ -299,23 +301,50 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
     // MARK: - Main thread
 
     /// Ends the transition, once: every animator set up hears how it ended.
+    /// Plugin code is waited for on a thread of its own (``Finishers``), never
+    /// on the caller's: a plugin that fails in its end, or whose late evaluate
+    /// is still running, costs the program no wait; its failure comes as a
+    /// log event.
     /// - Returns: false when it had ended already.
     @discardableResult
     func finish(completed: Bool) -> Bool {
         guard lock.withLock({ () -> Bool in defer { ended = true }; return !ended }) else { return false }
-        evaluator?.stop()
-        let (took, _) = lock.withLock { (tookOver, 0) }
-        let last = took ? standby : chosen
-        if chosen !== standby { (took ? chosen : standby).animator.animationEnded(false) }
-        let failedBefore = last.animator.failure != nil
-        last.animator.animationEnded(completed)
-        if !failedBefore, let why = last.animator.failure {
-            lock.withLock {
-                earlierReasons.append(reason)
-                reason = CString(String(cString: reason.pointer) + "; then \(last.animator.name) \(why)")
-            }
+        let took = lock.withLock { tookOver }
+        let ending = Ending(evaluator: evaluator, last: took ? standby : chosen,
+                            other: chosen === standby ? nil : took ? chosen : standby, events: events)
+        if ending.waitsOnPlugins {
+            finishers.run { ending.run(completed: completed) }
+        } else {
+            ending.run(completed: completed)
         }
         return true
+    }
+
+    /// What ending a transition does, away from the transition (which may be
+    /// gone by the time a plugin answers).
+    private struct Ending: @unchecked Sendable {  // run on one thread, after the transition let go of its parts
+        let evaluator: Evaluator?
+        /// The part running at the end, and the other one set up, if any.
+        let last: Part
+        let other: Part?
+        let events: EventQueue
+
+        /// Whether ending may wait on plugin code: an evaluator's late answer, a plugin's end.
+        var waitsOnPlugins: Bool {
+            evaluator != nil || [last, other].contains { $0.map { $0.animator.source != .builtin } ?? false }
+        }
+
+        func run(completed: Bool) {
+            evaluator?.stop()
+            other?.animator.animationEnded(false)
+            let failedBefore = last.animator.failure != nil
+            last.animator.animationEnded(completed)
+            if !failedBefore, let why = last.animator.failure {
+                events.post(.init(kind: SEGUE_EVENT_LOG.rawValue, level: SEGUE_LOG_WARNING.rawValue,
+                                  message: PluginText.escaped("segue: \(last.animator.name) \(why)"),
+                                  transition: nil))
+            }
+        }
     }
 
     /// Leaves the player's list: the program freed the transition. Events

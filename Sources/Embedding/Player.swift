@@ -39,6 +39,8 @@ final class Player {
     let mainThread = pthread_self()
     let settings: PlayerSettings
     let events: EventQueue
+    /// Transitions still ending on threads of their own (a plugin's end).
+    let finishers = Finishers()
     private let reloader: ConfigReloader
     private var watch: ReloadWatch?
     /// The animators as the C API lists them, rebuilt on reloads.
@@ -142,6 +144,9 @@ final class Player {
             Unmanaged.passUnretained(transition).release()
         }
         transitions.removeAll()
+        // Their plugins' ends, within the plugins' deadlines (a late evaluate, then end), before the workers go.
+        let deadlines = WorkerDeadlines()
+        finishers.wait(seconds: deadlines.evaluate + deadlines.end + 0.5)
         Self.stopRouting(events)
     }
 

@@ -307,6 +307,36 @@ struct LibsegueTests {
         #expect(lines["done"] != nil)
         #expect(processesTagged(tag).isEmpty, "no worker outlives the player")
     }
+
+    /// A plugin that hangs or crashes in its end costs the program no wait:
+    /// finish answers at once with what it knows, the plugin's end is waited
+    /// for on a thread of libsegue's, and what it did arrives later as a log
+    /// event; the plugin is quarantined and no worker is left.
+    @Test(arguments: [
+        ("hangs", "FAULT_HANG_END", "did not answer within 1 s (an endless loop?) and was killed in end"),
+        ("crashes", "FAULT_CRASH_END", "crashed with signal 11 (SIGSEGV, a segmentation fault) in end"),
+    ])
+    func aPluginFailingInItsEndCostsTheProgramNoWait(_ fault: String, _ define: String, _ words: String) throws {
+        let program = try InstalledLibsegue.program("faults")
+        let plugin = makeTemporaryFolder("end-\(fault)")
+        let file = try CPlugin.build(CPlugin.fixtureSource, name: "fault", defines: [define], into: plugin)
+        let tag = "SEGUE_TEST_TAG=libsegue-end-\(fault)-\(getpid())"
+        let ran = try run(program, [plugin, "TestFade", "end"], environment: tagged(tag), timeout: 60)
+        #expect(ran.status == 0, "\(ran.out)\n\(ran.err)")
+        let lines = InstalledLibsegue.fields(ran.out)
+        #expect(lines["plan"] == ["TestFade", "0", "0.500"], "\(ran.out)")
+        #expect(lines["report"] == ["TestFade", "0", "1"], "the transition itself completed: \(ran.out)")
+        // Finish did not wait for the plugin's end: its report cannot say what the end did.
+        #expect(lines["reason"].map { !$0.joined().contains(" in end") } == true, "\(ran.out)")
+        let events = ran.out.split(separator: "\n").filter { $0.hasPrefix("event|") }
+            .map { $0.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map(String.init) }
+        let event = try #require(events.first { $0.count == 3 && $0[2].contains(" in end") },
+                                 "the end's failure arrived through dispatch after finish:\n\(ran.out)")
+        #expect(event[1] == "\(SEGUE_EVENT_LOG.rawValue)" && event[2].contains("TestFade \(words) (plugin \(file))")
+                && event[2].contains("the plugin is quarantined"), "\(event)")
+        #expect(lines["done"] != nil)
+        #expect(processesTagged(tag).isEmpty, "no worker outlives the player")
+    }
 }
 
 /// The same animators played by libsegue from Python (ctypes, no compile

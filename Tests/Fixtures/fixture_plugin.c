@@ -736,6 +736,9 @@ FIXTURE_UNUSED static void end(const segue_animator_t *self, const segue_context
 #ifdef FAULT_CRASH_END
     FIXTURE_CRASH();
 #endif
+#ifdef FAULT_HANG_END
+    FIXTURE_SPIN();
+#endif
 #ifdef ATTEMPT_STOP_AFTER_END
     pthread_t stopper;
     if (pthread_create(&stopper, NULL, stop_soon, NULL) == 0) pthread_detach(stopper);

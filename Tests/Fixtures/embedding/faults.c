@@ -4,10 +4,13 @@
  * main thread waits on the player's descriptor and dispatches. Built against
  * the installed libsegue (pkg-config segue) with the system C compiler.
  *
- *   faults PLUGIN_DIR ANIMATOR
+ *   faults PLUGIN_DIR ANIMATOR [end]
  *
  * Prints the plan, every event ("event|KIND|MESSAGE"), how many samples
- * answered each status, the plan after the run, and the report.
+ * answered each status, the plan after the run, and the report. With `end`
+ * (a plugin that fails as it ends), it plays the transition through without
+ * waiting for a fallback, and after the report dispatches until an event
+ * about the plugin's end arrives.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <segue/embed.h>
@@ -23,6 +26,7 @@ static segue_transition_t *transition;
 static segue_plan_info_t plan;
 static atomic_int stopping;
 static atomic_int fell_back_heard;
+static atomic_int end_heard;
 static long counts[4], others;
 
 static double now(void) {
@@ -35,6 +39,7 @@ static void on_event(void *user_data, const segue_event_t *event) {
     (void)user_data;
     printf("event|%u|%s\n", event->kind, event->message);
     if (event->kind == SEGUE_EVENT_FELL_BACK && event->transition == transition) atomic_store(&fell_back_heard, 1);
+    if (strstr(event->message, " in end")) atomic_store(&end_heard, 1);
 }
 
 /* The render thread: samples at the time of the wall clock since the start. */
@@ -61,7 +66,8 @@ static void *render(void *unused) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) return 2;
+    if (argc != 3 && !(argc == 4 && strcmp(argv[3], "end") == 0)) return 2;
+    bool at_end = argc == 4;
     const char *dirs[] = { argv[1] };
     segue_player_options_t options;
     memset(&options, 0, sizeof options);
@@ -99,7 +105,7 @@ int main(int argc, char **argv) {
     pthread_create(&thread, NULL, render, NULL);
     /* The main loop: the player's descriptor, for at most 20 s, until the fallback is heard and the transition is over. */
     struct pollfd descriptor = { segue_player_fd(player), POLLIN, 0 };
-    double deadline = now() + 20;
+    double deadline = now() + (at_end ? 0 : 20);
     while (now() < deadline && !atomic_load(&fell_back_heard)) {
         if (poll(&descriptor, 1, 100) > 0) segue_player_dispatch(player);
     }
@@ -120,6 +126,13 @@ int main(int argc, char **argv) {
     report.struct_size = sizeof report;
     segue_transition_finish(transition, true, &report);
     printf("report|%s|%d|%d\n", report.animator, report.fell_back, report.completed);
+    printf("reason|%s\n", report.reason);
+    fflush(stdout);
+    /* What the plugin's end did comes later, through the descriptor, for at most 20 s. */
+    deadline = now() + 20;
+    while (at_end && now() < deadline && !atomic_load(&end_heard)) {
+        if (poll(&descriptor, 1, 100) > 0) segue_player_dispatch(player);
+    }
     segue_transition_free(transition);
     segue_player_free(player);
     printf("done\n");

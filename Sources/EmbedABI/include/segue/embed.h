@@ -344,8 +344,9 @@ segue_status_t segue_player_new(const segue_player_options_t *options, segue_pla
 
 /**
  * Frees the player: transitions not finished are finished as not completed
- * (their animators hear end) and freed; workers are ended and waited for; the
- * descriptor is closed. Events not dispatched are dropped. NULL is ignored, and
+ * (their animators hear end) and freed; the plugins' ends still running are
+ * waited for (within their deadlines: 2 s at most), then workers are ended
+ * and waited for; the descriptor is closed. Events not dispatched are dropped. NULL is ignored, and
  * so is a call from within on_event (segue_error_message says so). [main]
  */
 void segue_player_free(segue_player_t *player);
@@ -617,8 +618,12 @@ typedef struct segue_transition_report {
  * cancelled one), its worker slot is released, and, when report is not NULL,
  * *report says how it went (strings valid until segue_transition_free). A
  * second call answers SEGUE_E_ENDED and changes nothing; so does sample
- * afterwards. It waits for the plugin: for a late evaluate (0.5 s at most)
- * and for end (1 s at most) in the worker. [main]
+ * afterwards. It never waits on plugin code: a plugin's end, and the answer
+ * of an evaluate still running, are waited for on a thread of libsegue's,
+ * within the plugin's deadlines (0.5 s for the evaluate, 1 s for end). A
+ * plugin that fails there is quarantined as for any failure, and a
+ * SEGUE_EVENT_LOG warning says how (the report, written before, cannot).
+ * [main]
  */
 segue_status_t segue_transition_finish(segue_transition_t *transition, bool completed,
                                        segue_transition_report_t *report);
