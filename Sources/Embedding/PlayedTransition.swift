@@ -288,6 +288,8 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         let text = FallbackReason.midway(chosen.animator.name, why)
         // Posted under the lock forget() takes: the program never hears of a transition it freed.
         lock.withLock {
+            // Once finished, nothing is left to take over: ending says how the plugin failed.
+            guard !ended else { return }
             tookOver = true
             fellBack = true
             earlierReasons.append(reason)
@@ -337,9 +339,10 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         func run(completed: Bool) {
             evaluator?.stop()
             other?.animator.animationEnded(false)
-            let failedBefore = last.animator.failure != nil
             last.animator.animationEnded(completed)
-            if !failedBefore, let why = last.animator.failure {
+            // A failure before the end was a takeover, and `last` the default (which does not fail): this
+            // one came as it ended, from an evaluate still running or from end.
+            if let why = last.animator.failure {
                 events.post(.init(kind: SEGUE_EVENT_LOG.rawValue, level: SEGUE_LOG_WARNING.rawValue,
                                   message: PluginText.escaped("segue: \(last.animator.name) \(why)"),
                                   transition: nil))
