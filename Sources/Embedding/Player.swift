@@ -39,8 +39,8 @@ final class Player {
     let mainThread = pthread_self()
     let settings: PlayerSettings
     let events: EventQueue
-    /// Transitions still ending on threads of their own (a plugin's end).
-    let finishers = Finishers()
+    /// Plugin code waited for away from the program's thread (a late setup, a transition's end).
+    let pluginWaits = PluginWaits()
     private let reloader: ConfigReloader
     private var watch: ReloadWatch?
     /// The animators as the C API lists them, rebuilt on reloads.
@@ -144,9 +144,10 @@ final class Player {
             Unmanaged.passUnretained(transition).release()
         }
         transitions.removeAll()
-        // Their plugins' ends, within the plugins' deadlines (a late evaluate, then end), before the workers go.
+        // Plugin code still waited for (a late setup, then its end; a late evaluate, then end), within the
+        // plugins' deadlines, before the workers go.
         let deadlines = WorkerDeadlines()
-        finishers.wait(seconds: deadlines.evaluate + deadlines.end + 0.5)
+        pluginWaits.wait(seconds: deadlines.setup + deadlines.evaluate + deadlines.end + 0.5)
         Self.stopRouting(events)
     }
 

@@ -170,9 +170,11 @@ import AnimatorABI
     /// shown as it was.
     @Test func beforeALatePluginsFirstAnswerAWindowIsAtItsStart() throws {
         let (folder, _) = try CPlugin.fixture("late", "FIXTURE_KINDS", "FAULT_SLOW_EVALUATE")
-        let player = try LibseguePromiseTests.player(folder)
-        defer { seguePlayerFree(player) }
         for (kind, window) in [(SEGUE_TRANSITION_APPEAR, 1), (SEGUE_TRANSITION_DISAPPEAR, 0)] {
+            // A player each: the first transition's plugin is still busy ending (its late frames) as the
+            // second would begin, and a setup the worker cannot take within the begin bound plays the default.
+            let player = try LibseguePromiseTests.player(folder)
+            defer { seguePlayerFree(player) }
             let transition = try Self.begin(player, kind, animator: "TestFade")
             defer { segueTransitionFree(transition) }
             var states = [segue_layer_state_t](repeating: segue_layer_state_t(), count: 2)

@@ -308,6 +308,32 @@ struct LibsegueTests {
         #expect(processesTagged(tag).isEmpty, "no worker outlives the player")
     }
 
+    /// A plugin that hangs in setup costs the program a wait of 20 ms, not
+    /// its deadline of 1 s: begin gives the built-in default, saying so; the
+    /// setup goes on, on a thread of libsegue's, until the worker is killed at
+    /// its deadline and the plugin quarantined, which a log event says.
+    @Test func aPluginHangingInSetupCostsTheProgramTheBeginBoundOnly() throws {
+        let program = try InstalledLibsegue.program("faults")
+        let plugin = makeTemporaryFolder("setup-hangs")
+        let file = try CPlugin.build(CPlugin.fixtureSource, name: "fault", defines: ["FAULT_HANG_SETUP"], into: plugin)
+        let tag = "SEGUE_TEST_TAG=libsegue-setup-\(getpid())"
+        let ran = try run(program, [plugin, "TestFade", "setup"], environment: tagged(tag), timeout: 60)
+        #expect(ran.status == 0, "\(ran.out)\n\(ran.err)")
+        let lines = InstalledLibsegue.fields(ran.out)
+        #expect(lines["plan"]?.prefix(2) == ["default", "1"], "\(ran.out)")
+        #expect(lines["reason"] == ["TestFade did not set up within 20 ms (plugin \(file)); the built-in default ran instead"], "\(ran.out)")
+        let events = ran.out.split(separator: "\n").filter { $0.hasPrefix("event|") }
+            .map { $0.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map(String.init) }
+        let event = try #require(events.first { $0.count == 3 && $0[2].contains(" in setup") }, "the setup's end came as an event:\n\(ran.out)")
+        #expect(event[1] == "\(SEGUE_EVENT_LOG.rawValue)"
+                && event[2].contains("TestFade did not answer within 1 s (an endless loop?) and was killed in setup (plugin \(file))")
+                && event[2].contains("the plugin is quarantined"), "\(event)")
+        let again = try #require(lines["again"], "\(ran.out)")
+        #expect(again.prefix(2) == ["default", "1"] && again[2].contains("TestFade is quarantined: its plugin \(file)"), "\(again)")
+        #expect(lines["done"] != nil)
+        #expect(processesTagged(tag).isEmpty, "no worker outlives the player")
+    }
+
     /// A plugin that hangs or crashes in its end costs the program no wait:
     /// finish answers at once with what it knows, the plugin's end is waited
     /// for on a thread of libsegue's, and what it did arrives later as a log

@@ -8,7 +8,7 @@ import Timing
 /// setup, then each frame is one round trip through shared memory, however
 /// many layers there are. When the worker fails, ``failure`` says how, and the
 /// container lets the built-in default finish the transition.
-final class IsolatedAnimator: TransitionAnimator, BoundedEvaluation, AheadEvaluation {
+final class IsolatedAnimator: TransitionAnimator, BoundedEvaluation, AheadEvaluation, BoundedSetup {
     let worker: PluginWorker
     let id: String
     let name: String
@@ -37,6 +37,8 @@ final class IsolatedAnimator: TransitionAnimator, BoundedEvaluation, AheadEvalua
             return AnimatorSetup(plan)
         }
     }
+
+    func prepare() { worker.prepare(for: name) }
 
     func evaluate(at t: Double, layers: LayerStates) {
         guard let slot, failure == nil else { return }
@@ -93,6 +95,16 @@ final class IsolatedAnimator: TransitionAnimator, BoundedEvaluation, AheadEvalua
         self.slot = nil
         if failure == nil { failure = worker.end(slot: slot, name: name, completed: completed) }
     }
+}
+
+/// An animator whose setup a host may wait for a bounded time, on another
+/// thread: a plugin in a worker.
+package protocol BoundedSetup: AnyObject {
+    /// Starts its worker and loads its plugin if need be (Segue's own work,
+    /// bounded by the load deadline), so that setting it up afterwards waits
+    /// on the plugin's own setup alone; never waits on a call to the plugin.
+    /// A plugin that cannot run is said so by setup.
+    func prepare()
 }
 
 /// An animator whose evaluation can wait a bounded time for its plugin and

@@ -106,6 +106,16 @@ final class PluginWorker: @unchecked Sendable {  // mutable state is guarded by 
         case failed(String)
     }
 
+    /// Starts the worker and loads the plugin, if not yet done, as ``setup(animator:name:payload:)``
+    /// would first: Segue's own work (the plugin's constructors ran at its scan), bounded by the load
+    /// deadline, so that a setup after it waits on the plugin's setup alone. Does nothing while another
+    /// thread talks to the worker (which has then started): it never waits on a call to the plugin.
+    func prepare(for name: String) {
+        guard lock.try() else { return }
+        defer { lock.unlock() }
+        if _failure == nil { _ = startIfNeeded(for: name) }
+    }
+
     func setup(animator id: String, name: String, payload: TransitionPayload) -> SetupOutcome {
         lock.withLock {
             if let failure = _failure { return .failed(failure.quarantineReason) }

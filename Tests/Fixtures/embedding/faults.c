@@ -4,13 +4,15 @@
  * main thread waits on the player's descriptor and dispatches. Built against
  * the installed libsegue (pkg-config segue) with the system C compiler.
  *
- *   faults PLUGIN_DIR ANIMATOR [end]
+ *   faults PLUGIN_DIR ANIMATOR [end|setup]
  *
  * Prints the plan, every event ("event|KIND|MESSAGE"), how many samples
  * answered each status, the plan after the run, and the report. With `end`
  * (a plugin that fails as it ends), it plays the transition through without
  * waiting for a fallback, and after the report dispatches until an event
- * about the plugin's end arrives.
+ * about the plugin's end arrives. With `setup` (a plugin that hangs in
+ * setup), it prints the plan begin gave and its reason, dispatches until an
+ * event about the setup arrives, then begins again ("again|...").
  */
 #define _POSIX_C_SOURCE 200809L
 #include <segue/embed.h>
@@ -27,6 +29,7 @@ static segue_plan_info_t plan;
 static atomic_int stopping;
 static atomic_int fell_back_heard;
 static atomic_int end_heard;
+static atomic_int setup_heard;
 static long counts[4], others;
 
 static double now(void) {
@@ -40,6 +43,7 @@ static void on_event(void *user_data, const segue_event_t *event) {
     printf("event|%u|%s\n", event->kind, event->message);
     if (event->kind == SEGUE_EVENT_FELL_BACK && event->transition == transition) atomic_store(&fell_back_heard, 1);
     if (strstr(event->message, " in end")) atomic_store(&end_heard, 1);
+    if (strstr(event->message, " in setup")) atomic_store(&setup_heard, 1);
 }
 
 /* The render thread: samples at the time of the wall clock since the start. */
@@ -66,8 +70,8 @@ static void *render(void *unused) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3 && !(argc == 4 && strcmp(argv[3], "end") == 0)) return 2;
-    bool at_end = argc == 4;
+    if (argc != 3 && !(argc == 4 && (strcmp(argv[3], "end") == 0 || strcmp(argv[3], "setup") == 0))) return 2;
+    bool at_end = argc == 4 && strcmp(argv[3], "end") == 0, at_setup = argc == 4 && !at_end;
     const char *dirs[] = { argv[1] };
     segue_player_options_t options;
     memset(&options, 0, sizeof options);
@@ -100,6 +104,31 @@ int main(int argc, char **argv) {
     segue_transition_plan(transition, &plan);
     printf("plan|%s|%d|%.3f\n", plan.animator, plan.fell_back, plan.duration);
     fflush(stdout);
+    if (at_setup) {
+        printf("reason|%s\n", plan.reason);
+        fflush(stdout);
+        /* What the setup did comes later, through the descriptor, for at most 20 s. */
+        struct pollfd waiting = { segue_player_fd(player), POLLIN, 0 };
+        double until = now() + 20;
+        while (now() < until && !atomic_load(&setup_heard)) {
+            if (poll(&waiting, 1, 100) > 0) segue_player_dispatch(player);
+        }
+        segue_transition_t *again;
+        if (segue_transition_begin(player, &desc, &again) != SEGUE_OK) {
+            printf("begin failed|%s\n", segue_error_message());
+            return 1;
+        }
+        segue_plan_info_t second;
+        memset(&second, 0, sizeof second);
+        second.struct_size = sizeof second;
+        segue_transition_plan(again, &second);
+        printf("again|%s|%d|%s\n", second.animator, second.fell_back, second.reason);
+        segue_transition_free(again);
+        segue_transition_free(transition);
+        segue_player_free(player);
+        printf("done\n");
+        return 0;
+    }
 
     pthread_t thread;
     pthread_create(&thread, NULL, render, NULL);
