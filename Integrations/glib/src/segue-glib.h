@@ -406,8 +406,12 @@ char **segue_glib_player_list_animators(SegueGLibPlayer *player);
  * @error: a place for the reason it failed, or %NULL
  *
  * Begins a transition: chooses the animator (the request's, else the
- * config's rules), runs its setup in its worker (within 1 s) and checks its
- * plan. When nothing chose a plugin, or the plugin declines, is
+ * config's rules), runs its setup in its worker and checks its plan. It
+ * waits for a plugin's setup at most 20 ms (or the sample bound, if longer;
+ * a plugin's first use also waits for its worker to start and load it):
+ * past that the built-in default plays, and a plugin that then hangs is
+ * killed at its deadline of 1 s and quarantined, which the "log" signal
+ * says. When nothing chose a plugin, or the plugin declines, is
  * quarantined, crashes, hangs or plans something unusable, the built-in
  * default runs and the transition's "reason" says why: that is a success.
  * On the player's thread.
@@ -857,9 +861,12 @@ SegueGLibLayer *segue_glib_transition_get_layer(SegueGLibTransition *transition,
  * @error: a place for the reason it failed, or %NULL
  *
  * Ends the transition, once: the animator hears its end, its worker slot is
- * released. Waits for the plugin (a late evaluate 0.5 s at most, its end
- * 1 s at most). Later samples fail with %SEGUE_GLIB_ERROR_ENDED. On the
- * player's thread, after sampling has stopped.
+ * released. Never waits for the plugin: its end (and an evaluate still
+ * running) is waited for on a thread of libsegue's, within the plugin's
+ * deadlines, and a failure there comes later through the "log" signal (the
+ * report, made at once, cannot say it). Later samples fail with
+ * %SEGUE_GLIB_ERROR_ENDED. On the player's thread, after sampling has
+ * stopped.
  *
  * Returns: (transfer full): how it ended; %NULL with @error set
  *   (%SEGUE_GLIB_ERROR_ENDED when it was already finished).
