@@ -147,7 +147,7 @@ final class Player {
         // Plugin code still waited for (a late setup, then its end; a late evaluate, then end), within the
         // plugins' deadlines, before the workers go.
         let deadlines = WorkerDeadlines()
-        pluginWaits.wait(seconds: deadlines.setup + deadlines.evaluate + deadlines.end + 0.5)
+        pluginWaits.wait(secondsEach: deadlines.setup + deadlines.evaluate + deadlines.end + 0.5)
         Self.stopRouting(events)
     }
 

@@ -1,13 +1,13 @@
-import Foundation
+import Glibc
 import SystemCalls
 
 /// Where a player waits on plugin code that the program's thread must not
 /// wait for: a setup past the begin bound, a transition's end (a late
-/// evaluate, then the plugin's end). Each runs on a thread of its own, within
-/// the plugin's deadlines, and is counted, so that the player's close waits
-/// for them before its workers go, never longer than those deadlines.
+/// evaluate, then the plugin's end), for plugins in workers. Each runs on a
+/// thread of its own, within the plugin's deadlines, and is counted, so that
+/// the player's close waits for them before its workers go.
 final class PluginWaits: @unchecked Sendable {  // `running` is guarded by `condition`
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     private var running = 0
 
     /// Runs `body` on a thread of its own; on this one when no thread can be had.
@@ -25,12 +25,13 @@ final class PluginWaits: @unchecked Sendable {  // `running` is guarded by `cond
         }
     }
 
-    /// Waits until none runs, at most `seconds`.
+    /// Waits until none runs, at most `seconds` for each running now (their
+    /// calls to one worker take turns).
     /// - Returns: whether none runs.
     @discardableResult
-    func wait(seconds: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        return condition.withLock {
+    func wait(secondsEach seconds: Double) -> Bool {
+        condition.withLock {
+            let deadline = MonotonicTime.now + seconds * Double(running)
             while running > 0 && condition.wait(until: deadline) {}
             return running == 0
         }
@@ -40,7 +41,7 @@ final class PluginWaits: @unchecked Sendable {  // `running` is guarded by `cond
 /// A value one thread hands another, which waits for it a bounded time: a
 /// value given after the waiter gave up goes to `late` instead.
 final class Handoff<Value>: @unchecked Sendable {  // guarded by `condition`
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     private var value: Value?
     private var abandoned = false
     private let late: (Value) -> Void
@@ -61,11 +62,52 @@ final class Handoff<Value>: @unchecked Sendable {  // guarded by `condition`
 
     /// The value, waiting at most `seconds`; nil (and later values go to `late`) when none came.
     func take(within seconds: Double) -> Value? {
-        let deadline = Date(timeIntervalSinceNow: seconds)
+        let deadline = MonotonicTime.now + seconds
         return condition.withLock {
             while value == nil && condition.wait(until: deadline) {}
             if value == nil { abandoned = true }
             return value
         }
+    }
+}
+
+/// A mutex and a condition whose waits run on the monotonic clock (a wall
+/// clock set back or forward moves no deadline).
+final class MonotonicCondition: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Runs `body` holding the mutex.
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// Wakes every waiter. Call it holding the mutex.
+    func broadcast() { pthread_cond_broadcast(condition) }
+
+    /// Waits to be woken until `deadline` (``MonotonicTime/now``'s clock), holding the mutex.
+    /// - Returns: false once the deadline has passed.
+    func wait(until deadline: Double) -> Bool {
+        guard deadline > MonotonicTime.now else { return false }
+        var until = timespec(tv_sec: Int(deadline.rounded(.down)), tv_nsec: Int((deadline - deadline.rounded(.down)) * 1e9))
+        return pthread_cond_timedwait(condition, mutex, &until) != ETIMEDOUT
     }
 }
