@@ -358,10 +358,10 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
     // MARK: - Main thread
 
     /// Ends the transition, once: every animator set up hears how it ended.
-    /// Plugin code is waited for on a thread of its own (``PluginWaits``), never
-    /// on the caller's: a plugin that fails in its end, or whose late evaluate
-    /// is still running, costs the program no wait; its failure comes as a
-    /// log event.
+    /// A plugin in a worker is waited for on a thread of its own
+    /// (``PluginWaits``), never on the caller's: one that fails in its end,
+    /// or whose late evaluate is still running, costs the program no wait;
+    /// its failure comes as a log event.
     /// - Returns: false when it had ended already.
     @discardableResult
     func finish(completed: Bool) -> Bool {
@@ -386,9 +386,11 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         let other: Part?
         let events: EventQueue
 
-        /// Whether ending may wait on plugin code: an evaluator's late answer, a plugin's end.
+        /// Whether ending may wait on a plugin in a worker (an evaluate still running, its end). A
+        /// plugin in the program's process hears end on the main thread, as its ABI says, and is
+        /// waited for there (it cannot be stopped anyway).
         var waitsOnPlugins: Bool {
-            evaluator != nil || [last, other].contains { $0.map { $0.animator.source != .builtin } ?? false }
+            [last, other].contains { $0?.animator is any BoundedSetup }
         }
 
         func run(completed: Bool) {
