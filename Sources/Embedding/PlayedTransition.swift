@@ -156,7 +156,7 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         }
         var picked: Part?
         if let animator = resolution.animator {
-            switch Self.part(animator, context, within: max(player.settings.sampleBound, Self.beginBound),
+            switch Self.part(animator, context, within: Self.beginBound,
                              waits: player.pluginWaits, events: player.events) {
             case .success(let part): picked = part
             case .failure(let error): (why, fellBack) = (FallbackReason.atSetup(error), true)
@@ -188,10 +188,11 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         evaluator?.start(at: chosen.localTime(0), step: chosen.localTime(1.0 / 60) - chosen.localTime(0))
     }
 
-    /// How long begin waits for a plugin's setup, at least (or the sample bound, if longer): past it the
-    /// default plays. A plugin in a worker set up in 0.2 ms (median), 4 ms at its 99.9th percentile and
-    /// 10 ms at most with both processors busy; the worker's start and the plugin's load are not counted.
-    static let beginBound = 0.020
+    /// How long begin waits for a plugin's setup: past it the default plays. A plugin in a worker set up
+    /// in 0.2 ms (median), 4 ms at its 99.9th percentile and 10 ms at most with both processors busy, but
+    /// a worker (ten nice levels down) whose own threads compute, on a busy machine, took more than 20 ms.
+    /// The worker's start and the plugin's load are not counted.
+    static let beginBound = 0.1
 
     /// Why an animator could not begin, as the reason says it.
     struct SetupFailure: Error, CustomStringConvertible {

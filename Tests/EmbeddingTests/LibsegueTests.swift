@@ -308,7 +308,7 @@ struct LibsegueTests {
         #expect(processesTagged(tag).isEmpty, "no worker outlives the player")
     }
 
-    /// A plugin that hangs in setup costs the program a wait of 20 ms, not
+    /// A plugin that hangs in setup costs the program a wait of 100 ms, not
     /// its deadline of 1 s: begin gives the built-in default, saying so; the
     /// setup goes on, on a thread of libsegue's, until the worker is killed at
     /// its deadline and the plugin quarantined, which a log event says.
@@ -321,7 +321,7 @@ struct LibsegueTests {
         #expect(ran.status == 0, "\(ran.out)\n\(ran.err)")
         let lines = InstalledLibsegue.fields(ran.out)
         #expect(lines["plan"]?.prefix(2) == ["default", "1"], "\(ran.out)")
-        #expect(lines["reason"] == ["TestFade did not set up within 20 ms (plugin \(file)); the built-in default ran instead"], "\(ran.out)")
+        #expect(lines["reason"] == ["TestFade did not set up within 100 ms (plugin \(file)); the built-in default ran instead"], "\(ran.out)")
         let events = ran.out.split(separator: "\n").filter { $0.hasPrefix("event|") }
             .map { $0.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map(String.init) }
         let event = try #require(events.first { $0.count == 3 && $0[2].contains(" in setup") }, "the setup's end came as an event:\n\(ran.out)")

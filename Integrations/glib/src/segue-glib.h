@@ -407,8 +407,8 @@ char **segue_glib_player_list_animators(SegueGLibPlayer *player);
  *
  * Begins a transition: chooses the animator (the request's, else the
  * config's rules), runs its setup in its worker and checks its plan. It
- * waits for a plugin's setup at most 20 ms (or the sample bound, if longer;
- * a plugin's first use also waits for its worker to start and load it):
+ * waits for a plugin's setup at most 100 ms (a plugin's first use also
+ * waits for its worker to start and load it):
  * past that the built-in default plays, and a plugin that then hangs is
  * killed at its deadline of 1 s and quarantined, which the "log" signal
  * says. When nothing chose a plugin, or the plugin declines, is

@@ -503,16 +503,17 @@ typedef struct segue_transition_desc {
  * clock (t = 0 and 1/60 s, in one round trip, on a thread of libsegue's), so
  * that the first samples find them (see segue_transition_prefetch).
  *
- * Begin waits for a plugin's setup in a worker at most 20 ms, or the
- * player's sample bound if longer (a setup takes 0.2 ms as a rule): past
- * that, the built-in default plays this transition ("did not set up within
- * 20 ms"), and the setup goes on, on a thread of libsegue's, within its
+ * Begin waits for a plugin's setup in a worker at most 100 ms (a setup
+ * takes 0.2 ms as a rule): past that, the built-in default plays this
+ * transition ("did not set up within 100 ms"), and the setup goes on, on a thread of libsegue's, within its
  * deadline of 1 s: a late answer is ended unused; a plugin that hangs past
  * the deadline is killed and quarantined, and a SEGUE_EVENT_LOG warning says
- * so. Not counted: starting the plugin's worker and loading the plugin, the
- * first time it is used (Segue's own work, about 10 ms; the plugin's
- * constructors, run at its scan, within the load deadline of 5 s). A plugin
- * in your process (SEGUE_ISOLATION_NONE) is waited for as it runs.
+ * so. Not counted: starting the plugin's worker and loading the plugin when
+ * it has none (its first use, or after its worker was ended to make room or
+ * the plugin reloaded): Segue's own work, about 10 ms, with the plugin's
+ * constructors, which ran at its scan, within the load deadline of 5 s. A
+ * plugin in your process (SEGUE_ISOLATION_NONE) is waited for as it runs,
+ * at begin and at finish.
  *
  * When nothing chose a plugin, or its plugin declines, is quarantined,
  * crashes, hangs or plans something unusable, the built-in default runs and
