@@ -344,10 +344,11 @@ segue_status_t segue_player_new(const segue_player_options_t *options, segue_pla
 
 /**
  * Frees the player: transitions not finished are finished as not completed
- * (their animators hear end) and freed; the plugins' ends still running are
- * waited for (within their deadlines: 2 s at most), then workers are ended
- * and waited for; the descriptor is closed. Events not dispatched are dropped. NULL is ignored, and
- * so is a call from within on_event (segue_error_message says so). [main]
+ * (their animators hear end) and freed; plugin calls still running on
+ * libsegue's threads (a late setup, an end) are waited for, each within its
+ * plugin's deadlines; then workers are ended and waited for; the descriptor
+ * is closed. Events not dispatched are dropped. NULL is ignored, and so is a
+ * call from within on_event (segue_error_message says so). [main]
  */
 void segue_player_free(segue_player_t *player);
 
@@ -505,10 +506,10 @@ typedef struct segue_transition_desc {
  *
  * Begin waits for a plugin's setup in a worker at most 100 ms (a setup
  * takes 0.2 ms as a rule): past that, the built-in default plays this
- * transition ("did not set up within 100 ms"), and the setup goes on, on a thread of libsegue's, within its
- * deadline of 1 s: a late answer is ended unused; a plugin that hangs past
- * the deadline is killed and quarantined, and a SEGUE_EVENT_LOG warning says
- * so. Not counted: starting the plugin's worker and loading the plugin when
+ * transition ("did not set up within 100 ms"), and the setup goes on, on a
+ * thread of libsegue's, within its deadline of 1 s: a late answer is ended
+ * unused; a plugin that hangs past the deadline is killed and quarantined,
+ * and a SEGUE_EVENT_LOG warning says so. Not counted: starting the plugin's worker and loading the plugin when
  * it has none (its first use, or after its worker was ended to make room or
  * the plugin reloaded): Segue's own work, about 10 ms, with the plugin's
  * constructors, which ran at its scan, within the load deadline of 5 s. A
