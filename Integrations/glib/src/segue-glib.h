@@ -28,9 +28,9 @@
  * global default context when none was pushed): run that context's loop, on
  * that same thread, to receive them. Initializing fails with
  * %SEGUE_GLIB_ERROR_WRONG_THREAD while another thread runs that context;
- * should another thread run it later, the player's events stop there, with
- * a critical warning (libsegue answers only its own thread, so they could
- * not be delivered). segue_glib_transition_sample() and
+ * should another thread run it later, the player's events stop for good
+ * (its source is removed), with a critical warning (libsegue answers only
+ * its own thread, so they could not be delivered). segue_glib_transition_sample() and
  * segue_glib_transition_get_layer() may run on another thread (a render
  * thread), one thread at a time for one transition; a #SegueGLibLayer is an
  * immutable snapshot any thread may read.
@@ -43,7 +43,9 @@
  * gone. What a getter returns with (transfer none) is owned by the object
  * and valid as long as it is (for a transition's strings: until the
  * transition is disposed, as its last reference goes or by
- * g_object_run_dispose()).
+ * g_object_run_dispose()). Dropping the player's last reference frees
+ * libsegue's player, which waits for plugin calls still running on its
+ * threads, at most 3 s for each (see segue_player_free()).
  *
  * Errors are #GError in the SEGUE_GLIB_ERROR domain, with libsegue's own
  * message (naming the file, key or argument, what was expected and found).
@@ -77,6 +79,7 @@ GQuark segue_glib_error_quark(void);
  * @SEGUE_GLIB_ERROR_NOT_FOUND: no animator of that name
  * @SEGUE_GLIB_ERROR_CONFIG: the config file could not be read or is invalid
  * @SEGUE_GLIB_ERROR_WRONG_THREAD: called from a thread that is not the player's
+ *   (at init: another thread runs the context its events would come on)
  * @SEGUE_GLIB_ERROR_ENDED: the transition has already been finished
  * @SEGUE_GLIB_ERROR_BUFFER_TOO_SMALL: libsegue's SEGUE_E_BUFFER_TOO_SMALL
  *   (not expected here: the sampler sizes its own buffers)
@@ -407,8 +410,10 @@ char **segue_glib_player_list_animators(SegueGLibPlayer *player);
  *
  * Begins a transition: chooses the animator (the request's, else the
  * config's rules), runs its setup in its worker and checks its plan. It
- * waits for a plugin's setup at most 100 ms (a plugin's first use also
- * waits for its worker to start and load it):
+ * waits for a plugin's setup at most 100 ms (a plugin with no worker, at
+ * its first use or after its worker was ended or it was reloaded, also
+ * waits for its worker to start and load it, 5 s at most; a plugin in the
+ * program's process is waited for as it runs):
  * past that the built-in default plays, and a plugin that then hangs is
  * killed at its deadline of 1 s and quarantined, which the "log" signal
  * says. When nothing chose a plugin, or the plugin declines, is
@@ -860,11 +865,12 @@ SegueGLibLayer *segue_glib_transition_get_layer(SegueGLibTransition *transition,
  * @completed: %TRUE when it completed, %FALSE when it was cancelled
  * @error: a place for the reason it failed, or %NULL
  *
- * Ends the transition, once: the animator hears its end, its worker slot is
- * released. Never waits for the plugin: its end (and an evaluate still
- * running) is waited for on a thread of libsegue's, within the plugin's
- * deadlines, and a failure there comes later through the "log" signal (the
- * report, made at once, cannot say it). Later samples fail with
+ * Ends the transition, once: the animator hears its end and its worker slot
+ * is released. Never waits for a plugin in a worker: that happens on a
+ * thread of libsegue's after this returns (an evaluate still running
+ * first), within the plugin's deadlines, and a failure there comes later
+ * through the "log" signal (the report, made at once, cannot say it). A
+ * plugin in the program's process hears its end here and is waited for. Later samples fail with
  * %SEGUE_GLIB_ERROR_ENDED. On the player's thread, after sampling has
  * stopped.
  *

@@ -345,9 +345,9 @@ segue_status_t segue_player_new(const segue_player_options_t *options, segue_pla
 /**
  * Frees the player: transitions not finished are finished as not completed
  * (their animators hear end) and freed; plugin calls still running on
- * libsegue's threads (a late setup, an end) are waited for, each within its
- * plugin's deadlines; then workers are ended and waited for; the descriptor
- * is closed. Events not dispatched are dropped. NULL is ignored, and so is a
+ * libsegue's threads (a late setup, a late evaluate, an end) are waited for
+ * on this thread, at most 3 s for each; then workers are ended and waited
+ * for; the descriptor is closed. Events not dispatched are dropped. NULL is ignored, and so is a
  * call from within on_event (segue_error_message says so). [main]
  */
 void segue_player_free(segue_player_t *player);
@@ -504,17 +504,20 @@ typedef struct segue_transition_desc {
  * clock (t = 0 and 1/60 s, in one round trip, on a thread of libsegue's), so
  * that the first samples find them (see segue_transition_prefetch).
  *
- * Begin waits for a plugin's setup in a worker at most 100 ms (a setup
- * takes 0.2 ms as a rule): past that, the built-in default plays this
+ * Begin waits for a plugin's setup in a worker at most 100 ms (a setup's
+ * median is 0.2 ms): past that, the built-in default plays this
  * transition ("did not set up within 100 ms"), and the setup goes on, on a
  * thread of libsegue's, within its deadline of 1 s: a late answer is ended
  * unused; a plugin that hangs past the deadline is killed and quarantined,
- * and a SEGUE_EVENT_LOG warning says so. Not counted: starting the plugin's worker and loading the plugin when
- * it has none (its first use, or after its worker was ended to make room or
- * the plugin reloaded): Segue's own work, about 10 ms, with the plugin's
- * constructors, which ran at its scan, within the load deadline of 5 s. A
+ * and a SEGUE_EVENT_LOG warning says so.
+ *
+ * Not counted, and waited for on your thread: starting the plugin's worker
+ * and loading the plugin when it has none (its first use, or after its
+ * worker was ended to make room or the plugin was reloaded), about 10 ms
+ * with the plugin's constructors, at most the load deadline of 5 s. A
  * plugin in your process (SEGUE_ISOLATION_NONE) is waited for as it runs,
- * at begin and at finish.
+ * at begin and at finish. Should libsegue be unable to start a thread, it
+ * waits on yours, within the plugin's deadlines.
  *
  * When nothing chose a plugin, or its plugin declines, is quarantined,
  * crashes, hangs or plans something unusable, the built-in default runs and
@@ -628,15 +631,18 @@ typedef struct segue_transition_report {
 
 /**
  * Ends the transition, once: the animator hears end(completed) (false for a
- * cancelled one), its worker slot is released, and, when report is not NULL,
- * *report says how it went (strings valid until segue_transition_free). A
- * second call answers SEGUE_E_ENDED and changes nothing; so does sample
- * afterwards. It never waits on plugin code: a plugin's end, and the answer
- * of an evaluate still running, are waited for on a thread of libsegue's,
- * within the plugin's deadlines (0.5 s for the evaluate, 1 s for end). A
- * plugin that fails there is quarantined as for any failure, and a
- * SEGUE_EVENT_LOG warning says how (the report, written before, cannot).
- * [main]
+ * cancelled one) and its worker slot is released, and, when report is not
+ * NULL, *report says how it went (strings valid until
+ * segue_transition_free). A second call answers SEGUE_E_ENDED and changes
+ * nothing; so does sample afterwards.
+ *
+ * It never waits on a plugin in a worker: the answer of an evaluate still
+ * running, then the plugin's end, are waited for on a thread of libsegue's
+ * after this returns, within the plugin's deadlines (0.5 s for the
+ * evaluate, 1 s for end). A plugin that fails there is quarantined as for
+ * any failure, and a SEGUE_EVENT_LOG warning says how (the report, written
+ * before, cannot). A plugin in your process (SEGUE_ISOLATION_NONE) hears end
+ * on this thread and is waited for. [main]
  */
 segue_status_t segue_transition_finish(segue_transition_t *transition, bool completed,
                                        segue_transition_report_t *report);
