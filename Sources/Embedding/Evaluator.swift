@@ -271,9 +271,9 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
 
     /// Has the animator evaluate the first frames from `t` on a clock of
     /// `step` (a guess: the first prefetch after a sample says the host's
-    /// own), or `t` alone when it cannot evaluate ahead, on the evaluator's
-    /// thread: the caller never waits on the plugin, and the first samples
-    /// find them, or wait for them within their bound. [any thread]
+    /// own) now, on the calling thread, so that the first samples find them;
+    /// or asks for `t` alone on the evaluator's thread when the animator
+    /// cannot evaluate ahead. [any thread]
     func start(at t: Double, step guess: Double) {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
@@ -284,7 +284,8 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
             return
         }
         step = guess
-        prefetchAhead(t, guess)
+        guard let aheadCapable, !asking else { return prefetchAhead(t, guess) }
+        evaluateAhead(from: t, restart: true, step: guess, aheadCapable)
     }
 
     /// A prefetch on a regular clock of `step`: nothing while the frames

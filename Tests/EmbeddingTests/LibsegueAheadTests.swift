@@ -64,7 +64,7 @@ struct LibsegueAheadTests {
     }
 
     /// The first frames are evaluated as the transition starts, in one
-    /// batch on the evaluator's thread; a sample within the tolerance of a time evaluated gets the
+    /// batch; a sample within the tolerance of a time evaluated gets the
     /// plugin's answer at that time (never one made up between two); a
     /// prefetch a step on asks for the next frames in one batch; no sample
     /// asks the plugin on its own.
@@ -73,7 +73,6 @@ struct LibsegueAheadTests {
         let evaluator = try Self.evaluator(of: animator)
         defer { evaluator.stop() }
         evaluator.start(at: 0, step: 0.1)
-        Self.waitForBatches(animator, 1)
         #expect(animator.batches == [[0, 0.1]], "the first two frames, at once: \(animator.batches)")
         var alpha = -1.0
         #expect(evaluator.sample(at: 0, within: 20) { alpha = $0[0].alpha } == .fresh && alpha == 0)

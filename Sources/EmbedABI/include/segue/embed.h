@@ -501,8 +501,9 @@ typedef struct segue_transition_desc {
 /**
  * Begins a transition: chooses the animator, runs its setup and checks the
  * plan; a plugin in a worker then evaluates its first two frames on a 60 Hz
- * clock (t = 0 and 1/60 s, in one round trip, on a thread of libsegue's), so
- * that the first samples find them (see segue_transition_prefetch).
+ * clock (t = 0 and 1/60 s, in one round trip on your thread, within the
+ * evaluate deadline of 0.5 s), so that the first samples find them (see
+ * segue_transition_prefetch).
  *
  * Begin waits for a plugin's setup in a worker at most 100 ms (a setup's
  * median is 0.2 ms): past that, the built-in default plays this
@@ -514,7 +515,10 @@ typedef struct segue_transition_desc {
  * Not counted, and waited for on your thread: starting the plugin's worker
  * and loading the plugin when it has none (its first use, or after its
  * worker was ended to make room or the plugin was reloaded), about 10 ms
- * with the plugin's constructors, at most the load deadline of 5 s. A
+ * with the plugin's constructors, at most the load deadline of 5 s; and the
+ * first two frames' round trip, tens of microseconds as a rule, at most
+ * the evaluate deadline (behind a previous transition's end in the same
+ * worker, its end's deadline too). A
  * plugin in your process (SEGUE_ISOLATION_NONE) is waited for as it runs,
  * at begin and at finish. Should libsegue be unable to start a thread, it
  * waits on yours, within the plugin's deadlines.
