@@ -133,11 +133,7 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
         newest.conceal(hiddenAtFirst)
         scratch = LayerBuffer(layers)
         pthread_mutex_init(mutex, nil)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
+        MonotonicCondition.initialize(condition)
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard pthread_create(&thread, nil, { raw in
             Unmanaged<Evaluator>.fromOpaque(raw!).takeUnretainedValue().run()

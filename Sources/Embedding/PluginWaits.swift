@@ -79,6 +79,11 @@ final class MonotonicCondition: @unchecked Sendable {
 
     init() {
         pthread_mutex_init(mutex, nil)
+        Self.initialize(condition)
+    }
+
+    /// Initializes `condition` to time its waits by CLOCK_MONOTONIC.
+    static func initialize(_ condition: UnsafeMutablePointer<pthread_cond_t>) {
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
