@@ -141,6 +141,14 @@ import HostContainer
                 if changed { changes.append(t) }
                 t += 1.0 / 60
             }
+            // The samples are held while the crash is not yet seen (a loaded machine may run the worker late):
+            // on at the end until the takeover is, 10 s at most.
+            let deadline = Date().addingTimeInterval(10)
+            while changes.count < 2 && Date() < deadline {
+                let (status, _, changed) = Self.sampleSayingChange(sampler, at: 0.5)
+                statuses.insert(status.rawValue)
+                if changed { changes.append(0.5) }
+            }
             #expect(!statuses.contains(SEGUE_DEFAULT_TOOK_OVER.rawValue) && statuses.allSatisfy { $0 >= 0 }, "\(statuses)")
             #expect(changes.count == 2 && changes.first == 0, "the first sample and the takeover say the plan changed: \(changes)")
             #expect(LibseguePromiseTests.plan(transition).animator == "default", "the default finished it")
