@@ -206,7 +206,7 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
         if answered != t, failure == nil, !late {
             wanted = t
             pthread_cond_broadcast(condition)
-            var until = timespec(tv_sec: Int(deadline.rounded(.down)), tv_nsec: Int((deadline - deadline.rounded(.down)) * 1e9))
+            var until = MonotonicTime.absolute(deadline)
             waiters += 1
             defer { waiters -= 1 }
             while answered != t, failure == nil, !stopping, aheadSlot(t) == nil {

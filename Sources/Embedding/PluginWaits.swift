@@ -112,7 +112,7 @@ final class MonotonicCondition: @unchecked Sendable {
     /// - Returns: false once the deadline has passed.
     func wait(until deadline: Double) -> Bool {
         guard deadline > MonotonicTime.now else { return false }
-        var until = timespec(tv_sec: Int(deadline.rounded(.down)), tv_nsec: Int((deadline - deadline.rounded(.down)) * 1e9))
+        var until = MonotonicTime.absolute(deadline)
         return pthread_cond_timedwait(condition, mutex, &until) != ETIMEDOUT
     }
 }

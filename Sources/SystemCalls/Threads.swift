@@ -69,4 +69,9 @@ package enum MonotonicTime {
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
+
+    /// `deadline` (``now``'s seconds) as the timespec a wait on a CLOCK_MONOTONIC condition takes.
+    package static func absolute(_ deadline: Double) -> Glibc.timespec {
+        Glibc.timespec(tv_sec: Int(deadline.rounded(.down)), tv_nsec: Int((deadline - deadline.rounded(.down)) * 1e9))
+    }
 }
