@@ -151,13 +151,13 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         } ?? delegate.resolve(subject)
         var why = resolution.reason, fellBack = resolution.fellBack
         // The default first: a plugin's setup may still read the model on another thread after the wait.
-        guard case .success(let builtin) = Self.part(DefaultAnimator.make(curves: player.config.curves), context) else {
+        guard case .success(let builtin) = Self.part(DefaultAnimator.make(curves: player.config.curves), context, within: Self.beginBound,
+                                                     waits: player.pluginWaits, events: player.events) else {
             fatalError("the built-in default animator always plans a usable transition")
         }
         var picked: Part?
         if let animator = resolution.animator {
-            switch Self.part(animator, context, within: Self.beginBound,
-                             waits: player.pluginWaits, events: player.events) {
+            switch Self.part(animator, context, within: Self.beginBound, waits: player.pluginWaits, events: player.events) {
             case .success(let part): picked = part
             case .failure(let error): (why, fellBack) = (FallbackReason.atSetup(error), true)
             }
@@ -199,16 +199,6 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         let description: String
     }
 
-    /// `animator` set up for the transition `context` asks for, as it plays it (``KindPlayback``).
-    private static func part(_ animator: any TransitionAnimator, _ context: TransitionContext) -> Result<Part, PlanError> {
-        let playback: KindPlayback
-        switch KindPlayback.play(animator, context) {
-        case .failure(let error): return .failure(error)
-        case .success(let p): playback = p
-        }
-        return part(animator, playback)
-    }
-
     /// `animator`'s setup on `playback`'s context, and its part.
     private static func part(_ animator: any TransitionAnimator, _ playback: KindPlayback) -> Result<Part, PlanError> {
         ActiveTransition.plan(of: animator, context: playback.context).map { plan in
@@ -217,9 +207,10 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         }
     }
 
-    /// `animator` set up as ``part(_:_:)-swift.type.method`` does, but a plugin in a worker is waited for
-    /// at most `bound` (its worker started and its plugin loaded first, as Segue's own work): its setup
-    /// runs on a thread of `waits`', which, should it answer late, ends it unused, or says how it failed.
+    /// `animator` set up for the transition `context` asks for, as it plays it (``KindPlayback``). A plugin
+    /// in a worker is waited for at most `bound` (its worker started and its plugin loaded first, as Segue's
+    /// own work): its setup runs on a thread of `waits`', which, should it answer late, ends it unused, or
+    /// says how it failed.
     private static func part(_ animator: any TransitionAnimator, _ context: TransitionContext, within bound: Double,
                              waits: PluginWaits, events: EventQueue) -> Result<Part, SetupFailure> {
         let playback: KindPlayback
