@@ -46,6 +46,15 @@ static void on_event(void *user_data, const segue_event_t *event) {
     if (strstr(event->message, " in setup")) atomic_store(&setup_heard, 1);
 }
 
+/* Dispatches the player's events until `heard` is set, for at most `seconds`. */
+static void dispatch_until(segue_player_t *player, atomic_int *heard, double seconds) {
+    struct pollfd descriptor = { segue_player_fd(player), POLLIN, 0 };
+    double deadline = now() + seconds;
+    while (now() < deadline && !atomic_load(heard)) {
+        if (poll(&descriptor, 1, 100) > 0) segue_player_dispatch(player);
+    }
+}
+
 /* The render thread: samples at the time of the wall clock since the start. */
 static void *render(void *unused) {
     (void)unused;
@@ -107,12 +116,7 @@ int main(int argc, char **argv) {
     if (at_setup) {
         printf("reason|%s\n", plan.reason);
         fflush(stdout);
-        /* What the setup did comes later, through the descriptor, for at most 20 s. */
-        struct pollfd waiting = { segue_player_fd(player), POLLIN, 0 };
-        double until = now() + 20;
-        while (now() < until && !atomic_load(&setup_heard)) {
-            if (poll(&waiting, 1, 100) > 0) segue_player_dispatch(player);
-        }
+        dispatch_until(player, &setup_heard, 20);  /* what the setup did comes later */
         segue_transition_t *again;
         if (segue_transition_begin(player, &desc, &again) != SEGUE_OK) {
             printf("begin failed|%s\n", segue_error_message());
@@ -133,11 +137,7 @@ int main(int argc, char **argv) {
     pthread_t thread;
     pthread_create(&thread, NULL, render, NULL);
     /* The main loop: the player's descriptor, for at most 20 s, until the fallback is heard and the transition is over. */
-    struct pollfd descriptor = { segue_player_fd(player), POLLIN, 0 };
-    double deadline = now() + (at_end ? 0 : 20);
-    while (now() < deadline && !atomic_load(&fell_back_heard)) {
-        if (poll(&descriptor, 1, 100) > 0) segue_player_dispatch(player);
-    }
+    if (!at_end) dispatch_until(player, &fell_back_heard, 20);
     struct timespec rest = { 0, (long)(plan.duration * 1e9) };
     nanosleep(&rest, NULL);
     atomic_store(&stopping, 1);
@@ -157,11 +157,7 @@ int main(int argc, char **argv) {
     printf("report|%s|%d|%d\n", report.animator, report.fell_back, report.completed);
     printf("reason|%s\n", report.reason);
     fflush(stdout);
-    /* What the plugin's end did comes later, through the descriptor, for at most 20 s. */
-    deadline = now() + 20;
-    while (at_end && now() < deadline && !atomic_load(&end_heard)) {
-        if (poll(&descriptor, 1, 100) > 0) segue_player_dispatch(player);
-    }
+    if (at_end) dispatch_until(player, &end_heard, 20);  /* what the plugin's end did comes later */
     segue_transition_free(transition);
     segue_player_free(player);
     printf("done\n");
