@@ -51,6 +51,13 @@ enum InstalledLibsegue {
     }
     private static let programs = OncePerRun<String>()
 
+    /// The first `event|KIND|MESSAGE` line whose message contains `text`: the kind and the message.
+    static func event(in output: String, containing text: String) -> (kind: String, message: String)? {
+        output.split(separator: "\n").lazy.filter { $0.hasPrefix("event|") }
+            .map { $0.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map(String.init) }
+            .first { $0.count == 3 && $0[2].contains(text) }.map { ($0[1], $0[2]) }
+    }
+
     /// Lines `A|B|C` of a program's output, by their first field.
     static func fields(_ output: String) -> [String: [String]] {
         Dictionary(output.split(separator: "\n").map { line in
@@ -322,12 +329,10 @@ struct LibsegueTests {
         let lines = InstalledLibsegue.fields(ran.out)
         #expect(lines["plan"]?.prefix(2) == ["default", "1"], "\(ran.out)")
         #expect(lines["reason"] == ["TestFade did not set up within 100 ms (plugin \(file)); the built-in default ran instead"], "\(ran.out)")
-        let events = ran.out.split(separator: "\n").filter { $0.hasPrefix("event|") }
-            .map { $0.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map(String.init) }
-        let event = try #require(events.first { $0.count == 3 && $0[2].contains(" in setup") }, "the setup's end came as an event:\n\(ran.out)")
-        #expect(event[1] == "\(SEGUE_EVENT_LOG.rawValue)"
-                && event[2].contains("TestFade did not answer within 1 s (an endless loop?) and was killed in setup (plugin \(file))")
-                && event[2].contains("the plugin is quarantined"), "\(event)")
+        let event = try #require(InstalledLibsegue.event(in: ran.out, containing: " in setup"), "the setup's end came as an event:\n\(ran.out)")
+        #expect(event.kind == "\(SEGUE_EVENT_LOG.rawValue)"
+                && event.message.contains("TestFade did not answer within 1 s (an endless loop?) and was killed in setup (plugin \(file))")
+                && event.message.contains("the plugin is quarantined"), "\(event)")
         let again = try #require(lines["again"], "\(ran.out)")
         #expect(again.prefix(2) == ["default", "1"] && again[2].contains("TestFade is quarantined: its plugin \(file)"), "\(again)")
         #expect(lines["done"] != nil)
@@ -354,12 +359,10 @@ struct LibsegueTests {
         #expect(lines["report"] == ["TestFade", "0", "1"], "the transition itself completed: \(ran.out)")
         // Finish did not wait for the plugin's end: its report cannot say what the end did.
         #expect(lines["reason"].map { !$0.joined().contains(" in end") } == true, "\(ran.out)")
-        let events = ran.out.split(separator: "\n").filter { $0.hasPrefix("event|") }
-            .map { $0.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map(String.init) }
-        let event = try #require(events.first { $0.count == 3 && $0[2].contains(" in end") },
+        let event = try #require(InstalledLibsegue.event(in: ran.out, containing: " in end"),
                                  "the end's failure arrived through dispatch after finish:\n\(ran.out)")
-        #expect(event[1] == "\(SEGUE_EVENT_LOG.rawValue)" && event[2].contains("TestFade \(words) (plugin \(file))")
-                && event[2].contains("the plugin is quarantined"), "\(event)")
+        #expect(event.kind == "\(SEGUE_EVENT_LOG.rawValue)" && event.message.contains("TestFade \(words) (plugin \(file))")
+                && event.message.contains("the plugin is quarantined"), "\(event)")
         #expect(lines["done"] != nil)
         #expect(processesTagged(tag).isEmpty, "no worker outlives the player")
     }
