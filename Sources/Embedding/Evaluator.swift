@@ -265,23 +265,34 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
         pthread_cond_broadcast(condition)
     }
 
-    /// Has the animator evaluate the first frames from `t` on a clock of
-    /// `step` (a guess: the first prefetch after a sample says the host's
-    /// own) now, on the calling thread, so that the first samples find them;
-    /// or asks for `t` alone on the evaluator's thread when the animator
-    /// cannot evaluate ahead. [any thread]
-    func start(at t: Double, step guess: Double) {
+    /// Has the evaluator's thread ask the animator for the first frames from
+    /// `t` on a clock of `step` (a guess: the first prefetch after a sample
+    /// says the host's own), or for `t` alone when it cannot evaluate ahead,
+    /// and waits for them until `deadline` (``MonotonicTime/now``'s clock), so
+    /// that the first samples find them. [any thread]
+    /// - Returns: false when they had not come by the deadline: the plugin
+    ///   is late, and samples hold the start until it answers.
+    @discardableResult
+    func start(at t: Double, step guess: Double, until deadline: Double) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        guard failure == nil, !stopping else { return }
-        guard aheadCapable != nil, guess != 0 else {
+        guard failure == nil, !stopping else { return true }
+        if aheadCapable != nil, guess != 0 {
+            step = guess
+            prefetchAhead(t, guess)
+        } else {
             wanted = t
             pthread_cond_broadcast(condition)
-            return
         }
-        step = guess
-        guard let aheadCapable, !asking else { return prefetchAhead(t, guess) }
-        evaluateAhead(from: t, restart: true, step: guess, aheadCapable)
+        var until = MonotonicTime.absolute(deadline)
+        while answered != t, aheadSlot(t) == nil, aheadProblem == nil, failure == nil, !stopping {
+            if pthread_cond_timedwait(condition, mutex, &until) == ETIMEDOUT {
+                // Samples take the start at once rather than each wait its bound, until the plugin answers.
+                late = answered != t && aheadSlot(t) == nil
+                return !late
+            }
+        }
+        return true
     }
 
     /// A prefetch on a regular clock of `step`: nothing while the frames

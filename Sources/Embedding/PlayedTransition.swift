@@ -150,14 +150,18 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
             delegate.resolve(animator: $0, for: request.kind, parameters: request.parameters, why: "the program's choice")
         } ?? delegate.resolve(subject)
         var why = resolution.reason, fellBack = resolution.fellBack
+        // A plugin's worker started and its plugin loaded: Segue's own work, not counted. From then on, begin
+        // waits for the plugin's code (its setup, then its first frames) until `deadline`.
+        (resolution.animator as? BoundedSetup)?.prepare()
+        let deadline = MonotonicTime.now + Self.beginBound
         // The default first: a plugin's setup may still read the model on another thread after the wait.
-        guard case .success(let builtin) = Self.part(DefaultAnimator.make(curves: player.config.curves), context, within: Self.beginBound,
+        guard case .success(let builtin) = Self.part(DefaultAnimator.make(curves: player.config.curves), context, until: deadline,
                                                      waits: player.pluginWaits, events: player.events) else {
             fatalError("the built-in default animator always plans a usable transition")
         }
         var picked: Part?
         if let animator = resolution.animator {
-            switch Self.part(animator, context, within: Self.beginBound, waits: player.pluginWaits, events: player.events) {
+            switch Self.part(animator, context, until: deadline, waits: player.pluginWaits, events: player.events) {
             case .success(let part): picked = part
             case .failure(let error): (why, fellBack) = (FallbackReason.atSetup(error), true)
             }
@@ -185,14 +189,27 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         failedHere.value = self
         if evaluator == nil { takeOver("could not be given a thread to run on") }
         // Hosts sample a transition's start first, most on a 60 Hz clock: those frames are asked for now.
-        evaluator?.start(at: chosen.localTime(0), step: chosen.localTime(1.0 / 60) - chosen.localTime(0))
+        if let evaluator, !evaluator.start(at: chosen.localTime(0), step: chosen.localTime(1.0 / 60) - chosen.localTime(0), until: deadline) {
+            events.post(.init(kind: SEGUE_EVENT_LOG.rawValue, level: SEGUE_LOG_WARNING.rawValue,
+                              message: PluginText.escaped("segue: \(chosen.animator.name) did not give its first frames within \(Self.milliseconds) ms"
+                                                          + "\(Self.plugin(of: chosen.animator)); the transition holds its start until it does"),
+                              transition: nil))  // said even when the transition is freed before the program dispatches
+        }
     }
 
-    /// How long begin waits for a plugin's setup: past it the default plays. A plugin in a worker set up
-    /// in 0.2 ms (median), 4 ms at its 99.9th percentile and 10 ms at most with both processors busy, but
-    /// a worker (ten nice levels down) whose own threads compute, on a busy machine, took more than 20 ms.
+    /// How long begin waits for a plugin's code: its setup (past the bound the default plays), then its
+    /// first frames (past it, samples hold the start until they come). A plugin in a worker set up in
+    /// 0.2 ms (median), 4 ms at its 99.9th percentile and 10 ms at most with both processors busy, but a
+    /// worker (ten nice levels down) whose own threads compute, on a busy machine, took more than 20 ms.
     /// The worker's start and the plugin's load are not counted.
     static let beginBound = 0.1
+    /// ``beginBound`` as the messages say it.
+    private static var milliseconds: Int { Int((beginBound * 1000).rounded()) }
+
+    /// Where `animator` comes from, as the messages say it: " (plugin PATH)", or nothing for the default.
+    private static func plugin(of animator: any TransitionAnimator) -> String {
+        if case .plugin(let path) = animator.source { " (plugin \(path))" } else { "" }
+    }
 
     /// Why an animator could not begin, as the reason says it.
     struct SetupFailure: Error, CustomStringConvertible {
@@ -208,20 +225,18 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
     }
 
     /// `animator` set up for the transition `context` asks for, as it plays it (``KindPlayback``). A plugin
-    /// in a worker is waited for at most `bound` (its worker started and its plugin loaded first, as Segue's
-    /// own work): its setup runs on a thread of `waits`', which, should it answer late, ends it unused, or
-    /// says how it failed.
-    private static func part(_ animator: any TransitionAnimator, _ context: TransitionContext, within bound: Double,
+    /// in a worker (prepared: its worker started and its plugin loaded) is waited for until `deadline`: its
+    /// setup runs on a thread of `waits`', which, should it answer late, ends it unused, or says how it failed.
+    private static func part(_ animator: any TransitionAnimator, _ context: TransitionContext, until deadline: Double,
                              waits: PluginWaits, events: EventQueue) -> Result<Part, SetupFailure> {
         let playback: KindPlayback
         switch KindPlayback.play(animator, context) {
         case .failure(let error): return .failure(SetupFailure(description: error.description))
         case .success(let p): playback = p
         }
-        guard let bounded = animator as? BoundedSetup else {
+        guard animator is BoundedSetup else {
             return part(animator, playback).mapError { SetupFailure(description: $0.description) }
         }
-        bounded.prepare()
         let handoff = Handoff<Result<Part, PlanError>> { late in
             switch late {
             case .success(let part): part.animator.animationEnded(false)
@@ -232,9 +247,8 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         }
         let setup = Setup(animator: animator, playback: playback, handoff: handoff)
         waits.run { setup.handoff.give(part(setup.animator, setup.playback)) }
-        guard let result = handoff.take(within: bound) else {
-            let file = if case .plugin(let path) = animator.source { " (plugin \(path))" } else { "" }
-            return .failure(SetupFailure(description: "\(animator.name) did not set up within \(Int((bound * 1000).rounded())) ms\(file)"))
+        guard let result = handoff.take(until: deadline) else {
+            return .failure(SetupFailure(description: "\(animator.name) did not set up within \(milliseconds) ms\(plugin(of: animator))"))
         }
         return result.mapError { SetupFailure(description: $0.description) }
     }

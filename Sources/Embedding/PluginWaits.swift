@@ -60,10 +60,10 @@ final class Handoff<Value>: @unchecked Sendable {  // guarded by `condition`
         if !taken { late(value) }
     }
 
-    /// The value, waiting at most `seconds`; nil (and later values go to `late`) when none came.
-    func take(within seconds: Double) -> Value? {
-        let deadline = MonotonicTime.now + seconds
-        return condition.withLock {
+    /// The value, waiting until `deadline` (``MonotonicTime/now``'s clock); nil (and later values go to
+    /// `late`) when none came.
+    func take(until deadline: Double) -> Value? {
+        condition.withLock {
             while value == nil && condition.wait(until: deadline) {}
             if value == nil { abandoned = true }
             return value

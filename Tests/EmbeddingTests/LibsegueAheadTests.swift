@@ -7,6 +7,7 @@ import Testing
 @testable import Embedding
 import EmbedABI
 import AnimatorABI
+import SystemCalls
 
 /// Frames evaluated ahead (Evaluator, "Ahead"): a host on a regular clock
 /// gets the plugin's own answers at the times evaluated, in one round trip
@@ -72,7 +73,7 @@ struct LibsegueAheadTests {
         let animator = AheadAnimator()
         let evaluator = try Self.evaluator(of: animator)
         defer { evaluator.stop() }
-        evaluator.start(at: 0, step: 0.1)
+        evaluator.start(at: 0, step: 0.1, until: MonotonicTime.now + 10)
         #expect(animator.batches == [[0, 0.1]], "the first two frames, at once: \(animator.batches)")
         var alpha = -1.0
         #expect(evaluator.sample(at: 0, within: 20) { alpha = $0[0].alpha } == .fresh && alpha == 0)
@@ -102,7 +103,7 @@ struct LibsegueAheadTests {
         let animator = AheadAnimator(nanFrom: 0.3)
         let evaluator = try Self.evaluator(of: animator) { why, t in failures.lock.withLock { failures.heard.append((why, t)) } }
         defer { evaluator.stop() }
-        evaluator.start(at: 0, step: 0.1)
+        evaluator.start(at: 0, step: 0.1, until: MonotonicTime.now + 10)
         var alpha = -1.0
         for (k, t) in [0, 0.1, 0.2].enumerated() {
             Self.waitForBatches(animator, k / 2 + 1)

@@ -339,6 +339,30 @@ struct LibsegueTests {
         #expect(processesTagged(tag).isEmpty, "no worker outlives the player")
     }
 
+    /// A plugin that hangs in its first frame costs the program's begin the
+    /// same 100 ms at most, not the evaluate deadline of 0.5 s: begin says it
+    /// was late and returns, samples hold the start, and the default takes
+    /// over once the plugin is killed at its deadline.
+    @Test func aPluginHangingInItsFirstFrameCostsTheProgramTheBeginBoundOnly() throws {
+        let program = try InstalledLibsegue.program("faults")
+        let plugin = makeTemporaryFolder("first-frame-hangs")
+        let file = try CPlugin.build(CPlugin.fixtureSource, name: "fault", defines: ["FAULT_HANG_FIRST_FRAME"], into: plugin)
+        let tag = "SEGUE_TEST_TAG=libsegue-first-frame-\(getpid())"
+        let ran = try run(program, [plugin, "TestFade"], environment: tagged(tag), timeout: 60)
+        #expect(ran.status == 0, "\(ran.out)\n\(ran.err)")
+        let late = try #require(InstalledLibsegue.event(in: ran.out, containing: "first frames"), "begin said the plugin was late:\n\(ran.out)")
+        #expect(late.kind == "\(SEGUE_EVENT_LOG.rawValue)" && late.message == "segue: TestFade did not give its first frames within 100 ms "
+                + "(plugin \(file)); the transition holds its start until it does", "\(late)")
+        let killed = try #require(InstalledLibsegue.event(in: ran.out, containing: "killed"), "the hang was said:\n\(ran.out)")
+        #expect(killed.kind == "\(SEGUE_EVENT_FELL_BACK.rawValue)"
+                && killed.message.contains("TestFade did not answer within 0.5") && killed.message.contains("killed in evaluate at t = 0.000 s")
+                && killed.message.hasSuffix("the built-in default finished the transition"), "\(killed)")
+        let statuses = try #require(InstalledLibsegue.fields(ran.out)["statuses"]).compactMap { Int($0) }
+        #expect(statuses[1] > 0 && statuses[2] > 0 && statuses[4] == 0, "held, then taken over, none failed: \(statuses)")
+        #expect(InstalledLibsegue.fields(ran.out)["report"] == ["default", "1", "1"], "\(ran.out)")
+        #expect(processesTagged(tag).isEmpty, "no worker outlives the player")
+    }
+
     /// A plugin that hangs or crashes in its end costs the program no wait:
     /// finish answers at once with what it knows, the plugin's end is waited
     /// for on a thread of libsegue's, and what it did arrives later as a log

@@ -638,6 +638,9 @@ FIXTURE_UNUSED static void evaluate(const segue_animator_t *self, const segue_co
 #ifdef FAULT_HANG_EVALUATE
     if (f > 0.25) FIXTURE_SPIN();
 #endif
+#ifdef FAULT_HANG_FIRST_FRAME
+    if (t == 0) FIXTURE_SPIN();
+#endif
 #ifdef FAULT_CRASH_EVALUATE
     if (f > 0.25) FIXTURE_CRASH();
 #endif

@@ -410,13 +410,15 @@ char **segue_glib_player_list_animators(SegueGLibPlayer *player);
  *
  * Begins a transition: chooses the animator (the request's, else the
  * config's rules), runs its setup in its worker and checks its plan. It
- * waits for a plugin's setup at most 100 ms (a plugin with no worker, at
- * its first use or after its worker was ended or it was reloaded, also
- * waits for its worker to start and load it, 5 s at most; a plugin in the
- * program's process is waited for as it runs):
- * past that the built-in default plays, and a plugin that then hangs is
- * killed at its deadline of 1 s and quarantined, which the "log" signal
- * says. When nothing chose a plugin, or the plugin declines, is
+ * waits for a plugin's setup and first two frames 100 ms at most in all (a
+ * plugin with no worker, at its first use or after its worker was ended or
+ * it was reloaded, also waits for its worker to start and load it, 5 s at
+ * most; a plugin in the program's process is waited for as it runs). A
+ * setup past that: the built-in default plays, and a plugin that then
+ * hangs is killed at its deadline of 1 s and quarantined, which the "log"
+ * signal says. First frames past that: the "log" signal says so, and
+ * samples hold the start until they come (a hang past 0.5 s: the default
+ * takes over, which "fell-back" says). When nothing chose a plugin, or the plugin declines, is
  * quarantined, crashes, hangs or plans something unusable, the built-in
  * default runs and the transition's "reason" says why: that is a success.
  * On the player's thread.

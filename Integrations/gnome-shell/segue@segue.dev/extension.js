@@ -26,7 +26,7 @@
 // Clutter.DeformEffect lit and its back washed out as Segue's renderer shades
 // them; the window's own shadow stands for Segue's. A plugin
 // never holds the shell up beyond libsegue's bounds (a frame's sample 4 ms,
-// a setup 100 ms; an end is not waited for): a plugin that crashes or hangs
+// a setup and first frames 100 ms; an end is not waited for): a plugin that crashes or hangs
 // costs its animation only (the built-in default finishes it, the player's
 // "fell-back" signal says why, or its "log" signal once it has ended).
 'use strict';

@@ -501,24 +501,25 @@ typedef struct segue_transition_desc {
 /**
  * Begins a transition: chooses the animator, runs its setup and checks the
  * plan; a plugin in a worker then evaluates its first two frames on a 60 Hz
- * clock (t = 0 and 1/60 s, in one round trip on your thread, within the
- * evaluate deadline of 0.5 s), so that the first samples find them (see
- * segue_transition_prefetch).
+ * clock (t = 0 and 1/60 s, in one round trip on a thread of libsegue's), so
+ * that the first samples find them (see segue_transition_prefetch).
  *
- * Begin waits for a plugin's setup in a worker at most 100 ms (a setup's
- * median is 0.2 ms): past that, the built-in default plays this
- * transition ("did not set up within 100 ms"), and the setup goes on, on a
- * thread of libsegue's, within its deadline of 1 s: a late answer is ended
- * unused; a plugin that hangs past the deadline is killed and quarantined,
- * and a SEGUE_EVENT_LOG warning says so.
+ * Begin waits for a plugin in a worker, its setup and then its first two
+ * frames, 100 ms at most in all (a setup's median is 0.2 ms). A setup
+ * later than that: the built-in default plays this transition ("did not
+ * set up within 100 ms"), and the setup goes on, on a thread of libsegue's,
+ * within its deadline of 1 s: a late answer is ended unused; a plugin that
+ * hangs past the deadline is killed and quarantined, and a SEGUE_EVENT_LOG
+ * warning says so. First frames later than that: a SEGUE_EVENT_LOG warning
+ * says so ("did not give its first frames within 100 ms"), and samples hold
+ * the transition's start (SEGUE_LATE) until they come; a plugin that hangs
+ * past its evaluate deadline of 0.5 s is killed, and the default takes over
+ * (SEGUE_EVENT_FELL_BACK).
  *
  * Not counted, and waited for on your thread: starting the plugin's worker
  * and loading the plugin when it has none (its first use, or after its
  * worker was ended to make room or the plugin was reloaded), about 10 ms
- * with the plugin's constructors, at most the load deadline of 5 s; and the
- * first two frames' round trip, tens of microseconds as a rule, at most
- * the evaluate deadline (behind a previous transition's end in the same
- * worker, its end's deadline too). A
+ * with the plugin's constructors, at most the load deadline of 5 s. A
  * plugin in your process (SEGUE_ISOLATION_NONE) is waited for as it runs,
  * at begin and at finish. Should libsegue be unable to start a thread, it
  * waits on yours, within the plugin's deadlines.
