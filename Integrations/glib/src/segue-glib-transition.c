@@ -179,6 +179,13 @@ double *segue_glib_layer_get_map_at(const SegueGLibLayer *layer, double x, doubl
     return local;
 }
 
+void segue_glib_layer_get_matrix_at(const SegueGLibLayer *layer, double x, double y, graphene_matrix_t *matrix) {
+    g_return_if_fail(layer != NULL && matrix != NULL);
+    double local[9];
+    map_at(layer->map, x, y, local);
+    matrix_of_map(local, matrix);
+}
+
 gboolean segue_glib_layer_get_has_mesh(const SegueGLibLayer *layer) {
     g_return_val_if_fail(layer != NULL, FALSE);
     return layer->has_mesh;

@@ -635,6 +635,24 @@ void segue_glib_layer_get_local_matrix(const SegueGLibLayer *layer, graphene_mat
 double *segue_glib_layer_get_map_at(const SegueGLibLayer *layer, double x, double y);
 
 /**
+ * segue_glib_layer_get_matrix_at:
+ * @layer: a layer
+ * @x: the origin's x, in container coordinates
+ * @y: the origin's y, in container coordinates
+ * @matrix: (out caller-allocates): receives the map around that origin
+ *
+ * The map around the container's point (@x, @y)
+ * (segue_glib_layer_get_map_at()) as a graphene matrix, in the convention
+ * of segue_glib_layer_get_matrix(): what clutter_actor_set_transform()
+ * takes for an actor allocated with its corner at (@x, @y) and its pivot
+ * point at (0, 0), such as a compositor's window actor, whose shadow puts
+ * its corner away from the window's frame. Any thread.
+ *
+ * Since: 1.3
+ */
+void segue_glib_layer_get_matrix_at(const SegueGLibLayer *layer, double x, double y, graphene_matrix_t *matrix);
+
+/**
  * segue_glib_layer_get_has_mesh:
  * @layer: a layer
  *

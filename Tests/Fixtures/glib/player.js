@@ -55,13 +55,13 @@ function fresh(tr, t) {
 }
 
 // The local matrix maps the layer's own point (x, y) where the 3x3 map maps (x + rx, y + ry), and so does
-// the container matrix for the container's point, and the map around another origin (get_map_at) its own
-// point; the largest difference over the corners and centre.
+// the container matrix for the container's point, and the map around another origin (get_map_at, and as a
+// matrix get_matrix_at) its own point; the largest difference over the corners and centre.
 function matrixErrors(layer) {
     const [rx, ry, rw, rh] = layer.get_resting_frame();
     const m = layer.get_map();
     const local = layer.get_local_matrix(), container = layer.get_matrix();
-    const [ox, oy] = [rx - 7, ry + 5], around = layer.get_map_at(ox, oy);
+    const [ox, oy] = [rx - 7, ry + 5], around = layer.get_map_at(ox, oy), aroundMatrix = layer.get_matrix_at(ox, oy);
     const mapped = (a, x, y) => {
         const w = a[6] * x + a[7] * y + a[8];
         return [(a[0] * x + a[1] * y + a[2]) / w, (a[3] * x + a[4] * y + a[5]) / w];
@@ -75,8 +75,9 @@ function matrixErrors(layer) {
         const X = rx + x, Y = ry + y, W = m[6] * X + m[7] * Y + m[8];
         const seen = [(m[0] * X + m[1] * Y + m[2]) / W, (m[3] * X + m[4] * Y + m[5]) / W];
         const [lx, ly] = apply(local, x, y), [cx, cy] = apply(container, X, Y), [ax, ay] = mapped(around, X - ox, Y - oy);
+        const [mx, my] = apply(aroundMatrix, X - ox, Y - oy);
         worst = Math.max(worst, Math.abs(lx + rx - seen[0]), Math.abs(ly + ry - seen[1]), Math.abs(cx - seen[0]), Math.abs(cy - seen[1]),
-                         Math.abs(ax + ox - seen[0]), Math.abs(ay + oy - seen[1]));
+                         Math.abs(ax + ox - seen[0]), Math.abs(ay + oy - seen[1]), Math.abs(mx + ox - seen[0]), Math.abs(my + oy - seen[1]));
     }
     return worst;
 }

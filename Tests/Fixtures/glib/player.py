@@ -67,12 +67,12 @@ def seen(matrix, x, y):
 
 def matrix_error(layer):
     """The largest difference between where the 3x3 map sees the corners and centre and where the local
-    (and the container) matrix does, and the map around another origin (get_map_at)."""
+    (and the container) matrix does, and the map around another origin (get_map_at, and as a matrix get_matrix_at)."""
     rx, ry, rw, rh = layer.get_resting_frame()
     m = layer.get_map()
     local, container = layer.get_local_matrix(), layer.get_matrix()
     ox, oy = rx - 7, ry + 5
-    around = layer.get_map_at(ox, oy)
+    around, around_matrix = layer.get_map_at(ox, oy), layer.get_matrix_at(ox, oy)
     worst = 0.0
     for x, y in ((0, 0), (rw, 0), (0, rh), (rw, rh), (rw / 2, rh / 2)):
         X, Y = rx + x, ry + y
@@ -83,7 +83,9 @@ def matrix_error(layer):
         aw = around[6] * (X - ox) + around[7] * (Y - oy) + around[8]
         ax = (around[0] * (X - ox) + around[1] * (Y - oy) + around[2]) / aw
         ay = (around[3] * (X - ox) + around[4] * (Y - oy) + around[5]) / aw
-        worst = max(worst, abs(lx + rx - sx), abs(ly + ry - sy), abs(cx - sx), abs(cy - sy), abs(ax + ox - sx), abs(ay + oy - sy))
+        mx, my = seen(around_matrix, X - ox, Y - oy)
+        worst = max(worst, abs(lx + rx - sx), abs(ly + ry - sy), abs(cx - sx), abs(cy - sy), abs(ax + ox - sx), abs(ay + oy - sy),
+                    abs(mx + ox - sx), abs(my + oy - sy))
     return worst
 
 
