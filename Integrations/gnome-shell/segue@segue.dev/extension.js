@@ -31,7 +31,7 @@
 // "fell-back" signal says why, or its "log" signal once it has ended).
 'use strict';
 
-const {Clutter, Cogl, Gio, GLib, GObject, Graphene, Meta, Shell, St} = imports.gi;
+const {Clutter, Cogl, Gio, GLib, GObject, Meta, Shell, St} = imports.gi;
 const Main = imports.ui.main;
 
 let SegueGLib = null;
@@ -247,17 +247,6 @@ class SeguePageEffect extends Clutter.DeformEffect {
     vfunc_deform_vertex(width, height, vertex) {
     }
 });
-
-/// A 3x3 map (as get_map_at() gives it) as the 4x4 graphene matrix Clutter takes (row vectors: the
-/// transpose, z passing through).
-function matrixOfMap(m) {
-    return new Graphene.Matrix().init_from_float([
-        m[0], m[3], 0, m[6],
-        m[1], m[4], 0, m[7],
-        0, 0, 1, 0,
-        m[2], m[5], 0, m[8],
-    ]);
-}
 
 /// A flat layer with a look (the animator ABI 1.4): its corners rounded and its clip (a rounded rectangle or
 /// an ellipse), drawn as an anti-aliased coverage mask over the window's surface, in the surface's own
@@ -493,7 +482,7 @@ class WindowTransition {
         const [restX, restY] = layer.get_resting_frame();
         this._setOpacity(Math.round(255 * alpha));
         // The actor's corner rests at the frame's, less o.
-        this._setTransform(matrixOfMap(layer.get_map_at(restX - ox, restY - oy)));
+        this._setTransform(layer.get_matrix_at(restX - ox, restY - oy));
         const radius = layer.get_corner_radius(), clip = layer.get_clip();
         const surface = radius > 0 || clip[0] !== 0 ? this._surface() : null;
         if (!surface) {
@@ -628,6 +617,13 @@ class SegueWindowAnimations {
     enable() {
         if (!SegueGLib) {
             say(`cannot play animators: the SegueGLib-1 typelib did not load (${importError}); the shell animates windows itself`);
+            return;
+        }
+        // The newest call this extension makes: a SegueGLib older than 1.3, installed apart, is refused here
+        // rather than failing each window's animation.
+        if (!SegueGLib.Layer.prototype.get_matrix_at) {
+            say('cannot play animators: the SegueGLib library is older than 1.3, which this extension needs ' +
+                '(install it again from the same Segue: docs/gnome-shell.md); the shell animates windows itself');
             return;
         }
         try {
@@ -787,8 +783,6 @@ function windowType(window) {
 /// icon geometry when something set it (a dock or task-bar extension; the shell itself sets none); its type, and
 /// whether it is modal. With them, the line for the log saying what the animator is told.
 function toldOf(change, window) {
-    if (!SegueGLib.WindowType)
-        return [{}, 'nothing (the SegueGLib library is older than 1.1)'];
     const [pointerX, pointerY] = global.get_pointer();
     const told = {
         anchor_has_point: true, anchor_point_x: pointerX, anchor_point_y: pointerY,
