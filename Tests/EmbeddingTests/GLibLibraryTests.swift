@@ -151,7 +151,8 @@ struct GLibLibraryTests {
         Self.expectChecks(Self.bothCheck + ["libsegue-package", "pop-layers-as-libsegue", "mesh-as-libsegue", "mesh-projected", "mesh-texels", "element-layer",
                                             "other-thread-refused", "other-thread-samples", "init-refused-where-another-thread-runs-the-context",
                                             "events-another-thread-runs-stop-without-spinning", "fell-back-after-drop-names-none",
-                                            "pop-minimizes-into-anchor", "anchor-properties", "pop-without-anchor-shrinks-in-place"], in: ran.out, ran.err)
+                                            "pop-minimizes-into-anchor", "anchor-properties", "pop-without-anchor-shrinks-in-place",
+                                            "dispose-frees-the-player"], in: ran.out, ran.err)
         #expect(ran.err.contains("the player's events are dispatched on a thread other than the one that initialized it"),
                 "the critical warning for a context another thread runs: \(ran.err)")
         #expect(processesTagged(tag).isEmpty, "no worker left after python3 ended")

@@ -185,15 +185,28 @@ static void initable_iface_init(GInitableIface *iface) {
     iface->init = initable_init;
 }
 
-static void finalize(GObject *object) {
+/* Frees libsegue's player (its workers end) as the last reference goes, or earlier by g_object_run_dispose():
+ * the transitions made from it are disposed first, as libsegue frees its own with its player. */
+static void dispose(GObject *object) {
     SegueGLibPlayer *self = SEGUE_GLIB_PLAYER(object);
     if (self->source) {
         g_source_destroy(self->source);
-        g_source_unref(self->source);
+        g_clear_pointer(&self->source, g_source_unref);
     }
-    /* Transitions keep their player alive, so none is left here: this ends the workers. */
+    GList *transitions = g_hash_table_get_values(self->transitions);
+    for (GList *each = transitions; each; each = each->next) {
+        g_object_ref(each->data);  /* (it untracks itself as it is disposed) */
+        g_object_run_dispose(each->data);
+        g_object_unref(each->data);
+    }
+    g_list_free(transitions);
     g_queue_clear_full(&self->pending, pending_free);
-    segue_player_free(self->player);
+    g_clear_pointer(&self->player, segue_player_free);
+    G_OBJECT_CLASS(segue_glib_player_parent_class)->dispose(object);
+}
+
+static void finalize(GObject *object) {
+    SegueGLibPlayer *self = SEGUE_GLIB_PLAYER(object);
     g_hash_table_unref(self->transitions);
     g_clear_error(&self->init_error);
     g_free(self->config_path);
@@ -205,6 +218,7 @@ static void segue_glib_player_class_init(SegueGLibPlayerClass *class) {
     GObjectClass *object_class = G_OBJECT_CLASS(class);
     object_class->set_property = set_property;
     object_class->get_property = get_property;
+    object_class->dispose = dispose;
     object_class->finalize = finalize;
     const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS;
     GParamSpec *props[N_PROPS] = { NULL };
@@ -277,7 +291,9 @@ SegueGLibPlayer *segue_glib_player_new_with_options(const char *config_path, con
 static gboolean usable(SegueGLibPlayer *player, GError **error) {
     if (player->player) return TRUE;
     g_set_error(error, SEGUE_GLIB_ERROR, SEGUE_GLIB_ERROR_INVALID_ARGUMENT, "%s",
-                player->init_error ? player->init_error->message : "the player was not initialized (g_initable_init)");
+                player->init_error ? player->init_error->message
+                : player->initialized ? "the player was disposed (g_object_run_dispose)"
+                : "the player was not initialized (g_initable_init)");
     return FALSE;
 }
 

@@ -45,7 +45,12 @@
  * transition is disposed, as its last reference goes or by
  * g_object_run_dispose()). Dropping the player's last reference frees
  * libsegue's player, which waits for plugin calls still running on its
- * threads, at most 3 s for each (see segue_player_free()).
+ * threads, at most 3 s for each (see segue_player_free()), and ends its
+ * workers. To free it at a moment of your choosing (a binding's garbage
+ * collector runs when it will), dispose it (g_object_run_dispose()): the
+ * transitions made from it are disposed first (an unfinished one finished
+ * as not completed), its signals stop, and later calls fail with
+ * %SEGUE_GLIB_ERROR_INVALID_ARGUMENT.
  *
  * Errors are #GError in the SEGUE_GLIB_ERROR domain, with libsegue's own
  * message (naming the file, key or argument, what was expected and found).
