@@ -390,10 +390,15 @@ class WindowTransition {
     }
 
     start() {
+        // As the shell's own easing does while a window animates (environment.js): the window is not scanned
+        // out directly (mutter's own check leaves an unminimize out), and the shell counts as busy.
+        Meta.disable_unredirect_for_display(global.display);
+        global.begin_work();
         if (this.change === 'map' || this.change === 'unminimize')
             this.actor.show();
         this._frame(0);
-        this._timeline.start();
+        if (!this._ended) // (a first frame that failed has ended it)
+            this._timeline.start();
     }
 
     /// The transition's time at a frame whose timeline has run `elapsed` ms: the frame clock's,
@@ -585,16 +590,27 @@ class WindowTransition {
         } catch (e) {
             reason = `${reason}${reason ? '; ' : ''}finishing failed: ${e.message}`;
         }
+        // Its libsegue transition freed now, not when the garbage collector comes to it.
+        this.transition.run_dispose();
+        Meta.enable_unredirect_for_display(global.display);
+        global.end_work();
+        // Each step of putting the actor back at rest, whatever another one does (an actor already gone).
         const actor = this.actor;
-        try {
-            actor.disconnect(this._destroyId);
-            actor.disconnect(this._allocationId);
-            this._removeEffect();
-            this._removeLook();
-            actor.set_transform(null);
-            actor.opacity = 255;
-        } catch (e) {
-            // the actor is already gone
+        for (const step of [
+            () => actor.disconnect(this._destroyId),
+            () => actor.disconnect(this._allocationId),
+            () => this._removeEffect(),
+            () => this._removeLook(),
+            () => actor.set_transform(null),
+            () => {
+                actor.opacity = 255;
+            },
+        ]) {
+            try {
+                step();
+            } catch (e) {
+                // nothing to undo
+            }
         }
         const seconds = (GLib.get_monotonic_time() - this._began) / 1e6;
         say(`${this.name} ${CHANGES[this.change].ends}: ${completed ? 'completed' : 'cut short'} (${reason}); ` +
