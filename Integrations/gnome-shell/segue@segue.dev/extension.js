@@ -111,12 +111,17 @@ varying vec2 segue_light;
 const PAGE_VERTEX_DECLARATIONS = `${PAGE_DECLARATIONS}
 uniform float segue_columns, segue_rows;
 uniform float segue_frame_x, segue_frame_y, segue_frame_width, segue_frame_height;
+uniform float segue_box_x, segue_box_y, segue_box_width, segue_box_height, segue_scale;
 `;
+// Units: the actor's own (logical pixels from its corner), but for the grid's positions, the offscreen
+// picture's pixels: it covers segue_box of the actor at segue_scale of them a unit (see offscreenBox()).
 // (Layer 1 is the mesh: Cogl declares its sampler, cogl_sampler1.)
 const PAGE_VERTEX_CODE = `
 vec2 segue_vertices = vec2(segue_columns + 1.0, segue_rows + 1.0);
-vec2 segue_at = vec2((cogl_tex_coord0_in.s - segue_frame_x) / segue_frame_width * segue_columns,
-                     (cogl_tex_coord0_in.t - segue_frame_y) / segue_frame_height * segue_rows);
+vec2 segue_corner = vec2(segue_box_x, segue_box_y);
+vec2 segue_point = segue_corner + cogl_tex_coord0_in.st * vec2(segue_box_width, segue_box_height);
+vec2 segue_at = (segue_point - vec2(segue_frame_x, segue_frame_y)) / vec2(segue_frame_width, segue_frame_height)
+                * vec2(segue_columns, segue_rows);
 vec2 segue_cell = clamp(floor(segue_at), vec2(0.0), vec2(segue_columns - 1.0, segue_rows - 1.0));
 vec2 segue_f = segue_at - segue_cell;
 vec2 segue_p00 = segue_mesh_point(cogl_sampler1, segue_vertices, segue_cell);
@@ -129,7 +134,7 @@ vec2 segue_l01 = segue_mesh_light(cogl_sampler1, segue_vertices, segue_cell + ve
 vec2 segue_l11 = segue_mesh_light(cogl_sampler1, segue_vertices, segue_cell + vec2(1.0, 1.0));
 segue_drawn = mix(mix(segue_p00, segue_p10, segue_f.x), mix(segue_p01, segue_p11, segue_f.x), segue_f.y);
 segue_light = clamp(mix(mix(segue_l00, segue_l10, segue_f.x), mix(segue_l01, segue_l11, segue_f.x), segue_f.y), 0.0, 1.0);
-cogl_position_out = cogl_modelview_projection_matrix * vec4(segue_drawn, 0.0, 1.0);
+cogl_position_out = cogl_modelview_projection_matrix * vec4((segue_drawn - segue_corner) * segue_scale, 0.0, 1.0);
 `;
 const PAGE_FRAGMENT_DECLARATIONS = `${PAGE_DECLARATIONS}
 uniform float segue_alpha;
@@ -142,6 +147,25 @@ cogl_color_out = (segue_back ? segue_page_lit(segue_page_back(cogl_color_out), s
                              : segue_page_lit(cogl_color_out, segue_light.x)) * segue_alpha;
 `;
 
+/// The part of `actor` its offscreen effects' picture covers, in the actor's own units, as Clutter 43 makes it
+/// (clutter-offscreen-effect.c's pre_paint): the box of its paint volume (else of its allocation), rounded and
+/// enlarged to whole pixels and 3 more (_clutter_actor_box_enlarge_for_effects). The paint volume of an X11
+/// window's actor holds the shadow mutter draws around it, and the picture starts there, not at the actor's corner.
+function offscreenBox(actor) {
+    let x1, y1, x2, y2, shift = [0, 0];
+    const volume = actor.get_paint_volume();
+    if (volume) {
+        const origin = volume.get_origin();
+        [x1, y1, x2, y2] = [origin.x, origin.y, origin.x + volume.get_width(), origin.y + volume.get_height()];
+    } else {
+        const box = actor.get_allocation_box(); // (in the parent's units: the enlargement depends on the place)
+        [x1, y1, x2, y2, shift] = [box.x1, box.y1, box.x2, box.y2, [box.x1, box.y1]];
+    }
+    const width = Math.round(x2 - x1), height = Math.round(y2 - y1);
+    const right = Math.ceil(x2 + 0.75), bottom = Math.ceil(y2 + 0.75);
+    return {x: right - width - 3 - shift[0], y: bottom - height - 3 - shift[1], width: width + 3, height: height + 3};
+}
+
 const PageEffect = GObject.registerClass(
 class SeguePageEffect extends Clutter.DeformEffect {
     _init() {
@@ -152,12 +176,7 @@ class SeguePageEffect extends Clutter.DeformEffect {
         this._tiles = '';
         this._pipeline = null; // the effect's pipeline once the page's snippets are on it
         this._uniforms = {};
-        this._scale = null; // the offscreen picture's size over the actor's, once the effect knows it
-    }
-
-    /// The actor's size changed: its offscreen picture will be made again, at a size to ask for then.
-    resized() {
-        this._scale = null;
+        this._values = {}; // the uniforms' values, set on the pipeline when they change
     }
 
     /// The layer to draw (its mesh over `frame`, the window's frame on the stage) with the actor at
@@ -167,16 +186,10 @@ class SeguePageEffect extends Clutter.DeformEffect {
     show(layer, frame, actorBox, opacity) {
         if (actorBox.width <= 0 || actorBox.height <= 0)
             return false;
-        // The mesh in the deform grid's coordinates (the offscreen texture's size over the actor's),
-        // packed by SegueGLib: the same loop over the vertices in GJS cost 3-4 ms a frame (an
-        // extension's top-level names, Math included, are looked up at every use).
-        if (!this._scale) {
-            const [sized, targetWidth, targetHeight] = this.get_target_size();
-            if (sized)
-                this._scale = [targetWidth / actorBox.width, targetHeight / actorBox.height];
-        }
-        const [sx, sy] = this._scale ?? [1, 1];
-        const [texels, width, height] = layer.get_mesh_texels(actorBox.x, actorBox.y, sx, sy);
+        // The mesh in the actor's own units (the vertex shader takes them to the offscreen picture's), packed
+        // by SegueGLib: the same loop over the vertices in GJS cost 3-4 ms a frame (an extension's top-level
+        // names, Math included, are looked up at every use).
+        const [texels, width, height] = layer.get_mesh_texels(actorBox.x, actorBox.y, 1, 1);
         if (!texels)
             return false;
         // Two texels a vertex: the mesh's size, from the texture's.
@@ -192,15 +205,15 @@ class SeguePageEffect extends Clutter.DeformEffect {
             this._texels = `${width}x${height}`;
             this._pipeline?.set_layer_texture(1, this._texture);
         }
-        this._values = {
+        Object.assign(this._values, {
             segue_columns: columns,
             segue_rows: rows,
-            segue_frame_x: (frame.x - actorBox.x) / actorBox.width,
-            segue_frame_y: (frame.y - actorBox.y) / actorBox.height,
-            segue_frame_width: frame.width / actorBox.width,
-            segue_frame_height: frame.height / actorBox.height,
+            segue_frame_x: frame.x - actorBox.x,
+            segue_frame_y: frame.y - actorBox.y,
+            segue_frame_width: frame.width,
+            segue_frame_height: frame.height,
             segue_alpha: opacity / 255,
-        };
+        });
         if (this._pipeline)
             this._setUniforms();
         // The grid, as fine as the mesh (rebuilt only when this changes or the actor's size does).
@@ -224,10 +237,21 @@ class SeguePageEffect extends Clutter.DeformEffect {
     }
 
     vfunc_paint_target(node, paintContext) {
+        // Where the offscreen picture lies in the actor, and its pixels a unit (the monitor's scale, rounded up,
+        // as Clutter draws it), as this paint's picture was made.
+        const actor = this.get_actor();
+        const box = offscreenBox(actor);
+        Object.assign(this._values, {
+            segue_box_x: box.x,
+            segue_box_y: box.y,
+            segue_box_width: box.width,
+            segue_box_height: box.height,
+            segue_scale: actor.get_resource_scale(),
+        });
         // The page's placing and shading on the effect's pipeline, once: it is made as the effect first
         // paints, and again when the actor's size changes. show() keeps its uniforms and texture after.
         const pipeline = this.get_pipeline();
-        if (pipeline !== this._pipeline && pipeline && this._values) {
+        if (pipeline !== this._pipeline && pipeline && this._texture) {
             pipeline.set_layer_combine(0, 'RGBA = REPLACE(TEXTURE)');
             pipeline.set_layer_combine(1, 'RGBA = REPLACE(PREVIOUS)');
             pipeline.set_layer_filters(1, Cogl.PipelineFilter.NEAREST, Cogl.PipelineFilter.NEAREST);
@@ -238,8 +262,9 @@ class SeguePageEffect extends Clutter.DeformEffect {
                 `${PAGE_FRAGMENT_DECLARATIONS}${SegueGLib.page_shading_glsl()}`, PAGE_FRAGMENT_CODE));
             this._pipeline = pipeline;
             this._uniforms = {};
-            this._setUniforms();
         }
+        if (this._pipeline)
+            this._setUniforms();
         super.vfunc_paint_target(node, paintContext);
     }
 
@@ -260,7 +285,7 @@ class SeguePageEffect extends Clutter.DeformEffect {
 /// into its picture again every frame (0.3-0.5 ms of a frame on llvmpipe). A parent's change leaves its
 /// children clean, so the surface's picture is drawn again only when the window's content changes.
 const LOOK_DECLARATIONS = `
-uniform vec2 segue_size;
+uniform vec4 segue_box;
 uniform vec4 segue_frame;
 uniform vec2 segue_corner;
 uniform float segue_shape;
@@ -287,7 +312,7 @@ float segue_ellipse(vec2 p, vec4 box) {
 }
 `;
 const LOOK_CODE = `
-vec2 p = cogl_tex_coord_in[0].xy * segue_size;
+vec2 p = segue_box.xy + cogl_tex_coord_in[0].xy * segue_box.zw;
 float cover = 1.0;
 if (p.x > segue_frame.x && p.y > segue_frame.y && p.x < segue_frame.x + segue_frame.z && p.y < segue_frame.y + segue_frame.w)
     cover = segue_rounded(p, segue_frame, vec4(segue_corner.x), vec4(segue_corner.y));
@@ -314,16 +339,16 @@ class SegueLookEffect extends Shell.GLSLEffect {
         return true;
     }
 
-    /// The layer's corners (`radius`) and clip (`clip`, as get_clip() gives it) over a surface of `size`,
-    /// the window's frame at `frame` in the surface's coordinates (the content as it rests, which the
-    /// layer's own coordinates stretch over).
-    show(layer, radius, clip, size, frame) {
+    /// The layer's corners (`radius`) and clip (`clip`, as get_clip() gives it) over `surface` (as
+    /// _surface() gives it), the window's frame at `frame` in the surface's coordinates (the content as it
+    /// rests, which the layer's own coordinates stretch over).
+    show(layer, radius, clip, surface, frame) {
         const [, , width, height] = layer.get_frame();
         const [shape, cx, cy, cw, ch, tl, tr, br, bl] = clip;
         // From the layer's own coordinates to the surface's.
         const sx = width > 0 ? frame.width / width : 1, sy = height > 0 ? frame.height / height : 1;
         const changed = [
-            this._set('segue_size', [size.width, size.height]),
+            this._set('segue_box', [surface.picture.x, surface.picture.y, surface.picture.width, surface.picture.height]),
             this._set('segue_frame', [frame.x, frame.y, frame.width, frame.height]),
             this._set('segue_corner', [radius * sx, radius * sy]),
             this._set('segue_shape', [shape]),
@@ -385,7 +410,6 @@ class WindowTransition {
         this._destroyId = actor.connect('destroy', () => this.end(false, 'its actor was destroyed'));
         this._allocationId = actor.connect('notify::allocation', () => {
             this._box = null;
-            this._effect?.resized();
         });
     }
 
@@ -504,8 +528,9 @@ class WindowTransition {
     }
 
     /// The window actor's surface, which a look is drawn over (see LookEffect): its last child (the surface,
-    /// or on Wayland the surfaces' container, which mutter keeps last), with its place in the window actor
-    /// and its size; read again when its allocation changes. None: the window actor has no child.
+    /// or on Wayland the surfaces' container, which mutter keeps last), with its place in the window actor,
+    /// its size and what its offscreen picture covers (offscreenBox()); read again when its allocation
+    /// changes. None: the window actor has no child.
     _surface() {
         const child = this.actor.get_last_child();
         if (child !== this._surfaceBox?.actor) {
@@ -521,6 +546,7 @@ class WindowTransition {
         if (box.x === null) {
             [box.x, box.y] = child.get_position();
             [box.width, box.height] = child.get_size();
+            box.picture = offscreenBox(child);
         }
         return box;
     }
