@@ -188,8 +188,12 @@ final class PlayedTransition: @unchecked Sendable {  // mutable state guarded by
         }
         failedHere.value = self
         if evaluator == nil { takeOver("could not be given a thread to run on") }
-        // Hosts sample a transition's start first, most on a 60 Hz clock: those frames are asked for now.
-        if let evaluator, !evaluator.start(at: chosen.localTime(0), step: chosen.localTime(1.0 / 60) - chosen.localTime(0), until: deadline) {
+        // Hosts sample a transition's start first, most on a 60 Hz clock: those frames are asked for now, and
+        // waited for within what is left of the bound (a plugin in this process, whose setup ran unbounded,
+        // has the whole bound for them).
+        let framesDeadline = chosen.animator is BoundedSetup ? deadline : MonotonicTime.now + Self.beginBound
+        if let evaluator, !evaluator.start(at: chosen.localTime(0), step: chosen.localTime(1.0 / 60) - chosen.localTime(0),
+                                           until: framesDeadline) {
             events.post(.init(kind: SEGUE_EVENT_LOG.rawValue, level: SEGUE_LOG_WARNING.rawValue,
                               message: PluginText.escaped("segue: \(chosen.animator.name) did not give its first frames within \(Self.milliseconds) ms"
                                                           + "\(Self.plugin(of: chosen.animator)); the transition holds its start until it does"),

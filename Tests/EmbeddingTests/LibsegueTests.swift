@@ -363,6 +363,22 @@ struct LibsegueTests {
         #expect(processesTagged(tag).isEmpty, "no worker outlives the player")
     }
 
+    /// A plugin in the program's process (SEGUE_ISOLATION_NONE) whose setup
+    /// takes longer than begin's bound still has that bound for its first
+    /// frames: begin says nothing of them, and the first sample finds them.
+    @Test func aSlowSetupInTheProgramsProcessLeavesItsFirstFramesTheirBound() throws {
+        let program = try InstalledLibsegue.program("faults")
+        let plugin = makeTemporaryFolder("slow-setup-in-process")
+        _ = try CPlugin.build(CPlugin.fixtureSource, name: "fault", defines: ["FAULT_SLOW_SETUP"], into: plugin)
+        let ran = try run(program, [plugin, "TestFade", "inprocess"], timeout: 60)
+        #expect(ran.status == 0, "\(ran.out)\n\(ran.err)")
+        let lines = InstalledLibsegue.fields(ran.out)
+        #expect(lines["plan"] == ["TestFade", "0", "0.500"], "\(ran.out)")
+        #expect(InstalledLibsegue.event(in: ran.out, containing: "first frames") == nil, "no word of late first frames:\n\(ran.out)")
+        #expect(lines["first"] == ["\(SEGUE_OK.rawValue)"], "the first sample found its frame: \(ran.out)")
+        #expect(lines["done"] != nil)
+    }
+
     /// A plugin that hangs or crashes in its end costs the program no wait:
     /// finish answers at once with what it knows, the plugin's end is waited
     /// for on a thread of libsegue's, and what it did arrives later as a log

@@ -570,6 +570,10 @@ static segue_setup_result_t setup(const segue_animator_t *self, const segue_cont
 #ifdef FAULT_HANG_SETUP
     FIXTURE_SPIN();
 #endif
+#ifdef FAULT_SLOW_SETUP
+    struct timespec slow_setup = { 0, 150000000 }; /* 150 ms: past libsegue's begin bound, not hung */
+    nanosleep(&slow_setup, NULL);
+#endif
 #ifdef FAULT_CHANGE_DESCRIPTOR
     change_descriptor();
 #endif

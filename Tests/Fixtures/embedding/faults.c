@@ -4,7 +4,7 @@
  * main thread waits on the player's descriptor and dispatches. Built against
  * the installed libsegue (pkg-config segue) with the system C compiler.
  *
- *   faults PLUGIN_DIR ANIMATOR [end|setup]
+ *   faults PLUGIN_DIR ANIMATOR [end|setup|inprocess]
  *
  * Prints the plan, every event ("event|KIND|MESSAGE"), how many samples
  * answered each status, the plan after the run, and the report. With `end`
@@ -13,6 +13,9 @@
  * about the plugin's end arrives. With `setup` (a plugin that hangs in
  * setup), it prints the plan begin gave and its reason, dispatches until an
  * event about the setup arrives, then begins again ("again|...").
+ * With `inprocess` (the plugin in this process, SEGUE_ISOLATION_NONE), it
+ * begins, prints the events begin left waiting and what the first sample
+ * answered ("first|STATUS"), and finishes.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <segue/embed.h>
@@ -79,8 +82,9 @@ static void *render(void *unused) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3 && !(argc == 4 && (strcmp(argv[3], "end") == 0 || strcmp(argv[3], "setup") == 0))) return 2;
-    bool at_end = argc == 4 && strcmp(argv[3], "end") == 0, at_setup = argc == 4 && !at_end;
+    const char *mode = argc == 4 ? argv[3] : "";
+    if (argc != 3 && !(argc == 4 && (strcmp(mode, "end") == 0 || strcmp(mode, "setup") == 0 || strcmp(mode, "inprocess") == 0))) return 2;
+    bool at_end = strcmp(mode, "end") == 0, at_setup = strcmp(mode, "setup") == 0, in_process = strcmp(mode, "inprocess") == 0;
     const char *dirs[] = { argv[1] };
     segue_player_options_t options;
     memset(&options, 0, sizeof options);
@@ -90,6 +94,10 @@ int main(int argc, char **argv) {
     options.flags = SEGUE_PLAYER_ONLY_GIVEN_FOLDERS;
     options.sample_bound_us = 2000;
     options.on_event = on_event;
+    if (in_process) {
+        options.isolation = SEGUE_ISOLATION_NONE;
+        options.flags |= SEGUE_PLAYER_ALLOW_INSECURE_PLUGINS; /* (a test's temporary folder) */
+    }
     segue_player_t *player;
     if (segue_player_new(&options, &player) != SEGUE_OK) {
         printf("new failed|%s\n", segue_error_message());
@@ -113,6 +121,23 @@ int main(int argc, char **argv) {
     segue_transition_plan(transition, &plan);
     printf("plan|%s|%d|%.3f\n", plan.animator, plan.fell_back, plan.duration);
     fflush(stdout);
+    if (in_process) {
+        /* What begin posted is waiting already: one dispatch delivers it. */
+        struct pollfd descriptor = { segue_player_fd(player), POLLIN, 0 };
+        if (poll(&descriptor, 1, 0) > 0) segue_player_dispatch(player);
+        static segue_layer_state_t first[SEGUE_MAX_LAYERS];
+        segue_layer_state_t *firsts[SEGUE_MAX_LAYERS];
+        for (int i = 0; i < SEGUE_MAX_LAYERS; i++) {
+            first[i].struct_size = sizeof first[i];
+            firsts[i] = &first[i];
+        }
+        printf("first|%d\n", segue_transition_sample(transition, 0, firsts, plan.layer_count));
+        segue_transition_finish(transition, true, NULL);
+        segue_transition_free(transition);
+        segue_player_free(player);
+        printf("done\n");
+        return 0;
+    }
     if (at_setup) {
         printf("reason|%s\n", plan.reason);
         fflush(stdout);
