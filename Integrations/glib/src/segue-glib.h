@@ -47,10 +47,12 @@
  * libsegue's player, which waits for plugin calls still running on its
  * threads, at most 3 s for each (see segue_player_free()), and ends its
  * workers. To free it at a moment of your choosing (a binding's garbage
- * collector runs when it will), dispose it (g_object_run_dispose()): the
- * transitions made from it are disposed first (an unfinished one finished
- * as not completed), its signals stop, and later calls fail with
- * %SEGUE_GLIB_ERROR_INVALID_ARGUMENT.
+ * collector runs when it will), dispose it (g_object_run_dispose()) on its
+ * thread, once no other thread samples its transitions: the transitions
+ * made from it are disposed first (an unfinished one finished as not
+ * completed), its signals stop, and later calls fail with
+ * %SEGUE_GLIB_ERROR_INVALID_ARGUMENT. Since 1.4 (before, disposing it
+ * only disconnected its signals).
  *
  * Errors are #GError in the SEGUE_GLIB_ERROR domain, with libsegue's own
  * message (naming the file, key or argument, what was expected and found).
@@ -653,7 +655,7 @@ double *segue_glib_layer_get_map_at(const SegueGLibLayer *layer, double x, doubl
  * point at (0, 0), such as a compositor's window actor, whose shadow puts
  * its corner away from the window's frame. Any thread.
  *
- * Since: 1.3
+ * Since: 1.4
  */
 void segue_glib_layer_get_matrix_at(const SegueGLibLayer *layer, double x, double y, graphene_matrix_t *matrix);
 

@@ -661,10 +661,10 @@ class SegueWindowAnimations {
             say(`cannot play animators: the SegueGLib-1 typelib did not load (${importError}); the shell animates windows itself`);
             return;
         }
-        // The newest call this extension makes: a SegueGLib older than 1.3, installed apart, is refused here
+        // The newest call this extension makes: a SegueGLib older than 1.4, installed apart, is refused here
         // rather than failing each window's animation.
         if (!SegueGLib.Layer.prototype.get_matrix_at) {
-            say('cannot play animators: the SegueGLib library is older than 1.3, which this extension needs ' +
+            say('cannot play animators: the SegueGLib library is older than 1.4, which this extension needs ' +
                 '(install it again from the same Segue: docs/gnome-shell.md); the shell animates windows itself');
             return;
         }
