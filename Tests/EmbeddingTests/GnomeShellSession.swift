@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// GNOME Shell 43 run headless (`--headless --wayland --no-x11
-/// --virtual-monitor 1280x720`, llvmpipe) in a private D-Bus session, a
+/// --virtual-monitor 1280x720`, llvmpipe; Xwayland when asked for) in a private D-Bus session, a
 /// private system bus (without one the shell aborts where systemd's seat
 /// folder exists), a private runtime folder and a scratch home; the Segue
 /// extension installed and enabled as a user does before logging in
@@ -56,8 +56,9 @@ final class GnomeShellSession {
     /// (`segue`: false leaves it out), `config` as the user's segue.json (nil:
     /// none, nor its folder), plugins from `plugins` (then the installed
     /// ones), and `settings` (schema, key, value as gsettings takes them) set
-    /// before the login.
-    init(config json: String?, plugins: [String], segue: Bool = true, settings: [(String, String, String)] = []) throws {
+    /// before the login; with `x11`, without `--no-x11`: X11 clients through
+    /// the shell's Xwayland (``openX11(_:_:)``).
+    init(config json: String?, plugins: [String], segue: Bool = true, settings: [(String, String, String)] = [], x11: Bool = false) throws {
         folder = makeTemporaryFolder("gnome-shell")
         home = folder + "/home"
         for sub in ["/run", "/home/.config", "/home/.local/share", "/home/.cache"] {
@@ -102,7 +103,7 @@ final class GnomeShellSession {
         shell = try LiveProcess("/bin/sh", ["-c", """
             dbus-daemon --session --fork --print-address=3 --print-pid=4 3> system-bus 4> system-bus.pid < /dev/null > system-bus.log 2>&1
             export DBUS_SYSTEM_BUS_ADDRESS="$(cat system-bus)"
-            exec dbus-run-session -- /bin/sh -c 'echo "$DBUS_SESSION_BUS_ADDRESS" > bus; exec gnome-shell --headless --wayland --no-x11 \
+            exec dbus-run-session -- /bin/sh -c 'echo "$DBUS_SESSION_BUS_ADDRESS" > bus; exec gnome-shell --headless --wayland \(x11 ? "" : "--no-x11 ")\
             --virtual-monitor \(Self.size.width)x\(Self.size.height)' > shell.log 2>&1
             """], in: folder, environment: environment)
         let ready = wait(for: "segue-test: overview closed, unsafe mode on")
@@ -151,6 +152,20 @@ final class GnomeShellSession {
         var env = environment
         env["DBUS_SESSION_BUS_ADDRESS"] = try bus
         env["GDK_BACKEND"] = "wayland"
+        return try LiveProcess(program, arguments, in: folder, environment: env)
+    }
+
+    /// A real X11 client, `program` with `arguments`, through the shell's Xwayland (a session made with
+    /// `x11`): the shell's display and the authority file mutter made for it, read from the shell.
+    func openX11(_ program: String, _ arguments: [String] = []) throws -> LiveProcess {
+        var env = environment
+        env["DBUS_SESSION_BUS_ADDRESS"] = try bus
+        env["WAYLAND_DISPLAY"] = nil
+        for name in ["DISPLAY", "XAUTHORITY"] {
+            let value = try eval("imports.gi.GLib.getenv('\(name)')").trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            try #require(!value.isEmpty && value != "null", "the shell's \(name): \(value)")
+            env[name] = value
+        }
         return try LiveProcess(program, arguments, in: folder, environment: env)
     }
 

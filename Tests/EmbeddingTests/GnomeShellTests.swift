@@ -82,7 +82,7 @@ struct GnomeShellTests {
         log = since(mark)
         #expect(log.contains("\(Self.calculator) closes at ") && log.split(separator: "\n").contains { $0.contains("closes at ") && $0.contains(": Pop for ") }
                 && log.contains("\(Self.calculator) closed: completed"), "\(log)")
-        #expect(try session.eval("global.get_window_actors().length") == "0", "the window is gone")
+        #expect(try session.eval("\(Self.windows).length") == "0", "the window is gone")
 
         // A window of no installed application is named by its Wayland app id.
         let weston = "org.freedesktop.weston.wayland-image"
@@ -93,7 +93,7 @@ struct GnomeShellTests {
         #expect(log.contains("\(weston) opened: completed"), "\(log)")
         _ = client.stop(with: SIGTERM)
         #expect(session.wait(for: "\(weston) closed: ").contains("\(weston) closed: completed"), "the default plays its closing")
-        #expect(try session.eval("global.get_window_actors().length") == "0", "the window is gone")
+        #expect(try session.eval("\(Self.windows).length") == "0", "the window is gone")
 
         // Minimizing is a disappearance and coming back an appearance, chosen by the same rules. The window's icon
         // geometry, as a dock or task-bar extension sets it, is the task-bar entry the animator is told: held at 90%
@@ -104,10 +104,10 @@ struct GnomeShellTests {
         defer { _ = minimized.stop(with: SIGTERM) }
         session.wait(for: "\(Self.calculator) opened: completed", count: 5)
         let entry = (x: 600, y: 640, width: 64, height: 48)
-        try session.eval("global.get_window_actors()[0].meta_window.set_icon_geometry(new imports.gi.Meta.Rectangle("
+        try session.eval("\(Self.windows)[0].meta_window.set_icon_geometry(new imports.gi.Meta.Rectangle("
                          + "{x: \(entry.x), y: \(entry.y), width: \(entry.width), height: \(entry.height)}))")
         try session.hold(at: 0.9)
-        try session.eval("global.get_window_actors()[0].meta_window.minimize()")
+        try session.eval("\(Self.windows)[0].meta_window.minimize()")
         let told = session.wait(for: "\(Self.calculator) minimizes: the animator is told ")
         #expect(told.contains("\(Self.calculator) minimizes: the animator is told the pointer at ")
                 && told.contains(", the task-bar entry at \(entry.x),\(entry.y) \(entry.width)x\(entry.height); window type normal"), "\(told)")
@@ -125,17 +125,17 @@ struct GnomeShellTests {
         #expect(log.contains("\(Self.calculator) minimizes at ") && log.split(separator: "\n").contains { $0.contains("minimizes at ") && $0.contains(": Pop for ") },
                 "the disappearance's rule: \(log)")
         #expect(log.contains("\(Self.calculator) minimized: completed"), "\(log)")
-        #expect(try session.eval("global.get_window_actors()[0].visible") == "false", "the minimized window is hidden")
-        try session.eval("global.get_window_actors()[0].meta_window.unminimize()")
+        #expect(try session.eval("\(Self.windows)[0].visible") == "false", "the minimized window is hidden")
+        try session.eval("\(Self.windows)[0].meta_window.unminimize()")
         log = session.wait(for: "\(Self.calculator) unminimized: ")
         #expect(log.contains("\(Self.calculator) unminimizes at ") && log.split(separator: "\n").contains { $0.contains("unminimizes at ") && $0.contains(": SpringSlide for ") },
                 "the appearance's rule: \(log)")
         #expect(log.contains("\(Self.calculator) unminimized: completed"), "\(log)")
-        let rest = try session.eval("const a = global.get_window_actors()[0]; JSON.stringify([a.visible, a.opacity, !a.transform_set])")
+        let rest = try session.eval("const a = \(Self.windows)[0]; JSON.stringify([a.visible, a.opacity, !a.transform_set])")
         #expect(rest == #""[true,255,true]""#, "back at rest (visible, opaque, untransformed): \(rest)")
         _ = minimized.stop(with: SIGTERM)
         session.wait(for: "\(Self.calculator) closed: ", count: 5)
-        #expect(try session.eval("global.get_window_actors().length") == "0", "the window is gone")
+        #expect(try session.eval("\(Self.windows).length") == "0", "the window is gone")
 
         // Last, the extension disabled while a window's opening is held releases it (completed_map: drawn at
         // rest), and the shell's own handlers are back: the window closes with GNOME's own animation, no Segue line.
@@ -149,12 +149,12 @@ struct GnomeShellTests {
         session.wait(for: "\(Self.calculator) opened: ", count: 6)
         log = since(mark)
         #expect(log.contains("\(Self.calculator) opened: cut short (the extension was disabled)"), "\(log)")
-        let released = try session.eval("const a = global.get_window_actors()[0]; JSON.stringify([a.visible, a.opacity, !a.transform_set, a.get_effects().length])")
+        let released = try session.eval("const a = \(Self.windows)[0]; JSON.stringify([a.visible, a.opacity, !a.transform_set, a.get_effects().length])")
         #expect(released == #""[true,255,true,0]""#, "released at rest (visible, opaque, untransformed, no page effect): \(released)")
         _ = first.stop(with: SIGTERM)
         let gone = Date().addingTimeInterval(30)
-        while (try? session.eval("global.get_window_actors().length")) != "0" && Date() < gone { usleep(50_000) }
-        #expect(try session.eval("global.get_window_actors().length") == "0", "closed by the shell's own handler")
+        while (try? session.eval("\(Self.windows).length")) != "0" && Date() < gone { usleep(50_000) }
+        #expect(try session.eval("\(Self.windows).length") == "0", "closed by the shell's own handler")
         #expect(!since(mark).contains("\(Self.calculator) closes"), "Segue played nothing once disabled: \(since(mark))")
         #expect(session.stop() != nil, "the shell ended on SIGTERM")
         #expect(processesTagged(session.tag).isEmpty, "no shell, bus, worker or client left")
@@ -208,7 +208,7 @@ struct GnomeShellTests {
     @Test func eachAnimatorDrawsInGnomeShellAsSeguesRendererDrawsIt() throws {
         let examples = try SDLPlayerTests.examples.get()
         let session = try GnomeShellSession(config: Self.rules("default", "default"), plugins: [examples],
-                                            settings: [("org.gnome.desktop.interface", "color-scheme", "prefer-dark")])
+                                            settings: [("org.gnome.desktop.interface", "color-scheme", "prefer-dark")], x11: true)
         let pictures = makeTemporaryFolder("gnome-shell-pictures")
         defer { if let folder = ProcessInfo.processInfo.environment["SEGUE_TEST_PHOTOS"] { try? session.log.write(toFile: folder + "/gnome-shell.log", atomically: true, encoding: .utf8) } }
         /// Writes `json` as the config and waits for the player to reload it.
@@ -219,7 +219,7 @@ struct GnomeShellTests {
         }
         /// The frame of the only window, as the shell has it now.
         func frameNow() throws -> (x: Int, y: Int, width: Int, height: Int) {
-            let rect = try session.eval("const r = global.get_window_actors()[0].meta_window.get_frame_rect(); JSON.stringify([r.x, r.y, r.width, r.height])")
+            let rect = try session.eval("const r = \(Self.windows)[0].meta_window.get_frame_rect(); JSON.stringify([r.x, r.y, r.width, r.height])")
             let numbers = rect.filter { "0123456789,".contains($0) }.split(separator: ",").compactMap { Int($0) }
             try #require(numbers.count == 4, "the frame: \(rect)")
             return (numbers[0], numbers[1], numbers[2], numbers[3])
@@ -236,7 +236,7 @@ struct GnomeShellTests {
         let resting = try session.photograph(steadyOver: window)
         /// The window actor's paint box on the stage (its paint volume, transformed); nil when unknown.
         func paintBox() throws -> (x1: Double, y1: Double, x2: Double, y2: Double)? {
-            let box = try session.eval("const [ok, b] = global.get_window_actors()[0].get_paint_box(); JSON.stringify(ok ? [b.x1, b.y1, b.x2, b.y2] : [])")
+            let box = try session.eval("const [ok, b] = \(Self.windows)[0].get_paint_box(); JSON.stringify(ok ? [b.x1, b.y1, b.x2, b.y2] : [])")
             let numbers = box.filter { "0123456789,.-".contains($0) }.split(separator: ",").compactMap { Double($0) }
             return numbers.count == 4 ? (numbers[0], numbers[1], numbers[2], numbers[3]) : nil
         }
@@ -297,7 +297,7 @@ struct GnomeShellTests {
             session.wait(for: "\(weston) opened: completed", count: k + 2)
             _ = viewer.stop(with: SIGTERM)
             session.wait(for: "\(weston) closed: ", count: k + 2)
-            #expect(try session.eval("global.get_window_actors().length") == "0", "\(animator): the window is gone")
+            #expect(try session.eval("\(Self.windows).length") == "0", "\(animator): the window is gone")
         }
         print("GNOME Shell against Segue's renderer at \(Self.held) of each opening (pixels only one shows the window in, colour difference 0-255 where both do): \(figures.joined(separator: ", "))")
 
@@ -369,11 +369,41 @@ struct GnomeShellTests {
             let closed = session.wait(for: "\(Self.calculator) closed: completed", count: k + 2)
             #expect(closed.contains("\(Self.calculator) closes at \(frame.x),\(frame.y) ") && closed.contains(": \(animator) for "),
                     "it closes from its frame at rest: \(closed)")
-            #expect(try session.eval("global.get_window_actors().length") == "0", "the window is gone")
+            #expect(try session.eval("\(Self.windows).length") == "0", "the window is gone")
         }
+
+        // An X11 window (xterm through the shell's Xwayland, its frame and the shadow round it drawn by mutter,
+        // which its actor's paint volume holds) held at the same point of its opening with CurlUp: curled over
+        // its own frame as the calculator was. (The page's offscreen picture begins at that shadow.)
+        try configure(#"{"rules": [{"appear": "*", "disappear": "*", "animator": "CurlUp"}]}"#)
+        try session.hold(at: Self.held)
+        let opens = session.log.components(separatedBy: " opens at ").count
+        let xterm = try session.openX11("/usr/bin/xterm", ["-geometry", "60x20", "-bg", "white", "-e", "sleep 600"])
+        session.wait(for: " opens at ", count: opens)
+        let x11Frame = try #require(session.frame("opens", count: opens), "the xterm's frame in the log")
+        let curled = Picture(png: try session.photograph(steadyOver: x11Frame))
+        try curled.save("CurlUp-x11-opening")
+        var inX11Frame = 0, shownInIt = 0
+        for y in x11Frame.y..<(x11Frame.y + x11Frame.height) { for x in x11Frame.x..<(x11Frame.x + x11Frame.width) {
+            inX11Frame += 1
+            if curled.drawn(x, y) { shownInIt += 1 }
+        } }
+        let x11Share = Double(shownInIt) / Double(inX11Frame), x11Box = curled.drawnBox
+        #expect(x11Share > 0.2 && x11Share < 0.97 && abs(x11Box.x - x11Frame.x) <= 30 && abs(x11Box.y - x11Frame.y) <= 4
+                && x11Box.width >= x11Frame.width * 4 / 5,
+                "an X11 window curled over its frame \(x11Frame): \(Int(x11Share * 100))% of it drawn, in \(x11Box)")
+        try session.hold(at: nil)
+        let closes = session.log.components(separatedBy: " closed: ").count
+        _ = xterm.stop(with: SIGTERM)
+        session.wait(for: " closed: ", count: closes)
+        #expect(try session.eval("\(Self.windows).length") == "0", "the xterm is gone")
         #expect(session.stop() != nil)
         #expect(processesTagged(session.tag).isEmpty, "no shell, bus, worker or client left")
     }
+
+    /// The shell's window actors of the clients' windows, in Eval's JavaScript: with Xwayland the shell has
+    /// an override-redirect window of its own.
+    static let windows = "global.get_window_actors().filter(a => !a.meta_window.is_override_redirect())"
 
     /// A picture with detail everywhere, for weston's image viewer to show.
     static let picture = Paths.packageRoot + "/docs/images/close-Pop.png"
@@ -426,7 +456,7 @@ struct GnomeShellTests {
             #expect(log.contains("\(Self.calculator) closed: completed"), "\(animator): \(log)")
             #expect(log.contains(failure) && log.contains("the plugin is quarantined"), "\(animator): the failure is logged: \(log)")
             #expect(k == 0 || log.contains("(an endless loop?) and was killed in evaluate"), "\(log)")
-            #expect(try session.eval("global.get_window_actors().length") == "0", "\(animator): the window is gone")
+            #expect(try session.eval("\(Self.windows).length") == "0", "\(animator): the window is gone")
             #expect(try session.eval("global.context.unsafe_mode") == "true", "\(animator): the shell is alive")
         }
         #expect(session.stop() != nil)
