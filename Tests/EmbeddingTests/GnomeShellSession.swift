@@ -21,7 +21,7 @@ final class GnomeShellSession {
     static let problem: String? = {
         let needed = ["/usr/bin/gnome-shell": "gnome-shell", "/usr/bin/gnome-extensions": "gnome-shell", "/usr/bin/dbus-run-session": "dbus",
                       "/usr/bin/dbus-daemon": "dbus", "/usr/bin/weston-image": "weston", "/usr/bin/gnome-calculator": "gnome-calculator",
-                      "/usr/bin/gsettings": "libglib2.0-bin"]
+                      "/usr/bin/gsettings": "libglib2.0-bin", "/usr/bin/Xwayland": "xwayland", "/usr/bin/xterm": "xterm"]
         let missing = Set(needed.filter { !FileManager.default.fileExists(atPath: $0.key) }.map(\.value)).sorted()
         if !missing.isEmpty { return "skipped: GNOME Shell needs \(missing.joined(separator: ", ")) (apt-get install them; .ci/run does)" }
         if let glib = GLibBuild.problem { return glib }
