@@ -206,11 +206,10 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
         if answered != t, failure == nil, !late {
             wanted = t
             pthread_cond_broadcast(condition)
-            var until = MonotonicTime.absolute(deadline)
             waiters += 1
             defer { waiters -= 1 }
             while answered != t, failure == nil, !stopping, aheadSlot(t) == nil {
-                if pthread_cond_timedwait(condition, mutex, &until) == ETIMEDOUT {
+                if !MonotonicCondition.wait(condition, mutex, until: deadline) {
                     late = answered != t
                     break
                 }
@@ -284,9 +283,8 @@ final class Evaluator: @unchecked Sendable {  // shared state guarded by `mutex`
             wanted = t
             pthread_cond_broadcast(condition)
         }
-        var until = MonotonicTime.absolute(deadline)
         while answered != t, aheadSlot(t) == nil, aheadProblem == nil, failure == nil, !stopping {
-            if pthread_cond_timedwait(condition, mutex, &until) == ETIMEDOUT {
+            if !MonotonicCondition.wait(condition, mutex, until: deadline) {
                 // Samples take the start at once rather than each wait its bound, until the plugin answers.
                 late = answered != t && aheadSlot(t) == nil
                 return !late

@@ -111,6 +111,13 @@ final class MonotonicCondition: @unchecked Sendable {
     /// Waits to be woken until `deadline` (``MonotonicTime/now``'s clock), holding the mutex.
     /// - Returns: false once the deadline has passed.
     func wait(until deadline: Double) -> Bool {
+        Self.wait(condition, mutex, until: deadline)
+    }
+
+    /// Waits on `condition` (made by ``initialize(_:)``), holding `mutex`, to be woken until `deadline`.
+    /// - Returns: false once the deadline has passed.
+    static func wait(_ condition: UnsafeMutablePointer<pthread_cond_t>, _ mutex: UnsafeMutablePointer<pthread_mutex_t>,
+                     until deadline: Double) -> Bool {
         guard deadline > MonotonicTime.now else { return false }
         var until = MonotonicTime.absolute(deadline)
         return pthread_cond_timedwait(condition, mutex, &until) != ETIMEDOUT
