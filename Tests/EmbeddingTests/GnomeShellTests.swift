@@ -170,6 +170,12 @@ struct GnomeShellTests {
             let i = (y * png.width + x) * 4
             return zip(png.rgba[i..<(i + 3)], background).contains { abs(Int($0) - Int($1)) > 24 }
         }
+        /// The share of `frame`'s pixels that show something other than the desktop.
+        func drawnShare(of frame: (x: Int, y: Int, width: Int, height: Int)) -> Double {
+            var shown = 0
+            for y in frame.y..<(frame.y + frame.height) { for x in frame.x..<(frame.x + frame.width) where drawn(x, y) { shown += 1 } }
+            return Double(shown) / Double(frame.width * frame.height)
+        }
         /// The box around what is drawn below the top bar (32 points): x, y, width, height, and the pixel count.
         var drawnBox: (x: Int, y: Int, width: Int, height: Int, count: Int) {
             var (x0, y0, x1, y1, count) = (Int.max, Int.max, -1, -1, 0)
@@ -329,12 +335,7 @@ struct GnomeShellTests {
                 let held = Picture(png: try session.photograph(steadyOver: frame))
                 try held.save("\(animator)-\(change)")
                 let box = held.drawnBox
-                var inFrame = 0, shown = 0
-                for y in frame.y..<(frame.y + frame.height) { for x in frame.x..<(frame.x + frame.width) {
-                    inFrame += 1
-                    if held.drawn(x, y) { shown += 1 }
-                } }
-                let share = Double(shown) / Double(inFrame)
+                let share = held.drawnShare(of: frame)
                 if animator == "Pop" {
                     // Scaled down, smaller than at rest in both directions, centred where libsegue has it then
                     // (an opening grows from the pointer the extension told Pop; a closing shrinks in place).
@@ -383,12 +384,7 @@ struct GnomeShellTests {
         let x11Frame = try #require(session.frame("opens", count: opens), "the xterm's frame in the log")
         let curled = Picture(png: try session.photograph(steadyOver: x11Frame))
         try curled.save("CurlUp-x11-opening")
-        var inX11Frame = 0, shownInIt = 0
-        for y in x11Frame.y..<(x11Frame.y + x11Frame.height) { for x in x11Frame.x..<(x11Frame.x + x11Frame.width) {
-            inX11Frame += 1
-            if curled.drawn(x, y) { shownInIt += 1 }
-        } }
-        let x11Share = Double(shownInIt) / Double(inX11Frame), x11Box = curled.drawnBox
+        let x11Share = curled.drawnShare(of: x11Frame), x11Box = curled.drawnBox
         #expect(x11Share > 0.2 && x11Share < 0.97 && abs(x11Box.x - x11Frame.x) <= 30 && abs(x11Box.y - x11Frame.y) <= 4
                 && x11Box.width >= x11Frame.width * 4 / 5,
                 "an X11 window curled over its frame \(x11Frame): \(Int(x11Share * 100))% of it drawn, in \(x11Box)")
