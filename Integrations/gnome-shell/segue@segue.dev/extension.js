@@ -214,8 +214,6 @@ class SeguePageEffect extends Clutter.DeformEffect {
             segue_frame_height: frame.height,
             segue_alpha: opacity / 255,
         });
-        if (this._pipeline)
-            this._setUniforms();
         // The grid, as fine as the mesh (rebuilt only when this changes or the actor's size does).
         if (this._tiles !== `${columns}x${rows}`) {
             this.set_n_tiles(columns, rows);
@@ -249,7 +247,8 @@ class SeguePageEffect extends Clutter.DeformEffect {
             segue_scale: actor.get_resource_scale(),
         });
         // The page's placing and shading on the effect's pipeline, once: it is made as the effect first
-        // paints, and again when the actor's size changes. show() keeps its uniforms and texture after.
+        // paints, and again when the actor's size changes. show() keeps its texture after, and the uniforms
+        // that changed (show()'s and these) are set here, as each paint begins.
         const pipeline = this.get_pipeline();
         if (pipeline !== this._pipeline && pipeline && this._texture) {
             pipeline.set_layer_combine(0, 'RGBA = REPLACE(TEXTURE)');
