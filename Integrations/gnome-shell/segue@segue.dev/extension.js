@@ -166,6 +166,21 @@ function offscreenBox(actor) {
     return {x: right - width - 3 - shift[0], y: bottom - height - 3 - shift[1], width: width + 3, height: height + 3};
 }
 
+/// The page's two snippets, made once for the shell's life. Cogl finds a pipeline's GLSL program by its
+/// snippets' identity, not their text (cogl-pipeline-snippet.c compares pointers): new snippets for each
+/// window's page had the shell's thread compile and link the page's program again, on llvmpipe, at every
+/// animation drawn with a mesh, and again whenever the window's size remade its pipeline.
+let madePageSnippets = null;
+function pageSnippets() {
+    madePageSnippets ??= [
+        Cogl.Snippet.new(Cogl.SnippetHook.VERTEX,
+            `${PAGE_VERTEX_DECLARATIONS}${SegueGLib.mesh_texels_glsl()}`, PAGE_VERTEX_CODE),
+        Cogl.Snippet.new(Cogl.SnippetHook.FRAGMENT,
+            `${PAGE_FRAGMENT_DECLARATIONS}${SegueGLib.page_shading_glsl()}`, PAGE_FRAGMENT_CODE),
+    ];
+    return madePageSnippets;
+}
+
 const PageEffect = GObject.registerClass(
 class SeguePageEffect extends Clutter.DeformEffect {
     _init() {
@@ -255,10 +270,8 @@ class SeguePageEffect extends Clutter.DeformEffect {
             pipeline.set_layer_combine(1, 'RGBA = REPLACE(PREVIOUS)');
             pipeline.set_layer_filters(1, Cogl.PipelineFilter.NEAREST, Cogl.PipelineFilter.NEAREST);
             pipeline.set_layer_texture(1, this._texture);
-            pipeline.add_snippet(Cogl.Snippet.new(Cogl.SnippetHook.VERTEX,
-                `${PAGE_VERTEX_DECLARATIONS}${SegueGLib.mesh_texels_glsl()}`, PAGE_VERTEX_CODE));
-            pipeline.add_snippet(Cogl.Snippet.new(Cogl.SnippetHook.FRAGMENT,
-                `${PAGE_FRAGMENT_DECLARATIONS}${SegueGLib.page_shading_glsl()}`, PAGE_FRAGMENT_CODE));
+            for (const snippet of pageSnippets())
+                pipeline.add_snippet(snippet);
             this._pipeline = pipeline;
             this._uniforms = {};
         }
