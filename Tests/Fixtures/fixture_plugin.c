@@ -124,9 +124,12 @@ static void restore_shared_mappings(struct saved_mapping *saved, int kept) {
 #include <pthread.h>
 #endif
 #ifdef ATTEMPT_SPIN_DURING
-/* Threads that compute beside the plugin's calls while its transition plays (8, within the thread limit). */
+/* Threads that compute beside the plugin's calls while its transition plays (8, within the thread limit).
+ * They begin 0.2 s after setup starts them: setup and the first frames answer before they compete with
+ * them, within begin's 100 ms bound, on a busy machine too (the worker runs ten nice levels down). */
 static volatile int spin_during;
 static void *spin_while_playing(void *unused) {
+    usleep(200 * 1000);
     volatile double x = 0;
     while (spin_during) x += 1;
     return unused;
@@ -139,8 +142,10 @@ static void *spin_while_playing(void *unused) {
 static void *quick(void *unused) { return unused; }
 #endif
 #ifdef ATTEMPT_SPIN_AFTER
-/* Threads that keep computing after their transition is over, within the thread limit. */
+/* Threads that keep computing after their transition is over, within the thread limit. They begin 0.2 s
+ * after setup starts them, as ATTEMPT_SPIN_DURING's do (see there). */
 static void *spinner(void *unused) {
+    usleep(200 * 1000);
     volatile double x = 0;
     for (;;) x += 1;
     return unused;
