@@ -25,7 +25,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 "$root/Scripts/install.sh" --from "$build" --prefix "$scratch/prefix" >/dev/null
 mkdir "$scratch/plugins"
-cc -std=c11 -shared -fPIC -I "$root/Sources/AnimatorABI/include" -DATTEMPT_SPIN_AFTER -DSPIN_THREADS="$threads" -DATTEMPT_AT=3 \
+cc -std=c11 -shared -fPIC -I "$root/Sources/AnimatorABI/include" -DATTEMPT_SPIN_AFTER -DSPIN_THREADS="$threads" -DSPIN_DELAY_US=0 -DATTEMPT_AT=3 \
     -o "$scratch/plugins/libspin.so" "$root/Tests/Fixtures/fixture_plugin.c" -lm
 PKG_CONFIG_PATH=$scratch/prefix/lib/pkgconfig
 export PKG_CONFIG_PATH

@@ -228,8 +228,8 @@ struct LibsegueTests {
         #expect(lines.contains("stage|absent|default") && lines.contains("stage|written|TestFade"), "\(ran.out)")
     }
 
-    /// A plugin whose threads keep computing once its transition is over
-    /// (well within its thread limit, each evaluate in time): its worker is
+    /// A plugin whose threads compute once its transition is over (started
+    /// in setup, well within its thread limit, each evaluate in time): its worker is
     /// ended within seconds of the transition's end, the plugin quarantined
     /// saying so, and the next transition naming it plays the default and
     /// says why. Sandbox strict and off.

@@ -125,11 +125,15 @@ static void restore_shared_mappings(struct saved_mapping *saved, int kept) {
 #endif
 #ifdef ATTEMPT_SPIN_DURING
 /* Threads that compute beside the plugin's calls while its transition plays (8, within the thread limit).
- * They begin 0.2 s after setup starts them: setup and the first frames answer before they compete with
- * them, within begin's 100 ms bound, on a busy machine too (the worker runs ten nice levels down). */
+ * They begin SPIN_DELAY_US after setup starts them (0.2 s unless built with another): setup and the first
+ * frames answer before they compete with them, within begin's 100 ms bound, on a busy machine too (the
+ * worker runs ten nice levels down). */
+#ifndef SPIN_DELAY_US
+#define SPIN_DELAY_US 200000
+#endif
 static volatile int spin_during;
 static void *spin_while_playing(void *unused) {
-    usleep(200 * 1000);
+    usleep(SPIN_DELAY_US);
     volatile double x = 0;
     while (spin_during) x += 1;
     return unused;
@@ -142,10 +146,14 @@ static void *spin_while_playing(void *unused) {
 static void *quick(void *unused) { return unused; }
 #endif
 #ifdef ATTEMPT_SPIN_AFTER
-/* Threads that keep computing after their transition is over, within the thread limit. They begin 0.2 s
- * after setup starts them, as ATTEMPT_SPIN_DURING's do (see there). */
+/* Threads that compute from setup on and after their transition is over, within the thread limit. They
+ * begin SPIN_DELAY_US after setup starts them (0.2 s unless built with another), for the reason
+ * ATTEMPT_SPIN_DURING's do (see there). */
+#ifndef SPIN_DELAY_US
+#define SPIN_DELAY_US 200000
+#endif
 static void *spinner(void *unused) {
-    usleep(200 * 1000);
+    usleep(SPIN_DELAY_US);
     volatile double x = 0;
     for (;;) x += 1;
     return unused;
