@@ -11,7 +11,8 @@ import EmbedABI
 /// plugin that crashes or hangs mid-close costs only its animation; nothing is
 /// left running after the shell ends. A shell takes a minute or two to start
 /// here, so the suite logs in twice only, one test after the other: each test
-/// plays its checks in turn in one session. The photographs are
+/// plays its checks in turn in one session. The photographs compared with
+/// Segue's renderer, and the calculator and xterm held mid-animation, are
 /// ``GnomeShellLookTests``', in a third session beside these.
 @Suite(.serialized, .enabled(if: GnomeShellSession.problem == nil, "\(GnomeShellSession.problem ?? "")"))
 struct GnomeShellTests {

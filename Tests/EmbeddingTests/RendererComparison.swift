@@ -8,7 +8,7 @@ import HostContainer
 import Renderer
 
 /// What Segue's own renderer draws of a compositor's window, for the
-/// compositors' tests (KWinEffectTests, KWinLookTests, GnomeShellTests, GnomeShellLookTests) to
+/// compositors' tests (KWinEffectTests, KWinLookTests, GnomeShellLookTests) to
 /// hold their photographs against: the layer states libsegue gives a window's
 /// transition at a fraction of its duration, drawn with their look (ABI 1.4's
 /// corners, clip and shadow) and meshes, the window at rest as the layers'

@@ -30,7 +30,7 @@ struct SDLPlayerTests {
 
     /// The C example (CurveSlide), the C++ example (CardFlip, a perspective) and the iris example (Iris,
     /// ABI 1.4's clip: a circle growing from the anchor), built once a run as their authors build them, in a
-    /// folder of their own: the tour's, GtkStackTests', the KWin tests' and the GNOME Shell tests' example
+    /// folder of their own: the tour's, GtkStackTests', the KWin tests' and GnomeShellLookTests' example
     /// plugins (read only).
     static let examples: Result<String, Error> = Result {
         let examples = makeTemporaryFolder("examples")
