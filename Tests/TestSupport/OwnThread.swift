@@ -14,11 +14,11 @@ public func onThreadOfItsOwn<T>(_ body: () throws -> T) async rethrows -> T {
 }
 
 /// Runs each job it is given on a new thread (a test's body is one job: it never suspends).
-private final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
+private final class OwnThreadExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        let thread = Thread { job.runSynchronously(on: executor) }
+        // The thread holds the executor for as long as the job runs on it.
+        let thread = Thread { [self] in job.runSynchronously(on: self.asUnownedTaskExecutor()) }
         thread.stackSize = 8 << 20
         thread.start()
     }
