@@ -39,12 +39,6 @@ struct GnomeShellLookTests {
                                             settings: [("org.gnome.desktop.interface", "color-scheme", "prefer-dark")], x11: true)
         let pictures = makeTemporaryFolder("gnome-shell-pictures")
         defer { if let folder = ProcessInfo.processInfo.environment["SEGUE_TEST_PHOTOS"] { try? session.log.write(toFile: folder + "/gnome-shell.log", atomically: true, encoding: .utf8) } }
-        /// Writes `json` as the config and waits for the player to reload it.
-        func configure(_ json: String) throws {
-            let reloads = session.log.components(separatedBy: "segue.json").count
-            try replaceByRename(session.config, with: json)
-            session.wait(for: "segue.json", count: reloads)
-        }
         /// The frame of the only window, as the shell has it now.
         func frameNow() throws -> (x: Int, y: Int, width: Int, height: Int) {
             let rect = try session.eval("const r = \(GnomeShellTests.windows)[0].meta_window.get_frame_rect(); JSON.stringify([r.x, r.y, r.width, r.height])")
@@ -78,7 +72,7 @@ struct GnomeShellLookTests {
         session.wait(for: "\(weston) closed: completed")
         var figures: [String] = []
         for (k, animator) in ["default", "Pop", "SpringSlide", "CurlUp", "ImageZoom", "CurveSlide", "CardFlip", "Iris"].enumerated() {
-            try configure(westonRules(animator))
+            try session.configure(westonRules(animator))
             try session.hold(at: Self.held)
             viewer = try session.open("/usr/bin/weston-image", [Self.picture])
             let log = session.wait(for: "\(weston) opens at ", count: k + 2)
@@ -130,7 +124,7 @@ struct GnomeShellLookTests {
         print("GNOME Shell against Segue's renderer at \(Self.held) of each opening (pixels only one shows the window in, colour difference 0-255 where both do): \(figures.joined(separator: ", "))")
 
         // gnome-calculator at rest, then held halfway through its opening and its closing with CurlUp and Pop.
-        try configure(GnomeShellTests.rules("default", "default"))
+        try session.configure(GnomeShellTests.rules("default", "default"))
         let first = try session.open("/usr/bin/gnome-calculator")
         session.wait(for: "\(GnomeShellTests.calculator) opened: completed")
         // Its frame at rest (a GTK 4 window settles its height after the map, so not the one the opening logged):
@@ -148,7 +142,7 @@ struct GnomeShellLookTests {
         _ = first.stop(with: SIGTERM)
         session.wait(for: "\(GnomeShellTests.calculator) closed: completed")
         for (k, animator) in ["CurlUp", "Pop"].enumerated() {
-            try configure(GnomeShellTests.rules(animator, animator))
+            try session.configure(GnomeShellTests.rules(animator, animator))
             try session.hold(at: 0.5)
             let calculator = try session.open("/usr/bin/gnome-calculator")
             let log = session.wait(for: "\(GnomeShellTests.calculator) opens at ", count: k + 2)
@@ -198,7 +192,7 @@ struct GnomeShellLookTests {
         // An X11 window (xterm through the shell's Xwayland, its frame and the shadow round it drawn by mutter,
         // which its actor's paint volume holds) held at the same point of its opening with CurlUp: curled over
         // its own frame as the calculator was. (The page's offscreen picture begins at that shadow.)
-        try configure(#"{"rules": [{"appear": "*", "disappear": "*", "animator": "CurlUp"}]}"#)
+        try session.configure(#"{"rules": [{"appear": "*", "disappear": "*", "animator": "CurlUp"}]}"#)
         try session.hold(at: Self.held)
         let opens = session.log.components(separatedBy: " opens at ").count
         let xterm = try session.openX11("/usr/bin/xterm", ["-geometry", "60x20", "-bg", "white", "-e", "sleep 600"])

@@ -110,6 +110,14 @@ final class GnomeShellSession {
         try #require(ready.contains("segue-test: overview closed"), "GNOME Shell started: \(ready)")
     }
 
+    /// Writes `json` as the user's segue.json (renamed into place, as editors save) and waits for the
+    /// extension's player to say it reloaded it (60 s at most).
+    func configure(_ json: String) throws {
+        let reloads = log.components(separatedBy: "segue.json").count - 1
+        try replaceByRename(config, with: json)
+        wait(for: "segue.json", count: reloads + 1)
+    }
+
     /// The shell's log so far: its standard error, written to a file (a pipe it fills could stall it).
     var log: String { (try? String(contentsOfFile: folder + "/shell.log", encoding: .utf8)) ?? "" }
 

@@ -38,14 +38,6 @@ struct GnomeShellTests {
         let session = try GnomeShellSession(config: nil, plugins: [])
         /// The log written since `mark` (a length in bytes of an earlier log).
         func since(_ mark: Int) -> String { String(decoding: session.log.utf8.dropFirst(mark), as: UTF8.self) }
-        /// How many times the log holds `text` so far.
-        func seen(_ text: String) -> Int { session.log.components(separatedBy: text).count - 1 }
-        /// Writes `json` as the config (renamed into place) and waits for the player to reload it.
-        func configure(_ json: String) throws {
-            let reloads = seen("segue.json")
-            try replaceByRename(session.config, with: json)
-            session.wait(for: "segue.json", count: reloads + 1)
-        }
 
         // A config written, then broken, while the shell runs (no config at the login).
         func openAndClose(_ k: Int) throws -> String {
@@ -72,7 +64,7 @@ struct GnomeShellTests {
         let state = try session.eval("JSON.stringify([Main.extensionManager.lookup('\(GnomeShellSession.uuid)').state, global.context.unsafe_mode])")
         #expect(state.contains("[1,true]"), "the extension is enabled (state 1, ENABLED): \(state)\n\(session.log)")
         #expect(session.log.contains("segue: playing window animators"), "\(session.log)")
-        try configure(Self.rules("Pop", "Pop"))
+        try session.configure(Self.rules("Pop", "Pop"))
         var mark = session.log.utf8.count
         let calculator = try session.open("/usr/bin/gnome-calculator")
         session.wait(for: "\(Self.calculator) opened: ", count: 4)
@@ -88,7 +80,7 @@ struct GnomeShellTests {
 
         // A window of no installed application is named by its Wayland app id.
         let weston = "org.freedesktop.weston.wayland-image"
-        try configure(#"{"rules": [{"appear": "\#(weston)", "animator": "SpringSlide"}]}"#)
+        try session.configure(#"{"rules": [{"appear": "\#(weston)", "animator": "SpringSlide"}]}"#)
         let client = try session.open("/usr/bin/weston-image", [Paths.packageRoot + "/docs/images/close-Pop.png"])
         log = session.wait(for: "\(weston) opened: ")
         #expect(log.contains("segue: window '\(weston)' (its Wayland app id; rules match this name) opens with SpringSlide"), "\(log)")
@@ -100,7 +92,7 @@ struct GnomeShellTests {
         // Minimizing is a disappearance and coming back an appearance, chosen by the same rules. The window's icon
         // geometry, as a dock or task-bar extension sets it, is the task-bar entry the animator is told: held at 90%
         // of its minimizing (Pop fades the window in its last third), Pop's window is small, by the entry.
-        try configure(Self.rules("SpringSlide", "Pop"))
+        try session.configure(Self.rules("SpringSlide", "Pop"))
         mark = session.log.utf8.count
         let minimized = try session.open("/usr/bin/gnome-calculator")
         defer { _ = minimized.stop(with: SIGTERM) }
@@ -141,7 +133,7 @@ struct GnomeShellTests {
 
         // Last, the extension disabled while a window's opening is held releases it (completed_map: drawn at
         // rest), and the shell's own handlers are back: the window closes with GNOME's own animation, no Segue line.
-        try configure(Self.rules("CurlUp", "CurlUp"))
+        try session.configure(Self.rules("CurlUp", "CurlUp"))
         mark = session.log.utf8.count
         try session.hold(at: 0.5)
         let first = try session.open("/usr/bin/gnome-calculator")
@@ -209,11 +201,7 @@ struct GnomeShellTests {
                                                #"FIXTURE_ID="org.segue.test.hang/1""#)
         let session = try GnomeShellSession(config: Self.rules("Pop", "CrashFade"), plugins: [crashing, hanging])
         for (k, animator) in ["CrashFade", "HangFade"].enumerated() {
-            if k > 0 {
-                let reloads = session.log.components(separatedBy: "segue.json").count
-                try replaceByRename(session.config, with: Self.rules("Pop", animator))
-                session.wait(for: "segue.json", count: reloads)
-            }
+            if k > 0 { try session.configure(Self.rules("Pop", animator)) }
             let mark = session.log.utf8.count
             let calculator = try session.open("/usr/bin/gnome-calculator")
             session.wait(for: "\(Self.calculator) opened: completed", count: k + 1)
