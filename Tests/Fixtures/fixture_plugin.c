@@ -123,14 +123,17 @@ static void restore_shared_mappings(struct saved_mapping *saved, int kept) {
 #if defined(ATTEMPT_THREADS) || defined(ATTEMPT_FUTEX) || defined(ATTEMPT_SPIN_AFTER) || defined(ATTEMPT_SPIN_DURING)
 #include <pthread.h>
 #endif
+#if defined(ATTEMPT_SPIN_AFTER) || defined(ATTEMPT_SPIN_DURING)
+/* How long spinning threads wait before they compute (see ATTEMPT_SPIN_DURING's). */
+#ifndef SPIN_DELAY_US
+#define SPIN_DELAY_US 200000
+#endif
+#endif
 #ifdef ATTEMPT_SPIN_DURING
 /* Threads that compute beside the plugin's calls while its transition plays (8, within the thread limit).
  * They begin SPIN_DELAY_US after setup starts them (0.2 s unless built with another): setup and the first
  * frames answer before they compete with them, within begin's 100 ms bound, on a busy machine too (the
  * worker runs ten nice levels down). */
-#ifndef SPIN_DELAY_US
-#define SPIN_DELAY_US 200000
-#endif
 static volatile int spin_during;
 static void *spin_while_playing(void *unused) {
     usleep(SPIN_DELAY_US);
@@ -149,9 +152,6 @@ static void *quick(void *unused) { return unused; }
 /* Threads that compute from setup on and after their transition is over, within the thread limit. They
  * begin SPIN_DELAY_US after setup starts them (0.2 s unless built with another), for the reason
  * ATTEMPT_SPIN_DURING's do (see there). */
-#ifndef SPIN_DELAY_US
-#define SPIN_DELAY_US 200000
-#endif
 static void *spinner(void *unused) {
     usleep(SPIN_DELAY_US);
     volatile double x = 0;
