@@ -69,6 +69,20 @@ static void settle() {
     for (int i = 0; i < 5; i++) QGuiApplication::processEvents();
 }
 
+// Waits until `window` is on the screen and has drawn a frame (10 s at most). On a display server (Qt 5,
+// Qt 6 with OpenGL) the window is exposed some time after it is shown: a busy machine may take longer
+// than a few turns of the event loop, and a grab before it pictures the window blank.
+static void shown(QQuickWindow *window) {
+    QElapsedTimer waited;
+    waited.start();
+    bool drawn = false;
+    QMetaObject::Connection swapped = QObject::connect(window, &QQuickWindow::frameSwapped, [&drawn] { drawn = true; });
+    window->update();
+    while ((!window->isExposed() || !drawn) && waited.elapsed() < 10000) QGuiApplication::processEvents(QEventLoop::WaitForMoreEvents, 20);
+    QObject::disconnect(swapped);
+    settle();
+}
+
 // Lets the held transition's frames run until the plugin has answered (5 s at most).
 static void answered(QObject *stack) {
     QElapsedTimer waited;
@@ -81,7 +95,7 @@ static int frames(QQuickWindow *window, QObject *stack, const QStringList &args)
     QString dir = option(args, "--frames"), to = option(args, "--to", "picture");
     QVariantMap pages = window->property("pages").toMap();
     QStringList fractions = option(args, "--fractions", "0.5").split(',');
-    settle();
+    shown(window);
     window->grabWindow().save(dir + "/rest-list.png");
     for (const QString &name : pages.keys()) {
         if (name == "list") continue;
