@@ -81,10 +81,24 @@ struct QtAppTests {
                     }
                     print("Qt \(major) \(name) \(animator) at \(fraction): mean difference \(String(format: "%.2f", mean))/255, \(String(format: "%.2f", far * 100))% far")
                     #expect(mean <= tolerance.mean && far <= tolerance.far,
-                            "Qt \(major) \(name) \(animator) at \(fraction): mean difference \(mean)/255, \(far * 100)% far (\(held.folder))")
+                            "Qt \(major) \(name) \(animator) at \(fraction): mean difference \(mean)/255, \(far * 100)% far; \(Self.likeness(held, at: fraction)); the demo said: \(result.out)")
                 }
             }
         }
+    }
+
+    /// What a held frame that is not the animator's looks like instead: its mean difference (0-255) from
+    /// each page at rest, said when a comparison fails (the frames' folder is gone when the run ends).
+    static func likeness(_ held: GtkStackTests.Held, at fraction: Double) -> String {
+        guard let shot = try? GtkStackTests.picture("\(held.folder)/frame-\(fraction).png") else { return "the frame is unreadable" }
+        return ["list", "picture"].map { page in
+            guard let rest = try? GtkStackTests.picture("\(held.folder)/page-\(page)-\(fraction).png") else { return "no \(page) page at rest" }
+            let count = min(shot.rgba.count, rest.rgba.count)
+            let total = stride(from: 0, to: count, by: 4).reduce(0) { sum, i in
+                sum + (0..<3).reduce(0) { $0 + abs(Int(shot.rgba[i + $1]) - Int(rest.rgba[i + $1])) }
+            }
+            return String(format: "%.1f from the %@ page at rest", Double(total) / Double(max(count / 4 * 3, 1)), page)
+        }.joined(separator: ", ")
     }
 
     /// A mesh drawn as triangles: in the scene graph lit per vertex as Segue's renderer lights it, with
