@@ -42,6 +42,18 @@ struct KWinLookTests {
         }
     }
 
+    /// Waits until every opening the effect began has ended (60 s at most), as its log says: three
+    /// photographs that agree can still catch an opening midway, should KWin not draw for a while on a
+    /// busy machine.
+    static func openingsEnded(in session: KWinSession) throws {
+        let deadline = Date().addingTimeInterval(60)
+        func count(_ text: String) -> Int { session.log.components(separatedBy: text).count - 1 }
+        while count(" opened: ") < count(" opens at ") {
+            try #require(Date() < deadline, "every opening ended: \(session.log)")
+            usleep(20_000)
+        }
+    }
+
     @Test func kwinDrawsEachLayersLookAsSeguesRendererDoesAndMinimizesIntoTheIcon() throws {
         let examples = try SDLPlayerTests.examples.get() // the iris example among them
         let rules = { (animator: String) in #"{"rules": [{"appear": "*", "animator": "\#(animator)"}, {"disappear": "*", "animator": "Pop"}]}"# }
@@ -68,16 +80,18 @@ struct KWinLookTests {
         defer { _ = white.stop(with: SIGTERM) }
         var log = session.wait(for: "(X11 class")
         let name = try #require(log.firstMatch(of: /segue: window '([^']+)' \(X11 class/).map { String($0.1) }, "\(log)")
+        try Self.openingsEnded(in: session)
         let beneath = session.folder + "/beneath.png"
         let beneathShot = try session.photograph()
         try Data(pngBytes(width: beneathShot.width, height: beneathShot.height, rgba: beneathShot.rgba)).write(to: URL(fileURLWithPath: beneath))
 
-        // The window at rest, photographed over it (once three photographs agree: its opening has ended).
+        // The window at rest, photographed over it once its opening has ended.
         let picture = session.folder + "/close-Pop-480.png"
         let resized = try run("/usr/bin/convert", [Paths.packageRoot + "/docs/images/close-Pop.png", "-resize", "480x", picture])
         try #require(resized.status == 0, "convert: \(resized.err)")
         var client = try session.openX11("/usr/bin/display", [picture])
         let rest = try Self.pictureWindow(1, in: session).frame
+        try Self.openingsEnded(in: session)
         let window = session.folder + "/window.png"
         try RendererComparison.crop(try session.photograph(), rest, to: window)
 
