@@ -176,7 +176,15 @@ struct KWinLookTests {
             try Data(pngBytes(width: drawn.width, height: drawn.height, rgba: drawn.rgba8))
                 .write(to: URL(fileURLWithPath: session.folder + "/expected-\(animator).png"))
             try Data(pngBytes(width: shot.width, height: shot.height, rgba: shot.rgba)).write(to: URL(fileURLWithPath: session.folder + "/kwin-\(animator).png"))
-            #expect(difference.mean <= 3 && difference.far <= 0.01, "\(animator): KWin and Segue's renderer differ: \(difference) (\(session.folder))")
+            // SEGUE_TEST_PHOTOS=DIR keeps both pictures, to look at.
+            if let photos = ProcessInfo.processInfo.environment["SEGUE_TEST_PHOTOS"] {
+                for kind in ["expected", "kwin"] {
+                    try? FileManager.default.removeItem(atPath: "\(photos)/kwin-look-\(animator)-\(kind).png")
+                    try FileManager.default.copyItem(atPath: "\(session.folder)/\(kind)-\(animator).png", toPath: "\(photos)/kwin-look-\(animator)-\(kind).png")
+                }
+            }
+            #expect(difference.mean <= 3 && difference.far <= 0.01,
+                    "\(animator): KWin and Segue's renderer differ: \(difference), the window at \(at) told the pointer at \(told): \(line)")
             try session.script(skip)
             _ = client.stop(with: SIGTERM)
             session.wait(for: "\(name) closes, not animated: ", count: 2 + k)

@@ -144,22 +144,27 @@ enum RendererComparison {
 
     /// How a compositor's photograph (`shot`) differs from Segue's drawing (`canvas`) at every pixel of `area`
     /// (clipped to the photograph), the desktop and the shadows included: the mean colour difference (0 to 255),
-    /// and the share of the pixels more than 48 apart in some channel. It holds the look (a rounded corner, a
+    /// the share of the pixels more than 48 apart in some channel, and the box about those (nil when none). It holds the look (a rounded corner, a
     /// clip, a shadow cast over the desktop), which the window's pixels of `difference(_:_:over:top:)` leave out
     /// as not the window; a mean over an area, the desktop mostly, says too little of where the window is for
     /// that one's tolerances.
-    static func difference(_ shot: DecodedPNG, _ canvas: Canvas, within area: (x0: Int, y0: Int, x1: Int, y1: Int)) -> (mean: Double, far: Double) {
+    static func difference(_ shot: DecodedPNG, _ canvas: Canvas, within area: (x0: Int, y0: Int, x1: Int, y1: Int))
+        -> (mean: Double, far: Double, farWithin: (x0: Int, y0: Int, x1: Int, y1: Int)?) {
         let drawn = canvas.rgba8
         var total = 0.0, far = 0, count = 0
+        var box = (x0: Int.max, y0: Int.max, x1: Int.min, y1: Int.min)
         for y in max(area.y0, 0)..<min(area.y1, shot.height) {
             for x in max(area.x0, 0)..<min(area.x1, shot.width) {
                 let i = (y * shot.width + x) * 4
                 let apart = (0..<3).map { abs(Int(shot.rgba[i + $0]) - Int(drawn[i + $0])) }
                 total += Double(apart.reduce(0, +)) / 3
-                far += apart.contains { $0 > 48 } ? 1 : 0
+                if apart.contains(where: { $0 > 48 }) {
+                    far += 1
+                    box = (min(box.x0, x), min(box.y0, y), max(box.x1, x), max(box.y1, y))
+                }
                 count += 1
             }
         }
-        return (count == 0 ? 255 : total / Double(count), count == 0 ? 1 : Double(far) / Double(count))
+        return (count == 0 ? 255 : total / Double(count), count == 0 ? 1 : Double(far) / Double(count), far == 0 ? nil : box)
     }
 }
