@@ -33,7 +33,8 @@ struct GnomeShellLookTests {
     /// halfway through its opening and its closing with CurlUp and with Pop:
     /// Pop's window scaled about its centre, CurlUp's page curled; released,
     /// each ends as the window at rest, and closing removes it.
-    @Test func eachAnimatorDrawsInGnomeShellAsSeguesRendererDrawsIt() throws {
+    @Test func eachAnimatorDrawsInGnomeShellAsSeguesRendererDrawsIt() async throws { try await onThreadOfItsOwn(eachAnimatorDrawsInGnomeShellAsSeguesRendererDrawsItBody) }
+    private func eachAnimatorDrawsInGnomeShellAsSeguesRendererDrawsItBody() throws {
         let examples = try SDLPlayerTests.examples.get()
         let session = try GnomeShellSession(config: GnomeShellTests.rules("default", "default"), plugins: [examples],
                                             settings: [("org.gnome.desktop.interface", "color-scheme", "prefer-dark")], x11: true)

@@ -13,7 +13,9 @@ import EmbedABI
 /// here, so the suite logs in twice only, one test after the other: each test
 /// plays its checks in turn in one session. The photographs compared with
 /// Segue's renderer, and the calculator and xterm held mid-animation, are
-/// ``GnomeShellLookTests``', in a third session beside these.
+/// ``GnomeShellLookTests``', in a third session beside these. Each test runs
+/// on a thread of its own (``onThreadOfItsOwn(_:)``): its minutes of waiting
+/// on the shell leave Swift Testing's threads to the rest of the suite.
 @Suite(.serialized, .enabled(if: GnomeShellSession.problem == nil, "\(GnomeShellSession.problem ?? "")"))
 struct GnomeShellTests {
     static let calculator = "org.gnome.Calculator"
@@ -34,7 +36,8 @@ struct GnomeShellTests {
     /// rules' disappearance and appearance animators; and last, the extension
     /// disabled while a window's opening is held, which releases the window,
     /// the shell's own handlers back. Nothing is left running after the shell ends.
-    @Test func oneLoginFollowsItsConfigNamesWindowsMinimizesAndIsDisabledMidAnimation() throws {
+    @Test func oneLoginFollowsItsConfigNamesWindowsMinimizesAndIsDisabledMidAnimation() async throws { try await onThreadOfItsOwn(oneLoginFollowsItsConfigNamesWindowsMinimizesAndIsDisabledMidAnimationBody) }
+    private func oneLoginFollowsItsConfigNamesWindowsMinimizesAndIsDisabledMidAnimationBody() throws {
         let session = try GnomeShellSession(config: nil, plugins: [])
         /// The log written since `mark` (a length in bytes of an earlier log).
         func since(_ mark: Int) -> String { String(decoding: session.log.utf8.dropFirst(mark), as: UTF8.self) }
@@ -194,7 +197,8 @@ struct GnomeShellTests {
     /// built-in default finishes each from the same point (the reason
     /// logged), the window is destroyed, the shell lives on, and no worker is
     /// left. (Two fixture plugins: their animators named CrashFade and HangFade.)
-    @Test func pluginsThatCrashOrHangMidCloseCostOnlyTheirAnimation() throws {
+    @Test func pluginsThatCrashOrHangMidCloseCostOnlyTheirAnimation() async throws { try await onThreadOfItsOwn(pluginsThatCrashOrHangMidCloseCostOnlyTheirAnimationBody) }
+    private func pluginsThatCrashOrHangMidCloseCostOnlyTheirAnimationBody() throws {
         let (crashing, _) = try CPlugin.fixture("gnome-shell-crash", "FAULT_CRASH_EVALUATE", #"FIXTURE_NAME="CrashFade""#,
                                                 #"FIXTURE_ID="org.segue.test.crash/1""#)
         let (hanging, _) = try CPlugin.fixture("gnome-shell-hang", "FAULT_HANG_EVALUATE", #"FIXTURE_NAME="HangFade""#,
