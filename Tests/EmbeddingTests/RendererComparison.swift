@@ -144,10 +144,10 @@ enum RendererComparison {
 
     /// How a compositor's photograph (`shot`) differs from Segue's drawing (`canvas`) at every pixel of `area`
     /// (clipped to the photograph), the desktop and the shadows included: the mean colour difference (0 to 255),
-    /// the share of the pixels more than 48 apart in some channel, and the box about those (nil when none). It holds the look (a rounded corner, a
-    /// clip, a shadow cast over the desktop), which the window's pixels of `difference(_:_:over:top:)` leave out
-    /// as not the window; a mean over an area, the desktop mostly, says too little of where the window is for
-    /// that one's tolerances.
+    /// the share of the pixels more than 48 apart in some channel, and the box about those (nil when none). It
+    /// holds the look (a rounded corner, a clip, a shadow cast over the desktop), which the window's pixels of
+    /// `difference(_:_:over:top:)` leave out as not the window; a mean over an area, the desktop mostly, says too
+    /// little of where the window is for that one's tolerances.
     static func difference(_ shot: DecodedPNG, _ canvas: Canvas, within area: (x0: Int, y0: Int, x1: Int, y1: Int))
         -> (mean: Double, far: Double, farWithin: (x0: Int, y0: Int, x1: Int, y1: Int)?) {
         let drawn = canvas.rgba8
