@@ -57,10 +57,8 @@ struct KWinEffectTests {
         let window = segue_rect_t(x: Double(frame.x), y: Double(frame.y), width: Double(frame.width), height: Double(frame.height))
         var figures: [String] = []
         for (k, animator) in ["default", "Pop", "SpringSlide", "CurlUp", "ImageZoom", "CurveSlide", "CardFlip"].enumerated() {
-            // The config, edited while KWin runs, applies to the next window.
-            let reloads = session.log.components(separatedBy: "segue.json").count
-            try replaceByRename(session.config, with: Self.rules(animator))
-            if k > 0 { session.wait(for: "segue.json", count: reloads) }
+            // The config, edited while KWin runs, applies to the next window (the first's is the session's own).
+            if k > 0 { try session.configure(Self.rules(animator)) }
             let client = try session.open(Self.picture)
             let log = session.wait(for: "opens at ", count: k + 1)
             #expect(log.contains("\(Self.appID) opens at \(frame.x),\(frame.y) \(frame.width)x\(frame.height): \(animator == "ImageZoom" ? "default" : animator)"),
@@ -478,9 +476,7 @@ struct KWinEffectTests {
 
     @Test func aBrokenConfigKeepsTheLastGoodOneAndSaysWhy() throws {
         let session = try KWinSession(config: Self.rules("Pop"), plugins: [])
-        let reloads = session.log.components(separatedBy: "segue.json").count
-        try replaceByRename(session.config, with: #"{"rules": [{"appear": "", "animator": "CurlUp"}]}"#)
-        let log = session.wait(for: "segue.json", count: reloads)
+        let log = try session.configure(#"{"rules": [{"appear": "", "animator": "CurlUp"}]}"#)
         #expect(log.contains("$.rules[0].appear: expected a view's name"), "\(log)")
         let client = try session.open(Self.picture)
         #expect(session.wait(for: "opened: completed").contains("\(Self.appID) opens at "))

@@ -155,11 +155,7 @@ struct KWinLookTests {
         // (a) and (b): opening through Pop (rounded, shadowed), then the iris example (a circle), held halfway.
         var figures: [String] = []
         for (k, animator) in ["Pop", "Iris"].enumerated() {
-            if animator != "Pop" {
-                let reloads = session.log.components(separatedBy: "segue.json").count
-                try replaceByRename(session.config, with: rules(animator))
-                session.wait(for: "segue.json", count: reloads)
-            }
+            if animator != "Pop" { try session.configure(rules(animator)) }
             session.hold(at: 0.5)
             client = try session.openX11("/usr/bin/display", [picture])
             let (at, told, line) = try Self.pictureWindow(2 + k, in: session)

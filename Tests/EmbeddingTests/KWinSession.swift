@@ -157,6 +157,15 @@ final class KWinSession {
         return seen
     }
 
+    /// Writes `json` as the effect's segue.json (renamed into place, as editors save) and waits for the
+    /// effect to log that it read it again (60 s at most); the log.
+    @discardableResult
+    func configure(_ json: String) throws -> String {
+        let reloads = log.components(separatedBy: "segue.json").count - 1
+        try replaceByRename(config, with: json)
+        return wait(for: "segue.json", count: reloads + 1)
+    }
+
     /// A window showing `picture` (weston-image, application id org.freedesktop.weston.wayland-image).
     func open(_ picture: String) throws -> LiveProcess {
         try LiveProcess("/usr/bin/weston-image", [picture], in: folder,
