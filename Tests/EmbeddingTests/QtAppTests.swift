@@ -93,11 +93,7 @@ struct QtAppTests {
         guard let shot = try? GtkStackTests.picture("\(held.folder)/frame-\(fraction).png") else { return "the frame is unreadable" }
         return ["list", "picture"].map { page in
             guard let rest = try? GtkStackTests.picture("\(held.folder)/page-\(page)-\(fraction).png") else { return "no \(page) page at rest" }
-            let count = min(shot.rgba.count, rest.rgba.count)
-            let total = stride(from: 0, to: count, by: 4).reduce(0) { sum, i in
-                sum + (0..<3).reduce(0) { $0 + abs(Int(shot.rgba[i + $1]) - Int(rest.rgba[i + $1])) }
-            }
-            return String(format: "%.1f from the %@ page at rest", Double(total) / Double(max(count / 4 * 3, 1)), page)
+            return String(format: "%.1f from the %@ page at rest", SDLPlayerTests.difference(shot.rgba, rest.rgba).mean, page)
         }.joined(separator: ", ")
     }
 
