@@ -23,7 +23,7 @@ struct PreviewCommandTests {
         let written = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         #expect(written["frames"] as? Int == 9 && written["animator"] as? String == "CurlUp" && written["from"] as? String == "video")
         #expect(written["rule"] as? String == "rules[1]")
-        #expect(result.err.isEmpty, "no progress line when not on a terminal")
+        #expect(withoutSlowEvaluationWarnings(result.err).isEmpty, "no progress line when not on a terminal: \(result.err)")
     }
 
     @Test func previewWithAConfigUsesTheParametersOfTheRuleThatNamesTheAnimator() throws {
@@ -177,13 +177,14 @@ struct PreviewCommandTests {
         let folder = makeTemporaryFolder("preview-font")
         let given = try run(Paths.segue, ["preview", "SpringSlide", "--font", "missing.ttf", "--frames", "2", "--scale", "0.2", "--out", "a.png"],
                             in: folder)
-        #expect(given.status == 0 && given.err == "segue: the command line: --font: expected a font FreeType reads: a family fontconfig matches, or a font file, found no font file at \(folder)/missing.ttf; labels are drawn in DejaVu Sans\n",
+        #expect(given.status == 0 && withoutSlowEvaluationWarnings(given.err) == "segue: the command line: --font: expected a font FreeType reads: a family fontconfig matches, or a font file, found no font file at \(folder)/missing.ttf; labels are drawn in DejaVu Sans\n",
                 "\(given.err)")
         try #"{"font": "No Such Family"}"#.write(toFile: folder + "/segue.json", atomically: false, encoding: .utf8)
         let configured = try run(Paths.segue, ["preview", "SpringSlide", "--config", "segue.json", "--frames", "2", "--scale", "0.2", "--out", "b.png"],
                                  in: folder)
         #expect(configured.status == 0 && configured.err.hasPrefix("segue: segue.json:1:2: $.font: expected a font FreeType reads"), "\(configured.err)")
-        #expect(configured.err.contains("found no font named 'No Such Family'") && configured.err.split(separator: "\n").count == 1)
+        #expect(configured.err.contains("found no font named 'No Such Family'") && withoutSlowEvaluationWarnings(configured.err).split(separator: "\n").count == 1,
+                "\(configured.err)")
         #expect(FileManager.default.fileExists(atPath: folder + "/b.png"))
     }
 
@@ -291,4 +292,14 @@ struct PreviewCommandTests {
         let previewed = try runSegue(["preview", "TestFade", "--plugins", folder, "--frames", "2", "--scale", "0.1", "--out", folder + "/s.png"])
         #expect(previewed.status == 0 && previewed.err.contains(warning), "\(previewed.err)")
     }
+}
+
+/// `err` without `run`'s and `preview`'s warnings that an evaluation took longer than its budget:
+/// on a machine as busy as the suite makes it, a debug build's worker round trip can pass 4 ms
+/// for any animator (a CI run saw SpringSlide's median at 4.1 ms), so tests about other messages
+/// leave those lines out. aSlowAnimatorIsWarnedAboutAfterItsTransition tests the warning itself.
+func withoutSlowEvaluationWarnings(_ err: String) -> String {
+    err.split(separator: "\n", omittingEmptySubsequences: false)
+        .filter { !($0.hasPrefix("segue: warning: ") && $0.contains(" per evaluation, ") && $0.contains("(budget ")) }
+        .joined(separator: "\n")
 }
