@@ -376,6 +376,15 @@ def children():
             found.add(int(pid))
     return found
 
+def state(pid):
+    """A process's state letter (R running, S sleeping, Z ended but not reaped), or '-' once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read()
+        return fields[fields.rindex(")") + 2]
+    except OSError:
+        return "-"
+
 before = children()
 disposable = SegueGLib.Player()
 disposable.init(None)
@@ -386,6 +395,7 @@ unfinished.sample(0.0)
 started = children() - before
 disposable.run_dispose()
 left = started & children()
+left_states = {pid: state(pid) for pid in left}  # as dispose returned: Z ended but not reaped, else still running
 outcomes = []
 for call in (lambda: unfinished.finish(True), lambda: disposable.begin(SegueGLib.Request(kind=SegueGLib.TransitionKind.APPEAR,
                                                                                         to_name="w", bounds_width=10, bounds_height=10))):
@@ -395,7 +405,8 @@ for call in (lambda: unfinished.finish(True), lambda: disposable.begin(SegueGLib
     except GLib.Error as e:
         outcomes.append(e.message)
 check("dispose-frees-the-player", len(started) == 1 and not left and outcomes[0] == "the transition has already been finished"
-      and outcomes[1] == "the player was disposed (g_object_run_dispose)", (started, left, outcomes))
+      and outcomes[1] == "the player was disposed (g_object_run_dispose)",
+      (started, left_states, outcomes))
 
 # The config, watched: broken after the start, then fixed.
 with open(config_path, "w") as f:
