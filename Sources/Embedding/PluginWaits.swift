@@ -11,16 +11,21 @@ final class PluginWaits: @unchecked Sendable {  // `running` is guarded by `cond
     private var running = 0
 
     /// Runs `body` on a thread of its own; on this one when no thread can be had.
+    /// What `body` captured is let go of before a wait hears that it ended: a
+    /// worker only it still held ends there and then (its process killed and
+    /// reaped), not a moment later on that thread, after the player's close
+    /// has returned.
     func run(_ body: @escaping @Sendable () -> Void) {
         condition.withLock { running += 1 }
+        let once = Once(body)
         let done: @Sendable () -> Void = { [self] in
             condition.withLock {
                 running -= 1
                 condition.broadcast()
             }
         }
-        if !detachThread({ body(); done() }) {
-            body()
+        if !detachThread({ once.run(); done() }) {
+            once.run()
             done()
         }
     }
@@ -35,6 +40,19 @@ final class PluginWaits: @unchecked Sendable {  // `running` is guarded by `cond
             while running > 0 && condition.wait(until: deadline) {}
             return running == 0
         }
+    }
+}
+
+/// A closure run once, and let go of, with all it captured, as it returns.
+private final class Once: @unchecked Sendable {  // run by one thread
+    private var body: (@Sendable () -> Void)?
+
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+
+    func run() {
+        let body = self.body
+        self.body = nil
+        body?()
     }
 }
 
