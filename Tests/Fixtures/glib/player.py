@@ -362,8 +362,9 @@ shutil.rmtree(config_home)
 # Disposed, a player frees libsegue's at once, while references to it and its transitions remain (a garbage
 # collector's): the transition is disposed first, the player's worker ends, and later calls are errors.
 def children():
-    """This process's segue-worker children (libsegue starts them itself)."""
-    found = set()
+    """This process's segue-worker children (libsegue starts them itself), each with its state letter (R running,
+    S sleeping, Z ended but not yet reaped)."""
+    found = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open(f"/proc/{pid}/stat") as f:
@@ -373,29 +374,19 @@ def children():
         after = fields[fields.rindex(")") + 2:].split()
         # (Its name is its executable's: the tests start it through a link named segue-worker-TAG.)
         if fields[fields.index("(") + 1:fields.rindex(")")].startswith("segue-worker") and int(after[1]) == os.getpid():
-            found.add(int(pid))
+            found[int(pid)] = after[0]
     return found
 
-def state(pid):
-    """A process's state letter (R running, S sleeping, Z ended but not reaped), or '-' once it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read()
-        return fields[fields.rindex(")") + 2]
-    except OSError:
-        return "-"
-
-before = children()
+before = children().keys()
 disposable = SegueGLib.Player()
 disposable.init(None)
 unfinished = disposable.begin(SegueGLib.Request(kind=SegueGLib.TransitionKind.APPEAR, to_name="org.gnome.Calculator", to_x=100,
                                                 to_y=80, to_width=700, to_height=475, bounds_width=1280, bounds_height=720,
                                                 animator="Pop"))
 unfinished.sample(0.0)
-started = children() - before
+started = children().keys() - before
 disposable.run_dispose()
-left = started & children()
-left_states = {pid: state(pid) for pid in left}  # as dispose returned: Z ended but not reaped, else still running
+left = {pid: state for pid, state in children().items() if pid in started}  # as dispose returned, with their states
 outcomes = []
 for call in (lambda: unfinished.finish(True), lambda: disposable.begin(SegueGLib.Request(kind=SegueGLib.TransitionKind.APPEAR,
                                                                                         to_name="w", bounds_width=10, bounds_height=10))):
@@ -405,8 +396,7 @@ for call in (lambda: unfinished.finish(True), lambda: disposable.begin(SegueGLib
     except GLib.Error as e:
         outcomes.append(e.message)
 check("dispose-frees-the-player", len(started) == 1 and not left and outcomes[0] == "the transition has already been finished"
-      and outcomes[1] == "the player was disposed (g_object_run_dispose)",
-      (started, left_states, outcomes))
+      and outcomes[1] == "the player was disposed (g_object_run_dispose)", (started, left, outcomes))
 
 # The config, watched: broken after the start, then fixed.
 with open(config_path, "w") as f:
