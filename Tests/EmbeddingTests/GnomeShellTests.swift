@@ -160,26 +160,44 @@ struct GnomeShellTests {
     /// The window's area at rest and the desktop's colour around it, from a photograph.
     struct Picture {
         let png: DecodedPNG
+        /// The rows the top bar (32 points) may cover, left out of ``drawnBox``.
+        let top: Int
         /// The desktop's colour (below the top bar, far from the window).
-        var background: [UInt8] { Array(png.rgba[((png.height - 8) * png.width + png.width - 8) * 4..<((png.height - 8) * png.width + png.width - 8) * 4 + 3]) }
-        /// Whether the pixel at (x, y) shows something other than the desktop.
-        func drawn(_ x: Int, _ y: Int) -> Bool {
-            let i = (y * png.width + x) * 4
-            return zip(png.rgba[i..<(i + 3)], background).contains { abs(Int($0) - Int($1)) > 24 }
+        let background: (Int, Int, Int)
+
+        init(png: DecodedPNG, top: Int = 40) {
+            self.png = png
+            self.top = top
+            let i = ((png.height - 8) * png.width + png.width - 8) * 4
+            background = (Int(png.rgba[i]), Int(png.rgba[i + 1]), Int(png.rgba[i + 2]))
         }
-        /// The share of `frame`'s pixels that show something other than the desktop.
+
+        /// Whether the pixel at `i` of `rgba` (the picture's) shows something other than the desktop.
+        private func drawn(_ rgba: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+            abs(Int(rgba[i]) - background.0) > 24 || abs(Int(rgba[i + 1]) - background.1) > 24 || abs(Int(rgba[i + 2]) - background.2) > 24
+        }
+        /// The share of `frame`'s pixels that show something other than the desktop (none off the picture).
         func drawnShare(of frame: (x: Int, y: Int, width: Int, height: Int)) -> Double {
             var shown = 0
-            for y in frame.y..<(frame.y + frame.height) { for x in frame.x..<(frame.x + frame.width) where drawn(x, y) { shown += 1 } }
+            png.rgba.withUnsafeBufferPointer { rgba in
+                for y in stride(from: max(frame.y, 0), to: min(frame.y + frame.height, png.height), by: 1) {
+                    for x in stride(from: max(frame.x, 0), to: min(frame.x + frame.width, png.width), by: 1) where drawn(rgba, (y * png.width + x) * 4) {
+                        shown += 1
+                    }
+                }
+            }
             return Double(shown) / Double(frame.width * frame.height)
         }
-        /// The box around what is drawn below the top bar (32 points): x, y, width, height, and the pixel count.
+        /// The box around what is drawn below the top bar: x, y, width, height, and the pixel count.
         var drawnBox: (x: Int, y: Int, width: Int, height: Int, count: Int) {
             var (x0, y0, x1, y1, count) = (Int.max, Int.max, -1, -1, 0)
-            for y in 40..<png.height { for x in 0..<png.width where drawn(x, y) {
-                (x0, y0, x1, y1) = (min(x0, x), min(y0, y), max(x1, x), max(y1, y))
-                count += 1
-            } }
+            // Through a buffer: a screen has millions of pixels, and the tests are built without optimization.
+            png.rgba.withUnsafeBufferPointer { rgba in
+                for y in top..<png.height { for x in 0..<png.width where drawn(rgba, (y * png.width + x) * 4) {
+                    (x0, y0, x1, y1) = (min(x0, x), min(y0, y), max(x1, x), max(y1, y))
+                    count += 1
+                } }
+            }
             return x1 < 0 ? (0, 0, 0, 0, 0) : (x0, y0, x1 - x0 + 1, y1 - y0 + 1, count)
         }
         func save(_ name: String) throws {

@@ -114,32 +114,38 @@ enum RendererComparison {
     static func difference(_ shot: DecodedPNG, _ canvas: Canvas, over desktop: DecodedPNG? = nil, top: Int = 0)
         -> (both: Int, shotOnly: Double, oneOnly: Double, colour: Double) {
         let drawn = canvas.rgba8
-        let black: [UInt8] = [0, 0, 0]
+        let end = min(shot.rgba.count, drawn.count, desktop?.rgba.count ?? .max)
         var total = 0.0, both = 0, onlyShot = 0, onlyDrawn = 0
-        for i in stride(from: top * shot.width * 4, to: min(shot.rgba.count, drawn.count, desktop?.rgba.count ?? .max), by: 4) {
-            let a = shot.rgba[i..<(i + 3)], b = drawn[i..<(i + 3)], d = desktop?.rgba[i..<(i + 3)] ?? black[0..<3]
-            let inA = shows(a, d), inB = shows(b, d)
-            if inA && inB {
-                total += zip(a, b).reduce(0.0) { $0 + abs(Double($1.0) - Double($1.1)) } / 3
-                both += 1
-            } else if inA {
-                onlyShot += 1
-            } else if inB {
-                onlyDrawn += 1
+        // Through buffers: a screen has millions of pixels, and the tests are built without optimization.
+        shot.rgba.withUnsafeBufferPointer { a in drawn.withUnsafeBufferPointer { b in (desktop?.rgba ?? []).withUnsafeBufferPointer { d in
+            for i in stride(from: top * shot.width * 4, to: end, by: 4) {
+                let p = (Int(a[i]), Int(a[i + 1]), Int(a[i + 2])), q = (Int(b[i]), Int(b[i + 1]), Int(b[i + 2]))
+                let under = desktop == nil ? (0, 0, 0) : (Int(d[i]), Int(d[i + 1]), Int(d[i + 2]))
+                let inA = shows(p, under), inB = shows(q, under)
+                if inA && inB {
+                    total += (abs(Double(p.0) - Double(q.0)) + abs(Double(p.1) - Double(q.1)) + abs(Double(p.2) - Double(q.2))) / 3
+                    both += 1
+                } else if inA {
+                    onlyShot += 1
+                } else if inB {
+                    onlyDrawn += 1
+                }
             }
-        }
+        } } }
         let shown = both + onlyShot, either = both + onlyShot + onlyDrawn
         return (both, shown == 0 ? 1 : Double(onlyShot) / Double(shown), either == 0 ? 1 : Double(onlyShot + onlyDrawn) / Double(either),
                 both == 0 ? 255 : total / Double(both))
     }
 
-    /// Whether `p` shows a window over the desktop's `d`: far from it, and not it darkened to 45% or more (a shadow over it).
-    private static func shows(_ p: ArraySlice<UInt8>, _ d: ArraySlice<UInt8>) -> Bool {
-        guard zip(p, d).contains(where: { abs(Int($0) - Int($1)) > 24 }) else { return false }
+    /// Whether `p` shows a window over the desktop's `d` (RGB): far from it, and not it darkened to 45% or more
+    /// (a shadow over it).
+    private static func shows(_ p: (Int, Int, Int), _ d: (Int, Int, Int)) -> Bool {
+        guard abs(p.0 - d.0) > 24 || abs(p.1 - d.1) > 24 || abs(p.2 - d.2) > 24 else { return false }
         // The desktop darkened by k (a shadow over it)?
-        let dd = d.reduce(0.0) { $0 + Double($1) * Double($1) }
-        let k = dd == 0 ? 0 : zip(p, d).reduce(0.0) { $0 + Double($1.0) * Double($1.1) } / dd
-        return !(k >= 0.45 && k <= 1 && zip(p, d).allSatisfy { abs(Double($0) - k * Double($1)) <= 6 })
+        let (p0, p1, p2, d0, d1, d2) = (Double(p.0), Double(p.1), Double(p.2), Double(d.0), Double(d.1), Double(d.2))
+        let dd = d0 * d0 + d1 * d1 + d2 * d2
+        let k = dd == 0 ? 0 : (p0 * d0 + p1 * d1 + p2 * d2) / dd
+        return !(k >= 0.45 && k <= 1 && abs(p0 - k * d0) <= 6 && abs(p1 - k * d1) <= 6 && abs(p2 - k * d2) <= 6)
     }
 
     /// How a compositor's photograph (`shot`) differs from Segue's drawing (`canvas`) at every pixel of `area`

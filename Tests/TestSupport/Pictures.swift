@@ -50,27 +50,36 @@ public struct DecodedPNG {
 func unfiltered(_ raw: [UInt8], width: Int, height: Int) throws -> [UInt8] {
     let stride = width * 4
     var rgba = [UInt8](repeating: 0, count: stride * height)
-    for y in 0..<height {
-        let filter = raw[y * (stride + 1)]
-        #expect(filter <= 4)
-        for x in 0..<stride {
-            let d = raw[y * (stride + 1) + 1 + x]
-            let left = x >= 4 ? rgba[y * stride + x - 4] : 0, up = y > 0 ? rgba[(y - 1) * stride + x] : 0
-            let upLeft = x >= 4 && y > 0 ? rgba[(y - 1) * stride + x - 4] : 0
-            let predicted: UInt8
-            switch filter {
-            case 1: predicted = left
-            case 2: predicted = up
-            case 3: predicted = UInt8((Int(left) + Int(up)) / 2)
-            case 4:
-                let p = Int(left) + Int(up) - Int(upLeft)
-                let (pa, pb, pc) = (abs(p - Int(left)), abs(p - Int(up)), abs(p - Int(upLeft)))
-                predicted = pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft
-            default: predicted = 0
+    try #require(raw.count >= (stride + 1) * height, "\(raw.count) bytes of rows for \(width)x\(height)")
+    // Through buffers: a screenshot has millions of bytes, and the tests are built without optimization.
+    var filters: Set<UInt8> = []
+    raw.withUnsafeBufferPointer { raw in
+        rgba.withUnsafeMutableBufferPointer { rgba in
+            for y in 0..<height {
+                let row = y * (stride + 1), out = y * stride
+                let filter = raw[row]
+                filters.insert(filter)
+                for x in 0..<stride {
+                    let d = raw[row + 1 + x]
+                    let left = x >= 4 ? rgba[out + x - 4] : 0, up = y > 0 ? rgba[out - stride + x] : 0
+                    let upLeft = x >= 4 && y > 0 ? rgba[out - stride + x - 4] : 0
+                    let predicted: UInt8
+                    switch filter {
+                    case 1: predicted = left
+                    case 2: predicted = up
+                    case 3: predicted = UInt8((Int(left) + Int(up)) / 2)
+                    case 4:
+                        let p = Int(left) + Int(up) - Int(upLeft)
+                        let (pa, pb, pc) = (abs(p - Int(left)), abs(p - Int(up)), abs(p - Int(upLeft)))
+                        predicted = pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft
+                    default: predicted = 0
+                    }
+                    rgba[out + x] = d &+ predicted
+                }
             }
-            rgba[y * stride + x] = d &+ predicted
         }
     }
+    #expect(filters.allSatisfy { $0 <= 4 }, "row filters \(filters.sorted())")
     return rgba
 }
 
