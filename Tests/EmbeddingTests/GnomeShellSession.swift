@@ -50,6 +50,8 @@ final class GnomeShellSession {
     /// The user's segue.json, as the extension's player follows it.
     let config: String
     private let shell: LiveProcess
+    /// How much smaller than the monitor's pixels the screen's units are, in photographs.
+    private let shrink: Int
     private let environment: [String: String]
 
     /// Starts GNOME Shell with the Segue extension installed and enabled
@@ -57,8 +59,16 @@ final class GnomeShellSession {
     /// none, nor its folder), plugins from `plugins` (then the installed
     /// ones), and `settings` (schema, key, value as gsettings takes them) set
     /// before the login; with `x11`, without `--no-x11`: X11 clients through
-    /// the shell's Xwayland (``openX11(_:_:)``).
-    init(config json: String?, plugins: [String], segue: Bool = true, settings: [(String, String, String)] = [], x11: Bool = false) throws {
+    /// the shell's Xwayland (``openX11(_:_:)``); a virtual monitor of `monitor`
+    /// pixels, at `scale` (as a user picks it in Settings' Displays: GNOME 43
+    /// lays a scaled monitor out in its pixels, and draws windows and its own
+    /// interface `scale` times larger; with `scaledFramebuffers`, mutter's
+    /// experimental feature for fractional scales, in units `scale` pixels
+    /// wide, drawn at the monitor's pixels: then ``photograph(steadyOver:)``
+    /// gives the screen in those units).
+    init(config json: String?, plugins: [String], segue: Bool = true, settings: [(String, String, String)] = [], x11: Bool = false,
+         monitor: (width: Int, height: Int) = GnomeShellSession.size, scale: Int = 1, scaledFramebuffers: Bool = false) throws {
+        shrink = scaledFramebuffers ? scale : 1
         folder = makeTemporaryFolder("gnome-shell")
         home = folder + "/home"
         for sub in ["/run", "/home/.config", "/home/.local/share", "/home/.cache"] {
@@ -94,6 +104,7 @@ final class GnomeShellSession {
         login.append("gsettings set org.gnome.shell enabled-extensions \"$(gsettings get org.gnome.shell enabled-extensions | sed \"s/@as //; s/]/, '\(Self.testExtension)']/; s/\\[, /[/\")\"")
         login += ["gsettings set org.gnome.desktop.notifications show-banners false",
                   "gsettings set org.gnome.desktop.interface cursor-blink false"]
+        if scaledFramebuffers { login.append("gsettings set org.gnome.mutter experimental-features \"['scale-monitor-framebuffer']\"") }
         login += settings.map { "gsettings set \($0.0) \($0.1) \"\($0.2)\"" }
         let prepared = try run("/usr/bin/dbus-run-session", ["--", "/bin/sh", "-c", login.joined(separator: "\n")],
                                in: folder, environment: environment, timeout: 60)
@@ -104,10 +115,22 @@ final class GnomeShellSession {
             dbus-daemon --session --fork --print-address=3 --print-pid=4 3> system-bus 4> system-bus.pid < /dev/null > system-bus.log 2>&1
             export DBUS_SYSTEM_BUS_ADDRESS="$(cat system-bus)"
             exec dbus-run-session -- /bin/sh -c 'echo "$DBUS_SESSION_BUS_ADDRESS" > bus; exec gnome-shell --headless --wayland \(x11 ? "" : "--no-x11 ")\
-            --virtual-monitor \(Self.size.width)x\(Self.size.height)' > shell.log 2>&1
+            --virtual-monitor \(monitor.width)x\(monitor.height)' > shell.log 2>&1
             """], in: folder, environment: environment)
         let ready = wait(for: "segue-test: overview closed, unsafe mode on")
         try #require(ready.contains("segue-test: overview closed"), "GNOME Shell started: \(ready)")
+        if scale != 1 {
+            let scaled = try run("/usr/bin/python3", [Paths.packageRoot + "/Tests/Fixtures/gnome-shell/shell.py", "scale", String(scale)],
+                                 environment: ["DBUS_SESSION_BUS_ADDRESS": try bus], timeout: 30)
+            try #require(scaled.status == 0, "the monitor at scale \(scale): \(scaled.out)\(scaled.err)")
+            let deadline = Date().addingTimeInterval(30)
+            var now = try eval("global.display.get_monitor_scale(0)")
+            while now != String(scale) && Date() < deadline {
+                usleep(50_000)
+                now = try eval("global.display.get_monitor_scale(0)")
+            }
+            try #require(now == String(scale), "the shell's monitor at scale \(scale): \(now)")
+        }
     }
 
     /// Writes `json` as the user's segue.json (renamed into place, as editors save) and waits for the
@@ -196,7 +219,8 @@ final class GnomeShellSession {
             let shot = try run("/usr/bin/python3", [Paths.packageRoot + "/Tests/Fixtures/gnome-shell/shell.py", "screenshot", out],
                                environment: ["DBUS_SESSION_BUS_ADDRESS": try bus], timeout: 30)
             try #require(shot.status == 0, "screenshot: \(shot.out)\(shot.err)")
-            let picture = try decodePNG(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
+            let decoded = try decodePNG(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
+            let picture = shrink > 1 ? decoded.shrunk(by: shrink) : decoded
             let region = RendererComparison.pixels(picture, area ?? (0, 0, picture.width, picture.height))
             if let last, last == region || Date() > deadline { return picture }
             last = region

@@ -43,6 +43,30 @@ public struct DecodedPNG {
     public var width = 0, height = 0
     public var rgba: [UInt8] = []
     public var chunks: [String] = []
+
+    /// The picture `factor` times smaller each way, each pixel the mean (rounded) of the `factor` x `factor`
+    /// it stands for: a photograph of a monitor at scale `factor` in its layout's units. Its chunks are left out.
+    public func shrunk(by factor: Int) -> DecodedPNG {
+        var out = DecodedPNG(width: width / factor, height: height / factor)
+        out.rgba = [UInt8](repeating: 0, count: out.width * out.height * 4)
+        let area = factor * factor
+        rgba.withUnsafeBufferPointer { source in
+            out.rgba.withUnsafeMutableBufferPointer { target in
+                for y in 0..<out.height {
+                    for x in 0..<out.width {
+                        for c in 0..<4 {
+                            var sum = 0
+                            for dy in 0..<factor {
+                                for dx in 0..<factor { sum += Int(source[((y * factor + dy) * width + x * factor + dx) * 4 + c]) }
+                            }
+                            target[(y * out.width + x) * 4 + c] = UInt8((sum + area / 2) / area)
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
 }
 
 /// 8-bit RGBA rows with their filters undone: all five of PNG's (Segue writes None, Sub and Up; other
