@@ -58,6 +58,8 @@ final class KWinSession {
     let tag = "kwin-" + UUID().uuidString
     let config: String
     private let kwin: LiveProcess
+    /// The output's scale: its pixels to a unit.
+    private let scale: Int
     private let socket: String
     /// Scripts run so far, for their names.
     private var scripts = 0
@@ -69,9 +71,12 @@ final class KWinSession {
     /// scripted effects of the
     /// test's (`scriptedEffects`: id to JavaScript) installed as a user's
     /// packages, for `loadEffect` (KWin lists packages as it starts);
-    /// with `xwayland`, Xwayland for X11 clients (`openX11`).
+    /// with `xwayland`, Xwayland for X11 clients (`openX11`); its output at
+    /// `scale` (a HiDPI monitor: laid out in ``size`` units, each `scale`
+    /// pixels wide; ``photograph()`` gives it in those units).
     init(config json: String?, plugins: [String], holdAt: Double? = nil, animationSpeed: Double? = nil,
-         scriptedEffects: [String: String] = [:], xwayland: Bool = false) throws {
+         scriptedEffects: [String: String] = [:], xwayland: Bool = false, scale: Int = 1) throws {
+        self.scale = scale
         folder = makeTemporaryFolder("kwin")
         let effect = try Self.effect.get()
         let pluginFolder = folder + "/qt/kwin/effects/plugins"
@@ -114,7 +119,7 @@ final class KWinSession {
         // LiveProcess starts it with no signal blocked: KWin must hear SIGTERM as a session ending.
         kwin = try LiveProcess("/usr/bin/dbus-run-session", ["--", "/bin/sh", "-c", """
             echo "$DBUS_SESSION_BUS_ADDRESS" > bus; exec ./kwin_wayland --virtual --width \(Self.size.width) --height \(Self.size.height) \
-            --socket \(socket) --no-lockscreen --no-global-shortcuts --no-kactivities \(xwayland ? "--xwayland" : "") > kwin.log 2>&1 \
+            --scale \(scale) --socket \(socket) --no-lockscreen --no-global-shortcuts --no-kactivities \(xwayland ? "--xwayland" : "") > kwin.log 2>&1 \
             \(xwayland ? "\"/bin/sh -c 'echo \\$DISPLAY > display.new && mv display.new display'\"" : "")
             """], in: folder, environment: environment)
         wait(for: "segue: playing window animators")
@@ -181,7 +186,7 @@ final class KWinSession {
         return parts.count == 4 ? (parts[0], parts[1], parts[2], parts[3]) : nil
     }
 
-    /// The whole output, as KWin draws it, once three photographs in a row agree (10 s at most): a client
+    /// The whole output, as KWin draws it (in its units), once three photographs in a row agree (10 s at most): a client
     /// still drawing its picture on a busy machine can leave one unchanged for the tenth of a second a
     /// photograph takes.
     func photograph() throws -> DecodedPNG {
@@ -199,7 +204,8 @@ final class KWinSession {
                 continue
             }
             try #require(shot.status == 0, "screenshot: \(shot.err)")
-            let picture = try decodePNG(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
+            let decoded = try decodePNG(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
+            let picture = scale > 1 ? decoded.shrunk(by: scale) : decoded
             agreeing = last?.rgba == picture.rgba ? agreeing + 1 : 0
             if agreeing == 2 || Date() > deadline { return picture }
             last = picture

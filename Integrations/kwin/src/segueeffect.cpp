@@ -42,6 +42,14 @@ void main()
 }
 )";
 
+/// A layer's map (3x3, container points to points, libsegue's segue_drawn_layer_t.map) as a matrix over the
+/// output's pixels, where KWin draws at `scale` pixels a point: D m D^-1 with D = diag(scale, scale, 1), its
+/// z flattened (the layer is drawn as seen, never clipped by depth; the GPU divides by W).
+QMatrix4x4 pixelMap(const double *m, qreal scale)
+{
+    return QMatrix4x4(m[0], m[1], 0, m[2] * scale, m[3], m[4], 0, m[5] * scale, 0, 0, 0, 0, m[6] / scale, m[7] / scale, 0, m[8]);
+}
+
 /// Whether a layer's clip cuts anything: a rounded rectangle or an ellipse (an unknown shape is none).
 bool clips(const segue_clip_t &clip) { return clip.shape == SEGUE_CLIP_ROUNDED_RECT || clip.shape == SEGUE_CLIP_ELLIPSE; }
 
@@ -471,8 +479,7 @@ void SegueEffect::drawLook(EffectWindow *w, Running &running, bool shadow, const
     if (shadow) {
         QMatrix4x4 offset;
         offset.translate(running.shadow.offset_x * scale, running.shadow.offset_y * scale);
-        const QMatrix4x4 map(m[0], m[1], 0, m[2], m[3], m[4], 0, m[5], 0, 0, 0, 0, m[6], m[7], 0, m[8]);
-        mvp = m_projection * offset * map;
+        mvp = m_projection * offset * pixelMap(m, scale);
     }
     mvp.translate(w->x() * scale, w->y() * scale);
     shader->setUniform(GLShader::ModelViewProjectionMatrix, mvp * data.toMatrix(scale));
@@ -760,11 +767,9 @@ void SegueEffect::paintWindow(EffectWindow *w, int mask, QRegion region, WindowP
         }
         data.multiplyOpacity(std::clamp(running.alpha, 0.0, 1.0));
         if (!running.meshed) {
-            // The window's points at rest, through the layer's map, then as the scene projects the output.
-            // Its z is flattened (the layer is drawn as seen, never clipped by depth); the GPU divides by W.
-            const double *m = running.map;
-            const QMatrix4x4 map(m[0], m[1], 0, m[2], m[3], m[4], 0, m[5], 0, 0, 0, 0, m[6], m[7], 0, m[8]);
-            data.setProjectionMatrix(m_projection * map);
+            // The window's points at rest (in the output's pixels, as KWin draws them), through the layer's
+            // map, then as the scene projects the output.
+            data.setProjectionMatrix(m_projection * pixelMap(running.map, effects->renderTargetScale()));
         }
     }
     effects->paintWindow(w, mask, region, data);
@@ -773,7 +778,8 @@ void SegueEffect::paintWindow(EffectWindow *w, int mask, QRegion region, WindowP
 void SegueEffect::drawPicture(EffectWindow *w, Running &running)
 {
     // The window with its decoration and shadow (its expanded geometry), at the output's scale, as KWin's own
-    // OffscreenEffect draws a window to deform it.
+    // OffscreenEffect draws a window to deform it. KWin draws a window in the output's pixels (points times
+    // the scale), so the picture's projection spans its pixels, not the window's points.
     const QRectF expanded = w->expandedGeometry();
     QSize size = expanded.toAlignedRect().size();
     if (const EffectScreen *screen = w->screen()) {
@@ -793,7 +799,7 @@ void SegueEffect::drawPicture(EffectWindow *w, Running &running)
     glClearColor(0, 0, 0, 0);
     glClear(GL_COLOR_BUFFER_BIT);
     QMatrix4x4 projection;
-    projection.ortho(QRectF(0, 0, expanded.width(), expanded.height()));
+    projection.ortho(QRectF(0, 0, size.width(), size.height()));
     WindowPaintData data;
     data.setXTranslation(-expanded.x());
     data.setYTranslation(-expanded.y());
