@@ -29,10 +29,12 @@ public final class VirtualDisplay {
     /// poll with xdotool, a client that comes and goes, while a terminal or
     /// window connects: xterm was dropped so, now and then ("Can't open
     /// display" with its own server running).
-    public init() throws {
+    ///
+    /// Its screen is `width` x `height` pixels: a window larger is cut to it by its toolkit.
+    public init(width: Int = 1200, height: Int = 1000) throws {
         server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        server.arguments = ["-displayfd", "1", "-noreset", "-screen", "0", "1200x1000x24", "-nolisten", "tcp"]
+        server.arguments = ["-displayfd", "1", "-noreset", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
         server.environment = guardedEnvironment()
         let announced = Pipe()
         server.standardOutput = announced
