@@ -28,11 +28,12 @@ struct QtAppTests {
     /// Runs `demo` of Qt `major` with `arguments`, on a display of its own for Qt 5 (and for Qt 6 with
     /// `gl`: OpenGL through its RHI, not the offscreen software renderer); its output.
     static func runDemo(_ major: Int, _ demo: String, _ arguments: [String], plugins: [String] = [], tag: String? = nil,
-                        gl: Bool = false) throws -> (status: Int32, out: String, err: String) {
+                        gl: Bool = false, scale: Int = 1) throws -> (status: Int32, out: String, err: String) {
         let build = try QtBuild.built(major)
-        let display = major == 5 || gl ? try VirtualDisplay() : nil
-        return try run(build + "/" + demo, arguments, environment: try QtBuild.environment(major, display: display?.name, plugins: plugins, tag: tag),
-                       timeout: 120)
+        let display = major == 5 || gl ? try VirtualDisplay(width: 1200, height: max(1000, (GtkStackTests.height + 100) * scale)) : nil
+        var environment = try QtBuild.environment(major, display: display?.name, plugins: plugins, tag: tag)
+        if scale != 1 { environment["QT_SCALE_FACTOR"] = String(scale) }
+        return try run(build + "/" + demo, arguments, environment: environment, timeout: 120)
     }
 
     @Test(arguments: [6, 5])
@@ -40,13 +41,33 @@ struct QtAppTests {
         if let problem = QtBuild.problem(major) { print(problem); return }
         // Qt 6's QML demo also on OpenGL (its RHI), where meshes go through the scene graph as in Qt 5.
         let runs = [("segue-qt-widgets-demo", false), ("segue-qt-qml-demo", false)] + (major == 6 ? [("segue-qt-qml-demo", true)] : [])
-        for (demo, gl) in runs {
+        try Self.compare(major, runs: runs.map { demo, gl in
+            (demo, gl, gl ? ["CurlUp", "CardFlip"] : Self.animators + (demo == "segue-qt-widgets-demo" ? Self.looks : []))
+        })
+    }
+
+    /// On a HiDPI screen (QT_SCALE_FACTOR=2: the apps drawn in pixels twice a point's size, their frames grabbed
+    /// so, shrunk to points for the comparison), a flat layer, a perspective, a mesh page and a look draw as at
+    /// scale 1, within the same bounds: Qt 6's widgets and QML (software, and a mesh through the scene graph on
+    /// OpenGL), and Qt 5's QML (the scene graph).
+    @Test(arguments: [6, 5])
+    func atScaleTwoEachKindOfLayerDrawsAsSeguesRendererDrawsIt(_ major: Int) throws {
+        if let problem = QtBuild.problem(major) { print(problem); return }
+        let runs = major == 6 ? [("segue-qt-widgets-demo", false, ["SpringSlide", "CurlUp", "CardFlip", "Iris"]),
+                                 ("segue-qt-qml-demo", true, ["SpringSlide", "CurlUp", "CardFlip"])]
+                              : [("segue-qt-qml-demo", false, ["SpringSlide", "CurlUp", "CardFlip"])]
+        try Self.compare(major, runs: runs, scale: 2)
+    }
+
+    /// Each of `runs` (a demo of Qt `major`, on OpenGL or not, and the animators it plays) holding switches at
+    /// ``fractions`` at `scale`, against Segue's renderer drawing the same layer states.
+    static func compare(_ major: Int, runs: [(demo: String, gl: Bool, animators: [String])], scale: Int = 1) throws {
+        for (demo, gl, animators) in runs {
             let folder = makeTemporaryFolder("qt\(major)-frames")
-            let animators = gl ? ["CurlUp", "CardFlip"] : Self.animators + (demo == "segue-qt-widgets-demo" ? Self.looks : [])
             let result = try Self.runDemo(major, demo, ["--frames", folder, "--animators", animators.joined(separator: ","),
-                                                        "--fractions", Self.fractions.map { String($0) }.joined(separator: ",")], gl: gl)
+                                                        "--fractions", Self.fractions.map { String($0) }.joined(separator: ",")], gl: gl, scale: scale)
             try #require(result.status == 0 && result.out.hasSuffix("done\n"), "\(demo) --frames: \(result.status)\n\(result.out)\n\(result.err)")
-            if demo == "segue-qt-qml-demo" {
+            if demo == "segue-qt-qml-demo" && animators.contains("CurlUp") {
                 // A mesh through the scene graph (a textured grid) wherever Qt Quick draws with OpenGL; with
                 // the software renderer (Qt 6 offscreen), which draws no custom geometry, with QPainter.
                 let how = major == 5 || gl ? "scenegraph" : "painted"
@@ -54,7 +75,7 @@ struct QtAppTests {
                     #expect(result.out.contains("held|CurlUp|\(fraction)|meshes \(how)\n"), "Qt \(major)\(gl ? " GL" : ""): CurlUp's mesh drawn \(how): \(result.out)")
                 }
             }
-            let name = demo + (gl ? "-gl" : "")
+            let name = demo + (gl ? "-gl" : "") + (scale == 1 ? "" : "-scale\(scale)")
             let finished = GtkAppTests.finishedLines(result.out.replacingOccurrences(of: "finished|", with: "finished|-|-|"))
             for animator in animators {
                 let ran = Self.fallsBack.contains(animator) ? "default" : animator
@@ -69,8 +90,12 @@ struct QtAppTests {
                     let sampled = try GtkStackTests.states(ran, held, at: fraction)
                     let mesh = sampled.layers.contains { $0.mesh_columns > 0 }
                     let canvas = try GtkStackTests.expected(sampled, held, at: fraction)
-                    let shot = try GtkStackTests.picture("\(held.folder)/frame-\(fraction).png")
-                    #expect(shot.width == GtkStackTests.width && shot.height == GtkStackTests.height, "\(name) grabbed \(shot.width)x\(shot.height)")
+                    var shot = try GtkStackTests.picture("\(held.folder)/frame-\(fraction).png")
+                    #expect(shot.width == scale * GtkStackTests.width && shot.height == scale * GtkStackTests.height, "\(name) grabbed \(shot.width)x\(shot.height)")
+                    if scale != 1 {
+                        let points = DecodedPNG(width: shot.width, height: shot.height, rgba: shot.rgba).shrunk(by: scale)
+                        shot = (points.width, points.height, points.rgba)
+                    }
                     let (mean, far) = GtkStackTests.difference(shot, canvas)
                     let tolerance = mesh ? QtAppTests.meshTolerance : GtkStackTests.flatTolerance
                     if let photos = ProcessInfo.processInfo.environment["SEGUE_TEST_PHOTOS"] {

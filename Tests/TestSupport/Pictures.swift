@@ -44,6 +44,11 @@ public struct DecodedPNG {
     public var rgba: [UInt8] = []
     public var chunks: [String] = []
 
+    /// A picture of `width` x `height` pixels, `rgba` its rows (8-bit RGBA).
+    public init(width: Int = 0, height: Int = 0, rgba: [UInt8] = []) {
+        (self.width, self.height, self.rgba) = (width, height, rgba)
+    }
+
     /// The picture `factor` times smaller each way, each pixel the mean (rounded) of the `factor` x `factor`
     /// it stands for: a photograph of a monitor at scale `factor` in its layout's units. Its chunks are left out.
     public func shrunk(by factor: Int) -> DecodedPNG {

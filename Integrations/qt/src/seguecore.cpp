@@ -191,7 +191,10 @@ static void paintMesh(QPainter &painter, const segue_drawn_layer_t &layer, const
         painter.setTransform(base);
         painter.setClipPath(triangle);
         painter.setTransform(QTransform(a, b, c, d, e, f) * base);
-        painter.drawImage(QPointF(0, 0), turned && !back.isNull() ? back : picture);
+        // Over its pixels, as s[] has them: a picture grabbed on a HiDPI screen has a device pixel ratio, and
+        // drawn at a point it would span its size in points, not in pixels.
+        const QImage &drawn = turned && !back.isNull() ? back : picture;
+        painter.drawImage(QRectF(0, 0, drawn.width(), drawn.height()), drawn);
         painter.setTransform(base);
         if (shade < 1) painter.fillPath(triangle, QColor::fromRgbF(0, 0, 0, std::min(1.0, std::max(0.0, 1 - shade))));
     }
