@@ -386,6 +386,11 @@ QQuickItem *SegueStackView::standIn(QQuickItem *page) {
     return proxy;
 }
 
+bool SegueStackView::layersDrawn() const {
+    QQuickWindow *w = window();
+    return !w || w->rendererInterface()->graphicsApi() != QSGRendererInterface::Software || w->effectiveDevicePixelRatio() == 1;
+}
+
 void SegueStackView::tick() {
     Playing *p = m_playing;
     if (!p) return;
@@ -410,8 +415,10 @@ void SegueStackView::tick() {
             // showing through the next. A ShaderEffectSource of the page stands in for it: moved and
             // faded, it draws its picture again only when the page changes (layer.enabled on the
             // moving page cost Qt 6's software renderer a tenth more a frame); layer.enabled where it
-            // cannot be made.
-            if (layer.state.alpha < 0.998 && !p->proxies[side] && !p->layered[side] && !QQmlProperty::read(p->pages[side], "layer.enabled").toBool()) {
+            // cannot be made. Qt 6's software renderer draws both black at a device pixel ratio other than 1
+            // (a HiDPI screen): there the page itself fades, each of its items on its own.
+            if (layer.state.alpha < 0.998 && layersDrawn() && !p->proxies[side] && !p->layered[side]
+                && !QQmlProperty::read(p->pages[side], "layer.enabled").toBool()) {
                 if (QQuickItem *proxy = standIn(p->pages[side])) {
                     p->proxies[side] = proxy;
                     p->proxyTransforms[side] = new SegueLayerTransform(this);

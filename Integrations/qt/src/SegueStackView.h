@@ -132,6 +132,9 @@ private:
     void release(bool finish, double speed);
     void tick();
     QQuickItem *standIn(QQuickItem *page);
+    // Whether the window draws texture layers (a ShaderEffectSource, layer.enabled): not Qt 6's software
+    // renderer at a device pixel ratio other than 1, which draws them black.
+    bool layersDrawn() const;
     void endTransition(bool completed);
     void place(QQuickItem *item);
 
