@@ -39,7 +39,9 @@ private:
  * item by a SegueLayerTransform (the full matrix), its opacity and its stacking order (z, back to
  * front as libsegue's sampler hands them: Qt Quick does not sort by depth), sampled once a frame as
  * the window animates; a page fading is drawn whole through a ShaderEffectSource of it (the page
- * hidden) moved and faded in its place, or layer.enabled when none can be made. A layer with a mesh
+ * hidden) moved and faded in its place, or layer.enabled when none can be made (on Qt 6's software
+ * renderer at a device pixel ratio other than 1, which draws both black, the page fades itself, item
+ * by item). A layer with a mesh
  * (CurlUp) is drawn from pictures
  * of the two pages grabbed from the window as the transition begins (so what covers the view in the
  * window is in them too): in the scene graph as a textured grid of the mesh's projected vertices with
