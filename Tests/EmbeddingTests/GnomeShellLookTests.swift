@@ -238,13 +238,7 @@ struct GnomeShellLookTests {
             let matches = difference.both > 2_000 && difference.oneOnly <= 0.03 && difference.colour <= 8
             #expect(matches, "\(animator): GNOME Shell and Segue's renderer differ: \(difference)")
             try Picture(png: shot, top: top).save("\(label)\(animator)-held")
-            if !matches || ProcessInfo.processInfo.environment["SEGUE_TEST_PHOTOS"] != nil {
-                let folder = ProcessInfo.processInfo.environment["SEGUE_TEST_PHOTOS"] ?? session.folder
-                try Data(pngBytes(width: drawn.width, height: drawn.height, rgba: drawn.rgba8))
-                    .write(to: URL(fileURLWithPath: folder + "/gnome-shell-\(label)\(animator)-expected.png"))
-                try Data(pngBytes(width: shot.width, height: shot.height, rgba: shot.rgba))
-                    .write(to: URL(fileURLWithPath: folder + "/gnome-shell-\(label)\(animator)-shell.png"))
-            }
+            try RendererComparison.keep(shot, drawn, named: "gnome-shell-\(label)\(animator)", host: "shell", differ: !matches, fallback: session.folder)
             try session.hold(at: nil)
             session.wait(for: "\(weston) opened: completed", count: k + 2)
             _ = viewer.stop(with: SIGTERM)

@@ -119,13 +119,7 @@ struct KWinEffectTests {
             // layer drawn by KWin through a matrix, exact in perspective, and a mesh lit and shaded by libsegue.
             let matches = difference.both > 2_000 && difference.shotOnly <= 0.03 && difference.oneOnly <= outline && difference.colour <= 2
             #expect(matches, "\(animator): KWin and Segue's renderer differ: \(difference)")
-            if !matches || ProcessInfo.processInfo.environment["SEGUE_TEST_PHOTOS"] != nil {
-                let folder = ProcessInfo.processInfo.environment["SEGUE_TEST_PHOTOS"] ?? session.folder
-                try Data(pngBytes(width: drawn.width, height: drawn.height, rgba: drawn.rgba8))
-                    .write(to: URL(fileURLWithPath: folder + "/kwin-\(label)\(animator)-expected.png"))
-                try Data(pngBytes(width: shot.width, height: shot.height, rgba: shot.rgba))
-                    .write(to: URL(fileURLWithPath: folder + "/kwin-\(label)\(animator)-kwin.png"))
-            }
+            try RendererComparison.keep(shot, drawn, named: "kwin-\(label)\(animator)", host: "kwin", differ: !matches, fallback: session.folder)
             _ = client.stop(with: SIGTERM)
             session.wait(for: "closes at ", count: opened + k + 1)
         }

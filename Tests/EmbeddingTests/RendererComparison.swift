@@ -103,6 +103,15 @@ enum RendererComparison {
         return ViewRenderer(scale: 1, background: Color(red: 0, green: 0, blue: 0)).render(root)
     }
 
+    /// Keeps a comparison's pictures to look at, as `name`-expected.png (Segue's drawing) and `name`-`host`.png
+    /// (the photograph): in SEGUE_TEST_PHOTOS when it names a folder, else in `fallback` when they `differ`.
+    static func keep(_ shot: DecodedPNG, _ drawn: Canvas, named name: String, host: String, differ: Bool, fallback: String) throws {
+        let chosen = ProcessInfo.processInfo.environment["SEGUE_TEST_PHOTOS"]
+        guard let folder = chosen ?? (differ ? fallback : nil) else { return }
+        try Data(pngBytes(width: drawn.width, height: drawn.height, rgba: drawn.rgba8)).write(to: URL(fileURLWithPath: folder + "/\(name)-expected.png"))
+        try Data(pngBytes(width: shot.width, height: shot.height, rgba: shot.rgba)).write(to: URL(fileURLWithPath: folder + "/\(name)-\(host).png"))
+    }
+
     /// How a compositor's photograph (`shot`) differs from Segue's drawing (`canvas`) where either shows the
     /// window, both over `desktop` (nil: black), from row `top` down. A pixel shows the window where it differs
     /// from the desktop by more than 24 (of 255) in a channel and is not the desktop darkened (to 45% at most:
