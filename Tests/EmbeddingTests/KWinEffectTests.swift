@@ -63,7 +63,8 @@ struct KWinEffectTests {
 
     /// On a HiDPI output (KWin's at scale 2: laid out in units two pixels
     /// wide, drawn at its pixels, so that the effect draws a window's picture
-    /// and a page at twice their size), Pop (its corners and shadow), SpringSlide
+    /// and a page at twice their size), Pop (its rounded corners; its shadow
+    /// falls on a black desktop, unseen), SpringSlide
     /// and CurlUp (a page) held at `held` of the window's opening match Segue's
     /// renderer in those units, the photographs shrunk to them, as at scale 1
     /// but for the window's outline. (Until the effect drew in the output's
