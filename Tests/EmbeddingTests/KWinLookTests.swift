@@ -54,10 +54,15 @@ struct KWinLookTests {
         }
     }
 
-    @Test func kwinDrawsEachLayersLookAsSeguesRendererDoesAndMinimizesIntoTheIcon() throws {
+    /// At scale 1, and at scale 2 (a HiDPI output: KWin draws in pixels twice a point's size, Xwayland's
+    /// windows scaled by KWin; the photographs shrunk to points), where Pop measured 18.5/255 and a minimized
+    /// window left pixels outside its place while the effect applied a layer's map in points to pixels.
+    @Test(arguments: [1, 2])
+    func kwinDrawsEachLayersLookAsSeguesRendererDoesAndMinimizesIntoTheIcon(scale: Int) throws {
         let examples = try SDLPlayerTests.examples.get() // the iris example among them
         let rules = { (animator: String) in #"{"rules": [{"appear": "*", "animator": "\#(animator)"}, {"disappear": "*", "animator": "Pop"}]}"# }
-        let session = try KWinSession(config: rules("Pop"), plugins: [examples], xwayland: true)
+        let session = try KWinSession(config: rules("Pop"), plugins: [examples], xwayland: true, scale: scale)
+        let label = scale == 1 ? "" : "scale\(scale)-"
         // ImageMagick's windows undecorated (KWin's window rule, read again on reconfigure).
         try """
             [General]
@@ -181,10 +186,11 @@ struct KWinLookTests {
             // SEGUE_TEST_PHOTOS=DIR keeps both pictures, to look at.
             if let photos = ProcessInfo.processInfo.environment["SEGUE_TEST_PHOTOS"] {
                 for kind in ["expected", "kwin"] {
-                    try? FileManager.default.removeItem(atPath: "\(photos)/kwin-look-\(animator)-\(kind).png")
-                    try FileManager.default.copyItem(atPath: "\(session.folder)/\(kind)-\(animator).png", toPath: "\(photos)/kwin-look-\(animator)-\(kind).png")
+                    try? FileManager.default.removeItem(atPath: "\(photos)/kwin-look-\(label)\(animator)-\(kind).png")
+                    try FileManager.default.copyItem(atPath: "\(session.folder)/\(kind)-\(animator).png",
+                                                     toPath: "\(photos)/kwin-look-\(label)\(animator)-\(kind).png")
                 }
-                try session.log.write(toFile: "\(photos)/kwin-look.log", atomically: true, encoding: .utf8)
+                try session.log.write(toFile: "\(photos)/kwin-look-\(label)log.txt", atomically: true, encoding: .utf8)
             }
             #expect(difference.mean <= 3 && difference.far <= 0.01,
                     "\(animator): KWin and Segue's renderer differ: \(difference), the window at \(at) told the pointer at \(told): \(line)")
@@ -192,7 +198,7 @@ struct KWinLookTests {
             _ = client.stop(with: SIGTERM)
             session.wait(for: "\(name) closes, not animated: ", count: 2 + k)
         }
-        print("KWin against Segue's renderer, the look at 0.5 of each opening, around the window (colour difference 0-255): \(figures.joined(separator: "; ")); \(session.folder)")
+        print("KWin at scale \(scale) against Segue's renderer, the look at 0.5 of each opening, around the window (colour difference 0-255): \(figures.joined(separator: "; ")); \(session.folder)")
         _ = white.stop(with: SIGTERM)
         #expect(session.stop() != nil, "KWin ended on SIGTERM")
         #expect(processesTagged(session.tag).isEmpty, "no process left")
