@@ -58,13 +58,19 @@ struct GtkStackTests {
         }
     }
 
+    /// An X display the demos' window (``width`` x ``height`` points, and a title bar) fits on whole at `scale`
+    /// pixels a point: a toolkit cuts a window larger than its screen.
+    static func display(scale: Int) throws -> VirtualDisplay {
+        try VirtualDisplay(width: 1200, height: max(1000, (height + 100) * scale))
+    }
+
     /// Runs the demo holding a switch from `from` to `to` at each fraction, with `renderer` (GSK_RENDERER), at
     /// `scale` (GDK_SCALE: a HiDPI screen).
     static func hold(_ animator: String, at fractions: [Double], renderer: String = "gl", from: String = "list", to: String = "picture",
                      plugins extra: [String] = [], more: [String] = [], scale: Int = 1) throws -> Held {
         let build = try GtkBuild.built.get()
         let folder = makeTemporaryFolder("gtk-frames")
-        let display = try VirtualDisplay(width: 1200, height: max(1000, (height + 100) * scale)) // the window whole
+        let display = try Self.display(scale: scale)
         var environment = try GtkBuild.environment(display: display.name, renderer: renderer, plugins: extra)
         if scale != 1 { environment["GDK_SCALE"] = String(scale) }
         let result = try run(build + "/segue-gtk-demo", ["--frames", folder, "--animator", animator, "--from", from, "--to", to,

@@ -30,7 +30,7 @@ struct QtAppTests {
     static func runDemo(_ major: Int, _ demo: String, _ arguments: [String], plugins: [String] = [], tag: String? = nil,
                         gl: Bool = false, scale: Int = 1) throws -> (status: Int32, out: String, err: String) {
         let build = try QtBuild.built(major)
-        let display = major == 5 || gl ? try VirtualDisplay(width: 1200, height: max(1000, (GtkStackTests.height + 100) * scale)) : nil
+        let display = major == 5 || gl ? try GtkStackTests.display(scale: scale) : nil
         var environment = try QtBuild.environment(major, display: display?.name, plugins: plugins, tag: tag)
         if scale != 1 { environment["QT_SCALE_FACTOR"] = String(scale) }
         return try run(build + "/" + demo, arguments, environment: environment, timeout: 120)
