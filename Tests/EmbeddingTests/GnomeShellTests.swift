@@ -165,7 +165,7 @@ struct GnomeShellTests {
         /// The desktop's colour (below the top bar, far from the window).
         let background: (Int, Int, Int)
 
-        init(png: DecodedPNG, top: Int = 40) {
+        init(png: DecodedPNG, top: Int = GnomeShellLookTests.topBar) {
             self.png = png
             self.top = top
             let i = ((png.height - 8) * png.width + png.width - 8) * 4
