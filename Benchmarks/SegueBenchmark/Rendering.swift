@@ -152,7 +152,7 @@ func renderingBenchmark(registry: AnimatorRegistry, segue: String) {
         var versus = "gifsicle not installed"
         if let gifsicle, let plainBytes = plain?.finish(lastDelay: 100) {
             let plainPath = "\(scratch)/\(name)-plain.gif", optimized = "\(scratch)/\(name)-O3.gif"
-            FileManager.default.createFile(atPath: plainPath, contents: Data(plainBytes))
+            guard FileManager.default.createFile(atPath: plainPath, contents: Data(plainBytes)) else { fatalError("cannot write \(plainPath)") }
             _ = measureChild(gifsicle, ["-O3", plainPath, "-o", optimized])
             let theirs = (try? FileManager.default.attributesOfItem(atPath: optimized)[.size] as? Int) ?? 0
             versus = "gifsicle -O3 \(theirs / 1024) KiB, ratio \(String(format: "%.2f", Double(ourBytes.count) / Double(max(theirs, 1))))"

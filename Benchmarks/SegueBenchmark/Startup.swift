@@ -90,7 +90,8 @@ func startupBenchmark(counts: [Int], repository: String) {
         let folder = work + "/plugins-\(count)"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for i in 0..<count {
-            FileManager.default.createFile(atPath: folder + "/libBench\(String(format: "%05d", i)).so", contents: Data(patched(i)))
+            let path = folder + "/libBench\(String(format: "%05d", i)).so"
+            guard FileManager.default.createFile(atPath: path, contents: Data(patched(i))) else { fatalError("cannot write \(path)") }
         }
         let config = work + "/segue-\(count).json"
         try? """

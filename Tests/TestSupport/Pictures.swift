@@ -11,7 +11,7 @@ public enum Zlib {
     public typealias Uncompress = @convention(c) (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt>, UnsafePointer<UInt8>, UInt) -> Int32
     public typealias CRC = @convention(c) (UInt, UnsafePointer<UInt8>, UInt32) -> UInt
     public typealias Compress = @convention(c) (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt>, UnsafePointer<UInt8>, UInt) -> Int32
-    nonisolated(unsafe) public static let handle = dlopen("libz.so.1", RTLD_NOW)
+    nonisolated(unsafe) public static let handle: UnsafeMutableRawPointer? = dlopen("libz.so.1", RTLD_NOW)
 
     public static func inflate(_ data: [UInt8], size: Int) throws -> [UInt8] {
         let f = unsafeBitCast(try #require(dlsym(try #require(handle), "uncompress")), to: Uncompress.self)
