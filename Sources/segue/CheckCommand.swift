@@ -9,9 +9,9 @@ enum CheckCommand {
     static let about = """
     Reads the config and the plugins it would use, and reports every problem a
     run could meet, each with its file, line, column and key path. Without
-    --config it checks the standard config the desktop's hosts read (the KWin
-    effect, the GTK widget) when there is one, as they read it, else the
-    built-in scene, and says which first:
+    --config it checks the standard config the desktop's hosts read (KWin,
+    GNOME Shell, the GTK and Qt widgets) when there is one, as they read it,
+    else the built-in scene, and says which first:
       errors    the config cannot be read (with where), a child name that does
                 not exist, an unknown animator (with "did you mean"), a
                 parameter that is unknown (with "did you mean"), of the wrong

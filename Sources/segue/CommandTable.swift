@@ -194,7 +194,7 @@ enum Commands {
         detail: "The config file (JSON; - for standard input): its children, rules and plugin folders. Default: the built-in scene, a demo, even when the desktop has a standard config (check, explain and list read that one).")
     /// The commands that answer about the desktop (check, explain, list, inspect) read what its hosts read.
     static let desktopConfig = config.detailed(
-        "The config file (JSON; - for standard input): its children, rules and plugin folders. Default: the standard config the desktop's hosts read (the KWin effect, the GTK widget), $XDG_CONFIG_HOME/segue/segue.json, else ~/.config/segue/segue.json, when it exists; else the built-in scene. The output says which.")
+        "The config file (JSON; - for standard input): its children, rules and plugin folders. Default: the standard config the desktop's hosts read (KWin, GNOME Shell, the GTK and Qt widgets), $XDG_CONFIG_HOME/segue/segue.json, else ~/.config/segue/segue.json, when it exists; else the built-in scene. The output says which.")
     /// How a watching view (show, preview --watch) treats a config saved with an error `segue check` finds.
     static let strict = CommandSpec.Option(
         "--strict", summary: "Apply a reloaded config only when segue check finds no error",

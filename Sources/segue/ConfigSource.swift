@@ -2,8 +2,8 @@ import HostConfig
 
 /// Which config a command reads: the file `--config` names; else, for the
 /// commands that answer about the desktop (check, explain, list, inspect),
-/// the standard config the desktop's hosts read (the KWin effect, the GTK
-/// widget: ``PluginHosting/standardConfigPath(environment:)``) when it
+/// the standard config the desktop's hosts read (KWin, GNOME Shell, the GTK
+/// and Qt widgets: ``PluginHosting/standardConfigPath(environment:)``) when it
 /// exists; else the built-in scene. The demos (run, show, preview) play the
 /// built-in scene without `--config`.
 enum ConfigSource: Equatable, CustomStringConvertible {
@@ -45,7 +45,7 @@ enum ConfigSource: Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .given(let path): path
-        case .standard(let path): "\(path) (the standard config, which the KWin effect and the GTK widget read)"
+        case .standard(let path): "\(path) (the standard config, which KWin, GNOME Shell and the GTK and Qt widgets read)"
         case .unreadable(let path): "\(path) (the standard config, which cannot be read: segue check says why; gone on without it)"
         case .builtin(let standard?): "\(SegueConfig.builtinSceneLabel) (no --config, and no standard config at \(standard))"
         case .builtin(nil): SegueConfig.builtinSceneLabel

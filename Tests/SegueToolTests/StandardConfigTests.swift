@@ -30,7 +30,7 @@ struct StandardConfigTests {
         let text = try run(Paths.segue, ["explain", "--kind", "disappear", "org.kde.kcalc"], in: elsewhere, environment: environment)
         #expect(text.status == 0, "\(text.err)")
         #expect(text.out.hasPrefix("org.kde.kcalc disappearing: CurlUp (plugin \(Paths.plugin("CurlUp")))\n"
-                                   + "  config:     \(file) (the standard config, which the KWin effect and the GTK widget read)\n"
+                                   + "  config:     \(file) (the standard config, which KWin, GNOME Shell and the GTK and Qt widgets read)\n"
                                    + "  rule:       rules[0] (disappear \"org.kde.kcalc\")\n"), "\(text.out)")
         let object = try json(try run(Paths.segue, ["explain", "--kind", "disappear", "org.kde.kcalc", "--json"], in: elsewhere, environment: environment).out)
         #expect(object["config"] as? String == file)
@@ -50,7 +50,7 @@ struct StandardConfigTests {
         let result = try run(Paths.segue, ["check"], in: elsewhere, environment: environment)
         #expect(result.status == 1)
         let lines = result.out.split(separator: "\n").map(String.init)
-        #expect(lines.first == "config: \(file) (the standard config, which the KWin effect and the GTK widget read)", "\(result.out)")
+        #expect(lines.first == "config: \(file) (the standard config, which KWin, GNOME Shell and the GTK and Qt widgets read)", "\(result.out)")
         #expect(lines.contains { $0.hasPrefix("\(file):1:") && $0.contains("error: $.rules[1].appear: expected a view's name") }, "\(result.out)")
         #expect(lines.last == "\(file): 1 error, 0 warnings", "\(result.out)")
         let object = try json(try run(Paths.segue, ["check", "--json"], in: elsewhere, environment: environment).out)
