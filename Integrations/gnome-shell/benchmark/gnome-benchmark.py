@@ -6,6 +6,7 @@ GNOME Shell 43, rounds alternating; then the shell's memory after the same
 cycles in a shell that never enabled the extension and in one that did.
 
     Integrations/gnome-shell/benchmark/gnome-benchmark.py [--prefix DIR] [--rounds N]
+        [--kinds "gnome,segue CurlUp"] [--perf]
 
 DIR is where Segue is installed (Scripts/install.sh --prefix DIR); without
 it, a release build is installed into a temporary folder first. SegueGLib
@@ -37,6 +38,16 @@ workers' CPU time (segue-worker processes under the shell) is read from
 /proc around each animation. GNOME's rounds run with the extension disabled
 through the shell's extension manager; Segue's with it enabled, its config
 (~/.config/segue/segue.json) naming the animator.
+
+--kinds runs some of the animations only (gnome, "segue default", "segue
+SpringSlide", "segue CurlUp"; GNOME's own for the ratios). --perf also
+samples the shell's main thread with perf (4,000 samples a second, timed on
+CLOCK_MONOTONIC as the probe's notes are) through the measured rounds and
+shows where each animation's frames spend it: the samples between each
+animation's first frame and its last (its setup left out, as the median
+frame leaves it out), by library, as ms a frame; perf's own cost inflates
+every figure alike. Code JIT-compiled by
+llvmpipe (its shaders) or SpiderMonkey shows as perf-PID.map.
 
 Every process it starts carries a tag in its environment, sits in one
 process group and ends when the benchmark does (PR_SET_PDEATHSIG, the
@@ -379,7 +390,7 @@ class Shell:
                     began, last = self.events[start], frames[-1]
                     self.events = []
                     return {"frames": len(frames), "ms": (last[1] - began[1]) / 1000, "cpu": (last[2] - began[2]) / 1e6,
-                            "ticks": last[3] - began[3], "first": (frames[0][2] - began[2]) / 1e6,
+                            "ticks": last[3] - began[3], "span_us": [frames[0][1], last[1]], "first": (frames[0][2] - began[2]) / 1e6,
                             "times": [(f[1] - began[1]) / 1000 for f in frames],
                             "each": [(b[2] - a[2]) / 1e6 for a, b in zip(frames, frames[1:])]}
             if time.monotonic() > deadline:
@@ -478,7 +489,7 @@ def table(results, rounds):
     lines += ["", "Segue against GNOME's own (the goal: CPU a frame within 1.2x); round by round: the median and range of",
               "each round's ratio (rounds alternate kinds, so a round's ratio leaves out the machine's drift between rounds)"]
     for kind in results:
-        if kind == "gnome":
+        if kind == "gnome" or "gnome" not in results:
             continue
         cells = []
         for k, change in ((0, "open"), (1, "close")):
@@ -493,13 +504,61 @@ def table(results, rounds):
     return lines
 
 
+def perf_table(data, results, period_ms):
+    """Where each animation's frames spent the shell's main thread: the perf samples in `data` between each
+    animation's first frame and its last, by library, as ms a frame (a library's samples times `period_ms` over
+    the frames after the first)."""
+    script = subprocess.run(["perf", "script", "-i", data, "-F", "time,ip,sym,dso"], capture_output=True, text=True,
+                            timeout=600).stdout
+    samples = []
+    for line in script.splitlines():
+        time_text, _, rest = line.strip().partition(":")
+        dso = rest[rest.rfind("(") + 1:-1] if rest.endswith(")") else "?"
+        try:
+            samples.append((float(time_text) * 1e6, os.path.basename(dso)))
+        except ValueError:
+            continue
+    columns, counts = [], {}
+    for kind, cycles in results.items():
+        for k, change in ((0, "open"), (1, "close")):
+            spans = [c[k]["span_us"] for c in cycles]
+            frames = sum(c[k]["frames"] - 1 for c in cycles)
+            count = {}
+            for at, dso in samples:
+                if any(a <= at <= b for a, b in spans):
+                    count[dso] = count.get(dso, 0) + 1
+            columns.append(("%s %s" % (kind.replace("segue ", ""), change), frames))
+            counts[columns[-1][0]] = count
+    total = {}
+    for count in counts.values():
+        for dso, n in count.items():
+            total[dso] = total.get(dso, 0) + n
+    libraries = sorted(total, key=total.get, reverse=True)[:12]
+    lines = ["", "perf: the shell's main thread from each animation's first frame to its last, ms a frame by library",
+             "%-30s" % "" + "".join("%19s" % name for name, _ in columns)]
+    for dso in libraries + ["all"]:
+        cells = []
+        for name, frames in columns:
+            n = sum(counts[name].values()) if dso == "all" else counts[name].get(dso, 0)
+            cells.append("%19.3f" % (n * period_ms / frames if frames else 0))
+        lines.append("%-30s" % dso[:30] + "".join(cells))
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prefix", help="where Segue is installed (default: a release build installed now)")
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--timeout", type=int, default=3600, help="seconds the whole run may take (default 3600)")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (logs) at the end")
+    parser.add_argument("--kinds", help="the animations to run, comma-separated (default: %s)" % ",".join(KINDS))
+    parser.add_argument("--perf", action="store_true", help="also sample the shell's main thread with perf (see above)")
     args = parser.parse_args()
+    kinds = args.kinds.split(",") if args.kinds else KINDS
+    if set(kinds) - set(KINDS) or not kinds:
+        sys.exit("gnome-benchmark: --kinds takes some of %s, not %s" % (", ".join(KINDS), args.kinds))
+    if args.perf and not shutil.which("perf"):
+        sys.exit("gnome-benchmark: --perf needs perf (apt-get install linux-perf)")
     missing = sorted({package for program, package in NEEDED.items() if not shutil.which(program)})
     if missing:
         sys.exit("gnome-benchmark: needs %s (apt-get install them)" % ", ".join(missing))
@@ -537,13 +596,17 @@ def main():
     sh(["gnome-extensions", "pack", "--force", EXTENSION, "--out-dir", work], os.path.join(work, "pack.log"))
 
     results = {}
-    cycles = (args.rounds + 1) * len(KINDS)
-    print("GNOME Shell with the Segue extension: a round to warm up, then %d rounds of %s" % (args.rounds, ", ".join(KINDS)),
+    cycles = (args.rounds + 1) * len(kinds)
+    print("GNOME Shell with the Segue extension: a round to warm up, then %d rounds of %s" % (args.rounds, ", ".join(kinds)),
           flush=True)
+    perf, perf_data = None, os.path.join(work, "perf.data")
     shell = Shell(work, "with", prefix, glib, segue=True)
     try:
         for round in range(args.rounds + 1):
-            for kind in KINDS:
+            if round == 1 and args.perf:
+                perf = spawn(["perf", "record", "-k", "CLOCK_MONOTONIC", "-F", "4000", "-t", str(shell.pid), "-o", perf_data],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for kind in kinds:
                 shell.prepare(kind)
                 offset = len(shell.log())
                 cycle = shell.cycle()
@@ -555,6 +618,9 @@ def main():
                     cycle[0]["cpu"] / cycle[0]["frames"], cycle[1]["frames"], cycle[1]["ms"], cycle[1]["cpu"] / cycle[1]["frames"]),
                       flush=True)
         with_segue = shell.memory()
+        if perf:
+            perf.send_signal(signal.SIGINT)
+            perf.wait(timeout=60)
     finally:
         shell.stop()
     with open(os.path.join(work, "results.json"), "w") as out:
@@ -569,7 +635,7 @@ def main():
         shell.stop()
 
     print()
-    for line in table(results, args.rounds):
+    for line in table(results, args.rounds) + (perf_table(perf_data, results, 1000 / 4000) if perf else []):
         print(line)
     print("\nthe shell's memory after %d open-close cycles (MiB): PSS %.1f, RSS %.1f with the extension never enabled;"
           "\nPSS %.1f, RSS %.1f with it enabled, and its %d workers' PSS %.1f, RSS %.1f" % (
