@@ -17,9 +17,9 @@ enum ExplainCommand {
     fewer, the first in the file among equals; names match in any case) and
     which it beat. Without --config it reads the standard config the
     desktop's hosts read (KWin, GNOME Shell, the GTK and Qt widgets) when
-    there is one, else the built-in scene, and says which. Exits 1 when FROM or TO is not a
-    child of the config (or of the built-in scene); in the standard config
-    they may be any program's views.
+    there is one, else the built-in scene, and says which. Exits 1 when FROM
+    or TO is not a child of the config (or of the built-in scene); in the
+    standard config they may be any program's views.
     """
 
     static func main(_ arguments: [String]) throws(UsageError) -> ExitCode {
