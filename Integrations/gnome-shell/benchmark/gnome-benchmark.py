@@ -46,8 +46,8 @@ CLOCK_MONOTONIC as the probe's notes are) through the measured rounds and
 shows where each animation's frames spend it: the samples between each
 animation's first frame and its last (its setup left out, as the median
 frame leaves it out), by library, as ms a frame; perf's own cost inflates
-every figure alike. Code JIT-compiled by
-llvmpipe (its shaders) or SpiderMonkey shows as perf-PID.map.
+every figure alike. Code JIT-compiled by llvmpipe (its shaders) or
+SpiderMonkey shows as perf-PID.map.
 
 Every process it starts carries a tag in its environment, sits in one
 process group and ends when the benchmark does (PR_SET_PDEATHSIG, the
@@ -83,6 +83,7 @@ PICTURE = os.path.join(ROOT, "docs", "images", "close-Pop.png")
 SIZE = "1280x720"
 KINDS = ["gnome", "segue default", "segue SpringSlide", "segue CurlUp"]
 QUIET_MS = 700  # no frame for this long after a window's map or destroy: its animation is over
+PERF_HZ = 4000  # --perf's samples a second
 RELOADED = "segue.json"  # in the extension's log line as the player reloads the config
 TAG = "SEGUE_GNOME_BENCHMARK=" + uuid.uuid4().hex
 NEEDED = {"gnome-shell": "gnome-shell", "gnome-extensions": "gnome-shell", "dbus-daemon": "dbus", "gsettings": "libglib2.0-bin",
@@ -390,7 +391,8 @@ class Shell:
                     began, last = self.events[start], frames[-1]
                     self.events = []
                     return {"frames": len(frames), "ms": (last[1] - began[1]) / 1000, "cpu": (last[2] - began[2]) / 1e6,
-                            "ticks": last[3] - began[3], "span_us": [frames[0][1], last[1]], "first": (frames[0][2] - began[2]) / 1e6,
+                            "ticks": last[3] - began[3], "span_us": [frames[0][1], last[1]],
+                            "first": (frames[0][2] - began[2]) / 1e6,
                             "times": [(f[1] - began[1]) / 1000 for f in frames],
                             "each": [(b[2] - a[2]) / 1e6 for a, b in zip(frames, frames[1:])]}
             if time.monotonic() > deadline:
@@ -508,6 +510,8 @@ def perf_table(data, results, period_ms):
     """Where each animation's frames spent the shell's main thread: the perf samples in `data` between each
     animation's first frame and its last, by library, as ms a frame (a library's samples times `period_ms` over
     the frames after the first)."""
+    if not os.path.exists(data):
+        return ["", "perf recorded nothing: see %s (run with --keep to keep it)" % os.path.join(os.path.dirname(data), "perf.log")]
     script = subprocess.run(["perf", "script", "-i", data, "-F", "time,ip,sym,dso"], capture_output=True, text=True,
                             timeout=600).stdout
     samples = []
@@ -604,8 +608,9 @@ def main():
     try:
         for round in range(args.rounds + 1):
             if round == 1 and args.perf:
-                perf = spawn(["perf", "record", "-k", "CLOCK_MONOTONIC", "-F", "4000", "-t", str(shell.pid), "-o", perf_data],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                with open(os.path.join(work, "perf.log"), "w") as perf_log:
+                    perf = spawn(["perf", "record", "-k", "CLOCK_MONOTONIC", "-F", str(PERF_HZ), "-t", str(shell.pid), "-o", perf_data],
+                                 stdout=perf_log, stderr=subprocess.STDOUT)
             for kind in kinds:
                 shell.prepare(kind)
                 offset = len(shell.log())
@@ -635,7 +640,7 @@ def main():
         shell.stop()
 
     print()
-    for line in table(results, args.rounds) + (perf_table(perf_data, results, 1000 / 4000) if perf else []):
+    for line in table(results, args.rounds) + (perf_table(perf_data, results, 1000 / PERF_HZ) if perf else []):
         print(line)
     print("\nthe shell's memory after %d open-close cycles (MiB): PSS %.1f, RSS %.1f with the extension never enabled;"
           "\nPSS %.1f, RSS %.1f with it enabled, and its %d workers' PSS %.1f, RSS %.1f" % (
