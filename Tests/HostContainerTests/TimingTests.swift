@@ -129,7 +129,7 @@ struct TimingTests {
     @Test func nanGoesInNanComesOut() throws {
         #expect(Spring(duration: 1, dampingRatio: .nan, initialVelocity: 0) == nil)
         #expect(Spring(duration: 1, dampingRatio: 0.5, initialVelocity: .nan) == nil)
-        #expect(Spring(duration: 1e-320, dampingRatio: 0.5, initialVelocity: 0) == nil, "ω0 overflows")
+        #expect(Spring(duration: .leastNormalMagnitude / 1e12, dampingRatio: 0.5, initialVelocity: 0) == nil, "ω0 overflows")
         let s = try #require(Spring(duration: 1, dampingRatio: 0.5, initialVelocity: 0))
         #expect(s.value(at: .nan).isNaN)
         #expect(Spring(duration: 0, dampingRatio: 0, initialVelocity: 0, omega0: 0).value(at: 0.5).isNaN, "an unsolved spring")

@@ -13,8 +13,15 @@ public enum Zlib {
     public typealias Compress = @convention(c) (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt>, UnsafePointer<UInt8>, UInt) -> Int32
     nonisolated(unsafe) public static let handle: UnsafeMutableRawPointer? = dlopen("libz.so.1", RTLD_NOW)
 
+    /// zlib's function `name` (dlopen and dlsym answer implicitly unwrapped optionals: typed here, so that a
+    /// missing libz or symbol fails the test rather than crashing it).
+    static func symbol(_ name: String) throws -> UnsafeMutableRawPointer {
+        let found: UnsafeMutableRawPointer? = handle.flatMap { dlsym($0, name) }
+        return try #require(found, handle == nil ? "libz.so.1 cannot be loaded" : "libz.so.1 has no \(name)")
+    }
+
     public static func inflate(_ data: [UInt8], size: Int) throws -> [UInt8] {
-        let f = unsafeBitCast(try #require(dlsym(try #require(handle), "uncompress")), to: Uncompress.self)
+        let f = unsafeBitCast(try symbol("uncompress"), to: Uncompress.self)
         var out = [UInt8](repeating: 0, count: size)
         var length = UInt(size)
         let status = out.withUnsafeMutableBufferPointer { o in data.withUnsafeBufferPointer { f(o.baseAddress!, &length, $0.baseAddress!, UInt($0.count)) } }
@@ -25,7 +32,7 @@ public enum Zlib {
 
     /// `data` as a zlib stream (zlib's own `compress`, independent of Segue's encoders).
     public static func deflate(_ data: [UInt8]) throws -> [UInt8] {
-        let f = unsafeBitCast(try #require(dlsym(try #require(handle), "compress")), to: Compress.self)
+        let f = unsafeBitCast(try symbol("compress"), to: Compress.self)
         var out = [UInt8](repeating: 0, count: data.count + data.count / 100 + 64)
         var length = UInt(out.count)
         let status = out.withUnsafeMutableBufferPointer { o in data.withUnsafeBufferPointer { f(o.baseAddress!, &length, $0.baseAddress!, UInt($0.count)) } }
@@ -34,7 +41,7 @@ public enum Zlib {
     }
 
     public static func crc32(_ bytes: [UInt8]) throws -> UInt32 {
-        let f = unsafeBitCast(try #require(dlsym(try #require(handle), "crc32")), to: CRC.self)
+        let f = unsafeBitCast(try symbol("crc32"), to: CRC.self)
         return UInt32(bytes.withUnsafeBufferPointer { f(0, $0.baseAddress!, UInt32($0.count)) })
     }
 }
