@@ -52,8 +52,6 @@ try {
     importError = e;
 }
 
-const UUID = 'segue@segue.dev';
-
 /// The four changes of a window this extension animates, as the shell's signals name them.
 const CHANGES = {
     map: {begins: 'opens', ends: 'opened', leaves: false, complete: 'completed_map'},
