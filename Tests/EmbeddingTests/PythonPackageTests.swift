@@ -48,6 +48,19 @@ struct PythonPackageTests {
     }
 
     /// Runs `script` with the package importable and libsegue installed; its standard output.
+    /// Python for a script that has imported segue: `answered(t, at)` samples `t` at `at` until the
+    /// plugin's answer comes, not states held from before (SEGUE_LATE, a busy machine's), within 10 s.
+    static let answered = """
+        import time
+        def answered(t, at):
+            deadline = time.monotonic() + 10
+            layers = t.sample(at)
+            while t.status is segue.LATE and time.monotonic() < deadline:
+                time.sleep(0.001)
+                layers = t.sample(at)
+            return layers
+        """
+
     static func python(_ script: String, path: String = package) throws -> String {
         let prefix = try InstalledLibsegue.prefix.get()
         let ran = try run(python, ["-c", script], environment: ["PYTHONPATH": path, "SEGUE_LIBRARY": prefix + "/lib/libsegue.so.1",
@@ -91,6 +104,7 @@ struct PythonPackageTests {
         let (folder, file) = try CPlugin.fixture("python-errors")
         let out = try Self.python("""
             import segue
+            \(Self.answered)
             try:
                 segue.Player(config="/nonexistent/segue.json")
             except segue.SegueError as e:
@@ -106,7 +120,7 @@ struct PythonPackageTests {
                 with player.begin(view, segue.View("b"), (390, 844), animator="TestFade", parameters={"level": 0.25}) as t:
                     print("plan", t.plan.animator, t.plan.duration, [str(l.kind) for l in t.plan.layers])
                     t.prefetch(0.25)
-                    layers = t.sample(0.25)
+                    layers = answered(t, 0.25)
                     print("sample", t.status, [round(l.alpha, 3) for l in layers], layers[1].frame)
                     try:
                         t.prefetch(float("nan"))
@@ -148,6 +162,7 @@ struct PythonPackageTests {
         let (folder, _) = try CPlugin.fixture("python-classes")
         let out = try Self.python("""
             import json, segue
+            \(Self.answered)
             print("classes", [(s.name, segue._error("f", s, "m").__class__.__name__) for s in segue.Status if s < 0],
                   all(issubclass(c, segue.SegueError) for c in segue._ERRORS.values()), type(segue._error("f", -9, "m")).__name__)
             try:
@@ -168,7 +183,7 @@ struct PythonPackageTests {
                 layers = [l.kind for l in t.plan.layers]
                 print("layers", layers == ["from", "to"], layers[0] is segue.LayerKind.FROM, json.dumps(layers), f"{layers[1]}",
                       {"to": 1}[layers[1]])
-                t.sample(9)
+                answered(t, 9)
                 print("status", repr(t.status), t.status == 3, t.status is segue.CLAMPED)
                 t.finish()
                 try:
@@ -226,11 +241,12 @@ struct PythonPackageTests {
         let (crash, _) = try CPlugin.fixture("python-crash", "FAULT_CRASH_EVALUATE")
         let out = try Self.python("""
             import select, segue
+            \(Self.answered)
             a, b = segue.View("a"), segue.View("b")
             with segue.Player(["\(Paths.binFolder)", "\(crash)"], only_given_folders=True) as player:
                 with player.begin(a, b, (390, 844), animator="CurlUp", parameters={"rows": 8}) as t:
+                    states = answered(t, 0.2)
                     layers = t.layers(0.2)
-                    states = t.sample(0.2)
                     print("order", [l.state.z for l in layers] == sorted(l.state.z for l in layers),
                           [l.state for l in sorted(layers, key=lambda l: l.plan_index)] == states,
                           [l.request == t.plan.layers[l.plan_index] for l in layers])
