@@ -16,6 +16,7 @@ layer states at each time (with the status of each sample).
 """
 import json
 import sys
+import time
 
 KINDS = {"from": 0, "to": 1, "from-snapshot": 2, "to-snapshot": 3}
 TYPES = {"number": 0, "integer": 1, "boolean": 2, "choice": 3, "curve": 4}
@@ -59,7 +60,12 @@ def main():
                               interactive=spec.get("interactive", False)) as transition:
                 samples = []
                 for t in spec["times"]:
+                    # The plugin's answer, not states held from before (its worker slow on a busy machine), within 10 s.
+                    deadline = time.monotonic() + 10
                     layers = transition.sample(t)
+                    while transition.status == segue.LATE and time.monotonic() < deadline:
+                        time.sleep(0.001)
+                        layers = transition.sample(t)
                     samples.append({"t": t, "status": transition.status, "layers": [
                         {"frame": list(s.frame), "transform": list(s.transform), "alpha": s.alpha, "z": s.z,
                          "hidden": s.hidden, "mesh": [list(v) for v in s.mesh]} for s in layers]})
