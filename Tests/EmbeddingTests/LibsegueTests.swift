@@ -301,8 +301,10 @@ struct LibsegueTests {
         #expect(ran.status == 0, "\(ran.out)\n\(ran.err)")
         let lines = InstalledLibsegue.fields(ran.out)
         #expect(lines["plan"] == ["TestFade", "0", "0.500"], "\(ran.out)")
-        let event = try #require(lines["event"], "a fallback event arrived through dispatch:\n\(ran.out)")
-        #expect(event[0] == "3" && event[1].contains(words) && event[1].hasSuffix("the built-in default finished the transition"), "\(event)")
+        // (Its first event may be another: a log that the first frames came late, on a busy machine.)
+        let event = try #require(InstalledLibsegue.event(in: ran.out, containing: words), "a fallback event arrived through dispatch:\n\(ran.out)")
+        #expect(event.kind == "\(SEGUE_EVENT_FELL_BACK.rawValue)" && event.message.hasSuffix("the built-in default finished the transition"),
+                "\(event)")
         let statuses = try #require(lines["statuses"]).compactMap { Int($0) }
         #expect(statuses[0] > 0, "the plugin answered before its fault: \(statuses)")
         #expect(statuses[2] > 0, "the default took over: \(statuses)")

@@ -113,12 +113,18 @@ int main(int argc, char **argv) {
     desc.to.frame = desc.bounds;
     desc.going_right = true;
     desc.animator = argv[2];
-    if (segue_transition_begin(player, &desc, &transition) != SEGUE_OK) {
-        printf("begin failed|%s\n", segue_error_message());
-        return 1;
+    /* A busy machine can keep a worker's setup (ten nice levels down) past begin's bound, and the default
+     * plays instead, which is not what this program tries: it begins again then, 5 times at most. */
+    for (int tries = 1;; tries++) {
+        if (segue_transition_begin(player, &desc, &transition) != SEGUE_OK) {
+            printf("begin failed|%s\n", segue_error_message());
+            return 1;
+        }
+        plan.struct_size = sizeof plan;
+        segue_transition_plan(transition, &plan);
+        if (at_setup || !plan.fell_back || !strstr(plan.reason, "did not set up within") || tries == 5) break;
+        segue_transition_free(transition);
     }
-    plan.struct_size = sizeof plan;
-    segue_transition_plan(transition, &plan);
     printf("plan|%s|%d|%.3f\n", plan.animator, plan.fell_back, plan.duration);
     fflush(stdout);
     if (in_process) {
