@@ -130,15 +130,20 @@ static void restore_shared_mappings(struct saved_mapping *saved, int kept) {
 #endif
 #endif
 #ifdef ATTEMPT_SPIN_DURING
+#include <sched.h>
 /* Threads that compute beside the plugin's calls while its transition plays (8, within the thread limit).
  * They begin SPIN_DELAY_US after setup starts them (0.2 s unless built with another): setup and the first
  * frames answer before they compete with them, within begin's 100 ms bound, on a busy machine too (the
- * worker runs ten nice levels down). */
+ * worker runs ten nice levels down). They yield the processor as they compute: the plugin's calls still
+ * answer in time on a busy machine (else it would be ended for a call past its deadline, not for this). */
 static volatile int spin_during;
 static void *spin_while_playing(void *unused) {
     usleep(SPIN_DELAY_US);
     volatile double x = 0;
-    while (spin_during) x += 1;
+    while (spin_during) {
+        x += 1;
+        sched_yield();
+    }
     return unused;
 }
 #endif
