@@ -223,4 +223,15 @@ extension VirtualDisplay {
         } while Date() < deadline || looks < 2
         return last
     }
+
+    /// As ``waitForCapture(_:timeout:until:)``, for a photograph whose
+    /// container (between the timeline and the bar) is also the one taken
+    /// just before it: the view at rest or paused, not a frame of many.
+    public func waitForStillCapture(_ window: String, timeout: Double = 15, until done: (XWDImage) -> Bool) throws -> XWDImage? {
+        var previous: XWDImage?
+        return try waitForCapture(window, timeout: timeout) { image in
+            defer { previous = image }
+            return done(image) && previous.map { image.differingPixels(from: $0) == 0 } == true
+        }
+    }
 }

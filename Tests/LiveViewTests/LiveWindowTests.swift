@@ -24,7 +24,8 @@ struct LiveWindowTests {
 
     /// The real window under Xvfb: keys and a drag sent with xdotool (XTEST),
     /// the window photographed with xwd: the child's colour, the status line's
-    /// and the timeline's text, a mid-transition frame unlike both ends; `q` quits.
+    /// and the timeline's text, a mid-transition frame (paused, stepped a
+    /// frame at a time) unlike both ends; `q` quits.
     @Test(.enabled(if: VirtualDisplay.available && VirtualDisplay.hasSDL, "\(VirtualDisplay.skipNote)"))
     func theWindowShowsTheChildTakesKeysAndDragsAndQuits() throws {
         let display = try VirtualDisplay()
@@ -39,19 +40,20 @@ struct LiveWindowTests {
         #expect(first.shows(SceneColor.photo, at: 200, 200))
         #expect(first.lightPixels(x: 0, y: 826, width: 390, height: 18) > 20, "the status line has text")
         try display.tool("xdotool", ["key", "Right"])
-        let video = try #require(try display.waitForCapture(window) { $0.shows(SceneColor.video, at: 200, 200) })
+        // At rest: the transition over (else the frames stepped below would end it first).
+        let video = try #require(try display.waitForStillCapture(window) { $0.shows(SceneColor.video, at: 200, 200) })
         #expect(video.shows(SceneColor.video, at: 200, 200))
-        // At a tenth of the speed a transition lasts seconds: a frame in the middle differs from both ends.
-        try display.tool("xdotool", ["key", "s", "s", "Right"])
-        // Photographed once the page is well lifted (CurlUp waits a little before it lifts), not after a set time.
-        let middle = try #require(try display.waitForCapture(window) { $0.differingPixels(from: video) > 20_000 })
+        // Paused, the next transition begins and stands at its start; twelve frames on (0.2 s of CurlUp's
+        // 0.4), however busy the machine, the frame in the middle differs from both ends.
+        try display.tool("xdotool", ["key", "p", "Right"] + Array(repeating: "period", count: 12))
+        let middle = try #require(try display.waitForStillCapture(window) { $0.differingPixels(from: video) > 20_000 })
         // SEGUE_SCREENSHOT=docs/segue-show.png: keep this photograph (the README's picture).
         if let path = ProcessInfo.processInfo.environment["SEGUE_SCREENSHOT"] {
             try Data(PNG.encode(middle.canvas(), comment: "segue show, photographed under Xvfb with xwd")).write(to: URL(fileURLWithPath: path))
         }
         #expect(middle.lightPixels(x: 0, y: 2, width: 390, height: 17) > 20, "the timeline names the transition and its animator")
         #expect(middle.lightPixels(x: 0, y: 826, width: 390, height: 18) > 20)
-        try display.tool("xdotool", ["key", "s"])
+        try display.tool("xdotool", ["key", "p"])
         let file = try #require(try display.waitForCapture(window) { $0.shows(SceneColor.file, at: 200, 200) })
         #expect(file.shows(SceneColor.file, at: 200, 200))
         #expect(middle.differingPixels(from: video) > 5_000 && middle.differingPixels(from: file) > 5_000,
