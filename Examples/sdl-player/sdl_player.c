@@ -185,11 +185,13 @@ static void begin(playing_t *p, int from, int to) {
     segue_transition_plan(p->handle, &p->plan);
 }
 
-/* Samples at t and draws the layers, back to front. */
-static void draw(playing_t *p, double t) {
+/* Samples at t and draws the layers, back to front; returns the sample's status (SEGUE_LATE: the plugin's
+ * states from before, its answer not in yet). */
+static segue_status_t draw(playing_t *p, double t) {
     uint32_t layer_count = 0;
     bool changed = false;
-    if (segue_sampler_sample(p->sampler, t, &layer_count, &changed) < 0) fail("segue_sampler_sample", segue_error_message());
+    segue_status_t status = segue_sampler_sample(p->sampler, t, &layer_count, &changed);
+    if (status < 0) fail("segue_sampler_sample", segue_error_message());
     if (changed) prepare_textures(p);  /* the default took over: its plan's layers */
     SDL_SetRenderDrawColor(renderer, 255, 255, 255, 255);
     SDL_RenderClear(renderer);
@@ -233,6 +235,7 @@ static void draw(playing_t *p, double t) {
                                   uv, 2 * sizeof(float), (int)count, side ? back : front, (int)(side ? backs : fronts), sizeof(int32_t));
         }
     }
+    return status;
 }
 
 static void draw_at_rest(int screen) {
@@ -279,7 +282,8 @@ static int frames(const char *folder) {
         finish(&p, true);
         begin(&p, tour[s][0], tour[s][1]);
         double t = p.plan.duration * 0.4;  /* mid-transition, off the half-way point where a flip is edge-on */
-        draw(&p, t);
+        /* The plugin's answer at t, not the start held while its worker catches up (on a busy machine), 10 s at most. */
+        for (int tries = 0; draw(&p, t) == SEGUE_LATE && tries < 10000; tries++) SDL_Delay(1);
         char path[4096];
         snprintf(path, sizeof path, "%s/%02zu-%s-%s.bmp", folder, s, screens[p.from].name, screens[p.to].name);
         if (SDL_SaveBMP(target, path) != 0) fail("SDL_SaveBMP", SDL_GetError());
