@@ -67,9 +67,12 @@ struct GtkInstallTests {
         #expect(processesTagged(prefix).isEmpty, "no worker left")
     }
 
-    /// Standard error's GLib messages worse than a debug one (GTK's, GLib's, the widget's).
+    /// Standard error's GLib messages worse than a debug one (GTK's, GLib's, the widget's), but for
+    /// libsegue's word that a plugin's first frames came after begin's 100 ms (a busy machine's, or a
+    /// slow plugin's; the widget forwards libsegue's warnings as GLib's).
     static func complaints(_ err: String) -> [String] {
         err.split(separator: "\n").map(String.init).filter { $0.contains("-CRITICAL **") || $0.contains("-WARNING **") || $0.contains("-ERROR **") }
+            .filter { !$0.contains("did not give its first frames within") }
     }
 
     @Test func aGtkBuilderFilesChildrenBecomeNamedPagesThatSwitchAndGoCleanly() throws {
