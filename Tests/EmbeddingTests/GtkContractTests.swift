@@ -11,12 +11,13 @@ import HostTestSupport
 /// installed widget, run per behaviour under Xvfb.
 @Suite(.serialized, .enabled(if: GtkBuild.problem == nil, "\(GtkBuild.problem ?? "")"))
 struct GtkContractTests {
-    /// The fixture's output lines for `mode`, as fields; its standard error must hold no GLib complaint.
-    static func contract(_ mode: String) throws -> [[String]] {
+    /// The fixture's output lines for `mode` (with `variables` in its environment), as fields; its
+    /// standard error must hold no GLib complaint.
+    static func contract(_ mode: String, _ variables: [String: String] = [:]) throws -> [[String]] {
         let prefix = try GtkBuild.installed.get()
         let program = try GtkBuild.program("contract")
         let display = try VirtualDisplay()
-        let ran = try run("/usr/bin/env", GtkBuild.alone(program, [mode], display: display.name), timeout: 90)
+        let ran = try run("/usr/bin/env", GtkBuild.alone(program, [mode], display: display.name, variables), timeout: 90)
         #expect(ran.status == 0, "\(mode): \(ran.out)\(ran.err)")
         #expect(GtkInstallTests.complaints(ran.err) == [], "\(mode): \(ran.err)")
         #expect(processesTagged(prefix).isEmpty, "no worker left")
@@ -33,6 +34,17 @@ struct GtkContractTests {
         #expect(finished.count == 3 && Array(finished[1][1...4]) == ["b", "c", "SpringSlide", "1"], "\(lines)")
         #expect(finished.count == 3 && Array(finished[2][1...4]) == ["c", "a", "SpringSlide", "1"], "\(lines)")
         #expect(lines.filter { $0.first == "running" }.map { $0[1] } == ["0", "1", "1", "0"], "\(lines)")
+    }
+
+    /// A frame drawn before the plugin answered says so (segue_gtk_stack_get_transition_late, as the
+    /// Qt containers' `late`), and a later frame, sampled again, has the answer: TestFade built to take 50 ms an
+    /// evaluation, held at 0.5 of an interactive switch (a time never asked for before).
+    @Test func aFrameDrawnBeforeThePluginAnsweredSaysItWasLate() throws {
+        let (folder, _) = try CPlugin.fixture("gtk-slow", "FAULT_SLOW_EVALUATE")
+        let lines = try Self.contract("late", ["SEGUE_PLUGIN_PATH": folder])
+        let late = lines.filter { $0.first == "late" }
+        #expect(late == [["late", "before", "0"], ["late", "first", "1"], ["late", "answered", "0"], ["late", "after", "0"]], "\(lines)")
+        #expect(Self.finished(lines).map { Array($0[1...5]) } == [["a", "b", "TestFade", "0", "0"]], "cancelled, the plugin's: \(lines)")
     }
 
     @Test func immediateAndRefusedSwitchesStillSayTheyFinished() throws {

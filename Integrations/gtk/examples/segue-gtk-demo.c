@@ -360,6 +360,9 @@ static int frames(void) {
         if (f == fractions) print_elements(1, to);
         segue_gtk_stack_update_interactive(SEGUE_GTK_STACK(stack), fraction);
         next_frames(2);
+        /* The plugin's states at the fraction, not older ones held while its worker catches up (on a busy
+           machine): a frame more while they are late, 600 frames at most. */
+        for (int i = 0; i < 600 && segue_gtk_stack_get_transition_late(SEGUE_GTK_STACK(stack)); i++) next_frames(1);
         snprintf(path, sizeof path, "%s/frame-%s.png", options.frames, *f);
         save_widget(stack, TRUE, path);
         printf("held|%s|%s\n", *f, path);

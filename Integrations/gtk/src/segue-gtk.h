@@ -349,6 +349,22 @@ const char *segue_gtk_stack_get_config_file(SegueGtkStack *stack);
  * Returns: whether a transition plays now (interactive ones included).
  */
 gboolean segue_gtk_stack_get_transition_running(SegueGtkStack *stack);
+/**
+ * segue_gtk_stack_get_transition_late:
+ * @stack: a stack
+ *
+ * Whether the frame drawn last held the plugin's states from before, its
+ * answer not in within libsegue's sample bound (a busy machine, a slow
+ * plugin). The stack samples again at every frame, so a held transition
+ * catches up by itself; a program that saves a frame (a screenshot, a test)
+ * waits a frame while this is %TRUE. Main thread only.
+ *
+ * Returns: %TRUE while the transition's last frame was late; %FALSE when it
+ *   was the plugin's answer or no transition plays.
+ *
+ * Since: 1.5
+ */
+gboolean segue_gtk_stack_get_transition_late(SegueGtkStack *stack);
 
 /**
  * segue_gtk_stack_set_edge_swipe:

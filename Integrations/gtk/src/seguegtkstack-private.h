@@ -43,6 +43,8 @@ typedef struct {
     gboolean interactive, released, linear;
     double fraction, origin, target, seconds;
     gboolean sampled;
+    /* The last sample held the plugin's states from before (SEGUE_LATE): its answer is not in yet. */
+    gboolean late;
 } Playing;
 
 /* The "pages" selection model (seguegtkstackpages.c). */

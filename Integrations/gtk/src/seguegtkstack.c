@@ -329,6 +329,7 @@ static void sample(SegueGtkStack *self, double t) {
     bool changed = false;
     segue_status_t status = segue_sampler_sample(p->sampler, t, &p->layer_count, &changed);
     if (changed && p->sampled) read_plan(self);
+    p->late = status == SEGUE_LATE;
     if (status >= 0) p->sampled = TRUE;
     else g_warning("sampling the transition failed: %s", segue_error_message());
 }
@@ -567,6 +568,11 @@ void segue_gtk_stack_set_visible_child_name(SegueGtkStack *self, const char *nam
 gboolean segue_gtk_stack_get_transition_running(SegueGtkStack *self) {
     g_return_val_if_fail(SEGUE_GTK_IS_STACK(self), FALSE);
     return self->playing != NULL;
+}
+
+gboolean segue_gtk_stack_get_transition_late(SegueGtkStack *self) {
+    g_return_val_if_fail(SEGUE_GTK_IS_STACK(self), FALSE);
+    return self->playing != NULL && self->playing->late;
 }
 
 /* ---- Interaction --------------------------------------------------------- */

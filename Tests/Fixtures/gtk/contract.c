@@ -1,11 +1,14 @@
 /* SegueGtk keeping GTK's platform contract, as GtkStack does, from a program built against the installed widget:
- *   contract animations|refused|pages|switcher|roles|config
+ *   contract animations|refused|pages|switcher|roles|config|late
  * animations: gtk-enable-animations off, then on, then off during a transition; prints running|0|1 after each switch
  * refused:    switches made at once (the stack not shown, the visible page hidden) and refused (to a hidden page)
  * pages:      the "pages" selection model: items (item|POSITION|NAME|TITLE|SELECTED), changes, a selection
  * switcher:   a SegueGtkStackSwitcher's buttons (button|LABEL|PRESSED|ATTENTION), one activated, a page shown
  * roles:      accessible roles (role|WIDGET|NICK)
  * config:     one switch from a to b chosen by the standard config's rules (XDG_CONFIG_HOME), no animator named
+ * late:       an interactive switch to b with TestFade (a plugin 50 ms an evaluation) held at 0.5: whether the
+ *             transition was late before it, at the first frame drawn and once a frame had the plugin's answer
+ *             (late|WHEN|0 or 1, frames|N: the frames drawn until then), then cancelled
  * Each switch's end: finished|FROM|TO|ANIMATOR|COMPLETED|FELL_BACK|REASON. Waits are on conditions, each with a
  * deadline (timeout|WHAT, exit 1 when one passes). */
 #include <segue-gtk.h>
@@ -219,9 +222,51 @@ static void config(void) {
     until(switched, "the switch to b");
 }
 
+/* Frames drawn, counted after each paint; a tick callback keeps the frame clock running until the next. */
+static int painted, painted_target;
+static void on_after_paint(GdkFrameClock *clock, gpointer data) { (void)clock, (void)data; painted++; }
+static gboolean painted_enough(void) { return painted >= painted_target; }
+static gboolean keep_drawing(GtkWidget *widget, GdkFrameClock *clock, gpointer data) {
+    (void)widget, (void)clock, (void)data;
+    return painted < painted_target ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+static void next_frame(void) {
+    painted_target = painted + 1;
+    gtk_widget_add_tick_callback(window, keep_drawing, NULL, NULL);
+    until(painted_enough, "a frame");
+}
+
+static void print_late(const char *when) {
+    printf("late|%s|%d\n", when, segue_gtk_stack_get_transition_late(SEGUE_GTK_STACK(stack)));
+    fflush(stdout);
+}
+
+static void late(void) {
+    show(new_stack());
+    segue_gtk_stack_set_animator(SEGUE_GTK_STACK(stack), "TestFade");
+    g_signal_connect(gtk_widget_get_frame_clock(window), "after-paint", G_CALLBACK(on_after_paint), NULL);
+    print_late("before");
+    if (!segue_gtk_stack_begin_interactive(SEGUE_GTK_STACK(stack), "b")) {
+        printf("begin refused\n");
+        return;
+    }
+    /* The frame at 0.5 was never asked for: its sample waits the bound (4 ms), not the plugin's 50 ms. */
+    segue_gtk_stack_update_interactive(SEGUE_GTK_STACK(stack), 0.5);
+    next_frame();
+    print_late("first");
+    int frames = 1;
+    for (; frames < 600 && segue_gtk_stack_get_transition_late(SEGUE_GTK_STACK(stack)); frames++) next_frame();
+    print_late("answered");
+    printf("frames|%d\n", frames);
+    finished_target = finished_count + 1;
+    segue_gtk_stack_end_interactive(SEGUE_GTK_STACK(stack), FALSE, 0);
+    until(switched, "the cancelled switch");
+    print_late("after");
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
-        fprintf(stderr, "usage: contract animations|refused|pages|switcher|roles|config\n");
+        fprintf(stderr, "usage: contract animations|refused|pages|switcher|roles|config|late\n");
         return 2;
     }
     gtk_init();
@@ -231,6 +276,7 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[1], "switcher") == 0) switcher_buttons();
     else if (strcmp(argv[1], "roles") == 0) roles();
     else if (strcmp(argv[1], "config") == 0) config();
+    else if (strcmp(argv[1], "late") == 0) late();
     else return 2;
     fflush(stdout);
     gtk_window_destroy(GTK_WINDOW(window));
