@@ -16,6 +16,11 @@ stack.connect('transition-finished', (s, from, to, animator, completed, fellBack
 });
 window.set_child(stack);
 window.present();
-GLib.timeout_add(GLib.PRIORITY_DEFAULT, 200, () => { stack.set_visible_child_full('b', 'CurlUp', null); return false; });
+// The switch, at the first frame the stack has been laid out in (before, it would switch without a transition).
+stack.add_tick_callback(widget => {
+    if (widget.get_width() <= 0) return GLib.SOURCE_CONTINUE;
+    stack.set_visible_child_full('b', 'CurlUp', null);
+    return GLib.SOURCE_REMOVE;
+});
 GLib.timeout_add_seconds(GLib.PRIORITY_DEFAULT, 60, () => { loop.quit(); return false; });
 loop.run();

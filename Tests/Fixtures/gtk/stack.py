@@ -45,8 +45,18 @@ window.present()
 print(f"visible|{stack.props.visible_child_name}", flush=True)
 pages = stack.props.pages
 print("pages|" + ",".join(pages.get_item(i).props.title for i in range(pages.get_n_items())), flush=True)
-# Once the window is drawn, the first switch.
-GLib.timeout_add(200, step)
+
+
+def first_switch(widget, clock):
+    """The first switch, at the first frame the stack has been laid out in (before, it would switch
+    without a transition)."""
+    if widget.get_width() <= 0:
+        return GLib.SOURCE_CONTINUE
+    step()
+    return GLib.SOURCE_REMOVE
+
+
+stack.add_tick_callback(first_switch)
 GLib.timeout_add_seconds(60, loop.quit)
 loop.run()
 print(f"visible|{stack.get_visible_child_name()}", flush=True)
