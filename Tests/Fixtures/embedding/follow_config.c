@@ -18,24 +18,26 @@
 #include <time.h>
 #include <unistd.h>
 
-static int events;
+/* Events about the config (reloaded, config-error): a stage's others (a busy machine's late first
+ * frames) do not say the config was read. */
+static int config_events;
 
 static void on_event(void *user_data, const segue_event_t *event) {
     (void)user_data;
     printf("event|%u|%s\n", event->kind, event->message);
-    events++;
+    if (event->kind == SEGUE_EVENT_RELOADED || event->kind == SEGUE_EVENT_CONFIG_ERROR) config_events++;
 }
 
-/* Dispatches until an event arrives, for at most 10 s. */
-static void await_event(segue_player_t *player) {
-    int before = events;
+/* Dispatches until an event about the config arrives, for at most 10 s. */
+static void await_config_event(segue_player_t *player) {
+    int before = config_events;
     struct timespec start, now;
     clock_gettime(CLOCK_MONOTONIC, &start);
     do {
         struct pollfd descriptor = { segue_player_fd(player), POLLIN, 0 };
         if (poll(&descriptor, 1, 100) > 0) segue_player_dispatch(player);
         clock_gettime(CLOCK_MONOTONIC, &now);
-    } while (events == before && now.tv_sec - start.tv_sec < 10);
+    } while (config_events == before && now.tv_sec - start.tv_sec < 10);
 }
 
 static void stage(segue_player_t *player, const char *name) {
@@ -83,19 +85,19 @@ int main(int argc, char **argv) {
 
     mkdir(folder, 0755);
     write_config(path, "{\"rules\": [{\"disappear\": \"org.kde.kcalc\", \"animator\": \"TestFade\"}]}");
-    await_event(player);
+    await_config_event(player);
     stage(player, "written");
 
     write_config(path, "{\"rules\": [{\"disappear\": \"org.kde.kcalc\", \"animator\": }]}");
-    await_event(player);
+    await_config_event(player);
     stage(player, "broken");
 
     unlink(path);
-    await_event(player);
+    await_config_event(player);
     stage(player, "removed");
 
     write_config(path, "{\"rules\": [{\"disappear\": \"org.kde.kcalc\", \"animator\": \"TestFade\"}]}");
-    await_event(player);
+    await_config_event(player);
     stage(player, "back");
 
     segue_player_free(player);
