@@ -262,15 +262,17 @@ struct PythonPackageTests {
                 events = []
                 with player.begin(a, b, (390, 844), animator="TestFade") as t:
                     statuses = [t.sample(0.1) and int(t.status)]
-                    # The fixture crashes past a quarter of its time: the takeover is seen by the sample after the
-                    # one that asked (held states until then), once libsegue has queued its event.
-                    for t_ in (0.3, 0.35, 0.4):
+                    # The fixture crashes past a quarter of its time: the takeover is seen by a sample after the
+                    # one that asked (held states until then), once libsegue has queued its event; 10 s at most.
+                    deadline, t_ = time.monotonic() + 10, 0.3
+                    while 2 not in statuses and time.monotonic() < deadline:
                         t.sample(t_)
                         statuses.append(int(t.status))
                         if 2 in statuses:
                             break
-                        select.select([player], [], [], 10)
+                        select.select([player], [], [], 0.1)
                         events += player.dispatch()
+                        t_ = min(t_ + 0.05, 0.45)
                     drawn = t.layers(0.45)
                     print("takeover", statuses.count(2), statuses[-1], t.plan.animator, t.plan.fell_back,
                           [str(l.request.kind) for l in drawn], int(t.status))
