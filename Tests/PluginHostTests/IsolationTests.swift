@@ -265,7 +265,12 @@ struct IsolationTests {
         let waiting = Self.children(running: executable).filter { !idle.contains($0) }
         #expect(waiting.count == 1)
         for pid in waiting { kill(pid, SIGKILL) }
-        usleep(50_000)
+        // Dead (a zombie not yet reaped, or gone) before the next transition: a worker ten nice levels
+        // down may take a while to end on a busy machine, and until then it is not "died meanwhile".
+        let dead = Date().addingTimeInterval(10)
+        while waiting.contains(where: { pid in
+            (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)).map { !$0.contains(") Z ") } ?? false
+        }) && Date() < dead { usleep(5_000) }
         let h2 = Harness()
         h2.delegate = FixedDelegate(try #require(again.animator(named: "SecondFade")))
         try h2.switchTo("b")
