@@ -117,7 +117,7 @@ struct GtkStackTests {
                                     desc.interactive = true
                                     desc.animator = chosen
                                     desc.anchor = anchor
-                                    return segueTransitionBegin(player, &desc, &made)
+                                    return LibseguePromiseTests.beginInTime(player, &desc, &made)
                                 }
                             }
                         }

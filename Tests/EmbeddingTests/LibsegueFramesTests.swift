@@ -25,7 +25,7 @@ import AnimatorABI
                     desc.from = segue_view_t(name: a, frame: frame, elements: nil, element_count: 0)
                     desc.to = segue_view_t(name: b, frame: frame, elements: nil, element_count: 0)
                     desc.animator = name
-                    return segueTransitionBegin(player, &desc, &made)
+                    return LibseguePromiseTests.beginInTime(player, &desc, &made)
                 }
             }
         }

@@ -24,10 +24,10 @@ import AnimatorABI
             let view = segue_view_t(name: name, frame: window, elements: nil, element_count: 0)
             let beneath = segue_view_t(name: nil, frame: segue_rect_t(), elements: nil, element_count: 0)
             (desc.from, desc.to) = kind == SEGUE_TRANSITION_APPEAR ? (beneath, view) : (view, beneath)
-            guard let animator else { return segueTransitionBegin(player, &desc, &made) }
+            guard let animator else { return LibseguePromiseTests.beginInTime(player, &desc, &made) }
             return animator.withCString { a in
                 desc.animator = a
-                return segueTransitionBegin(player, &desc, &made)
+                return LibseguePromiseTests.beginInTime(player, &desc, &made)
             }
         }
         return try #require(made, "segue_transition_begin: \(status.rawValue) \(String(cString: segueErrorMessage()!))")
@@ -110,7 +110,7 @@ import AnimatorABI
             desc.to = segue_view_t(name: nil, frame: segue_rect_t(), elements: nil, element_count: 0)
             return "Pop".withCString { a in
                 desc.animator = a
-                return segueTransitionBegin(player, &desc, &made)
+                return LibseguePromiseTests.beginInTime(player, &desc, &made)
             }
         }
         let transition = try #require(made, "\(status.rawValue) \(String(cString: segueErrorMessage()!))")

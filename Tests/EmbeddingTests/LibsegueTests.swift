@@ -594,7 +594,7 @@ struct LibsegueDispatchTests {
                 desc.from = segue_view_t(name: home, frame: desc.bounds, elements: nil, element_count: 0)
                 desc.to = segue_view_t(name: settings, frame: desc.bounds, elements: nil, element_count: 0)
                 var transition: OpaquePointer?
-                guard segueTransitionBegin(player, &desc, &transition) == SEGUE_OK, let transition else { return "?" }
+                guard LibseguePromiseTests.beginInTime(player, &desc, &transition) == SEGUE_OK, let transition else { return "?" }
                 defer { segueTransitionFree(transition) }
                 var plan = segue_plan_info_t()
                 plan.struct_size = UInt32(MemoryLayout<segue_plan_info_t>.size)

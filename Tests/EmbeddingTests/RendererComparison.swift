@@ -63,7 +63,7 @@ enum RendererComparison {
                 let beneath = segue_view_t(name: nil, frame: segue_rect_t(), elements: nil, element_count: 0)
                 (desc.from, desc.to) = appears ? (beneath, window) : (window, beneath)
                 desc.animator = chosen
-                return segueTransitionBegin(player, &desc, &made)
+                return LibseguePromiseTests.beginInTime(player, &desc, &made)
             }
         }
         let transition = try #require(made, "\(String(cString: segueErrorMessage()!))")
