@@ -152,8 +152,13 @@ struct QtAppTests {
                 #expect(state[3] == "1" && state[4] == "0", "\(demo): one page shown, not busy: \(state)")
             }
             #expect(state[5] == "200", "\(demo): each switch finished once: \(state)")
-            #expect(GtkAppTests.finishedLines(result.out.replacingOccurrences(of: "finished|", with: "finished|-|-|")).allSatisfy { $0[3] == "SpringSlide" },
-                    "\(demo): SpringSlide played every switch")
+            // SpringSlide played every switch; where its worker set up after begin's 100 ms (a busy machine's,
+            // likely in 200 switches), the default did, saying so.
+            let finished = GtkAppTests.finishedLines(result.out.replacingOccurrences(of: "finished|", with: "finished|-|-|"))
+            let others = finished.filter { $0[3] != "SpringSlide" }
+            #expect(finished.contains { $0[3] == "SpringSlide" }
+                    && others.allSatisfy { $0[3] == "default" && $0[6].hasPrefix("SpringSlide did not set up within 100 ms") },
+                    "\(demo): SpringSlide played every switch: \(others)")
             #expect(processesTagged(tag).isEmpty, "\(demo): no worker left")
         }
     }
