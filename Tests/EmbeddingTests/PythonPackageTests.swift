@@ -47,7 +47,6 @@ struct PythonPackageTests {
                        unsetting: ["LD_LIBRARY_PATH", "PYTHONPATH"] + (segueLibrary == nil ? ["SEGUE_LIBRARY"] : []))
     }
 
-    /// Runs `script` with the package importable and libsegue installed; its standard output.
     /// Python for a script that has imported segue: `answered(t, at)` samples `t` at `at` until the
     /// plugin's answer comes, not states held from before (SEGUE_LATE, a busy machine's), within 10 s.
     static let answered = """
@@ -61,6 +60,7 @@ struct PythonPackageTests {
             return layers
         """
 
+    /// Runs `script` with the package importable and libsegue installed; its standard output.
     static func python(_ script: String, path: String = package) throws -> String {
         let prefix = try InstalledLibsegue.prefix.get()
         let ran = try run(python, ["-c", script], environment: ["PYTHONPATH": path, "SEGUE_LIBRARY": prefix + "/lib/libsegue.so.1",
