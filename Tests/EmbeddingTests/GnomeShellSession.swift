@@ -241,10 +241,7 @@ final class GnomeShellSession {
         let deadline = Date().addingTimeInterval(20)
         if let shellProcess, let pid = Int32(shellProcess) {
             kill(pid, SIGTERM)
-            while kill(pid, 0) == 0 && !((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "").contains(") Z ")
-                    && Date() < deadline {
-                usleep(20_000)
-            }
+            _ = processesRunning([pid], within: deadline.timeIntervalSinceNow)
         }
         // Then its private system bus; dbus-run-session ends once the shell has, taking the session's bus with it.
         if let text = try? String(contentsOfFile: folder + "/system-bus.pid", encoding: .utf8),

@@ -267,10 +267,7 @@ struct IsolationTests {
         for pid in waiting { kill(pid, SIGKILL) }
         // Dead (a zombie not yet reaped, or gone) before the next transition: a worker ten nice levels
         // down may take a while to end on a busy machine, and until then it is not "died meanwhile".
-        let dead = Date().addingTimeInterval(10)
-        while waiting.contains(where: { pid in
-            (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)).map { !$0.contains(") Z ") } ?? false
-        }) && Date() < dead { usleep(5_000) }
+        _ = processesRunning(waiting, within: 10)
         let h2 = Harness()
         h2.delegate = FixedDelegate(try #require(again.animator(named: "SecondFade")))
         try h2.switchTo("b")
@@ -434,15 +431,7 @@ struct IsolationTests {
             #expect(!pids.isEmpty)
         }
         // Each registry owned its workers: released, they end.
-        let deadline = Date().addingTimeInterval(5)
-        func alive() -> [Int32] {
-            pids.filter { pid in
-                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
-                return !stat.contains(") Z ")
-            }
-        }
-        while !alive().isEmpty && Date() < deadline { usleep(20_000) }
-        #expect(alive().isEmpty, "workers of released registries end")
+        #expect(processesRunning(pids).isEmpty, "workers of released registries end")
     }
 }
 

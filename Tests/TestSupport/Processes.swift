@@ -76,12 +76,27 @@ public func processesTagged(_ tag: String, within seconds: Double = 5) -> [Strin
             guard Int(pid) != nil else { return false }
             let env = FileManager.default.contents(atPath: "/proc/\(pid)/environ") ?? Data()
             let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
-            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            return (env.range(of: marker) != nil || command.range(of: marker) != nil) && !stat.contains(") Z ")
+            return (env.range(of: marker) != nil || command.range(of: marker) != nil) && isRunning(pid)
         } ?? []
         if alive.isEmpty || Date() > deadline { return alive }
         usleep(20_000)
     }
+}
+
+/// Those of `pids` still running after waiting up to `seconds` for them to end.
+public func processesRunning(_ pids: [Int32], within seconds: Double = 5) -> [Int32] {
+    let deadline = Date().addingTimeInterval(seconds)
+    while true {
+        let running = pids.filter { isRunning("\($0)") }
+        if running.isEmpty || Date() > deadline { return running }
+        usleep(20_000)
+    }
+}
+
+/// Whether process `pid` runs: it exists and has not ended (a zombie its parent has yet to reap has).
+private func isRunning(_ pid: String) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+    return !stat.contains(") Z ")
 }
 
 /// Runs `segue` with a tag in its environment, only the plugins the test
